@@ -1,0 +1,75 @@
+# slicebench: see README.md.  `make deps` installs what the build and the
+# tests need on Debian 12, `make` builds ./slicebench, `make check` runs t/.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec/slicebench
+DATADIR ?= $(PREFIX)/share/slicebench
+MANDIR ?= $(PREFIX)/share/man
+# Objects go to $(B), so that the sanitizer build sits beside the normal one.
+B ?= build
+
+PKGS := libsystemd libcgroup mysqlclient inih jansson cairo
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
+	-D_GNU_SOURCE -pthread -Icommon -Islices -Irunner \
+	-DSLICEBENCH_VERSION='"0.1"' -DLIBEXECDIR='"$(LIBEXECDIR)"' -DDATADIR='"$(DATADIR)"' $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+LDFLAGS += -pthread $(EXTRA_LDFLAGS)
+LDLIBS += $(PKG_LIBS) -lm
+
+LIB_SRCS := $(sort $(wildcard common/*.c) $(wildcard slices/*.c) $(filter-out runner/main.c,$(wildcard runner/*.c)))
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+TEST_CSRCS := $(sort $(wildcard t/*.c))
+TEST_COBJS := $(filter-out $(B)/t/tap.o,$(TEST_CSRCS:%.c=$(B)/%.o))
+# C tests build to $(B)/t/NNN-name.t; shell tests are t/NNN-name.t.
+TEST_CPROGS := $(patsubst t/%.c,$(B)/t/%.t,$(filter-out t/tap.c,$(TEST_CSRCS)))
+TESTS := $(sort $(wildcard t/[0-9]*.t) $(TEST_CPROGS))
+
+.PHONY: all check asan asan-check deps install clean fuzz
+all: slicebench $(TEST_CPROGS)
+
+slicebench: $(B)/slicebench
+	@if [ "$(B)" = build ]; then cp $< $@; fi
+
+$(B)/slicebench: $(B)/runner/main.o $(B)/libslicebench.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/libslicebench.a: $(LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(B)/%.o: %.c $(wildcard common/*.h slices/*.h runner/*.h t/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -It -c -o $@ $<
+
+$(B)/t/%.t: $(B)/t/%.o $(B)/t/tap.o $(B)/libslicebench.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Tests find the binary and helpers through SLICEBENCH and SLICEBENCH_TOP.
+check: all
+	SLICEBENCH=$(CURDIR)/$(B)/slicebench SLICEBENCH_TOP=$(CURDIR) prove -v -f $(PROVE_FLAGS) $(TESTS)
+
+asan:
+	$(MAKE) B=build-asan EXTRA_CFLAGS='-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' \
+		EXTRA_LDFLAGS='-fsanitize=address,undefined' all
+
+asan-check: asan
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		$(MAKE) B=build-asan EXTRA_CFLAGS='-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' \
+		EXTRA_LDFLAGS='-fsanitize=address,undefined' check
+
+deps:
+	bash .ci/deps
+
+install: slicebench
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/experiments $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 slicebench $(DESTDIR)$(BINDIR)/slicebench
+	install -m 0755 sandbox/slicebench-* $(DESTDIR)$(LIBEXECDIR)/
+	install -m 0644 experiments/*.ini $(DESTDIR)$(DATADIR)/experiments/ 2>/dev/null || true
+	install -m 0644 doc/slicebench.1 $(DESTDIR)$(MANDIR)/man1/ 2>/dev/null || true
+
+clean:
+	rm -rf build build-asan build-fuzz slicebench

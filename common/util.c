@@ -1,0 +1,317 @@
+#include "util.h"
+
+#include <ctype.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static int log_max_level = LOG_INFO_;
+
+int log_level_set(int level)
+{
+	int old = log_max_level;
+	log_max_level = level;
+	return old;
+}
+
+static void log_vmsg(int level, int r, const char *fmt, va_list ap)
+{
+	if (level > log_max_level)
+		return;
+	/* %m in our messages means the error passed in, not errno. */
+	errno = r < 0 ? -r : r;
+	fputs("slicebench: ", stderr);
+	if (level == LOG_WARN_)
+		fputs("warning: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void log_msg(int level, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	log_vmsg(level, 0, fmt, ap);
+	va_end(ap);
+}
+
+int log_errno(int level, int r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	log_vmsg(level, r, fmt, ap);
+	va_end(ap);
+	return r < 0 ? r : -r;
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+int parse_u64(const char *s, uint64_t *ret)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (*end)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+int parse_int_range(const char *s, long min, long max, long *ret)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (*end)
+		return -EINVAL;
+	if (v < min || v > max)
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
+int parse_duration_ns(const char *s, uint64_t *ret)
+{
+	static const struct {
+		const char *suffix;
+		uint64_t ns;
+	} units[] = {
+		{ "ms", NSEC_PER_MSEC }, { "us", NSEC_PER_USEC }, { "s", NSEC_PER_SEC },
+		{ "m", 60 * NSEC_PER_SEC }, { "min", 60 * NSEC_PER_SEC }, { "h", 3600 * NSEC_PER_SEC }, { "", NSEC_PER_SEC },
+	};
+	char *end;
+	double v;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno == ERANGE || v < 0 || v > 1e7)
+		return -ERANGE;
+	for (size_t i = 0; i < ELEMENTSOF(units); i++)
+		if (streq(end, units[i].suffix)) {
+			*ret = (uint64_t)(v * (double)units[i].ns);
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int parse_int_list(const char *s, long min, long max, long *ret, size_t cap, size_t *ret_n)
+{
+	_cleanup_free_ char *copy = NULL;
+	char *save = NULL, *tok;
+	size_t n = 0;
+	int r;
+
+	if (!s || !*s)
+		return -EINVAL;
+	copy = strdup(s);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		char *dash = strchr(tok, '-');
+		long lo, hi;
+
+		if (dash)
+			*dash = 0;
+		r = parse_int_range(tok, min, max, &lo);
+		if (r < 0)
+			return r;
+		hi = lo;
+		if (dash) {
+			r = parse_int_range(dash + 1, min, max, &hi);
+			if (r < 0)
+				return r;
+			if (hi < lo)
+				return -EINVAL;
+		}
+		for (long v = lo; v <= hi; v++) {
+			if (n >= cap)
+				return -E2BIG;
+			ret[n++] = v;
+		}
+	}
+	if (n == 0)
+		return -EINVAL;
+	*ret_n = n;
+	return 0;
+}
+
+int read_file_str(const char *path, char **ret)
+{
+	_cleanup_fclose_ FILE *f = NULL;
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int c;
+
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	/* Kernel files are small; cap at 1 MiB to refuse anything else. */
+	while ((c = fgetc(f)) != EOF) {
+		if (len + 2 > cap) {
+			char *n;
+			if (cap >= (1u << 20))
+				return -EFBIG;
+			cap = cap ? cap * 2 : 256;
+			n = realloc(buf, cap);
+			if (!n)
+				return -ENOMEM;
+			buf = n;
+		}
+		buf[len++] = (char)c;
+	}
+	if (ferror(f))
+		return -EIO;
+	if (!buf) {
+		buf = strdup("");
+		if (!buf)
+			return -ENOMEM;
+	}
+	buf[len] = 0;
+	while (len > 0 && buf[len - 1] == '\n')
+		buf[--len] = 0;
+	*ret = buf;
+	buf = NULL;
+	return 0;
+}
+
+int write_file_str(const char *path, const char *s)
+{
+	size_t len = strlen(s);
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, len);
+	if (n < 0) {
+		int r = -errno;
+		close(fd);
+		return r;
+	}
+	if ((size_t)n != len) {
+		close(fd);
+		return -EIO;
+	}
+	if (close(fd) < 0)
+		return -errno;
+	return 0;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len)
+{
+	_cleanup_free_ char *tmp = NULL, *dir = NULL;
+	_cleanup_close_ int fd = -EBADF, dfd = -EBADF;
+	char *slash;
+	size_t done = 0;
+	int r;
+
+	r = xasprintf(&tmp, "%s.tmp.%d", path, (int)getpid());
+	if (r < 0)
+		return r;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	while (done < len) {
+		ssize_t n = write(fd, data + done, len - done);
+		if (n < 0) {
+			r = -errno;
+			goto fail;
+		}
+		done += (size_t)n;
+	}
+	if (fsync(fd) < 0) {
+		r = -errno;
+		goto fail;
+	}
+	r = close(fd);
+	fd = -EBADF;
+	if (r < 0) {
+		r = -errno;
+		goto fail;
+	}
+	if (rename(tmp, path) < 0) {
+		r = -errno;
+		goto fail;
+	}
+	dir = strdup(path);
+	if (!dir)
+		return -ENOMEM;
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	dfd = open(slash ? (*dir ? dir : "/") : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0 && fsync(dfd) < 0)
+		return -errno;
+	return 0;
+fail:
+	unlink(tmp);
+	return r;
+}
+
+int mkdir_p(const char *path, mode_t mode)
+{
+	_cleanup_free_ char *p = strdup(path);
+
+	if (!p)
+		return -ENOMEM;
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(p, mode) < 0 && errno != EEXIST)
+			return -errno;
+		*s = '/';
+	}
+	if (mkdir(p, mode) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+bool name_is_valid(const char *s)
+{
+	size_t n;
+
+	if (!s || !(islower((unsigned char)s[0]) || isdigit((unsigned char)s[0])))
+		return false;
+	for (n = 0; s[n]; n++)
+		if (!(islower((unsigned char)s[n]) || isdigit((unsigned char)s[n]) || s[n] == '-' || s[n] == '_'))
+			return false;
+	return n <= 40;
+}
+
+int xasprintf(char **ret, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	*ret = s;
+	return 0;
+}

@@ -1,0 +1,88 @@
+/* Small helpers shared by every module: cleanup attributes, logging, strict parsing. */
+#pragma once
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _cleanup_free_ _cleanup_(freep)
+#define _cleanup_close_ _cleanup_(closep)
+#define _cleanup_fclose_ _cleanup_(fclosep)
+#define _unused_ __attribute__((unused))
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+#define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
+#define NSEC_PER_SEC UINT64_C(1000000000)
+#define NSEC_PER_MSEC UINT64_C(1000000)
+#define NSEC_PER_USEC UINT64_C(1000)
+#define USEC_PER_SEC UINT64_C(1000000)
+
+static inline void freep(void *p) { free(*(void **)p); }
+static inline void closep(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+}
+#include <stdio.h>
+static inline void fclosep(FILE **f)
+{
+	if (*f)
+		fclose(*f);
+}
+
+static inline bool streq(const char *a, const char *b) { return strcmp(a, b) == 0; }
+static inline bool streq_ptr(const char *a, const char *b)
+{
+	return a && b ? streq(a, b) : a == b;
+}
+static inline const char *strempty(const char *s) { return s ? s : ""; }
+
+/* Logging: the layer that decides logs once.  log_error_errno returns r so
+ * that "return log_error_errno(r, ...)" works, and %m means strerror(-r). */
+int log_level_set(int level);
+void log_msg(int level, const char *fmt, ...) _printf_(2, 3);
+int log_errno(int level, int r, const char *fmt, ...) _printf_(3, 4);
+#define LOG_ERR_ 3
+#define LOG_WARN_ 4
+#define LOG_INFO_ 6
+#define LOG_DEBUG_ 7
+#define log_error(...) log_msg(LOG_ERR_, __VA_ARGS__)
+#define log_warning(...) log_msg(LOG_WARN_, __VA_ARGS__)
+#define log_info(...) log_msg(LOG_INFO_, __VA_ARGS__)
+#define log_debug(...) log_msg(LOG_DEBUG_, __VA_ARGS__)
+#define log_error_errno(r, ...) log_errno(LOG_ERR_, (r), __VA_ARGS__)
+#define log_warning_errno(r, ...) log_errno(LOG_WARN_, (r), __VA_ARGS__)
+
+/* Monotonic time in nanoseconds. */
+uint64_t now_ns(void);
+
+/* Strict parsers: the whole string must be consumed, ranges are checked.
+ * Return 0 or -EINVAL / -ERANGE. */
+int parse_u64(const char *s, uint64_t *ret);
+int parse_int_range(const char *s, long min, long max, long *ret);
+/* "10s", "500ms", "2m", "1h", or a bare number of seconds. */
+int parse_duration_ns(const char *s, uint64_t *ret);
+/* "1,2,4" or "1-4" or "0,2-3": a CPU list into a bitmask of up to 1024 CPUs. */
+#define CPU_LIST_MAX 1024
+int parse_int_list(const char *s, long min, long max, long *ret, size_t cap, size_t *ret_n);
+
+/* Read a whole small file (at most cap bytes) without a trailing newline. */
+int read_file_str(const char *path, char **ret);
+/* Write a string to a kernel file: open, write, close, checking each step,
+ * since cgroupfs reports EINVAL/EBUSY on write or on close. */
+int write_file_str(const char *path, const char *s);
+/* Atomic replace: write to a temporary file, fsync, rename, fsync the directory. */
+int write_file_atomic(const char *path, const char *data, size_t len);
+int mkdir_p(const char *path, mode_t mode);
+
+/* Names from experiment files reach unit names, paths and SQL: they must match
+ * [a-z0-9][a-z0-9_-]{0,39}. */
+bool name_is_valid(const char *s);
+
+/* asprintf that returns -ENOMEM on failure and sets *ret only on success. */
+int xasprintf(char **ret, const char *fmt, ...) _printf_(2, 3);

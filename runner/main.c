@@ -1,0 +1,46 @@
+/* slicebench: start mysqld in controlled systemd and non-systemd contexts,
+ * run the same OLTP sweep in each, and explain where the differences come from. */
+#include <stdio.h>
+
+#include "util.h"
+#include "verbs.h"
+
+static const struct verb {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} verbs[] = {
+	{ "host", verb_host, "print the host facts that decide how a placement behaves" },
+	{ "sandbox", verb_sandbox, "boot, use and remove a throwaway real systemd (container or vm)" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: slicebench VERB [OPTIONS...]\n\nverbs:\n");
+	for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+		fprintf(f, "  %-9s %s\n", verbs[i].name, verbs[i].summary);
+	fprintf(f, "\nslicebench VERB --help describes a verb.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "slicebench: no verb given\n");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (streq(argv[1], "-h") || streq(argv[1], "--help") || streq(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (streq(argv[1], "--version")) {
+		printf("slicebench " SLICEBENCH_VERSION "\n");
+		return 0;
+	}
+	for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+		if (streq(argv[1], verbs[i].name))
+			return verbs[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "slicebench: unknown verb '%s'\n", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}

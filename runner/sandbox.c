@@ -1,0 +1,73 @@
+/* slicebench sandbox: hands over to the shell helpers in sandbox/, which
+ * boot a real systemd in a container (hybrid cgroups) or a VM (unified). */
+#include <limits.h>
+#include <stdio.h>
+
+#include "util.h"
+#include "verbs.h"
+
+/* The helpers sit in sandbox/ beside an in-tree binary, or in LIBEXECDIR. */
+int find_helper(const char *name, char **ret)
+{
+	char exe[PATH_MAX];
+	ssize_t n;
+	char *p;
+	int r;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		p = strrchr(exe, '/');
+		if (p) {
+			/* build/slicebench and build-asan/slicebench live one level down. */
+			for (int up = 0; up < 2 && p; up++) {
+				*p = 0;
+				r = xasprintf(ret, "%s/sandbox/%s", exe, name);
+				if (r < 0)
+					return r;
+				if (access(*ret, X_OK) == 0)
+					return 0;
+				free(*ret);
+				p = strrchr(exe, '/');
+			}
+		}
+	}
+	r = xasprintf(ret, "%s/%s", LIBEXECDIR, name);
+	if (r < 0)
+		return r;
+	if (access(*ret, X_OK) == 0)
+		return 0;
+	free(*ret);
+	*ret = NULL;
+	return -ENOENT;
+}
+
+int verb_sandbox(int argc, char **argv)
+{
+	_cleanup_free_ char *helper = NULL;
+	const char *kind = "container";
+	int shift = 0, r;
+
+	/* --kind is ours; everything after it goes to the helper untouched. */
+	if (argc >= 2 && strncmp(argv[1], "--kind=", 7) == 0) {
+		kind = argv[1] + 7;
+		shift = 1;
+	} else if (argc >= 3 && streq(argv[1], "--kind")) {
+		kind = argv[2];
+		shift = 2;
+	}
+	if (!streq(kind, "container") && !streq(kind, "vm")) {
+		log_error("sandbox: unknown kind '%s' (container or vm)", kind);
+		return EXIT_USAGE;
+	}
+	r = find_helper(streq(kind, "vm") ? "slicebench-vm" : "slicebench-sandbox", &helper);
+	if (r < 0) {
+		log_error_errno(r, "sandbox: cannot find the %s helper beside the binary or in %s", kind, LIBEXECDIR);
+		return 1;
+	}
+	argv += shift;
+	argv[0] = helper;
+	execv(helper, argv);
+	log_error_errno(-errno, "sandbox: cannot run %s: %m", helper);
+	return 1;
+}

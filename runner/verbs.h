@@ -1,0 +1,9 @@
+/* One function per verb, as in signify.  Each returns an exit status:
+ * 0 ok, 1 run-time failure, 2 usage or bad input. */
+#pragma once
+
+#define EXIT_USAGE 2
+
+int verb_host(int argc, char **argv);
+int verb_sandbox(int argc, char **argv);
+int find_helper(const char *name, char **ret);
