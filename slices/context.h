@@ -42,6 +42,10 @@ struct context_ops {
 };
 
 extern const struct context_ops context_raw_ops;
+extern const struct context_ops context_service_ops;
+
+/* slicebench-NAME.SUFFIX: every unit carries slicebench's prefix. */
+int service_unit_name(const struct context *c, const char *suffix, char **ret);
 
 const struct context_ops *context_ops_for(enum context_kind kind);
 
