@@ -43,6 +43,7 @@ struct context_ops {
 
 extern const struct context_ops context_raw_ops;
 extern const struct context_ops context_service_ops;
+extern const struct context_ops context_scope_ops;
 
 /* slicebench-NAME.SUFFIX: every unit carries slicebench's prefix. */
 int service_unit_name(const struct context *c, const char *suffix, char **ret);

@@ -1,0 +1,102 @@
+/* scope: slicebench forks the server itself, so that it inherits our
+ * session, environment and limits, and then wraps it in a transient scope
+ * with the cgroup properties, as systemd-run --scope does.  The child waits
+ * at the gate until the scope holds it. */
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "bus.h"
+#include "context.h"
+#include "util.h"
+
+struct scope_priv {
+	sd_bus *bus;
+	char *unit;
+};
+
+static int append_scope(sd_bus_message *m, void *userdata)
+{
+	const struct context *c = userdata;
+	int r;
+
+	r = sd_bus_message_append(m, "(sv)(sv)", "Description", "s", "slicebench managed server", /* s */
+				  "PIDs", "au", 1, (uint32_t)c->pid);				  /* au */
+	for (size_t i = 0; i < c->spec->n_props && r >= 0; i++)
+		/* Exec properties were applied in the child already. */
+		if (c->spec->props[i].def->class == PROP_CGROUP)
+			r = prop_append_dbus(m, &c->spec->props[i]);
+	return r;
+}
+
+static int scope_start(struct context *c)
+{
+	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+	struct scope_priv *p;
+	int gate = -EBADF, r;
+
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	c->priv = p;
+	r = service_unit_name(c, "scope", &p->unit);
+	if (r < 0)
+		return r;
+	r = bus_open_system(&p->bus);
+	if (r < 0)
+		return r;
+	r = bus_unit_exists(p->bus, p->unit, &error);
+	if (r != 0)
+		return r < 0 ? r : -EEXIST;
+	r = spawn_server_gated(c, &c->pid, &gate);
+	if (r < 0)
+		return r;
+	r = bus_start_transient_unit(p->bus, p->unit, append_scope, c, 60 * USEC_PER_SEC, &error);
+	if (r < 0) {
+		close(gate);
+		return r;
+	}
+	return release_child(gate);
+}
+
+static int scope_stop(struct context *c)
+{
+	struct scope_priv *p = c->priv;
+	int r = 0;
+
+	if (c->pid > 0) {
+		r = process_stop(c->pid, 60 * NSEC_PER_SEC, NULL);
+		c->pid = 0;
+	}
+	if (r < 0 || !p || !p->bus)
+		return r;
+	/* An empty scope stops by itself, and CollectMode= unloads it. */
+	return bus_wait_unit_gone(p->bus, p->unit, 10 * USEC_PER_SEC);
+}
+
+static void scope_cleanup(struct context *c)
+{
+	struct scope_priv *p = c->priv;
+
+	if (c->pid > 0) {
+		kill(c->pid, SIGKILL);
+		waitpid(c->pid, NULL, 0);
+		c->pid = 0;
+	}
+	if (!p)
+		return;
+	if (p->bus && p->unit) {
+		bus_stop_unit(p->bus, p->unit, 10 * USEC_PER_SEC, NULL);
+		bus_reset_failed_unit(p->bus, p->unit);
+	}
+	sd_bus_flush_close_unref(p->bus);
+	free(p->unit);
+	free(p);
+	c->priv = NULL;
+}
+
+const struct context_ops context_scope_ops = {
+	.kind = CONTEXT_SCOPE,
+	.start = scope_start,
+	.stop = scope_stop,
+	.cleanup = scope_cleanup,
+};
