@@ -10,6 +10,7 @@ const struct context_ops *context_ops_for(enum context_kind kind)
 {
 	static const struct context_ops *const ops[] = {
 		[CONTEXT_SERVICE] = &context_service_ops,
+		[CONTEXT_USER] = &context_user_ops,
 		[CONTEXT_SCOPE] = &context_scope_ops,
 		[CONTEXT_RAW] = &context_raw_ops,
 	};

@@ -44,6 +44,13 @@ struct context_ops {
 extern const struct context_ops context_raw_ops;
 extern const struct context_ops context_service_ops;
 extern const struct context_ops context_scope_ops;
+extern const struct context_ops context_user_ops;
+
+/* The service kind's parts that the user kind shares. */
+struct sd_bus;
+int service_start_on(struct context *c, struct sd_bus *bus, const char *slice);
+int service_stop(struct context *c);
+void service_cleanup(struct context *c);
 
 /* slicebench-NAME.SUFFIX: every unit carries slicebench's prefix. */
 int service_unit_name(const struct context *c, const char *suffix, char **ret);

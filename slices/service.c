@@ -11,6 +11,7 @@
 struct service_priv {
 	sd_bus *bus;
 	char *unit;
+	const char *slice;
 };
 
 static int append_service(sd_bus_message *m, void *userdata)
@@ -23,7 +24,7 @@ static int append_service(sd_bus_message *m, void *userdata)
 	if (r < 0)
 		return r;
 	r = sd_bus_message_append(m, "(sv)(sv)(sv)(sv)", "Description", "s", "slicebench managed server", /* s */
-				  "Slice", "s", "system.slice",					  /* s */
+				  "Slice", "s", ((struct service_priv *)c->priv)->slice,		  /* s */
 				  "Type", "s", "notify",					  /* s */
 				  "TimeoutStopUSec", "t", (uint64_t)60 * USEC_PER_SEC);		  /* t */
 	if (r < 0)
@@ -58,7 +59,8 @@ int service_unit_name(const struct context *c, const char *suffix, char **ret)
 	return xasprintf(ret, "slicebench-%s.%s", c->spec->name, suffix);
 }
 
-static int service_start(struct context *c)
+/* Starts the unit on bus, which the context owns from here on. */
+int service_start_on(struct context *c, sd_bus *bus, const char *slice)
 {
 	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
 	struct service_priv *p;
@@ -66,13 +68,14 @@ static int service_start(struct context *c)
 	int r;
 
 	p = calloc(1, sizeof(*p));
-	if (!p)
+	if (!p) {
+		sd_bus_flush_close_unref(bus);
 		return -ENOMEM;
+	}
 	c->priv = p;
+	p->bus = bus;
+	p->slice = slice;
 	r = service_unit_name(c, "service", &p->unit);
-	if (r < 0)
-		return r;
-	r = bus_open_system(&p->bus);
 	if (r < 0)
 		return r;
 	/* Never take over a unit that slicebench did not start. */
@@ -89,7 +92,15 @@ static int service_start(struct context *c)
 	return 0;
 }
 
-static int service_stop(struct context *c)
+static int service_start(struct context *c)
+{
+	sd_bus *bus = NULL;
+	int r = bus_open_system(&bus);
+
+	return r < 0 ? r : service_start_on(c, bus, "system.slice");
+}
+
+int service_stop(struct context *c)
 {
 	struct service_priv *p = c->priv;
 	int r;
@@ -103,7 +114,7 @@ static int service_stop(struct context *c)
 	return bus_wait_unit_gone(p->bus, p->unit, 10 * USEC_PER_SEC);
 }
 
-static void service_cleanup(struct context *c)
+void service_cleanup(struct context *c)
 {
 	struct service_priv *p = c->priv;
 
