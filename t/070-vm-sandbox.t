@@ -1,0 +1,75 @@
+#!/bin/bash
+# 070-vm-sandbox: one boot of sandbox/slicebench-vm (pure cgroup v2, real
+# systemd) running a script of checks; each line of its output is asserted.
+# Prerequisites: ROOT, QEMU.  Under CI=true a missing prerequisite fails.
+set -u
+top=${SLICEBENCH_TOP:-.}
+vm=$top/sandbox/slicebench-vm
+
+skip() {
+	if [ "${CI:-}" = true ]; then
+		echo "1..1"; echo "not ok 1 - prerequisite missing under CI: $1"; exit 1
+	fi
+	echo "1..0 # SKIP $1"; exit 0
+}
+[ "$(id -u)" = 0 ] || skip "needs ROOT"
+command -v qemu-system-x86_64 >/dev/null || skip "needs QEMU (qemu-system-x86_64)"
+[ -x "$vm" ] || skip "no $vm (set SLICEBENCH_TOP)"
+
+scratch=$(mktemp -d) || exit 1
+trap 'rm -rf "$scratch"' EXIT
+
+checks='
+echo "controllers=$(cat /sys/fs/cgroup/cgroup.controllers)"
+echo "pid1=$(cat /proc/1/comm)"
+systemd-run -q -p CPUQuota=50% -p CPUWeight=200 -p AllowedCPUs=1 --unit sbt1 sleep 120
+d=/sys/fs/cgroup/system.slice/sbt1.service
+echo "cpu.max=$(cat $d/cpu.max)"
+echo "cpu.weight=$(cat $d/cpu.weight)"
+echo "cpuset.cpus.effective=$(cat $d/cpuset.cpus.effective)"
+echo "vendor=$(grep -m1 vendor_id /proc/cpuinfo | sed "s/.*: //")"
+echo "insandbox=$SLICEBENCH_IN_SANDBOX"
+'
+start=$SECONDS
+"$vm" --name t070 run -- bash -c "$checks" >"$scratch/out" 2>"$scratch/err"
+rc=$?
+elapsed=$((SECONDS - start))
+
+n=0 failed=0
+echo "1..8"
+report() { # report OK DESC [DIAG...]
+	local ok=$1 desc=$2; shift 2
+	n=$((n + 1))
+	if [ "$ok" = 0 ]; then
+		echo "ok $n - $desc"
+	else
+		failed=1
+		echo "not ok $n - $desc"
+		for l in "$@"; do echo "# $l"; done
+	fi
+}
+value() { sed -n "s/^$1=//p" "$scratch/out" | head -n1; }
+expect() { # expect KEY WANT DESC  (exact)
+	local got; got=$(value "$1")
+	[ "$got" = "$2" ]
+	report $? "$3" "${BASH_SOURCE[0]}:${BASH_LINENO[0]}: $1: want '$2', got '$got'"
+}
+has_word() { # has_word KEY WORD DESC
+	local got; got=$(value "$1")
+	[[ " $got " == *" $2 "* ]]
+	report $? "$3" "${BASH_SOURCE[0]}:${BASH_LINENO[0]}: $1: want a word '$2' in '$got'"
+}
+
+[ $rc = 0 ]
+report $? "run boots, runs the checks and exits 0 (${elapsed}s)" "exit status $rc" \
+	"$(sed 's/^/stderr: /' "$scratch/err" | tail -n 30)"
+has_word controllers cpu "root cgroup.controllers has cpu"
+has_word controllers cpuset "root cgroup.controllers has cpuset"
+expect pid1 systemd "PID 1 is systemd"
+expect cpu.max "50000 100000" "CPUQuota=50% gives cpu.max 50000 100000"
+expect cpu.weight 200 "CPUWeight=200 gives cpu.weight 200"
+expect cpuset.cpus.effective 1 "AllowedCPUs=1 gives cpuset.cpus.effective 1"
+expect vendor AuthenticAMD "guest CPU vendor is AuthenticAMD"
+echo "# wall time ${elapsed}s"
+[ "$(value insandbox)" = vm ] || echo "# warning: SLICEBENCH_IN_SANDBOX is '$(value insandbox)', want vm"
+exit $failed
