@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 	struct server s = {};
 
 	(void)argc;
-	run_in_sandbox("container", argv);
+	run_in_sandbox(getenv("SLICEBENCH_SANDBOX_KIND") ? getenv("SLICEBENCH_SANDBOX_KIND") : "container", argv);
 	require("ROOT SYSTEMD MYSQLD");
 	plan(20);
 	mode = cgroup_mode_detect();

@@ -31,7 +31,7 @@ int main(int argc, char **argv)
 	int r;
 
 	(void)argc;
-	run_in_sandbox("container", argv);
+	run_in_sandbox(getenv("SLICEBENCH_SANDBOX_KIND") ? getenv("SLICEBENCH_SANDBOX_KIND") : "container", argv);
 	require("ROOT SYSTEMD MYSQLD");
 	plan(7);
 	/* The sandbox's overlay is thrown away, so the user is too. */

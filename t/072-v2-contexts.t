@@ -1,0 +1,36 @@
+#!/bin/bash
+# The systemd tests again, in the cgroup v2 guest: one boot runs the bus,
+# service/scope and user context tests and the raw context, each of which
+# checks the v2 files (cpu.max, cpu.weight) itself.
+top=${SLICEBENCH_TOP:-.}
+vm=$top/sandbox/slicebench-vm
+build=${SLICEBENCH_BUILD:-$top/build}
+tests="020-bus-transient 031-raw-context 032-systemd-contexts 033-user-context"
+
+skip_or_fail() {
+	if [ "${CI:-}" = true ]; then
+		echo "1..1"; echo "not ok 1 - $1 (CI=true forbids skipping)"; exit 1
+	fi
+	echo "1..0 # SKIP $1"; exit 0
+}
+[ "$(id -u)" = 0 ] || skip_or_fail "needs root"
+command -v qemu-system-x86_64 >/dev/null || skip_or_fail "no qemu-system-x86_64"
+for t in $tests; do
+	[ -x "$build/t/$t.t" ] || skip_or_fail "$build/t/$t.t is not built"
+done
+
+script='cd "$1"; shift; for t in "$@"; do echo "=== $t"; ./'"${build#$top/}"'/t/$t.t 2>&1; echo "=== rc $?"; done'
+out=$(cd "$top" && "$vm" --name t072-$$ run -- bash -c "$script" sh "$(cd "$top" && pwd)" $tests 2>&1)
+n=0
+echo "1..$(echo $tests | wc -w)"
+for t in $tests; do
+	n=$((n + 1))
+	section=$(printf '%s\n' "$out" | sed -n "/^=== $t\$/,/^=== rc /p")
+	rc=$(printf '%s\n' "$section" | sed -n 's/^=== rc //p')
+	if [ "$rc" = 0 ] && printf '%s\n' "$section" | grep -q '^ok ' && ! printf '%s\n' "$section" | grep -q '^not ok'; then
+		echo "ok $n - $t passes in the cgroup v2 guest ($(printf '%s\n' "$section" | grep -c '^ok ') checks)"
+	else
+		echo "not ok $n - $t passes in the cgroup v2 guest (rc ${rc:-none})"
+		printf '%s\n' "${section:-$out}" | tail -n 40 | sed 's/^/# /'
+	fi
+done
