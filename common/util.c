@@ -9,13 +9,6 @@
 
 static int log_max_level = LOG_INFO_;
 
-int log_level_set(int level)
-{
-	int old = log_max_level;
-	log_max_level = level;
-	return old;
-}
-
 static void log_vmsg(int level, int r, const char *fmt, va_list ap)
 {
 	if (level > log_max_level)

@@ -44,7 +44,6 @@ static inline const char *strempty(const char *s) { return s ? s : ""; }
 
 /* Logging: the layer that decides logs once.  log_error_errno returns r so
  * that "return log_error_errno(r, ...)" works, and %m means strerror(-r). */
-int log_level_set(int level);
 void log_msg(int level, const char *fmt, ...) _printf_(2, 3);
 int log_errno(int level, int r, const char *fmt, ...) _printf_(3, 4);
 #define LOG_ERR_ 3

@@ -306,11 +306,6 @@ int bus_get_unit_by_pid(sd_bus *bus, pid_t pid, char **ret_unit, sd_bus_error *e
 	return 0;
 }
 
-int bus_manager_get_string(sd_bus *bus, const char *property, char **ret, sd_bus_error *error)
-{
-	return sd_bus_get_property_string(bus, SD_DEST, SD_PATH, SD_MANAGER, property, error, ret);
-}
-
 int bus_set_user_linger(sd_bus *bus, uid_t uid, int enable, sd_bus_error *error)
 {
 	return sd_bus_call_method(bus, "org.freedesktop.login1", "/org/freedesktop/login1",

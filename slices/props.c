@@ -457,7 +457,6 @@ void prop_collect_cgroup_limits(const struct prop_value *v, size_t n, struct cgr
 		ret->weight = ret->shares * 100 / 1024 ? ret->shares * 100 / 1024 : 1;
 }
 
-#define SVC_USER (CTX_BIT(CONTEXT_SERVICE) | CTX_BIT(CONTEXT_USER))
 /* Exec properties apply wherever a process starts: systemd does it for
  * services, slicebench does it after fork for scope, raw and the client. */
 #define EXEC_CTX (CTX_ALL | CTX_BIT(CONTEXT_CLIENT))
