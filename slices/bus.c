@@ -124,12 +124,27 @@ static int read_job_path(sd_bus_message *reply, struct job_wait *w, char **ret_j
 	return 0;
 }
 
+/* The job path from a Start/Stop reply, then wait for its JobRemoved. */
+static int await_job(sd_bus *bus, sd_bus_message *reply, struct job_wait *w, const char *unit, uint64_t timeout_usec,
+		     sd_bus_error *error)
+{
+	_cleanup_free_ char *job = NULL;
+	int r;
+
+	r = read_job_path(reply, w, &job);
+	if (r < 0)
+		return r;
+	r = wait_for_job(bus, w, timeout_usec);
+	if (r < 0)
+		return r;
+	return job_result_to_error(w, unit, error);
+}
+
 int bus_start_transient_unit(sd_bus *bus, const char *unit, bus_append_fn append, void *userdata,
 			     uint64_t timeout_usec, sd_bus_error *error)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL, *reply = NULL;
 	_cleanup_(sd_bus_slot_unrefp) sd_bus_slot *slot = NULL;
-	_cleanup_free_ char *job = NULL;
 	struct job_wait w = {};
 	int r;
 
@@ -162,20 +177,13 @@ int bus_start_transient_unit(sd_bus *bus, const char *unit, bus_append_fn append
 	r = sd_bus_call(bus, m, timeout_usec, error, &reply);
 	if (r < 0)
 		return r;
-	r = read_job_path(reply, &w, &job);
-	if (r < 0)
-		return r;
-	r = wait_for_job(bus, &w, timeout_usec);
-	if (r < 0)
-		return r;
-	return job_result_to_error(&w, unit, error);
+	return await_job(bus, reply, &w, unit, timeout_usec, error);
 }
 
 int bus_stop_unit(sd_bus *bus, const char *unit, uint64_t timeout_usec, sd_bus_error *error)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
 	_cleanup_(sd_bus_slot_unrefp) sd_bus_slot *slot = NULL;
-	_cleanup_free_ char *job = NULL;
 	struct job_wait w = {};
 	int r;
 
@@ -185,13 +193,7 @@ int bus_stop_unit(sd_bus *bus, const char *unit, uint64_t timeout_usec, sd_bus_e
 	r = sd_bus_call_method(bus, SD_DEST, SD_PATH, SD_MANAGER, "StopUnit", error, &reply, "ss", unit, "fail");
 	if (r < 0)
 		return sd_bus_error_has_name(error, "org.freedesktop.systemd1.NoSuchUnit") ? -ENOENT : r;
-	r = read_job_path(reply, &w, &job);
-	if (r < 0)
-		return r;
-	r = wait_for_job(bus, &w, timeout_usec);
-	if (r < 0)
-		return r;
-	return job_result_to_error(&w, unit, error);
+	return await_job(bus, reply, &w, unit, timeout_usec, error);
 }
 
 int bus_kill_unit(sd_bus *bus, const char *unit, int sig, sd_bus_error *error)
