@@ -77,23 +77,17 @@ int cpumask_format(const uint8_t *mask, size_t bytes, char *buf, size_t len)
 
 /* Parsers: one per value syntax, as systemd accepts it. */
 
-static int parse_weight(const char *s, struct prop_value *v)
-{
-	long w;
-	int r = parse_int_range(s, 1, 10000, &w);
-	if (r < 0)
-		return r;
-	v->u = (uint64_t)w;
-	return 0;
-}
 
-static int parse_shares(const char *s, struct prop_value *v)
+
+/* Integers whose bounds stand in the table, signed or not. */
+static int parse_ranged(const char *s, struct prop_value *v)
 {
-	long w;
-	int r = parse_int_range(s, 2, 262144, &w);
+	long n;
+	int r = parse_int_range(s, v->def->min, v->def->max, &n);
 	if (r < 0)
 		return r;
-	v->u = (uint64_t)w;
+	v->i = n;
+	v->u = n < 0 ? 0 : (uint64_t)n;
 	return 0;
 }
 
@@ -135,35 +129,8 @@ static int parse_cpus(const char *s, struct prop_value *v)
 	return cpumask_parse(s, v->cpus, &v->cpus_bytes);
 }
 
-static int parse_nice(const char *s, struct prop_value *v)
-{
-	long n;
-	int r = parse_int_range(s, -20, 19, &n);
-	if (r < 0)
-		return r;
-	v->i = n;
-	return 0;
-}
 
-static int parse_oom(const char *s, struct prop_value *v)
-{
-	long n;
-	int r = parse_int_range(s, -1000, 1000, &n);
-	if (r < 0)
-		return r;
-	v->i = n;
-	return 0;
-}
 
-static int parse_sched_prio(const char *s, struct prop_value *v)
-{
-	long n;
-	int r = parse_int_range(s, 0, 99, &n);
-	if (r < 0)
-		return r;
-	v->i = n;
-	return 0;
-}
 
 static const struct {
 	const char *name;
@@ -462,10 +429,10 @@ void prop_collect_cgroup_limits(const struct prop_value *v, size_t n, struct cgr
 #define EXEC_CTX (CTX_ALL | CTX_BIT(CONTEXT_CLIENT))
 
 static const struct prop_def props[] = {
-	{ "CPUWeight", "CPUWeight", "t", PROP_CGROUP, CTX_ALL, CGROUP_ANY, CGROUP_ANY, parse_weight, NULL, collect_weight,
-	  "relative CPU weight 1-10000 (v2 cpu.weight, v1 cpu.shares = weight*1024/100)" },
-	{ "CPUShares", "CPUShares", "t", PROP_CGROUP, CTX_ALL, CGROUP_V1, CGROUP_ANY, parse_shares, NULL, collect_shares,
-	  "v1 cpu.shares 2-262144 (deprecated in systemd; use CPUWeight)" },
+	{ "CPUWeight", "CPUWeight", "t", PROP_CGROUP, CTX_ALL, CGROUP_ANY, CGROUP_ANY, parse_ranged, NULL, collect_weight,
+	  "relative CPU weight 1-10000 (v2 cpu.weight, v1 cpu.shares = weight*1024/100)", 1, 10000 },
+	{ "CPUShares", "CPUShares", "t", PROP_CGROUP, CTX_ALL, CGROUP_V1, CGROUP_ANY, parse_ranged, NULL, collect_shares,
+	  "v1 cpu.shares 2-262144 (deprecated in systemd; use CPUWeight)", 2, 262144 },
 	{ "CPUQuota", "CPUQuotaPerSecUSec", "t", PROP_CGROUP, CTX_ALL, CGROUP_ANY, CGROUP_ANY, parse_quota, NULL, collect_quota,
 	  "CPU time limit as a percentage of one CPU, e.g. 50% or 200%" },
 	{ "CPUQuotaPeriodSec", "CPUQuotaPeriodUSec", "t", PROP_CGROUP, CTX_ALL, CGROUP_ANY, CGROUP_ANY, parse_usec, NULL, collect_period,
@@ -478,19 +445,19 @@ static const struct prop_def props[] = {
 	  "set_mempolicy(): default, preferred, bind, interleave, local" },
 	{ "NUMAMask", "NUMAMask", "ay", PROP_EXEC, EXEC_CTX, CGROUP_ANY, CGROUP_ANY, parse_cpus, apply_numa, NULL,
 	  "NUMA node list for NUMAPolicy" },
-	{ "Nice", "Nice", "i", PROP_EXEC, EXEC_CTX, CGROUP_ANY, CGROUP_ANY, parse_nice, apply_nice, NULL, "nice level -20..19" },
+	{ "Nice", "Nice", "i", PROP_EXEC, EXEC_CTX, CGROUP_ANY, CGROUP_ANY, parse_ranged, apply_nice, NULL, "nice level -20..19", -20, 19 },
 	{ "CPUSchedulingPolicy", "CPUSchedulingPolicy", "i", PROP_EXEC, EXEC_CTX, CGROUP_ANY, CGROUP_ANY,
 	  parse_sched_policy, apply_sched_policy, NULL, "other, batch, idle, fifo or rr" },
 	{ "CPUSchedulingPriority", "CPUSchedulingPriority", "i", PROP_EXEC, EXEC_CTX, CGROUP_ANY, CGROUP_ANY,
-	  parse_sched_prio, apply_sched_prio, NULL, "priority for fifo and rr, 1-99" },
+	  parse_ranged, apply_sched_prio, NULL, "priority for fifo and rr, 1-99", 0, 99 },
 	{ "LimitNOFILE", "LimitNOFILE", "t", PROP_EXEC, EXEC_CTX, CGROUP_ANY, CGROUP_ANY, parse_rlimit, apply_nofile, NULL,
 	  "RLIMIT_NOFILE, soft and hard" },
 	{ "LimitMEMLOCK", "LimitMEMLOCK", "t", PROP_EXEC, EXEC_CTX, CGROUP_ANY, CGROUP_ANY, parse_rlimit, apply_memlock, NULL,
 	  "RLIMIT_MEMLOCK in bytes, soft and hard" },
 	{ "Environment", "Environment", "as", PROP_EXEC, EXEC_CTX & ~CTX_BIT(CONTEXT_CLIENT), CGROUP_ANY, CGROUP_ANY,
 	  parse_environment, apply_environment, NULL, "NAME=VALUE words added to the server's environment" },
-	{ "OOMScoreAdjust", "OOMScoreAdjust", "i", PROP_EXEC, EXEC_CTX, CGROUP_ANY, CGROUP_ANY, parse_oom, apply_oom, NULL,
-	  "/proc/PID/oom_score_adj, -1000..1000" },
+	{ "OOMScoreAdjust", "OOMScoreAdjust", "i", PROP_EXEC, EXEC_CTX, CGROUP_ANY, CGROUP_ANY, parse_ranged, apply_oom, NULL,
+	  "/proc/PID/oom_score_adj, -1000..1000", -1000, 1000 },
 };
 
 const struct prop_def *prop_table(size_t *ret_n)

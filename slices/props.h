@@ -68,6 +68,7 @@ struct prop_def {
 	/* PROP_CGROUP: records the value for the raw context's cgroupfs writes. */
 	void (*collect)(const struct prop_value *v, struct cgroup_limits *l);
 	const char *help;
+	long min, max; /* bounds for parse_ranged() */
 };
 
 const struct prop_def *prop_lookup(const char *name);
