@@ -23,9 +23,10 @@ LDLIBS += $(PKG_LIBS) -lm
 LIB_SRCS := $(sort $(wildcard common/*.c) $(wildcard slices/*.c) $(filter-out runner/main.c,$(wildcard runner/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 TEST_CSRCS := $(sort $(wildcard t/*.c))
-TEST_COBJS := $(filter-out $(B)/t/tap.o,$(TEST_CSRCS:%.c=$(B)/%.o))
+# t/NNN-name.c are tests; the other t/*.c (TAP, the test server) are linked into each.
+TEST_HELPER_OBJS := $(patsubst %.c,$(B)/%.o,$(filter-out $(wildcard t/[0-9]*.c),$(TEST_CSRCS)))
 # C tests build to $(B)/t/NNN-name.t; shell tests are t/NNN-name.t.
-TEST_CPROGS := $(patsubst t/%.c,$(B)/t/%.t,$(filter-out t/tap.c,$(TEST_CSRCS)))
+TEST_CPROGS := $(patsubst t/%.c,$(B)/t/%.t,$(wildcard t/[0-9]*.c))
 TESTS := $(sort $(wildcard t/[0-9]*.t) $(TEST_CPROGS))
 
 .PHONY: all check asan asan-check deps install clean fuzz
@@ -45,7 +46,7 @@ $(B)/%.o: %.c $(wildcard common/*.h slices/*.h runner/*.h t/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -It -c -o $@ $<
 
-$(B)/t/%.t: $(B)/t/%.o $(B)/t/tap.o $(B)/libslicebench.a
+$(B)/t/%.t: $(B)/t/%.o $(TEST_HELPER_OBJS) $(B)/libslicebench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Tests find the binary and helpers through SLICEBENCH and SLICEBENCH_TOP.
@@ -73,3 +74,4 @@ install: slicebench
 
 clean:
 	rm -rf build build-asan build-fuzz slicebench
+.SECONDARY:

@@ -1,0 +1,26 @@
+/* The one place that opens a connection to the server under test. */
+#include <errmsg.h>
+
+#include "oltp.h"
+#include "util.h"
+
+int oltp_connect(const struct oltp_options *o, const char *db, MYSQL **ret, char **ret_msg)
+{
+	unsigned timeout = o->timeout_s;
+	MYSQL *m = mysql_init(NULL);
+
+	if (!m)
+		return -ENOMEM;
+	mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+	mysql_options(m, MYSQL_OPT_READ_TIMEOUT, &timeout);
+	mysql_options(m, MYSQL_OPT_WRITE_TIMEOUT, &timeout);
+	if (!mysql_real_connect(m, NULL, o->user, NULL, db, 0, o->socket, 0)) {
+		if (ret_msg)
+			xasprintf(ret_msg, "cannot connect to %s as %s: %s (%u)", o->socket, o->user, mysql_error(m),
+				  mysql_errno(m));
+		mysql_close(m);
+		return -ECONNREFUSED;
+	}
+	*ret = m;
+	return 0;
+}

@@ -1,0 +1,122 @@
+/* The sysbench-compatible OLTP read-only workload: dataset preparation, one
+ * measured step at a given thread count (native driver), the same step run
+ * through the real sysbench binary, and the step record with its JSON form. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+#include <mysql.h>
+
+#include "sbrand.h"
+
+#define OLTP_MAX_CPUS 1024
+
+enum oltp_pin {
+	OLTP_PIN_INHERIT,     /* leave the client threads where the scheduler puts them */
+	OLTP_PIN_ROUND_ROBIN, /* worker i pinned to cpus[i % n] */
+	OLTP_PIN_ALL,         /* every worker allowed on the whole list */
+};
+
+enum oltp_driver {
+	OLTP_DRIVER_NATIVE,
+	OLTP_DRIVER_SYSBENCH,
+};
+
+struct oltp_options {
+	const char *socket; /* required */
+	const char *user;   /* "root" */
+	const char *db;     /* "sbtest" */
+	unsigned tables;    /* 1 */
+	unsigned table_size; /* 10000 */
+	unsigned prepare_threads; /* 0: one per table, at most 16 */
+	unsigned range_size;      /* 100 */
+	uint64_t duration_ns;     /* measured time; 10 s */
+	uint64_t warmup_ns;       /* not counted; 0 */
+	uint64_t events;          /* stop after this many transactions (0: time only) */
+	struct sbrand_params rand;
+	uint64_t seed;            /* 0: from the clock */
+	enum oltp_driver driver;
+	enum oltp_pin pin;
+	unsigned n_client_cpus;
+	unsigned client_cpus[OLTP_MAX_CPUS];
+	int server_pid;                /* for telemetry; 0 if unknown */
+	const char *server_cpu_cgroup; /* directory holding cpu.stat, or NULL */
+	unsigned max_reconnects;       /* per worker; 3 */
+	unsigned timeout_s;            /* connect/read/write timeout; 10 */
+	bool prewarm;                  /* warm the buffer pool before the step */
+	const char *sysbench_path;     /* "sysbench" */
+};
+
+void oltp_options_default(struct oltp_options *o);
+
+enum oltp_err_class { OLTP_ERR_IGNORABLE, OLTP_ERR_RECONNECT, OLTP_ERR_FATAL, _OLTP_ERR_MAX };
+enum oltp_err_class oltp_classify_error(unsigned mysql_errno);
+
+/* Where the threads were at one instant, and the host's load (runner/telemetry.c).
+ * Counters marked cumulative are since the process or cgroup started; the
+ * report takes deltas. */
+struct oltp_telemetry_sample {
+	double t_s;                   /* since the start of the measured phase */
+	double cpu_user_pct, cpu_sys_pct, cpu_idle_pct; /* host, /proc/stat delta since the previous sample */
+	double load1;
+	unsigned procs_running;
+	double ctxt_per_s;
+	double server_cpu_s;          /* utime+stime of the server (cgroup or /proc/PID/stat), cumulative; <0 unknown */
+	int64_t nr_throttled, throttled_usec; /* cpu.stat of server_cpu_cgroup, cumulative; -1 unknown */
+	/* The last CPU (field 39 of /proc/PID/task/TID/stat) of every server and
+	 * client thread, counted per L3 cache group and per NUMA node. */
+	unsigned n_l3, n_nodes;
+	unsigned *server_per_l3, *client_per_l3;     /* [n_l3] */
+	unsigned *server_per_node, *client_per_node; /* [n_nodes] */
+	uint64_t server_migrations, client_migrations;   /* cumulative, summed over threads; 0 if the kernel does not say */
+	uint64_t server_nonvol_ctxt, client_nonvol_ctxt; /* cumulative nonvoluntary_ctxt_switches */
+};
+
+struct step_result {
+	char driver[16];
+	unsigned threads;
+	double duration_s;
+	uint64_t transactions, queries;
+	double tps, qps;
+	/* ms; a negative value means "not reported" (null in JSON) */
+	double lat_avg_ms, lat_p50_ms, lat_p95_ms, lat_p99_ms, lat_max_ms;
+	uint64_t errors[_OLTP_ERR_MAX];
+	uint64_t reconnects;
+	size_t n_intervals;
+	double *intervals; /* per-second tps */
+	size_t n_samples;
+	struct oltp_telemetry_sample *samples;
+	bool failed;
+	char reason[256];
+};
+
+void step_result_done(struct step_result *r); /* frees the arrays; NULL ok */
+int step_result_to_json(const struct step_result *r, json_t **ret);
+
+/* A connection over o->socket as o->user with no password, timeouts set,
+ * to database db (NULL: none).  On failure *ret_msg says why. */
+int oltp_connect(const struct oltp_options *o, const char *db, MYSQL **ret, char **ret_msg);
+
+/* Create and load sbtest1..N, or check and reuse a matching dataset.
+ * A mismatching dataset is -EEXIST with the table named in *ret_msg (may be NULL). */
+int oltp_prepare(const struct oltp_options *o, char **ret_msg);
+/* Warm the buffer pool: read every table through the PK and through k. */
+int oltp_prewarm(const struct oltp_options *o, char **ret_msg);
+
+/* One step.  Returns 0 with *ret filled, also for a failed step (ret->failed,
+ * ret->reason); <0 only if the step could not be set up (no threads started). */
+int oltp_run_step(const struct oltp_options *o, unsigned threads, struct step_result *ret);
+int sysbench_run_step(const struct oltp_options *o, unsigned threads, struct step_result *ret);
+/* Parse sysbench 1.0.20's run output into *ret (exposed for the tests). */
+int sysbench_parse_report(const char *text, struct step_result *ret);
+
+/* Telemetry, sampled about once a second by the step's main thread
+ * (runner/telemetry.c).  Client threads are this process's other threads. */
+struct oltp_telemetry;
+int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret);
+void oltp_telemetry_free(struct oltp_telemetry *t);
+int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_telemetry_sample *ret);
+void oltp_telemetry_sample_done(struct oltp_telemetry_sample *s);
+json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s);
