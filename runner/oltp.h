@@ -95,6 +95,13 @@ struct step_result {
 void step_result_done(struct step_result *r); /* frees the arrays; NULL ok */
 int step_result_to_json(const struct step_result *r, json_t **ret);
 
+static inline void mysql_closep(MYSQL **m)
+{
+	if (*m)
+		mysql_close(*m);
+}
+#define _cleanup_mysql_ __attribute__((cleanup(mysql_closep)))
+
 /* A connection over o->socket as o->user with no password, timeouts set,
  * to database db (NULL: none).  On failure *ret_msg says why. */
 int oltp_connect(const struct oltp_options *o, const char *db, MYSQL **ret, char **ret_msg);
