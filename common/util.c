@@ -1,3 +1,4 @@
+#include <ftw.h>
 #include "util.h"
 
 #include <ctype.h>
@@ -307,4 +308,14 @@ int xasprintf(char **ret, const char *fmt, ...)
 		return -ENOMEM;
 	*ret = s;
 	return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st _unused_, int type, struct FTW *ftw _unused_)
+{
+	return (type == FTW_DP ? rmdir(path) : unlink(path)) < 0 ? -1 : 0;
+}
+
+int remove_tree(const char *path)
+{
+	return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0 ? -errno : 0;
 }

@@ -17,6 +17,9 @@
 #define _unused_ __attribute__((unused))
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
 #define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
 #define NSEC_PER_SEC UINT64_C(1000000000)
 #define NSEC_PER_MSEC UINT64_C(1000000)
 #define NSEC_PER_USEC UINT64_C(1000)
@@ -78,6 +81,9 @@ int write_file_str(const char *path, const char *s);
 /* Atomic replace: write to a temporary file, fsync, rename, fsync the directory. */
 int write_file_atomic(const char *path, const char *data, size_t len);
 int mkdir_p(const char *path, mode_t mode);
+/* rm -rf of a directory slicebench made; never follows symbolic links or
+ * crosses into another filesystem. */
+int remove_tree(const char *path);
 
 /* Names from experiment files reach unit names, paths and SQL: they must match
  * [a-z0-9][a-z0-9_-]{0,39}. */

@@ -11,6 +11,8 @@ static const struct verb {
 	const char *summary;
 } verbs[] = {
 	{ "host", verb_host, "print the host facts that decide how a placement behaves" },
+	{ "prepare", verb_prepare, "create or check the sbtest tables on a server" },
+	{ "sweep", verb_sweep, "run the read-only OLTP step at each thread count against a server" },
 	{ "sandbox", verb_sandbox, "boot, use and remove a throwaway real systemd (container or vm)" },
 };
 

@@ -41,3 +41,58 @@ enum oltp_err_class oltp_classify_error(unsigned mysql_errno)
 		return OLTP_ERR_FATAL;
 	}
 }
+
+void step_result_done(struct step_result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n_samples; i++)
+		oltp_telemetry_sample_done(&r->samples[i]);
+	free(r->samples);
+	free(r->intervals);
+	r->samples = NULL;
+	r->intervals = NULL;
+	r->n_samples = r->n_intervals = 0;
+}
+
+static json_t *ms_or_null(double v)
+{
+	return v < 0 ? json_null() : json_real(v);
+}
+
+/* The step's record: figures only, no formatting (the renderers do that). */
+int step_result_to_json(const struct step_result *r, json_t **ret)
+{
+	json_t *o, *intervals, *samples;
+
+	o = json_pack("{s:s, s:I, s:f, s:I, s:I, s:f, s:f, s:{s:o, s:o, s:o, s:o, s:o}, s:{s:I, s:I, s:I}, s:I, s:b}",
+		      "driver", r->driver, "threads", (json_int_t)r->threads, "duration_s", r->duration_s,
+		      "transactions", (json_int_t)r->transactions, "queries", (json_int_t)r->queries, "tps", r->tps,
+		      "qps", r->qps, "latency_ms", "avg", ms_or_null(r->lat_avg_ms), "p50", ms_or_null(r->lat_p50_ms),
+		      "p95", ms_or_null(r->lat_p95_ms), "p99", ms_or_null(r->lat_p99_ms), "max",
+		      ms_or_null(r->lat_max_ms), "errors", "ignorable", (json_int_t)r->errors[OLTP_ERR_IGNORABLE],
+		      "reconnect", (json_int_t)r->errors[OLTP_ERR_RECONNECT], "fatal",
+		      (json_int_t)r->errors[OLTP_ERR_FATAL], "reconnects", (json_int_t)r->reconnects, "failed",
+		      r->failed);
+	if (!o)
+		return -ENOMEM;
+	if (r->failed && json_object_set_new(o, "reason", json_string(r->reason)) < 0)
+		goto oom;
+	intervals = json_array();
+	if (json_object_set_new(o, "intervals_tps", intervals) < 0)
+		goto oom;
+	for (size_t i = 0; i < r->n_intervals; i++)
+		if (json_array_append_new(intervals, json_real(r->intervals[i])) < 0)
+			goto oom;
+	samples = json_array();
+	if (json_object_set_new(o, "telemetry", samples) < 0)
+		goto oom;
+	for (size_t i = 0; i < r->n_samples; i++)
+		if (json_array_append_new(samples, oltp_telemetry_sample_to_json(&r->samples[i])) < 0)
+			goto oom;
+	*ret = o;
+	return 0;
+oom:
+	json_decref(o);
+	return -ENOMEM;
+}

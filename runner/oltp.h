@@ -3,6 +3,7 @@
  * through the real sysbench binary, and the step record with its JSON form. */
 #pragma once
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -47,6 +48,7 @@ struct oltp_options {
 	unsigned timeout_s;            /* connect/read/write timeout; 10 */
 	bool prewarm;                  /* warm the buffer pool before the step */
 	const char *sysbench_path;     /* "sysbench" */
+	bool progress;                 /* a line per second on stderr */
 };
 
 void oltp_options_default(struct oltp_options *o);
@@ -111,6 +113,9 @@ int oltp_connect(const struct oltp_options *o, const char *db, MYSQL **ret, char
 int oltp_prepare(const struct oltp_options *o, char **ret_msg);
 /* Warm the buffer pool: read every table through the PK and through k. */
 int oltp_prewarm(const struct oltp_options *o, char **ret_msg);
+
+/* Set from a signal handler: the running step ends as failed, "interrupted". */
+extern volatile sig_atomic_t oltp_interrupted;
 
 /* One step.  Returns 0 with *ret filled, also for a failed step (ret->failed,
  * ret->reason); <0 only if the step could not be set up (no threads started). */

@@ -6,4 +6,6 @@
 
 int verb_host(int argc, char **argv);
 int verb_sandbox(int argc, char **argv);
+int verb_prepare(int argc, char **argv);
+int verb_sweep(int argc, char **argv);
 int find_helper(const char *name, char **ret);

@@ -11,3 +11,7 @@ enum cgroup_mode {
 
 enum cgroup_mode cgroup_mode_detect(void);
 const char *cgroup_mode_to_string(enum cgroup_mode m);
+
+#include <sys/types.h>
+/* The directory of pid's cpu cgroup in cgroupfs, as /sys/fs/cgroup/cpu/PATH. */
+int cgroup_cpu_dir(pid_t pid, enum cgroup_mode mode, char **ret);

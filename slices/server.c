@@ -64,6 +64,30 @@ static int chown_to(const char *path, const char *user)
 	return chown(path, pw->pw_uid, pw->pw_gid) < 0 ? -errno : 0;
 }
 
+/* Every directory above path must be searchable by the server's user, or
+ * the server fails later with an error about some file in its datadir. */
+static int reachable_by(const char *path, const char *user)
+{
+	struct passwd *pw = getpwnam(user);
+	_cleanup_free_ char *p = strdup(path);
+	char *slash;
+	struct stat st;
+
+	if (!pw)
+		return -ESRCH;
+	if (!p)
+		return -ENOMEM;
+	while ((slash = strrchr(p, '/'))) {
+		*slash = 0;
+		if (stat(*p ? p : "/", &st) < 0)
+			return -errno;
+		if (!(st.st_mode & S_IXOTH) && !(st.st_uid == pw->pw_uid && (st.st_mode & S_IXUSR)) &&
+		    !(st.st_gid == pw->pw_gid && (st.st_mode & S_IXGRP)))
+			return -EACCES;
+	}
+	return 0;
+}
+
 static int write_option_file(const struct server_config *cfg, const struct server *s)
 {
 	_cleanup_free_ char *text = NULL;
@@ -117,6 +141,10 @@ int server_setup(const struct server_config *cfg, struct server *ret)
 	r = chown_to(cfg->run_dir, s.user);
 	if (r >= 0)
 		r = chown_to(cfg->state_dir, s.user);
+	if (r >= 0)
+		r = reachable_by(s.datadir, s.user);
+	if (r >= 0)
+		r = reachable_by(s.socket, s.user);
 	if (r < 0)
 		goto fail;
 	if (stat(s.datadir, &st) == 0) {
@@ -127,11 +155,13 @@ int server_setup(const struct server_config *cfg, struct server *ret)
 		}
 	} else {
 		r = s.flavor->init_datadir(s.binary, s.datadir, s.user);
-		if (r < 0)
+		if (r >= 0)
+			r = write_file_atomic(marker, "slicebench\n", 11);
+		if (r < 0) {
+			/* Half a datadir without the marker would be refused next time. */
+			remove_tree(s.datadir);
 			goto fail;
-		r = write_file_atomic(marker, "slicebench\n", 11);
-		if (r < 0)
-			goto fail;
+		}
 	}
 	r = write_option_file(cfg, &s);
 	if (r < 0)

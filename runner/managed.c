@@ -1,0 +1,71 @@
+#include <pwd.h>
+#include <stdio.h>
+#include <sys/wait.h>
+
+#include "managed.h"
+#include "util.h"
+
+void managed_config_default(struct server_config *cfg)
+{
+	const char *state = getenv("SLICEBENCH_STATE_DIR"), *run = getenv("SLICEBENCH_RUN_DIR");
+
+	if (!cfg->state_dir)
+		cfg->state_dir = state && *state ? state : "/var/lib/slicebench";
+	if (!cfg->run_dir)
+		cfg->run_dir = run && *run ? run : "/run/slicebench";
+	if (!cfg->user)
+		cfg->user = MANAGED_USER;
+	if (!cfg->binary)
+		cfg->binary = "mariadbd";
+	if (!cfg->buffer_pool)
+		cfg->buffer_pool = "1G";
+	if (!cfg->max_connections)
+		cfg->max_connections = 1100;
+}
+
+int managed_ensure_user(const char *name)
+{
+	pid_t pid;
+	int status;
+
+	if (getpwnam(name))
+		return 0;
+	if (!name_is_valid(name))
+		return -EINVAL;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		/* No home and no shell: the user only owns the datadir. */
+		execlp("useradd", "useradd", "--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell",
+		       "/usr/sbin/nologin", name, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 && getpwnam(name) ? 0 : -EPERM;
+}
+
+int managed_start(struct context *c, char **ret_msg)
+{
+	int r;
+
+	r = c->ops->start(c);
+	if (r >= 0)
+		r = server_wait_ready(c->server, c->pid, 120 * NSEC_PER_SEC);
+	if (r < 0) {
+		if (ret_msg)
+			server_log_tail(c->server, 5, ret_msg);
+		c->ops->stop(c);
+		c->ops->cleanup(c);
+	}
+	return r;
+}
+
+int managed_stop(struct context *c)
+{
+	int r = c->ops->stop(c);
+
+	c->ops->cleanup(c);
+	return r;
+}

@@ -1,0 +1,22 @@
+/* The managed server as the verbs use it: where its state lives, the
+ * dedicated user it runs as in every context, and a start that is only
+ * done when the server answers. */
+#pragma once
+
+#include "context.h"
+#include "server.h"
+
+#define MANAGED_USER "slicebench"
+
+/* Defaults, overridable by the environment (SLICEBENCH_STATE_DIR,
+ * SLICEBENCH_RUN_DIR) and then by the caller's non-NULL fields. */
+void managed_config_default(struct server_config *cfg);
+/* useradd --system the dedicated user if it is missing; an existing user of
+ * that name is used as it is. */
+int managed_ensure_user(const char *name);
+/* Starts the server in the context and waits until it answers a ping.  On
+ * failure everything start made is cleaned up and *ret_msg (if not NULL)
+ * holds the server log's last lines. */
+int managed_start(struct context *c, char **ret_msg);
+/* Stops the server and removes the context's units or cgroups. */
+int managed_stop(struct context *c);

@@ -1,0 +1,311 @@
+/* The dataset: sbtest1..N with sysbench oltp_common's schema and value
+ * distributions, loaded in parallel with large multi-row inserts, and
+ * checked (schema, index, row count) before it is reused. */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+
+#include "oltp.h"
+#include "util.h"
+
+#define MAX_LOAD_THREADS 16
+#define ROWS_PER_INSERT 2000
+#define ROWS_PER_COMMIT 50000
+
+/* sysbench's c and pad templates: groups of 11 random digits joined by dashes. */
+static const char c_template[] = "###########-###########-###########-###########-###########-"
+				 "###########-###########-###########-###########-###########";
+static const char pad_template[] = "###########-###########-###########-###########-###########";
+
+/* COLUMN_NAME:COLUMN_TYPE:IS_NULLABLE of information_schema, in order. */
+static const char expected_columns[] = "id:int(11):NO,k:int(11):NO,c:char(120):NO,pad:char(60):NO";
+
+struct load_job {
+	const struct oltp_options *o;
+	const unsigned *tables; /* the tables to work on: tables[first], tables[first+step], ... */
+	unsigned n_tables, first, step;
+	bool prewarm;
+	int r;
+	char *msg;
+};
+
+static bool db_name_is_valid(const char *s)
+{
+	if (!*s || strlen(s) > 64)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+			return false;
+	return true;
+}
+
+static int query(MYSQL *m, char **ret_msg, const char *fmt, ...) _printf_(3, 4);
+static int query(MYSQL *m, char **ret_msg, const char *fmt, ...)
+{
+	_cleanup_free_ char *sql = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&sql, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	if (mysql_real_query(m, sql, (unsigned long)n) == 0)
+		return 0;
+	if (ret_msg && !*ret_msg)
+		xasprintf(ret_msg, "%.80s%s: %s (%u)", sql, n > 80 ? "..." : "", mysql_error(m), mysql_errno(m));
+	return -EIO;
+}
+
+/* The first column of the first row of a query, as a string ("" for no row). */
+static int query_value(MYSQL *m, char **ret_msg, char **ret, const char *fmt, ...) _printf_(4, 5);
+static int query_value(MYSQL *m, char **ret_msg, char **ret, const char *fmt, ...)
+{
+	_cleanup_free_ char *sql = NULL;
+	MYSQL_RES *res;
+	MYSQL_ROW row;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&sql, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -ENOMEM;
+	r = query(m, ret_msg, "%s", sql);
+	if (r < 0)
+		return r;
+	res = mysql_store_result(m);
+	if (!res) {
+		if (ret_msg && !*ret_msg)
+			xasprintf(ret_msg, "%.80s: no result: %s (%u)", sql, mysql_error(m), mysql_errno(m));
+		return -EIO;
+	}
+	row = mysql_fetch_row(res);
+	*ret = strdup(row && row[0] ? row[0] : "");
+	mysql_free_result(res);
+	return *ret ? 0 : -ENOMEM;
+}
+
+/* 1: the table matches and can be reused; 0: it does not exist; -EEXIST with
+ * *ret_msg: it exists and differs. */
+static int check_table(MYSQL *m, const struct oltp_options *o, unsigned t, char **ret_msg)
+{
+	_cleanup_free_ char *columns = NULL, *index = NULL, *rows = NULL;
+	int r;
+
+	r = query_value(m, ret_msg, &columns,
+			"SELECT GROUP_CONCAT(CONCAT_WS(':', COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE) "
+			"ORDER BY ORDINAL_POSITION SEPARATOR ',') FROM information_schema.COLUMNS "
+			"WHERE TABLE_SCHEMA='%s' AND TABLE_NAME='sbtest%u'",
+			o->db, t);
+	if (r < 0)
+		return r;
+	if (!*columns)
+		return 0;
+	if (!streq(columns, expected_columns)) {
+		xasprintf(ret_msg, "table %s.sbtest%u exists with columns %s, not sysbench's %s", o->db, t, columns,
+			  expected_columns);
+		return -EEXIST;
+	}
+	r = query_value(m, ret_msg, &index,
+			"SELECT GROUP_CONCAT(COLUMN_NAME) FROM information_schema.STATISTICS "
+			"WHERE TABLE_SCHEMA='%s' AND TABLE_NAME='sbtest%u' AND INDEX_NAME='k_%u'",
+			o->db, t, t);
+	if (r < 0)
+		return r;
+	if (!streq(index, "k")) {
+		xasprintf(ret_msg, "table %s.sbtest%u exists without the index k_%u on k (an interrupted load?)", o->db,
+			  t, t);
+		return -EEXIST;
+	}
+	r = query_value(m, ret_msg, &rows, "SELECT COUNT(*) FROM `%s`.sbtest%u", o->db, t);
+	if (r < 0)
+		return r;
+	if (strtoull(rows, NULL, 10) != o->table_size) {
+		xasprintf(ret_msg, "table %s.sbtest%u exists with %s rows, not --table-size %u", o->db, t, rows,
+			  o->table_size);
+		return -EEXIST;
+	}
+	return 1;
+}
+
+static int load_table(MYSQL *m, const struct oltp_options *o, unsigned t, char **ret_msg)
+{
+	/* "(k,'c','pad')," is at most 10 + 120 + 60 + 9 bytes. */
+	const size_t row_max = 10 + sizeof(c_template) + sizeof(pad_template) + 9;
+	_cleanup_free_ char *sql = malloc(64 + ROWS_PER_INSERT * row_max);
+	char c[sizeof(c_template)] = {}, pad[sizeof(pad_template)] = {};
+	struct sbrand rand;
+	unsigned row = 0;
+	int r;
+
+	if (!sql)
+		return -ENOMEM;
+	sbrand_init(&rand, &o->rand, (o->seed ? o->seed : now_ns()) ^ ((uint64_t)t << 32));
+	r = query(m, ret_msg,
+		  "CREATE TABLE sbtest%u(id INTEGER NOT NULL AUTO_INCREMENT, k INTEGER DEFAULT '0' NOT NULL, "
+		  "c CHAR(120) DEFAULT '' NOT NULL, pad CHAR(60) DEFAULT '' NOT NULL, PRIMARY KEY (id))",
+		  t);
+	if (r < 0)
+		return r;
+	/* The unique and foreign key checks are off only for this session's
+	 * load; one commit per ROWS_PER_COMMIT spares a log flush per insert. */
+	r = query(m, ret_msg, "SET SESSION unique_checks=0, foreign_key_checks=0");
+	while (r >= 0 && row < o->table_size) {
+		size_t len = (size_t)sprintf(sql, "INSERT INTO sbtest%u(k, c, pad) VALUES ", t);
+		unsigned n = MIN(ROWS_PER_INSERT, o->table_size - row);
+
+		if (row % ROWS_PER_COMMIT == 0)
+			r = query(m, ret_msg, "BEGIN");
+		for (unsigned i = 0; r >= 0 && i < n; i++) {
+			/* sysbench draws k with rand.default, so --rand-type applies. */
+			uint32_t k = sbrand_default(&rand, 1, o->table_size);
+
+			sbrand_string(&rand, c_template, c);
+			sbrand_string(&rand, pad_template, pad);
+			len += (size_t)sprintf(sql + len, "%s(%" PRIu32 ",'%s','%s')", i ? "," : "", k, c, pad);
+		}
+		if (r >= 0 && mysql_real_query(m, sql, (unsigned long)len) != 0) {
+			xasprintf(ret_msg, "loading sbtest%u: %s (%u)", t, mysql_error(m), mysql_errno(m));
+			r = -EIO;
+		}
+		row += n;
+		if (r >= 0 && (row % ROWS_PER_COMMIT == 0 || row == o->table_size))
+			r = query(m, ret_msg, "COMMIT");
+	}
+	if (r >= 0)
+		r = query(m, ret_msg, "CREATE INDEX k_%u ON sbtest%u(k)", t, t);
+	return r < 0 ? r : 0;
+}
+
+/* Read every page of the table: the clustered index through the PK, and the
+ * secondary index through the k predicate. */
+static int prewarm_table(MYSQL *m, const struct oltp_options *o, unsigned t, char **ret_msg)
+{
+	_cleanup_free_ char *a = NULL, *b = NULL;
+	int r;
+
+	r = query_value(m, ret_msg, &a, "SELECT AVG(id) FROM (SELECT * FROM sbtest%u FORCE KEY (PRIMARY) LIMIT %u) t",
+			t, o->table_size);
+	if (r >= 0)
+		r = query_value(m, ret_msg, &b, "SELECT COUNT(*) FROM (SELECT * FROM sbtest%u WHERE k LIKE '%%0%%' LIMIT %u) t",
+				t, o->table_size);
+	return r;
+}
+
+static void *load_worker(void *arg)
+{
+	struct load_job *j = arg;
+	_cleanup_mysql_ MYSQL *m = NULL;
+
+	j->r = oltp_connect(j->o, j->o->db, &m, &j->msg);
+	for (unsigned i = j->first; j->r >= 0 && i < j->n_tables; i += j->step)
+		j->r = (j->prewarm ? prewarm_table : load_table)(m, j->o, j->tables[i], &j->msg);
+	return NULL;
+}
+
+static unsigned load_threads(const struct oltp_options *o)
+{
+	unsigned n = o->prepare_threads ? o->prepare_threads : o->tables;
+
+	return MAX(1u, MIN(MIN(n, o->tables), MAX_LOAD_THREADS));
+}
+
+/* Runs the per-table work on the tables listed, on as many threads as
+ * there are tables, up to the --prepare-threads limit; the first failure wins. */
+static int run_jobs(const struct oltp_options *o, const unsigned *tables, unsigned n_tables, bool prewarm,
+		    char **ret_msg)
+{
+	unsigned n = MIN(load_threads(o), n_tables);
+	struct load_job jobs[MAX_LOAD_THREADS] = {};
+	pthread_t threads[MAX_LOAD_THREADS];
+	unsigned started = 0;
+	int r = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		jobs[i] = (struct load_job){
+			.o = o, .tables = tables, .n_tables = n_tables, .first = i, .step = n, .prewarm = prewarm
+		};
+		r = -pthread_create(&threads[i], NULL, load_worker, &jobs[i]);
+		if (r < 0)
+			break;
+		started++;
+	}
+	for (unsigned i = 0; i < started; i++) {
+		pthread_join(threads[i], NULL);
+		if (jobs[i].r < 0 && r >= 0) {
+			r = jobs[i].r;
+			*ret_msg = jobs[i].msg;
+			jobs[i].msg = NULL;
+		}
+		free(jobs[i].msg);
+	}
+	return r;
+}
+
+static int prepare_tables(const struct oltp_options *o, char **ret_msg)
+{
+	_cleanup_mysql_ MYSQL *m = NULL;
+	_cleanup_free_ unsigned *todo = NULL;
+	unsigned missing = 0;
+	int r;
+
+	if (!db_name_is_valid(o->db)) {
+		xasprintf(ret_msg, "bad database name '%s' (want letters, digits and _)", o->db);
+		return -EINVAL;
+	}
+	r = oltp_connect(o, NULL, &m, ret_msg);
+	if (r < 0)
+		return r;
+	r = query(m, ret_msg, "CREATE DATABASE IF NOT EXISTS `%s`", o->db);
+	if (r < 0)
+		return r;
+	todo = calloc(o->tables, sizeof(*todo));
+	if (!todo)
+		return -ENOMEM;
+	for (unsigned t = 1; t <= o->tables; t++) {
+		r = check_table(m, o, t, ret_msg);
+		if (r < 0)
+			return r;
+		if (r == 0)
+			todo[missing++] = t;
+	}
+	return missing ? run_jobs(o, todo, missing, false, ret_msg) : 0;
+}
+
+static int prewarm_tables(const struct oltp_options *o, char **ret_msg)
+{
+	_cleanup_free_ unsigned *all = calloc(o->tables, sizeof(*all));
+
+	if (!all)
+		return -ENOMEM;
+	for (unsigned t = 1; t <= o->tables; t++)
+		all[t - 1] = t;
+	return run_jobs(o, all, o->tables, true, ret_msg);
+}
+
+/* The message is built in any case and handed over only if asked for. */
+static int with_message(int (*f)(const struct oltp_options *, char **), const struct oltp_options *o,
+			char **ret_msg)
+{
+	_cleanup_free_ char *msg = NULL;
+	int r = f(o, &msg);
+
+	if (ret_msg) {
+		*ret_msg = msg;
+		msg = NULL;
+	}
+	return r;
+}
+
+int oltp_prepare(const struct oltp_options *o, char **ret_msg)
+{
+	return with_message(prepare_tables, o, ret_msg);
+}
+
+int oltp_prewarm(const struct oltp_options *o, char **ret_msg)
+{
+	return with_message(prewarm_tables, o, ret_msg);
+}

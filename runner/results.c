@@ -1,0 +1,277 @@
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include "results.h"
+#include "util.h"
+
+struct results {
+	char *dir;
+	int lock_fd;
+};
+
+int results_open(const char *dir, bool resume, struct results **ret)
+{
+	_cleanup_free_ char *lock = NULL, *steps = NULL, *places = NULL, *probe = NULL, *record = NULL;
+	struct results *r;
+	int fd, e;
+
+	e = mkdir_p(dir, 0755);
+	if (e < 0)
+		return e;
+	if (xasprintf(&lock, "%s/lock", dir) < 0 || xasprintf(&steps, "%s/steps", dir) < 0 ||
+	    xasprintf(&places, "%s/placements", dir) < 0 || xasprintf(&probe, "%s/.probe", dir) < 0 ||
+	    xasprintf(&record, "%s/results.json", dir) < 0)
+		return -ENOMEM;
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		e = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		close(fd);
+		return e;
+	}
+	if (!resume && access(record, F_OK) == 0) {
+		close(fd);
+		return -EEXIST;
+	}
+	/* A full disk or a read-only mount shows now, not after an hour. */
+	e = mkdir_p(steps, 0755);
+	if (e >= 0)
+		e = mkdir_p(places, 0755);
+	if (e >= 0)
+		e = write_file_atomic(probe, "probe\n", 6);
+	if (e >= 0 && unlink(probe) < 0)
+		e = -errno;
+	r = e >= 0 ? calloc(1, sizeof(*r)) : NULL;
+	if (r)
+		r->dir = strdup(dir);
+	if (!r || !r->dir) {
+		if (r)
+			free(r);
+		close(fd);
+		return e < 0 ? e : -ENOMEM;
+	}
+	r->lock_fd = fd;
+	*ret = r;
+	return 0;
+}
+
+void results_close(struct results *r)
+{
+	if (!r)
+		return;
+	close(r->lock_fd);
+	free(r->dir);
+	free(r);
+}
+
+const char *results_dir(const struct results *r)
+{
+	return r->dir;
+}
+
+int results_put(struct results *r, const char *name, const json_t *j)
+{
+	_cleanup_free_ char *path = NULL, *text = NULL;
+
+	if (xasprintf(&path, "%s/%s", r->dir, name) < 0)
+		return -ENOMEM;
+	text = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	if (!text)
+		return -ENOMEM;
+	return write_file_atomic(path, text, strlen(text));
+}
+
+bool results_have(const struct results *r, const char *name)
+{
+	_cleanup_free_ char *path = NULL;
+
+	return xasprintf(&path, "%s/%s", r->dir, name) >= 0 && access(path, F_OK) == 0;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every *.json of dir/sub, in name order, as an object keyed by file stem
+ * (placements) or an array (steps). */
+static int load_dir(const char *dir, const char *sub, bool as_object, json_t **ret)
+{
+	_cleanup_free_ char *path = NULL;
+	json_t *out = as_object ? json_object() : json_array();
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *de;
+	DIR *d;
+	int r = 0;
+
+	if (!out || xasprintf(&path, "%s/%s", dir, sub) < 0) {
+		json_decref(out);
+		return -ENOMEM;
+	}
+	d = opendir(path);
+	while (d && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		char **p;
+
+		if (len < 6 || strcmp(de->d_name + len - 5, ".json") != 0)
+			continue;
+		p = realloc(names, (n + 1) * sizeof(*names));
+		if (!p || !(p[n] = strdup(de->d_name))) {
+			names = p ? p : names;
+			r = -ENOMEM;
+			break;
+		}
+		names = p;
+		n++;
+	}
+	if (d)
+		closedir(d);
+	if (r == 0 && n > 0)
+		qsort(names, n, sizeof(*names), name_cmp);
+	for (size_t i = 0; i < n && r == 0; i++) {
+		_cleanup_free_ char *file = NULL;
+		json_t *j;
+
+		if (xasprintf(&file, "%s/%s", path, names[i]) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		/* A torn write cannot be here (rename is atomic); a file that does
+		 * not parse was put there by someone else. */
+		j = json_load_file(file, 0, NULL);
+		if (!j) {
+			r = -EBADMSG;
+			break;
+		}
+		names[i][strlen(names[i]) - 5] = 0;
+		r = as_object ? json_object_set_new(out, names[i], j) : json_array_append_new(out, j);
+		if (r < 0)
+			r = -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	if (r < 0) {
+		json_decref(out);
+		return r;
+	}
+	*ret = out;
+	return 0;
+}
+
+static json_t *load_optional(const char *dir, const char *name)
+{
+	_cleanup_free_ char *path = NULL;
+	json_t *j = NULL;
+
+	if (xasprintf(&path, "%s/%s", dir, name) >= 0)
+		j = json_load_file(path, 0, NULL);
+	return j ? j : json_null();
+}
+
+static int assemble(const char *dir, json_t **ret)
+{
+	json_t *doc, *steps = NULL, *places = NULL;
+	int r;
+
+	r = load_dir(dir, "steps", false, &steps);
+	if (r >= 0)
+		r = load_dir(dir, "placements", true, &places);
+	if (r < 0) {
+		json_decref(steps);
+		return r;
+	}
+	doc = json_pack("{s:i, s:o, s:o, s:o, s:o}", "format_version", RESULTS_FORMAT_VERSION, "experiment",
+			load_optional(dir, "experiment.json"), "host", load_optional(dir, "host.json"), "placements",
+			places, "steps", steps);
+	if (!doc)
+		return -ENOMEM;
+	*ret = doc;
+	return 0;
+}
+
+static json_t *get_path(json_t *o, const char *a, const char *b)
+{
+	json_t *v = json_object_get(o, a);
+
+	return b ? json_object_get(v, b) : v;
+}
+
+/* One row per step; the columns a spreadsheet needs, nothing nested. */
+static int write_csv(const char *dir, json_t *steps)
+{
+	static const struct {
+		const char *name, *key, *sub;
+	} cols[] = {
+		{ "context", "context", NULL },	    { "vary", "vary_value", NULL },   { "repeat", "repeat", NULL },
+		{ "threads", "threads", NULL },	    { "driver", "driver", NULL },     { "tps", "tps", NULL },
+		{ "qps", "qps", NULL },		    { "lat_avg_ms", "latency_ms", "avg" },
+		{ "lat_p95_ms", "latency_ms", "p95" }, { "lat_p99_ms", "latency_ms", "p99" },
+		{ "errors", "errors", "fatal" },    { "reconnects", "reconnects", NULL }, { "failed", "failed", NULL },
+	};
+	_cleanup_free_ char *path = NULL, *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	size_t i;
+	json_t *s;
+
+	if (xasprintf(&path, "%s/results.csv", dir) < 0)
+		return -ENOMEM;
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -ENOMEM;
+	for (size_t c = 0; c < ELEMENTSOF(cols); c++)
+		fprintf(f, "%s%s", c ? "," : "", cols[c].name);
+	fputc('\n', f);
+	json_array_foreach(steps, i, s) {
+		for (size_t c = 0; c < ELEMENTSOF(cols); c++) {
+			json_t *v = get_path(s, cols[c].key, cols[c].sub);
+
+			fputs(c ? "," : "", f);
+			if (json_is_string(v))
+				fprintf(f, "\"%s\"", json_string_value(v));
+			else if (json_is_integer(v))
+				fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+			else if (json_is_real(v))
+				fprintf(f, "%.3f", json_real_value(v));
+			else if (json_is_boolean(v))
+				fputs(json_is_true(v) ? "true" : "false", f);
+		}
+		fputc('\n', f);
+	}
+	if (fclose(f) != 0)
+		return -ENOMEM;
+	return write_file_atomic(path, text, len);
+}
+
+int results_rebuild(struct results *r)
+{
+	json_t *doc = NULL;
+	int e;
+
+	e = assemble(r->dir, &doc);
+	if (e < 0)
+		return e;
+	e = results_put(r, "results.json", doc);
+	if (e >= 0)
+		e = write_csv(r->dir, json_object_get(doc, "steps"));
+	json_decref(doc);
+	return e;
+}
+
+int results_load(const char *dir, json_t **ret)
+{
+	struct stat st;
+
+	if (stat(dir, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	/* Built from the step files, so that an interrupted run reports too. */
+	return assemble(dir, ret);
+}

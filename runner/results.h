@@ -1,0 +1,31 @@
+/* A results directory: one file per finished step, written atomically, so
+ * that a crash keeps every finished step and --resume knows what is left;
+ * and the document of record (results.json, results.csv) rebuilt from them
+ * after every step. */
+#pragma once
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#define RESULTS_FORMAT_VERSION 1
+
+struct results;
+
+/* Creates (or, with resume, reopens) dir, takes its lock and proves that it
+ * can write there, before any work starts.  -EBUSY: another run holds the
+ * lock; -EEXIST: dir holds results and resume was not asked for. */
+int results_open(const char *dir, bool resume, struct results **ret);
+void results_close(struct results *r);
+const char *results_dir(const struct results *r);
+
+/* Writes name (a relative path such as "host.json") atomically. */
+int results_put(struct results *r, const char *name, const json_t *j);
+bool results_have(const struct results *r, const char *name);
+
+/* Rebuilds results.json and results.csv from the step files under steps/,
+ * with host.json and placements/ alongside. */
+int results_rebuild(struct results *r);
+
+/* The document of record of a finished or interrupted run. */
+int results_load(const char *dir, json_t **ret);

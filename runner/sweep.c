@@ -1,0 +1,496 @@
+/* slicebench prepare and slicebench sweep: the sbtest dataset, and the same
+ * read-only OLTP step at each thread count against one server. */
+#include <getopt.h>
+#include <signal.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "cgmode.h"
+#include "managed.h"
+#include "oltp.h"
+#include "util.h"
+#include "verbs.h"
+
+#define SWEEP_MAX_STEPS 64
+#define SWEEP_JSON_FORMAT 1
+
+struct sweep_args {
+	struct oltp_options o;
+	long threads[SWEEP_MAX_STEPS];
+	size_t n_threads;
+	bool json;
+	bool in_context; /* --context: start the managed server there */
+	struct context_spec spec;
+};
+
+enum {
+	ARG_SOCKET = 0x100,
+	ARG_USER,
+	ARG_DB,
+	ARG_TABLES,
+	ARG_TABLE_SIZE,
+	ARG_PREPARE_THREADS,
+	ARG_SEED,
+	ARG_THREADS,
+	ARG_TIME,
+	ARG_WARMUP,
+	ARG_EVENTS,
+	ARG_RAND_TYPE,
+	ARG_RANGE_SIZE,
+	ARG_DRIVER,
+	ARG_CLIENT_CPUS,
+	ARG_PIN,
+	ARG_NO_PREWARM,
+	ARG_SERVER_PID,
+	ARG_SERVER_CGROUP,
+	ARG_PROGRESS,
+	ARG_JSON,
+	ARG_CONTEXT,
+	ARG_SESSION,
+	ARG_PROPERTY = 'p',
+};
+
+/* One table for both verbs: prepare takes the entries before ARG_THREADS. */
+static const struct option options[] = {
+	{ "socket", required_argument, NULL, ARG_SOCKET },
+	{ "user", required_argument, NULL, ARG_USER },
+	{ "db", required_argument, NULL, ARG_DB },
+	{ "tables", required_argument, NULL, ARG_TABLES },
+	{ "table-size", required_argument, NULL, ARG_TABLE_SIZE },
+	{ "prepare-threads", required_argument, NULL, ARG_PREPARE_THREADS },
+	{ "seed", required_argument, NULL, ARG_SEED },
+	{ "help", no_argument, NULL, 'h' },
+	{ "threads", required_argument, NULL, ARG_THREADS },
+	{ "time", required_argument, NULL, ARG_TIME },
+	{ "warmup", required_argument, NULL, ARG_WARMUP },
+	{ "events", required_argument, NULL, ARG_EVENTS },
+	{ "rand-type", required_argument, NULL, ARG_RAND_TYPE },
+	{ "range-size", required_argument, NULL, ARG_RANGE_SIZE },
+	{ "driver", required_argument, NULL, ARG_DRIVER },
+	{ "client-cpus", required_argument, NULL, ARG_CLIENT_CPUS },
+	{ "pin", required_argument, NULL, ARG_PIN },
+	{ "no-prewarm", no_argument, NULL, ARG_NO_PREWARM },
+	{ "server-pid", required_argument, NULL, ARG_SERVER_PID },
+	{ "server-cgroup", required_argument, NULL, ARG_SERVER_CGROUP },
+	{ "progress", no_argument, NULL, ARG_PROGRESS },
+	{ "json", no_argument, NULL, ARG_JSON },
+	{ "context", required_argument, NULL, ARG_CONTEXT },
+	{ "session", required_argument, NULL, ARG_SESSION },
+	{ "property", required_argument, NULL, ARG_PROPERTY },
+	{}
+};
+
+static const char sweep_help[] =
+	"usage: slicebench sweep --socket PATH [OPTIONS]\n"
+	"       slicebench sweep --context KIND [-p NAME=VALUE]... [OPTIONS]\n"
+	"       slicebench prepare --socket PATH [--tables N] [--table-size M] [--db NAME]\n\n"
+	"Runs sysbench's oltp_read_only at each thread count against the server on PATH\n"
+	"(prepare creates or checks the sbtest tables; sweep does that first too).\n\n"
+	"  --socket PATH          the server's socket (root over the socket, no password)\n"
+	"  --context KIND         start the managed server as a service, user, scope or raw\n"
+	"  -p, --property N=V     a systemd property of that context, e.g. CPUQuota=50%%\n"
+	"  --session MODE         raw and scope: inherit (default) or new (setsid)\n"
+	"  --user NAME            MySQL user (root)\n"
+	"  --db NAME              database (sbtest)\n"
+	"  --tables N             tables sbtest1..N (1)\n"
+	"  --table-size M         rows per table (10000)\n"
+	"  --prepare-threads N    tables loaded in parallel (one per table, at most 16)\n"
+	"  --seed N               PRNG seed (from the clock)\n"
+	"  --threads LIST         thread counts, as 1,2,4 or 1-4 (1,2,4)\n"
+	"  --time DURATION        measured time per step (10s)\n"
+	"  --warmup DURATION      uncounted time before each step (0)\n"
+	"  --events N             stop each step after N transactions\n"
+	"  --rand-type TYPE       special (sysbench's default), uniform, gaussian, pareto\n"
+	"  --range-size N         rows per range query (100)\n"
+	"  --driver NAME          slicebench (native) or sysbench\n"
+	"  --client-cpus LIST     CPUs for the client threads\n"
+	"  --pin MODE             round-robin (thread i on CPU i mod n) or all (default)\n"
+	"  --no-prewarm           skip the buffer pool warm-up before the first step\n"
+	"  --server-pid PID       the server's PID, for telemetry and to notice its death\n"
+	"  --server-cgroup DIR    the server's cpu cgroup directory, for cpu.stat\n"
+	"  --progress             one line per second on stderr\n"
+	"  --json                 the record as JSON on stdout\n";
+
+static int bad_value(const char *verb, const char *opt, const char *value, const char *want)
+{
+	log_error("%s: --%s: bad value '%s' (%s)", verb, opt, value, want);
+	return -EINVAL;
+}
+
+static int parse_sweep_arg(const char *verb, int c, const char *optname, const char *v, struct sweep_args *a)
+{
+	struct oltp_options *o = &a->o;
+	long n;
+	uint64_t u;
+
+	switch (c) {
+	case ARG_SOCKET:
+		o->socket = v;
+		return 0;
+	case ARG_USER:
+		o->user = v;
+		return 0;
+	case ARG_DB:
+		if (!name_is_valid(v))
+			return bad_value(verb, optname, v, "letters, digits, - and _");
+		o->db = v;
+		return 0;
+	case ARG_TABLES:
+		if (parse_int_range(v, 1, 1024, &n) < 0)
+			return bad_value(verb, optname, v, "1 to 1024");
+		o->tables = (unsigned)n;
+		return 0;
+	case ARG_TABLE_SIZE:
+		if (parse_int_range(v, 1, 1000000000, &n) < 0)
+			return bad_value(verb, optname, v, "1 to 10^9");
+		o->table_size = (unsigned)n;
+		return 0;
+	case ARG_PREPARE_THREADS:
+		if (parse_int_range(v, 1, 256, &n) < 0)
+			return bad_value(verb, optname, v, "1 to 256");
+		o->prepare_threads = (unsigned)n;
+		return 0;
+	case ARG_SEED:
+		if (parse_u64(v, &o->seed) < 0)
+			return bad_value(verb, optname, v, "an unsigned integer");
+		return 0;
+	case ARG_THREADS:
+		if (parse_int_list(v, 1, 100000, a->threads, SWEEP_MAX_STEPS, &a->n_threads) < 0)
+			return bad_value(verb, optname, v, "a list such as 1,2,4 or 1-8, at most 64 steps");
+		return 0;
+	case ARG_TIME:
+		if (parse_duration_ns(v, &o->duration_ns) < 0)
+			return bad_value(verb, optname, v, "a duration such as 10s or 2m");
+		return 0;
+	case ARG_WARMUP:
+		if (parse_duration_ns(v, &o->warmup_ns) < 0)
+			return bad_value(verb, optname, v, "a duration such as 5s");
+		return 0;
+	case ARG_EVENTS:
+		if (parse_u64(v, &u) < 0 || u == 0)
+			return bad_value(verb, optname, v, "a positive integer");
+		o->events = u;
+		return 0;
+	case ARG_RAND_TYPE:
+		if (sbrand_type_from_string(v, &o->rand.type) < 0)
+			return bad_value(verb, optname, v, "special, uniform, gaussian or pareto");
+		return 0;
+	case ARG_RANGE_SIZE:
+		if (parse_int_range(v, 1, 1000000, &n) < 0)
+			return bad_value(verb, optname, v, "1 to 10^6");
+		o->range_size = (unsigned)n;
+		return 0;
+	case ARG_DRIVER:
+		if (streq(v, "slicebench") || streq(v, "native"))
+			o->driver = OLTP_DRIVER_NATIVE;
+		else if (streq(v, "sysbench"))
+			o->driver = OLTP_DRIVER_SYSBENCH;
+		else
+			return bad_value(verb, optname, v, "slicebench or sysbench");
+		return 0;
+	case ARG_CLIENT_CPUS: {
+		long cpus[OLTP_MAX_CPUS];
+		size_t n_cpus;
+
+		if (parse_int_list(v, 0, OLTP_MAX_CPUS - 1, cpus, OLTP_MAX_CPUS, &n_cpus) < 0)
+			return bad_value(verb, optname, v, "a CPU list such as 0 or 0,2-3");
+		for (size_t i = 0; i < n_cpus; i++)
+			o->client_cpus[i] = (unsigned)cpus[i];
+		o->n_client_cpus = (unsigned)n_cpus;
+		if (o->pin == OLTP_PIN_INHERIT)
+			o->pin = OLTP_PIN_ALL;
+		return 0;
+	}
+	case ARG_PIN:
+		if (streq(v, "round-robin"))
+			o->pin = OLTP_PIN_ROUND_ROBIN;
+		else if (streq(v, "all"))
+			o->pin = OLTP_PIN_ALL;
+		else
+			return bad_value(verb, optname, v, "round-robin or all");
+		return 0;
+	case ARG_NO_PREWARM:
+		o->prewarm = false;
+		return 0;
+	case ARG_SERVER_PID:
+		if (parse_int_range(v, 1, INT32_MAX, &n) < 0)
+			return bad_value(verb, optname, v, "a PID");
+		o->server_pid = (int)n;
+		return 0;
+	case ARG_SERVER_CGROUP:
+		o->server_cpu_cgroup = v;
+		return 0;
+	case ARG_PROGRESS:
+		o->progress = true;
+		return 0;
+	case ARG_JSON:
+		a->json = true;
+		return 0;
+	case ARG_CONTEXT: {
+		int k = context_kind_from_string(v);
+
+		if (k < 0 || k == CONTEXT_CLIENT)
+			return bad_value(verb, optname, v, "service, user, scope or raw");
+		a->spec.kind = (enum context_kind)k;
+		a->in_context = true;
+		return 0;
+	}
+	case ARG_SESSION:
+		if (streq(v, "inherit"))
+			a->spec.session = SESSION_INHERIT;
+		else if (streq(v, "new"))
+			a->spec.session = SESSION_NEW;
+		else
+			return bad_value(verb, optname, v, "inherit or new");
+		return 0;
+	case ARG_PROPERTY: {
+		const char *eq = strchr(v, '=');
+		_cleanup_free_ char *name = eq ? strndup(v, (size_t)(eq - v)) : NULL;
+
+		if (!name || a->spec.n_props >= CONTEXT_PROPS_MAX ||
+		    prop_parse(name, eq + 1, &a->spec.props[a->spec.n_props]) < 0)
+			return bad_value(verb, optname, v, "a systemd property as NAME=VALUE; see slicebench properties");
+		a->spec.n_props++;
+		return 0;
+	}
+	}
+	return -EINVAL;
+}
+
+/* signify's shape: <0 bad usage, 0 help printed, >0 go on. */
+static int parse_argv(const char *verb, bool sweep, int argc, char **argv, struct sweep_args *a)
+{
+	int c, idx;
+
+	oltp_options_default(&a->o);
+	a->o.prewarm = true;
+	a->threads[0] = 1, a->threads[1] = 2, a->threads[2] = 4;
+	a->n_threads = 3;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "hp:", options, &idx)) >= 0) {
+		if (c == 'h') {
+			fputs(sweep_help, stdout);
+			return 0;
+		}
+		if (c == '?')
+			return -EINVAL;
+		if (c == ARG_PROPERTY)
+			idx = (int)ELEMENTSOF(options) - 2;
+		if (!sweep && (c >= ARG_THREADS || c == ARG_PROPERTY)) {
+			log_error("%s: --%s is an option of sweep", verb, options[idx].name);
+			return -EINVAL;
+		}
+		if (parse_sweep_arg(verb, c, options[idx].name, optarg, a) < 0)
+			return -EINVAL;
+	}
+	if (optind < argc) {
+		log_error("%s: unexpected argument '%s'", verb, argv[optind]);
+		return -EINVAL;
+	}
+	if (!a->o.socket == !a->in_context) {
+		log_error("%s: give either --socket PATH or --context KIND", verb);
+		return -EINVAL;
+	}
+	if (a->in_context) {
+		const struct prop_value *bad = NULL;
+		const char *why = NULL;
+		enum cgroup_mode mode = cgroup_mode_detect();
+
+		snprintf(a->spec.name, sizeof(a->spec.name), "sweep-%s", context_kind_to_string(a->spec.kind));
+		if (context_validate(&a->spec, mode, &bad, &why) < 0) {
+			log_error("%s: %s%s%s: %s (cgroup mode %s)", verb, bad ? "-p " : "", bad ? bad->def->name : "",
+				  bad ? "" : context_kind_to_string(a->spec.kind), why, cgroup_mode_to_string(mode));
+			return -EINVAL;
+		}
+	}
+	if (a->o.pin == OLTP_PIN_ROUND_ROBIN && a->o.n_client_cpus == 0) {
+		log_error("%s: --pin round-robin needs --client-cpus", verb);
+		return -EINVAL;
+	}
+	if (a->o.events && a->o.duration_ns == 10 * NSEC_PER_SEC)
+		a->o.duration_ns = 0; /* --events alone: no time limit, as sysbench's --time=0 */
+	return 1;
+}
+
+static int prepare_dataset(const char *verb, const struct oltp_options *o)
+{
+	_cleanup_free_ char *msg = NULL;
+	int r;
+
+	r = oltp_prepare(o, &msg);
+	if (r < 0)
+		return log_error_errno(r, "%s: %s", verb, msg ? msg : "preparing the dataset failed: %m");
+	return 0;
+}
+
+int verb_prepare(int argc, char **argv)
+{
+	struct sweep_args a = {};
+	int r;
+
+	r = parse_argv("prepare", false, argc, argv, &a);
+	if (r <= 0)
+		return r < 0 ? EXIT_USAGE : 0;
+	return prepare_dataset("prepare", &a.o) < 0 ? 1 : 0;
+}
+
+static void print_text_header(void)
+{
+	printf("%-10s %7s %10s %11s %8s %8s %8s %8s %8s %7s %6s\n", "driver", "threads", "tps", "qps", "avg_ms",
+	       "p50_ms", "p95_ms", "p99_ms", "max_ms", "errors", "recon");
+}
+
+static void print_text_step(const struct step_result *r)
+{
+	if (r->failed) {
+		printf("%-10s %7u FAILED: %s\n", r->driver, r->threads, r->reason);
+		return;
+	}
+	printf("%-10s %7u %10.2f %11.2f %8.2f %8.2f %8.2f %8.2f %8.2f %7" PRIu64 " %6" PRIu64 "\n", r->driver,
+	       r->threads, r->tps, r->qps, r->lat_avg_ms, r->lat_p50_ms, r->lat_p95_ms, r->lat_p99_ms, r->lat_max_ms,
+	       r->errors[OLTP_ERR_IGNORABLE] + r->errors[OLTP_ERR_RECONNECT] + r->errors[OLTP_ERR_FATAL], r->reconnects);
+	fflush(stdout);
+}
+
+/* Runs the steps against a->o.socket; returns an exit status. */
+static int sweep_steps(struct sweep_args *a)
+{
+	json_t *doc = NULL, *steps = NULL;
+	bool failed = false;
+	int r;
+
+	if (prepare_dataset("sweep", &a->o) < 0)
+		return 1;
+	if (a->o.prewarm) {
+		_cleanup_free_ char *msg = NULL;
+
+		r = oltp_prewarm(&a->o, &msg);
+		if (r < 0) {
+			log_error_errno(r, "sweep: warming the buffer pool: %s", msg ? msg : "%m");
+			return 1;
+		}
+	}
+	if (a->json) {
+		doc = json_pack("{s:i, s:s, s:s, s:i, s:i, s:s, s:[]}", "format_version", SWEEP_JSON_FORMAT, "workload",
+				"oltp_read_only", "driver", a->o.driver == OLTP_DRIVER_SYSBENCH ? "sysbench" : "slicebench",
+				"tables", (int)a->o.tables, "table_size", (int)a->o.table_size, "rand_type",
+				sbrand_type_to_string(a->o.rand.type), "steps");
+		if (!doc)
+			return log_error_errno(-ENOMEM, "sweep: %m"), 1;
+		steps = json_object_get(doc, "steps");
+	} else
+		print_text_header();
+
+	for (size_t i = 0; i < a->n_threads && !failed; i++) {
+		struct step_result res = {};
+		json_t *j = NULL;
+
+		if (a->o.driver == OLTP_DRIVER_SYSBENCH)
+			r = sysbench_run_step(&a->o, (unsigned)a->threads[i], &res);
+		else
+			r = oltp_run_step(&a->o, (unsigned)a->threads[i], &res);
+		if (r < 0) {
+			log_error_errno(r, "sweep: cannot run the step at %ld threads: %m", a->threads[i]);
+			failed = true;
+			break;
+		}
+		/* A failed step ends the sweep: the server is likely gone. */
+		failed = res.failed;
+		if (!a->json)
+			print_text_step(&res);
+		else if (step_result_to_json(&res, &j) < 0 || json_array_append_new(steps, j) < 0) {
+			log_error_errno(-ENOMEM, "sweep: %m");
+			failed = true;
+		}
+		step_result_done(&res);
+	}
+	if (doc) {
+		json_dumpf(doc, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(doc);
+	}
+	return failed ? 1 : 0;
+}
+
+static volatile sig_atomic_t caught_signal;
+
+static void on_signal(int sig)
+{
+	caught_signal = sig;
+	oltp_interrupted = 1;
+}
+
+/* The server is ours to stop, so a signal ends the step instead of us. */
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static int sweep_in_context(struct sweep_args *a)
+{
+	_cleanup_free_ char *msg = NULL, *cpu_dir = NULL;
+	struct server_config cfg = {};
+	struct server s = {};
+	struct context c = {};
+	int r, status;
+
+	managed_config_default(&cfg);
+	r = managed_ensure_user(cfg.user);
+	if (r < 0)
+		return log_error_errno(r, "sweep: cannot create the server's user %s: %m", cfg.user), 1;
+	r = server_setup(&cfg, &s);
+	if (r == -EEXIST)
+		return log_error("sweep: %s/datadir exists but slicebench did not make it; refusing to touch it",
+				 cfg.state_dir), 1;
+	if (r < 0)
+		return log_error_errno(r, "sweep: cannot set up the server in %s: %m%s", cfg.state_dir,
+				       r == -EACCES ? " (its user must be able to reach every directory above it)"
+				       : r == -EEXIST ? " (a datadir there that slicebench did not make; refusing to touch it)"
+						      : ""),
+		       1;
+	c = (struct context){ .ops = context_ops_for(a->spec.kind), .spec = &a->spec, .server = &s,
+			      .mode = cgroup_mode_detect() };
+	catch_signals();
+	r = managed_start(&c, &msg);
+	if (r < 0) {
+		log_error_errno(r, "sweep: the server did not start as %s: %m%s%s", context_kind_to_string(a->spec.kind),
+				msg ? "; its log ends with:\n" : "", strempty(msg));
+		server_done(&s);
+		return 1;
+	}
+	a->o.socket = s.socket;
+	a->o.server_pid = c.pid;
+	if (cgroup_cpu_dir(c.pid, c.mode, &cpu_dir) >= 0)
+		a->o.server_cpu_cgroup = cpu_dir;
+	status = caught_signal ? 1 : sweep_steps(a);
+	r = managed_stop(&c);
+	if (r < 0)
+		log_warning_errno(r, "sweep: stopping the server: %m");
+	server_done(&s);
+	return caught_signal ? 128 + caught_signal : status;
+}
+
+static void sweep_args_done(struct sweep_args *a)
+{
+	for (size_t i = 0; i < a->spec.n_props; i++)
+		prop_value_done(&a->spec.props[i]);
+}
+
+int verb_sweep(int argc, char **argv)
+{
+	struct sweep_args a = {};
+	int r;
+
+	r = parse_argv("sweep", true, argc, argv, &a);
+	if (r > 0)
+		r = a.in_context ? sweep_in_context(&a) : sweep_steps(&a);
+	else
+		r = r < 0 ? EXIT_USAGE : 0;
+	sweep_args_done(&a);
+	return r;
+}

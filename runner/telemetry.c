@@ -1,0 +1,322 @@
+/* What the host and the threads do while a step runs: /proc/stat deltas,
+ * load, the server's CPU time and throttling, and where every server and
+ * client thread last ran, counted per L3 group and NUMA node (on AMD Zen an
+ * L3 spans one core complex, so piling up there is the first suspect). */
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+
+#include "oltp.h"
+#include "util.h"
+
+struct proc_stat_totals {
+	uint64_t user, sys, idle, total, ctxt;
+};
+
+struct oltp_telemetry {
+	int server_pid;
+	char *cpu_cgroup;
+	unsigned n_cpus;
+	int *l3_of_cpu, *node_of_cpu; /* group index per CPU */
+	unsigned n_l3, n_nodes;
+	struct proc_stat_totals prev;
+	uint64_t prev_ns;
+};
+
+/* The index of the group whose first CPU is `first`, added if new. */
+static int group_index(int *firsts, unsigned *n, int first)
+{
+	for (unsigned i = 0; i < *n; i++)
+		if (firsts[i] == first)
+			return (int)i;
+	firsts[*n] = first;
+	return (int)(*n)++;
+}
+
+static int first_cpu_of_list(const char *path)
+{
+	_cleanup_free_ char *s = NULL;
+
+	if (read_file_str(path, &s) < 0)
+		return -1;
+	return atoi(s);
+}
+
+static void read_topology(struct oltp_telemetry *t)
+{
+	_cleanup_free_ int *l3_firsts = calloc(t->n_cpus, sizeof(int));
+	char path[128];
+
+	if (!l3_firsts)
+		return;
+	for (unsigned c = 0; c < t->n_cpus; c++) {
+		int first;
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/cache/index3/shared_cpu_list", c);
+		first = first_cpu_of_list(path);
+		t->l3_of_cpu[c] = group_index(l3_firsts, &t->n_l3, first < 0 ? 0 : first);
+	}
+	for (unsigned node = 0; node < OLTP_MAX_CPUS; node++) {
+		_cleanup_free_ char *list = NULL;
+		long cpus[CPU_LIST_MAX];
+		size_t n = 0;
+
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%u/cpulist", node);
+		if (read_file_str(path, &list) < 0)
+			break;
+		if (parse_int_list(list, 0, CPU_LIST_MAX - 1, cpus, ELEMENTSOF(cpus), &n) < 0)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if ((unsigned long)cpus[i] < t->n_cpus)
+				t->node_of_cpu[cpus[i]] = (int)node;
+		t->n_nodes = node + 1;
+	}
+	t->n_nodes = MAX(t->n_nodes, 1u);
+}
+
+int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret)
+{
+	struct oltp_telemetry *t = calloc(1, sizeof(*t));
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (!t)
+		return -ENOMEM;
+	t->server_pid = o->server_pid;
+	t->n_cpus = (unsigned)MAX(1L, MIN(n, (long)OLTP_MAX_CPUS));
+	t->cpu_cgroup = o->server_cpu_cgroup ? strdup(o->server_cpu_cgroup) : NULL;
+	t->l3_of_cpu = calloc(t->n_cpus, sizeof(int));
+	t->node_of_cpu = calloc(t->n_cpus, sizeof(int));
+	if ((o->server_cpu_cgroup && !t->cpu_cgroup) || !t->l3_of_cpu || !t->node_of_cpu) {
+		oltp_telemetry_free(t);
+		return -ENOMEM;
+	}
+	read_topology(t);
+	*ret = t;
+	return 0;
+}
+
+void oltp_telemetry_free(struct oltp_telemetry *t)
+{
+	if (!t)
+		return;
+	free(t->cpu_cgroup);
+	free(t->l3_of_cpu);
+	free(t->node_of_cpu);
+	free(t);
+}
+
+static int read_proc_stat(struct proc_stat_totals *ret, unsigned *ret_running)
+{
+	_cleanup_fclose_ FILE *f = fopen("/proc/stat", "re");
+	char line[512];
+
+	if (!f)
+		return -errno;
+	*ret = (struct proc_stat_totals){};
+	while (fgets(line, sizeof(line), f)) {
+		uint64_t v[8] = {};
+
+		if (sscanf(line, "cpu %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+				 " %" SCNu64,
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
+			ret->user = v[0] + v[1];
+			ret->sys = v[2] + v[5] + v[6];
+			ret->idle = v[3] + v[4];
+			ret->total = ret->user + ret->sys + ret->idle + v[7];
+		} else
+			(void)(sscanf(line, "ctxt %" SCNu64, &ret->ctxt) == 1 ||
+			       sscanf(line, "procs_running %u", ret_running) == 1);
+	}
+	return 0;
+}
+
+/* A "key value" line of a small file such as cpu.stat or status; -1 if absent. */
+static int64_t keyed_value(const char *path, const char *key)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	size_t klen = strlen(key);
+	char line[256];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strncmp(line, key, klen) == 0 && (line[klen] == ' ' || line[klen] == ':' || line[klen] == '\t'))
+			return strtoll(line + klen + 1 + strspn(line + klen + 1, " \t:"), NULL, 10);
+	return -1;
+}
+
+static double server_cpu_seconds(const struct oltp_telemetry *t)
+{
+	_cleanup_free_ char *s = NULL;
+	char path[512];
+	int64_t v;
+
+	if (t->cpu_cgroup) {
+		snprintf(path, sizeof(path), "%s/cpu.stat", t->cpu_cgroup);
+		v = keyed_value(path, "usage_usec"); /* v2 */
+		if (v >= 0)
+			return (double)v / 1e6;
+		snprintf(path, sizeof(path), "%s/cpuacct.usage", t->cpu_cgroup);
+		if (read_file_str(path, &s) >= 0)
+			return (double)strtoull(s, NULL, 10) / 1e9;
+	}
+	if (t->server_pid > 0) {
+		unsigned long long utime, stime;
+		const char *p;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", t->server_pid);
+		if (read_file_str(path, &s) < 0 || !(p = strrchr(s, ')')))
+			return -1;
+		/* utime and stime are fields 14 and 15; p points at field 2's end. */
+		if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) == 2)
+			return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+	}
+	return -1;
+}
+
+/* Field 39 of a thread's stat: the CPU it last ran on. */
+static int last_cpu(const char *task_dir)
+{
+	_cleanup_free_ char *s = NULL;
+	char path[600];
+	const char *p;
+	int cpu = -1;
+
+	snprintf(path, sizeof(path), "%s/stat", task_dir);
+	if (read_file_str(path, &s) < 0 || !(p = strrchr(s, ')')))
+		return -1;
+	/* Fields 3..38 are skipped, 39 is read. */
+	p += 2;
+	for (int field = 3; field < 39 && p; field++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (p)
+		cpu = atoi(p);
+	return cpu;
+}
+
+/* Counts the threads of /proc/PID/task per L3 and node; skips thread `skip`. */
+static void count_threads(const struct oltp_telemetry *t, int pid, int skip, unsigned *per_l3, unsigned *per_node,
+			  uint64_t *migrations, uint64_t *nonvol)
+{
+	char dir[64], task[512], path[512 + 16];
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/task", pid);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		int64_t v;
+		int cpu;
+
+		if (e->d_name[0] == '.' || atoi(e->d_name) == skip)
+			continue;
+		snprintf(task, sizeof(task), "%s/%s", dir, e->d_name);
+		cpu = last_cpu(task);
+		if (cpu >= 0 && (unsigned)cpu < t->n_cpus) {
+			per_l3[t->l3_of_cpu[cpu]]++;
+			per_node[t->node_of_cpu[cpu]]++;
+		}
+		snprintf(path, sizeof(path), "%s/sched", task);
+		v = keyed_value(path, "se.nr_migrations");
+		*migrations += v > 0 ? (uint64_t)v : 0;
+		snprintf(path, sizeof(path), "%s/status", task);
+		v = keyed_value(path, "nonvoluntary_ctxt_switches");
+		*nonvol += v > 0 ? (uint64_t)v : 0;
+	}
+	closedir(d);
+}
+
+int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_telemetry_sample *ret)
+{
+	struct proc_stat_totals cur;
+	uint64_t now = now_ns();
+	_cleanup_free_ char *load = NULL;
+	char path[512];
+	int r;
+
+	*ret = (struct oltp_telemetry_sample){ .t_s = t_s, .server_cpu_s = -1, .nr_throttled = -1,
+					       .throttled_usec = -1, .n_l3 = t->n_l3, .n_nodes = t->n_nodes };
+	r = read_proc_stat(&cur, &ret->procs_running);
+	if (r < 0)
+		return r;
+	if (t->prev_ns && cur.total > t->prev.total) {
+		double total = (double)(cur.total - t->prev.total);
+
+		ret->cpu_user_pct = 100.0 * (double)(cur.user - t->prev.user) / total;
+		ret->cpu_sys_pct = 100.0 * (double)(cur.sys - t->prev.sys) / total;
+		ret->cpu_idle_pct = 100.0 * (double)(cur.idle - t->prev.idle) / total;
+		ret->ctxt_per_s = (double)(cur.ctxt - t->prev.ctxt) * 1e9 / (double)(now - t->prev_ns);
+	}
+	t->prev = cur;
+	t->prev_ns = now;
+	if (read_file_str("/proc/loadavg", &load) >= 0)
+		ret->load1 = strtod(load, NULL);
+	ret->server_cpu_s = server_cpu_seconds(t);
+	if (t->cpu_cgroup) {
+		snprintf(path, sizeof(path), "%s/cpu.stat", t->cpu_cgroup);
+		ret->nr_throttled = keyed_value(path, "nr_throttled");
+		ret->throttled_usec = keyed_value(path, "throttled_usec"); /* v2 */
+		if (ret->throttled_usec < 0) {
+			int64_t ns = keyed_value(path, "throttled_time"); /* v1, in ns */
+			ret->throttled_usec = ns < 0 ? -1 : ns / 1000;
+		}
+	}
+	ret->server_per_l3 = calloc(t->n_l3, sizeof(unsigned));
+	ret->client_per_l3 = calloc(t->n_l3, sizeof(unsigned));
+	ret->server_per_node = calloc(t->n_nodes, sizeof(unsigned));
+	ret->client_per_node = calloc(t->n_nodes, sizeof(unsigned));
+	if (!ret->server_per_l3 || !ret->client_per_l3 || !ret->server_per_node || !ret->client_per_node)
+		return -ENOMEM;
+	if (t->server_pid > 0)
+		count_threads(t, t->server_pid, 0, ret->server_per_l3, ret->server_per_node, &ret->server_migrations,
+			      &ret->server_nonvol_ctxt);
+	count_threads(t, getpid(), (int)syscall(SYS_gettid), ret->client_per_l3, ret->client_per_node,
+		      &ret->client_migrations, &ret->client_nonvol_ctxt);
+	return 0;
+}
+
+void oltp_telemetry_sample_done(struct oltp_telemetry_sample *s)
+{
+	if (!s)
+		return;
+	free(s->server_per_l3);
+	free(s->client_per_l3);
+	free(s->server_per_node);
+	free(s->client_per_node);
+	s->server_per_l3 = s->client_per_l3 = s->server_per_node = s->client_per_node = NULL;
+}
+
+static json_t *counts_to_json(const unsigned *v, unsigned n)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; a && v && i < n; i++)
+		json_array_append_new(a, json_integer(v[i]));
+	return a;
+}
+
+static json_t *known_or_null(int64_t v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
+json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s)
+{
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:i, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I}",
+			 "t_s", s->t_s, "cpu_user_pct", s->cpu_user_pct, "cpu_sys_pct", s->cpu_sys_pct,
+			 "cpu_idle_pct", s->cpu_idle_pct, "load1", s->load1, "procs_running", (int)s->procs_running,
+			 "ctxt_per_s", s->ctxt_per_s, "server_cpu_s",
+			 s->server_cpu_s < 0 ? json_null() : json_real(s->server_cpu_s), "nr_throttled",
+			 known_or_null(s->nr_throttled), "throttled_usec", known_or_null(s->throttled_usec),
+			 "server_per_l3", counts_to_json(s->server_per_l3, s->n_l3), "client_per_l3",
+			 counts_to_json(s->client_per_l3, s->n_l3), "server_per_node",
+			 counts_to_json(s->server_per_node, s->n_nodes), "client_per_node",
+			 counts_to_json(s->client_per_node, s->n_nodes), "server_migrations",
+			 (json_int_t)s->server_migrations, "client_migrations", (json_int_t)s->client_migrations,
+			 "server_nonvol_ctxt", (json_int_t)s->server_nonvol_ctxt, "client_nonvol_ctxt",
+			 (json_int_t)s->client_nonvol_ctxt);
+}

@@ -1,0 +1,62 @@
+#!/bin/bash
+# slicebench prepare and sweep from the command line: bad input is exit 2
+# with the option named and nothing started; a real raw-context sweep gives
+# one record per thread count with TPS above zero, for both drivers, and
+# leaves no server behind.
+# Prerequisites: ROOT and MYSQLD for the sweep itself.
+SLICEBENCH=${SLICEBENCH:-./slicebench}
+n=0 failed=0
+ok() { # ok STATUS DESC [FILE-TO-SHOW]
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else
+		failed=1; echo "not ok $n - $2"; [ -n "${3:-}" ] && sed 's/^/# /' "$3"
+	fi
+}
+usage_error() { # usage_error WANT-IN-STDERR DESC ARGS...
+	local want=$1 desc=$2 rc; shift 2
+	"$SLICEBENCH" "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?
+	[ $rc = 2 ] && grep -qF -- "$want" "$scratch/err"
+	ok $? "$desc: exit 2 (got $rc) naming '$want'" "$scratch/err"
+}
+
+[ -x "$SLICEBENCH" ] || { echo "1..0 # SKIP no binary at $SLICEBENCH"; exit 0; }
+echo "1..12"
+scratch=$(mktemp -d) || exit 1
+export SLICEBENCH_STATE_DIR=$scratch/state SLICEBENCH_RUN_DIR=$scratch/run
+chmod 0755 "$scratch" # the server's user must reach its datadir
+trap 'pkill -f -- "--defaults-file=$scratch/" 2>/dev/null; rm -rf "$scratch"' EXIT
+
+usage_error "--threads: bad value '0,a'" "a bad thread list" sweep --socket /nonexistent --threads 0,a
+usage_error "--threads is an option of sweep" "a sweep option given to prepare" prepare --socket /x --threads 4
+usage_error "either --socket PATH or --context KIND" "no server named" sweep --threads 1
+usage_error "--rand-type: bad value 'foo'" "an unknown distribution" sweep --socket /x --rand-type foo
+usage_error "--property: bad value 'NoSuch=1'" "an unknown property" sweep --context raw -p NoSuch=1
+[ ! -e "$scratch/state" ] && [ ! -e "$scratch/run" ]
+ok $? "bad input created no state or run directory"
+
+if [ "$(id -u)" != 0 ] || ! command -v mariadbd >/dev/null; then
+	for _ in 7 8 9 10 11 12; do n=$((n + 1)); echo "ok $n # SKIP needs ROOT and MYSQLD"; done
+	exit 0
+fi
+tps_rows() { # tps_rows FILE: "threads:tps-above-zero" per step, e.g. "1:1 2:1"
+	python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+print(" ".join("%d:%d" % (s["threads"], 1 if s["tps"] > 0 and not s["failed"] else 0) for s in d["steps"]))' "$1"
+}
+"$SLICEBENCH" sweep --context raw --threads 1,2 --time 1 --json >"$scratch/native.json" 2>"$scratch/err"
+ok $? "a raw-context sweep of 1,2 threads exits 0" "$scratch/err"
+got=$(tps_rows "$scratch/native.json" 2>&1)
+[ "$got" = "1:1 2:1" ]
+ok $? "one record per thread count, TPS above zero (got '$got')"
+driver=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["steps"][0]["driver"])' "$scratch/native.json")
+[ "$driver" = slicebench ]
+ok $? "the native driver's steps say driver slicebench (got '$driver')"
+"$SLICEBENCH" sweep --context raw --threads 1 --time 1 --driver sysbench --json >"$scratch/sb.json" 2>"$scratch/err"
+got=$(tps_rows "$scratch/sb.json" 2>&1)
+[ "$got" = "1:1" ]
+ok $? "the same sweep through sysbench gives TPS above zero (got '$got')" "$scratch/err"
+grep -q '"format_version": 1' "$scratch/sb.json" || python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["format_version"] != 1)' "$scratch/sb.json"
+ok $? "the record has format_version 1"
+! pgrep -f -- "--defaults-file=$scratch/" >/dev/null
+ok $? "no server is left running"
+exit $failed

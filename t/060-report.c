@@ -1,0 +1,325 @@
+/* report: the model and its renderers on documents built here, no prerequisites.
+ * The medians below are worked out by hand from the literal steps. */
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "report.h"
+#include "tap.h"
+#include "util.h"
+
+#define STEP(ctx, rep, thr, tps) \
+	"{\"context\":\"" ctx "\",\"vary_value\":null,\"repeat\":" #rep ",\"threads\":" #thr \
+	",\"driver\":\"slicebench\",\"duration_s\":5.0,\"tps\":" #tps ",\"failed\":false," \
+	"\"latency_ms\":{\"avg\":1.0,\"p50\":1.0,\"p95\":2.5,\"p99\":null,\"max\":null}," \
+	"\"telemetry\":[{\"t_s\":1.0,\"cpu_idle_pct\":40.0,\"nr_throttled\":3}," \
+	"{\"t_s\":2.0,\"cpu_idle_pct\":60.0,\"nr_throttled\":7}]}"
+
+#define EXPERIMENT \
+	"\"experiment\":{\"name\":\"quickstart\",\"description\":\"d\",\"baseline\":\"raw\"," \
+	"\"contexts\":[\"service\",\"raw\"],\"threads\":[1,2],\"repeat\":3,\"vary\":null}"
+
+/* raw: t1 100/110/90 (median 100), t2 200/190/210 (median 200).
+ * service: t1 105/120/95 (median 105, 1.05x, spread 0.24 > 0.05: n.s.);
+ * t2 only repeat 1, which failed: a gap. */
+static const char doc_amd[] =
+	"{\"format_version\":1," EXPERIMENT ","
+	"\"host\":{\"cpu.vendor\":\"AuthenticAMD\",\"kernel.release\":\"6.1.0\",\"systemd.version\":\"252\",\"cpu.count\":8},"
+	"\"placements\":{"
+	"\"raw-v0-r1\":{\"cgroup.cpu\":\"/user.slice/session-1.scope\",\"autogroup\":\"/autogroup-7\","
+	"\"affinity\":\"0-7\",\"cpu.stat.nr_throttled\":\"0\"},"
+	"\"service-v0-r1\":{\"cgroup.cpu\":\"/system.slice/slicebench-service.service\",\"autogroup\":\"/autogroup-12\","
+	"\"affinity\":\"0-7\",\"cpu.stat.nr_throttled\":\"5\"}},"
+	"\"steps\":[" STEP("raw", 1, 1, 100.0) "," STEP("raw", 2, 1, 110.0) "," STEP("raw", 3, 1, 90.0) "," STEP(
+		"raw", 1, 2, 200.0) "," STEP("raw", 2, 2, 190.0) "," STEP("raw", 3, 2, 210.0) "," STEP("service", 1, 1, 105.0) ","
+		STEP("service", 2, 1, 120.0) "," STEP("service", 3, 1, 95.0) ","
+	"{\"context\":\"service\",\"vary_value\":null,\"repeat\":1,\"threads\":2,\"driver\":\"slicebench\","
+	"\"tps\":null,\"failed\":true,\"reason\":\"server went away\"}]}";
+
+/* raw: t1 100/101/99, t2 200/202/198.  service: t1 130/131/129 (1.30x, well
+ * beyond 0.02); t2 one repeat at 260 whose intervals have a CV of 0.027:
+ * 1.30x against a band of 0.054, significant. */
+static const char doc_intel[] =
+	"{\"format_version\":1," EXPERIMENT ","
+	"\"host\":{\"cpu.vendor\":\"GenuineIntel\",\"kernel.release\":\"6.1.0\",\"systemd.version\":\"252\",\"cpu.count\":8},"
+	"\"placements\":{},"
+	"\"steps\":[" STEP("raw", 1, 1, 100.0) "," STEP("raw", 2, 1, 101.0) "," STEP("raw", 3, 1, 99.0) "," STEP(
+		"raw", 1, 2, 200.0) "," STEP("raw", 2, 2, 202.0) "," STEP("raw", 3, 2, 198.0) "," STEP("service", 1, 1, 130.0) ","
+		STEP("service", 2, 1, 131.0) "," STEP("service", 3, 1, 129.0) ","
+	"{\"context\":\"service\",\"vary_value\":null,\"repeat\":1,\"threads\":2,\"tps\":260.0,\"failed\":false,"
+	"\"intervals_tps\":[250,270,260,260]}]}";
+
+/* Everything optional missing, and a vary. */
+static const char doc_sparse[] =
+	"{\"format_version\":1,\"experiment\":{\"name\":\"quota\",\"baseline\":\"raw\",\"contexts\":[\"service\",\"raw\"],"
+	"\"threads\":[4],\"repeat\":1,\"vary\":{\"property\":\"CPUQuota\",\"values\":[\"50%\",\"100%\"]}},"
+	"\"host\":null,\"placements\":{},"
+	"\"steps\":[{\"context\":\"service\",\"vary_value\":\"50%\",\"repeat\":1,\"threads\":4,\"tps\":80.0,\"failed\":false}]}";
+
+static json_t *load(const char *text)
+{
+	json_error_t e;
+	json_t *j = json_loads(text, 0, &e);
+
+	if (!j)
+		bail_out("fixture does not parse: %s at line %d column %d", e.text, e.line, e.column);
+	return j;
+}
+
+static char *render(const json_t *doc, enum report_format f, bool latency, bool telemetry, size_t *ret_len, int *ret_r)
+{
+	struct report_options o = { .format = f, .latency = latency, .telemetry = telemetry };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	if (!out)
+		bail_out("open_memstream: %m");
+	*ret_r = report_render(doc, &o, out);
+	fclose(out);
+	if (ret_len)
+		*ret_len = len;
+	return buf;
+}
+
+/* The first line of text that starts with prefix, or "" (static storage). */
+static const char *line_with_prefix(const char *text, const char *prefix)
+{
+	static char line[1024];
+	const char *p = text;
+
+	while (p && *p) {
+		const char *end = strchrnul(p, '\n');
+
+		if (strncmp(p, prefix, strlen(prefix)) == 0) {
+			snprintf(line, sizeof(line), "%.*s", (int)(end - p), p);
+			return line;
+		}
+		p = *end ? end + 1 : NULL;
+	}
+	return "";
+}
+
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static bool has(const char *hay, const char *needle)
+{
+	return hay && strstr(hay, needle);
+}
+
+static void check_text(const json_t *amd, const json_t *intel)
+{
+	char *s;
+	const char *l;
+	int r;
+
+	s = render(amd, REPORT_TEXT, false, false, NULL, &r);
+	is_int(r, 0, "text renders");
+	diag("text report:\n%s", s);
+	ok(has(s, "quickstart"), "text names the experiment");
+	l = line_with_prefix(s, "1 ");
+	ok(has(l, "105.0 (95.0..120.0) n=3"), "threads 1: service median 105.0 of 3 (%s)", l);
+	ok(has(l, "100.0 (90.0..110.0) n=3"), "threads 1: raw median 100.0 of 3");
+	ok(has(l, "1.05x (n.s.)"), "threads 1: ratio 1.05x with 2 decimals, within the noise");
+	l = line_with_prefix(s, "2 ");
+	ok(has(l, "200.0 (190.0..210.0) n=3"), "threads 2: raw median 200.0 (%s)", l);
+	ok(has(l, "failed"), "threads 2: the failed service cell is a gap");
+	ok(!has(l, " 0.0") && !has(l, "0.00x"), "threads 2: no 0 where the value is missing");
+	ok(has(s, "server went away"), "the failure's reason is listed");
+	ok(has(s, "cgroup.cpu: /user.slice/session-1.scope | /system.slice/slicebench-service.service"),
+	   "diff: cgroup.cpu, baseline | other");
+	ok(has(s, "autogroup: /autogroup-7 | /autogroup-12"), "diff: autogroup");
+	ok(!has(s, "cpu.stat.nr_throttled"), "diff: volatile cpu.stat.* skipped");
+	ok(!has(s, "affinity"), "diff: equal keys skipped");
+	free(s);
+
+	s = render(amd, REPORT_TEXT, true, true, NULL, &r);
+	is_int(r, 0, "text with latency and telemetry renders");
+	l = has(s, "p95 latency") ? line_with_prefix(strstr(s, "p95 latency"), "1 ") : "";
+	ok(has(l, "2.50"), "latency table with the p95 median (%s)", l);
+	ok(has(s, "cpu idle") && has(s, "50.0") && has(s, "nr_throttled delta"), "telemetry: idle mean 50.0 and delta");
+	free(s);
+
+	s = render(intel, REPORT_TEXT, false, false, NULL, &r);
+	is_int(r, 0, "text renders the second document");
+	l = line_with_prefix(s, "1 ");
+	ok(has(l, "1.30x") && !has(l, "n.s."), "threads 1: 1.30x is significant (%s)", l);
+	l = line_with_prefix(s, "2 ");
+	ok(has(l, "260.0 n=1") && has(l, "1.30x") && !has(l, "n.s."),
+	   "threads 2: one repeat, judged by its intervals (%s)", l);
+	free(s);
+}
+
+static void check_formats(const json_t *amd)
+{
+	json_t *j, *cell, *d;
+	size_t len;
+	char *s;
+	int r;
+
+	s = render(amd, REPORT_MARKDOWN, false, false, NULL, &r);
+	is_int(r, 0, "markdown renders");
+	ok(has(s, "\n|---"), "markdown has the |--- separator line");
+	ok(has(s, "| threads |"), "markdown header row");
+	ok(has(s, "- cgroup.cpu: ") || has(s, "  - cgroup.cpu: "), "markdown lists the diff");
+	free(s);
+
+	s = render(amd, REPORT_CSV, false, false, NULL, &r);
+	is_int(r, 0, "csv renders");
+	is_str(line_with_prefix(s, "column,"), "column,threads,median_tps,min_tps,max_tps,n,ratio,significant,failed",
+	       "csv header");
+	is_int((long long)count_lines(s), 5, "csv: header and one row per cell (2 columns x 2 thread counts)");
+	is_str(line_with_prefix(s, "service,1,"), "service,1,105.000,95.000,120.000,3,1.0500,false,0", "csv cell");
+	is_str(line_with_prefix(s, "service,2,"), "service,2,,,,0,,,1", "csv gap is empty, not 0");
+	free(s);
+
+	s = render(amd, REPORT_JSON, true, false, NULL, &r);
+	is_int(r, 0, "json renders");
+	j = json_loads(s ? s : "", 0, NULL);
+	ok(j != NULL, "json parses back");
+	is_int(json_integer_value(json_object_get(j, "format_version")), 1, "json format_version 1");
+	cell = json_array_get(json_object_get(json_array_get(json_object_get(j, "rows"), 0), "cells"), 0);
+	cmp_ok(json_number_value(json_object_get(cell, "median")), "==", 105.0, "json: service median at 1 thread");
+	ok(json_is_false(json_object_get(cell, "significant")), "json: significant false");
+	cmp_ok(json_number_value(json_object_get(cell, "ratio")), "==", 1.05, "json: ratio");
+	cell = json_array_get(json_object_get(json_array_get(json_object_get(j, "rows"), 1), "cells"), 0);
+	ok(json_is_null(json_object_get(cell, "median")), "json: the failed cell's median is null");
+	d = json_object_get(json_object_get(j, "diffs"), "service");
+	ok(json_object_get(d, "cgroup.cpu") && json_object_get(d, "autogroup") &&
+		   !json_object_get(d, "cpu.stat.nr_throttled") && json_object_size(d) == 2,
+	   "json diffs: cgroup.cpu and autogroup only");
+	json_decref(j);
+	free(s);
+
+	s = render(amd, REPORT_SVG, false, false, &len, &r);
+	is_int(r, 0, "svg renders");
+	ok(len > 5 && strncmp(s, "<?xml", 5) == 0, "svg starts with <?xml");
+	ok(has(s, "<svg"), "svg has an <svg element");
+	free(s);
+
+	s = render(amd, REPORT_PNG, false, false, &len, &r);
+	is_int(r, 0, "png renders");
+	ok(len > 8 && memcmp(s, "\x89PNG\r\n\x1a\n", 8) == 0, "png starts with the PNG signature (%zu bytes)", len);
+	free(s);
+}
+
+static void check_sparse(void)
+{
+	json_t *doc = load(doc_sparse), *bad;
+	struct report_options o = { .format = REPORT_TEXT };
+	enum report_format f;
+	char *s;
+	int r;
+
+	s = render(doc, REPORT_TEXT, true, true, NULL, &r);
+	is_int(r, 0, "a document without host, placements or most steps renders");
+	ok(has(s, "service CPUQuota=50%") && has(s, "raw CPUQuota=100%"), "vary: a column per context x value");
+	ok(has(line_with_prefix(s, "4 "), "80.0 n=1"), "vary: the one step in its column");
+	free(s);
+	s = render(doc, REPORT_PNG, false, false, NULL, &r);
+	is_int(r, 0, "a plot without a single line renders");
+	free(s);
+	json_decref(doc);
+
+	bad = load("{\"format_version\":2,\"steps\":[]}");
+	is_int(report_render(bad, &o, stdout), -EPROTONOSUPPORT, "format_version 2 is refused");
+	json_decref(bad);
+	bad = load("[1]");
+	is_int(report_render(bad, &o, stdout), -EINVAL, "not a document");
+	json_decref(bad);
+	is_int(report_format_from_string("md", &f), 0, "md is a format");
+	is_int(f, REPORT_MARKDOWN, "md is markdown");
+	is_int(report_format_from_string("html", &f), -EINVAL, "html is not");
+}
+
+static char *compare(json_t *const *docs, enum report_format f, int *ret_r)
+{
+	static const char *const labels[] = { "amd", "intel" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	if (!out)
+		bail_out("open_memstream: %m");
+	*ret_r = compare_render(docs, labels, 2, f, out);
+	fclose(out);
+	return buf;
+}
+
+static void check_compare(json_t *amd, json_t *intel)
+{
+	json_t *docs[] = { amd, intel }, *j, *h;
+	const char *l;
+	char *s;
+	int r;
+
+	s = compare(docs, REPORT_TEXT, &r);
+	is_int(r, 0, "compare renders text");
+	diag("compare:\n%s", s);
+	l = line_with_prefix(s, "cpu.vendor");
+	ok(has(l, "AuthenticAMD") && has(l, "GenuineIntel"), "compare: cpu.vendor with both values (%s)", l);
+	ok(!has(s, "kernel.release") && !has(s, "systemd.version") && !has(s, "cpu.count"),
+	   "compare: equal host keys are not listed");
+	l = line_with_prefix(s, "1 ");
+	ok(has(l, "service") && has(l, "105.0") && has(l, "130.0") && has(l, "1.05x (n.s.)") && has(l, "1.30x"),
+	   "compare: medians and ratios side by side (%s)", l);
+	ok(has(s, "amd ratio") && has(s, "intel ratio"), "compare: columns labelled by document");
+	free(s);
+
+	s = compare(docs, REPORT_MARKDOWN, &r);
+	is_int(r, 0, "compare renders markdown");
+	ok(has(s, "\n|---") && has(s, "| cpu.vendor | AuthenticAMD | GenuineIntel |"), "compare markdown host table");
+	free(s);
+
+	s = compare(docs, REPORT_CSV, &r);
+	is_int(r, 0, "compare renders csv");
+	ok(has(s, "host,amd,,,,,,cpu.vendor,AuthenticAMD\n") && has(s, "host,intel,,,,,,cpu.vendor,GenuineIntel\n"),
+	   "compare csv host records");
+	ok(has(s, "tps,intel,1,service,130.000,1.3000,true"), "compare csv tps record");
+	free(s);
+
+	s = compare(docs, REPORT_JSON, &r);
+	is_int(r, 0, "compare renders json");
+	j = json_loads(s ? s : "", 0, NULL);
+	h = json_object_get(j, "host_diffs");
+	is_int(json_integer_value(json_object_get(j, "format_version")), 1, "compare json format_version 1");
+	is_int((long long)json_object_size(h), 1, "compare json: one differing host key");
+	is_str(json_string_value(json_array_get(json_object_get(h, "cpu.vendor"), 1)), "GenuineIntel",
+	       "compare json: the second document's value");
+	json_decref(j);
+	free(s);
+
+	s = compare(docs, REPORT_SVG, &r);
+	is_int(r, -EOPNOTSUPP, "compare has no plot");
+	free(s);
+}
+
+int main(int argc, char **argv)
+{
+	json_t *amd = load(doc_amd), *intel = load(doc_intel);
+
+	/* With a file name: write the plot there, to look at. */
+	if (argc > 1) {
+		FILE *f = fopen(argv[1], "w");
+		struct report_options o = { .format = strstr(argv[1], ".svg") ? REPORT_SVG : REPORT_PNG };
+
+		if (f) {
+			report_render(amd, &o, f);
+			fclose(f);
+		}
+	}
+	check_text(amd, intel);
+	check_formats(amd);
+	check_sparse();
+	check_compare(amd, intel);
+	json_decref(amd);
+	json_decref(intel);
+	return done_testing();
+}
