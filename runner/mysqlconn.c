@@ -4,13 +4,14 @@
 #include "oltp.h"
 #include "util.h"
 
-int oltp_connect(const struct oltp_options *o, const char *db, MYSQL **ret, char **ret_msg)
+int oltp_connect_flags(const struct oltp_options *o, const char *db, unsigned flags, MYSQL **ret, char **ret_msg)
 {
-	unsigned timeout = o->timeout_s;
+	unsigned timeout = o->timeout_s, local_infile = !!(flags & OLTP_CONNECT_LOCAL_INFILE);
 	MYSQL *m = mysql_init(NULL);
 
 	if (!m)
 		return -ENOMEM;
+	mysql_options(m, MYSQL_OPT_LOCAL_INFILE, &local_infile);
 	mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
 	mysql_options(m, MYSQL_OPT_READ_TIMEOUT, &timeout);
 	mysql_options(m, MYSQL_OPT_WRITE_TIMEOUT, &timeout);

@@ -106,7 +106,12 @@ static inline void mysql_closep(MYSQL **m)
 
 /* A connection over o->socket as o->user with no password, timeouts set,
  * to database db (NULL: none).  On failure *ret_msg says why. */
-int oltp_connect(const struct oltp_options *o, const char *db, MYSQL **ret, char **ret_msg);
+int oltp_connect_flags(const struct oltp_options *o, const char *db, unsigned flags, MYSQL **ret, char **ret_msg);
+#define OLTP_CONNECT_LOCAL_INFILE 1u /* allow LOAD DATA LOCAL (prepare's loader) */
+static inline int oltp_connect(const struct oltp_options *o, const char *db, MYSQL **ret, char **ret_msg)
+{
+	return oltp_connect_flags(o, db, 0, ret, ret_msg);
+}
 
 /* Create and load sbtest1..N, or check and reuse a matching dataset.
  * A mismatching dataset is -EEXIST with the table named in *ret_msg (may be NULL). */

@@ -1,0 +1,623 @@
+/* The experiment file parser: inih reads the INI, a line-counting reader
+ * gives every key its line and registers sections (empty ones too), and one
+ * table of typed keys fills struct experiment.  Context sections take
+ * systemd's property names from the property table. */
+#include <ini.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "experiment.h"
+#include "managed.h"
+#include "util.h"
+
+enum section {
+	SECTION_NONE,
+	SECTION_EXPERIMENT,
+	SECTION_SERVER,
+	SECTION_CLIENT,
+	SECTION_CONTEXT,
+	SECTION_VARY,
+};
+
+static const char *const section_names[] = {
+	[SECTION_EXPERIMENT] = "experiment",
+	[SECTION_SERVER] = "server",
+	[SECTION_CLIENT] = "client",
+	[SECTION_VARY] = "vary",
+};
+
+enum key_type {
+	KEY_STRING,
+	KEY_UINT,
+	KEY_DURATION,
+	KEY_THREADS,
+	KEY_CPUS,
+	KEY_DRIVER,
+	KEY_RAND_TYPE,
+	KEY_ON_ERROR,
+	KEY_PIN,
+	KEY_BASELINE,
+};
+
+struct key_def {
+	enum section section;
+	const char *name;
+	enum key_type type;
+	size_t offset;
+	long min, max; /* KEY_UINT */
+	const char *help;
+};
+
+#define E(f) offsetof(struct experiment, f)
+static const struct key_def key_table[] = {
+	{ SECTION_EXPERIMENT, "description", KEY_STRING, E(description), 0, 0, "one line shown by list" },
+	{ SECTION_EXPERIMENT, "threads", KEY_THREADS, E(threads), 1, 100000, "thread counts, as 1 2 4 or 1,2,4 or 1-8" },
+	{ SECTION_EXPERIMENT, "warmup", KEY_DURATION, E(warmup_ns), 0, 0, "uncounted time before each step (0)" },
+	{ SECTION_EXPERIMENT, "duration", KEY_DURATION, E(duration_ns), 0, 0, "measured time per step (10s)" },
+	{ SECTION_EXPERIMENT, "repeat", KEY_UINT, E(repeat), 1, 100, "server starts per context (1)" },
+	{ SECTION_EXPERIMENT, "tables", KEY_UINT, E(tables), 1, 1024, "tables sbtest1..N (1)" },
+	{ SECTION_EXPERIMENT, "table-size", KEY_UINT, E(table_size), 1, 100000000, "rows per table (10000)" },
+	{ SECTION_EXPERIMENT, "driver", KEY_DRIVER, E(driver), 0, 0, "slicebench or sysbench" },
+	{ SECTION_EXPERIMENT, "rand-type", KEY_RAND_TYPE, E(rand_type), 0, 0, "special, uniform, gaussian or pareto" },
+	{ SECTION_EXPERIMENT, "baseline", KEY_BASELINE, E(baseline), 0, 0, "the context the ratios are against" },
+	{ SECTION_EXPERIMENT, "on-error", KEY_ON_ERROR, E(on_error), 0, 0, "continue or stop after a failed step" },
+	{ SECTION_SERVER, "binary", KEY_STRING, E(binary), 0, 0, "mariadbd (or mysqld)" },
+	{ SECTION_SERVER, "flavor", KEY_STRING, E(flavor), 0, 0, "mariadb or mysql (datadir initialisation)" },
+	{ SECTION_SERVER, "buffer-pool", KEY_STRING, E(buffer_pool), 0, 0, "innodb_buffer_pool_size (1G)" },
+	{ SECTION_SERVER, "user", KEY_STRING, E(server_user), 0, 0, "the server's own user (slicebench)" },
+	{ SECTION_SERVER, "max-connections", KEY_UINT, E(max_connections), 10, 100000, "(1100)" },
+	{ SECTION_CLIENT, "cpus", KEY_CPUS, E(client_cpus), 0, OLTP_MAX_CPUS - 1, "CPUs of the client threads" },
+	{ SECTION_CLIENT, "pin", KEY_PIN, E(pin), 0, 0, "all (every thread on the list) or round-robin" },
+};
+#undef E
+
+struct parser {
+	struct experiment *e;
+	const char *path;
+	FILE *f;
+	enum cgroup_mode mode;
+	unsigned line;
+	bool at_line_start;
+	enum section section;
+	struct context_spec *ctx;
+	bool seen[ELEMENTSOF(key_table)];
+	unsigned baseline_line, vary_line;
+	/* per context: its header's line, whether kind= was given, each prop's line */
+	unsigned ctx_line[EXP_CONTEXTS_MAX];
+	bool kind_given[EXP_CONTEXTS_MAX], session_given[EXP_CONTEXTS_MAX];
+	unsigned prop_line[EXP_CONTEXTS_MAX][CONTEXT_PROPS_MAX];
+	char *msg; /* the first error */
+};
+
+static int fail_at(struct parser *p, unsigned line, const char *key, const char *fmt, ...) _printf_(4, 5);
+static int fail_at(struct parser *p, unsigned line, const char *key, const char *fmt, ...)
+{
+	_cleanup_free_ char *why = NULL;
+	va_list ap;
+
+	if (p->msg)
+		return -EINVAL;
+	va_start(ap, fmt);
+	if (vasprintf(&why, fmt, ap) < 0)
+		why = NULL;
+	va_end(ap);
+	xasprintf(&p->msg, "%s:%u: %s%s%s", p->path, line, strempty(key), key ? ": " : "", why ? why : "bad input");
+	return -EINVAL;
+}
+
+static void section_header(struct parser *p, const char *line)
+{
+	char name[128], extra[2];
+	const char *s = line + strspn(line, " \t");
+	size_t len;
+
+	if (*s != '[')
+		return;
+	len = strcspn(s + 1, "]");
+	if (s[1 + len] != ']' || len >= sizeof(name)) {
+		fail_at(p, p->line, NULL, "a section header needs a closing ]");
+		p->section = SECTION_NONE;
+		return;
+	}
+	memcpy(name, s + 1, len);
+	name[len] = 0;
+	p->ctx = NULL;
+	for (enum section i = SECTION_EXPERIMENT; i <= SECTION_VARY; i++)
+		if (section_names[i] && streq(name, section_names[i])) {
+			p->section = i;
+			if (i == SECTION_VARY)
+				p->vary_line = p->line;
+			return;
+		}
+	if (strncmp(name, "context ", 8) == 0 && sscanf(name + 8, "%127s%1s", name, extra) == 1) {
+		struct experiment *e = p->e;
+
+		p->section = SECTION_CONTEXT;
+		if (!name_is_valid(name)) {
+			fail_at(p, p->line, NULL, "[context %s]: a context name is [a-z0-9][a-z0-9_-]{0,39}", name);
+			return;
+		}
+		for (size_t i = 0; i < e->n_contexts; i++)
+			if (streq(e->contexts[i].name, name)) {
+				fail_at(p, p->line, NULL, "[context %s] is defined twice (first on line %u)", name,
+					p->ctx_line[i]);
+				return;
+			}
+		if (e->n_contexts == EXP_CONTEXTS_MAX) {
+			fail_at(p, p->line, NULL, "more than %d contexts", EXP_CONTEXTS_MAX);
+			return;
+		}
+		p->ctx_line[e->n_contexts] = p->line;
+		p->ctx = &e->contexts[e->n_contexts++];
+		memcpy(p->ctx->name, name, strlen(name) + 1); /* at most 40, checked above */
+		p->ctx->kind = _CONTEXT_KIND_MAX;
+		return;
+	}
+	p->section = SECTION_NONE;
+	fail_at(p, p->line, NULL,
+		"unknown section [%s] (want [experiment], [server], [client], [context NAME] or [vary])", name);
+}
+
+/* fgets for inih that counts lines and sees section headers itself, so that
+ * every key has a line and an empty [context NAME] still counts. */
+static char *read_line(char *str, int num, void *stream)
+{
+	struct parser *p = stream;
+
+	if (!fgets(str, num, p->f))
+		return NULL;
+	if (p->at_line_start) {
+		p->line++;
+		section_header(p, str);
+	}
+	p->at_line_start = strchr(str, '\n') != NULL;
+	return str;
+}
+
+/* "1 2 4" or "1,2,4" or "1-8" into a list. */
+static int parse_list(const char *value, long min, long max, long *ret, size_t cap, size_t *ret_n)
+{
+	_cleanup_free_ char *s = strdup(value);
+
+	if (!s)
+		return -ENOMEM;
+	for (char *c = s; *c; c++)
+		if (*c == ' ' || *c == '\t')
+			*c = ',';
+	for (char *c = s; (c = strstr(c, ",,"));)
+		memmove(c, c + 1, strlen(c));
+	return parse_int_list(s, min, max, ret, cap, ret_n);
+}
+
+static int set_key(struct parser *p, const struct key_def *k, const char *value)
+{
+	struct experiment *e = p->e;
+	void *field = (char *)e + k->offset;
+	long v;
+
+	switch (k->type) {
+	case KEY_STRING:
+		if (!*value)
+			return fail_at(p, p->line, k->name, "an empty value");
+		free(*(char **)field);
+		*(char **)field = strdup(value);
+		return *(char **)field ? 0 : -ENOMEM;
+	case KEY_UINT:
+		if (parse_int_range(value, k->min, k->max, &v) < 0)
+			return fail_at(p, p->line, k->name, "bad value '%s' (an integer from %ld to %ld)", value, k->min,
+				       k->max);
+		*(unsigned *)field = (unsigned)v;
+		return 0;
+	case KEY_DURATION:
+		if (parse_duration_ns(value, (uint64_t *)field) < 0)
+			return fail_at(p, p->line, k->name, "bad value '%s' (a duration such as 10s, 500ms or 2m)", value);
+		return 0;
+	case KEY_THREADS:
+		if (parse_list(value, k->min, k->max, e->threads, EXP_THREADS_MAX, &e->n_threads) < 0 || !e->n_threads)
+			return fail_at(p, p->line, k->name, "bad value '%s' (thread counts such as 1 2 4, at most %d)",
+				       value, EXP_THREADS_MAX);
+		return 0;
+	case KEY_CPUS: {
+		long n_cpus = sysconf(_SC_NPROCESSORS_CONF);
+
+		if (parse_list(value, k->min, k->max, e->client_cpus, OLTP_MAX_CPUS, &e->n_client_cpus) < 0)
+			return fail_at(p, p->line, k->name, "bad value '%s' (a CPU list such as 0 or 0-3)", value);
+		for (size_t i = 0; i < e->n_client_cpus; i++)
+			if (e->client_cpus[i] >= n_cpus)
+				return fail_at(p, p->line, k->name, "CPU %ld does not exist here (CPUs 0-%ld)",
+					       e->client_cpus[i], n_cpus - 1);
+		return 0;
+	}
+	case KEY_DRIVER:
+		if (streq(value, "slicebench"))
+			e->driver = OLTP_DRIVER_NATIVE;
+		else if (streq(value, "sysbench"))
+			e->driver = OLTP_DRIVER_SYSBENCH;
+		else
+			return fail_at(p, p->line, k->name, "bad value '%s' (slicebench or sysbench)", value);
+		return 0;
+	case KEY_RAND_TYPE:
+		if (sbrand_type_from_string(value, &e->rand_type) < 0)
+			return fail_at(p, p->line, k->name, "bad value '%s' (special, uniform, gaussian or pareto)", value);
+		return 0;
+	case KEY_ON_ERROR:
+		if (streq(value, "continue"))
+			e->on_error = ON_ERROR_CONTINUE;
+		else if (streq(value, "stop"))
+			e->on_error = ON_ERROR_STOP;
+		else
+			return fail_at(p, p->line, k->name, "bad value '%s' (continue or stop)", value);
+		return 0;
+	case KEY_PIN:
+		if (streq(value, "all"))
+			e->pin = OLTP_PIN_ALL;
+		else if (streq(value, "round-robin"))
+			e->pin = OLTP_PIN_ROUND_ROBIN;
+		else
+			return fail_at(p, p->line, k->name, "bad value '%s' (all or round-robin)", value);
+		return 0;
+	case KEY_BASELINE:
+		if (!name_is_valid(value))
+			return fail_at(p, p->line, k->name, "bad value '%s' (a context name)", value);
+		snprintf(e->baseline, sizeof(e->baseline), "%s", value);
+		p->baseline_line = p->line;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int context_key(struct parser *p, const char *name, const char *value)
+{
+	struct context_spec *c = p->ctx;
+	size_t ci = (size_t)(c - p->e->contexts);
+	int r;
+
+	if (streq(name, "kind")) {
+		r = context_kind_from_string(value);
+		if (r < 0 || r == CONTEXT_CLIENT)
+			return fail_at(p, p->line, name, "bad value '%s' (service, user, scope or raw)", value);
+		if (p->kind_given[ci])
+			return fail_at(p, p->line, name, "given twice in [context %s]", c->name);
+		c->kind = (enum context_kind)r;
+		p->kind_given[ci] = true;
+		return 0;
+	}
+	if (streq(name, "session")) {
+		if (p->session_given[ci])
+			return fail_at(p, p->line, name, "given twice in [context %s]", c->name);
+		p->session_given[ci] = true;
+		if (streq(value, "inherit"))
+			c->session = SESSION_INHERIT;
+		else if (streq(value, "new"))
+			c->session = SESSION_NEW;
+		else
+			return fail_at(p, p->line, name, "bad value '%s' (inherit or new)", value);
+		return 0;
+	}
+	for (size_t i = 0; i < c->n_props; i++)
+		if (streq(c->props[i].def->name, name))
+			return fail_at(p, p->line, name, "given twice in [context %s] (first on line %u)", c->name,
+				       p->prop_line[ci][i]);
+	if (c->n_props == CONTEXT_PROPS_MAX)
+		return fail_at(p, p->line, name, "more than %d properties", CONTEXT_PROPS_MAX);
+	r = prop_parse(name, value, &c->props[c->n_props]);
+	if (r == -ENOENT)
+		return fail_at(p, p->line, name, "unknown key (kind, session or a systemd property; see slicebench properties)");
+	if (r < 0)
+		return fail_at(p, p->line, name, "bad value '%s' (%s)", value, prop_lookup(name)->help);
+	p->prop_line[ci][c->n_props++] = p->line;
+	return 0;
+}
+
+static int vary_key(struct parser *p, const char *name, const char *value)
+{
+	struct experiment *e = p->e;
+	_cleanup_free_ char *copy = strdup(value);
+	char *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	if (e->vary)
+		return fail_at(p, p->line, name, "[vary] takes one property (already %s)", e->vary->name);
+	e->vary = prop_lookup(name);
+	if (!e->vary)
+		return fail_at(p, p->line, name, "unknown key (a systemd property; see slicebench properties)");
+	for (char *v = strtok_r(copy, " \t", &save); v; v = strtok_r(NULL, " \t", &save)) {
+		struct prop_value pv = {};
+		int r;
+
+		if (e->n_vary == EXP_VARY_MAX)
+			return fail_at(p, p->line, name, "more than %d values", EXP_VARY_MAX);
+		r = prop_parse(name, v, &pv);
+		prop_value_done(&pv);
+		if (r < 0)
+			return fail_at(p, p->line, name, "bad value '%s' (%s)", v, e->vary->help);
+		e->vary_values[e->n_vary] = strdup(v);
+		if (!e->vary_values[e->n_vary++])
+			return -ENOMEM;
+	}
+	if (!e->n_vary)
+		return fail_at(p, p->line, name, "no values");
+	return 0;
+}
+
+static int handle_key(void *user, const char *section _unused_, const char *name, const char *value)
+{
+	struct parser *p = user;
+
+	if (p->msg)
+		return 1;
+	switch (p->section) {
+	case SECTION_NONE:
+		fail_at(p, p->line, name, "a key outside any section");
+		return 1;
+	case SECTION_CONTEXT:
+		if (p->ctx)
+			context_key(p, name, value);
+		return 1;
+	case SECTION_VARY:
+		vary_key(p, name, value);
+		return 1;
+	default:
+		break;
+	}
+	for (size_t i = 0; i < ELEMENTSOF(key_table); i++) {
+		const struct key_def *k = &key_table[i];
+
+		if (k->section != p->section || !streq(k->name, name))
+			continue;
+		if (p->seen[i]) {
+			fail_at(p, p->line, name, "given twice in [%s]", section_names[k->section]);
+			return 1;
+		}
+		p->seen[i] = true;
+		set_key(p, k, value);
+		return 1;
+	}
+	fail_at(p, p->line, name, "unknown key in [%s]", section_names[p->section]);
+	return 1;
+}
+
+/* Checks that need the whole file: kinds given, properties applicable to
+ * the kind in this cgroup mode, vary values too, and the baseline. */
+static int check_whole(struct parser *p)
+{
+	struct experiment *e = p->e;
+
+	if (!e->n_contexts)
+		return fail_at(p, p->line, NULL, "no [context NAME] section");
+	for (size_t i = 0; i < e->n_contexts; i++) {
+		struct context_spec *c = &e->contexts[i];
+		const struct prop_value *bad;
+		const char *why;
+
+		if (!p->kind_given[i])
+			return fail_at(p, p->ctx_line[i], "kind", "[context %s] needs kind = service | user | scope | raw",
+				       c->name);
+		if (p->session_given[i] && c->kind != CONTEXT_RAW && c->kind != CONTEXT_SCOPE)
+			return fail_at(p, p->ctx_line[i], "session", "only raw and scope contexts choose a session");
+		if (context_validate(c, p->mode, &bad, &why) < 0)
+			return fail_at(p, bad ? p->prop_line[i][bad - c->props] : p->ctx_line[i],
+				       bad ? bad->def->name : "kind", "%s in [context %s] (%s)", why, c->name,
+				       context_kind_to_string(c->kind));
+		for (size_t v = 0; v < e->n_vary; v++) {
+			struct prop_value pv = {};
+			int r = prop_parse(e->vary->name, e->vary_values[v], &pv);
+
+			if (r >= 0)
+				r = prop_check_applicable(&pv, c->kind, p->mode, &why);
+			prop_value_done(&pv);
+			if (r < 0)
+				return fail_at(p, p->vary_line, e->vary->name, "%s in [context %s] (%s)", why, c->name,
+					       context_kind_to_string(c->kind));
+		}
+	}
+	if (!*e->baseline)
+		snprintf(e->baseline, sizeof(e->baseline), "%s", e->contexts[0].name);
+	for (size_t i = 0; i < e->n_contexts; i++)
+		if (streq(e->contexts[i].name, e->baseline))
+			return 0;
+	return fail_at(p, p->baseline_line, "baseline", "no [context %s] in this file", e->baseline);
+}
+
+static void experiment_defaults(struct experiment *e)
+{
+	static const long default_threads[] = { 1, 2, 4 };
+
+	memcpy(e->threads, default_threads, sizeof(default_threads));
+	e->n_threads = ELEMENTSOF(default_threads);
+	e->duration_ns = 10 * NSEC_PER_SEC;
+	e->repeat = 1;
+	e->tables = 1;
+	e->table_size = 10000;
+	e->rand_type = SBRAND_SPECIAL;
+	e->pin = OLTP_PIN_ALL;
+}
+
+/* The stem of path: experiments/cpu-quota.ini is cpu-quota. */
+static int stem_of(const char *path, char *buf, size_t len)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t n = strcspn(base, ".");
+
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, base, n);
+	buf[n] = 0;
+	return name_is_valid(buf) ? 0 : -EINVAL;
+}
+
+int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *ret, char **ret_msg)
+{
+	struct parser p = { .e = ret, .path = path, .mode = mode, .at_line_start = true };
+	int r;
+
+	*ret = (struct experiment){};
+	*ret_msg = NULL;
+	experiment_defaults(ret);
+	ret->path = strdup(path);
+	if (!ret->path)
+		return -ENOMEM;
+	if (stem_of(path, ret->name, sizeof(ret->name)) < 0) {
+		xasprintf(ret_msg, "%s: the file name must be NAME.ini with NAME [a-z0-9][a-z0-9_-]{0,39}", path);
+		experiment_done(ret);
+		return -EINVAL;
+	}
+	p.f = fopen(path, "re");
+	if (!p.f) {
+		r = -errno;
+		xasprintf(ret_msg, "%s: %s", path, strerror(-r));
+		experiment_done(ret);
+		return r;
+	}
+	r = ini_parse_stream(read_line, &p, handle_key, &p);
+	fclose(p.f);
+	if (r > 0 && !p.msg)
+		fail_at(&p, (unsigned)r, NULL, "not a key = value line or a [section]");
+	else if (r < 0 && !p.msg)
+		fail_at(&p, p.line, NULL, "cannot read the file");
+	if (!p.msg)
+		check_whole(&p);
+	if (p.msg) {
+		*ret_msg = p.msg;
+		experiment_done(ret);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void experiment_done(struct experiment *e)
+{
+	if (!e)
+		return;
+	free(e->path);
+	free(e->description);
+	free(e->binary);
+	free(e->flavor);
+	free(e->buffer_pool);
+	free(e->server_user);
+	for (size_t i = 0; i < e->n_contexts; i++)
+		for (size_t j = 0; j < e->contexts[i].n_props; j++)
+			prop_value_done(&e->contexts[i].props[j]);
+	for (size_t i = 0; i < e->n_vary; i++)
+		free(e->vary_values[i]);
+	*e = (struct experiment){};
+}
+
+int experiment_spec_for(const struct experiment *e, size_t i, size_t v, struct context_spec *ret)
+{
+	const struct context_spec *c = &e->contexts[i];
+	int r;
+
+	*ret = *c;
+	ret->n_props = 0;
+	for (size_t j = 0; j < c->n_props; j++)
+		if (!e->n_vary || c->props[j].def != e->vary)
+			ret->props[ret->n_props++] = c->props[j];
+	if (!e->n_vary)
+		return 0;
+	r = prop_parse(e->vary->name, e->vary_values[v], &ret->props[ret->n_props]);
+	if (r < 0)
+		return r;
+	ret->n_props++;
+	return 0;
+}
+
+void experiment_spec_done(const struct experiment *e, struct context_spec *s)
+{
+	/* The other properties are borrowed from e; only the vary value, the
+	 * last one, was parsed for this spec. */
+	if (e->n_vary && s->n_props)
+		prop_value_done(&s->props[s->n_props - 1]);
+	s->n_props = 0;
+}
+
+static const char *const *search_dirs(void)
+{
+	static const char *dirs[4];
+	size_t n = 0;
+
+	if (!dirs[0]) {
+		if (getenv("SLICEBENCH_EXPERIMENTS"))
+			dirs[n++] = getenv("SLICEBENCH_EXPERIMENTS");
+		dirs[n++] = "experiments";
+		dirs[n++] = DATADIR "/experiments";
+	}
+	return dirs;
+}
+
+const char *const *experiment_dirs(void)
+{
+	return search_dirs();
+}
+
+int experiment_find(const char *name_or_path, char **ret_path)
+{
+	size_t len = strlen(name_or_path);
+	struct stat st;
+
+	if (strchr(name_or_path, '/') || (len > 4 && streq(name_or_path + len - 4, ".ini"))) {
+		*ret_path = strdup(name_or_path);
+		return *ret_path ? 0 : -ENOMEM;
+	}
+	if (!name_is_valid(name_or_path))
+		return -EINVAL;
+	for (const char *const *d = search_dirs(); *d; d++) {
+		_cleanup_free_ char *path = NULL;
+
+		if (xasprintf(&path, "%s/%s.ini", *d, name_or_path) < 0)
+			return -ENOMEM;
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+			*ret_path = path;
+			path = NULL;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static json_t *context_to_json(const struct context_spec *c)
+{
+	json_t *props = json_object();
+
+	for (size_t i = 0; props && i < c->n_props; i++)
+		json_object_set_new(props, c->props[i].def->name, json_string(c->props[i].text));
+	return json_pack("{s:s, s:s, s:s, s:o*}", "name", c->name, "kind", context_kind_to_string(c->kind), "session",
+			 c->session == SESSION_NEW ? "new" : "inherit", "properties", props);
+}
+
+json_t *experiment_to_json(const struct experiment *e)
+{
+	json_t *threads = json_array(), *names = json_array(), *specs = json_array(), *cpus = json_array(),
+	       *vary = json_null(), *values;
+
+	for (size_t i = 0; i < e->n_threads; i++)
+		json_array_append_new(threads, json_integer(e->threads[i]));
+	for (size_t i = 0; i < e->n_contexts; i++) {
+		json_array_append_new(names, json_string(e->contexts[i].name));
+		json_array_append_new(specs, context_to_json(&e->contexts[i]));
+	}
+	for (size_t i = 0; i < e->n_client_cpus; i++)
+		json_array_append_new(cpus, json_integer(e->client_cpus[i]));
+	if (e->n_vary) {
+		values = json_array();
+		for (size_t i = 0; i < e->n_vary; i++)
+			json_array_append_new(values, json_string(e->vary_values[i]));
+		json_decref(vary);
+		vary = json_pack("{s:s, s:o}", "property", e->vary->name, "values", values);
+	}
+	return json_pack("{s:s, s:s, s:s?, s:o, s:f, s:f, s:i, s:i, s:i, s:s, s:s, s:s, s:s, s:o, s:o, s:o,"
+			 " s:{s:s, s:s, s:s, s:s, s:i}, s:{s:o, s:s}}",
+			 "name", e->name, "path", e->path, "description", e->description, "threads", threads,
+			 "warmup_s", (double)e->warmup_ns / 1e9, "duration_s", (double)e->duration_ns / 1e9, "repeat",
+			 (int)e->repeat, "tables", (int)e->tables, "table_size", (int)e->table_size, "driver",
+			 e->driver == OLTP_DRIVER_SYSBENCH ? "sysbench" : "slicebench", "rand_type",
+			 sbrand_type_to_string(e->rand_type), "baseline", e->baseline, "on_error",
+			 e->on_error == ON_ERROR_STOP ? "stop" : "continue", "contexts", names, "context_specs", specs,
+			 "vary", vary, "server", "binary", e->binary ? e->binary : "mariadbd", "flavor",
+			 e->flavor ? e->flavor : "mariadb", "buffer_pool", e->buffer_pool ? e->buffer_pool : "1G",
+			 "user", e->server_user ? e->server_user : MANAGED_USER, "max_connections",
+			 (int)(e->max_connections ? e->max_connections : 1100), "client", "cpus", cpus, "pin",
+			 e->pin == OLTP_PIN_ROUND_ROBIN ? "round-robin" : "all");
+}

@@ -1,0 +1,72 @@
+/* Experiment files (experiments/NAME.ini), after fio's job files: INI with
+ * [experiment], [server], [client], one [context NAME] per context and an
+ * optional [vary]; every key comes from one typed table, and the whole file
+ * is validated (against the kinds and the cgroup mode) before anything
+ * starts. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "context.h"
+#include "oltp.h"
+
+#define EXP_CONTEXTS_MAX 16
+#define EXP_THREADS_MAX 64
+#define EXP_VARY_MAX 16
+
+enum on_error {
+	ON_ERROR_CONTINUE, /* record the failed step, go on with the next context */
+	ON_ERROR_STOP,
+};
+
+struct experiment {
+	char *path;
+	char name[48]; /* the file's stem, a valid name */
+	char *description;
+	/* [experiment] */
+	long threads[EXP_THREADS_MAX];
+	size_t n_threads;
+	uint64_t warmup_ns, duration_ns;
+	unsigned repeat, tables, table_size;
+	enum oltp_driver driver;
+	enum sbrand_type rand_type;
+	char baseline[48];
+	enum on_error on_error;
+	/* [server] */
+	char *binary, *flavor, *buffer_pool, *server_user;
+	unsigned max_connections;
+	/* [client] */
+	enum oltp_pin pin;
+	long client_cpus[OLTP_MAX_CPUS];
+	size_t n_client_cpus;
+	/* [context NAME] */
+	struct context_spec contexts[EXP_CONTEXTS_MAX];
+	size_t n_contexts;
+	/* [vary]: one property and its values, crossed with the contexts */
+	const struct prop_def *vary;
+	char *vary_values[EXP_VARY_MAX];
+	size_t n_vary;
+};
+
+/* Finds NAME in $SLICEBENCH_EXPERIMENTS, ./experiments and the installed
+ * directory, or takes a path (anything with a '/' or ending in .ini). */
+int experiment_find(const char *name_or_path, char **ret_path);
+/* The directories searched, in order, NULL-terminated (for list). */
+const char *const *experiment_dirs(void);
+
+/* Parses and validates.  On error *ret_msg is "FILE:LINE: KEY: why". */
+int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *ret, char **ret_msg);
+void experiment_done(struct experiment *e);
+
+/* The number of vary values, at least 1 (no [vary]: one unnamed value). */
+static inline size_t experiment_n_values(const struct experiment *e) { return e->n_vary ? e->n_vary : 1; }
+/* The context spec for context i with vary value v applied (it replaces a
+ * property of the same name).  ret's props borrow from e; free with
+ * experiment_spec_done(). */
+int experiment_spec_for(const struct experiment *e, size_t i, size_t v, struct context_spec *ret);
+void experiment_spec_done(const struct experiment *e, struct context_spec *s);
+
+json_t *experiment_to_json(const struct experiment *e);
