@@ -29,7 +29,7 @@ TEST_HELPER_OBJS := $(patsubst %.c,$(B)/%.o,$(filter-out $(wildcard t/[0-9]*.c),
 TEST_CPROGS := $(patsubst t/%.c,$(B)/t/%.t,$(wildcard t/[0-9]*.c))
 TESTS := $(sort $(wildcard t/[0-9]*.t) $(TEST_CPROGS))
 
-.PHONY: all check asan asan-check deps install clean fuzz
+.PHONY: all check asan asan-check deps install clean fuzz quickstart
 all: slicebench $(TEST_CPROGS)
 
 slicebench: $(B)/slicebench
@@ -61,6 +61,15 @@ asan-check: asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		$(MAKE) B=build-asan EXTRA_CFLAGS='-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' \
 		EXTRA_LDFLAGS='-fsanitize=address,undefined' check
+
+# The README's main job: the quickstart experiment (all four kinds of context)
+# in a throwaway systemd container, so that it runs where PID 1 is not
+# systemd too; the results land in results/ of this checkout.
+QUICKSTART_SANDBOX := quickstart-$(shell echo $$PPID)
+quickstart: all
+	@trap './slicebench sandbox --name $(QUICKSTART_SANDBOX) down >/dev/null' EXIT; \
+	./slicebench sandbox --name $(QUICKSTART_SANDBOX) up && \
+	./slicebench sandbox --name $(QUICKSTART_SANDBOX) exec -- ./slicebench run quickstart $(RUN_FLAGS)
 
 deps:
 	bash .ci/deps

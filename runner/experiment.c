@@ -130,12 +130,14 @@ static void section_header(struct parser *p, const char *line)
 				p->vary_line = p->line;
 			return;
 		}
-	if (strncmp(name, "context ", 8) == 0 && sscanf(name + 8, "%127s%1s", name, extra) == 1) {
+	if (strncmp(name, "context ", 8) == 0) {
 		struct experiment *e = p->e;
+		char header[128];
 
+		memcpy(header, name, len + 1);
 		p->section = SECTION_CONTEXT;
-		if (!name_is_valid(name)) {
-			fail_at(p, p->line, NULL, "[context %s]: a context name is [a-z0-9][a-z0-9_-]{0,39}", name);
+		if (sscanf(header + 8, "%127s%1s", name, extra) != 1 || !name_is_valid(name)) {
+			fail_at(p, p->line, NULL, "[%s]: a context name is one word, [a-z0-9][a-z0-9_-]{0,39}", header);
 			return;
 		}
 		for (size_t i = 0; i < e->n_contexts; i++)

@@ -13,6 +13,10 @@ static const struct verb {
 	{ "host", verb_host, "print the host facts that decide how a placement behaves" },
 	{ "prepare", verb_prepare, "create or check the sbtest tables on a server" },
 	{ "sweep", verb_sweep, "run the read-only OLTP step at each thread count against a server" },
+	{ "list", verb_list, "show the named experiments" },
+	{ "run", verb_run, "run a named experiment and record its results" },
+	{ "report", verb_report, "the per-context TPS table of a results directory" },
+	{ "compare", verb_compare, "results of the same experiment from several hosts, side by side" },
 	{ "sandbox", verb_sandbox, "boot, use and remove a throwaway real systemd (container or vm)" },
 };
 

@@ -96,3 +96,8 @@ oom:
 	json_decref(o);
 	return -ENOMEM;
 }
+
+int oltp_step(const struct oltp_options *o, unsigned threads, struct step_result *ret)
+{
+	return (o->driver == OLTP_DRIVER_SYSBENCH ? sysbench_run_step : oltp_run_step)(o, threads, ret);
+}

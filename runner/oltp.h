@@ -126,6 +126,8 @@ extern volatile sig_atomic_t oltp_interrupted;
  * ret->reason); <0 only if the step could not be set up (no threads started). */
 int oltp_run_step(const struct oltp_options *o, unsigned threads, struct step_result *ret);
 int sysbench_run_step(const struct oltp_options *o, unsigned threads, struct step_result *ret);
+/* The step with o->driver. */
+int oltp_step(const struct oltp_options *o, unsigned threads, struct step_result *ret);
 /* Parse sysbench 1.0.20's run output into *ret (exposed for the tests). */
 int sysbench_parse_report(const char *text, struct step_result *ret);
 

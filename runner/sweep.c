@@ -7,6 +7,7 @@
 
 #include "cgmode.h"
 #include "managed.h"
+#include "interrupt.h"
 #include "oltp.h"
 #include "util.h"
 #include "verbs.h"
@@ -385,10 +386,7 @@ static int sweep_steps(struct sweep_args *a)
 		struct step_result res = {};
 		json_t *j = NULL;
 
-		if (a->o.driver == OLTP_DRIVER_SYSBENCH)
-			r = sysbench_run_step(&a->o, (unsigned)a->threads[i], &res);
-		else
-			r = oltp_run_step(&a->o, (unsigned)a->threads[i], &res);
+		r = oltp_step(&a->o, (unsigned)a->threads[i], &res);
 		if (r < 0) {
 			log_error_errno(r, "sweep: cannot run the step at %ld threads: %m", a->threads[i]);
 			failed = true;
@@ -410,25 +408,6 @@ static int sweep_steps(struct sweep_args *a)
 		json_decref(doc);
 	}
 	return failed ? 1 : 0;
-}
-
-static volatile sig_atomic_t caught_signal;
-
-static void on_signal(int sig)
-{
-	caught_signal = sig;
-	oltp_interrupted = 1;
-}
-
-/* The server is ours to stop, so a signal ends the step instead of us. */
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 }
 
 static int sweep_in_context(struct sweep_args *a)
@@ -455,7 +434,7 @@ static int sweep_in_context(struct sweep_args *a)
 		       1;
 	c = (struct context){ .ops = context_ops_for(a->spec.kind), .spec = &a->spec, .server = &s,
 			      .mode = cgroup_mode_detect() };
-	catch_signals();
+	interrupt_catch();
 	r = managed_start(&c, &msg);
 	if (r < 0) {
 		log_error_errno(r, "sweep: the server did not start as %s: %m%s%s", context_kind_to_string(a->spec.kind),
@@ -467,12 +446,12 @@ static int sweep_in_context(struct sweep_args *a)
 	a->o.server_pid = c.pid;
 	if (cgroup_cpu_dir(c.pid, c.mode, &cpu_dir) >= 0)
 		a->o.server_cpu_cgroup = cpu_dir;
-	status = caught_signal ? 1 : sweep_steps(a);
+	status = interrupt_signal ? 1 : sweep_steps(a);
 	r = managed_stop(&c);
 	if (r < 0)
 		log_warning_errno(r, "sweep: stopping the server: %m");
 	server_done(&s);
-	return caught_signal ? 128 + caught_signal : status;
+	return interrupt_signal ? 128 + interrupt_signal : status;
 }
 
 static void sweep_args_done(struct sweep_args *a)

@@ -8,4 +8,8 @@ int verb_host(int argc, char **argv);
 int verb_sandbox(int argc, char **argv);
 int verb_prepare(int argc, char **argv);
 int verb_sweep(int argc, char **argv);
+int verb_run(int argc, char **argv);
+int verb_list(int argc, char **argv);
+int verb_report(int argc, char **argv);
+int verb_compare(int argc, char **argv);
 int find_helper(const char *name, char **ret);

@@ -1,0 +1,596 @@
+/* slicebench run and list: a named experiment from start to finish.  The
+ * plan is repeats x vary values x contexts, interleaved (A B C D A B C D)
+ * so that drift on the machine does not land on one context, with a fresh
+ * server for every unit; every finished step is a file of its own, so an
+ * interrupted run keeps them and --resume runs only what is missing. */
+#include <dirent.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <systemd/sd-journal.h>
+#include <time.h>
+
+#include "experiment.h"
+#include "host.h"
+#include "interrupt.h"
+#include "managed.h"
+#include "report.h"
+#include "results.h"
+#include "util.h"
+#include "verbs.h"
+
+/* A server start, its ping and the buffer pool warm-up, for the estimate. */
+#define UNIT_OVERHEAD_S 6
+
+struct run_args {
+	const char *experiment, *out, *resume;
+	char *only;
+	bool dry_run;
+};
+
+struct plan {
+	const struct experiment *e;
+	bool selected[EXP_CONTEXTS_MAX];
+	size_t n_units, n_steps;
+	double estimate_s;
+};
+
+static void run_usage(FILE *f)
+{
+	fprintf(f, "usage: slicebench run NAME|PATH [--out DIR | --resume DIR] [--only CONTEXT,...] [--dry-run]\n"
+		   "\n"
+		   "Runs a named experiment (slicebench list) or an experiment file: every context x vary value\n"
+		   "x repeat gets a fresh server, and each thread count a step, recorded as it finishes.\n"
+		   "\n"
+		   "  --out DIR        the results directory (results/NAME-YYYYmmdd-HHMMSS)\n"
+		   "  --resume DIR     finish an interrupted run: only the missing steps are run\n"
+		   "  --only LIST      run only these contexts\n"
+		   "  --dry-run        print the plan and its estimated time, start nothing\n");
+}
+
+static int run_parse_argv(int argc, char **argv, struct run_args *a)
+{
+	static const struct option options[] = {
+		{ "help", no_argument, NULL, 'h' },	     { "out", required_argument, NULL, 'o' },
+		{ "resume", required_argument, NULL, 'r' }, { "only", required_argument, NULL, 'O' },
+		{ "dry-run", no_argument, NULL, 'n' },	     {}
+	};
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
+		switch (c) {
+		case 'h':
+			run_usage(stdout);
+			return 0;
+		case 'o':
+			a->out = optarg;
+			break;
+		case 'r':
+			a->resume = optarg;
+			break;
+		case 'O':
+			a->only = optarg;
+			break;
+		case 'n':
+			a->dry_run = true;
+			break;
+		default:
+			log_error("run: unknown option %s", argv[optind - 1]);
+			run_usage(stderr);
+			return -EINVAL;
+		}
+	if (optind != argc - 1) {
+		log_error("run: %s", optind == argc ? "which experiment? (slicebench list)" : "one experiment at a time");
+		run_usage(stderr);
+		return -EINVAL;
+	}
+	if (a->out && a->resume) {
+		log_error("run: --out and --resume exclude each other (the resumed run keeps its directory)");
+		return -EINVAL;
+	}
+	a->experiment = argv[optind];
+	return 1;
+}
+
+static int plan_make(const struct experiment *e, const char *only, struct plan *ret)
+{
+	_cleanup_free_ char *list = only ? strdup(only) : NULL;
+	size_t n_ctx = 0;
+	char *save = NULL;
+
+	*ret = (struct plan){ .e = e };
+	if (only && !list)
+		return -ENOMEM;
+	for (size_t i = 0; i < e->n_contexts; i++)
+		ret->selected[i] = !only;
+	for (char *name = list ? strtok_r(list, ",", &save) : NULL; name; name = strtok_r(NULL, ",", &save)) {
+		size_t i = 0;
+
+		while (i < e->n_contexts && !streq(e->contexts[i].name, name))
+			i++;
+		if (i == e->n_contexts) {
+			log_error("run: --only: %s has no context '%s'", e->path, name);
+			return -EINVAL;
+		}
+		ret->selected[i] = true;
+	}
+	for (size_t i = 0; i < e->n_contexts; i++)
+		n_ctx += ret->selected[i];
+	ret->n_units = e->repeat * experiment_n_values(e) * n_ctx;
+	ret->n_steps = ret->n_units * e->n_threads;
+	ret->estimate_s = (double)ret->n_units * UNIT_OVERHEAD_S +
+			  (double)ret->n_steps * ((double)(e->warmup_ns + e->duration_ns) / 1e9 + 1);
+	return 0;
+}
+
+static void unit_name(const struct experiment *e, size_t ctx, size_t v, unsigned repeat, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s-v%zu-r%u", e->contexts[ctx].name, v + 1, repeat);
+}
+
+static void plan_print(const struct plan *p)
+{
+	const struct experiment *e = p->e;
+	char unit[96];
+
+	printf("experiment %s (%s): %s\n", e->name, e->path, strempty(e->description));
+	printf("%zu units (a fresh server each) x %zu thread counts = %zu steps of %.0fs + %.0fs warm-up; "
+	       "about %.0f min\n",
+	       p->n_units, e->n_threads, p->n_steps, (double)e->duration_ns / 1e9, (double)e->warmup_ns / 1e9,
+	       p->estimate_s / 60 + 0.5);
+	printf("threads:");
+	for (size_t i = 0; i < e->n_threads; i++)
+		printf(" %ld", e->threads[i]);
+	printf("\norder:\n");
+	for (unsigned r = 1; r <= e->repeat; r++)
+		for (size_t v = 0; v < experiment_n_values(e); v++)
+			for (size_t c = 0; c < e->n_contexts; c++) {
+				const struct context_spec *s = &e->contexts[c];
+
+				if (!p->selected[c])
+					continue;
+				unit_name(e, c, v, r, unit, sizeof(unit));
+				printf("  %-28s %-7s", unit, context_kind_to_string(s->kind));
+				for (size_t j = 0; j < s->n_props; j++)
+					if (!e->n_vary || s->props[j].def != e->vary)
+						printf(" %s=%s", s->props[j].def->name, s->props[j].text);
+				if (e->n_vary)
+					printf(" %s=%s", e->vary->name, e->vary_values[v]);
+				if (s->session == SESSION_NEW)
+					printf(" session=new");
+				putchar('\n');
+			}
+}
+
+/* Progress on the terminal, and the same line in the journal when one is
+ * reachable, so that a run can be lined up with the system's logs. */
+static void progress(const char *fmt, ...) _printf_(1, 2);
+static void progress(const char *fmt, ...)
+{
+	_cleanup_free_ char *line = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&line, fmt, ap) < 0)
+		line = NULL;
+	va_end(ap);
+	if (!line)
+		return;
+	fprintf(stderr, "slicebench: %s\n", line);
+	sd_journal_send("MESSAGE=slicebench: %s", line, "SYSLOG_IDENTIFIER=slicebench", "PRIORITY=6", NULL);
+}
+
+static void options_for(const struct experiment *e, struct oltp_options *o)
+{
+	oltp_options_default(o);
+	o->tables = e->tables;
+	o->table_size = e->table_size;
+	o->duration_ns = e->duration_ns;
+	o->warmup_ns = e->warmup_ns;
+	o->rand.type = e->rand_type;
+	o->driver = e->driver;
+	o->pin = e->n_client_cpus ? e->pin : OLTP_PIN_INHERIT;
+	o->n_client_cpus = (unsigned)e->n_client_cpus;
+	for (size_t i = 0; i < e->n_client_cpus; i++)
+		o->client_cpus[i] = (unsigned)e->client_cpus[i];
+}
+
+struct runner {
+	const struct experiment *e;
+	const struct plan *plan;
+	struct results *res;
+	struct server server;
+	struct oltp_options o;
+	size_t units_done, steps_done, steps_failed;
+	uint64_t start_ns;
+};
+
+static void step_name(const char *unit, long threads, char *buf, size_t len)
+{
+	snprintf(buf, len, "steps/%s-t%ld.json", unit, threads);
+}
+
+static bool unit_done(const struct runner *rn, const char *unit)
+{
+	char name[160];
+
+	for (size_t t = 0; t < rn->e->n_threads; t++) {
+		step_name(unit, rn->e->threads[t], name, sizeof(name));
+		if (!results_have(rn->res, name))
+			return false;
+	}
+	return true;
+}
+
+static int put_step(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat,
+		    const struct step_result *s)
+{
+	const struct experiment *e = rn->e;
+	json_t *j = NULL;
+	char name[160];
+	int r;
+
+	r = step_result_to_json(s, &j);
+	if (r < 0)
+		return r;
+	json_object_set_new(j, "context", json_string(e->contexts[ctx].name));
+	json_object_set_new(j, "vary_value", e->n_vary ? json_string(e->vary_values[v]) : json_null());
+	json_object_set_new(j, "repeat", json_integer(repeat));
+	json_object_set_new(j, "unit", json_string(unit));
+	step_name(unit, (long)s->threads, name, sizeof(name));
+	r = results_put(rn->res, name, j);
+	json_decref(j);
+	return r < 0 ? r : results_rebuild(rn->res);
+}
+
+/* A step that did not run: recorded as failed, so that the report shows a
+ * gap and not a zero. */
+static int put_failed_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat,
+			    size_t from, const char *reason)
+{
+	int r = 0;
+
+	for (size_t t = from; t < rn->e->n_threads && r >= 0; t++) {
+		struct step_result s = { .threads = (unsigned)rn->e->threads[t], .failed = true };
+
+		snprintf(s.driver, sizeof(s.driver), "%s", rn->e->driver == OLTP_DRIVER_SYSBENCH ? "sysbench" : "slicebench");
+		snprintf(s.reason, sizeof(s.reason), "%s", reason);
+		s.lat_avg_ms = s.lat_p50_ms = s.lat_p95_ms = s.lat_p99_ms = s.lat_max_ms = -1;
+		r = put_step(rn, unit, ctx, v, repeat, &s);
+		rn->steps_failed++;
+	}
+	return r;
+}
+
+static void eta(const struct runner *rn, char *buf, size_t len)
+{
+	double elapsed = (double)(now_ns() - rn->start_ns) / 1e9;
+	long left = (long)(rn->steps_done ? elapsed / (double)rn->steps_done *
+						    (double)(rn->plan->n_steps - rn->steps_done)
+					  : rn->plan->estimate_s);
+
+	snprintf(buf, len, "%ldm%02lds", left / 60, left % 60);
+}
+
+/* One unit: a fresh server in the context, its steps, the server stopped.
+ * Returns <0 only for what must end the run (a results write that failed,
+ * on-error = stop, a signal). */
+static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
+{
+	const struct experiment *e = rn->e;
+	_cleanup_free_ char *msg = NULL, *cpu_dir = NULL;
+	struct context_spec spec = {};
+	struct context c = {};
+	struct oltp_options o = rn->o;
+	char unit[96], name[160], left[32];
+	int r, result = 0;
+
+	unit_name(e, ctx, v, repeat, unit, sizeof(unit));
+	if (unit_done(rn, unit)) {
+		rn->steps_done += e->n_threads;
+		return 0;
+	}
+	r = experiment_spec_for(e, ctx, v, &spec);
+	if (r < 0)
+		return log_error_errno(r, "run: %s: %m", unit);
+	c = (struct context){ .ops = context_ops_for(spec.kind), .spec = &spec, .server = &rn->server,
+			      .mode = cgroup_mode_detect() };
+	rn->units_done++;
+	eta(rn, left, sizeof(left));
+	progress("unit %zu/%zu %s (%s): starting the server, ETA %s", rn->units_done, rn->plan->n_units, unit,
+		 context_kind_to_string(spec.kind), left);
+	r = managed_start(&c, &msg);
+	if (r < 0) {
+		_cleanup_free_ char *reason = NULL;
+
+		log_error_errno(r, "run: %s: the server did not start as %s: %m%s%s", unit,
+				context_kind_to_string(spec.kind), msg ? "; its log ends with:\n" : "", strempty(msg));
+		xasprintf(&reason, "the server did not start: %s", strerror(-r));
+		result = put_failed_steps(rn, unit, ctx, v, repeat, 0, reason ? reason : "the server did not start");
+		rn->steps_done += e->n_threads;
+		experiment_spec_done(e, &spec);
+		return result < 0 ? result : e->on_error == ON_ERROR_STOP ? -ECANCELED : 0;
+	}
+	o.socket = rn->server.socket;
+	o.server_pid = c.pid;
+	if (cgroup_cpu_dir(c.pid, c.mode, &cpu_dir) >= 0)
+		o.server_cpu_cgroup = cpu_dir;
+	r = oltp_prewarm(&o, &msg);
+	if (r < 0)
+		log_warning("run: %s: warming the buffer pool: %s", unit, strempty(msg));
+	for (size_t t = 0; t < e->n_threads && result >= 0; t++) {
+		struct step_result s = {};
+
+		step_name(unit, e->threads[t], name, sizeof(name));
+		if (results_have(rn->res, name)) {
+			rn->steps_done++;
+			continue;
+		}
+		eta(rn, left, sizeof(left));
+		progress("unit %zu/%zu %s: %ld threads, ETA %s", rn->units_done, rn->plan->n_units, unit,
+			 e->threads[t], left);
+		r = oltp_step(&o, (unsigned)e->threads[t], &s);
+		if (r < 0) {
+			snprintf(s.reason, sizeof(s.reason), "the step could not be set up: %s", strerror(-r));
+			s.failed = true;
+			s.threads = (unsigned)e->threads[t];
+		}
+		if (interrupt_signal) {
+			/* A step cut short by a signal is not a result. */
+			step_result_done(&s);
+			result = -EINTR;
+			break;
+		}
+		if (s.failed) {
+			log_error("run: %s: %ld threads failed: %s", unit, e->threads[t], s.reason);
+			rn->steps_failed++;
+		}
+		r = put_step(rn, unit, ctx, v, repeat, &s);
+		rn->steps_done++;
+		if (r < 0)
+			result = log_error_errno(r, "run: cannot write %s/%s: %m", results_dir(rn->res), name);
+		else if (s.failed && e->on_error == ON_ERROR_STOP)
+			result = -ECANCELED;
+		else if (s.failed && kill(c.pid, 0) < 0) {
+			/* The server is gone: the unit's other steps cannot run. */
+			result = put_failed_steps(rn, unit, ctx, v, repeat, t + 1, "the server was no longer running");
+			rn->steps_done += e->n_threads - t - 1;
+			step_result_done(&s);
+			break;
+		}
+		step_result_done(&s);
+	}
+	r = managed_stop(&c);
+	if (r < 0)
+		log_warning_errno(r, "run: %s: stopping the server: %m", unit);
+	experiment_spec_done(e, &spec);
+	return result;
+}
+
+/* The dataset is made once, by a server with no placement of its own, so
+ * that no unit measures a server still flushing the load. */
+static int prepare_dataset(struct runner *rn)
+{
+	_cleanup_free_ char *msg = NULL;
+	struct context_spec spec = { .kind = CONTEXT_RAW };
+	struct context c = { .ops = &context_raw_ops, .spec = &spec, .server = &rn->server,
+			     .mode = cgroup_mode_detect() };
+	struct oltp_options o = rn->o;
+	int r;
+
+	snprintf(spec.name, sizeof(spec.name), "prepare");
+	progress("preparing %u x %u rows", o.tables, o.table_size);
+	r = managed_start(&c, &msg);
+	if (r < 0)
+		return log_error_errno(r, "run: the server for the dataset did not start: %m%s%s",
+				       msg ? "; its log ends with:\n" : "", strempty(msg));
+	o.socket = rn->server.socket;
+	r = oltp_prepare(&o, &msg);
+	if (r < 0)
+		log_error_errno(r, "run: preparing the dataset: %s", msg ? msg : strerror(-r));
+	managed_stop(&c);
+	return r;
+}
+
+static int open_results(const struct run_args *a, const struct experiment *e, struct results **ret)
+{
+	_cleanup_free_ char *dir = NULL;
+	char stamp[32];
+	time_t now = time(NULL);
+	int r;
+
+	if (a->resume)
+		dir = strdup(a->resume);
+	else if (a->out)
+		dir = strdup(a->out);
+	else {
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+		xasprintf(&dir, "results/%s-%s", e->name, stamp);
+	}
+	if (!dir)
+		return -ENOMEM;
+	r = results_open(dir, a->resume != NULL, ret);
+	if (r == -EBUSY)
+		return log_error("run: another run holds %s", dir), r;
+	if (r == -EEXIST)
+		return log_error("run: %s already holds results (--resume %s to finish it)", dir, dir), r;
+	if (r < 0)
+		return log_error_errno(r, "run: cannot write results to %s: %m", dir);
+	return 0;
+}
+
+/* The same experiment, or --resume would mix two designs in one table. */
+static int check_resumed(struct results *res, const json_t *exp)
+{
+	_cleanup_free_ char *path = NULL;
+	json_error_t err;
+	json_t *old;
+	int same;
+
+	if (xasprintf(&path, "%s/experiment.json", results_dir(res)) < 0)
+		return -ENOMEM;
+	old = json_load_file(path, 0, &err);
+	if (!old)
+		return 0;
+	json_object_del(old, "path");
+	same = json_equal(old, exp);
+	json_decref(old);
+	if (!same)
+		return log_error("run: %s was run with another version of this experiment; start a new run", path),
+		       -EINVAL;
+	return 0;
+}
+
+static int write_run_facts(struct results *res, const struct experiment *e, bool resume)
+{
+	json_t *exp = experiment_to_json(e), *host = NULL;
+	int r;
+
+	if (!exp)
+		return -ENOMEM;
+	json_object_del(exp, "path");
+	r = resume ? check_resumed(res, exp) : 0;
+	if (r >= 0)
+		r = results_put(res, "experiment.json", exp);
+	json_decref(exp);
+	if (r >= 0 && !(resume && results_have(res, "host.json"))) {
+		r = host_facts_collect(&host);
+		if (r >= 0)
+			r = results_put(res, "host.json", host);
+		json_decref(host);
+	}
+	return r < 0 && r != -EINVAL ? log_error_errno(r, "run: cannot write to %s: %m", results_dir(res)) : r;
+}
+
+static int run_experiment(const struct run_args *a, const struct experiment *e, const struct plan *plan)
+{
+	struct runner rn = { .e = e, .plan = plan, .start_ns = now_ns() };
+	struct server_config cfg = {};
+	json_t *doc = NULL;
+	int r, status = 0;
+
+	r = open_results(a, e, &rn.res);
+	if (r < 0)
+		return 1;
+	r = write_run_facts(rn.res, e, a->resume != NULL);
+	if (r < 0)
+		goto out;
+	managed_config_default(&cfg);
+	if (e->binary)
+		cfg.binary = e->binary;
+	if (e->flavor)
+		cfg.flavor = e->flavor;
+	if (e->buffer_pool)
+		cfg.buffer_pool = e->buffer_pool;
+	if (e->server_user)
+		cfg.user = e->server_user;
+	if (e->max_connections)
+		cfg.max_connections = e->max_connections;
+	r = managed_ensure_user(cfg.user);
+	if (r < 0) {
+		log_error_errno(r, "run: cannot create the server's user %s: %m", cfg.user);
+		goto out;
+	}
+	r = server_setup(&cfg, &rn.server);
+	if (r < 0) {
+		log_error_errno(r, "run: cannot set up the server in %s: %m%s", cfg.state_dir,
+				r == -EEXIST ? " (a datadir there that slicebench did not make)" : "");
+		goto out;
+	}
+	options_for(e, &rn.o);
+	interrupt_catch();
+	progress("run %s started, results in %s", e->name, results_dir(rn.res));
+	r = prepare_dataset(&rn);
+	for (unsigned rep = 1; r >= 0 && rep <= e->repeat; rep++)
+		for (size_t v = 0; r >= 0 && v < experiment_n_values(e); v++)
+			for (size_t c = 0; r >= 0 && c < e->n_contexts; c++)
+				if (plan->selected[c])
+					r = interrupt_signal ? -EINTR : run_unit(&rn, c, v, rep);
+	if (r >= 0 || r == -EINTR || r == -ECANCELED)
+		(void)results_rebuild(rn.res);
+	progress("run %s %s: %zu steps, %zu failed, results in %s", e->name,
+		 interrupt_signal ? "interrupted" : r < 0 ? "stopped" : "finished", rn.steps_done, rn.steps_failed,
+		 results_dir(rn.res));
+	if (r >= 0 && results_load(results_dir(rn.res), &doc) >= 0) {
+		struct report_options ro = { .format = REPORT_TEXT };
+
+		report_render(doc, &ro, stdout);
+		json_decref(doc);
+	}
+out:
+	server_done(&rn.server);
+	results_close(rn.res);
+	if (interrupt_signal)
+		return 128 + interrupt_signal;
+	status = r < 0 ? 1 : rn.steps_failed ? 1 : 0;
+	return status;
+}
+
+int verb_run(int argc, char **argv)
+{
+	struct run_args a = {};
+	_cleanup_free_ char *path = NULL, *msg = NULL;
+	struct experiment e = {};
+	struct plan plan;
+	int r;
+
+	r = run_parse_argv(argc, argv, &a);
+	if (r <= 0)
+		return r < 0 ? EXIT_USAGE : 0;
+	r = experiment_find(a.experiment, &path);
+	if (r < 0) {
+		log_error("run: no experiment '%s' (slicebench list shows them)", a.experiment);
+		return EXIT_USAGE;
+	}
+	r = experiment_load(path, cgroup_mode_detect(), &e, &msg);
+	if (r < 0) {
+		log_error("%s", msg ? msg : strerror(-r));
+		return EXIT_USAGE;
+	}
+	r = plan_make(&e, a.only, &plan);
+	if (r >= 0 && a.dry_run)
+		plan_print(&plan);
+	else if (r >= 0)
+		r = run_experiment(&a, &e, &plan);
+	experiment_done(&e);
+	return r < 0 ? EXIT_USAGE : r;
+}
+
+int verb_list(int argc, char **argv _unused_)
+{
+	bool any = false;
+
+	if (argc > 1) {
+		log_error("list: takes no arguments");
+		return EXIT_USAGE;
+	}
+	for (const char *const *d = experiment_dirs(); *d; d++) {
+		struct dirent **names = NULL;
+		int n = scandir(*d, &names, NULL, alphasort);
+
+		for (int i = 0; i < n; i++) {
+			_cleanup_free_ char *path = NULL, *msg = NULL;
+			struct experiment e = {};
+			size_t len = strlen(names[i]->d_name);
+
+			if (len > 4 && streq(names[i]->d_name + len - 4, ".ini") &&
+			    xasprintf(&path, "%s/%s", *d, names[i]->d_name) >= 0) {
+				if (experiment_load(path, cgroup_mode_detect(), &e, &msg) >= 0)
+					printf("%-18s %s\n", e.name, strempty(e.description));
+				else
+					printf("%-18.*s (invalid here: %s)\n", (int)(len - 4), names[i]->d_name, msg);
+				experiment_done(&e);
+				any = true;
+			}
+			free(names[i]);
+		}
+		free(names);
+		if (any)
+			break; /* the first directory with experiments wins */
+	}
+	if (!any)
+		log_error("list: no experiments found (set SLICEBENCH_EXPERIMENTS)");
+	return any ? 0 : 1;
+}

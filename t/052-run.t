@@ -1,0 +1,81 @@
+#!/bin/bash
+# slicebench run on the host with raw contexts: the results directory holds
+# a step file per (context, repeat, threads) with TPS above zero, results.json
+# and results.csv agree, repeats are interleaved, report renders the table,
+# a second run into the same directory is refused, SIGINT mid-run exits 130
+# keeping the finished steps and leaving no server or cgroup, and --resume
+# runs only what is missing.
+# Prerequisites: ROOT, MYSQLD.
+SLICEBENCH=${SLICEBENCH:-./slicebench}
+top=${SLICEBENCH_TOP:-.}
+exp=$top/t/fixtures/run/two-raw.ini
+n=0 failed=0
+ok() { # ok STATUS DESC [FILE-TO-SHOW]
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else
+		failed=1; echo "not ok $n - $2"; [ -n "${3:-}" ] && sed 's/^/# /' "$3" | tail -n 20
+	fi
+}
+[ -x "$SLICEBENCH" ] || { echo "1..0 # SKIP no binary at $SLICEBENCH"; exit 0; }
+[ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs ROOT"; exit 0; }
+command -v mariadbd >/dev/null || { echo "1..0 # SKIP needs MYSQLD"; exit 0; }
+echo "1..14"
+scratch=$(mktemp -d) || exit 1
+chmod 0755 "$scratch"
+export SLICEBENCH_STATE_DIR=$scratch/state SLICEBENCH_RUN_DIR=$scratch/run
+servers() { pgrep -f -- "--defaults-file=$scratch/" ; }
+trap 'servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
+steps() { ls "$1/steps" 2>/dev/null | wc -l; }
+
+"$SLICEBENCH" run "$exp" --out "$scratch/res" >"$scratch/out" 2>"$scratch/err"
+ok $? "run two-raw exits 0" "$scratch/err"
+[ "$(steps "$scratch/res")" = 8 ]
+ok $? "8 step files: 2 contexts x 2 repeats x 2 thread counts (got $(steps "$scratch/res"))"
+python3 - "$scratch/res/results.json" >"$scratch/check" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+steps = d["steps"]
+assert len(steps) == 8, len(steps)
+assert all(s["tps"] > 0 and not s["failed"] for s in steps), [s["tps"] for s in steps]
+assert sorted({s["context"] for s in steps}) == ["inherit", "newsession"]
+assert sorted({s["repeat"] for s in steps}) == [1, 2]
+assert d["experiment"]["baseline"] == "inherit" and d["host"]["format_version"] == 1
+print("ok")
+PY
+ok $? "results.json: 8 steps with TPS above zero, both contexts, repeats 1 and 2, host facts" "$scratch/check"
+[ "$(tail -n +2 "$scratch/res/results.csv" | wc -l)" = 8 ]
+ok $? "results.csv has a row per step"
+order=$(grep -o 'unit [0-9]/4 [a-z]*-v1-r[0-9]' "$scratch/err" | awk '{print $3}' | uniq | tr '\n' ' ')
+[ "$order" = "inherit-v1-r1 newsession-v1-r1 inherit-v1-r2 newsession-v1-r2 " ]
+ok $? "repeats are interleaved across contexts (got: $order)" "$scratch/err"
+grep -q '^threads .*inherit.*newsession' "$scratch/out" && grep -q '^1 ' "$scratch/out" && grep -q '^2 ' "$scratch/out"
+ok $? "the run ends with the TPS table, a row per thread count" "$scratch/out"
+"$SLICEBENCH" report "$scratch/res" --format csv >"$scratch/csv" 2>&1
+ok $? "report --format csv exits 0" "$scratch/csv"
+"$SLICEBENCH" run "$exp" --out "$scratch/res" >/dev/null 2>"$scratch/err"; rc=$?
+[ $rc != 0 ] && grep -q 'already holds results' "$scratch/err"
+ok $? "a second run into the same directory is refused (exit $rc)" "$scratch/err"
+sum_before=$(cat "$scratch"/res/steps/* | md5sum)
+"$SLICEBENCH" run "$exp" --resume "$scratch/res" >/dev/null 2>"$scratch/err"
+[ $? = 0 ] && [ "$(cat "$scratch"/res/steps/* | md5sum)" = "$sum_before" ] && ! grep -q 'starting the server' "$scratch/err"
+ok $? "--resume of a finished run starts no server and keeps every step" "$scratch/err"
+
+# SIGINT once the first step file exists.
+"$SLICEBENCH" run "$exp" --out "$scratch/int" >/dev/null 2>"$scratch/err" &
+pid=$!
+for _ in $(seq 300); do [ "$(steps "$scratch/int")" -ge 1 ] && break; sleep 0.1; done
+kill -INT $pid
+wait $pid; rc=$?
+[ $rc = 130 ]
+ok $? "SIGINT mid-run exits 130 (got $rc)" "$scratch/err"
+kept=$(steps "$scratch/int")
+[ "$kept" -ge 1 ] && [ "$kept" -lt 8 ]
+ok $? "the finished steps are kept ($kept of 8)"
+[ -z "$(servers)" ]
+ok $? "no server is left running"
+[ -z "$(find /sys/fs/cgroup -mindepth 1 -maxdepth 3 -type d -name 'slicebench-*' 2>/dev/null)" ]
+ok $? "no slicebench cgroup is left"
+"$SLICEBENCH" run "$exp" --resume "$scratch/int" >/dev/null 2>"$scratch/err"
+[ $? = 0 ] && [ "$(steps "$scratch/int")" = 8 ]
+ok $? "--resume runs the missing steps (now $(steps "$scratch/int") of 8)" "$scratch/err"
+exit $failed
