@@ -13,6 +13,8 @@ static const struct verb {
 	{ "host", verb_host, "print the host facts that decide how a placement behaves" },
 	{ "prepare", verb_prepare, "create or check the sbtest tables on a server" },
 	{ "sweep", verb_sweep, "run the read-only OLTP step at each thread count against a server" },
+	{ "place", verb_place, "start the server in a context and show where it landed" },
+	{ "diff", verb_diff, "what differs between the placements of two contexts" },
 	{ "list", verb_list, "show the named experiments" },
 	{ "run", verb_run, "run a named experiment and record its results" },
 	{ "report", verb_report, "the per-context TPS table of a results directory" },

@@ -16,6 +16,7 @@
 #include "managed.h"
 #include "report.h"
 #include "results.h"
+#include "snapshot.h"
 #include "util.h"
 #include "verbs.h"
 
@@ -274,6 +275,25 @@ static void eta(const struct runner *rn, char *buf, size_t len)
 	snprintf(buf, len, "%ldm%02lds", left / 60, left % 60);
 }
 
+static int put_placement(struct runner *rn, const char *unit, const struct context *c)
+{
+	_cleanup_(placement_done) struct placement p = {};
+	char name[160];
+	json_t *j;
+	int r;
+
+	r = placement_snapshot(c->pid, getpid(), c->mode, &p);
+	if (r < 0)
+		return r;
+	j = placement_to_json(&p);
+	if (!j)
+		return -ENOMEM;
+	snprintf(name, sizeof(name), "placements/%s.json", unit);
+	r = results_put(rn->res, name, j);
+	json_decref(j);
+	return r;
+}
+
 /* One unit: a fresh server in the context, its steps, the server stopped.
  * Returns <0 only for what must end the run (a results write that failed,
  * on-error = stop, a signal). */
@@ -317,6 +337,9 @@ static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 	o.server_pid = c.pid;
 	if (cgroup_cpu_dir(c.pid, c.mode, &cpu_dir) >= 0)
 		o.server_cpu_cgroup = cpu_dir;
+	r = put_placement(rn, unit, &c);
+	if (r < 0)
+		log_warning_errno(r, "run: %s: cannot record the placement: %m", unit);
 	r = oltp_prewarm(&o, &msg);
 	if (r < 0)
 		log_warning("run: %s: warming the buffer pool: %s", unit, strempty(msg));

@@ -9,6 +9,7 @@
 #include "managed.h"
 #include "interrupt.h"
 #include "oltp.h"
+#include "snapshot.h"
 #include "util.h"
 #include "verbs.h"
 
@@ -84,9 +85,11 @@ static const struct option options[] = {
 static const char sweep_help[] =
 	"usage: slicebench sweep --socket PATH [OPTIONS]\n"
 	"       slicebench sweep --context KIND [-p NAME=VALUE]... [OPTIONS]\n"
-	"       slicebench prepare --socket PATH [--tables N] [--table-size M] [--db NAME]\n\n"
+	"       slicebench prepare --socket PATH [--tables N] [--table-size M] [--db NAME]\n"
+	"       slicebench place --context KIND [-p NAME=VALUE]... [--session MODE] [--json]\n\n"
 	"Runs sysbench's oltp_read_only at each thread count against the server on PATH\n"
-	"(prepare creates or checks the sbtest tables; sweep does that first too).\n\n"
+	"(prepare creates or checks the sbtest tables; sweep does that first too).\n"
+	"place starts the server in the context and prints where it landed.\n\n"
 	"  --socket PATH          the server's socket (root over the socket, no password)\n"
 	"  --context KIND         start the managed server as a service, user, scope or raw\n"
 	"  -p, --property N=V     a systemd property of that context, e.g. CPUQuota=50%%\n"
@@ -259,7 +262,25 @@ static int parse_sweep_arg(const char *verb, int c, const char *optname, const c
 }
 
 /* signify's shape: <0 bad usage, 0 help printed, >0 go on. */
-static int parse_argv(const char *verb, bool sweep, int argc, char **argv, struct sweep_args *a)
+enum verb_kind {
+	VERB_PREPARE, /* the options before ARG_THREADS */
+	VERB_SWEEP,   /* all of them */
+	VERB_PLACE,   /* the context, its properties and --json */
+};
+
+static bool option_allowed(enum verb_kind verb, int c)
+{
+	switch (verb) {
+	case VERB_PREPARE:
+		return c < ARG_THREADS && c != ARG_PROPERTY;
+	case VERB_PLACE:
+		return c == ARG_CONTEXT || c == ARG_SESSION || c == ARG_PROPERTY || c == ARG_JSON;
+	default:
+		return true;
+	}
+}
+
+static int parse_argv(const char *verb, enum verb_kind kind, int argc, char **argv, struct sweep_args *a)
 {
 	int c, idx;
 
@@ -277,8 +298,9 @@ static int parse_argv(const char *verb, bool sweep, int argc, char **argv, struc
 			return -EINVAL;
 		if (c == ARG_PROPERTY)
 			idx = (int)ELEMENTSOF(options) - 2;
-		if (!sweep && (c >= ARG_THREADS || c == ARG_PROPERTY)) {
-			log_error("%s: --%s is an option of sweep", verb, options[idx].name);
+		if (!option_allowed(kind, c)) {
+			log_error("%s: --%s is an option of %s", verb, options[idx].name,
+				  kind == VERB_PLACE && c < ARG_THREADS ? "prepare and sweep" : "sweep");
 			return -EINVAL;
 		}
 		if (parse_sweep_arg(verb, c, options[idx].name, optarg, a) < 0)
@@ -286,6 +308,10 @@ static int parse_argv(const char *verb, bool sweep, int argc, char **argv, struc
 	}
 	if (optind < argc) {
 		log_error("%s: unexpected argument '%s'", verb, argv[optind]);
+		return -EINVAL;
+	}
+	if (kind == VERB_PLACE && !a->in_context) {
+		log_error("%s: which context? (--context service, user, scope or raw)", verb);
 		return -EINVAL;
 	}
 	if (!a->o.socket == !a->in_context) {
@@ -297,7 +323,7 @@ static int parse_argv(const char *verb, bool sweep, int argc, char **argv, struc
 		const char *why = NULL;
 		enum cgroup_mode mode = cgroup_mode_detect();
 
-		snprintf(a->spec.name, sizeof(a->spec.name), "sweep-%s", context_kind_to_string(a->spec.kind));
+		snprintf(a->spec.name, sizeof(a->spec.name), "%s-%s", verb, context_kind_to_string(a->spec.kind));
 		if (context_validate(&a->spec, mode, &bad, &why) < 0) {
 			log_error("%s: %s%s%s: %s (cgroup mode %s)", verb, bad ? "-p " : "", bad ? bad->def->name : "",
 				  bad ? "" : context_kind_to_string(a->spec.kind), why, cgroup_mode_to_string(mode));
@@ -329,7 +355,7 @@ int verb_prepare(int argc, char **argv)
 	struct sweep_args a = {};
 	int r;
 
-	r = parse_argv("prepare", false, argc, argv, &a);
+	r = parse_argv("prepare", VERB_PREPARE, argc, argv, &a);
 	if (r <= 0)
 		return r < 0 ? EXIT_USAGE : 0;
 	return prepare_dataset("prepare", &a.o) < 0 ? 1 : 0;
@@ -410,7 +436,9 @@ static int sweep_steps(struct sweep_args *a)
 	return failed ? 1 : 0;
 }
 
-static int sweep_in_context(struct sweep_args *a)
+/* Starts the managed server in a->spec, runs f with it, stops it.  Returns
+ * an exit status. */
+static int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(struct sweep_args *, struct context *))
 {
 	_cleanup_free_ char *msg = NULL, *cpu_dir = NULL;
 	struct server_config cfg = {};
@@ -421,13 +449,10 @@ static int sweep_in_context(struct sweep_args *a)
 	managed_config_default(&cfg);
 	r = managed_ensure_user(cfg.user);
 	if (r < 0)
-		return log_error_errno(r, "sweep: cannot create the server's user %s: %m", cfg.user), 1;
+		return log_error_errno(r, "%s: cannot create the server's user %s: %m", verb, cfg.user), 1;
 	r = server_setup(&cfg, &s);
-	if (r == -EEXIST)
-		return log_error("sweep: %s/datadir exists but slicebench did not make it; refusing to touch it",
-				 cfg.state_dir), 1;
 	if (r < 0)
-		return log_error_errno(r, "sweep: cannot set up the server in %s: %m%s", cfg.state_dir,
+		return log_error_errno(r, "%s: cannot set up the server in %s: %m%s", verb, cfg.state_dir,
 				       r == -EACCES ? " (its user must be able to reach every directory above it)"
 				       : r == -EEXIST ? " (a datadir there that slicebench did not make; refusing to touch it)"
 						      : ""),
@@ -437,7 +462,7 @@ static int sweep_in_context(struct sweep_args *a)
 	interrupt_catch();
 	r = managed_start(&c, &msg);
 	if (r < 0) {
-		log_error_errno(r, "sweep: the server did not start as %s: %m%s%s", context_kind_to_string(a->spec.kind),
+		log_error_errno(r, "%s: the server did not start as %s: %m%s%s", verb, context_kind_to_string(a->spec.kind),
 				msg ? "; its log ends with:\n" : "", strempty(msg));
 		server_done(&s);
 		return 1;
@@ -446,12 +471,39 @@ static int sweep_in_context(struct sweep_args *a)
 	a->o.server_pid = c.pid;
 	if (cgroup_cpu_dir(c.pid, c.mode, &cpu_dir) >= 0)
 		a->o.server_cpu_cgroup = cpu_dir;
-	status = interrupt_signal ? 1 : sweep_steps(a);
+	status = interrupt_signal ? 1 : f(a, &c);
 	r = managed_stop(&c);
 	if (r < 0)
-		log_warning_errno(r, "sweep: stopping the server: %m");
+		log_warning_errno(r, "%s: stopping the server: %m", verb);
 	server_done(&s);
 	return interrupt_signal ? 128 + interrupt_signal : status;
+}
+
+static int sweep_in_context(struct sweep_args *a, struct context *c _unused_)
+{
+	return sweep_steps(a);
+}
+
+static int print_placement(struct sweep_args *a, struct context *c)
+{
+	_cleanup_(placement_done) struct placement p = {};
+	int r;
+
+	r = placement_snapshot(c->pid, getpid(), c->mode, &p);
+	if (r < 0)
+		return log_error_errno(r, "place: cannot read the placement of PID %d: %m", (int)c->pid), 1;
+	if (a->json) {
+		json_t *j = placement_to_json(&p);
+
+		if (!j)
+			return log_error_errno(-ENOMEM, "place: %m"), 1;
+		json_dumpf(j, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(j);
+	} else
+		for (size_t i = 0; i < p.n; i++)
+			printf("%s: %s\n", p.attrs[i].key, p.attrs[i].value);
+	return 0;
 }
 
 static void sweep_args_done(struct sweep_args *a)
@@ -465,9 +517,23 @@ int verb_sweep(int argc, char **argv)
 	struct sweep_args a = {};
 	int r;
 
-	r = parse_argv("sweep", true, argc, argv, &a);
+	r = parse_argv("sweep", VERB_SWEEP, argc, argv, &a);
 	if (r > 0)
-		r = a.in_context ? sweep_in_context(&a) : sweep_steps(&a);
+		r = a.in_context ? with_managed_server("sweep", &a, sweep_in_context) : sweep_steps(&a);
+	else
+		r = r < 0 ? EXIT_USAGE : 0;
+	sweep_args_done(&a);
+	return r;
+}
+
+int verb_place(int argc, char **argv)
+{
+	struct sweep_args a = {};
+	int r;
+
+	r = parse_argv("place", VERB_PLACE, argc, argv, &a);
+	if (r > 0)
+		r = with_managed_server("place", &a, print_placement);
 	else
 		r = r < 0 ? EXIT_USAGE : 0;
 	sweep_args_done(&a);

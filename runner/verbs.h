@@ -9,6 +9,8 @@ int verb_sandbox(int argc, char **argv);
 int verb_prepare(int argc, char **argv);
 int verb_sweep(int argc, char **argv);
 int verb_run(int argc, char **argv);
+int verb_place(int argc, char **argv);
+int verb_diff(int argc, char **argv);
 int verb_list(int argc, char **argv);
 int verb_report(int argc, char **argv);
 int verb_compare(int argc, char **argv);

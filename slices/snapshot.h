@@ -1,0 +1,40 @@
+/* Where a context put a process: a flat, ordered list of attributes
+ * (cgroups and their CPU settings, affinity, autogroup, session, nice and
+ * scheduling, NUMA policy, limits, environment, allocator, ...), read from
+ * /proc and cgroupfs.  Flat keys make diffs trivial and let explain copy
+ * one attribute at a time from one context to another. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+
+#include "cgmode.h"
+
+struct placement_attr {
+	char *key, *value;
+};
+
+struct placement {
+	struct placement_attr *attrs;
+	size_t n, cap;
+};
+
+/* Reads pid's placement; client (0: none) adds client.same_* attributes
+ * that say what the load generator shares with it. */
+int placement_snapshot(pid_t pid, pid_t client, enum cgroup_mode mode, struct placement *ret);
+void placement_done(struct placement *p);
+const char *placement_get(const struct placement *p, const char *key);
+int placement_set(struct placement *p, const char *key, const char *value);
+
+/* Counters (cpu.stat.*) change by themselves and are never a difference. */
+bool placement_key_is_counter(const char *key);
+
+/* The keys whose values differ (or that only one side has), in a's order
+ * and then b's; *ret_keys borrows from a and b. */
+int placement_diff(const struct placement *a, const struct placement *b, const char ***ret_keys, size_t *ret_n);
+
+json_t *placement_to_json(const struct placement *p);
+int placement_from_json(const json_t *j, struct placement *ret);
