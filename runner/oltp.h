@@ -113,6 +113,11 @@ static inline int oltp_connect(const struct oltp_options *o, const char *db, MYS
 	return oltp_connect_flags(o, db, 0, ret, ret_msg);
 }
 
+/* The server's own view of its placement (open_files_limit,
+ * max_connections, table_open_cache, ...) as server.* attributes. */
+struct placement;
+int oltp_server_facts(const struct oltp_options *o, struct placement *p);
+
 /* Create and load sbtest1..N, or check and reuse a matching dataset.
  * A mismatching dataset is -EEXIST with the table named in *ret_msg (may be NULL). */
 int oltp_prepare(const struct oltp_options *o, char **ret_msg);

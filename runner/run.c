@@ -275,7 +275,7 @@ static void eta(const struct runner *rn, char *buf, size_t len)
 	snprintf(buf, len, "%ldm%02lds", left / 60, left % 60);
 }
 
-static int put_placement(struct runner *rn, const char *unit, const struct context *c)
+static int put_placement(struct runner *rn, const char *unit, const struct context *c, const struct oltp_options *o)
 {
 	_cleanup_(placement_done) struct placement p = {};
 	char name[160];
@@ -283,6 +283,8 @@ static int put_placement(struct runner *rn, const char *unit, const struct conte
 	int r;
 
 	r = placement_snapshot(c->pid, getpid(), c->mode, &p);
+	if (r >= 0)
+		r = oltp_server_facts(o, &p);
 	if (r < 0)
 		return r;
 	j = placement_to_json(&p);
@@ -337,7 +339,7 @@ static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 	o.server_pid = c.pid;
 	if (cgroup_cpu_dir(c.pid, c.mode, &cpu_dir) >= 0)
 		o.server_cpu_cgroup = cpu_dir;
-	r = put_placement(rn, unit, &c);
+	r = put_placement(rn, unit, &c, &o);
 	if (r < 0)
 		log_warning_errno(r, "run: %s: cannot record the placement: %m", unit);
 	r = oltp_prewarm(&o, &msg);

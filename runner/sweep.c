@@ -492,6 +492,9 @@ static int print_placement(struct sweep_args *a, struct context *c)
 	r = placement_snapshot(c->pid, getpid(), c->mode, &p);
 	if (r < 0)
 		return log_error_errno(r, "place: cannot read the placement of PID %d: %m", (int)c->pid), 1;
+	r = oltp_server_facts(&a->o, &p);
+	if (r < 0)
+		log_warning_errno(r, "place: cannot read the server's variables: %m");
 	if (a->json) {
 		json_t *j = placement_to_json(&p);
 

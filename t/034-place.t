@@ -16,7 +16,7 @@ ok() { # ok STATUS DESC [FILE-TO-SHOW]
 [ -x "$SLICEBENCH" ] || { echo "1..0 # SKIP no binary at $SLICEBENCH"; exit 0; }
 [ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs ROOT"; exit 0; }
 command -v mariadbd >/dev/null || { echo "1..0 # SKIP needs MYSQLD"; exit 0; }
-echo "1..14"
+echo "1..15"
 scratch=$(mktemp -d) || exit 1
 chmod 0755 "$scratch"
 export SLICEBENCH_STATE_DIR=$scratch/state SLICEBENCH_RUN_DIR=$scratch/run
@@ -38,6 +38,7 @@ ok $? "place with four properties and session=new exits 0" "$scratch/err"
 expect "$scratch/b.json" affinity 1 "CPUAffinity=1"
 expect "$scratch/b.json" nice 5 "Nice=5"
 expect "$scratch/b.json" limit.nofile 4096 "LimitNOFILE=4096"
+expect "$scratch/b.json" server.open_files_limit 4096 "the server, asked over SQL, under LimitNOFILE=4096"
 if [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then
 	expect "$scratch/b.json" cpu.weight 50 "CPUWeight=50 on v2"
 else
