@@ -19,6 +19,7 @@ static const struct verb {
 	{ "run", verb_run, "run a named experiment and record its results" },
 	{ "report", verb_report, "the per-context TPS table of a results directory" },
 	{ "compare", verb_compare, "results of the same experiment from several hosts, side by side" },
+	{ "cleanup", verb_cleanup, "remove the servers, units and cgroups a killed run left behind" },
 	{ "sandbox", verb_sandbox, "boot, use and remove a throwaway real systemd (container or vm)" },
 };
 

@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 
 #include "managed.h"
+#include "state.h"
 #include "util.h"
 
 void managed_config_default(struct server_config *cfg)
@@ -46,11 +47,26 @@ int managed_ensure_user(const char *name)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 && getpwnam(name) ? 0 : -EPERM;
 }
 
+/* The state directory holds the datadir. */
+static char *state_dir_of(const struct context *c)
+{
+	char *slash = strrchr(c->server->datadir, '/');
+
+	return slash ? strndup(c->server->datadir, (size_t)(slash - c->server->datadir)) : strdup(".");
+}
+
 int managed_start(struct context *c, char **ret_msg)
 {
+	_cleanup_free_ char *state_dir = state_dir_of(c);
 	int r;
 
+	if (!state_dir)
+		return -ENOMEM;
 	r = c->ops->start(c);
+	/* Recorded before the wait, so that a SIGKILL while the server comes up
+	 * still leaves a trace for cleanup. */
+	if (r >= 0)
+		r = state_record(state_dir, c);
 	if (r >= 0)
 		r = server_wait_ready(c->server, c->pid, 120 * NSEC_PER_SEC);
 	if (r < 0) {
@@ -58,14 +74,34 @@ int managed_start(struct context *c, char **ret_msg)
 			server_log_tail(c->server, 5, ret_msg);
 		c->ops->stop(c);
 		c->ops->cleanup(c);
+		state_forget(state_dir, c);
 	}
 	return r;
 }
 
 int managed_stop(struct context *c)
 {
+	_cleanup_free_ char *state_dir = state_dir_of(c);
 	int r = c->ops->stop(c);
 
 	c->ops->cleanup(c);
+	if (state_dir)
+		state_forget(state_dir, c);
 	return r;
+}
+
+int managed_lock(const char *verb, const struct server_config *cfg)
+{
+	int holder = 0, r;
+
+	r = state_lock(cfg->state_dir, &holder);
+	if (r == -EBUSY)
+		return log_error("%s: another slicebench (PID %d) is using %s; one run per state directory at a time",
+				 verb, holder, cfg->state_dir), r;
+	if (r < 0)
+		return log_error_errno(r, "%s: cannot lock %s/lock: %m", verb, cfg->state_dir);
+	r = state_cleanup(cfg->state_dir);
+	if (r > 0)
+		log_info("%s: removed what %d earlier run(s) left behind", verb, r);
+	return 0;
 }

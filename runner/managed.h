@@ -18,5 +18,9 @@ int managed_ensure_user(const char *name);
  * failure everything start made is cleaned up and *ret_msg (if not NULL)
  * holds the server log's last lines. */
 int managed_start(struct context *c, char **ret_msg);
+/* Takes the state directory's lock for this process (logs and returns
+ * -EBUSY if another slicebench holds it) and removes what stale records
+ * name. */
+int managed_lock(const char *verb, const struct server_config *cfg);
 /* Stops the server and removes the context's units or cgroups. */
 int managed_stop(struct context *c);

@@ -17,6 +17,7 @@
 #include "report.h"
 #include "results.h"
 #include "snapshot.h"
+#include "state.h"
 #include "util.h"
 #include "verbs.h"
 
@@ -513,6 +514,9 @@ static int run_experiment(const struct run_args *a, const struct experiment *e, 
 		cfg.user = e->server_user;
 	if (e->max_connections)
 		cfg.max_connections = e->max_connections;
+	r = managed_lock("run", &cfg);
+	if (r < 0)
+		goto out;
 	r = managed_ensure_user(cfg.user);
 	if (r < 0) {
 		log_error_errno(r, "run: cannot create the server's user %s: %m", cfg.user);
@@ -618,4 +622,28 @@ int verb_list(int argc, char **argv _unused_)
 	if (!any)
 		log_error("list: no experiments found (set SLICEBENCH_EXPERIMENTS)");
 	return any ? 0 : 1;
+}
+
+int verb_cleanup(int argc, char **argv _unused_)
+{
+	struct server_config cfg = {};
+	int holder = 0, r;
+
+	if (argc > 1) {
+		log_error("cleanup: takes no arguments (the state directory is $SLICEBENCH_STATE_DIR)");
+		return EXIT_USAGE;
+	}
+	managed_config_default(&cfg);
+	r = state_lock(cfg.state_dir, &holder);
+	if (r == -EBUSY) {
+		log_error("cleanup: slicebench PID %d is running on %s; its servers and units are not stale", holder,
+			  cfg.state_dir);
+		return 1;
+	}
+	if (r < 0)
+		return log_error_errno(r, "cleanup: cannot lock %s/lock: %m", cfg.state_dir), 1;
+	r = state_cleanup(cfg.state_dir);
+	if (r == 0)
+		printf("nothing to clean up in %s\n", cfg.state_dir);
+	return r < 0 ? 1 : 0;
 }

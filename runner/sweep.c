@@ -447,6 +447,8 @@ static int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(
 	int r, status;
 
 	managed_config_default(&cfg);
+	if (managed_lock(verb, &cfg) < 0)
+		return 1;
 	r = managed_ensure_user(cfg.user);
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot create the server's user %s: %m", verb, cfg.user), 1;

@@ -12,6 +12,7 @@ int verb_run(int argc, char **argv);
 int verb_place(int argc, char **argv);
 int verb_diff(int argc, char **argv);
 int verb_list(int argc, char **argv);
+int verb_cleanup(int argc, char **argv);
 int verb_report(int argc, char **argv);
 int verb_compare(int argc, char **argv);
 int find_helper(const char *name, char **ret);

@@ -54,18 +54,23 @@ for k in affinity nice limit.nofile session.is_leader autogroup client.same_sess
 done && [[ "$keys" != *cpu.stat.* ]]
 ok $? "diff names affinity, nice, limit.nofile, session, autogroup and no counter (got: $keys)" "$scratch/diff"
 
-if ! command -v systemd-nspawn >/dev/null; then
-	if [ "${CI:-}" = true ]; then
-		for _ in 1 2 3 4; do n=$((n + 1)); echo "not ok $n - NSPAWN is missing under CI"; done; exit 1
-	fi
-	for _ in 1 2 3 4; do n=$((n + 1)); echo "ok $n # SKIP needs NSPAWN"; done; exit $failed
+# Under a running systemd (the VM guest) the systemd kinds run here;
+# elsewhere in a throwaway container.
+if [ "$(cat /proc/1/comm)" = systemd ]; then
+	in_systemd=()
+elif command -v systemd-nspawn >/dev/null; then
+	"$SLICEBENCH" sandbox --name $box up >"$scratch/up" 2>&1 || sed 's/^/# /' "$scratch/up"
+	in_systemd=("$SLICEBENCH" sandbox --name $box exec --)
+elif [ "${CI:-}" = true ]; then
+	for _ in 1 2 3 4; do n=$((n + 1)); echo "not ok $n - NSPAWN is missing under CI"; done; exit 1
+else
+	for _ in 1 2 3 4; do n=$((n + 1)); echo "ok $n # SKIP needs NSPAWN or a running systemd"; done; exit $failed
 fi
-"$SLICEBENCH" sandbox --name $box up >"$scratch/up" 2>&1 || { cat "$scratch/up" | sed 's/^/# /'; }
-"$SLICEBENCH" sandbox --name $box exec -- "$SLICEBENCH" place --context service --json >"$scratch/svc.json" 2>"$scratch/err"
+"${in_systemd[@]}" "$SLICEBENCH" place --context service --json >"$scratch/svc.json" 2>"$scratch/err"
 expect "$scratch/svc.json" unit slicebench-place-service.service "a service"
 expect "$scratch/svc.json" slice system.slice "a service"
-"$SLICEBENCH" sandbox --name $box exec -- "$SLICEBENCH" place --context user --json >"$scratch/user.json" 2>"$scratch/err"
+"${in_systemd[@]}" "$SLICEBENCH" place --context user --json >"$scratch/user.json" 2>"$scratch/err"
 expect "$scratch/user.json" slice app.slice "a user service"
-"$SLICEBENCH" sandbox --name $box exec -- "$SLICEBENCH" place --context scope --json >"$scratch/scope.json" 2>"$scratch/err"
+"${in_systemd[@]}" "$SLICEBENCH" place --context scope --json >"$scratch/scope.json" 2>"$scratch/err"
 expect "$scratch/scope.json" unit slicebench-place-scope.scope "a scope"
 exit $failed

@@ -29,14 +29,22 @@ echo "cpu.weight=$(cat $d/cpu.weight)"
 echo "cpuset.cpus.effective=$(cat $d/cpuset.cpus.effective)"
 echo "vendor=$(grep -m1 vendor_id /proc/cpuinfo | sed "s/.*: //")"
 echo "insandbox=$SLICEBENCH_IN_SANDBOX"
+h=$("$SLICEBENCH" host --json)
+echo "host.mode=$(printf "%s" "$h" | jq -r .cgroup.mode)"
+echo "host.v2_controllers=$(printf "%s" "$h" | jq -r ".cgroup.v2_controllers | join(\" \")")"
+echo "host.vendor=$(printf "%s" "$h" | jq -r .cpu)"
+# The user manager gets the cpu controller only if user@.service delegates it.
+echo "user.delegated=$(cat /sys/fs/cgroup/user.slice/cgroup.subtree_control 2>/dev/null)"
 '
 start=$SECONDS
-"$vm" --name t070 run -- bash -c "$checks" >"$scratch/out" 2>"$scratch/err"
+SLICEBENCH=$(cd "$(dirname "${SLICEBENCH:-$top/slicebench}")" && pwd)/$(basename "${SLICEBENCH:-slicebench}")
+export SLICEBENCH
+"$vm" --name t070 run -- env SLICEBENCH="$SLICEBENCH" bash -c "$checks" >"$scratch/out" 2>"$scratch/err"
 rc=$?
 elapsed=$((SECONDS - start))
 
 n=0 failed=0
-echo "1..8"
+echo "1..12"
 report() { # report OK DESC [DIAG...]
 	local ok=$1 desc=$2; shift 2
 	n=$((n + 1))
@@ -70,6 +78,11 @@ expect cpu.max "50000 100000" "CPUQuota=50% gives cpu.max 50000 100000"
 expect cpu.weight 200 "CPUWeight=200 gives cpu.weight 200"
 expect cpuset.cpus.effective 1 "AllowedCPUs=1 gives cpuset.cpus.effective 1"
 expect vendor AuthenticAMD "guest CPU vendor is AuthenticAMD"
+expect host.mode unified "slicebench host in the guest says cgroup mode unified"
+has_word host.v2_controllers cpu "slicebench host lists the v2 cpu controller"
+has_word host.v2_controllers cpuset "slicebench host lists the v2 cpuset controller"
+expect host.vendor AuthenticAMD "slicebench host says AuthenticAMD"
+echo "# user.slice delegates: $(value user.delegated)"
 echo "# wall time ${elapsed}s"
 [ "$(value insandbox)" = vm ] || echo "# warning: SLICEBENCH_IN_SANDBOX is '$(value insandbox)', want vm"
 exit $failed

@@ -1,11 +1,12 @@
 #!/bin/bash
 # The systemd tests again, in the cgroup v2 guest: one boot runs the bus,
 # service/scope and user context tests and the raw context, each of which
-# checks the v2 files (cpu.max, cpu.weight) itself.
+# checks the v2 files (cpu.max, cpu.weight) itself, then the placement
+# snapshots of every kind and a short sweep through the command line.
 top=${SLICEBENCH_TOP:-.}
 vm=$top/sandbox/slicebench-vm
 build=${SLICEBENCH_BUILD:-$top/build}
-tests="020-bus-transient 031-raw-context 032-systemd-contexts 033-user-context"
+tests="020-bus-transient 031-raw-context 032-systemd-contexts 033-user-context 034-place 044-sweep-cli"
 
 skip_or_fail() {
 	if [ "${CI:-}" = true ]; then
@@ -16,10 +17,17 @@ skip_or_fail() {
 [ "$(id -u)" = 0 ] || skip_or_fail "needs root"
 command -v qemu-system-x86_64 >/dev/null || skip_or_fail "no qemu-system-x86_64"
 for t in $tests; do
-	[ -x "$build/t/$t.t" ] || skip_or_fail "$build/t/$t.t is not built"
+	[ -x "$build/t/$t.t" ] || [ -x "$top/t/$t.t" ] || skip_or_fail "$build/t/$t.t is not built"
 done
 
-script='cd "$1"; shift; for t in "$@"; do echo "=== $t"; ./'"${build#$top/}"'/t/$t.t 2>&1; echo "=== rc $?"; done'
+# C tests from the build tree, shell tests from t/.
+b=${build#$top/}
+script='cd "$1"; shift; export SLICEBENCH=$PWD/'"$b"'/slicebench SLICEBENCH_TOP=$PWD
+for t in "$@"; do
+	echo "=== $t"
+	if [ -x '"$b"'/t/$t.t ]; then ./'"$b"'/t/$t.t 2>&1; else bash t/$t.t 2>&1; fi
+	echo "=== rc $?"
+done'
 out=$(cd "$top" && "$vm" --name t072-$$ run -- bash -c "$script" sh "$(cd "$top" && pwd)" $tests 2>&1)
 n=0
 echo "1..$(echo $tests | wc -w)"

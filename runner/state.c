@@ -1,0 +1,224 @@
+/* The lock and the live records.  A record names only what slicebench made
+ * (units and cgroups with its prefix, a server PID with its start time, so
+ * that a recycled PID is never killed), and cleanup refuses anything else. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "bus.h"
+#include "state.h"
+#include "util.h"
+
+int state_lock(const char *state_dir, int *ret_holder)
+{
+	_cleanup_free_ char *path = NULL, *holder = NULL;
+	char pid[32];
+	int fd, r;
+
+	*ret_holder = 0;
+	r = mkdir_p(state_dir, 0755);
+	if (r < 0)
+		return r;
+	if (xasprintf(&path, "%s/lock", state_dir) < 0)
+		return -ENOMEM;
+	/* Kept open (and locked) until exit; close-on-exec keeps it from servers. */
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		r = -errno;
+		if (read_file_str(path, &holder) >= 0)
+			*ret_holder = atoi(holder);
+		close(fd);
+		return r == -EWOULDBLOCK ? -EBUSY : r;
+	}
+	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) < 0 || write(fd, pid, strlen(pid)) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	return 0;
+}
+
+static int record_path(const char *state_dir, const char *name, char **ret)
+{
+	return xasprintf(ret, "%s/live/%s.json", state_dir, name);
+}
+
+/* Field 22 of /proc/PID/stat: with the PID, it names one process for good. */
+static unsigned long long start_time(pid_t pid)
+{
+	_cleanup_free_ char *s = NULL;
+	char path[64];
+	const char *p;
+	unsigned long long t = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_file_str(path, &s) < 0 || !(p = strrchr(s, ')')))
+		return 0;
+	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu", &t) != 1)
+		return 0;
+	return t;
+}
+
+int state_record(const char *state_dir, const struct context *c)
+{
+	_cleanup_free_ char *path = NULL, *dir = NULL, *unit = NULL, *text = NULL;
+	struct passwd *pw = c->spec->kind == CONTEXT_USER ? getpwnam(c->server->user) : NULL;
+	json_t *j;
+	int r;
+
+	if (c->spec->kind == CONTEXT_SERVICE || c->spec->kind == CONTEXT_USER || c->spec->kind == CONTEXT_SCOPE) {
+		r = service_unit_name(c, c->spec->kind == CONTEXT_SCOPE ? ".scope" : ".service", &unit);
+		if (r < 0)
+			return r;
+	}
+	if (xasprintf(&dir, "%s/live", state_dir) < 0 || record_path(state_dir, c->spec->name, &path) < 0)
+		return -ENOMEM;
+	r = mkdir_p(dir, 0700);
+	if (r < 0)
+		return r;
+	j = json_pack("{s:s, s:s?, s:i, s:s?, s:i, s:I, s:i}", "kind", context_kind_to_string(c->spec->kind), "unit",
+		      unit, "uid", pw ? (int)pw->pw_uid : -1, "cgroup", c->cgroup_name, "server_pid", (int)c->pid,
+		      "server_start", (json_int_t)start_time(c->pid), "owner_pid", (int)getpid());
+	if (!j)
+		return -ENOMEM;
+	text = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	if (!text)
+		return -ENOMEM;
+	return write_file_atomic(path, text, strlen(text));
+}
+
+void state_forget(const char *state_dir, const struct context *c)
+{
+	_cleanup_free_ char *path = NULL;
+
+	if (record_path(state_dir, c->spec->name, &path) >= 0)
+		(void)unlink(path);
+}
+
+static bool ours(const char *name, const char *prefix)
+{
+	return name && strncmp(name, prefix, strlen(prefix)) == 0 && !strchr(name, '/');
+}
+
+static void kill_server(pid_t pid, unsigned long long start)
+{
+	if (pid <= 1 || !start || start_time(pid) != start)
+		return; /* gone, or the PID now names another process */
+	if (kill(pid, SIGKILL) == 0)
+		printf("killed the server, PID %d\n", (int)pid);
+}
+
+static void stop_unit(const char *unit, int uid)
+{
+	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+	int r;
+
+	if (!ours(unit, "slicebench-"))
+		return;
+	r = uid >= 0 ? bus_open_user_manager((uid_t)uid, &bus) : bus_open_system(&bus);
+	if (r < 0)
+		return; /* no manager, no unit */
+	if (bus_unit_exists(bus, unit, NULL) <= 0)
+		return;
+	bus_kill_unit(bus, unit, SIGKILL, NULL);
+	r = bus_stop_unit(bus, unit, 30 * USEC_PER_SEC, NULL);
+	bus_reset_failed_unit(bus, unit);
+	if (r >= 0)
+		printf("stopped unit %s%s\n", unit, uid >= 0 ? " (user manager)" : "");
+}
+
+/* rmdir of the raw context's cgroup in every hierarchy it was made in. */
+static void remove_cgroup(const char *name)
+{
+	DIR *d;
+	struct dirent *e;
+	char path[512];
+
+	if (!ours(name, "slicebench-raw-"))
+		return;
+	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", name);
+	if (rmdir(path) == 0)
+		printf("removed cgroup %s\n", path);
+	d = opendir("/sys/fs/cgroup");
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/%s", e->d_name, name);
+		if (access(path, F_OK) < 0)
+			continue;
+		/* A cgroup still holding a dying process is busy for a moment. */
+		for (int i = 0; i < 50 && rmdir(path) < 0 && errno == EBUSY; i++)
+			usleep(20000);
+		if (access(path, F_OK) < 0)
+			printf("removed cgroup %s\n", path);
+		else
+			printf("could not remove cgroup %s: %s\n", path, strerror(errno));
+	}
+	if (d)
+		closedir(d);
+}
+
+static bool cgroup_gone(const char *name)
+{
+	DIR *d = opendir("/sys/fs/cgroup");
+	struct dirent *e;
+	char path[512];
+	bool gone = true;
+
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/%s", e->d_name, name);
+			gone &= access(path, F_OK) < 0;
+		}
+	if (d)
+		closedir(d);
+	return gone;
+}
+
+int state_cleanup(const char *state_dir)
+{
+	_cleanup_free_ char *dir = NULL;
+	struct dirent **names = NULL;
+	int n, cleared = 0;
+
+	if (xasprintf(&dir, "%s/live", state_dir) < 0)
+		return -ENOMEM;
+	n = scandir(dir, &names, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		_cleanup_free_ char *path = NULL;
+		json_error_t err;
+		json_t *j = NULL;
+
+		if (names[i]->d_name[0] != '.' && xasprintf(&path, "%s/%s", dir, names[i]->d_name) >= 0 &&
+		    (j = json_load_file(path, 0, &err))) {
+			const char *unit = json_string_value(json_object_get(j, "unit"));
+			const char *cgroup = json_string_value(json_object_get(j, "cgroup"));
+
+			printf("stale: %s (%s, left by PID %d)\n", names[i]->d_name,
+			       strempty(json_string_value(json_object_get(j, "kind"))),
+			       (int)json_integer_value(json_object_get(j, "owner_pid")));
+			kill_server((pid_t)json_integer_value(json_object_get(j, "server_pid")),
+				    (unsigned long long)json_integer_value(json_object_get(j, "server_start")));
+			stop_unit(unit, (int)json_integer_value(json_object_get(j, "uid")));
+			remove_cgroup(cgroup);
+			if (!cgroup || cgroup_gone(cgroup)) {
+				unlink(path);
+				cleared++;
+			}
+			json_decref(j);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return cleared;
+}

@@ -1,0 +1,22 @@
+/* What slicebench has running, on disk: one lock per state directory (one
+ * run at a time) and one record per started context under STATE/live/, so
+ * that after a SIGKILL the next run or `slicebench cleanup` can find the
+ * server, unit and cgroup it left and remove them, and nothing else. */
+#pragma once
+
+#include <stdbool.h>
+
+#include "context.h"
+
+/* Takes STATE/lock for the life of the process.  -EBUSY: another slicebench
+ * holds it (its PID in *ret_holder when known). */
+int state_lock(const char *state_dir, int *ret_holder);
+
+/* After a context started / before its record is no longer true. */
+int state_record(const char *state_dir, const struct context *c);
+void state_forget(const char *state_dir, const struct context *c);
+
+/* Removes what the records under STATE/live/ name and is still there; the
+ * lock must be held.  Prints one line per thing removed; returns how many
+ * records it cleared. */
+int state_cleanup(const char *state_dir);
