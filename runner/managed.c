@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 
 #include "managed.h"
+#include "snapshot.h"
 #include "state.h"
 #include "util.h"
 
@@ -104,4 +105,11 @@ int managed_lock(const char *verb, const struct server_config *cfg)
 	if (r > 0)
 		log_info("%s: removed what %d earlier run(s) left behind", verb, r);
 	return 0;
+}
+
+void managed_warn_not_in_force(const char *what, const struct placement *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (strncmp(p->attrs[i].key, "in_force.", 9) == 0 && strncmp(p->attrs[i].value, "no", 2) == 0)
+			log_warning("%s: %s= is not in force: %s", what, p->attrs[i].key + 9, p->attrs[i].value + 4);
 }

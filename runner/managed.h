@@ -24,3 +24,7 @@ int managed_start(struct context *c, char **ret_msg);
 int managed_lock(const char *verb, const struct server_config *cfg);
 /* Stops the server and removes the context's units or cgroups. */
 int managed_stop(struct context *c);
+
+/* One warning per setting that placement_verify() found not in force. */
+struct placement;
+void managed_warn_not_in_force(const char *what, const struct placement *p);

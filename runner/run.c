@@ -279,6 +279,7 @@ static void eta(const struct runner *rn, char *buf, size_t len)
 static int put_placement(struct runner *rn, const char *unit, const struct context *c, const struct oltp_options *o)
 {
 	_cleanup_(placement_done) struct placement p = {};
+	unsigned bad = 0;
 	char name[160];
 	json_t *j;
 	int r;
@@ -286,8 +287,12 @@ static int put_placement(struct runner *rn, const char *unit, const struct conte
 	r = placement_snapshot(c->pid, getpid(), c->mode, &p);
 	if (r >= 0)
 		r = oltp_server_facts(o, &p);
+	if (r >= 0)
+		r = placement_verify(&p, c->spec, c->mode, &bad);
 	if (r < 0)
 		return r;
+	if (bad)
+		managed_warn_not_in_force(unit, &p);
 	j = placement_to_json(&p);
 	if (!j)
 		return -ENOMEM;

@@ -489,6 +489,7 @@ static int sweep_in_context(struct sweep_args *a, struct context *c _unused_)
 static int print_placement(struct sweep_args *a, struct context *c)
 {
 	_cleanup_(placement_done) struct placement p = {};
+	unsigned bad = 0;
 	int r;
 
 	r = placement_snapshot(c->pid, getpid(), c->mode, &p);
@@ -497,6 +498,11 @@ static int print_placement(struct sweep_args *a, struct context *c)
 	r = oltp_server_facts(&a->o, &p);
 	if (r < 0)
 		log_warning_errno(r, "place: cannot read the server's variables: %m");
+	r = placement_verify(&p, &a->spec, c->mode, &bad);
+	if (r < 0)
+		return log_error_errno(r, "place: %m"), 1;
+	if (bad)
+		managed_warn_not_in_force("place", &p);
 	if (a->json) {
 		json_t *j = placement_to_json(&p);
 

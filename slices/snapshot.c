@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/resource.h>
 
+#include "context.h"
 #include "props.h"
 #include "snapshot.h"
 #include "util.h"
@@ -544,4 +545,59 @@ int placement_from_json(const json_t *j, struct placement *ret)
 	}
 	*ret = p;
 	return 0;
+}
+
+/* Compares one requested value with what the snapshot read back. */
+static int verify_one(struct placement *p, const char *prop, const char *key, const char *want, unsigned *bad)
+{
+	const char *got = placement_get(p, key);
+	char name[64];
+
+	snprintf(name, sizeof(name), "in_force.%s", prop);
+	if (got && streq(got, want))
+		return placement_set(p, name, "yes");
+	(*bad)++;
+	return setf(p, name, "no: %s is %s, not %s", key, got ? got : "unreadable", want);
+}
+
+int placement_verify(struct placement *p, const struct context_spec *spec, enum cgroup_mode mode, unsigned *ret_bad)
+{
+	struct cgroup_limits l = {};
+	char want[4200];
+	unsigned bad = 0;
+	int r = 0;
+
+	prop_collect_cgroup_limits(spec->props, spec->n_props, &l);
+	if (l.weight || l.shares) {
+		if (mode == CGROUP_UNIFIED)
+			snprintf(want, sizeof(want), "%llu", (unsigned long long)l.weight);
+		else
+			snprintf(want, sizeof(want), "%llu", (unsigned long long)l.shares);
+		r = verify_one(p, l.weight ? "CPUWeight" : "CPUShares", mode == CGROUP_UNIFIED ? "cpu.weight" : "cpu.shares",
+			       want, &bad);
+	}
+	if (r >= 0 && l.quota_per_sec) {
+		uint64_t period = l.period_usec ? l.period_usec : 100000;
+		unsigned long long quota = (unsigned long long)(l.quota_per_sec * period / USEC_PER_SEC);
+
+		if (mode == CGROUP_UNIFIED)
+			snprintf(want, sizeof(want), "%llu %llu", quota, (unsigned long long)period);
+		else
+			snprintf(want, sizeof(want), "%llu", quota);
+		r = verify_one(p, "CPUQuota", mode == CGROUP_UNIFIED ? "cpu.max" : "cpu.cfs_quota_us", want, &bad);
+	}
+	if (r >= 0 && l.cpus && cpumask_format(l.cpus, l.cpus_bytes, want, sizeof(want)) >= 0)
+		r = verify_one(p, "AllowedCPUs", "cpuset.cpus.effective", want, &bad);
+	for (size_t i = 0; r >= 0 && i < spec->n_props; i++) {
+		const struct prop_value *v = &spec->props[i];
+
+		if (streq(v->def->name, "CPUAffinity") && cpumask_format(v->cpus, v->cpus_bytes, want, sizeof(want)) >= 0)
+			r = verify_one(p, "CPUAffinity", "affinity", want, &bad);
+		else if (streq(v->def->name, "Nice")) {
+			snprintf(want, sizeof(want), "%lld", (long long)v->i);
+			r = verify_one(p, "Nice", "nice", want, &bad);
+		}
+	}
+	*ret_bad = bad;
+	return r;
 }

@@ -29,6 +29,13 @@ void placement_done(struct placement *p);
 const char *placement_get(const struct placement *p, const char *key);
 int placement_set(struct placement *p, const char *key, const char *value);
 
+/* Adds in_force.NAME = "yes" or "no: FILE is X, not Y" for each setting of
+ * spec that can be read back (CPU weight, quota, AllowedCPUs, affinity,
+ * nice): a setting systemd accepts may still not apply (a user manager
+ * without the controller delegated).  *ret_bad counts the "no"s. */
+struct context_spec;
+int placement_verify(struct placement *p, const struct context_spec *spec, enum cgroup_mode mode, unsigned *ret_bad);
+
 /* Counters (cpu.stat.*) change by themselves and are never a difference. */
 bool placement_key_is_counter(const char *key);
 

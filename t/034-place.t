@@ -16,7 +16,7 @@ ok() { # ok STATUS DESC [FILE-TO-SHOW]
 [ -x "$SLICEBENCH" ] || { echo "1..0 # SKIP no binary at $SLICEBENCH"; exit 0; }
 [ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs ROOT"; exit 0; }
 command -v mariadbd >/dev/null || { echo "1..0 # SKIP needs MYSQLD"; exit 0; }
-echo "1..15"
+echo "1..17"
 scratch=$(mktemp -d) || exit 1
 chmod 0755 "$scratch"
 export SLICEBENCH_STATE_DIR=$scratch/state SLICEBENCH_RUN_DIR=$scratch/run
@@ -71,6 +71,19 @@ expect "$scratch/svc.json" unit slicebench-place-service.service "a service"
 expect "$scratch/svc.json" slice system.slice "a service"
 "${in_systemd[@]}" "$SLICEBENCH" place --context user --json >"$scratch/user.json" 2>"$scratch/err"
 expect "$scratch/user.json" slice app.slice "a user service"
+if [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then
+	# user@.service delegates cpu (Debian: Delegate=pids memory cpu) but not
+	# cpuset, so AllowedCPUs= is accepted by the user manager and not in force.
+	"$SLICEBENCH" place --context user -p CPUWeight=200 -p AllowedCPUs=1 --json >"$scratch/user2.json" 2>"$scratch/err"
+	expect "$scratch/user2.json" in_force.CPUWeight yes "CPUWeight=200 under the user manager"
+	got=$(get "$scratch/user2.json" in_force.AllowedCPUs)
+	[[ $got == yes || $got == no:* ]] && { [[ $got == yes ]] || grep -q "AllowedCPUs= is not in force" "$scratch/err"; }
+	ok $? "AllowedCPUs=1 under the user manager is checked and, if not applied, warned about (in_force: $got)" "$scratch/err"
+else
+	"${in_systemd[@]}" "$SLICEBENCH" place --context service -p CPUQuota=50% --json >"$scratch/svc2.json" 2>"$scratch/err"
+	expect "$scratch/svc2.json" in_force.CPUQuota yes "CPUQuota=50% on a service"
+	expect "$scratch/svc2.json" cpu.cfs_quota_us 50000 "CPUQuota=50% on a service"
+fi
 "${in_systemd[@]}" "$SLICEBENCH" place --context scope --json >"$scratch/scope.json" 2>"$scratch/err"
 expect "$scratch/scope.json" unit slicebench-place-scope.scope "a scope"
 exit $failed

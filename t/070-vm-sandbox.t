@@ -32,7 +32,7 @@ echo "insandbox=$SLICEBENCH_IN_SANDBOX"
 h=$("$SLICEBENCH" host --json)
 echo "host.mode=$(printf "%s" "$h" | jq -r .cgroup.mode)"
 echo "host.v2_controllers=$(printf "%s" "$h" | jq -r ".cgroup.v2_controllers | join(\" \")")"
-echo "host.vendor=$(printf "%s" "$h" | jq -r .cpu)"
+echo "host.vendor=$(printf "%s" "$h" | jq -r .cpu.vendor)"
 # The user manager gets the cpu controller only if user@.service delegates it.
 echo "user.delegated=$(cat /sys/fs/cgroup/user.slice/cgroup.subtree_control 2>/dev/null)"
 '
