@@ -67,7 +67,7 @@ static const struct key_def key_table[] = {
 	{ SECTION_SERVER, "buffer-pool", KEY_STRING, E(buffer_pool), 0, 0, "innodb_buffer_pool_size (1G)" },
 	{ SECTION_SERVER, "user", KEY_STRING, E(server_user), 0, 0, "the server's own user (slicebench)" },
 	{ SECTION_SERVER, "max-connections", KEY_UINT, E(max_connections), 10, 100000, "(1100)" },
-	{ SECTION_CLIENT, "cpus", KEY_CPUS, E(client_cpus), 0, OLTP_MAX_CPUS - 1, "CPUs of the client threads" },
+	{ SECTION_CLIENT, "cpus", KEY_CPUS, E(client_cpus_list), 0, OLTP_MAX_CPUS - 1, "CPUs of the client threads" },
 	{ SECTION_CLIENT, "pin", KEY_PIN, E(pin), 0, 0, "all (every thread on the list) or round-robin" },
 };
 #undef E
@@ -223,12 +223,12 @@ static int set_key(struct parser *p, const struct key_def *k, const char *value)
 	case KEY_CPUS: {
 		long n_cpus = sysconf(_SC_NPROCESSORS_CONF);
 
-		if (parse_list(value, k->min, k->max, e->client_cpus, OLTP_MAX_CPUS, &e->n_client_cpus) < 0)
+		if (parse_list(value, k->min, k->max, e->client_cpus_list, OLTP_MAX_CPUS, &e->n_client_cpus) < 0)
 			return fail_at(p, p->line, k->name, "bad value '%s' (a CPU list such as 0 or 0-3)", value);
 		for (size_t i = 0; i < e->n_client_cpus; i++)
-			if (e->client_cpus[i] >= n_cpus)
+			if (e->client_cpus_list[i] >= n_cpus)
 				return fail_at(p, p->line, k->name, "CPU %ld does not exist here (CPUs 0-%ld)",
-					       e->client_cpus[i], n_cpus - 1);
+					       e->client_cpus_list[i], n_cpus - 1);
 		return 0;
 	}
 	case KEY_DRIVER:
@@ -297,6 +297,17 @@ static int context_key(struct parser *p, const char *name, const char *value)
 			return fail_at(p, p->line, name, "bad value '%s' (inherit or new)", value);
 		return 0;
 	}
+	if (streq(name, "client-cpus")) {
+		long cpus[OLTP_MAX_CPUS];
+		size_t n;
+
+		if (p->e->client_cpus[ci])
+			return fail_at(p, p->line, name, "given twice in [context %s]", c->name);
+		if (parse_list(value, 0, sysconf(_SC_NPROCESSORS_CONF) - 1, cpus, OLTP_MAX_CPUS, &n) < 0 || !n)
+			return fail_at(p, p->line, name, "bad value '%s' (CPUs of this machine, such as 0 or 0-1)", value);
+		p->e->client_cpus[ci] = strdup(value);
+		return p->e->client_cpus[ci] ? 0 : -ENOMEM;
+	}
 	for (size_t i = 0; i < c->n_props; i++)
 		if (streq(c->props[i].def->name, name))
 			return fail_at(p, p->line, name, "given twice in [context %s] (first on line %u)", c->name,
@@ -305,7 +316,8 @@ static int context_key(struct parser *p, const char *name, const char *value)
 		return fail_at(p, p->line, name, "more than %d properties", CONTEXT_PROPS_MAX);
 	r = prop_parse(name, value, &c->props[c->n_props]);
 	if (r == -ENOENT)
-		return fail_at(p, p->line, name, "unknown key (kind, session or a systemd property; see slicebench properties)");
+		return fail_at(p, p->line, name,
+			       "unknown key (kind, session, client-cpus or a systemd property; see slicebench properties)");
 	if (r < 0)
 		return fail_at(p, p->line, name, "bad value '%s' (%s)", value, prop_lookup(name)->help);
 	p->prop_line[ci][c->n_props++] = p->line;
@@ -502,6 +514,8 @@ void experiment_done(struct experiment *e)
 	for (size_t i = 0; i < e->n_contexts; i++)
 		for (size_t j = 0; j < e->contexts[i].n_props; j++)
 			prop_value_done(&e->contexts[i].props[j]);
+	for (size_t i = 0; i < e->n_contexts; i++)
+		free(e->client_cpus[i]);
 	for (size_t i = 0; i < e->n_vary; i++)
 		free(e->vary_values[i]);
 	*e = (struct experiment){};
@@ -579,14 +593,16 @@ int experiment_find(const char *name_or_path, char **ret_path)
 	return -ENOENT;
 }
 
-static json_t *context_to_json(const struct context_spec *c)
+static json_t *context_to_json(const struct experiment *e, size_t i)
 {
+	const struct context_spec *c = &e->contexts[i];
 	json_t *props = json_object();
 
-	for (size_t i = 0; props && i < c->n_props; i++)
-		json_object_set_new(props, c->props[i].def->name, json_string(c->props[i].text));
-	return json_pack("{s:s, s:s, s:s, s:o*}", "name", c->name, "kind", context_kind_to_string(c->kind), "session",
-			 c->session == SESSION_NEW ? "new" : "inherit", "properties", props);
+	for (size_t j = 0; props && j < c->n_props; j++)
+		json_object_set_new(props, c->props[j].def->name, json_string(c->props[j].text));
+	return json_pack("{s:s, s:s, s:s, s:o*, s:s?}", "name", c->name, "kind", context_kind_to_string(c->kind),
+			 "session", c->session == SESSION_NEW ? "new" : "inherit", "properties", props, "client_cpus",
+			 e->client_cpus[i]);
 }
 
 json_t *experiment_to_json(const struct experiment *e)
@@ -598,10 +614,10 @@ json_t *experiment_to_json(const struct experiment *e)
 		json_array_append_new(threads, json_integer(e->threads[i]));
 	for (size_t i = 0; i < e->n_contexts; i++) {
 		json_array_append_new(names, json_string(e->contexts[i].name));
-		json_array_append_new(specs, context_to_json(&e->contexts[i]));
+		json_array_append_new(specs, context_to_json(e, i));
 	}
 	for (size_t i = 0; i < e->n_client_cpus; i++)
-		json_array_append_new(cpus, json_integer(e->client_cpus[i]));
+		json_array_append_new(cpus, json_integer(e->client_cpus_list[i]));
 	if (e->n_vary) {
 		values = json_array();
 		for (size_t i = 0; i < e->n_vary; i++)
@@ -622,4 +638,21 @@ json_t *experiment_to_json(const struct experiment *e)
 			 "user", e->server_user ? e->server_user : MANAGED_USER, "max_connections",
 			 (int)(e->max_connections ? e->max_connections : 1100), "client", "cpus", cpus, "pin",
 			 e->pin == OLTP_PIN_ROUND_ROBIN ? "round-robin" : "all");
+}
+
+void experiment_client_for(const struct experiment *e, size_t i, struct oltp_options *o)
+{
+	long cpus[OLTP_MAX_CPUS];
+	size_t n = 0;
+
+	if (e->client_cpus[i])
+		(void)parse_list(e->client_cpus[i], 0, OLTP_MAX_CPUS - 1, cpus, OLTP_MAX_CPUS, &n); /* checked on load */
+	else {
+		n = e->n_client_cpus;
+		memcpy(cpus, e->client_cpus_list, n * sizeof(long));
+	}
+	o->pin = n ? e->pin : OLTP_PIN_INHERIT;
+	o->n_client_cpus = (unsigned)n;
+	for (size_t c = 0; c < n; c++)
+		o->client_cpus[c] = (unsigned)cpus[c];
 }

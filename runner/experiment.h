@@ -40,10 +40,11 @@ struct experiment {
 	unsigned max_connections;
 	/* [client] */
 	enum oltp_pin pin;
-	long client_cpus[OLTP_MAX_CPUS];
+	long client_cpus_list[OLTP_MAX_CPUS];
 	size_t n_client_cpus;
 	/* [context NAME] */
 	struct context_spec contexts[EXP_CONTEXTS_MAX];
+	char *client_cpus[EXP_CONTEXTS_MAX]; /* client-cpus = LIST: this context's client; NULL: [client]'s */
 	size_t n_contexts;
 	/* [vary]: one property and its values, crossed with the contexts */
 	const struct prop_def *vary;
@@ -68,5 +69,8 @@ static inline size_t experiment_n_values(const struct experiment *e) { return e-
  * experiment_spec_done(). */
 int experiment_spec_for(const struct experiment *e, size_t i, size_t v, struct context_spec *ret);
 void experiment_spec_done(const struct experiment *e, struct context_spec *s);
+
+/* The client placement of context i: its client-cpus, or [client]'s. */
+void experiment_client_for(const struct experiment *e, size_t i, struct oltp_options *o);
 
 json_t *experiment_to_json(const struct experiment *e);

@@ -17,6 +17,7 @@ static const struct verb {
 	{ "diff", verb_diff, "what differs between the placements of two contexts" },
 	{ "list", verb_list, "show the named experiments" },
 	{ "run", verb_run, "run a named experiment and record its results" },
+	{ "explain", verb_explain, "find which settings account for the TPS gap between two contexts" },
 	{ "report", verb_report, "the per-context TPS table of a results directory" },
 	{ "compare", verb_compare, "results of the same experiment from several hosts, side by side" },
 	{ "cleanup", verb_cleanup, "remove the servers, units and cgroups a killed run left behind" },

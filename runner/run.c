@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "experiment.h"
+#include "run.h"
 #include "host.h"
 #include "interrupt.h"
 #include "managed.h"
@@ -184,19 +185,19 @@ static void progress(const char *fmt, ...)
 	sd_journal_send("MESSAGE=slicebench: %s", line, "SYSLOG_IDENTIFIER=slicebench", "PRIORITY=6", NULL);
 }
 
-static void options_for(const struct experiment *e, struct oltp_options *o)
+static void options_for(const struct experiment *e, struct oltp_options *o, char *db, size_t db_len)
 {
 	oltp_options_default(o);
+	/* One database per dataset shape, so that experiments of different
+	 * sizes reuse their own data on the one managed server. */
+	snprintf(db, db_len, "sbtest_%ux%u", e->tables, e->table_size);
+	o->db = db;
 	o->tables = e->tables;
 	o->table_size = e->table_size;
 	o->duration_ns = e->duration_ns;
 	o->warmup_ns = e->warmup_ns;
 	o->rand.type = e->rand_type;
 	o->driver = e->driver;
-	o->pin = e->n_client_cpus ? e->pin : OLTP_PIN_INHERIT;
-	o->n_client_cpus = (unsigned)e->n_client_cpus;
-	for (size_t i = 0; i < e->n_client_cpus; i++)
-		o->client_cpus[i] = (unsigned)e->client_cpus[i];
 }
 
 struct runner {
@@ -316,6 +317,7 @@ static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 	int r, result = 0;
 
 	unit_name(e, ctx, v, repeat, unit, sizeof(unit));
+	experiment_client_for(e, ctx, &o);
 	if (unit_done(rn, unit)) {
 		rn->steps_done += e->n_threads;
 		return 0;
@@ -499,6 +501,7 @@ static int run_experiment(const struct run_args *a, const struct experiment *e, 
 {
 	struct runner rn = { .e = e, .plan = plan, .start_ns = now_ns() };
 	struct server_config cfg = {};
+	char db[64];
 	json_t *doc = NULL;
 	int r, status = 0;
 
@@ -533,7 +536,7 @@ static int run_experiment(const struct run_args *a, const struct experiment *e, 
 				r == -EEXIST ? " (a datadir there that slicebench did not make)" : "");
 		goto out;
 	}
-	options_for(e, &rn.o);
+	options_for(e, &rn.o, db, sizeof(db));
 	interrupt_catch();
 	progress("run %s started, results in %s", e->name, results_dir(rn.res));
 	r = prepare_dataset(&rn);
@@ -651,4 +654,14 @@ int verb_cleanup(int argc, char **argv _unused_)
 	if (r == 0)
 		printf("nothing to clean up in %s\n", cfg.state_dir);
 	return r < 0 ? 1 : 0;
+}
+
+int run_whole_experiment(const struct experiment *e, const char *out)
+{
+	struct run_args a = { .out = out };
+	struct plan plan;
+	int r;
+
+	r = plan_make(e, NULL, &plan);
+	return r < 0 ? 1 : run_experiment(&a, e, &plan);
 }

@@ -9,6 +9,7 @@ int verb_sandbox(int argc, char **argv);
 int verb_prepare(int argc, char **argv);
 int verb_sweep(int argc, char **argv);
 int verb_run(int argc, char **argv);
+int verb_explain(int argc, char **argv);
 int verb_place(int argc, char **argv);
 int verb_diff(int argc, char **argv);
 int verb_list(int argc, char **argv);
