@@ -71,6 +71,22 @@ quickstart: all
 	./slicebench sandbox --name $(QUICKSTART_SANDBOX) up && \
 	./slicebench sandbox --name $(QUICKSTART_SANDBOX) exec -- ./slicebench run quickstart $(RUN_FLAGS)
 
+# The fuzz target (fuzz/parsers.c) under libFuzzer, ASan and UBSan, seeded
+# from experiments/ and the fixtures; FUZZ_TIME seconds, a crash fails.
+FUZZ_TIME ?= 60
+fuzz:
+	$(MAKE) B=build-fuzz CC=clang EXTRA_CFLAGS='-O1 -g -fsanitize=fuzzer-no-link,address,undefined' \
+		EXTRA_LDFLAGS='-fsanitize=address,undefined' build-fuzz/libslicebench.a
+	clang -O1 -g -std=gnu11 -D_GNU_SOURCE -Icommon -Islices -Irunner $(PKG_CFLAGS) \
+		-fsanitize=fuzzer,address,undefined -o build-fuzz/parsers fuzz/parsers.c build-fuzz/libslicebench.a $(LDLIBS)
+	rm -rf build-fuzz/corpus && mkdir -p build-fuzz/corpus
+	for f in experiments/*.ini t/fixtures/experiments/*.ini t/fixtures/run/*.ini t/fixtures/explain/*.ini; do \
+		{ printf '\000'; cat "$$f"; } >build-fuzz/corpus/exp-$$(basename "$$f"); done
+	{ printf '\001'; cat t/fixtures/sysbench-1.0.20-oltp_read_only.txt; } >build-fuzz/corpus/sysbench-report
+	printf '\002{"affinity": "0-1", "cpu.shares": "1024"}' >build-fuzz/corpus/placement
+	printf '\003CPUQuota=50%%' >build-fuzz/corpus/prop
+	./build-fuzz/parsers -max_total_time=$(FUZZ_TIME) -max_len=16384 -print_final_stats=1 build-fuzz/corpus
+
 deps:
 	bash .ci/deps
 

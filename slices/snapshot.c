@@ -161,7 +161,7 @@ static int read_cpu_cgroup(struct placement *p, pid_t pid, enum cgroup_mode mode
 {
 	static const char *const v1_files[] = { "cpu.shares", "cpu.cfs_quota_us", "cpu.cfs_period_us" };
 	static const char *const v2_files[] = { "cpu.weight", "cpu.max", "cpuset.cpus.effective" };
-	_cleanup_free_ char *dir = NULL, *cpuset = NULL;
+	_cleanup_free_ char *dir = NULL;
 	char path[4200], line[256];
 	const char *const *files = mode == CGROUP_UNIFIED ? v2_files : v1_files;
 	_cleanup_fclose_ FILE *f = NULL;
