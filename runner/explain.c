@@ -364,6 +364,30 @@ static void print_unmovable(const char *dir, const struct knob *knobs, size_t n,
 	json_decref(jb);
 }
 
+/* "CPUQuota= + Nice=": the knobs taken from A in mix m. */
+static void mix_label(const struct knob *knobs, size_t n, unsigned m, const char *sep, char *buf, size_t len)
+{
+	buf[0] = 0;
+	for (size_t k = 0; k < n; k++)
+		if ((m >> k) & 1)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? sep : "", knobs[k].label);
+}
+
+/* The share of mix m per repeat, (T_m - T_b) / (T_a - T_b): its min..max. */
+static void share_interval(double t[][64], unsigned m, unsigned full, unsigned repeats, double *ret_lo, double *ret_hi)
+{
+	*ret_lo = INFINITY;
+	*ret_hi = -INFINITY;
+	for (unsigned r = 0; r < repeats; r++) {
+		double s = (t[m][r] - t[0][r]) / (t[full][r] - t[0][r]);
+
+		if (!isnan(s)) {
+			*ret_lo = MIN(*ret_lo, s);
+			*ret_hi = MAX(*ret_hi, s);
+		}
+	}
+}
+
 static void analyse(const char *dir, const struct explain_args *args, const struct knob *knobs, size_t n,
 		    const struct experiment *x, const char *unmovable)
 {
@@ -408,20 +432,11 @@ static void analyse(const char *dir, const struct explain_args *args, const stru
 	}
 	printf("%-44s %10s %8s %s\n", "taken from A, the rest from B", "TPS", "share", "interval (per repeat)");
 	for (unsigned m = 1; m < (1u << n); m++) {
-		char label[256] = "";
-		double lo = INFINITY, hi = -INFINITY, share = (med[m] - med[0]) / gap;
+		char label[256];
+		double lo, hi, share = (med[m] - med[0]) / gap;
 
-		for (size_t k = 0; k < n; k++)
-			if ((m >> k) & 1)
-				snprintf(label + strlen(label), sizeof(label) - strlen(label), "%s%s", *label ? " + " : "",
-					 knobs[k].label);
-		for (unsigned r = 0; r < R; r++) {
-			double s = (t[m][r] - t[0][r]) / (t[full][r] - t[0][r]);
-			if (!isnan(s)) {
-				lo = MIN(lo, s);
-				hi = MAX(hi, s);
-			}
-		}
+		mix_label(knobs, n, m, " + ", label, sizeof(label));
+		share_interval(t, m, full, R, &lo, &hi);
 		printf("%-44s %10.1f %7.0f%% %.0f..%.0f%%\n", label, med[m], 100 * share, 100 * lo, 100 * hi);
 		/* The smallest set that moves most of the gap: a set must beat a
 		 * smaller one by 10 points to be preferred. */
@@ -431,20 +446,11 @@ static void analyse(const char *dir, const struct explain_args *args, const stru
 		}
 	}
 	if (best) {
-		char label[256] = "";
-		double lo = INFINITY, hi = -INFINITY;
+		char label[256];
+		double lo, hi;
 
-		for (size_t k = 0; k < n; k++)
-			if ((best >> k) & 1)
-				snprintf(label + strlen(label), sizeof(label) - strlen(label), "%s%s", *label ? " together with " : "",
-					 knobs[k].label);
-		for (unsigned r = 0; r < R; r++) {
-			double s = (t[best][r] - t[0][r]) / (t[full][r] - t[0][r]);
-			if (!isnan(s)) {
-				lo = MIN(lo, s);
-				hi = MAX(hi, s);
-			}
-		}
+		mix_label(knobs, n, best, " together with ", label, sizeof(label));
+		share_interval(t, best, full, R, &lo, &hi);
 		printf("\n%s explains %.0f%% (%.0f-%.0f%%) of the gap at %ld thread%s (%s at %.2fx of %s)", label,
 		       100 * best_share, 100 * lo, 100 * hi, args->threads, args->threads == 1 ? "" : "s", args->a, ratio,
 		       args->b);

@@ -39,16 +39,11 @@ static bool db_name_is_valid(const char *s)
 	return true;
 }
 
-static int query(MYSQL *m, char **ret_msg, const char *fmt, ...) _printf_(3, 4);
-static int query(MYSQL *m, char **ret_msg, const char *fmt, ...)
+static int vquery(MYSQL *m, char **ret_msg, const char *fmt, va_list ap)
 {
 	_cleanup_free_ char *sql = NULL;
-	va_list ap;
-	int n;
+	int n = vasprintf(&sql, fmt, ap);
 
-	va_start(ap, fmt);
-	n = vasprintf(&sql, fmt, ap);
-	va_end(ap);
 	if (n < 0)
 		return -ENOMEM;
 	if (mysql_real_query(m, sql, (unsigned long)n) == 0)
@@ -58,28 +53,36 @@ static int query(MYSQL *m, char **ret_msg, const char *fmt, ...)
 	return -EIO;
 }
 
+static int query(MYSQL *m, char **ret_msg, const char *fmt, ...) _printf_(3, 4);
+static int query(MYSQL *m, char **ret_msg, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vquery(m, ret_msg, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
 /* The first column of the first row of a query, as a string ("" for no row). */
 static int query_value(MYSQL *m, char **ret_msg, char **ret, const char *fmt, ...) _printf_(4, 5);
 static int query_value(MYSQL *m, char **ret_msg, char **ret, const char *fmt, ...)
 {
-	_cleanup_free_ char *sql = NULL;
 	MYSQL_RES *res;
 	MYSQL_ROW row;
 	va_list ap;
 	int r;
 
 	va_start(ap, fmt);
-	r = vasprintf(&sql, fmt, ap);
+	r = vquery(m, ret_msg, fmt, ap);
 	va_end(ap);
-	if (r < 0)
-		return -ENOMEM;
-	r = query(m, ret_msg, "%s", sql);
 	if (r < 0)
 		return r;
 	res = mysql_store_result(m);
 	if (!res) {
 		if (ret_msg && !*ret_msg)
-			xasprintf(ret_msg, "%.80s: no result: %s (%u)", sql, mysql_error(m), mysql_errno(m));
+			xasprintf(ret_msg, "no result: %s (%u)", mysql_error(m), mysql_errno(m));
 		return -EIO;
 	}
 	row = mysql_fetch_row(res);

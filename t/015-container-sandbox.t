@@ -3,14 +3,11 @@
 # leaves no process, mount or cgroup behind (nspawn's payload and supervisor
 # cgroups included), and a second down is harmless.
 top=${SLICEBENCH_TOP:-.}
+. "$top/t/lib.sh"
 sb=$top/sandbox/slicebench-sandbox
 name=t015-$$
-skip_or_fail() {
-	if [ "${CI:-}" = true ]; then echo "1..1"; echo "not ok 1 - $1 (CI=true forbids skipping)"; exit 1; fi
-	echo "1..0 # SKIP $1"; exit 0
-}
-[ "$(id -u)" = 0 ] || skip_or_fail "needs root"
-command -v systemd-nspawn >/dev/null || skip_or_fail "no systemd-nspawn"
+[ "$(id -u)" = 0 ] || sandbox_skip_all "needs root"
+command -v systemd-nspawn >/dev/null || sandbox_skip_all "no systemd-nspawn"
 trap '"$sb" --name $name down >/dev/null 2>&1' EXIT
 n=0
 check() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; [ -n "${3:-}" ] && echo "# $3"; fi; }

@@ -5,26 +5,16 @@
 # attributes that differ, never the counters.  The service and user kinds
 # run in the container sandbox and land in their unit and slice.
 # Prerequisites: ROOT, MYSQLD; NSPAWN for the systemd kinds (fails under CI).
-SLICEBENCH=${SLICEBENCH:-./slicebench}
-n=0 failed=0
-ok() { # ok STATUS DESC [FILE-TO-SHOW]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else
-		failed=1; echo "not ok $n - $2"; [ -n "${3:-}" ] && sed 's/^/# /' "$3" | tail -n 20
-	fi
-}
-[ -x "$SLICEBENCH" ] || { echo "1..0 # SKIP no binary at $SLICEBENCH"; exit 0; }
-[ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs ROOT"; exit 0; }
-command -v mariadbd >/dev/null || { echo "1..0 # SKIP needs MYSQLD"; exit 0; }
+. "${SLICEBENCH_TOP:-.}/t/lib.sh"
+needs BINARY ROOT MYSQLD
 echo "1..17"
 scratch=$(mktemp -d) || exit 1
 chmod 0755 "$scratch"
 export SLICEBENCH_STATE_DIR=$scratch/state SLICEBENCH_RUN_DIR=$scratch/run
 box=t034-$$
 trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; pkill -9 -f -- "--defaults-file=$scratch/"; rm -rf "$scratch"' EXIT
-get() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2], "(none)"))' "$1" "$2"; }
 expect() { # expect FILE KEY WANT DESC
-	local got; got=$(get "$1" "$2")
+	local got; got=$(json_get "$1" "$2")
 	[ "$got" = "$3" ]
 	ok $? "$4: $2 is '$3' (got '$got')"
 }
@@ -40,7 +30,7 @@ expect "$scratch/b.json" nice 5 "Nice=5"
 # mariadbd started as root raises its own limit before it drops to its
 # user, if it holds CAP_SYS_RESOURCE (the VM guest does, the container not).
 if (( 0x$(awk '/^CapEff/ { print $2 }' /proc/self/status) >> 24 & 1 )); then
-	got=$(get "$scratch/b.json" limit.nofile)
+	got=$(json_get "$scratch/b.json" limit.nofile)
 	[ "$got" -gt 4096 ]
 	ok $? "LimitNOFILE=4096 on a raw server started as root: the server raised its own limit (to $got)"
 	expect "$scratch/b.json" server.open_files_limit "$got" "the server, asked over SQL, reports the raised limit"
@@ -54,7 +44,7 @@ else
 	expect "$scratch/b.json" cpu.shares 512 "CPUWeight=50 on v1"
 fi
 expect "$scratch/b.json" session.is_leader yes "session=new"
-! grep -q hunter2 "$scratch/b.json" && [ "$(get "$scratch/b.json" env.MYSQL_PWD)" = "(set, value withheld)" ]
+! grep -q hunter2 "$scratch/b.json" && [ "$(json_get "$scratch/b.json" env.MYSQL_PWD)" = "(set, value withheld)" ]
 ok $? "a password in the environment is withheld from the snapshot"
 "$SLICEBENCH" diff "$scratch/a.json" "$scratch/b.json" >"$scratch/diff" 2>&1
 keys=$(awk 'NR > 1 { print $1 }' "$scratch/diff" | sort | tr '\n' ' ')
@@ -85,7 +75,7 @@ if [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then
 	# cpuset, so AllowedCPUs= is accepted by the user manager and not in force.
 	"$SLICEBENCH" place --context user -p CPUWeight=200 -p AllowedCPUs=1 --json >"$scratch/user2.json" 2>"$scratch/err"
 	expect "$scratch/user2.json" in_force.CPUWeight yes "CPUWeight=200 under the user manager"
-	got=$(get "$scratch/user2.json" in_force.AllowedCPUs)
+	got=$(json_get "$scratch/user2.json" in_force.AllowedCPUs)
 	[[ $got == yes || $got == no:* ]] && { [[ $got == yes ]] || grep -q "AllowedCPUs= is not in force" "$scratch/err"; }
 	ok $? "AllowedCPUs=1 under the user manager is checked and, if not applied, warned about (in_force: $got)" "$scratch/err"
 else

@@ -4,14 +4,7 @@
 # one record per thread count with TPS above zero, for both drivers, and
 # leaves no server behind.
 # Prerequisites: ROOT and MYSQLD for the sweep itself.
-SLICEBENCH=${SLICEBENCH:-./slicebench}
-n=0 failed=0
-ok() { # ok STATUS DESC [FILE-TO-SHOW]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else
-		failed=1; echo "not ok $n - $2"; [ -n "${3:-}" ] && sed 's/^/# /' "$3"
-	fi
-}
+. "${SLICEBENCH_TOP:-.}/t/lib.sh"
 usage_error() { # usage_error WANT-IN-STDERR DESC ARGS...
 	local want=$1 desc=$2 rc; shift 2
 	"$SLICEBENCH" "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?
@@ -19,7 +12,7 @@ usage_error() { # usage_error WANT-IN-STDERR DESC ARGS...
 	ok $? "$desc: exit 2 (got $rc) naming '$want'" "$scratch/err"
 }
 
-[ -x "$SLICEBENCH" ] || { echo "1..0 # SKIP no binary at $SLICEBENCH"; exit 0; }
+needs BINARY
 echo "1..12"
 scratch=$(mktemp -d) || exit 1
 export SLICEBENCH_STATE_DIR=$scratch/state SLICEBENCH_RUN_DIR=$scratch/run

@@ -3,17 +3,10 @@
 # and prints its plan); every fixture under t/fixtures/experiments/ must fail
 # with exit 2 and the "FILE:LINE: KEY: why" its first line expects, before
 # anything starts; list shows the shipped experiments.
-SLICEBENCH=${SLICEBENCH:-./slicebench}
+. "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=${SLICEBENCH_TOP:-.}
-[ -x "$SLICEBENCH" ] || { echo "1..0 # SKIP no binary at $SLICEBENCH"; exit 0; }
+needs BINARY
 export SLICEBENCH_EXPERIMENTS=$top/experiments
-n=0 failed=0
-ok() { # ok STATUS DESC [FILE-TO-SHOW]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else
-		failed=1; echo "not ok $n - $2"; [ -n "${3:-}" ] && sed 's/^/# /' "$3"
-	fi
-}
 scratch=$(mktemp -d) || exit 1
 trap 'rm -rf "$scratch"' EXIT
 v2=false; [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ] && v2=true

@@ -6,19 +6,10 @@
 # keeping the finished steps and leaving no server or cgroup, and --resume
 # runs only what is missing.
 # Prerequisites: ROOT, MYSQLD.
-SLICEBENCH=${SLICEBENCH:-./slicebench}
+. "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=${SLICEBENCH_TOP:-.}
 exp=$top/t/fixtures/run/two-raw.ini
-n=0 failed=0
-ok() { # ok STATUS DESC [FILE-TO-SHOW]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else
-		failed=1; echo "not ok $n - $2"; [ -n "${3:-}" ] && sed 's/^/# /' "$3" | tail -n 20
-	fi
-}
-[ -x "$SLICEBENCH" ] || { echo "1..0 # SKIP no binary at $SLICEBENCH"; exit 0; }
-[ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs ROOT"; exit 0; }
-command -v mariadbd >/dev/null || { echo "1..0 # SKIP needs MYSQLD"; exit 0; }
+needs BINARY ROOT MYSQLD
 echo "1..14"
 scratch=$(mktemp -d) || exit 1
 chmod 0755 "$scratch"

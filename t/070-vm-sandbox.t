@@ -4,17 +4,12 @@
 # Prerequisites: ROOT, QEMU.  Under CI=true a missing prerequisite fails.
 set -u
 top=${SLICEBENCH_TOP:-.}
+. "$top/t/lib.sh"
 vm=$top/sandbox/slicebench-vm
 
-skip() {
-	if [ "${CI:-}" = true ]; then
-		echo "1..1"; echo "not ok 1 - prerequisite missing under CI: $1"; exit 1
-	fi
-	echo "1..0 # SKIP $1"; exit 0
-}
-[ "$(id -u)" = 0 ] || skip "needs ROOT"
-command -v qemu-system-x86_64 >/dev/null || skip "needs QEMU (qemu-system-x86_64)"
-[ -x "$vm" ] || skip "no $vm (set SLICEBENCH_TOP)"
+[ "$(id -u)" = 0 ] || sandbox_skip_all "needs ROOT"
+command -v qemu-system-x86_64 >/dev/null || sandbox_skip_all "needs QEMU (qemu-system-x86_64)"
+[ -x "$vm" ] || sandbox_skip_all "no $vm (set SLICEBENCH_TOP)"
 
 scratch=$(mktemp -d) || exit 1
 trap 'rm -rf "$scratch"' EXIT

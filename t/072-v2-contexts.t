@@ -4,20 +4,15 @@
 # checks the v2 files (cpu.max, cpu.weight) itself, then the placement
 # snapshots of every kind and a short sweep through the command line.
 top=${SLICEBENCH_TOP:-.}
+. "$top/t/lib.sh"
 vm=$top/sandbox/slicebench-vm
 build=${SLICEBENCH_BUILD:-$top/build}
 tests="020-bus-transient 031-raw-context 032-systemd-contexts 033-user-context 034-place 044-sweep-cli"
 
-skip_or_fail() {
-	if [ "${CI:-}" = true ]; then
-		echo "1..1"; echo "not ok 1 - $1 (CI=true forbids skipping)"; exit 1
-	fi
-	echo "1..0 # SKIP $1"; exit 0
-}
-[ "$(id -u)" = 0 ] || skip_or_fail "needs root"
-command -v qemu-system-x86_64 >/dev/null || skip_or_fail "no qemu-system-x86_64"
+[ "$(id -u)" = 0 ] || sandbox_skip_all "needs root"
+command -v qemu-system-x86_64 >/dev/null || sandbox_skip_all "no qemu-system-x86_64"
 for t in $tests; do
-	[ -x "$build/t/$t.t" ] || [ -x "$top/t/$t.t" ] || skip_or_fail "$build/t/$t.t is not built"
+	[ -x "$build/t/$t.t" ] || [ -x "$top/t/$t.t" ] || sandbox_skip_all "$build/t/$t.t is not built"
 done
 
 # C tests from the build tree, shell tests from t/.

@@ -5,33 +5,22 @@
 # OOMScoreAdjust= differs) gives "no significant gap" and names nothing,
 # --what-if starts nothing, and two identical contexts are refused.
 # Prerequisites: ROOT, MYSQLD, NSPAWN or a running systemd (fails under CI).
-SLICEBENCH=${SLICEBENCH:-./slicebench}
+. "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
 exp=$top/t/fixtures/explain/quota.ini
-n=0 failed=0
-ok() { # ok STATUS DESC [FILE-TO-SHOW]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else
-		failed=1; echo "not ok $n - $2"; [ -n "${3:-}" ] && grep -v '^slicebench: unit' "$3" | sed 's/^/# /' | tail -n 25
-	fi
-}
-skip_all() {
-	[ "${CI:-}" = true ] && { echo "1..1"; echo "not ok 1 - $1 (CI=true forbids skipping)"; exit 1; }
-	echo "1..0 # SKIP $1"; exit 0
-}
-[ -x "$SLICEBENCH" ] || skip_all "no binary at $SLICEBENCH"
-[ "$(id -u)" = 0 ] || skip_all "needs ROOT"
-command -v mariadbd >/dev/null || skip_all "needs MYSQLD"
+needs BINARY
+[ "$(id -u)" = 0 ] || sandbox_skip_all "needs ROOT"
+command -v mariadbd >/dev/null || sandbox_skip_all "needs MYSQLD"
 scratch=$(mktemp -d -p "$top" .t080.XXXXXX) || exit 1 # inside the checkout, which the sandbox binds
 box=t080-$$
 trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; rm -rf "$scratch"' EXIT
 if [ "$(cat /proc/1/comm)" = systemd ]; then
 	in_systemd=()
 elif command -v systemd-nspawn >/dev/null; then
-	"$SLICEBENCH" sandbox --name $box up >"$scratch/up" 2>&1 || skip_all "the sandbox did not boot: $(tail -n 1 "$scratch/up")"
+	"$SLICEBENCH" sandbox --name $box up >"$scratch/up" 2>&1 || sandbox_skip_all "the sandbox did not boot: $(tail -n 1 "$scratch/up")"
 	in_systemd=("$SLICEBENCH" sandbox --name $box exec --)
 else
-	skip_all "needs NSPAWN or a running systemd"
+	sandbox_skip_all "needs NSPAWN or a running systemd"
 fi
 echo "1..8"
 explain() { "${in_systemd[@]}" "$SLICEBENCH" explain "$exp" "$@"; }

@@ -1,0 +1,38 @@
+# Sourced by the shell tests: the TAP helpers and the prerequisite checks
+# that t/tap.c gives the C tests.
+SLICEBENCH=${SLICEBENCH:-./slicebench}
+n=0 failed=0
+
+# ok STATUS DESC [FILE-TO-SHOW]: one TAP line; on failure the file's tail as
+# diagnostics.
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		failed=1
+		echo "not ok $n - $2"
+		[ -n "${3:-}" ] && grep -v '^slicebench: unit' "$3" | tail -n 25 | sed 's/^/# /'
+	fi
+	return 0
+}
+
+# skip_all WHY: the whole file cannot run here.
+skip_all() { echo "1..0 # SKIP $1"; exit 0; }
+# sandbox_skip_all WHY: the same for a sandbox test, which must run under CI.
+sandbox_skip_all() {
+	[ "${CI:-}" = true ] && { echo "1..1"; echo "not ok 1 - $1 (CI=true forbids skipping)"; exit 1; }
+	skip_all "$1"
+}
+# needs NAME...: BINARY (the slicebench under test), ROOT, MYSQLD.
+needs() {
+	for p in "$@"; do
+		case $p in
+		BINARY) [ -x "$SLICEBENCH" ] || skip_all "no binary at $SLICEBENCH" ;;
+		ROOT) [ "$(id -u)" = 0 ] || skip_all "needs ROOT" ;;
+		MYSQLD) command -v mariadbd >/dev/null || skip_all "needs MYSQLD" ;;
+		esac
+	done
+}
+# json_get FILE KEY: a top-level value of a JSON file, "(none)" if absent.
+json_get() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2], "(none)"))' "$1" "$2"; }
