@@ -76,7 +76,7 @@ int state_record(const char *state_dir, const struct context *c)
 	int r;
 
 	if (c->spec->kind == CONTEXT_SERVICE || c->spec->kind == CONTEXT_USER || c->spec->kind == CONTEXT_SCOPE) {
-		r = service_unit_name(c, c->spec->kind == CONTEXT_SCOPE ? ".scope" : ".service", &unit);
+		r = service_unit_name(c, c->spec->kind == CONTEXT_SCOPE ? "scope" : "service", &unit);
 		if (r < 0)
 			return r;
 	}
@@ -130,11 +130,18 @@ static void stop_unit(const char *unit, int uid)
 		return; /* no manager, no unit */
 	if (bus_unit_exists(bus, unit, NULL) <= 0)
 		return;
-	bus_kill_unit(bus, unit, SIGKILL, NULL);
-	r = bus_stop_unit(bus, unit, 30 * USEC_PER_SEC, NULL);
+	/* A clean stop first (the server shuts down on SIGTERM); a unit that
+	 * does not go is killed. */
+	r = bus_stop_unit(bus, unit, 60 * USEC_PER_SEC, NULL);
+	if (r < 0 && bus_unit_exists(bus, unit, NULL) > 0) {
+		bus_kill_unit(bus, unit, SIGKILL, NULL);
+		bus_wait_unit_gone(bus, unit, 10 * USEC_PER_SEC);
+	}
 	bus_reset_failed_unit(bus, unit);
-	if (r >= 0)
+	if (bus_unit_exists(bus, unit, NULL) == 0)
 		printf("stopped unit %s%s\n", unit, uid >= 0 ? " (user manager)" : "");
+	else
+		printf("could not stop unit %s\n", unit);
 }
 
 /* rmdir of the raw context's cgroup in every hierarchy it was made in. */
@@ -207,9 +214,10 @@ int state_cleanup(const char *state_dir)
 			printf("stale: %s (%s, left by PID %d)\n", names[i]->d_name,
 			       strempty(json_string_value(json_object_get(j, "kind"))),
 			       (int)json_integer_value(json_object_get(j, "owner_pid")));
+			/* The unit first: systemd then stops the server it holds. */
+			stop_unit(unit, (int)json_integer_value(json_object_get(j, "uid")));
 			kill_server((pid_t)json_integer_value(json_object_get(j, "server_pid")),
 				    (unsigned long long)json_integer_value(json_object_get(j, "server_start")));
-			stop_unit(unit, (int)json_integer_value(json_object_get(j, "uid")));
 			remove_cgroup(cgroup);
 			if (!cgroup || cgroup_gone(cgroup)) {
 				unlink(path);
