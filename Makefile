@@ -4,7 +4,6 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 LIBEXECDIR ?= $(PREFIX)/libexec/slicebench
 DATADIR ?= $(PREFIX)/share/slicebench
-MANDIR ?= $(PREFIX)/share/man
 # Objects go to $(B), so that the sanitizer build sits beside the normal one.
 B ?= build
 
@@ -58,7 +57,7 @@ asan:
 		EXTRA_LDFLAGS='-fsanitize=address,undefined' all
 
 asan-check: asan
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=suppressions=$(CURDIR)/t/lsan.supp \
 		$(MAKE) B=build-asan EXTRA_CFLAGS='-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' \
 		EXTRA_LDFLAGS='-fsanitize=address,undefined' check
 
@@ -91,11 +90,10 @@ deps:
 	bash .ci/deps
 
 install: slicebench
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/experiments $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/experiments
 	install -m 0755 slicebench $(DESTDIR)$(BINDIR)/slicebench
 	install -m 0755 sandbox/slicebench-* $(DESTDIR)$(LIBEXECDIR)/
-	install -m 0644 experiments/*.ini $(DESTDIR)$(DATADIR)/experiments/ 2>/dev/null || true
-	install -m 0644 doc/slicebench.1 $(DESTDIR)$(MANDIR)/man1/ 2>/dev/null || true
+	install -m 0644 experiments/*.ini $(DESTDIR)$(DATADIR)/experiments/
 
 clean:
 	rm -rf build build-asan build-fuzz slicebench
