@@ -1210,6 +1210,7 @@ struct comparison {
 	const char **keys; /* host keys whose values differ */
 	size_t nkeys;
 	char **values; /* nkeys x n, NULL: absent */
+	json_t **hosts; /* [n] each document's host facts flattened to dotted keys (cpu.vendor) */
 };
 
 static void comparison_done(struct comparison *c)
@@ -1221,6 +1222,9 @@ static void comparison_done(struct comparison *c)
 	}
 	for (size_t i = 0; i < c->nkeys * c->n; i++)
 		free(c->values[i]);
+	for (size_t i = 0; c->hosts && i < c->n; i++)
+		json_decref(c->hosts[i]);
+	free(c->hosts);
 	free(c->m);
 	free(c->labels);
 	free(c->label_buf);
@@ -1242,14 +1246,43 @@ static const struct cell *comparison_cell(const struct comparison *c, size_t doc
 	return r < m->nrows && k < m->ncols ? model_cell(m, r, k) : NULL;
 }
 
+/* {"cpu": {"vendor": "X"}} into {"cpu.vendor": "X"}; arrays stay whole. */
+static int flatten_into(const json_t *v, const char *prefix, json_t *out)
+{
+	const char *key;
+	json_t *child;
+
+	if (!json_is_object(v))
+		return json_object_set(out, prefix, (json_t *)v);
+	json_object_foreach((json_t *)v, key, child)
+	{
+		_cleanup_free_ char *name = NULL;
+		int r;
+
+		if (xasprintf(&name, "%s%s%s", prefix, *prefix ? "." : "", key) < 0)
+			return -ENOMEM;
+		r = flatten_into(child, name, out);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 static int comparison_host(struct comparison *c, json_t *const *docs)
 {
 	const char *key, **all;
 	size_t nall = 0, cap = 0;
 	json_t *v;
 
-	for (size_t i = 0; i < c->n; i++)
-		cap += json_object_size(json_object_get(docs[i], "host"));
+	c->hosts = calloc(c->n, sizeof(*c->hosts));
+	if (!c->hosts)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->n; i++) {
+		c->hosts[i] = json_object();
+		if (!c->hosts[i] || flatten_into(json_object_get(docs[i], "host"), "", c->hosts[i]) < 0)
+			return -ENOMEM;
+		cap += json_object_size(c->hosts[i]);
+	}
 	all = calloc(cap + 1, sizeof(*all));
 	c->keys = calloc(cap + 1, sizeof(*c->keys));
 	c->values = calloc(cap * c->n + 1, sizeof(*c->values));
@@ -1258,7 +1291,7 @@ static int comparison_host(struct comparison *c, json_t *const *docs)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < c->n; i++)
-		json_object_foreach(json_object_get(docs[i], "host"), key, v)
+		json_object_foreach(c->hosts[i], key, v)
 			all[nall++] = key;
 	qsort(all, nall, sizeof(*all), cmp_str);
 	for (size_t i = 0; i < nall; i++) {
@@ -1268,7 +1301,7 @@ static int comparison_host(struct comparison *c, json_t *const *docs)
 		if (i > 0 && streq(all[i], all[i - 1]))
 			continue;
 		for (size_t d = 0; d < c->n; d++)
-			if (value_dup(json_object_get(json_object_get(docs[d], "host"), all[i]), &vals[d]) < 0) {
+			if (value_dup(json_object_get(c->hosts[d], all[i]), &vals[d]) < 0) {
 				for (size_t k = 0; k < d; k++)
 					free(vals[k]);
 				free(all);

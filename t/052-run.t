@@ -10,7 +10,7 @@
 top=${SLICEBENCH_TOP:-.}
 exp=$top/t/fixtures/run/two-raw.ini
 needs BINARY ROOT MYSQLD
-echo "1..14"
+echo "1..16"
 scratch=$(mktemp -d) || exit 1
 chmod 0755 "$scratch"
 export SLICEBENCH_STATE_DIR=$scratch/state SLICEBENCH_RUN_DIR=$scratch/run
@@ -43,6 +43,14 @@ grep -q '^threads .*inherit.*newsession' "$scratch/out" && grep -q '^1 ' "$scrat
 ok $? "the run ends with the TPS table, a row per thread count" "$scratch/out"
 "$SLICEBENCH" report "$scratch/res" --format csv >"$scratch/csv" 2>&1
 ok $? "report --format csv exits 0" "$scratch/csv"
+# compare: the same run as if from another host.
+cp -r "$scratch/res" "$scratch/intel" && rm -f "$scratch/intel/lock"
+python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); d["cpu"]["vendor"]="TestVendor"; d["cpu"]["model"]="Test CPU"; json.dump(d, open(p, "w"))' "$scratch/intel/host.json"
+"$SLICEBENCH" compare "$scratch/res" "$scratch/intel" >"$scratch/cmp" 2>&1
+ok $? "compare of two results directories exits 0" "$scratch/cmp"
+differing=$(sed -n '/^host differences:/,$p' "$scratch/cmp" | awk 'NR > 3 { print $1 }' | tr '\n' ' ')
+[ "$differing" = "cpu.model cpu.vendor " ] && grep -q '^cpu.vendor .* TestVendor' "$scratch/cmp"
+ok $? "compare shows exactly the host facts that differ (got: $differing)" "$scratch/cmp"
 "$SLICEBENCH" run "$exp" --out "$scratch/res" >/dev/null 2>"$scratch/err"; rc=$?
 [ $rc != 0 ] && grep -q 'already holds results' "$scratch/err"
 ok $? "a second run into the same directory is refused (exit $rc)" "$scratch/err"
