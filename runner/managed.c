@@ -34,6 +34,8 @@ int managed_ensure_user(const char *name)
 		return 0;
 	if (!name_is_valid(name))
 		return -EINVAL;
+	/* A child that exits instead of exec'ing would flush our buffers twice. */
+	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
 		return -errno;

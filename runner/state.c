@@ -17,11 +17,16 @@
 
 int state_lock(const char *state_dir, int *ret_holder)
 {
+	/* flock() is per open file: a second open in this process would
+	 * conflict with the first, so the lock is taken once per directory. */
+	static char *held_dir;
 	_cleanup_free_ char *path = NULL, *holder = NULL;
 	char pid[32];
 	int fd, r;
 
 	*ret_holder = 0;
+	if (held_dir && streq(held_dir, state_dir))
+		return 0;
 	r = mkdir_p(state_dir, 0755);
 	if (r < 0)
 		return r;
@@ -44,6 +49,8 @@ int state_lock(const char *state_dir, int *ret_holder)
 		close(fd);
 		return r;
 	}
+	free(held_dir);
+	held_dir = strdup(state_dir); /* NULL only costs a second flock() */
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "cgmode.h"
+#include "experiment.h"
 #include "managed.h"
 #include "interrupt.h"
 #include "oltp.h"
@@ -23,6 +24,13 @@ struct sweep_args {
 	bool json;
 	bool in_context; /* --context: start the managed server there */
 	struct context_spec spec;
+	/* place: the contexts named on the command line, and where to put
+	 * their snapshots when there are several */
+	const char *experiment;
+	char **places;
+	size_t n_places;
+	bool keep, keep_this;
+	json_t *all;
 };
 
 enum {
@@ -49,6 +57,8 @@ enum {
 	ARG_JSON,
 	ARG_CONTEXT,
 	ARG_SESSION,
+	ARG_EXPERIMENT,
+	ARG_KEEP,
 	ARG_PROPERTY = 'p',
 };
 
@@ -78,6 +88,8 @@ static const struct option options[] = {
 	{ "json", no_argument, NULL, ARG_JSON },
 	{ "context", required_argument, NULL, ARG_CONTEXT },
 	{ "session", required_argument, NULL, ARG_SESSION },
+	{ "experiment", required_argument, NULL, ARG_EXPERIMENT },
+	{ "keep", no_argument, NULL, ARG_KEEP },
 	{ "property", required_argument, NULL, ARG_PROPERTY },
 	{}
 };
@@ -86,10 +98,12 @@ static const char sweep_help[] =
 	"usage: slicebench sweep --socket PATH [OPTIONS]\n"
 	"       slicebench sweep --context KIND [-p NAME=VALUE]... [OPTIONS]\n"
 	"       slicebench prepare --socket PATH [--tables N] [--table-size M] [--db NAME]\n"
-	"       slicebench place --context KIND [-p NAME=VALUE]... [--session MODE] [--json]\n\n"
+	"       slicebench place KIND... [-p NAME=VALUE]... [--session MODE] [--json] [--keep]\n"
+	"       slicebench place --experiment NAME CONTEXT... [--json] [--keep]\n\n"
 	"Runs sysbench's oltp_read_only at each thread count against the server on PATH\n"
 	"(prepare creates or checks the sbtest tables; sweep does that first too).\n"
-	"place starts the server in the context and prints where it landed.\n\n"
+	"place starts the server in each context in turn and prints where it landed;\n"
+	"--keep leaves the last one running (slicebench cleanup stops it).\n\n"
 	"  --socket PATH          the server's socket (root over the socket, no password)\n"
 	"  --context KIND         start the managed server as a service, user, scope or raw\n"
 	"  -p, --property N=V     a systemd property of that context, e.g. CPUQuota=50%%\n"
@@ -239,6 +253,12 @@ static int parse_sweep_arg(const char *verb, int c, const char *optname, const c
 		a->in_context = true;
 		return 0;
 	}
+	case ARG_EXPERIMENT:
+		a->experiment = v;
+		return 0;
+	case ARG_KEEP:
+		a->keep = true;
+		return 0;
 	case ARG_SESSION:
 		if (streq(v, "inherit"))
 			a->spec.session = SESSION_INHERIT;
@@ -274,9 +294,10 @@ static bool option_allowed(enum verb_kind verb, int c)
 	case VERB_PREPARE:
 		return c < ARG_THREADS && c != ARG_PROPERTY;
 	case VERB_PLACE:
-		return c == ARG_CONTEXT || c == ARG_SESSION || c == ARG_PROPERTY || c == ARG_JSON;
+		return c == ARG_CONTEXT || c == ARG_SESSION || c == ARG_PROPERTY || c == ARG_JSON || c == ARG_EXPERIMENT ||
+		       c == ARG_KEEP;
 	default:
-		return true;
+		return c != ARG_EXPERIMENT && c != ARG_KEEP;
 	}
 }
 
@@ -306,12 +327,22 @@ static int parse_argv(const char *verb, enum verb_kind kind, int argc, char **ar
 		if (parse_sweep_arg(verb, c, options[idx].name, optarg, a) < 0)
 			return -EINVAL;
 	}
-	if (optind < argc) {
+	if (kind == VERB_PLACE) {
+		a->places = argv + optind;
+		a->n_places = (size_t)(argc - optind);
+		if (!a->n_places == !a->in_context) {
+			log_error("%s: name the contexts (service, user, scope, raw, or those of --experiment) or give --context KIND",
+				  verb);
+			return -EINVAL;
+		}
+		if (a->experiment && (a->in_context || a->spec.n_props)) {
+			log_error("%s: --experiment takes its contexts' settings from the file, not from --context or -p", verb);
+			return -EINVAL;
+		}
+		if (!a->in_context)
+			return 1; /* each named context is checked by verb_place */
+	} else if (optind < argc) {
 		log_error("%s: unexpected argument '%s'", verb, argv[optind]);
-		return -EINVAL;
-	}
-	if (kind == VERB_PLACE && !a->in_context) {
-		log_error("%s: which context? (--context service, user, scope or raw)", verb);
 		return -EINVAL;
 	}
 	if (!a->o.socket == !a->in_context) {
@@ -474,6 +505,13 @@ static int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(
 	if (cgroup_cpu_dir(c.pid, c.mode, &cpu_dir) >= 0)
 		a->o.server_cpu_cgroup = cpu_dir;
 	status = interrupt_signal ? 1 : f(a, &c);
+	if (a->keep_this && !interrupt_signal) {
+		/* Its record stays under STATE/live/, so that cleanup stops it. */
+		fprintf(stderr, "%s: left %s running (PID %d); slicebench cleanup stops it\n", verb, a->spec.name,
+			(int)c.pid);
+		server_done(&s);
+		return status;
+	}
 	r = managed_stop(&c);
 	if (r < 0)
 		log_warning_errno(r, "%s: stopping the server: %m", verb);
@@ -508,12 +546,17 @@ static int print_placement(struct sweep_args *a, struct context *c)
 
 		if (!j)
 			return log_error_errno(-ENOMEM, "place: %m"), 1;
+		if (a->all)
+			return json_object_set_new(a->all, a->spec.name, j) < 0 ? 1 : 0;
 		json_dumpf(j, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(j);
-	} else
-		for (size_t i = 0; i < p.n; i++)
-			printf("%s: %s\n", p.attrs[i].key, p.attrs[i].value);
+		return 0;
+	}
+	if (a->n_places > 1)
+		printf("== %s (%s)\n", a->spec.name, context_kind_to_string(a->spec.kind));
+	for (size_t i = 0; i < p.n; i++)
+		printf("%s: %s\n", p.attrs[i].key, p.attrs[i].value);
 	return 0;
 }
 
@@ -537,14 +580,89 @@ int verb_sweep(int argc, char **argv)
 	return r;
 }
 
+/* The spec of place's i-th named context: a kind with the -p properties,
+ * or a context of --experiment.  Validated before anything starts. */
+static int place_spec(struct sweep_args *a, const struct experiment *e, size_t i, struct context_spec *ret)
+{
+	const char *name = a->places[i], *why = NULL;
+	const struct prop_value *bad = NULL;
+	enum cgroup_mode mode = cgroup_mode_detect();
+	int k;
+
+	if (e) {
+		for (size_t c = 0; c < e->n_contexts; c++)
+			if (streq(e->contexts[c].name, name))
+				return experiment_spec_for(e, c, 0, ret);
+		return log_error("place: %s has no context '%s'", e->path, name), -EINVAL;
+	}
+	k = context_kind_from_string(name);
+	if (k < 0 || k == CONTEXT_CLIENT)
+		return log_error("place: '%s' is not a kind of context (service, user, scope, raw); "
+				 "contexts of a file need --experiment", name), -EINVAL;
+	*ret = a->spec;
+	ret->kind = (enum context_kind)k;
+	snprintf(ret->name, sizeof(ret->name), "place-%s", name);
+	if (context_validate(ret, mode, &bad, &why) < 0)
+		return log_error("place: %s: %s%s: %s (cgroup mode %s)", name, bad ? "-p " : "", bad ? bad->def->name : "",
+				 why, cgroup_mode_to_string(mode)), -EINVAL;
+	return 0;
+}
+
+static int place_named(struct sweep_args *a)
+{
+	_cleanup_free_ char *path = NULL, *msg = NULL;
+	struct context_spec specs[EXP_CONTEXTS_MAX];
+	struct context_spec inline_props = a->spec;
+	struct experiment e = {};
+	size_t n = 0;
+	int r = 0, status = 0;
+
+	if (a->n_places > EXP_CONTEXTS_MAX)
+		return log_error("place: at most %d contexts at once", EXP_CONTEXTS_MAX), EXIT_USAGE;
+	if (a->experiment) {
+		if (experiment_find(a->experiment, &path) < 0)
+			return log_error("place: no experiment '%s'", a->experiment), EXIT_USAGE;
+		r = experiment_load(path, cgroup_mode_detect(), &e, &msg);
+		if (r < 0)
+			return log_error("%s", msg ? msg : strerror(-r)), EXIT_USAGE;
+	}
+	for (; n < a->n_places && r >= 0; n++)
+		r = place_spec(a, a->experiment ? &e : NULL, n, &specs[n]);
+	if (r < 0)
+		n--;
+	if (r >= 0 && a->json && a->n_places > 1)
+		a->all = json_object();
+	for (size_t i = 0; r >= 0 && i < n && !interrupt_signal; i++) {
+		a->spec = specs[i];
+		a->keep_this = a->keep && i == n - 1;
+		int one = with_managed_server("place", a, print_placement);
+
+		status = MAX(status, one);
+	}
+	if (a->all) {
+		json_dumpf(a->all, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(a->all);
+		a->all = NULL;
+	}
+	for (size_t i = 0; a->experiment && i < n; i++)
+		experiment_spec_done(&e, &specs[i]);
+	a->spec = inline_props;
+	experiment_done(&e);
+	return r < 0 ? EXIT_USAGE : status;
+}
+
 int verb_place(int argc, char **argv)
 {
 	struct sweep_args a = {};
 	int r;
 
 	r = parse_argv("place", VERB_PLACE, argc, argv, &a);
-	if (r > 0)
+	if (r > 0 && a.in_context) {
+		a.keep_this = a.keep;
 		r = with_managed_server("place", &a, print_placement);
+	} else if (r > 0)
+		r = place_named(&a);
 	else
 		r = r < 0 ? EXIT_USAGE : 0;
 	sweep_args_done(&a);

@@ -209,6 +209,8 @@ static int run_sysbench(const struct oltp_options *o, unsigned threads, uint64_t
 			return -ENOMEM;
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return -errno;
+	/* A child that exits instead of exec'ing would flush our buffers twice. */
+	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		r = -errno;

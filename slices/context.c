@@ -62,6 +62,8 @@ int spawn_server_gated(const struct context *c, pid_t *ret_pid, int *ret_gate_fd
 
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -errno;
+	/* A child that exits instead of exec'ing would flush our buffers twice. */
+	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		int r = -errno;

@@ -14,8 +14,12 @@
 
 static int run_wait(char **argv)
 {
-	pid_t pid = fork();
 	int status;
+	pid_t pid;
+
+	/* A child that exits instead of exec'ing would flush our buffers twice. */
+	fflush(NULL);
+	pid = fork();
 
 	if (pid < 0)
 		return -errno;

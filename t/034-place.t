@@ -7,7 +7,7 @@
 # Prerequisites: ROOT, MYSQLD; NSPAWN for the systemd kinds (fails under CI).
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 needs BINARY ROOT MYSQLD
-echo "1..17"
+echo "1..20"
 scratch=$(mktemp -d) || exit 1
 chmod 0755 "$scratch"
 export SLICEBENCH_STATE_DIR=$scratch/state SLICEBENCH_RUN_DIR=$scratch/run
@@ -52,6 +52,20 @@ for k in affinity nice limit.nofile session.is_leader autogroup client.same_sess
 	[[ " $keys " == *" $k "* ]] || { echo "# missing $k" >>"$scratch/diff"; false; }
 done && [[ "$keys" != *cpu.stat.* ]]
 ok $? "diff names affinity, nice, limit.nofile, session, autogroup and no counter (got: $keys)" "$scratch/diff"
+
+"$SLICEBENCH" place --experiment "${SLICEBENCH_TOP:-.}/t/fixtures/run/two-raw.ini" inherit newsession --json \
+	>"$scratch/two.json" 2>"$scratch/err"
+got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(" ".join("%s:%s" % (k, v["session.is_leader"]) for k, v in d.items()))' "$scratch/two.json" 2>&1)
+[ "$got" = "inherit:no newsession:yes" ]
+ok $? "place --experiment with two contexts places each in turn (got: $got)" "$scratch/err"
+"$SLICEBENCH" place raw --keep >/dev/null 2>"$scratch/err"
+kept=$(pgrep -f -- "--defaults-file=$scratch/")
+[ -n "$kept" ] && grep -q "left place-raw running (PID $kept)" "$scratch/err"
+ok $? "place --keep leaves the server running and says so (PID ${kept:-none})" "$scratch/err"
+"$SLICEBENCH" cleanup >"$scratch/cleanup" 2>&1
+sleep 0.5
+grep -q "killed the server, PID $kept" "$scratch/cleanup" && [ -z "$(pgrep -f -- "--defaults-file=$scratch/")" ]
+ok $? "cleanup stops the kept server" "$scratch/cleanup"
 
 # Under a running systemd (the VM guest) the systemd kinds run here;
 # elsewhere in a throwaway container.
