@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <sys/wait.h>
 
+#include "bus.h"
 #include "managed.h"
 #include "snapshot.h"
 #include "state.h"
@@ -58,13 +59,38 @@ static char *state_dir_of(const struct context *c)
 	return slash ? strndup(c->server->datadir, (size_t)(slash - c->server->datadir)) : strdup(".");
 }
 
+/* The systemd kinds need a manager; say so before anything starts. */
+static int check_manager(const struct context *c, char **ret_msg)
+{
+	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+	_cleanup_free_ char *pid1 = NULL;
+	int r;
+
+	if (c->spec->kind == CONTEXT_RAW)
+		return 0;
+	r = bus_open_system(&bus);
+	if (r >= 0)
+		return 0;
+	(void)read_file_str("/proc/1/comm", &pid1);
+	if (ret_msg)
+		xasprintf(ret_msg,
+			  "the system bus cannot be reached and PID 1 is %s, not systemd; run it under "
+			  "`slicebench sandbox` or use the raw context",
+			  pid1 ? pid1 : "unknown");
+	return r;
+}
+
 int managed_start(struct context *c, char **ret_msg)
 {
-	_cleanup_free_ char *state_dir = state_dir_of(c);
+	_cleanup_free_ char *state_dir = state_dir_of(c), *tail = NULL;
+	long log_start = server_log_size(c->server);
 	int r;
 
 	if (!state_dir)
 		return -ENOMEM;
+	r = check_manager(c, ret_msg);
+	if (r < 0)
+		return r;
 	r = c->ops->start(c);
 	/* Recorded before the wait, so that a SIGKILL while the server comes up
 	 * still leaves a trace for cleanup. */
@@ -73,8 +99,8 @@ int managed_start(struct context *c, char **ret_msg)
 	if (r >= 0)
 		r = server_wait_ready(c->server, c->pid, 120 * NSEC_PER_SEC);
 	if (r < 0) {
-		if (ret_msg)
-			server_log_tail(c->server, 5, ret_msg);
+		if (ret_msg && server_log_tail(c->server, log_start, 5, &tail) >= 0 && tail)
+			xasprintf(ret_msg, "the server's log says:\n%s", tail);
 		c->ops->stop(c);
 		c->ops->cleanup(c);
 		state_forget(state_dir, c);

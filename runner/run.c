@@ -336,7 +336,7 @@ static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 		_cleanup_free_ char *reason = NULL;
 
 		log_error_errno(r, "run: %s: the server did not start as %s: %m%s%s", unit,
-				context_kind_to_string(spec.kind), msg ? "; its log ends with:\n" : "", strempty(msg));
+				context_kind_to_string(spec.kind), msg ? "; " : "", strempty(msg));
 		xasprintf(&reason, "the server did not start: %s", strerror(-r));
 		result = put_failed_steps(rn, unit, ctx, v, repeat, 0, reason ? reason : "the server did not start");
 		rn->steps_done += e->n_threads;
@@ -418,7 +418,7 @@ static int prepare_dataset(struct runner *rn)
 	r = managed_start(&c, &msg);
 	if (r < 0)
 		return log_error_errno(r, "run: the server for the dataset did not start: %m%s%s",
-				       msg ? "; its log ends with:\n" : "", strempty(msg));
+				       msg ? "; " : "", strempty(msg));
 	o.socket = rn->server.socket;
 	r = oltp_prepare(&o, &msg);
 	if (r < 0)

@@ -496,7 +496,7 @@ static int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(
 	r = managed_start(&c, &msg);
 	if (r < 0) {
 		log_error_errno(r, "%s: the server did not start as %s: %m%s%s", verb, context_kind_to_string(a->spec.kind),
-				msg ? "; its log ends with:\n" : "", strempty(msg));
+				msg ? "; " : "", strempty(msg));
 		server_done(&s);
 		return 1;
 	}

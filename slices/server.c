@@ -242,20 +242,41 @@ int server_wait_ready(const struct server *s, pid_t pid, uint64_t timeout_ns)
 	return -ETIMEDOUT;
 }
 
-int server_log_tail(const struct server *s, unsigned n, char **ret)
+long server_log_size(const struct server *s)
 {
-	_cleanup_free_ char *all = NULL;
-	char *p;
-	int r;
+	struct stat st;
 
-	r = read_file_str(s->log, &all);
-	if (r < 0)
-		return r;
-	p = all + strlen(all);
-	while (p > all && n > 0)
+	return stat(s->log, &st) == 0 ? (long)st.st_size : 0;
+}
+
+int server_log_tail(const struct server *s, long since, unsigned n, char **ret)
+{
+	_cleanup_fclose_ FILE *f = fopen(s->log, "re");
+	char buf[16384], *p;
+	long size;
+	size_t len;
+
+	*ret = NULL;
+	if (!f)
+		return -errno;
+	/* Only what this start wrote, and of that the end: the log is kept
+	 * across starts and may be large. */
+	if (fseek(f, 0, SEEK_END) < 0 || (size = ftell(f)) < 0)
+		return -errno;
+	since = MAX(since, size - (long)sizeof(buf) + 1);
+	if (since >= size)
+		return 0;
+	if (fseek(f, since, SEEK_SET) < 0)
+		return -errno;
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	while (len > 0 && buf[len - 1] == '\n')
+		len--;
+	buf[len] = 0;
+	p = buf + len;
+	while (p > buf && n > 0)
 		if (*--p == '\n')
 			n--;
-	*ret = strdup(p == all ? p : p + 1);
+	*ret = strdup(p == buf ? p : p + 1);
 	return *ret ? 0 : -ENOMEM;
 }
 

@@ -39,7 +39,9 @@ int server_argv(const struct server *s, char ***ret);
 void strv_free(char **l);
 /* Pings over the socket until it answers, pid dies or the timeout runs out. */
 int server_wait_ready(const struct server *s, pid_t pid, uint64_t timeout_ns);
-/* The last n lines of the server's error log, for messages. */
-int server_log_tail(const struct server *s, unsigned n, char **ret);
+/* The error log's size now, and the last n lines written after that
+ * offset (0: from the start), for messages; *ret is NULL if none. */
+long server_log_size(const struct server *s);
+int server_log_tail(const struct server *s, long since, unsigned n, char **ret);
 /* SIGTERM, wait up to timeout, then SIGKILL; reaps the child. */
 int process_stop(pid_t pid, uint64_t timeout_ns, int *ret_status);

@@ -53,7 +53,7 @@ int main(void)
 	r = server_wait_ready(&s, server_pid, 60 * NSEC_PER_SEC);
 	if (!is_int(r, 0, "server answers a ping over its socket")) {
 		_cleanup_free_ char *tail = NULL;
-		server_log_tail(&s, 10, &tail);
+		server_log_tail(&s, 0, 10, &tail);
 		diag("log: %s", strempty(tail));
 	}
 	is_int(process_stop(server_pid, 30 * NSEC_PER_SEC, &status), 0, "server stops");

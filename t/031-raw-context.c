@@ -52,7 +52,7 @@ static void start_ready(struct context_spec *spec, struct server *s, enum cgroup
 	r = server_wait_ready(s, ctx.pid, 60 * NSEC_PER_SEC);
 	if (!is_int(r, 0, "server in %s answers a ping", spec->name)) {
 		_cleanup_free_ char *tail = NULL;
-		server_log_tail(s, 10, &tail);
+		server_log_tail(s, 0, 10, &tail);
 		diag("log: %s", strempty(tail));
 	}
 }

@@ -13,7 +13,7 @@ usage_error() { # usage_error WANT-IN-STDERR DESC ARGS...
 }
 
 needs BINARY
-echo "1..12"
+echo "1..13"
 scratch=$(mktemp -d) || exit 1
 export SLICEBENCH_STATE_DIR=$scratch/state SLICEBENCH_RUN_DIR=$scratch/run
 chmod 0755 "$scratch" # the server's user must reach its datadir
@@ -28,7 +28,7 @@ usage_error "--property: bad value 'NoSuch=1'" "an unknown property" sweep --con
 ok $? "bad input created no state or run directory"
 
 if [ "$(id -u)" != 0 ] || ! command -v mariadbd >/dev/null; then
-	for _ in 7 8 9 10 11 12; do n=$((n + 1)); echo "ok $n # SKIP needs ROOT and MYSQLD"; done
+	for _ in 7 8 9 10 11 12 13; do n=$((n + 1)); echo "ok $n # SKIP needs ROOT and MYSQLD"; done
 	exit 0
 fi
 tps_rows() { # tps_rows FILE: "threads:tps-above-zero" per step, e.g. "1:1 2:1"
@@ -52,4 +52,11 @@ grep -q '"format_version": 1' "$scratch/sb.json" || python3 -c 'import json,sys;
 ok $? "the record has format_version 1"
 ! pgrep -f -- "--defaults-file=$scratch/" >/dev/null
 ok $? "no server is left running"
+if [ "$(cat /proc/1/comm)" = systemd ]; then
+	n=$((n + 1)); echo "ok $n # SKIP PID 1 is systemd here"
+else
+	"$SLICEBENCH" sweep --context service --threads 1 --time 1 >/dev/null 2>"$scratch/err"; rc=$?
+	[ $rc = 1 ] && grep -q "the system bus cannot be reached and PID 1 is" "$scratch/err" && ! grep -q "log says" "$scratch/err"
+	ok $? "a service without systemd: one sentence that says why and no stale server log (exit $rc)" "$scratch/err"
+fi
 exit $failed

@@ -54,7 +54,7 @@ pid_t test_server_fork(const struct server *s)
 	if (r < 0) {
 		_cleanup_free_ char *tail = NULL;
 
-		server_log_tail(s, 10, &tail);
+		server_log_tail(s, 0, 10, &tail);
 		bail_out("server did not become ready (%s): %s", strerror(-r), strempty(tail));
 	}
 	return pid;
