@@ -141,3 +141,40 @@ void managed_warn_not_in_force(const char *what, const struct placement *p)
 		if (strncmp(p->attrs[i].key, "in_force.", 9) == 0 && strncmp(p->attrs[i].value, "no", 2) == 0)
 			log_warning("%s: %s= is not in force: %s", what, p->attrs[i].key + 9, p->attrs[i].value + 4);
 }
+
+int managed_systemd_facts(const struct context *c, struct placement *p)
+{
+	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+	_cleanup_free_ char *unit = NULL, *slice = NULL;
+	struct passwd *pw;
+	size_t n;
+	int r;
+
+	switch (c->spec->kind) {
+	case CONTEXT_SERVICE:
+	case CONTEXT_SCOPE:
+		r = bus_open_system(&bus);
+		break;
+	case CONTEXT_USER:
+		pw = getpwnam(c->server->user);
+		r = pw ? bus_open_user_manager(pw->pw_uid, &bus) : -ESRCH;
+		break;
+	default:
+		return 0;
+	}
+	if (r >= 0)
+		r = bus_get_unit_by_pid(bus, c->pid, &unit, NULL);
+	if (r < 0)
+		return r;
+	/* Slice= lives on the unit type's own interface. */
+	n = strlen(unit);
+	r = bus_unit_get_string(bus, unit,
+				n > 6 && streq(unit + n - 6, ".scope") ? "org.freedesktop.systemd1.Scope"
+								       : "org.freedesktop.systemd1.Service",
+				"Slice", &slice, NULL);
+	if (r >= 0)
+		r = placement_set(p, "unit", unit);
+	if (r >= 0)
+		r = placement_set(p, "slice", slice);
+	return r;
+}

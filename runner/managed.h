@@ -28,3 +28,7 @@ int managed_stop(struct context *c);
 /* One warning per setting that placement_verify() found not in force. */
 struct placement;
 void managed_warn_not_in_force(const char *what, const struct placement *p);
+
+/* unit and slice as the context's manager reports them (GetUnitByPID and
+ * the unit's Slice=), over the cgroup path's reading; raw: nothing. */
+int managed_systemd_facts(const struct context *c, struct placement *p);

@@ -289,6 +289,8 @@ static int put_placement(struct runner *rn, const char *unit, const struct conte
 	if (r >= 0)
 		r = oltp_server_facts(o, &p);
 	if (r >= 0)
+		r = managed_systemd_facts(c, &p);
+	if (r >= 0)
 		r = placement_verify(&p, c->spec, c->mode, &bad);
 	if (r < 0)
 		return r;

@@ -536,6 +536,9 @@ static int print_placement(struct sweep_args *a, struct context *c)
 	r = oltp_server_facts(&a->o, &p);
 	if (r < 0)
 		log_warning_errno(r, "place: cannot read the server's variables: %m");
+	r = managed_systemd_facts(c, &p);
+	if (r < 0)
+		log_warning_errno(r, "place: cannot ask systemd which unit holds PID %d: %m", (int)c->pid);
 	r = placement_verify(&p, &a->spec, c->mode, &bad);
 	if (r < 0)
 		return log_error_errno(r, "place: %m"), 1;
