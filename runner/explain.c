@@ -2,7 +2,8 @@
  * between two contexts.  The movable attributes are the settings in which A
  * and B differ (systemd properties, the session, the client's CPUs); with k
  * of them (k <= 4) every one of the 2^k mixes of "taken from A" and "taken
- * from B" is a context of a synthetic experiment, run like any other (fresh
+ * from B", beyond that each setting alone, is a context of a synthetic
+ * experiment, run like any other (fresh
  * server per repeat, repeats interleaved, results on disk).  Each subset's
  * share of the gap, (T(subset from A) - T(B)) / (T(A) - T(B)), is computed
  * per repeat, which gives the interval. */
@@ -18,8 +19,11 @@
 #include "util.h"
 #include "verbs.h"
 
-#define KNOBS_MAX 4
-#define MIXES_MAX (1u << KNOBS_MAX)
+/* Up to FULL_DESIGN_MAX settings every mix is measured; beyond, each
+ * setting alone (k + 2 mixes), up to KNOBS_MAX. */
+#define FULL_DESIGN_MAX 4
+#define KNOBS_MAX 12
+#define MIXES_MAX 16
 
 enum knob_type {
 	KNOB_PROPERTY,
@@ -40,9 +44,32 @@ struct explain_args {
 	const char *experiment, *a, *b, *out;
 	long threads;
 	unsigned repeat;
-	uint64_t duration_ns;
+	uint64_t duration_ns, budget_ns;
 	bool what_if;
 };
+
+/* The mixes measured: masks[i] is context i's set of knobs taken from A;
+ * masks[0] is B (none), masks[n - 1] is A (all). */
+struct design {
+	unsigned masks[MIXES_MAX];
+	size_t n;
+};
+
+static void design_make(size_t knobs, struct design *d)
+{
+	unsigned all = (1u << knobs) - 1;
+
+	d->n = 0;
+	if (knobs <= FULL_DESIGN_MAX)
+		for (unsigned m = 0; m <= all; m++)
+			d->masks[d->n++] = m;
+	else {
+		d->masks[d->n++] = 0;
+		for (size_t k = 0; k < knobs; k++)
+			d->masks[d->n++] = 1u << k;
+		d->masks[d->n++] = all;
+	}
+}
 
 static const struct prop_value *find_prop(const struct context_spec *s, const struct prop_def *d)
 {
@@ -242,7 +269,7 @@ static int explain_parse_argv(int argc, char **argv, struct explain_args *a)
 		{ "help", no_argument, NULL, 'h' },	      { "threads", required_argument, NULL, 't' },
 		{ "repeat", required_argument, NULL, 'r' },   { "duration", required_argument, NULL, 'd' },
 		{ "out", required_argument, NULL, 'o' },      { "what-if", no_argument, NULL, 'w' },
-		{}
+		{ "budget", required_argument, NULL, 'b' },   {}
 	};
 	long v;
 	int c;
@@ -250,13 +277,14 @@ static int explain_parse_argv(int argc, char **argv, struct explain_args *a)
 	a->threads = 1;
 	a->repeat = 3;
 	a->duration_ns = 5 * NSEC_PER_SEC;
+	a->budget_ns = 30 * 60 * NSEC_PER_SEC;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
 		switch (c) {
 		case 'h':
 			printf("usage: slicebench explain EXPERIMENT CONTEXT-A CONTEXT-B [--threads N] [--repeat R]\n"
-			       "                          [--duration D] [--out DIR] [--what-if]\n\n"
+			       "                          [--duration D] [--budget 30m] [--out DIR] [--what-if]\n\n"
 			       "Measures every mix of the settings in which A and B differ, taking each from A or from B,\n"
 			       "and names the settings that account for the TPS gap, with an interval from the repeats.\n");
 			return 0;
@@ -275,6 +303,10 @@ static int explain_parse_argv(int argc, char **argv, struct explain_args *a)
 			break;
 		case 'o':
 			a->out = optarg;
+			break;
+		case 'b':
+			if (parse_duration_ns(optarg, &a->budget_ns) < 0 || !a->budget_ns)
+				return log_error("explain: --budget: bad value '%s' (such as 30m)", optarg), -EINVAL;
 			break;
 		case 'w':
 			a->what_if = true;
@@ -373,13 +405,13 @@ static void mix_label(const struct knob *knobs, size_t n, unsigned m, const char
 			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? sep : "", knobs[k].label);
 }
 
-/* The share of mix m per repeat, (T_m - T_b) / (T_a - T_b): its min..max. */
-static void share_interval(double t[][64], unsigned m, unsigned full, unsigned repeats, double *ret_lo, double *ret_hi)
+/* The share of mix i per repeat, (T_i - T_b) / (T_a - T_b): its min..max. */
+static void share_interval(double t[][64], size_t i, size_t full, unsigned repeats, double *ret_lo, double *ret_hi)
 {
 	*ret_lo = INFINITY;
 	*ret_hi = -INFINITY;
 	for (unsigned r = 0; r < repeats; r++) {
-		double s = (t[m][r] - t[0][r]) / (t[full][r] - t[0][r]);
+		double s = (t[i][r] - t[0][r]) / (t[full][r] - t[0][r]);
 
 		if (!isnan(s)) {
 			*ret_lo = MIN(*ret_lo, s);
@@ -389,13 +421,13 @@ static void share_interval(double t[][64], unsigned m, unsigned full, unsigned r
 }
 
 static void analyse(const char *dir, const struct explain_args *args, const struct knob *knobs, size_t n,
-		    const struct experiment *x, const char *unmovable)
+		    const struct design *d, const struct experiment *x, const char *unmovable)
 {
 	json_t *doc = NULL, *steps;
 	double t[MIXES_MAX][64], med[MIXES_MAX], tmp[64], spread_a[2], spread_b[2];
-	unsigned full = (1u << n) - 1, best = 0, R = args->repeat;
+	size_t full = d->n - 1, best = 0, n_mix = x->n_contexts;
+	unsigned R = args->repeat;
 	double gap, ratio, noise, best_share = -INFINITY;
-	size_t n_mix = x->n_contexts;
 
 	if (results_load(dir, &doc) < 0) {
 		log_error("explain: cannot read the results in %s", dir);
@@ -416,7 +448,6 @@ static void analyse(const char *dir, const struct explain_args *args, const stru
 		}
 	}
 	json_decref(doc);
-	/* The mixes are numbered by their bit mask, which is their index here. */
 	gap = med[full] - med[0];
 	ratio = med[0] > 0 ? med[full] / med[0] : NAN;
 	printf("\n%s vs %s at %ld thread%s: %.1f vs %.1f TPS (%.2fx), %u repeats each\n", args->a, args->b, args->threads,
@@ -431,25 +462,28 @@ static void analyse(const char *dir, const struct explain_args *args, const stru
 		return;
 	}
 	printf("%-44s %10s %8s %s\n", "taken from A, the rest from B", "TPS", "share", "interval (per repeat)");
-	for (unsigned m = 1; m < (1u << n); m++) {
+	for (size_t i = 1; i < d->n; i++) {
 		char label[256];
-		double lo, hi, share = (med[m] - med[0]) / gap;
+		double lo, hi, share = (med[i] - med[0]) / gap;
 
-		mix_label(knobs, n, m, " + ", label, sizeof(label));
-		share_interval(t, m, full, R, &lo, &hi);
-		printf("%-44s %10.1f %7.0f%% %.0f..%.0f%%\n", label, med[m], 100 * share, 100 * lo, 100 * hi);
+		mix_label(knobs, n, d->masks[i], " + ", label, sizeof(label));
+		share_interval(t, i, full, R, &lo, &hi);
+		printf("%-44s %10.1f %7.0f%% %.0f..%.0f%%\n", label, med[i], 100 * share, 100 * lo, 100 * hi);
 		/* The smallest set that moves most of the gap: a set must beat a
 		 * smaller one by 10 points to be preferred. */
-		if (share > best_share + (__builtin_popcount(m) > __builtin_popcount(best) ? 0.10 : 0)) {
+		if (share > best_share +
+				    (__builtin_popcount(d->masks[i]) > __builtin_popcount(d->masks[best]) ? 0.10 : 0)) {
 			best_share = share;
-			best = m;
+			best = i;
 		}
 	}
+	if (d->n < (1u << n))
+		printf("(%zu settings: each was measured alone, not in combination; their shares need not add up)\n", n);
 	if (best) {
 		char label[256];
 		double lo, hi;
 
-		mix_label(knobs, n, best, " together with ", label, sizeof(label));
+		mix_label(knobs, n, d->masks[best], " together with ", label, sizeof(label));
 		share_interval(t, best, full, R, &lo, &hi);
 		printf("\n%s explains %.0f%% (%.0f-%.0f%%) of the gap at %ld thread%s (%s at %.2fx of %s)", label,
 		       100 * best_share, 100 * lo, 100 * hi, args->threads, args->threads == 1 ? "" : "s", args->a, ratio,
@@ -467,6 +501,8 @@ int verb_explain(int argc, char **argv)
 	_cleanup_free_ char *path = NULL, *msg = NULL, *dir = NULL;
 	struct experiment e = {}, x = {};
 	struct knob knobs[KNOBS_MAX];
+	struct design d;
+	double estimate_s;
 	char unmovable[1024];
 	size_t ia, ib, n = 0;
 	int r, status = EXIT_USAGE;
@@ -483,8 +519,7 @@ int verb_explain(int argc, char **argv)
 		goto out;
 	r = find_knobs(&e, ia, ib, knobs, &n, unmovable, sizeof(unmovable));
 	if (r == -E2BIG) {
-		log_error("explain: %s and %s differ in more than %d settings; explain compares at most %d at once",
-			  args.a, args.b, KNOBS_MAX, KNOBS_MAX);
+		log_error("explain: %s and %s differ in more than %d settings", args.a, args.b, KNOBS_MAX);
 		goto out;
 	}
 	if (n == 0) {
@@ -510,9 +545,23 @@ int verb_explain(int argc, char **argv)
 	x.n_client_cpus = e.n_client_cpus;
 	x.buffer_pool = e.buffer_pool ? strdup(e.buffer_pool) : NULL;
 	memcpy(x.baseline, "b", 2);
-	/* b first and a last, so that the mask is the index. */
-	for (unsigned m = 0; m < (1u << n) && r >= 0; m++)
-		r = make_mix(&e, ia, ib, knobs, n, m, &x);
+	design_make(n, &d);
+	/* Over the budget, fewer repeats (two at least). */
+	for (;;) {
+		estimate_s = (double)d.n * x.repeat * (6 + (double)(x.warmup_ns + x.duration_ns) / 1e9);
+		if (estimate_s * 1e9 <= (double)args.budget_ns || x.repeat <= 2)
+			break;
+		x.repeat--;
+	}
+	args.repeat = x.repeat;
+	if (estimate_s * 1e9 > (double)args.budget_ns) {
+		log_error("explain: %zu mixes x %u repeats need about %.0f min, over --budget %.0f min", d.n, x.repeat,
+			  estimate_s / 60 + 0.5, (double)args.budget_ns / 60e9);
+		goto out;
+	}
+	/* b first and a last, as design_make() orders them. */
+	for (size_t i = 0; i < d.n && r >= 0; i++)
+		r = make_mix(&e, ia, ib, knobs, n, d.masks[i], &x);
 	if (r < 0 || !x.path || !x.description) {
 		log_error_errno(r < 0 ? r : -ENOMEM, "explain: %m");
 		status = 1;
@@ -522,8 +571,8 @@ int verb_explain(int argc, char **argv)
 	       args.threads == 1 ? "" : "s", n, n == 1 ? "" : "s");
 	for (size_t k = 0; k < n; k++)
 		printf(" %s", knobs[k].label);
-	printf("\n%zu mixes x %u repeats, about %.0f min\n", x.n_contexts, x.repeat,
-	       (double)x.n_contexts * x.repeat * (6 + (double)(x.warmup_ns + x.duration_ns) / 1e9) / 60 + 0.5);
+	printf("\n%zu mixes x %u repeats, about %.0f min%s\n", x.n_contexts, x.repeat, estimate_s / 60 + 0.5,
+	       n > FULL_DESIGN_MAX ? " (each setting alone: more than 4 settings)" : "");
 	if (args.what_if) {
 		status = 0;
 		goto out;
@@ -544,7 +593,7 @@ int verb_explain(int argc, char **argv)
 	fflush(stdout);
 	status = run_whole_experiment(&x, dir);
 	if (status == 0)
-		analyse(dir, &args, knobs, n, &x, unmovable);
+		analyse(dir, &args, knobs, n, &d, &x, unmovable);
 out:
 	experiment_done(&x);
 	experiment_done(&e);

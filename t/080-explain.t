@@ -22,7 +22,7 @@ elif command -v systemd-nspawn >/dev/null; then
 else
 	sandbox_skip_all "needs NSPAWN or a running systemd"
 fi
-echo "1..8"
+echo "1..10"
 explain() { "${in_systemd[@]}" "$SLICEBENCH" explain "$exp" "$@"; }
 
 explain limited free --threads 2 --what-if >"$scratch/whatif" 2>&1; rc=$?
@@ -44,6 +44,13 @@ explain oom free --threads 2 --repeat 3 --duration 2s --out "$scratch/null" >"$s
 ok $? "explain of the null case exits 0" "$scratch/null.out"
 grep -q '^No significant gap' "$scratch/null.out" && ! grep -q ' explains ' "$scratch/null.out"
 ok $? "the null case: no significant gap, no cause named" "$scratch/null.out"
+
+explain many free --what-if >"$scratch/many" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q '^7 mixes x 3 repeats.*each setting alone' "$scratch/many"
+ok $? "five differing settings: each is measured alone, 7 mixes (exit $rc)" "$scratch/many"
+explain many free --what-if --budget 1m >"$scratch/budget" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q 'over --budget 1 min' "$scratch/budget"
+ok $? "a plan over --budget is refused even with fewer repeats (exit $rc)" "$scratch/budget"
 
 explain free free >"$scratch/same" 2>&1; rc=$?
 [ $rc = 2 ] && grep -q 'differ in no setting' "$scratch/same"
