@@ -38,6 +38,7 @@ enum key_type {
 	KEY_ON_ERROR,
 	KEY_PIN,
 	KEY_BASELINE,
+	KEY_BOOL,
 };
 
 struct key_def {
@@ -69,6 +70,7 @@ static const struct key_def key_table[] = {
 	{ SECTION_SERVER, "max-connections", KEY_UINT, E(max_connections), 10, 100000, "(1100)" },
 	{ SECTION_CLIENT, "cpus", KEY_CPUS, E(client_cpus_list), 0, OLTP_MAX_CPUS - 1, "CPUs of the client threads" },
 	{ SECTION_CLIENT, "pin", KEY_PIN, E(pin), 0, 0, "all (every thread on the list) or round-robin" },
+	{ SECTION_CLIENT, "scope", KEY_BOOL, E(client_scope), 0, 0, "yes: the client runs in a transient scope of its own" },
 };
 #undef E
 
@@ -258,6 +260,14 @@ static int set_key(struct parser *p, const struct key_def *k, const char *value)
 			e->pin = OLTP_PIN_ROUND_ROBIN;
 		else
 			return fail_at(p, p->line, k->name, "bad value '%s' (all or round-robin)", value);
+		return 0;
+	case KEY_BOOL:
+		if (streq(value, "yes") || streq(value, "true") || streq(value, "1"))
+			*(bool *)field = true;
+		else if (streq(value, "no") || streq(value, "false") || streq(value, "0"))
+			*(bool *)field = false;
+		else
+			return fail_at(p, p->line, k->name, "bad value '%s' (yes or no)", value);
 		return 0;
 	case KEY_BASELINE:
 		if (!name_is_valid(value))
@@ -626,7 +636,7 @@ json_t *experiment_to_json(const struct experiment *e)
 		vary = json_pack("{s:s, s:o}", "property", e->vary->name, "values", values);
 	}
 	return json_pack("{s:s, s:s, s:s?, s:o, s:f, s:f, s:i, s:i, s:i, s:s, s:s, s:s, s:s, s:o, s:o, s:o,"
-			 " s:{s:s, s:s, s:s, s:s, s:i}, s:{s:o, s:s}}",
+			 " s:{s:s, s:s, s:s, s:s, s:i}, s:{s:o, s:s, s:b}}",
 			 "name", e->name, "path", e->path, "description", e->description, "threads", threads,
 			 "warmup_s", (double)e->warmup_ns / 1e9, "duration_s", (double)e->duration_ns / 1e9, "repeat",
 			 (int)e->repeat, "tables", (int)e->tables, "table_size", (int)e->table_size, "driver",
@@ -637,7 +647,7 @@ json_t *experiment_to_json(const struct experiment *e)
 			 e->flavor ? e->flavor : "mariadb", "buffer_pool", e->buffer_pool ? e->buffer_pool : "1G",
 			 "user", e->server_user ? e->server_user : MANAGED_USER, "max_connections",
 			 (int)(e->max_connections ? e->max_connections : 1100), "client", "cpus", cpus, "pin",
-			 e->pin == OLTP_PIN_ROUND_ROBIN ? "round-robin" : "all");
+			 e->pin == OLTP_PIN_ROUND_ROBIN ? "round-robin" : "all", "scope", (int)e->client_scope);
 }
 
 void experiment_client_for(const struct experiment *e, size_t i, struct oltp_options *o)

@@ -42,6 +42,7 @@ struct experiment {
 	enum oltp_pin pin;
 	long client_cpus_list[OLTP_MAX_CPUS];
 	size_t n_client_cpus;
+	bool client_scope; /* the load generator in a transient scope of its own */
 	/* [context NAME] */
 	struct context_spec contexts[EXP_CONTEXTS_MAX];
 	char *client_cpus[EXP_CONTEXTS_MAX]; /* client-cpus = LIST: this context's client; NULL: [client]'s */

@@ -539,6 +539,19 @@ static int run_experiment(const struct run_args *a, const struct experiment *e, 
 		goto out;
 	}
 	options_for(e, &rn.o, db, sizeof(db));
+	if (e->client_scope) {
+		_cleanup_free_ char *unit = NULL;
+
+		r = xasprintf(&unit, "slicebench-client-%s-%d.scope", e->name, (int)getpid());
+		if (r >= 0)
+			r = scope_wrap_pid(getpid(), unit, "slicebench load generator");
+		if (r < 0) {
+			log_error_errno(r, "run: cannot move the client into %s: %m%s", strempty(unit),
+					r == -ENOENT || r == -ECONNREFUSED ? " (no systemd here: [client] scope needs one)" : "");
+			goto out;
+		}
+		progress("the client runs in %s", unit);
+	}
 	interrupt_catch();
 	progress("run %s started, results in %s", e->name, results_dir(rn.res));
 	r = prepare_dataset(&rn);

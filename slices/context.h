@@ -57,6 +57,10 @@ int service_unit_name(const struct context *c, const char *suffix, char **ret);
 
 const struct context_ops *context_ops_for(enum context_kind kind);
 
+/* A transient scope around a running process (the client of an experiment
+ * whose [client] says scope = yes); it goes when the process does. */
+int scope_wrap_pid(pid_t pid, const char *unit, const char *description);
+
 /* Checks every property against the kind and cgroup mode before anything
  * starts; on error *ret_prop names the offender and *ret_why the reason. */
 int context_validate(const struct context_spec *spec, enum cgroup_mode mode, const struct prop_value **ret_prop,

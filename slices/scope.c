@@ -100,3 +100,31 @@ const struct context_ops context_scope_ops = {
 	.stop = scope_stop,
 	.cleanup = scope_cleanup,
 };
+
+struct wrap {
+	pid_t pid;
+	const char *description;
+};
+
+static int append_wrap(sd_bus_message *m, void *userdata)
+{
+	const struct wrap *w = userdata;
+
+	return sd_bus_message_append(m, "(sv)(sv)", "Description", "s", w->description, /* s */
+				     "PIDs", "au", 1, (uint32_t)w->pid);		   /* au */
+}
+
+int scope_wrap_pid(pid_t pid, const char *unit, const char *description)
+{
+	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+	struct wrap w = { .pid = pid, .description = description };
+	int r;
+
+	r = bus_open_system(&bus);
+	if (r < 0)
+		return r;
+	r = bus_unit_exists(bus, unit, NULL);
+	if (r != 0)
+		return r < 0 ? r : -EEXIST;
+	return bus_start_transient_unit(bus, unit, append_wrap, &w, 60 * USEC_PER_SEC, NULL);
+}

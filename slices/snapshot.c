@@ -447,6 +447,10 @@ static int read_client(struct placement *p, pid_t pid, pid_t client, enum cgroup
 		r = placement_set(p, "client.same_autogroup", same(placement_get(p, "autogroup"), placement_get(&c, "autogroup")));
 	if (r >= 0)
 		r = placement_set(p, "client.affinity", strempty(placement_get(&c, "affinity")));
+	/* The path systemd keeps units in: the client's own scope shows here
+	 * even where v1 gives it no cpu cgroup of its own. */
+	if (r >= 0)
+		r = placement_set(p, "client.cgroup", strempty(systemd_path));
 	return r;
 }
 

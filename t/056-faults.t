@@ -23,8 +23,9 @@ elif command -v systemd-nspawn >/dev/null; then
 else
 	sandbox_skip_all "needs NSPAWN or a running systemd"
 fi
-echo "1..12"
-"${in_systemd[@]}" bash "$top/t/fixtures/faults/scenarios.sh" "$sb" "$top/t/fixtures/faults/two-kinds.ini" >"$scratch/out" 2>&1
+echo "1..15"
+"${in_systemd[@]}" bash "$top/t/fixtures/faults/scenarios.sh" "$sb" "$top/t/fixtures/faults/two-kinds.ini" \
+	"$top/t/fixtures/run/client-scope.ini" >"$scratch/out" 2>&1
 value() { sed -n "s/^$1=//p" "$scratch/out" | head -n1; }
 is() { # is KEY WANT DESC
 	local got; got=$(value "$1")
@@ -51,4 +52,8 @@ ok $? "SIGKILL of slicebench leaves its service running (units: $(value kill.uni
 ok $? "cleanup says it stopped slicebench-service.service ($(value kill.cleanup))" "$scratch/out"
 [ -z "$(value kill.units_after)" ] && [ -z "$(value kill.servers_after)" ]
 ok $? "and no unit or server is left" "$scratch/out"
+is client.rc 0 "a run with [client] scope = yes exits 0"
+[[ "$(value client.cgroup)" == */slicebench-client-client-scope-*.scope ]]
+ok $? "the client ran in its own scope ($(value client.cgroup))" "$scratch/out"
+is client.units_after "" "and the scope is gone after the run"
 exit $failed
