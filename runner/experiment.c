@@ -666,3 +666,84 @@ void experiment_client_for(const struct experiment *e, size_t i, struct oltp_opt
 	for (size_t c = 0; c < n; c++)
 		o->client_cpus[c] = (unsigned)cpus[c];
 }
+
+/* One [context NAME] of experiment.json back into a spec. */
+static int context_from_json(const json_t *j, struct experiment *e, char **ret_msg)
+{
+	struct context_spec *c = &e->contexts[e->n_contexts];
+	const char *name = json_string_value(json_object_get(j, "name")), *key;
+	const char *client = json_string_value(json_object_get(j, "client_cpus"));
+	json_t *v;
+	int kind = context_kind_from_string(strempty(json_string_value(json_object_get(j, "kind"))));
+
+	if (e->n_contexts == EXP_CONTEXTS_MAX || !name_is_valid(name) || kind < 0 || kind == CONTEXT_CLIENT)
+		return xasprintf(ret_msg, "experiment.json: a context without a valid name and kind"), -EINVAL;
+	memcpy(c->name, name, strlen(name) + 1);
+	c->kind = (enum context_kind)kind;
+	c->session = streq_ptr(json_string_value(json_object_get(j, "session")), "new") ? SESSION_NEW : SESSION_INHERIT;
+	e->n_contexts++;
+	json_object_foreach(json_object_get(j, "properties"), key, v)
+	{
+		if (c->n_props == CONTEXT_PROPS_MAX || !json_is_string(v) ||
+		    prop_parse(key, json_string_value(v), &c->props[c->n_props]) < 0)
+			return xasprintf(ret_msg, "experiment.json: context %s: bad property %s", name, key), -EINVAL;
+		c->n_props++;
+	}
+	if (client && !(e->client_cpus[e->n_contexts - 1] = strdup(client)))
+		return -ENOMEM;
+	return 0;
+}
+
+int experiment_from_results(const char *dir, struct experiment *ret, char **ret_msg)
+{
+	_cleanup_free_ char *path = NULL;
+	json_t *j, *v, *server, *client;
+	json_error_t err;
+	size_t i;
+	int r = 0;
+
+	*ret = (struct experiment){};
+	*ret_msg = NULL;
+	if (xasprintf(&path, "%s/experiment.json", dir) < 0)
+		return -ENOMEM;
+	j = json_load_file(path, 0, &err);
+	if (!j)
+		return xasprintf(ret_msg, "%s: %s", path, err.text), -EINVAL;
+	experiment_defaults(ret);
+	ret->path = strdup(path);
+	snprintf(ret->name, sizeof(ret->name), "%s", strempty(json_string_value(json_object_get(j, "name"))));
+	ret->n_threads = 0;
+	json_array_foreach(json_object_get(j, "threads"), i, v)
+		if (ret->n_threads < EXP_THREADS_MAX)
+			ret->threads[ret->n_threads++] = (long)json_integer_value(v);
+	ret->warmup_ns = (uint64_t)(json_number_value(json_object_get(j, "warmup_s")) * 1e9);
+	ret->duration_ns = (uint64_t)(json_number_value(json_object_get(j, "duration_s")) * 1e9);
+	ret->repeat = (unsigned)json_integer_value(json_object_get(j, "repeat"));
+	ret->tables = (unsigned)json_integer_value(json_object_get(j, "tables"));
+	ret->table_size = (unsigned)json_integer_value(json_object_get(j, "table_size"));
+	ret->driver = streq_ptr(json_string_value(json_object_get(j, "driver")), "sysbench") ? OLTP_DRIVER_SYSBENCH
+											    : OLTP_DRIVER_NATIVE;
+	(void)sbrand_type_from_string(strempty(json_string_value(json_object_get(j, "rand_type"))), &ret->rand_type);
+	server = json_object_get(j, "server");
+	if (json_string_value(json_object_get(server, "buffer_pool")))
+		ret->buffer_pool = strdup(json_string_value(json_object_get(server, "buffer_pool")));
+	client = json_object_get(j, "client");
+	ret->pin = streq_ptr(json_string_value(json_object_get(client, "pin")), "round-robin") ? OLTP_PIN_ROUND_ROBIN
+												: OLTP_PIN_ALL;
+	ret->client_scope = json_is_true(json_object_get(client, "scope"));
+	json_array_foreach(json_object_get(client, "cpus"), i, v)
+		if (ret->n_client_cpus < OLTP_MAX_CPUS)
+			ret->client_cpus_list[ret->n_client_cpus++] = (long)json_integer_value(v);
+	json_array_foreach(json_object_get(j, "context_specs"), i, v)
+		if (r >= 0)
+			r = context_from_json(v, ret, ret_msg);
+	json_decref(j);
+	if (r >= 0 && (!name_is_valid(ret->name) || !ret->n_threads || !ret->tables || !ret->table_size ||
+		       !ret->n_contexts)) {
+		xasprintf(ret_msg, "%s is not the experiment of a slicebench run", path);
+		r = -EINVAL;
+	}
+	if (r < 0)
+		experiment_done(ret);
+	return r;
+}

@@ -61,6 +61,9 @@ const char *const *experiment_dirs(void);
 
 /* Parses and validates.  On error *ret_msg is "FILE:LINE: KEY: why". */
 int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *ret, char **ret_msg);
+/* The experiment a results directory was run with (its experiment.json);
+ * [vary] is not carried over. */
+int experiment_from_results(const char *dir, struct experiment *ret, char **ret_msg);
 void experiment_done(struct experiment *e);
 
 /* The number of vary values, at least 1 (no [vary]: one unnamed value). */

@@ -269,7 +269,8 @@ static int explain_parse_argv(int argc, char **argv, struct explain_args *a)
 		{ "help", no_argument, NULL, 'h' },	      { "threads", required_argument, NULL, 't' },
 		{ "repeat", required_argument, NULL, 'r' },   { "duration", required_argument, NULL, 'd' },
 		{ "out", required_argument, NULL, 'o' },      { "what-if", no_argument, NULL, 'w' },
-		{ "budget", required_argument, NULL, 'b' },   {}
+		{ "budget", required_argument, NULL, 'b' },   { "from", required_argument, NULL, 'A' },
+		{ "to", required_argument, NULL, 'B' },	      {}
 	};
 	long v;
 	int c;
@@ -284,7 +285,8 @@ static int explain_parse_argv(int argc, char **argv, struct explain_args *a)
 		switch (c) {
 		case 'h':
 			printf("usage: slicebench explain EXPERIMENT CONTEXT-A CONTEXT-B [--threads N] [--repeat R]\n"
-			       "                          [--duration D] [--budget 30m] [--out DIR] [--what-if]\n\n"
+			       "                          [--duration D] [--budget 30m] [--out DIR] [--what-if]\n"
+			       "       slicebench explain RESULTS --from CONTEXT-A --to CONTEXT-B [OPTIONS]\n\n"
 			       "Measures every mix of the settings in which A and B differ, taking each from A or from B,\n"
 			       "and names the settings that account for the TPS gap, with an interval from the repeats.\n");
 			return 0;
@@ -311,16 +313,36 @@ static int explain_parse_argv(int argc, char **argv, struct explain_args *a)
 		case 'w':
 			a->what_if = true;
 			break;
+		case 'A':
+			a->a = optarg;
+			break;
+		case 'B':
+			a->b = optarg;
+			break;
 		default:
 			log_error("explain: unknown option %s", argv[optind - 1]);
 			return -EINVAL;
 		}
+	if (a->a || a->b) {
+		if (!a->a || !a->b || argc - optind != 1)
+			return log_error("explain: give RESULTS --from A --to B"), -EINVAL;
+		a->experiment = argv[optind];
+		return 1;
+	}
 	if (argc - optind != 3)
-		return log_error("explain: give an experiment and two of its contexts (explain EXPERIMENT A B)"), -EINVAL;
+		return log_error("explain: give an experiment and two of its contexts (explain EXPERIMENT A B), "
+				 "or a results directory (explain RESULTS --from A --to B)"), -EINVAL;
 	a->experiment = argv[optind];
 	a->a = argv[optind + 1];
 	a->b = argv[optind + 2];
 	return 1;
+}
+
+static bool is_results_dir(const char *path)
+{
+	_cleanup_free_ char *p = NULL;
+
+	return xasprintf(&p, "%s/experiment.json", path) >= 0 && access(p, R_OK) == 0;
 }
 
 static int context_index(const struct experiment *e, const char *name, size_t *ret)
@@ -510,11 +532,16 @@ int verb_explain(int argc, char **argv)
 	r = explain_parse_argv(argc, argv, &args);
 	if (r <= 0)
 		return r < 0 ? EXIT_USAGE : 0;
-	if (experiment_find(args.experiment, &path) < 0)
-		return log_error("explain: no experiment '%s' (slicebench list shows them)", args.experiment), EXIT_USAGE;
-	r = experiment_load(path, cgroup_mode_detect(), &e, &msg);
+	if (is_results_dir(args.experiment))
+		/* The design of a run already made: its contexts, measured again
+		 * in every mix. */
+		r = experiment_from_results(args.experiment, &e, &msg);
+	else if (experiment_find(args.experiment, &path) < 0)
+		return log_error("explain: no experiment or results directory '%s'", args.experiment), EXIT_USAGE;
+	else
+		r = experiment_load(path, cgroup_mode_detect(), &e, &msg);
 	if (r < 0)
-		return log_error("%s", msg ? msg : strerror(-r)), EXIT_USAGE;
+		return log_error("explain: %s", msg ? msg : strerror(-r)), EXIT_USAGE;
 	if (context_index(&e, args.a, &ia) < 0 || context_index(&e, args.b, &ib) < 0)
 		goto out;
 	r = find_knobs(&e, ia, ib, knobs, &n, unmovable, sizeof(unmovable));

@@ -22,7 +22,7 @@ elif command -v systemd-nspawn >/dev/null; then
 else
 	sandbox_skip_all "needs NSPAWN or a running systemd"
 fi
-echo "1..10"
+echo "1..11"
 explain() { "${in_systemd[@]}" "$SLICEBENCH" explain "$exp" "$@"; }
 
 explain limited free --threads 2 --what-if >"$scratch/whatif" 2>&1; rc=$?
@@ -39,6 +39,10 @@ share=$(sed -n 's/^CPUQuota= explains \([0-9-]*\)%.*/\1/p' "$scratch/known.out")
 ok $? "with most of the gap (${share:-?}%)" "$scratch/known.out"
 [ "$(ls "$scratch/known/steps" | wc -l)" = 8 ] && "$SLICEBENCH" report "$scratch/known" >/dev/null
 ok $? "the 8 measurements are a results directory that report reads"
+
+"${in_systemd[@]}" "$SLICEBENCH" explain "$scratch/known" --from a --to b --what-if >"$scratch/fromdir" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q '^explain explain: a against b at 1 thread, 2 movable settings: CPUQuota= OOMScoreAdjust=' "$scratch/fromdir"
+ok $? "explain RESULTS --from a --to b takes the design of that run (exit $rc)" "$scratch/fromdir"
 
 explain oom free --threads 2 --repeat 3 --duration 2s --out "$scratch/null" >"$scratch/null.out" 2>&1
 ok $? "explain of the null case exits 0" "$scratch/null.out"
