@@ -23,7 +23,8 @@
  * setting alone (k + 2 mixes), up to KNOBS_MAX. */
 #define FULL_DESIGN_MAX 4
 #define KNOBS_MAX 12
-#define MIXES_MAX 16
+#define MIXES_MAX 64
+#define ROUNDS_MAX 8
 
 enum knob_type {
 	KNOB_PROPERTY,
@@ -196,6 +197,20 @@ static int find_knobs(const struct experiment *e, size_t ia, size_t ib, struct k
 	return 0;
 }
 
+/* "b", "a", or "mix-abb": for each knob, where the mix takes it from. */
+static void mix_name(size_t n, unsigned mix, char *buf, size_t len)
+{
+	char bits[KNOBS_MAX + 1] = {};
+
+	if (mix == 0 || mix == (1u << n) - 1) {
+		snprintf(buf, len, "%s", mix ? "a" : "b");
+		return;
+	}
+	for (size_t k = 0; k < n; k++)
+		bits[k] = (mix >> k) & 1 ? 'a' : 'b';
+	snprintf(buf, len, "mix-%s", bits);
+}
+
 static int copy_prop(const struct prop_value *v, struct context_spec *to)
 {
 	int r = prop_parse(v->def->name, v->text, &to->props[to->n_props]);
@@ -219,17 +234,7 @@ static int make_mix(const struct experiment *e, size_t ia, size_t ib, const stru
 
 	s->kind = mix == (1u << n) - 1 ? a->kind : b->kind;
 	s->session = b->session;
-	if (mix == 0)
-		snprintf(s->name, sizeof(s->name), "b");
-	else if (mix == (1u << n) - 1)
-		snprintf(s->name, sizeof(s->name), "a");
-	else {
-		char bits[KNOBS_MAX + 1] = {};
-
-		for (size_t k = 0; k < n; k++)
-			bits[k] = (mix >> k) & 1 ? 'a' : 'b';
-		snprintf(s->name, sizeof(s->name), "mix-%s", bits);
-	}
+	mix_name(n, mix, s->name, sizeof(s->name));
 	if (mix == (1u << n) - 1) {
 		/* a as it is: also what cannot be moved. */
 		for (size_t p = 0; p < a->n_props && r >= 0; p++)
@@ -442,42 +447,99 @@ static void share_interval(double t[][64], size_t i, size_t full, unsigned repea
 	}
 }
 
-static void analyse(const char *dir, const struct explain_args *args, const struct knob *knobs, size_t n,
-		    const struct design *d, const struct experiment *x, const char *unmovable)
-{
-	json_t *doc = NULL, *steps;
-	double t[MIXES_MAX][64], med[MIXES_MAX], tmp[64], spread_a[2], spread_b[2];
-	size_t full = d->n - 1, best = 0, n_mix = x->n_contexts;
-	unsigned R = args->repeat;
-	double gap, ratio, noise, best_share = -INFINITY;
+/* What the rounds measured: TPS per mix and repeat, and the medians. */
+struct measured {
+	double t[MIXES_MAX][64], med[MIXES_MAX];
+	double spread_a[2], spread_b[2]; /* min, max of A's and B's repeats */
+	size_t full;			 /* the index of mix A */
+};
 
-	if (results_load(dir, &doc) < 0) {
-		log_error("explain: cannot read the results in %s", dir);
-		return;
+static int load_measured(char *const *dirs, size_t n_dirs, size_t n, const struct design *d, unsigned repeats,
+			 struct measured *ret)
+{
+	json_t *steps = json_array();
+
+	for (size_t i = 0; i < n_dirs; i++) {
+		json_t *doc = NULL;
+
+		if (results_load(dirs[i], &doc) < 0) {
+			json_decref(steps);
+			return log_error("explain: cannot read the results in %s", dirs[i]), -EIO;
+		}
+		json_array_extend(steps, json_object_get(doc, "steps"));
+		json_decref(doc);
 	}
-	steps = json_object_get(doc, "steps");
-	for (size_t m = 0; m < n_mix; m++) {
+	for (size_t m = 0; m < d->n; m++) {
+		char name[48];
+		double tmp[64];
 		size_t k = 0;
 
-		for (unsigned r = 1; r <= R; r++)
-			if (!isnan(t[m][r - 1] = tps_of(steps, x->contexts[m].name, r)))
-				tmp[k++] = t[m][r - 1];
-		med[m] = median(tmp, k);
-		if (m == 0 || m == full) {
-			double *sp = m == 0 ? spread_b : spread_a;
+		mix_name(n, d->masks[m], name, sizeof(name));
+		for (unsigned r = 1; r <= repeats; r++)
+			if (!isnan(ret->t[m][r - 1] = tps_of(steps, name, r)))
+				tmp[k++] = ret->t[m][r - 1];
+		ret->med[m] = median(tmp, k);
+		if (d->masks[m] == (1u << n) - 1)
+			ret->full = m;
+		if (m == 0 || d->masks[m] == (1u << n) - 1) {
+			double *sp = m == 0 ? ret->spread_b : ret->spread_a;
 			sp[0] = k ? tmp[0] : NAN;
 			sp[1] = k ? tmp[k - 1] : NAN;
 		}
 	}
-	json_decref(doc);
+	json_decref(steps);
+	return 0;
+}
+
+/* report's rule: a ratio within the relative spread of either side's
+ * repeats is noise. */
+static bool gap_is_significant(const struct measured *mz)
+{
+	double ratio = mz->med[mz->full] / mz->med[0];
+	double noise = MAX((mz->spread_a[1] - mz->spread_a[0]) / mz->med[mz->full],
+			   (mz->spread_b[1] - mz->spread_b[0]) / mz->med[0]);
+
+	return !isnan(ratio) && !isnan(noise) && fabs(ratio - 1) > noise;
+}
+
+/* The smallest set that moves most of the gap: a larger set must beat a
+ * smaller one by 10 points to be preferred.  A itself does not count. */
+static size_t best_mix(const struct design *d, const struct measured *mz, double *ret_share)
+{
+	double gap = mz->med[mz->full] - mz->med[0], best_share = -INFINITY;
+	size_t best = 0;
+
+	for (size_t i = 1; i < d->n; i++) {
+		double share = (mz->med[i] - mz->med[0]) / gap;
+
+		if (i == mz->full && d->n > 2)
+			continue;
+		if (share > best_share + (__builtin_popcount(d->masks[i]) > __builtin_popcount(d->masks[best]) ? 0.10 : 0)) {
+			best_share = share;
+			best = i;
+		}
+	}
+	*ret_share = best_share;
+	return best;
+}
+
+static void analyse(char *const *dirs, size_t n_dirs, const struct explain_args *args, const struct knob *knobs,
+		    size_t n, const struct design *d, const char *unmovable)
+{
+	static struct measured mz; /* 33 KB: not on the stack */
+	double (*t)[64] = mz.t, *med = mz.med, *spread_a = mz.spread_a, *spread_b = mz.spread_b;
+	size_t full, best;
+	unsigned R = args->repeat;
+	double gap, ratio, best_share;
+
+	if (load_measured(dirs, n_dirs, n, d, R, &mz) < 0)
+		return;
+	full = mz.full;
 	gap = med[full] - med[0];
 	ratio = med[0] > 0 ? med[full] / med[0] : NAN;
 	printf("\n%s vs %s at %ld thread%s: %.1f vs %.1f TPS (%.2fx), %u repeats each\n", args->a, args->b, args->threads,
 	       args->threads == 1 ? "" : "s", med[full], med[0], ratio, R);
-	/* report's rule: a ratio within the relative spread of either side's
-	 * repeats is noise. */
-	noise = MAX((spread_a[1] - spread_a[0]) / med[full], (spread_b[1] - spread_b[0]) / med[0]);
-	if (isnan(gap) || isnan(noise) || fabs(ratio - 1) <= noise) {
+	if (isnan(gap) || !gap_is_significant(&mz)) {
 		printf("No significant gap: %.2fx is within the run-to-run noise (%s %.1f..%.1f, %s %.1f..%.1f), so no "
 		       "cause is named.\n",
 		       ratio, args->a, spread_a[0], spread_a[1], args->b, spread_b[0], spread_b[1]);
@@ -491,16 +553,11 @@ static void analyse(const char *dir, const struct explain_args *args, const stru
 		mix_label(knobs, n, d->masks[i], " + ", label, sizeof(label));
 		share_interval(t, i, full, R, &lo, &hi);
 		printf("%-44s %10.1f %7.0f%% %.0f..%.0f%%\n", label, med[i], 100 * share, 100 * lo, 100 * hi);
-		/* The smallest set that moves most of the gap: a set must beat a
-		 * smaller one by 10 points to be preferred. */
-		if (share > best_share +
-				    (__builtin_popcount(d->masks[i]) > __builtin_popcount(d->masks[best]) ? 0.10 : 0)) {
-			best_share = share;
-			best = i;
-		}
 	}
 	if (d->n < (1u << n))
-		printf("(%zu settings: each was measured alone, not in combination; their shares need not add up)\n", n);
+		printf("(%zu settings: searched greedily, one setting added per round; not every combination was measured)\n",
+		       n);
+	best = best_mix(d, &mz, &best_share);
 	if (best) {
 		char label[256];
 		double lo, hi;
@@ -514,16 +571,122 @@ static void analyse(const char *dir, const struct explain_args *args, const stru
 			printf("; %.0f%% stays unexplained", 100 * (1 - best_share));
 		printf(".\n");
 	}
-	print_unmovable(dir, knobs, n, unmovable);
+	print_unmovable(dirs[0], knobs, n, unmovable);
+}
+
+/* One unit: a server start and warm-up, then the step. */
+static double unit_seconds(const struct experiment *e, const struct explain_args *args)
+{
+	return 6 + (double)((e->warmup_ns ? e->warmup_ns : NSEC_PER_SEC) + args->duration_ns) / 1e9;
+}
+
+/* The synthetic experiment of one round: e's workload, a context per mix. */
+static int round_experiment(const struct experiment *e, size_t ia, size_t ib, const struct knob *knobs, size_t n,
+			    const struct explain_args *args, const unsigned *masks, size_t n_masks, struct experiment *x)
+{
+	int r = 0;
+
+	*x = (struct experiment){};
+	memcpy(x->name, "explain", sizeof("explain"));
+	x->path = strdup(e->path);
+	xasprintf(&x->description, "explain %s: %s against %s", e->name, args->a, args->b);
+	x->threads[0] = args->threads;
+	x->n_threads = 1;
+	x->warmup_ns = e->warmup_ns ? e->warmup_ns : NSEC_PER_SEC;
+	x->duration_ns = args->duration_ns;
+	x->repeat = args->repeat;
+	x->tables = e->tables;
+	x->table_size = e->table_size;
+	x->driver = e->driver;
+	x->rand_type = e->rand_type;
+	x->pin = e->pin;
+	memcpy(x->client_cpus_list, e->client_cpus_list, sizeof(e->client_cpus_list));
+	x->n_client_cpus = e->n_client_cpus;
+	x->client_scope = e->client_scope;
+	x->buffer_pool = e->buffer_pool ? strdup(e->buffer_pool) : NULL;
+	mix_name(n, masks[0], x->baseline, sizeof(x->baseline)); /* b in the first round */
+	for (size_t i = 0; i < n_masks && r >= 0; i++)
+		r = make_mix(e, ia, ib, knobs, n, masks[i], x);
+	return r < 0 ? r : x->path && x->description ? 0 : -ENOMEM;
+}
+
+/* Runs the design: all of it at once for up to 4 settings; beyond, the
+ * first round (B, A, each setting alone) and then, while the best set so
+ * far leaves more than 20% of a significant gap unexplained and the budget
+ * allows, a round that adds each remaining setting to that set.  d grows
+ * with every round; dirs names each round's results.  Returns an exit
+ * status. */
+static int run_rounds(const struct experiment *e, size_t ia, size_t ib, const struct knob *knobs, size_t n,
+		      const struct explain_args *args, const char *dir, struct design *d, char **dirs, size_t *n_dirs)
+{
+	static struct measured mz;
+	unsigned masks[MIXES_MAX];
+	size_t n_masks = d->n;
+	uint64_t start = now_ns();
+	int status = 0;
+
+	memcpy(masks, d->masks, d->n * sizeof(unsigned));
+	d->n = 0;
+	for (size_t round = 1; round <= ROUNDS_MAX && n_masks; round++) {
+		struct experiment x;
+		double share, left_s;
+		size_t best;
+		int r;
+
+		r = round_experiment(e, ia, ib, knobs, n, args, masks, n_masks, &x);
+		if (r >= 0)
+			r = n > FULL_DESIGN_MAX ? xasprintf(&dirs[*n_dirs], "%s/round-%zu", dir, round)
+						: ((dirs[*n_dirs] = strdup(dir)) ? 0 : -ENOMEM);
+		if (r < 0) {
+			experiment_done(&x);
+			return log_error_errno(r, "explain: %m"), 1;
+		}
+		if (round > 1)
+			printf("\nround %zu: %zu mixes\n", round, n_masks);
+		fflush(stdout);
+		if (n > FULL_DESIGN_MAX)
+			(void)mkdir_p(dir, 0755);
+		status = run_whole_experiment(&x, dirs[(*n_dirs)++]);
+		experiment_done(&x);
+		memcpy(d->masks + d->n, masks, n_masks * sizeof(unsigned));
+		d->n += n_masks;
+		if (status != 0 || n <= FULL_DESIGN_MAX)
+			break;
+		if (load_measured(dirs, *n_dirs, n, d, args->repeat, &mz) < 0)
+			return 1;
+		best = best_mix(d, &mz, &share);
+		if (!gap_is_significant(&mz) || share >= 0.8)
+			break;
+		/* The next round: the best set with one more setting each. */
+		n_masks = 0;
+		for (size_t k = 0; k < n && d->n + n_masks < MIXES_MAX; k++) {
+			unsigned m = d->masks[best] | (1u << k);
+			bool seen = false;
+
+			for (size_t i = 0; i < d->n; i++)
+				seen |= d->masks[i] == m;
+			if (!seen)
+				masks[n_masks++] = m;
+		}
+		left_s = (double)args->budget_ns / 1e9 - (double)(now_ns() - start) / 1e9;
+		if (n_masks && (double)n_masks * args->repeat * unit_seconds(e, args) > left_s) {
+			printf("\nthe budget leaves no time for round %zu (%zu mixes); stopping the search\n", round + 1,
+			       n_masks);
+			break;
+		}
+	}
+	return status;
 }
 
 int verb_explain(int argc, char **argv)
 {
 	struct explain_args args = {};
 	_cleanup_free_ char *path = NULL, *msg = NULL, *dir = NULL;
-	struct experiment e = {}, x = {};
+	struct experiment e = {};
 	struct knob knobs[KNOBS_MAX];
 	struct design d;
+	char *dirs[ROUNDS_MAX] = {};
+	size_t n_dirs = 0;
 	double estimate_s;
 	char unmovable[1024];
 	size_t ia, ib, n = 0;
@@ -554,52 +717,26 @@ int verb_explain(int argc, char **argv)
 			  *unmovable ? ": " : "", unmovable);
 		goto out;
 	}
-	/* The synthetic experiment: e's workload, one context per mix. */
-	memcpy(x.name, "explain", sizeof("explain"));
-	x.path = strdup(e.path);
-	xasprintf(&x.description, "explain %s: %s against %s", e.name, args.a, args.b);
-	x.threads[0] = args.threads;
-	x.n_threads = 1;
-	x.warmup_ns = e.warmup_ns ? e.warmup_ns : NSEC_PER_SEC;
-	x.duration_ns = args.duration_ns;
-	x.repeat = args.repeat;
-	x.tables = e.tables;
-	x.table_size = e.table_size;
-	x.driver = e.driver;
-	x.rand_type = e.rand_type;
-	x.pin = e.pin;
-	memcpy(x.client_cpus_list, e.client_cpus_list, sizeof(e.client_cpus_list));
-	x.n_client_cpus = e.n_client_cpus;
-	x.buffer_pool = e.buffer_pool ? strdup(e.buffer_pool) : NULL;
-	memcpy(x.baseline, "b", 2);
 	design_make(n, &d);
 	/* Over the budget, fewer repeats (two at least). */
 	for (;;) {
-		estimate_s = (double)d.n * x.repeat * (6 + (double)(x.warmup_ns + x.duration_ns) / 1e9);
-		if (estimate_s * 1e9 <= (double)args.budget_ns || x.repeat <= 2)
+		estimate_s = (double)d.n * args.repeat * unit_seconds(&e, &args);
+		if (estimate_s * 1e9 <= (double)args.budget_ns || args.repeat <= 2)
 			break;
-		x.repeat--;
+		args.repeat--;
 	}
-	args.repeat = x.repeat;
 	if (estimate_s * 1e9 > (double)args.budget_ns) {
-		log_error("explain: %zu mixes x %u repeats need about %.0f min, over --budget %.0f min", d.n, x.repeat,
+		log_error("explain: %zu mixes x %u repeats need about %.0f min, over --budget %.0f min", d.n, args.repeat,
 			  estimate_s / 60 + 0.5, (double)args.budget_ns / 60e9);
-		goto out;
-	}
-	/* b first and a last, as design_make() orders them. */
-	for (size_t i = 0; i < d.n && r >= 0; i++)
-		r = make_mix(&e, ia, ib, knobs, n, d.masks[i], &x);
-	if (r < 0 || !x.path || !x.description) {
-		log_error_errno(r < 0 ? r : -ENOMEM, "explain: %m");
-		status = 1;
 		goto out;
 	}
 	printf("explain %s: %s against %s at %ld thread%s, %zu movable setting%s:", e.name, args.a, args.b, args.threads,
 	       args.threads == 1 ? "" : "s", n, n == 1 ? "" : "s");
 	for (size_t k = 0; k < n; k++)
 		printf(" %s", knobs[k].label);
-	printf("\n%zu mixes x %u repeats, about %.0f min%s\n", x.n_contexts, x.repeat, estimate_s / 60 + 0.5,
-	       n > FULL_DESIGN_MAX ? " (each setting alone: more than 4 settings)" : "");
+	printf("\n%zu mixes x %u repeats, about %.0f min%s\n", d.n, args.repeat, estimate_s / 60 + 0.5,
+	       n > FULL_DESIGN_MAX ? " in the first round (more than 4 settings: a greedy search, one setting added per round)"
+				   : "");
 	if (args.what_if) {
 		status = 0;
 		goto out;
@@ -617,12 +754,12 @@ int verb_explain(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
-	fflush(stdout);
-	status = run_whole_experiment(&x, dir);
+	status = run_rounds(&e, ia, ib, knobs, n, &args, dir, &d, dirs, &n_dirs);
 	if (status == 0)
-		analyse(dir, &args, knobs, n, &d, &x, unmovable);
+		analyse(dirs, n_dirs, &args, knobs, n, &d, unmovable);
 out:
-	experiment_done(&x);
+	for (size_t i = 0; i < n_dirs; i++)
+		free(dirs[i]);
 	experiment_done(&e);
 	return status;
 }

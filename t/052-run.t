@@ -72,8 +72,8 @@ kept=$(steps "$scratch/int")
 ok $? "the finished steps are kept ($kept of 8)"
 [ -z "$(servers)" ]
 ok $? "no server is left running"
-[ -z "$(find /sys/fs/cgroup -mindepth 1 -maxdepth 3 -type d -name 'slicebench-*' 2>/dev/null)" ]
-ok $? "no slicebench cgroup is left"
+[ -z "$(find /sys/fs/cgroup -mindepth 1 -maxdepth 3 -type d -name "slicebench-raw-*-$pid" 2>/dev/null)" ]
+ok $? "no cgroup of that run (slicebench-raw-*-$pid) is left"
 "$SLICEBENCH" run "$exp" --resume "$scratch/int" >/dev/null 2>"$scratch/err"
 [ $? = 0 ] && [ "$(steps "$scratch/int")" = 8 ]
 ok $? "--resume runs the missing steps (now $(steps "$scratch/int") of 8)" "$scratch/err"
