@@ -15,14 +15,7 @@ scratch=$(mktemp -d) || exit 1
 box=t056-$$
 trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; rm -rf "$scratch"' EXIT
 sb=$(cd "$(dirname "$SLICEBENCH")" && pwd)/$(basename "$SLICEBENCH")
-if [ "$(cat /proc/1/comm)" = systemd ]; then
-	in_systemd=()
-elif command -v systemd-nspawn >/dev/null; then
-	"$SLICEBENCH" sandbox --name $box up >"$scratch/up" 2>&1 || sandbox_skip_all "the sandbox did not boot"
-	in_systemd=("$SLICEBENCH" sandbox --name $box exec --)
-else
-	sandbox_skip_all "needs NSPAWN or a running systemd"
-fi
+need_systemd $box "$scratch/up"
 echo "1..15"
 "${in_systemd[@]}" bash "$top/t/fixtures/faults/scenarios.sh" "$sb" "$top/t/fixtures/faults/two-kinds.ini" \
 	"$top/t/fixtures/run/client-scope.ini" >"$scratch/out" 2>&1

@@ -13,14 +13,7 @@ scratch=$(mktemp -d) || exit 1
 box=t058-$$
 trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; rm -rf "$scratch"' EXIT
 sb=$(cd "$(dirname "$SLICEBENCH")" && pwd)/$(basename "$SLICEBENCH")
-if [ "$(cat /proc/1/comm)" = systemd ]; then
-	in_systemd=()
-elif command -v systemd-nspawn >/dev/null; then
-	"$SLICEBENCH" sandbox --name $box up >"$scratch/up" 2>&1 || sandbox_skip_all "the sandbox did not boot"
-	in_systemd=("$SLICEBENCH" sandbox --name $box exec --)
-else
-	sandbox_skip_all "needs NSPAWN or a running systemd"
-fi
+need_systemd $box "$scratch/up"
 echo "1..3"
 script='w=$(mktemp -d); chmod 0755 "$w"; export SLICEBENCH_STATE_DIR=$w/s SLICEBENCH_RUN_DIR=$w/r
 valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 "$1" run "$2" --out "$w/res" >/dev/null 2>"$w/vg"

@@ -14,14 +14,7 @@ command -v mariadbd >/dev/null || sandbox_skip_all "needs MYSQLD"
 scratch=$(mktemp -d -p "$top" .t080.XXXXXX) || exit 1 # inside the checkout, which the sandbox binds
 box=t080-$$
 trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; rm -rf "$scratch"' EXIT
-if [ "$(cat /proc/1/comm)" = systemd ]; then
-	in_systemd=()
-elif command -v systemd-nspawn >/dev/null; then
-	"$SLICEBENCH" sandbox --name $box up >"$scratch/up" 2>&1 || sandbox_skip_all "the sandbox did not boot: $(tail -n 1 "$scratch/up")"
-	in_systemd=("$SLICEBENCH" sandbox --name $box exec --)
-else
-	sandbox_skip_all "needs NSPAWN or a running systemd"
-fi
+need_systemd $box "$scratch/up"
 echo "1..11"
 explain() { "${in_systemd[@]}" "$SLICEBENCH" explain "$exp" "$@"; }
 

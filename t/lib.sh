@@ -36,3 +36,15 @@ needs() {
 }
 # json_get FILE KEY: a top-level value of a JSON file, "(none)" if absent.
 json_get() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2], "(none)"))' "$1" "$2"; }
+# need_systemd BOX LOG: in_systemd=() under a running systemd (the VM
+# guest), else a throwaway container named BOX whose commands run through
+# "${in_systemd[@]}"; the caller's EXIT trap takes the container down.
+need_systemd() {
+	if [ "$(cat /proc/1/comm)" = systemd ]; then
+		in_systemd=()
+		return
+	fi
+	command -v systemd-nspawn >/dev/null || sandbox_skip_all "needs NSPAWN or a running systemd"
+	"$SLICEBENCH" sandbox --name "$1" up >"$2" 2>&1 || sandbox_skip_all "the sandbox did not boot: $(tail -n 1 "$2")"
+	in_systemd=("$SLICEBENCH" sandbox --name "$1" exec --)
+}
