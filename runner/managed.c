@@ -100,11 +100,18 @@ int managed_start(struct context *c, char **ret_msg)
 		r = server_wait_ready(c->server, c->pid, 120 * NSEC_PER_SEC);
 	if (r < 0) {
 		if (ret_msg && server_log_tail(c->server, log_start, 5, &tail) >= 0 && tail)
-			xasprintf(ret_msg, "the server's log says:\n%s", tail);
+			xasprintf(ret_msg, "%s%sthe server's log says:\n%s", strempty(c->failure), c->failure ? "; " : "",
+				  tail);
+		else if (ret_msg && c->failure) {
+			*ret_msg = c->failure;
+			c->failure = NULL;
+		}
 		c->ops->stop(c);
 		c->ops->cleanup(c);
 		state_forget(state_dir, c);
 	}
+	free(c->failure);
+	c->failure = NULL;
 	return r;
 }
 

@@ -30,6 +30,7 @@ struct context {
 	enum cgroup_mode mode;
 	pid_t pid;	     /* the server's main PID while it runs */
 	char *cgroup_name;   /* raw: the cgroup made for it, relative to each hierarchy */
+	char *failure;	     /* why start failed, in systemd's words; the caller frees it */
 	void *priv;
 };
 
@@ -56,6 +57,10 @@ void service_cleanup(struct context *c);
 int service_unit_name(const struct context *c, const char *suffix, char **ret);
 
 const struct context_ops *context_ops_for(enum context_kind kind);
+
+/* Records why a start failed: "unit U: org.freedesktop.systemd1.X: message"
+ * from a bus error, or the errno's text; the first failure is kept. */
+void context_note_failure(struct context *c, const char *what, int r, const sd_bus_error *error);
 
 /* A transient scope around a running process (the client of an experiment
  * whose [client] says scope = yes); it goes when the process does. */

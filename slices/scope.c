@@ -45,13 +45,20 @@ static int scope_start(struct context *c)
 	if (r < 0)
 		return r;
 	r = bus_unit_exists(p->bus, p->unit, &error);
-	if (r != 0)
-		return r < 0 ? r : -EEXIST;
+	if (r != 0) {
+		r = r < 0 ? r : -EEXIST;
+		context_note_failure(c, p->unit, r, &error);
+		/* Not ours: stop and cleanup must not touch it. */
+		free(p->unit);
+		p->unit = NULL;
+		return r;
+	}
 	r = spawn_server_gated(c, &c->pid, &gate);
 	if (r < 0)
 		return r;
 	r = bus_start_transient_unit(p->bus, p->unit, append_scope, c, 60 * USEC_PER_SEC, &error);
 	if (r < 0) {
+		context_note_failure(c, p->unit, r, &error);
 		close(gate);
 		return r;
 	}
@@ -67,7 +74,7 @@ static int scope_stop(struct context *c)
 		r = process_stop(c->pid, 60 * NSEC_PER_SEC, NULL);
 		c->pid = 0;
 	}
-	if (r < 0 || !p || !p->bus)
+	if (r < 0 || !p || !p->bus || !p->unit)
 		return r;
 	/* An empty scope stops by itself, and CollectMode= unloads it. */
 	return bus_wait_unit_gone(p->bus, p->unit, 10 * USEC_PER_SEC);

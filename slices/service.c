@@ -80,14 +80,21 @@ int service_start_on(struct context *c, sd_bus *bus, const char *slice)
 		return r;
 	/* Never take over a unit that slicebench did not start. */
 	r = bus_unit_exists(p->bus, p->unit, &error);
-	if (r != 0)
-		return r < 0 ? r : -EEXIST;
-	r = bus_start_transient_unit(p->bus, p->unit, append_service, c, 120 * USEC_PER_SEC, &error);
-	if (r < 0)
+	if (r > 0)
+		r = -EEXIST;
+	if (r >= 0)
+		r = bus_start_transient_unit(p->bus, p->unit, append_service, c, 120 * USEC_PER_SEC, &error);
+	if (r >= 0)
+		r = bus_unit_get_u32(p->bus, p->unit, "org.freedesktop.systemd1.Service", "MainPID", &pid, &error);
+	if (r < 0) {
+		context_note_failure(c, p->unit, r, &error);
+		if (r == -EEXIST) {
+			/* Not ours: stop and cleanup must not touch it. */
+			free(p->unit);
+			p->unit = NULL;
+		}
 		return r;
-	r = bus_unit_get_u32(p->bus, p->unit, "org.freedesktop.systemd1.Service", "MainPID", &pid, &error);
-	if (r < 0)
-		return r;
+	}
 	c->pid = (pid_t)pid;
 	return 0;
 }

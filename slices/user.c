@@ -41,11 +41,15 @@ static int user_start(struct context *c)
 	if (r < 0)
 		return r;
 	r = bus_set_user_linger(system_bus, pw->pw_uid, 1, &error);
-	if (r < 0)
+	if (r < 0) {
+		context_note_failure(c, "logind's SetUserLinger", r, &error);
 		return r;
+	}
 	r = wait_for_manager(pw->pw_uid, 30 * NSEC_PER_SEC);
-	if (r < 0)
+	if (r < 0) {
+		context_note_failure(c, "the user manager (no /run/user/UID/systemd/private in 30 s)", r, NULL);
 		return r;
+	}
 	r = bus_open_user_manager(pw->pw_uid, &bus);
 	if (r < 0)
 		return r;
