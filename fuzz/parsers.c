@@ -11,16 +11,26 @@
 #include "snapshot.h"
 #include "util.h"
 
+static char scratch_path[64];
+
+static void remove_scratch(void)
+{
+	char *slash = strrchr(scratch_path, '/');
+
+	unlink(scratch_path);
+	*slash = 0;
+	rmdir(scratch_path);
+}
+
 static const char *scratch_file(void)
 {
-	static char path[64];
-
-	if (!path[0]) {
-		snprintf(path, sizeof(path), "/tmp/slicebench-fuzz-%d", (int)getpid());
-		mkdir(path, 0700);
-		strcat(path, "/fuzz.ini");
+	if (!scratch_path[0]) {
+		snprintf(scratch_path, sizeof(scratch_path), "/tmp/slicebench-fuzz-%d", (int)getpid());
+		mkdir(scratch_path, 0700);
+		strcat(scratch_path, "/fuzz.ini");
+		atexit(remove_scratch);
 	}
-	return path;
+	return scratch_path;
 }
 
 static void fuzz_experiment(const uint8_t *data, size_t len)
