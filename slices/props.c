@@ -276,6 +276,23 @@ int prop_check_applicable(const struct prop_value *v, enum context_kind kind, en
 	return 0;
 }
 
+/* ("Name", <as>) or ("Name", <ay>): an array in a variant in a struct. */
+static int append_array(sd_bus_message *m, const char *name, const char *signature, const struct prop_value *v)
+{
+	int r = sd_bus_message_open_container(m, 'r', "sv");
+
+	if (r >= 0)
+		r = sd_bus_message_append(m, "s", name);
+	if (r >= 0)
+		r = sd_bus_message_open_container(m, 'v', signature);
+	if (r >= 0)
+		r = streq(signature, "as") ? sd_bus_message_append_strv(m, v->strv)
+					   : sd_bus_message_append_array(m, 'y', v->cpus, v->cpus_bytes);
+	if (r >= 0)
+		r = sd_bus_message_close_container(m);
+	return r < 0 ? r : sd_bus_message_close_container(m);
+}
+
 int prop_append_dbus(sd_bus_message *m, const struct prop_value *v)
 {
 	const struct prop_def *d = v->def;
@@ -296,42 +313,8 @@ int prop_append_dbus(sd_bus_message *m, const struct prop_value *v)
 		return sd_bus_message_append(m, "(sv)", d->dbus_name, "t", v->u);
 	if (streq(d->signature, "i"))
 		return sd_bus_message_append(m, "(sv)", d->dbus_name, "i", (int32_t)v->i);
-	if (streq(d->signature, "as")) {
-		r = sd_bus_message_open_container(m, 'r', "sv");
-		if (r < 0)
-			return r;
-		r = sd_bus_message_append(m, "s", d->dbus_name);
-		if (r < 0)
-			return r;
-		r = sd_bus_message_open_container(m, 'v', "as");
-		if (r < 0)
-			return r;
-		r = sd_bus_message_append_strv(m, v->strv);
-		if (r < 0)
-			return r;
-		r = sd_bus_message_close_container(m);
-		if (r < 0)
-			return r;
-		return sd_bus_message_close_container(m);
-	}
-	if (streq(d->signature, "ay")) {
-		r = sd_bus_message_open_container(m, 'r', "sv");
-		if (r < 0)
-			return r;
-		r = sd_bus_message_append(m, "s", d->dbus_name);
-		if (r < 0)
-			return r;
-		r = sd_bus_message_open_container(m, 'v', "ay");
-		if (r < 0)
-			return r;
-		r = sd_bus_message_append_array(m, 'y', v->cpus, v->cpus_bytes);
-		if (r < 0)
-			return r;
-		r = sd_bus_message_close_container(m);
-		if (r < 0)
-			return r;
-		return sd_bus_message_close_container(m);
-	}
+	if (streq(d->signature, "as") || streq(d->signature, "ay"))
+		return append_array(m, d->dbus_name, d->signature, v);
 	return -EINVAL;
 }
 

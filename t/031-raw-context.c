@@ -8,6 +8,7 @@
 #include "cgmode.h"
 #include "context.h"
 #include "tap.h"
+#include "testserver.h"
 #include "util.h"
 
 static struct context ctx;
@@ -59,7 +60,7 @@ static void start_ready(struct context_spec *spec, struct server *s, enum cgroup
 
 int main(void)
 {
-	_cleanup_free_ char *state = NULL, *run = NULL, *quota = NULL, *shares = NULL, *mine = NULL, *theirs = NULL;
+	_cleanup_free_ char *quota = NULL, *shares = NULL, *mine = NULL, *theirs = NULL;
 	_cleanup_free_ char *cgname = NULL, *dir = NULL;
 	struct context_spec spec = { .name = "pinned", .kind = CONTEXT_RAW, .session = SESSION_NEW, .n_props = 3 };
 	struct context_spec plain = { .name = "plain", .kind = CONTEXT_RAW, .session = SESSION_INHERIT };
@@ -74,12 +75,7 @@ int main(void)
 
 	require("ROOT MYSQLD");
 	plan(17);
-	chmod(scratch_dir(), 0755);
-	xasprintf(&state, "%s/state", scratch_dir());
-	xasprintf(&run, "%s/run", scratch_dir());
-	struct server_config cfg = { .state_dir = state, .run_dir = run, .buffer_pool = "128M", .max_connections = 100 };
-	if (server_setup(&cfg, &s) < 0)
-		bail_out("server setup failed");
+	test_server_setup(NULL, &s);
 	on_exit_run(cleanup_ctx, NULL);
 
 	prop_parse("CPUQuota", "50%", &spec.props[0]);

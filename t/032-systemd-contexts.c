@@ -9,6 +9,7 @@
 #include "cgmode.h"
 #include "context.h"
 #include "tap.h"
+#include "testserver.h"
 #include "util.h"
 
 static struct context ctx;
@@ -64,7 +65,6 @@ static void check_kind(enum context_kind kind, struct context_spec *spec, struct
 
 int main(int argc, char **argv)
 {
-	_cleanup_free_ char *state = NULL, *run = NULL;
 	struct context_spec spec = { .name = "t032", .n_props = 2 };
 	enum cgroup_mode mode;
 	struct server s = {};
@@ -74,12 +74,7 @@ int main(int argc, char **argv)
 	require("ROOT SYSTEMD MYSQLD");
 	plan(20);
 	mode = cgroup_mode_detect();
-	chmod(scratch_dir(), 0755);
-	xasprintf(&state, "%s/state", scratch_dir());
-	xasprintf(&run, "%s/run", scratch_dir());
-	struct server_config cfg = { .state_dir = state, .run_dir = run, .buffer_pool = "128M", .max_connections = 100 };
-	if (server_setup(&cfg, &s) < 0)
-		bail_out("server setup failed");
+	test_server_setup(NULL, &s);
 	on_exit_run(cleanup_ctx, NULL);
 	prop_parse("CPUQuota", "50%", &spec.props[0]);
 	prop_parse("CPUAffinity", "1", &spec.props[1]);

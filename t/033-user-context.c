@@ -9,6 +9,7 @@
 
 #include "context.h"
 #include "tap.h"
+#include "testserver.h"
 #include "util.h"
 
 static struct context ctx;
@@ -22,7 +23,7 @@ static void cleanup_ctx(void *arg)
 
 int main(int argc, char **argv)
 {
-	_cleanup_free_ char *state = NULL, *run = NULL, *cg = NULL, *want = NULL, *cgpath = NULL;
+	_cleanup_free_ char *cg = NULL, *want = NULL, *cgpath = NULL;
 	struct context_spec spec = { .name = "t033", .kind = CONTEXT_USER, .n_props = 1 };
 	struct server s = {};
 	struct passwd *pw;
@@ -39,13 +40,7 @@ int main(int argc, char **argv)
 	    system("useradd --system --create-home --home-dir /var/lib/slicebench-t slicebench-t") != 0)
 		bail_out("cannot create the test user");
 	pw = getpwnam("slicebench-t");
-	chmod(scratch_dir(), 0755);
-	xasprintf(&state, "%s/state", scratch_dir());
-	xasprintf(&run, "%s/run", scratch_dir());
-	struct server_config cfg = { .state_dir = state, .run_dir = run, .user = "slicebench-t", .buffer_pool = "128M",
-				     .max_connections = 100 };
-	if (server_setup(&cfg, &s) < 0)
-		bail_out("server setup failed");
+	test_server_setup("slicebench-t", &s);
 	on_exit_run(cleanup_ctx, NULL);
 	prop_parse("CPUAffinity", "1", &spec.props[0]);
 
