@@ -143,4 +143,8 @@ int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret
 void oltp_telemetry_free(struct oltp_telemetry *t);
 int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_telemetry_sample *ret);
 void oltp_telemetry_sample_done(struct oltp_telemetry_sample *s);
+/* The client's threads are those of pid (sysbench) rather than ours. */
+void oltp_telemetry_set_client(struct oltp_telemetry *t, int pid);
+/* One more sample at t_s into ret->samples; an unreadable one is left out. */
+int oltp_telemetry_append(struct oltp_telemetry *t, double t_s, struct step_result *ret);
 json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s);

@@ -345,24 +345,6 @@ static void sleep_until(struct step *st, uint64_t deadline)
 	}
 }
 
-static int append_sample(struct oltp_telemetry *tel, double t_s, struct step_result *ret)
-{
-	struct oltp_telemetry_sample *p;
-
-	p = realloc(ret->samples, (ret->n_samples + 1) * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	ret->samples = p;
-	p += ret->n_samples;
-	*p = (struct oltp_telemetry_sample){};
-	if (oltp_telemetry_sample(tel, t_s, p) < 0) {
-		oltp_telemetry_sample_done(p);
-		return 0; /* a sample that cannot be read is left out, not fatal */
-	}
-	ret->n_samples++;
-	return 0;
-}
-
 /* The calling thread's part: samples once a second on absolute deadlines
  * and watches the server, until the time is up or the step stops. */
 static void report(struct step *st, struct worker *ws, unsigned threads, struct oltp_telemetry *tel,
@@ -382,7 +364,7 @@ static void report(struct step *st, struct worker *ws, unsigned threads, struct 
 			step_fail(st, "interrupted by a signal");
 		if (atomic_load(&st->stop))
 			break;
-		if (tel && append_sample(tel, (double)(MIN(tick, st->end_ns) - st->measure_ns) / NSEC_PER_SEC, ret) < 0)
+		if (tel && oltp_telemetry_append(tel, (double)(MIN(tick, st->end_ns) - st->measure_ns) / NSEC_PER_SEC, ret) < 0)
 			step_fail(st, "out of memory");
 		txns = sum_transactions(ws, threads);
 		if (o->progress)

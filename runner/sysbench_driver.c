@@ -136,9 +136,12 @@ static void free_argv(char ***argv)
 		free(*a);
 }
 
-/* Reads the child's output until it closes or the deadline passes. */
-static int read_all(int fd, uint64_t deadline_ns, char **buf, size_t *len)
+/* Reads the child's output until it closes or the deadline passes; with
+ * tel, samples the host and the child's threads about once a second. */
+static int read_all(int fd, uint64_t deadline_ns, struct oltp_telemetry *tel, struct step_result *samples, char **buf,
+		    size_t *len)
 {
+	uint64_t start = now_ns(), next_sample = start + NSEC_PER_SEC;
 	size_t cap = 1 << 16;
 
 	*buf = malloc(cap);
@@ -147,12 +150,18 @@ static int read_all(int fd, uint64_t deadline_ns, char **buf, size_t *len)
 	*len = 0;
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
+		uint64_t now = now_ns();
 		ssize_t n;
 
 		if (oltp_interrupted)
 			return -EINTR;
-		if (now_ns() >= deadline_ns)
+		if (now >= deadline_ns)
 			return -ETIMEDOUT;
+		if (tel && now >= next_sample) {
+			if (oltp_telemetry_append(tel, (double)(now - start) / 1e9, samples) < 0)
+				return -ENOMEM;
+			next_sample += NSEC_PER_SEC;
+		}
 		if (poll(&p, 1, 200) <= 0)
 			continue;
 		if (*len + 4096 >= cap) {
@@ -173,10 +182,12 @@ static int read_all(int fd, uint64_t deadline_ns, char **buf, size_t *len)
 	return 0;
 }
 
-/* Runs sysbench once for time_s seconds (or events); its output in *ret_out. */
+/* Runs sysbench once for time_s seconds (or events); its output in *ret_out,
+ * and with samples, the telemetry of the run in samples->samples. */
 static int run_sysbench(const struct oltp_options *o, unsigned threads, uint64_t time_s, uint64_t events,
-			char **ret_out, int *ret_status)
+			struct step_result *samples, char **ret_out, int *ret_status)
 {
+	struct oltp_telemetry *tel = NULL;
 	_cleanup_(free_argv) char **argv_owned = NULL;
 	char *argv[32] = { (char *)o->sysbench_path, (char *)"oltp_read_only" };
 	size_t n = 2, len = 0;
@@ -235,7 +246,10 @@ static int run_sysbench(const struct oltp_options *o, unsigned threads, uint64_t
 		_exit(127);
 	}
 	close(pipefd[1]);
-	r = read_all(pipefd[0], now_ns() + (time_s + 60) * NSEC_PER_SEC, ret_out, &len);
+	if (samples && oltp_telemetry_new(o, &tel) >= 0)
+		oltp_telemetry_set_client(tel, (int)pid);
+	r = read_all(pipefd[0], now_ns() + (time_s + 60) * NSEC_PER_SEC, tel, samples, ret_out, &len);
+	oltp_telemetry_free(tel);
 	close(pipefd[0]);
 	if (r < 0)
 		kill(pid, SIGKILL);
@@ -255,12 +269,12 @@ int sysbench_run_step(const struct oltp_options *o, unsigned threads, struct ste
 	/* sysbench 1.0.20 has no --warmup-time: the warm-up is a run of its own
 	 * whose report is dropped. */
 	if (o->warmup_ns) {
-		r = run_sysbench(o, threads, (o->warmup_ns + NSEC_PER_SEC - 1) / NSEC_PER_SEC, 0, &out, &status);
+		r = run_sysbench(o, threads, (o->warmup_ns + NSEC_PER_SEC - 1) / NSEC_PER_SEC, 0, NULL, &out, &status);
 		free(out);
 		out = NULL;
 	}
 	if (r >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		r = run_sysbench(o, threads, time_s, o->events, &out, &status);
+		r = run_sysbench(o, threads, time_s, o->events, ret, &out, &status);
 	ret->failed = true;
 	if (r == -EINTR)
 		snprintf(ret->reason, sizeof(ret->reason), "interrupted by a signal");

@@ -16,6 +16,7 @@ struct proc_stat_totals {
 
 struct oltp_telemetry {
 	int server_pid;
+	int client_pid; /* 0: this process, less the sampling thread */
 	char *cpu_cgroup;
 	unsigned n_cpus;
 	int *l3_of_cpu, *node_of_cpu; /* group index per CPU */
@@ -274,7 +275,8 @@ int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_tele
 	if (t->server_pid > 0)
 		count_threads(t, t->server_pid, 0, ret->server_per_l3, ret->server_per_node, &ret->server_migrations,
 			      &ret->server_nonvol_ctxt);
-	count_threads(t, getpid(), (int)syscall(SYS_gettid), ret->client_per_l3, ret->client_per_node,
+	count_threads(t, t->client_pid ? t->client_pid : getpid(), t->client_pid ? 0 : (int)syscall(SYS_gettid),
+		      ret->client_per_l3, ret->client_per_node,
 		      &ret->client_migrations, &ret->client_nonvol_ctxt);
 	return 0;
 }
@@ -319,4 +321,27 @@ json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s)
 			 (json_int_t)s->server_migrations, "client_migrations", (json_int_t)s->client_migrations,
 			 "server_nonvol_ctxt", (json_int_t)s->server_nonvol_ctxt, "client_nonvol_ctxt",
 			 (json_int_t)s->client_nonvol_ctxt);
+}
+
+void oltp_telemetry_set_client(struct oltp_telemetry *t, int pid)
+{
+	t->client_pid = pid;
+}
+
+int oltp_telemetry_append(struct oltp_telemetry *t, double t_s, struct step_result *ret)
+{
+	struct oltp_telemetry_sample *p;
+
+	p = realloc(ret->samples, (ret->n_samples + 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	ret->samples = p;
+	p += ret->n_samples;
+	*p = (struct oltp_telemetry_sample){};
+	if (oltp_telemetry_sample(t, t_s, p) < 0) {
+		oltp_telemetry_sample_done(p);
+		return 0; /* a sample that cannot be read is left out, not fatal */
+	}
+	ret->n_samples++;
+	return 0;
 }

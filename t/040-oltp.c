@@ -138,7 +138,7 @@ static void check_record_shape(const struct oltp_options *o)
 	bool same = true;
 
 	if (!have_prereq("SYSBENCH")) {
-		skip(2, "sysbench is not installed");
+		skip(3, "sysbench is not installed");
 		return;
 	}
 	oltp_run_step(o, 1, &native);
@@ -156,6 +156,10 @@ static void check_record_shape(const struct oltp_options *o)
 	if (!ok(same && !sb.failed && sb.tps > 0, "both records have the same keys (sysbench: %.1f tps, native %.1f)",
 		sb.tps, native.tps))
 		diag("sysbench: %s", sb.reason);
+	ok(sb.n_samples >= 1 && sb.samples[0].n_nodes >= 1 && sb.samples[0].client_per_node[0] > 0 &&
+		   sb.samples[0].server_per_node[0] > 0,
+	   "the sysbench step samples telemetry, sysbench's threads as the client (%zu samples, %u client threads)",
+	   sb.n_samples, sb.n_samples ? sb.samples[0].client_per_node[0] : 0);
 	json_decref(a);
 	json_decref(b);
 	step_result_done(&native);
@@ -180,7 +184,7 @@ int main(void)
 	pid_t pid;
 
 	require("ROOT MYSQLD");
-	plan(26);
+	plan(27);
 	test_server_setup(NULL, &s);
 	pid = test_server_fork(&s);
 	oltp_options_default(&o);

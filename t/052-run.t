@@ -10,7 +10,7 @@
 top=${SLICEBENCH_TOP:-.}
 exp=$top/t/fixtures/run/two-raw.ini
 needs BINARY ROOT MYSQLD
-echo "1..16"
+echo "1..18"
 scratch=$(mktemp -d) || exit 1
 chmod 0755 "$scratch"
 export SLICEBENCH_STATE_DIR=$scratch/state SLICEBENCH_RUN_DIR=$scratch/run
@@ -77,4 +77,16 @@ ok $? "no cgroup of that run (slicebench-raw-*-$pid) is left"
 "$SLICEBENCH" run "$exp" --resume "$scratch/int" >/dev/null 2>"$scratch/err"
 [ $? = 0 ] && [ "$(steps "$scratch/int")" = 8 ]
 ok $? "--resume runs the missing steps (now $(steps "$scratch/int") of 8)" "$scratch/err"
+
+# A second SIGINT while the first one's cleanup runs changes nothing.
+"$SLICEBENCH" run "$exp" --out "$scratch/int2" >/dev/null 2>"$scratch/err" &
+pid=$!
+for _ in $(seq 300); do [ "$(steps "$scratch/int2")" -ge 1 ] && break; sleep 0.1; done
+kill -INT $pid; sleep 0.1; kill -INT $pid 2>/dev/null
+wait $pid; rc=$?
+[ $rc = 130 ] && [ -z "$(servers)" ]
+ok $? "two SIGINTs: exit 130 (got $rc) and no server left" "$scratch/err"
+[ -z "$(find /sys/fs/cgroup -mindepth 1 -maxdepth 3 -type d -name "slicebench-raw-*-$pid" 2>/dev/null)" ] &&
+	[ -z "$(ls "$scratch/state/live" 2>/dev/null)" ]
+ok $? "and no cgroup or live record of that run is left"
 exit $failed

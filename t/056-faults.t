@@ -16,7 +16,7 @@ box=t056-$$
 trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; rm -rf "$scratch"' EXIT
 sb=$(cd "$(dirname "$SLICEBENCH")" && pwd)/$(basename "$SLICEBENCH")
 need_systemd $box "$scratch/up"
-echo "1..18"
+echo "1..20"
 "${in_systemd[@]}" bash "$top/t/fixtures/faults/scenarios.sh" "$sb" "$top/t/fixtures/faults/two-kinds.ini" \
 	"$top/t/fixtures/run/client-scope.ini" >"$scratch/out" 2>&1
 value() { sed -n "s/^$1=//p" "$scratch/out" | head -n1; }
@@ -49,6 +49,8 @@ is client.rc 0 "a run with [client] scope = yes exits 0"
 [[ "$(value client.cgroup)" == */slicebench-client-client-scope-*.scope ]]
 ok $? "the client ran in its own scope ($(value client.cgroup))" "$scratch/out"
 is client.units_after "" "and the scope is gone after the run"
+is journal.start 1 "the run's start marker is in the journal"
+is journal.end 1 "and so is its end marker, with the count of steps"
 is foreign.rc 1 "a unit of the same name that slicebench did not start is refused"
 is foreign.err "slicebench-place-service.service already exists and was not started by this run " \
 	"in one sentence that names the unit"
