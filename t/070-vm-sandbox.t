@@ -30,16 +30,25 @@ echo "host.v2_controllers=$(printf "%s" "$h" | jq -r ".cgroup.v2_controllers | j
 echo "host.vendor=$(printf "%s" "$h" | jq -r .cpu.vendor)"
 # The user manager gets the cpu controller only if user@.service delegates it.
 echo "user.delegated=$(cat /sys/fs/cgroup/user.slice/cgroup.subtree_control 2>/dev/null)"
+# A whole run: the same limits through systemd (service) and cgroupfs (raw).
+w=$(mktemp -d); chmod 0755 "$w"
+SLICEBENCH_STATE_DIR=$w/s SLICEBENCH_RUN_DIR=$w/r "$SLICEBENCH" run "$TOP/t/fixtures/run/v2-run.ini" --out "$w/res" >/dev/null 2>&1
+echo "run.rc=$?"
+echo "run.steps=$(ls "$w/res/steps" | wc -l)"
+for c in service raw; do
+	p=$w/res/placements/$c-v1-r1.json
+	echo "run.$c=$(jq -r "[.\"cpu.max\", .\"cpuset.cpus.effective\", .\"in_force.CPUQuota\", .\"in_force.AllowedCPUs\"] | join(\",\")" "$p")"
+done
 '
 start=$SECONDS
 SLICEBENCH=$(cd "$(dirname "${SLICEBENCH:-$top/slicebench}")" && pwd)/$(basename "${SLICEBENCH:-slicebench}")
 export SLICEBENCH
-"$vm" --name t070 run -- env SLICEBENCH="$SLICEBENCH" bash -c "$checks" >"$scratch/out" 2>"$scratch/err"
+"$vm" --name t070 run -- env SLICEBENCH="$SLICEBENCH" TOP="$(cd "$top" && pwd)" bash -c "$checks" >"$scratch/out" 2>"$scratch/err"
 rc=$?
 elapsed=$((SECONDS - start))
 
 n=0 failed=0
-echo "1..12"
+echo "1..16"
 report() { # report OK DESC [DIAG...]
 	local ok=$1 desc=$2; shift 2
 	n=$((n + 1))
@@ -77,6 +86,10 @@ expect host.mode unified "slicebench host in the guest says cgroup mode unified"
 has_word host.v2_controllers cpu "slicebench host lists the v2 cpu controller"
 has_word host.v2_controllers cpuset "slicebench host lists the v2 cpuset controller"
 expect host.vendor AuthenticAMD "slicebench host says AuthenticAMD"
+expect run.rc 0 "a run of a service and a raw context exits 0 in the guest"
+expect run.steps 2 "with a step for each"
+expect run.service "50000 100000,1,yes,yes" "the service's placement: cpu.max, cpuset, both in force"
+expect run.raw "50000 100000,1,yes,yes" "the raw cgroup's placement: the same, written by slicebench"
 echo "# user.slice delegates: $(value user.delegated)"
 echo "# wall time ${elapsed}s"
 [ "$(value insandbox)" = vm ] || echo "# warning: SLICEBENCH_IN_SANDBOX is '$(value insandbox)', want vm"
