@@ -126,7 +126,7 @@ int managed_stop(struct context *c)
 	return r;
 }
 
-int managed_lock(const char *verb, const struct server_config *cfg)
+int managed_setup(const char *verb, const struct server_config *cfg, struct server *ret)
 {
 	int holder = 0, r;
 
@@ -139,6 +139,15 @@ int managed_lock(const char *verb, const struct server_config *cfg)
 	r = state_cleanup(cfg->state_dir);
 	if (r > 0)
 		log_info("%s: removed what %d earlier run(s) left behind", verb, r);
+	r = managed_ensure_user(cfg->user);
+	if (r < 0)
+		return log_error_errno(r, "%s: cannot create the server's user %s: %m", verb, cfg->user);
+	r = server_setup(cfg, ret);
+	if (r < 0)
+		return log_error_errno(r, "%s: cannot set up the server in %s: %m%s", verb, cfg->state_dir,
+				       r == -EACCES ? " (its user must be able to reach every directory above it)"
+				       : r == -EEXIST ? " (a datadir there that slicebench did not make; refusing to touch it)"
+						      : "");
 	return 0;
 }
 

@@ -18,10 +18,11 @@ int managed_ensure_user(const char *name);
  * failure everything start made is cleaned up and *ret_msg (if not NULL)
  * holds the server log's last lines. */
 int managed_start(struct context *c, char **ret_msg);
-/* Takes the state directory's lock for this process (logs and returns
- * -EBUSY if another slicebench holds it) and removes what stale records
- * name. */
-int managed_lock(const char *verb, const struct server_config *cfg);
+/* Everything before the first start, logged once as verb: the state
+ * directory's lock for this process (-EBUSY if another slicebench holds
+ * it), removal of what stale records name, the server's user, and its
+ * datadir and option file. */
+int managed_setup(const char *verb, const struct server_config *cfg, struct server *ret);
 /* Stops the server and removes the context's units or cgroups. */
 int managed_stop(struct context *c);
 

@@ -524,20 +524,9 @@ static int run_experiment(const struct run_args *a, const struct experiment *e, 
 		cfg.user = e->server_user;
 	if (e->max_connections)
 		cfg.max_connections = e->max_connections;
-	r = managed_lock("run", &cfg);
+	r = managed_setup("run", &cfg, &rn.server);
 	if (r < 0)
 		goto out;
-	r = managed_ensure_user(cfg.user);
-	if (r < 0) {
-		log_error_errno(r, "run: cannot create the server's user %s: %m", cfg.user);
-		goto out;
-	}
-	r = server_setup(&cfg, &rn.server);
-	if (r < 0) {
-		log_error_errno(r, "run: cannot set up the server in %s: %m%s", cfg.state_dir,
-				r == -EEXIST ? " (a datadir there that slicebench did not make)" : "");
-		goto out;
-	}
 	options_for(e, &rn.o, db, sizeof(db));
 	if (e->client_scope) {
 		_cleanup_free_ char *unit = NULL;

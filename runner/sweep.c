@@ -478,18 +478,8 @@ static int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(
 	int r, status;
 
 	managed_config_default(&cfg);
-	if (managed_lock(verb, &cfg) < 0)
+	if (managed_setup(verb, &cfg, &s) < 0)
 		return 1;
-	r = managed_ensure_user(cfg.user);
-	if (r < 0)
-		return log_error_errno(r, "%s: cannot create the server's user %s: %m", verb, cfg.user), 1;
-	r = server_setup(&cfg, &s);
-	if (r < 0)
-		return log_error_errno(r, "%s: cannot set up the server in %s: %m%s", verb, cfg.state_dir,
-				       r == -EACCES ? " (its user must be able to reach every directory above it)"
-				       : r == -EEXIST ? " (a datadir there that slicebench did not make; refusing to touch it)"
-						      : ""),
-		       1;
 	c = (struct context){ .ops = context_ops_for(a->spec.kind), .spec = &a->spec, .server = &s,
 			      .mode = cgroup_mode_detect() };
 	interrupt_catch();
