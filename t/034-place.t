@@ -8,11 +8,9 @@
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 needs BINARY ROOT MYSQLD
 echo "1..20"
-scratch=$(mktemp -d) || exit 1
-chmod 0755 "$scratch"
-export SLICEBENCH_STATE_DIR=$scratch/state SLICEBENCH_RUN_DIR=$scratch/run
+server_scratch
 box=t034-$$
-trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; pkill -9 -f -- "--defaults-file=$scratch/"; rm -rf "$scratch"' EXIT
+trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
 expect() { # expect FILE KEY WANT DESC
 	local got; got=$(json_get "$1" "$2")
 	[ "$got" = "$3" ]
@@ -59,12 +57,12 @@ got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(" ".joi
 [ "$got" = "inherit:no newsession:yes" ]
 ok $? "place --experiment with two contexts places each in turn (got: $got)" "$scratch/err"
 "$SLICEBENCH" place raw --keep >/dev/null 2>"$scratch/err"
-kept=$(pgrep -f -- "--defaults-file=$scratch/")
+kept=$(servers)
 [ -n "$kept" ] && grep -q "left place-raw running (PID $kept)" "$scratch/err"
 ok $? "place --keep leaves the server running and says so (PID ${kept:-none})" "$scratch/err"
 "$SLICEBENCH" cleanup >"$scratch/cleanup" 2>&1
 sleep 0.5
-grep -q "killed the server, PID $kept" "$scratch/cleanup" && [ -z "$(pgrep -f -- "--defaults-file=$scratch/")" ]
+grep -q "killed the server, PID $kept" "$scratch/cleanup" && [ -z "$(servers)" ]
 ok $? "cleanup stops the kept server" "$scratch/cleanup"
 
 # Under a running systemd (the VM guest) the systemd kinds run here;

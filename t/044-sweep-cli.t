@@ -14,10 +14,8 @@ usage_error() { # usage_error WANT-IN-STDERR DESC ARGS...
 
 needs BINARY
 echo "1..13"
-scratch=$(mktemp -d) || exit 1
-export SLICEBENCH_STATE_DIR=$scratch/state SLICEBENCH_RUN_DIR=$scratch/run
-chmod 0755 "$scratch" # the server's user must reach its datadir
-trap 'pkill -f -- "--defaults-file=$scratch/" 2>/dev/null; rm -rf "$scratch"' EXIT
+server_scratch
+trap 'servers | xargs -r kill; rm -rf "$scratch"' EXIT
 
 usage_error "--threads: bad value '0,a'" "a bad thread list" sweep --socket /nonexistent --threads 0,a
 usage_error "--threads is an option of sweep" "a sweep option given to prepare" prepare --socket /x --threads 4
@@ -50,7 +48,7 @@ got=$(tps_rows "$scratch/sb.json" 2>&1)
 ok $? "the same sweep through sysbench gives TPS above zero (got '$got')" "$scratch/err"
 grep -q '"format_version": 1' "$scratch/sb.json" || python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["format_version"] != 1)' "$scratch/sb.json"
 ok $? "the record has format_version 1"
-! pgrep -f -- "--defaults-file=$scratch/" >/dev/null
+[ -z "$(servers)" ]
 ok $? "no server is left running"
 if [ "$(cat /proc/1/comm)" = systemd ]; then
 	n=$((n + 1)); echo "ok $n # SKIP PID 1 is systemd here"

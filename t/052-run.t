@@ -11,10 +11,7 @@ top=${SLICEBENCH_TOP:-.}
 exp=$top/t/fixtures/run/two-raw.ini
 needs BINARY ROOT MYSQLD
 echo "1..18"
-scratch=$(mktemp -d) || exit 1
-chmod 0755 "$scratch"
-export SLICEBENCH_STATE_DIR=$scratch/state SLICEBENCH_RUN_DIR=$scratch/run
-servers() { pgrep -f -- "--defaults-file=$scratch/" ; }
+server_scratch
 trap 'servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
 steps() { ls "$1/steps" 2>/dev/null | wc -l; }
 

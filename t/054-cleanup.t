@@ -7,10 +7,7 @@
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 needs BINARY ROOT MYSQLD
 echo "1..9"
-scratch=$(mktemp -d) || exit 1
-chmod 0755 "$scratch"
-export SLICEBENCH_STATE_DIR=$scratch/state SLICEBENCH_RUN_DIR=$scratch/run
-servers() { pgrep -f -- "--defaults-file=$scratch/"; }
+server_scratch
 raw_cgroups() { find /sys/fs/cgroup -mindepth 1 -maxdepth 2 -type d -name "slicebench-raw-sweep-raw-$1" 2>/dev/null; }
 trap 'servers | xargs -r kill -9; sleep 0.5; for d in $(raw_cgroups "*"); do rmdir "$d"; done; rm -rf "$scratch"' EXIT
 

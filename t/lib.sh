@@ -48,3 +48,12 @@ need_systemd() {
 	"$SLICEBENCH" sandbox --name "$1" up >"$2" 2>&1 || sandbox_skip_all "the sandbox did not boot: $(tail -n 1 "$2")"
 	in_systemd=("$SLICEBENCH" sandbox --name "$1" exec --)
 }
+# server_scratch: $scratch, a scratch directory that the server's own user
+# can reach, holding slicebench's state and run directories.
+server_scratch() {
+	scratch=$(mktemp -d) || exit 1
+	chmod 0755 "$scratch"
+	export SLICEBENCH_STATE_DIR=$scratch/state SLICEBENCH_RUN_DIR=$scratch/run
+}
+# servers: the PIDs of the servers started from $scratch's state.
+servers() { pgrep -f -- "--defaults-file=$scratch/"; }
