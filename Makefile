@@ -14,12 +14,12 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CC ?= cc
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
-	-D_GNU_SOURCE -pthread -Icommon -Islices -Irunner \
+	-D_GNU_SOURCE -pthread -I. -Irunner \
 	-DSLICEBENCH_VERSION='"0.1"' -DLIBEXECDIR='"$(LIBEXECDIR)"' -DDATADIR='"$(DATADIR)"' $(PKG_CFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS += -pthread $(EXTRA_LDFLAGS)
 LDLIBS += $(PKG_LIBS) -lm
 
-LIB_SRCS := $(sort $(wildcard common/*.c) $(wildcard slices/*.c) $(filter-out runner/main.c,$(wildcard runner/*.c)))
+LIB_SRCS := $(sort $(wildcard common/*.c) $(wildcard slices/*.c) $(wildcard runner/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 TEST_CSRCS := $(sort $(wildcard t/*.c))
 # t/NNN-name.c are tests; the other t/*.c (TAP, the test server) are linked into each.
@@ -41,7 +41,7 @@ $(B)/libslicebench.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(B)/%.o: %.c $(wildcard common/*.h slices/*.h runner/*.h t/*.h)
+$(B)/%.o: %.c $(wildcard common/*.h slices/*.h runner/*/*.h t/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -It -c -o $@ $<
 
@@ -76,7 +76,7 @@ FUZZ_TIME ?= 60
 fuzz:
 	$(MAKE) B=build-fuzz CC=clang EXTRA_CFLAGS='-O1 -g -fsanitize=fuzzer-no-link,address,undefined' \
 		EXTRA_LDFLAGS='-fsanitize=address,undefined' build-fuzz/libslicebench.a
-	clang -O1 -g -std=gnu11 -D_GNU_SOURCE -Icommon -Islices -Irunner $(PKG_CFLAGS) \
+	clang -O1 -g -std=gnu11 -D_GNU_SOURCE -I. -Irunner $(PKG_CFLAGS) \
 		-fsanitize=fuzzer,address,undefined -o build-fuzz/parsers fuzz/parsers.c build-fuzz/libslicebench.a $(LDLIBS)
 	rm -rf build-fuzz/corpus && mkdir -p build-fuzz/corpus
 	for f in experiments/*.ini t/fixtures/experiments/*.ini t/fixtures/run/*.ini t/fixtures/explain/*.ini; do \

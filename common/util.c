@@ -1,5 +1,5 @@
 #include <ftw.h>
-#include "util.h"
+#include "common/util.h"
 
 #include <ctype.h>
 #include <fcntl.h>

@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "experiment.h"
-#include "oltp.h"
-#include "props.h"
-#include "snapshot.h"
-#include "util.h"
+#include "run/experiment.h"
+#include "oltp/oltp.h"
+#include "slices/props.h"
+#include "slices/snapshot.h"
+#include "common/util.h"
 
 static char scratch_path[64];
 

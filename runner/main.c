@@ -2,8 +2,8 @@
  * run the same OLTP sweep in each, and explain where the differences come from. */
 #include <stdio.h>
 
-#include "util.h"
-#include "verbs.h"
+#include "common/util.h"
+#include "cli/verbs.h"
 
 static const struct verb {
 	const char *name;

@@ -1,4 +1,4 @@
-#include "bus.h"
+#include "slices/bus.h"
 
 #include <signal.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #include <sys/types.h>
 #include <systemd/sd-bus.h>
 
-#include "util.h"
+#include "common/util.h"
 
 /* Appends the unit's properties inside the open a(sv) container. */
 typedef int (*bus_append_fn)(sd_bus_message *m, void *userdata);

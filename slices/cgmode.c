@@ -1,4 +1,4 @@
-#include "cgmode.h"
+#include "slices/cgmode.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -8,7 +8,7 @@
 #include <linux/magic.h>
 #include <sys/vfs.h>
 
-#include "util.h"
+#include "common/util.h"
 
 static bool is_cgroup2(const char *path)
 {

@@ -1,10 +1,10 @@
-#include "context.h"
+#include "slices/context.h"
 
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "common/util.h"
 
 const struct context_ops *context_ops_for(enum context_kind kind)
 {

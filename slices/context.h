@@ -5,8 +5,8 @@
 
 #include <sys/types.h>
 
-#include "props.h"
-#include "server.h"
+#include "slices/props.h"
+#include "slices/server.h"
 
 #define CONTEXT_PROPS_MAX 32
 

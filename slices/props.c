@@ -1,4 +1,4 @@
-#include "props.h"
+#include "slices/props.h"
 
 #include <ctype.h>
 #include <fcntl.h>
@@ -8,7 +8,7 @@
 #include <inttypes.h>
 #include <sys/syscall.h>
 
-#include "util.h"
+#include "common/util.h"
 
 static const char *const context_kind_names[_CONTEXT_KIND_MAX] = {
 	[CONTEXT_SERVICE] = "service",

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <systemd/sd-bus.h>
 
-#include "cgmode.h"
+#include "slices/cgmode.h"
 
 /* The kinds of context, as bits, so that a property can name where it applies. */
 enum context_kind {

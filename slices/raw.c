@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <sys/wait.h>
 
-#include "context.h"
-#include "util.h"
+#include "slices/context.h"
+#include "common/util.h"
 
 /* The controllers a raw cgroup uses; never memory, which is not ours. */
 static const char *const raw_v1_controllers[] = { "cpu", "cpuacct", "cpuset" };

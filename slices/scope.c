@@ -5,9 +5,9 @@
 #include <signal.h>
 #include <sys/wait.h>
 
-#include "bus.h"
-#include "context.h"
-#include "util.h"
+#include "slices/bus.h"
+#include "slices/context.h"
+#include "common/util.h"
 
 struct scope_priv {
 	sd_bus *bus;

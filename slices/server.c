@@ -1,4 +1,4 @@
-#include "server.h"
+#include "slices/server.h"
 
 #include <fcntl.h>
 #include <mysql.h>
@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "util.h"
+#include "common/util.h"
 
 #define MARKER ".slicebench-datadir"
 

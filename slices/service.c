@@ -4,9 +4,9 @@
 #include <signal.h>
 #include <stdio.h>
 
-#include "bus.h"
-#include "context.h"
-#include "util.h"
+#include "slices/bus.h"
+#include "slices/context.h"
+#include "common/util.h"
 
 struct service_priv {
 	sd_bus *bus;

@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <sys/resource.h>
 
-#include "context.h"
-#include "props.h"
-#include "snapshot.h"
-#include "util.h"
+#include "slices/context.h"
+#include "slices/props.h"
+#include "slices/snapshot.h"
+#include "common/util.h"
 
 int placement_set(struct placement *p, const char *key, const char *value)
 {

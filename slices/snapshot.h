@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "cgmode.h"
+#include "slices/cgmode.h"
 
 struct placement_attr {
 	char *key, *value;

@@ -5,9 +5,9 @@
 #include <signal.h>
 #include <stdio.h>
 
-#include "bus.h"
-#include "context.h"
-#include "util.h"
+#include "slices/bus.h"
+#include "slices/context.h"
+#include "common/util.h"
 
 static int wait_for_manager(uid_t uid, uint64_t timeout_ns)
 {

@@ -4,9 +4,9 @@
 #include <sys/statfs.h>
 #include <sys/utsname.h>
 
-#include "host.h"
+#include "host/facts.h"
 #include "tap.h"
-#include "util.h"
+#include "common/util.h"
 
 /* vendor_id from /proc/cpuinfo, read independently of the code under test. */
 static char *cpuinfo_vendor(void)

@@ -3,9 +3,9 @@
  * table, the kernel shows both, and after the stop nothing is left. */
 #include <sys/stat.h>
 
-#include "bus.h"
-#include "cgmode.h"
-#include "props.h"
+#include "slices/bus.h"
+#include "slices/cgmode.h"
+#include "slices/props.h"
 #include "tap.h"
 
 struct props {

@@ -5,9 +5,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "server.h"
+#include "slices/server.h"
 #include "tap.h"
-#include "util.h"
+#include "common/util.h"
 
 static pid_t server_pid;
 

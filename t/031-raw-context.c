@@ -5,11 +5,11 @@
 #include <sched.h>
 #include <sys/stat.h>
 
-#include "cgmode.h"
-#include "context.h"
+#include "slices/cgmode.h"
+#include "slices/context.h"
 #include "tap.h"
 #include "testserver.h"
-#include "util.h"
+#include "common/util.h"
 
 static struct context ctx;
 

@@ -5,12 +5,12 @@
 #include <sched.h>
 #include <sys/stat.h>
 
-#include "bus.h"
-#include "cgmode.h"
-#include "context.h"
+#include "slices/bus.h"
+#include "slices/cgmode.h"
+#include "slices/context.h"
 #include "tap.h"
 #include "testserver.h"
-#include "util.h"
+#include "common/util.h"
 
 static struct context ctx;
 

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "context.h"
+#include "slices/context.h"
 #include "tap.h"
 #include "testserver.h"
-#include "util.h"
+#include "common/util.h"
 
 static struct context ctx;
 

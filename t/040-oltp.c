@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <sys/wait.h>
 
-#include "oltp.h"
+#include "oltp/oltp.h"
 #include "tap.h"
 #include "testserver.h"
-#include "util.h"
+#include "common/util.h"
 
 static double sum_intervals(const struct step_result *r)
 {

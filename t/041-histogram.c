@@ -1,6 +1,6 @@
 /* histogram and sbrand: pure unit checks, no server needed. */
-#include "histogram.h"
-#include "sbrand.h"
+#include "oltp/histogram.h"
+#include "oltp/sbrand.h"
 #include "tap.h"
 
 int main(void)

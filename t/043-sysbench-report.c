@@ -4,9 +4,9 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "oltp.h"
+#include "oltp/oltp.h"
 #include "tap.h"
-#include "util.h"
+#include "common/util.h"
 
 /* Not inlined: gcc 12 then takes the getdelim() buffer for a dangling pointer. */
 __attribute__((noinline)) static char *fixture(void)

@@ -4,9 +4,9 @@
 
 #include <jansson.h>
 
-#include "report.h"
+#include "report/report.h"
 #include "tap.h"
-#include "util.h"
+#include "common/util.h"
 
 #define STEP(ctx, rep, thr, tps) \
 	"{\"context\":\"" ctx "\",\"vary_value\":null,\"repeat\":" #rep ",\"threads\":" #thr \

@@ -6,7 +6,7 @@
 
 #include "tap.h"
 #include "testserver.h"
-#include "util.h"
+#include "common/util.h"
 
 static void stop_server(void *arg)
 {

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "context.h"
+#include "slices/context.h"
 
 /* Takes STATE/lock for the life of the process.  -EBUSY: another slicebench
  * holds it (its PID in *ret_holder when known). */

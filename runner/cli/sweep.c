@@ -5,14 +5,14 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "cgmode.h"
-#include "experiment.h"
-#include "managed.h"
-#include "interrupt.h"
-#include "oltp.h"
-#include "snapshot.h"
-#include "util.h"
-#include "verbs.h"
+#include "slices/cgmode.h"
+#include "run/experiment.h"
+#include "run/managed.h"
+#include "run/interrupt.h"
+#include "oltp/oltp.h"
+#include "slices/snapshot.h"
+#include "common/util.h"
+#include "cli/verbs.h"
 
 #define SWEEP_MAX_STEPS 64
 #define SWEEP_JSON_FORMAT 1

@@ -1,5 +1,5 @@
-#include "interrupt.h"
-#include "oltp.h"
+#include "run/interrupt.h"
+#include "oltp/oltp.h"
 
 volatile sig_atomic_t interrupt_signal;
 

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "histogram.h"
-#include "oltp.h"
-#include "util.h"
+#include "oltp/histogram.h"
+#include "oltp/oltp.h"
+#include "common/util.h"
 
 enum stmt_kind { STMT_POINT, STMT_SIMPLE, STMT_SUM, STMT_ORDER, STMT_DISTINCT, _STMT_PER_TABLE };
 

@@ -3,8 +3,8 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include "util.h"
-#include "verbs.h"
+#include "common/util.h"
+#include "cli/verbs.h"
 
 /* The helpers sit in sandbox/ beside an in-tree binary, or in LIBEXECDIR. */
 int find_helper(const char *name, char **ret)

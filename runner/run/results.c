@@ -4,8 +4,8 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
-#include "results.h"
-#include "util.h"
+#include "run/results.h"
+#include "common/util.h"
 
 struct results {
 	char *dir;

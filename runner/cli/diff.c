@@ -2,10 +2,10 @@
  * written by place --json, or from a results directory of run. */
 #include <stdio.h>
 
-#include "results.h"
-#include "snapshot.h"
-#include "util.h"
-#include "verbs.h"
+#include "run/results.h"
+#include "slices/snapshot.h"
+#include "common/util.h"
+#include "cli/verbs.h"
 
 static int load_placement(const char *path, struct placement *ret)
 {

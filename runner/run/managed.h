@@ -3,8 +3,8 @@
  * done when the server answers. */
 #pragma once
 
-#include "context.h"
-#include "server.h"
+#include "slices/context.h"
+#include "slices/server.h"
 
 #define MANAGED_USER "slicebench"
 

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "experiment.h"
-#include "managed.h"
-#include "util.h"
+#include "run/experiment.h"
+#include "run/managed.h"
+#include "common/util.h"
 
 enum section {
 	SECTION_NONE,

@@ -10,7 +10,7 @@
 #include <jansson.h>
 #include <mysql.h>
 
-#include "sbrand.h"
+#include "oltp/sbrand.h"
 
 #define OLTP_MAX_CPUS 1024
 

@@ -1,4 +1,4 @@
-#include "sbrand.h"
+#include "oltp/sbrand.h"
 
 #include <errno.h>
 #include <math.h>

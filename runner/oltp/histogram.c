@@ -1,4 +1,4 @@
-#include "histogram.h"
+#include "oltp/histogram.h"
 
 #include <string.h>
 

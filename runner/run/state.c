@@ -11,9 +11,9 @@
 
 #include <jansson.h>
 
-#include "bus.h"
-#include "state.h"
-#include "util.h"
+#include "slices/bus.h"
+#include "run/state.h"
+#include "common/util.h"
 
 int state_lock(const char *state_dir, int *ret_holder)
 {

@@ -12,12 +12,12 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "experiment.h"
-#include "results.h"
-#include "run.h"
-#include "snapshot.h"
-#include "util.h"
-#include "verbs.h"
+#include "run/experiment.h"
+#include "run/results.h"
+#include "run/run.h"
+#include "slices/snapshot.h"
+#include "common/util.h"
+#include "cli/verbs.h"
 
 /* Up to FULL_DESIGN_MAX settings every mix is measured; beyond, each
  * setting alone (k + 2 mixes), up to KNOBS_MAX. */

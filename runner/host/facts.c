@@ -11,9 +11,9 @@
 #include <sys/utsname.h>
 #include <systemd/sd-bus.h>
 
-#include "host.h"
-#include "util.h"
-#include "verbs.h"
+#include "host/facts.h"
+#include "common/util.h"
+#include "cli/verbs.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"
 #define SYS_NODE "/sys/devices/system/node"

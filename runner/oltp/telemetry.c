@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <sys/syscall.h>
 
-#include "oltp.h"
-#include "util.h"
+#include "oltp/oltp.h"
+#include "common/util.h"
 
 struct proc_stat_totals {
 	uint64_t user, sys, idle, total, ctxt;

@@ -10,17 +10,17 @@
 #include <systemd/sd-journal.h>
 #include <time.h>
 
-#include "experiment.h"
-#include "run.h"
-#include "host.h"
-#include "interrupt.h"
-#include "managed.h"
-#include "report.h"
-#include "results.h"
-#include "snapshot.h"
-#include "state.h"
-#include "util.h"
-#include "verbs.h"
+#include "run/experiment.h"
+#include "run/run.h"
+#include "host/facts.h"
+#include "run/interrupt.h"
+#include "run/managed.h"
+#include "report/report.h"
+#include "run/results.h"
+#include "slices/snapshot.h"
+#include "run/state.h"
+#include "common/util.h"
+#include "cli/verbs.h"
 
 /* A server start, its ping and the buffer pool warm-up, for the estimate. */
 #define UNIT_OVERHEAD_S 6

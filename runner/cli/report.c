@@ -3,10 +3,10 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "report.h"
-#include "results.h"
-#include "util.h"
-#include "verbs.h"
+#include "report/report.h"
+#include "run/results.h"
+#include "common/util.h"
+#include "cli/verbs.h"
 
 static void report_usage(FILE *f)
 {

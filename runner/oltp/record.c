@@ -4,8 +4,8 @@
 #include <mysqld_error.h>
 #include <errmsg.h>
 
-#include "oltp.h"
-#include "util.h"
+#include "oltp/oltp.h"
+#include "common/util.h"
 
 void oltp_options_default(struct oltp_options *o)
 {

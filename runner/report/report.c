@@ -8,9 +8,9 @@
 #include <cairo-svg.h>
 #include <cairo.h>
 
-#include "report.h"
-#include "results.h"
-#include "util.h"
+#include "report/report.h"
+#include "run/results.h"
+#include "common/util.h"
 
 #define GAP "\u2014" /* em dash: a cell without a value, never 0 */
 

@@ -10,8 +10,8 @@
 
 #include <jansson.h>
 
-#include "context.h"
-#include "oltp.h"
+#include "slices/context.h"
+#include "oltp/oltp.h"
 
 #define EXP_CONTEXTS_MAX 16
 #define EXP_THREADS_MAX 64

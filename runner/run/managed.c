@@ -2,11 +2,11 @@
 #include <stdio.h>
 #include <sys/wait.h>
 
-#include "bus.h"
-#include "managed.h"
-#include "snapshot.h"
-#include "state.h"
-#include "util.h"
+#include "slices/bus.h"
+#include "run/managed.h"
+#include "slices/snapshot.h"
+#include "run/state.h"
+#include "common/util.h"
 
 void managed_config_default(struct server_config *cfg)
 {

@@ -6,8 +6,8 @@
 #include <pthread.h>
 #include <stdio.h>
 
-#include "oltp.h"
-#include "util.h"
+#include "oltp/oltp.h"
+#include "common/util.h"
 
 #define MAX_LOAD_THREADS 16
 #define ROWS_PER_INSERT 2000

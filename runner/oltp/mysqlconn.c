@@ -1,9 +1,9 @@
 /* The one place that opens a connection to the server under test. */
 #include <errmsg.h>
 
-#include "oltp.h"
-#include "snapshot.h"
-#include "util.h"
+#include "oltp/oltp.h"
+#include "slices/snapshot.h"
+#include "common/util.h"
 
 int oltp_connect_flags(const struct oltp_options *o, const char *db, unsigned flags, MYSQL **ret, char **ret_msg)
 {

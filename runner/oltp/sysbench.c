@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <sys/wait.h>
 
-#include "oltp.h"
-#include "util.h"
+#include "oltp/oltp.h"
+#include "common/util.h"
 
 /* The number after `key` on the first line that contains it. */
 static bool find_number(const char *text, const char *key, double *ret)
