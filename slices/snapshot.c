@@ -406,10 +406,14 @@ static int read_environment(struct placement *p, pid_t pid)
 	if (!f)
 		return 0;
 	len = getdelim(&env, &cap, EOF, f) > 0 ? (size_t)ftell(f) : 0;
-	for (size_t off = 0; r >= 0 && off < len; off += strlen(env + off) + 1) {
+	/* The next entry's offset is taken before the '=' is cut: a value that
+	 * holds '=' (GLIBC_TUNABLES=glibc.malloc.tcache_count=0) must not be
+	 * read as an entry of its own. */
+	for (size_t off = 0, next; r >= 0 && off < len; off = next) {
 		char *kv = env + off, *eq = strchr(kv, '='), key[256];
 		bool hide = false;
 
+		next = off + strlen(kv) + 1;
 		if (!eq || eq - kv >= 200)
 			continue;
 		snprintf(key, sizeof(key), "env.%.*s", (int)(eq - kv), kv);
