@@ -6,27 +6,104 @@
 
 #include "common/util.h"
 
+/* The kinds, one row each (the row itself lives in the kind's own file).
+ * A kind's index here is its enum context_kind. */
+static const struct context_ops *const context_kinds[] = {
+	[CONTEXT_SERVICE] = &context_service_ops,
+	[CONTEXT_USER] = &context_user_ops,
+	[CONTEXT_SCOPE] = &context_scope_ops,
+	[CONTEXT_RAW] = &context_raw_ops,
+};
+
 const struct context_ops *context_ops_for(enum context_kind kind)
 {
-	static const struct context_ops *const ops[] = {
-		[CONTEXT_SERVICE] = &context_service_ops,
-		[CONTEXT_USER] = &context_user_ops,
-		[CONTEXT_SCOPE] = &context_scope_ops,
-		[CONTEXT_RAW] = &context_raw_ops,
-	};
-	return (size_t)kind < ELEMENTSOF(ops) ? ops[kind] : NULL;
+	return kind >= 0 && (size_t)kind < ELEMENTSOF(context_kinds) ? context_kinds[kind] : NULL;
+}
+
+const char *context_kind_to_string(enum context_kind k)
+{
+	const struct context_ops *ops = context_ops_for(k);
+
+	return ops ? ops->name : "unknown";
+}
+
+enum context_kind context_kind_from_string(const char *s)
+{
+	for (size_t k = 0; k < ELEMENTSOF(context_kinds); k++)
+		if (streq(s, context_kinds[k]->name))
+			return (enum context_kind)k;
+	return CONTEXT_KIND_INVALID;
+}
+
+const char *context_kind_list(bool session_only)
+{
+	static char lists[2][256];
+	char *buf = lists[session_only];
+	size_t n = 0, off = 0, i = 0;
+
+	if (*buf)
+		return buf;
+	for (size_t k = 0; k < ELEMENTSOF(context_kinds); k++)
+		n += !session_only || context_kinds[k]->session;
+	for (size_t k = 0; k < ELEMENTSOF(context_kinds) && off < sizeof(lists[0]); k++) {
+		if (session_only && !context_kinds[k]->session)
+			continue;
+		i++;
+		off += (size_t)snprintf(buf + off, sizeof(lists[0]) - off, "%s%s", i == 1 ? "" : i == n ? " or " : ", ",
+					context_kinds[k]->name);
+	}
+	return buf;
+}
+
+int context_unit_name(const struct context *c, char **ret)
+{
+	*ret = NULL;
+	return c->ops->unit_suffix ? xasprintf(ret, "slicebench-%s.%s", c->spec->name, c->ops->unit_suffix) : 0;
+}
+
+int context_check_prop(const struct prop_value *v, enum context_kind kind, enum cgroup_mode mode, const char **ret_why)
+{
+	const struct context_ops *ops = context_ops_for(kind);
+	const struct prop_def *d = v->def;
+	bool by_systemd;
+
+	if (!ops) {
+		*ret_why = "no such kind of context";
+		return -EINVAL;
+	}
+	if (d->class == PROP_CGROUP && ops->cgroup == CGROUP_BY_NOBODY) {
+		*ret_why = "this kind of context has no cgroup of its own to set it on";
+		return -EOPNOTSUPP;
+	}
+	by_systemd = d->class == PROP_CGROUP ? ops->cgroup == CGROUP_BY_SYSTEMD : ops->exec_by_systemd;
+	if (!((by_systemd ? d->systemd_modes : d->raw_modes) & mode)) {
+		*ret_why = by_systemd ? "systemd applies it on cgroup v2 only, and this machine runs v1 controllers"
+				      : "it needs a cgroup controller that this cgroup mode lacks";
+		return -EOPNOTSUPP;
+	}
+	/* A user manager gets no v1 controllers at all, and on v2 only what
+	 * user@.service delegates; systemd issues 12362 and 9733. */
+	if (ops->manager == MANAGER_USER && d->class == PROP_CGROUP && (mode & CGROUP_V1)) {
+		*ret_why = "a user manager cannot set cgroup v1 controllers, so systemd would ignore it (systemd issues 12362, 9733)";
+		return -EOPNOTSUPP;
+	}
+	return 0;
 }
 
 int context_validate(const struct context_spec *spec, enum cgroup_mode mode, const struct prop_value **ret_prop,
 		     const char **ret_why)
 {
+	*ret_prop = NULL;
 	if (!context_ops_for(spec->kind)) {
-		*ret_prop = NULL;
 		*ret_why = "this kind of context is not implemented yet";
 		return -EOPNOTSUPP;
 	}
+	if (spec->session == SESSION_NEW && !context_ops_for(spec->kind)->session) {
+		*ret_why = "this kind of context does not choose a session";
+		return -EOPNOTSUPP;
+	}
 	for (size_t i = 0; i < spec->n_props; i++) {
-		int r = prop_check_applicable(&spec->props[i], spec->kind, mode, ret_why);
+		int r = context_check_prop(&spec->props[i], spec->kind, mode, ret_why);
 		if (r < 0) {
 			*ret_prop = &spec->props[i];
 			return r;

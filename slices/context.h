@@ -1,12 +1,44 @@
 /* The kinds of execution context share one small interface: start the
  * managed server with the context's settings, stop it, and clean up from
- * any half-initialised state.  A fifth kind is one more file. */
+ * any half-initialised state.  A kind is described by its row (struct
+ * context_ops): its name, its unit, whether it takes a session, who applies
+ * which settings, the manager it needs.  Everything else (parsing, the kind
+ * lists in messages, which settings apply, stale-state cleanup) is derived
+ * from the rows, so that a fifth kind is one file plus one row in
+ * context_kinds[] (slices/context.c). */
 #pragma once
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "slices/props.h"
 #include "slices/server.h"
+
+/* A kind is its index in context_kinds[]; the first four are named for the
+ * code and the tests that ask for one of them. */
+enum context_kind {
+	CONTEXT_KIND_INVALID = -1,
+	CONTEXT_SERVICE,
+	CONTEXT_USER,
+	CONTEXT_SCOPE,
+	CONTEXT_RAW,
+};
+
+/* The manager a kind needs: checked before anything starts, asked for the
+ * unit and slice of a placement, and where stale units of a killed run are
+ * stopped. */
+enum context_manager {
+	MANAGER_NONE,
+	MANAGER_SYSTEM,
+	MANAGER_USER, /* the server's user's own manager */
+};
+
+/* Who applies the cgroup settings (CPUWeight=, CPUQuota=, ...) of a kind. */
+enum context_cgroup {
+	CGROUP_BY_NOBODY,  /* refused before anything starts */
+	CGROUP_BY_SYSTEMD, /* unit properties */
+	CGROUP_BY_CGROUPFS, /* slicebench's own cgroup, written directly */
+};
 
 #define CONTEXT_PROPS_MAX 32
 
@@ -20,7 +52,7 @@ struct context_spec {
 	enum context_kind kind;
 	struct prop_value props[CONTEXT_PROPS_MAX];
 	size_t n_props;
-	enum session_mode session; /* raw and scope: setsid() before exec */
+	enum session_mode session; /* kinds with .session: setsid() before exec */
 };
 
 struct context {
@@ -35,7 +67,14 @@ struct context {
 };
 
 struct context_ops {
-	enum context_kind kind;
+	const char *name;	 /* as experiment files, options and messages spell it */
+	const char *unit_suffix; /* slicebench-NAME.SUFFIX on .manager; NULL: no unit of ours */
+	bool session;		 /* session = inherit | new is this kind's to choose */
+	bool exec_by_systemd;	 /* systemd applies exec settings; else the forked child does */
+	enum context_cgroup cgroup;
+	enum context_manager manager;
+	/* Stale state of a killed run is cleaned from its record: the unit
+	 * (unit_suffix) on .manager, the cgroup it made, then the server's PID. */
 	int (*start)(struct context *c);
 	int (*stop)(struct context *c);
 	/* Removes whatever start left behind; safe to call twice. */
@@ -53,10 +92,21 @@ int service_start_on(struct context *c, struct sd_bus *bus, const char *slice);
 int service_stop(struct context *c);
 void service_cleanup(struct context *c);
 
-/* slicebench-NAME.SUFFIX: every unit carries slicebench's prefix. */
-int service_unit_name(const struct context *c, const char *suffix, char **ret);
+/* slicebench-NAME.SUFFIX, the suffix from the kind's row: every unit
+ * carries slicebench's prefix.  *ret is NULL for a kind without a unit. */
+int context_unit_name(const struct context *c, char **ret);
 
 const struct context_ops *context_ops_for(enum context_kind kind);
+const char *context_kind_to_string(enum context_kind k);
+/* The kind of that name, or CONTEXT_KIND_INVALID. */
+enum context_kind context_kind_from_string(const char *s);
+/* "service, user, scope or raw": the kinds (only those taking a session if
+ * session_only), for messages. */
+const char *context_kind_list(bool session_only);
+
+/* Can this property take effect in this kind of context, in this cgroup
+ * mode?  Returns 0, or -EOPNOTSUPP with a reason in *ret_why (static). */
+int context_check_prop(const struct prop_value *v, enum context_kind kind, enum cgroup_mode mode, const char **ret_why);
 
 /* Records why a start failed: "unit U: org.freedesktop.systemd1.X: message"
  * from a bus error, or the errno's text; the first failure is kept. */

@@ -10,27 +10,6 @@
 
 #include "common/util.h"
 
-static const char *const context_kind_names[_CONTEXT_KIND_MAX] = {
-	[CONTEXT_SERVICE] = "service",
-	[CONTEXT_USER] = "user",
-	[CONTEXT_SCOPE] = "scope",
-	[CONTEXT_RAW] = "raw",
-	[CONTEXT_CLIENT] = "client",
-};
-
-const char *context_kind_to_string(enum context_kind k)
-{
-	return k < _CONTEXT_KIND_MAX ? context_kind_names[k] : "unknown";
-}
-
-int context_kind_from_string(const char *s)
-{
-	for (int k = 0; k < CONTEXT_CLIENT; k++)
-		if (streq(s, context_kind_names[k]))
-			return k;
-	return -EINVAL;
-}
-
 int cpumask_parse(const char *s, uint8_t *mask, size_t *ret_bytes)
 {
 	long cpus[CPU_LIST_MAX];
@@ -249,33 +228,6 @@ void prop_value_done(struct prop_value *v)
 	v->text = NULL;
 }
 
-int prop_check_applicable(const struct prop_value *v, enum context_kind kind, enum cgroup_mode mode, const char **ret_why)
-{
-	const struct prop_def *d = v->def;
-	bool by_systemd = d->class == PROP_CGROUP ? kind != CONTEXT_RAW : (kind == CONTEXT_SERVICE || kind == CONTEXT_USER);
-
-	if (!(d->contexts & CTX_BIT(kind))) {
-		*ret_why = "it does not apply to this kind of context";
-		return -EOPNOTSUPP;
-	}
-	if (d->class == PROP_CGROUP && kind == CONTEXT_CLIENT) {
-		*ret_why = "the client is placed by affinity only";
-		return -EOPNOTSUPP;
-	}
-	if (!((by_systemd ? d->systemd_modes : d->raw_modes) & mode)) {
-		*ret_why = by_systemd ? "systemd applies it on cgroup v2 only, and this machine runs v1 controllers"
-				      : "it needs a cgroup controller that this cgroup mode lacks";
-		return -EOPNOTSUPP;
-	}
-	/* A user manager gets no v1 controllers at all, and on v2 only what
-	 * user@.service delegates; systemd issues 12362 and 9733. */
-	if (kind == CONTEXT_USER && d->class == PROP_CGROUP && (mode & CGROUP_V1)) {
-		*ret_why = "a user manager cannot set cgroup v1 controllers, so systemd would ignore it (systemd issues 12362, 9733)";
-		return -EOPNOTSUPP;
-	}
-	return 0;
-}
-
 /* ("Name", <as>) or ("Name", <ay>): an array in a variant in a struct. */
 static int append_array(sd_bus_message *m, const char *name, const char *signature, const struct prop_value *v)
 {
@@ -407,39 +359,35 @@ void prop_collect_cgroup_limits(const struct prop_value *v, size_t n, struct cgr
 		ret->weight = ret->shares * 100 / 1024 ? ret->shares * 100 / 1024 : 1;
 }
 
-/* Exec properties apply wherever a process starts: systemd does it for
- * services, slicebench does it after fork for scope, raw and the client. */
-#define EXEC_CTX (CTX_ALL | CTX_BIT(CONTEXT_CLIENT))
-
 static const struct prop_def props[] = {
-	{ "CPUWeight", "CPUWeight", "t", PROP_CGROUP, CTX_ALL, CGROUP_ANY, CGROUP_ANY, parse_ranged, NULL, collect_weight,
+	{ "CPUWeight", "CPUWeight", "t", PROP_CGROUP, CGROUP_ANY, CGROUP_ANY, parse_ranged, NULL, collect_weight,
 	  "relative CPU weight 1-10000 (v2 cpu.weight, v1 cpu.shares = weight*1024/100)", 1, 10000 },
-	{ "CPUShares", "CPUShares", "t", PROP_CGROUP, CTX_ALL, CGROUP_V1, CGROUP_ANY, parse_ranged, NULL, collect_shares,
+	{ "CPUShares", "CPUShares", "t", PROP_CGROUP, CGROUP_V1, CGROUP_ANY, parse_ranged, NULL, collect_shares,
 	  "v1 cpu.shares 2-262144 (deprecated in systemd; use CPUWeight)", 2, 262144 },
-	{ "CPUQuota", "CPUQuotaPerSecUSec", "t", PROP_CGROUP, CTX_ALL, CGROUP_ANY, CGROUP_ANY, parse_quota, NULL, collect_quota,
+	{ "CPUQuota", "CPUQuotaPerSecUSec", "t", PROP_CGROUP, CGROUP_ANY, CGROUP_ANY, parse_quota, NULL, collect_quota,
 	  "CPU time limit as a percentage of one CPU, e.g. 50% or 200%" },
-	{ "CPUQuotaPeriodSec", "CPUQuotaPeriodUSec", "t", PROP_CGROUP, CTX_ALL, CGROUP_ANY, CGROUP_ANY, parse_usec, NULL, collect_period,
+	{ "CPUQuotaPeriodSec", "CPUQuotaPeriodUSec", "t", PROP_CGROUP, CGROUP_ANY, CGROUP_ANY, parse_usec, NULL, collect_period,
 	  "CFS period for CPUQuota, 1ms-1s" },
-	{ "AllowedCPUs", "AllowedCPUs", "ay", PROP_CGROUP, CTX_ALL, CGROUP_UNIFIED, CGROUP_ANY, parse_cpus, NULL, collect_cpus,
+	{ "AllowedCPUs", "AllowedCPUs", "ay", PROP_CGROUP, CGROUP_UNIFIED, CGROUP_ANY, parse_cpus, NULL, collect_cpus,
 	  "cpuset of the cgroup (systemd: cgroup v2 only)" },
-	{ "CPUAffinity", "CPUAffinity", "ay", PROP_EXEC, EXEC_CTX, CGROUP_ANY, CGROUP_ANY, parse_cpus, apply_affinity, NULL,
+	{ "CPUAffinity", "CPUAffinity", "ay", PROP_EXEC, CGROUP_ANY, CGROUP_ANY, parse_cpus, apply_affinity, NULL,
 	  "sched_setaffinity() CPU list of the process" },
-	{ "NUMAPolicy", "NUMAPolicy", "i", PROP_EXEC, EXEC_CTX, CGROUP_ANY, CGROUP_ANY, parse_numa_policy, apply_numa, NULL,
+	{ "NUMAPolicy", "NUMAPolicy", "i", PROP_EXEC, CGROUP_ANY, CGROUP_ANY, parse_numa_policy, apply_numa, NULL,
 	  "set_mempolicy(): default, preferred, bind, interleave, local" },
-	{ "NUMAMask", "NUMAMask", "ay", PROP_EXEC, EXEC_CTX, CGROUP_ANY, CGROUP_ANY, parse_cpus, apply_numa, NULL,
+	{ "NUMAMask", "NUMAMask", "ay", PROP_EXEC, CGROUP_ANY, CGROUP_ANY, parse_cpus, apply_numa, NULL,
 	  "NUMA node list for NUMAPolicy" },
-	{ "Nice", "Nice", "i", PROP_EXEC, EXEC_CTX, CGROUP_ANY, CGROUP_ANY, parse_ranged, apply_nice, NULL, "nice level -20..19", -20, 19 },
-	{ "CPUSchedulingPolicy", "CPUSchedulingPolicy", "i", PROP_EXEC, EXEC_CTX, CGROUP_ANY, CGROUP_ANY,
+	{ "Nice", "Nice", "i", PROP_EXEC, CGROUP_ANY, CGROUP_ANY, parse_ranged, apply_nice, NULL, "nice level -20..19", -20, 19 },
+	{ "CPUSchedulingPolicy", "CPUSchedulingPolicy", "i", PROP_EXEC, CGROUP_ANY, CGROUP_ANY,
 	  parse_sched_policy, apply_sched_policy, NULL, "other, batch, idle, fifo or rr" },
-	{ "CPUSchedulingPriority", "CPUSchedulingPriority", "i", PROP_EXEC, EXEC_CTX, CGROUP_ANY, CGROUP_ANY,
+	{ "CPUSchedulingPriority", "CPUSchedulingPriority", "i", PROP_EXEC, CGROUP_ANY, CGROUP_ANY,
 	  parse_ranged, apply_sched_prio, NULL, "priority for fifo and rr, 1-99", 0, 99 },
-	{ "LimitNOFILE", "LimitNOFILE", "t", PROP_EXEC, EXEC_CTX, CGROUP_ANY, CGROUP_ANY, parse_rlimit, apply_nofile, NULL,
+	{ "LimitNOFILE", "LimitNOFILE", "t", PROP_EXEC, CGROUP_ANY, CGROUP_ANY, parse_rlimit, apply_nofile, NULL,
 	  "RLIMIT_NOFILE, soft and hard" },
-	{ "LimitMEMLOCK", "LimitMEMLOCK", "t", PROP_EXEC, EXEC_CTX, CGROUP_ANY, CGROUP_ANY, parse_rlimit, apply_memlock, NULL,
+	{ "LimitMEMLOCK", "LimitMEMLOCK", "t", PROP_EXEC, CGROUP_ANY, CGROUP_ANY, parse_rlimit, apply_memlock, NULL,
 	  "RLIMIT_MEMLOCK in bytes, soft and hard" },
-	{ "Environment", "Environment", "as", PROP_EXEC, EXEC_CTX & ~CTX_BIT(CONTEXT_CLIENT), CGROUP_ANY, CGROUP_ANY,
+	{ "Environment", "Environment", "as", PROP_EXEC, CGROUP_ANY, CGROUP_ANY,
 	  parse_environment, apply_environment, NULL, "NAME=VALUE words added to the server's environment" },
-	{ "OOMScoreAdjust", "OOMScoreAdjust", "i", PROP_EXEC, EXEC_CTX, CGROUP_ANY, CGROUP_ANY, parse_ranged, apply_oom, NULL,
+	{ "OOMScoreAdjust", "OOMScoreAdjust", "i", PROP_EXEC, CGROUP_ANY, CGROUP_ANY, parse_ranged, apply_oom, NULL,
 	  "/proc/PID/oom_score_adj, -1000..1000", -1000, 1000 },
 };
 

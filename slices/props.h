@@ -9,24 +9,9 @@
 
 #include "slices/cgmode.h"
 
-/* The kinds of context, as bits, so that a property can name where it applies. */
-enum context_kind {
-	CONTEXT_SERVICE,
-	CONTEXT_USER,
-	CONTEXT_SCOPE,
-	CONTEXT_RAW,
-	CONTEXT_CLIENT,
-	_CONTEXT_KIND_MAX,
-};
-#define CTX_BIT(k) (1u << (k))
-#define CTX_SYSTEMD (CTX_BIT(CONTEXT_SERVICE) | CTX_BIT(CONTEXT_USER) | CTX_BIT(CONTEXT_SCOPE))
-#define CTX_ALL (CTX_SYSTEMD | CTX_BIT(CONTEXT_RAW))
-
-const char *context_kind_to_string(enum context_kind k);
-int context_kind_from_string(const char *s);
-
 /* Where a property takes effect: in the unit's cgroup, or in the process
- * (the exec context in systemd's terms, a syscall before exec for us). */
+ * (the exec context in systemd's terms, a syscall before exec for us).
+ * Which kinds can apply a class is said by each kind's row (context.h). */
 enum prop_class {
 	PROP_CGROUP,
 	PROP_EXEC,
@@ -57,7 +42,6 @@ struct prop_def {
 	const char *dbus_name; /* the unit property: CPUQuotaPerSecUSec */
 	const char *signature; /* its D-Bus signature */
 	enum prop_class class;
-	unsigned contexts;     /* CTX_BIT()s of the kinds that can apply it */
 	/* cgroup modes in which systemd applies it; raw applies what its
 	 * cgroup files allow, see raw_modes. */
 	unsigned systemd_modes;
@@ -78,10 +62,6 @@ const struct prop_def *prop_table(size_t *ret_n);
  * name, -EINVAL/-ERANGE for a bad value. */
 int prop_parse(const char *name, const char *value, struct prop_value *v);
 void prop_value_done(struct prop_value *v);
-
-/* Can this property take effect in this kind of context, in this cgroup
- * mode?  Returns 0, or -EOPNOTSUPP with a reason in *ret_why (static). */
-int prop_check_applicable(const struct prop_value *v, enum context_kind kind, enum cgroup_mode mode, const char **ret_why);
 
 /* Appends one (sv) to an open a(sv) container. */
 int prop_append_dbus(sd_bus_message *m, const struct prop_value *v);

@@ -196,7 +196,10 @@ static void raw_cleanup(struct context *c)
 }
 
 const struct context_ops context_raw_ops = {
-	.kind = CONTEXT_RAW,
+	.name = "raw",
+	.session = true,
+	.cgroup = CGROUP_BY_CGROUPFS,
+	.manager = MANAGER_NONE,
 	.start = raw_start,
 	.stop = raw_stop,
 	.cleanup = raw_cleanup,

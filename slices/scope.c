@@ -38,7 +38,7 @@ static int scope_start(struct context *c)
 	if (!p)
 		return -ENOMEM;
 	c->priv = p;
-	r = service_unit_name(c, "scope", &p->unit);
+	r = context_unit_name(c, &p->unit);
 	if (r < 0)
 		return r;
 	r = bus_open_system(&p->bus);
@@ -102,7 +102,11 @@ static void scope_cleanup(struct context *c)
 }
 
 const struct context_ops context_scope_ops = {
-	.kind = CONTEXT_SCOPE,
+	.name = "scope",
+	.unit_suffix = "scope",
+	.session = true,
+	.cgroup = CGROUP_BY_SYSTEMD,
+	.manager = MANAGER_SYSTEM,
 	.start = scope_start,
 	.stop = scope_stop,
 	.cleanup = scope_cleanup,

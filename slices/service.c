@@ -54,11 +54,6 @@ out:
 	return r;
 }
 
-int service_unit_name(const struct context *c, const char *suffix, char **ret)
-{
-	return xasprintf(ret, "slicebench-%s.%s", c->spec->name, suffix);
-}
-
 /* Starts the unit on bus, which the context owns from here on. */
 int service_start_on(struct context *c, sd_bus *bus, const char *slice)
 {
@@ -75,7 +70,7 @@ int service_start_on(struct context *c, sd_bus *bus, const char *slice)
 	c->priv = p;
 	p->bus = bus;
 	p->slice = slice;
-	r = service_unit_name(c, "service", &p->unit);
+	r = context_unit_name(c, &p->unit);
 	if (r < 0)
 		return r;
 	/* Never take over a unit that slicebench did not start. */
@@ -141,7 +136,11 @@ void service_cleanup(struct context *c)
 }
 
 const struct context_ops context_service_ops = {
-	.kind = CONTEXT_SERVICE,
+	.name = "service",
+	.unit_suffix = "service",
+	.exec_by_systemd = true,
+	.cgroup = CGROUP_BY_SYSTEMD,
+	.manager = MANAGER_SYSTEM,
 	.start = service_start,
 	.stop = service_stop,
 	.cleanup = service_cleanup,

@@ -57,7 +57,11 @@ static int user_start(struct context *c)
 }
 
 const struct context_ops context_user_ops = {
-	.kind = CONTEXT_USER,
+	.name = "user",
+	.unit_suffix = "service",
+	.exec_by_systemd = true,
+	.cgroup = CGROUP_BY_SYSTEMD,
+	.manager = MANAGER_USER,
 	.start = user_start,
 	.stop = service_stop,
 	.cleanup = service_cleanup,

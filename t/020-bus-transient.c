@@ -5,6 +5,7 @@
 
 #include "slices/bus.h"
 #include "slices/cgmode.h"
+#include "slices/context.h"
 #include "slices/props.h"
 #include "tap.h"
 
@@ -110,7 +111,7 @@ int main(int argc, char **argv)
 	ok(stat(dir, &st) < 0 && errno == ENOENT, "cgroup %s is gone", dir);
 
 	prop_parse("AllowedCPUs", "0", &allowed);
-	r = prop_check_applicable(&allowed, CONTEXT_SERVICE, mode, &why);
+	r = context_check_prop(&allowed, CONTEXT_SERVICE, mode, &why);
 	if (mode == CGROUP_UNIFIED)
 		is_int(r, 0, "AllowedCPUs= applies to a service on cgroup v2");
 	else

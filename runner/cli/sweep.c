@@ -105,9 +105,9 @@ static const char sweep_help[] =
 	"place starts the server in each context in turn and prints where it landed;\n"
 	"--keep leaves the last one running (slicebench cleanup stops it).\n\n"
 	"  --socket PATH          the server's socket (root over the socket, no password)\n"
-	"  --context KIND         start the managed server as a service, user, scope or raw\n"
+	"  --context KIND         start the managed server in a context of that kind (service, user, ...)\n"
 	"  -p, --property N=V     a systemd property of that context, e.g. CPUQuota=50%%\n"
-	"  --session MODE         raw and scope: inherit (default) or new (setsid)\n"
+	"  --session MODE         kinds that take a session: inherit (default) or new (setsid)\n"
 	"  --user NAME            MySQL user (root)\n"
 	"  --db NAME              database (sbtest)\n"
 	"  --tables N             tables sbtest1..N (1)\n"
@@ -245,11 +245,11 @@ static int parse_sweep_arg(const char *verb, int c, const char *optname, const c
 		a->json = true;
 		return 0;
 	case ARG_CONTEXT: {
-		int k = context_kind_from_string(v);
+		enum context_kind k = context_kind_from_string(v);
 
-		if (k < 0 || k == CONTEXT_CLIENT)
-			return bad_value(verb, optname, v, "service, user, scope or raw");
-		a->spec.kind = (enum context_kind)k;
+		if (k == CONTEXT_KIND_INVALID)
+			return bad_value(verb, optname, v, context_kind_list(false));
+		a->spec.kind = k;
 		a->in_context = true;
 		return 0;
 	}
@@ -331,8 +331,8 @@ static int parse_argv(const char *verb, enum verb_kind kind, int argc, char **ar
 		a->places = argv + optind;
 		a->n_places = (size_t)(argc - optind);
 		if (!a->n_places == !a->in_context) {
-			log_error("%s: name the contexts (service, user, scope, raw, or those of --experiment) or give --context KIND",
-				  verb);
+			log_error("%s: name the contexts (%s, or those of --experiment) or give --context KIND", verb,
+				  context_kind_list(false));
 			return -EINVAL;
 		}
 		if (a->experiment && (a->in_context || a->spec.n_props)) {
@@ -580,7 +580,7 @@ static int place_spec(struct sweep_args *a, const struct experiment *e, size_t i
 	const char *name = a->places[i], *why = NULL;
 	const struct prop_value *bad = NULL;
 	enum cgroup_mode mode = cgroup_mode_detect();
-	int k;
+	enum context_kind k;
 
 	if (e) {
 		for (size_t c = 0; c < e->n_contexts; c++)
@@ -589,11 +589,11 @@ static int place_spec(struct sweep_args *a, const struct experiment *e, size_t i
 		return log_error("place: %s has no context '%s'", e->path, name), -EINVAL;
 	}
 	k = context_kind_from_string(name);
-	if (k < 0 || k == CONTEXT_CLIENT)
-		return log_error("place: '%s' is not a kind of context (service, user, scope, raw); "
-				 "contexts of a file need --experiment", name), -EINVAL;
+	if (k == CONTEXT_KIND_INVALID)
+		return log_error("place: '%s' is not a kind of context (%s); contexts of a file need --experiment", name,
+				 context_kind_list(false)), -EINVAL;
 	*ret = a->spec;
-	ret->kind = (enum context_kind)k;
+	ret->kind = k;
 	snprintf(ret->name, sizeof(ret->name), "place-%s", name);
 	if (context_validate(ret, mode, &bad, &why) < 0)
 		return log_error("place: %s: %s%s: %s (cgroup mode %s)", name, bad ? "-p " : "", bad ? bad->def->name : "",

@@ -163,7 +163,7 @@ static int find_knobs(const struct experiment *e, size_t ia, size_t ib, struct k
 
 		if ((!va && !vb) || (va && vb && streq(va->text, vb->text)))
 			continue;
-		if (va && prop_check_applicable(va, b->kind, mode, &why) < 0) {
+		if (va && context_check_prop(va, b->kind, mode, &why) < 0) {
 			size_t used = strlen(unmovable);
 			snprintf(unmovable + used, len - used, "%s%s= (%s)", used ? ", " : "", table[i].name, why);
 			continue;
@@ -175,9 +175,10 @@ static int find_knobs(const struct experiment *e, size_t ia, size_t ib, struct k
 		knob_keys(&knobs[n++]);
 	}
 	if (a->session != b->session) {
-		if (b->kind != CONTEXT_RAW && b->kind != CONTEXT_SCOPE) {
+		if (!context_ops_for(b->kind)->session) {
 			size_t used = strlen(unmovable);
-			snprintf(unmovable + used, len - used, "%sthe session (only raw and scope choose one)", used ? ", " : "");
+			snprintf(unmovable + used, len - used, "%sthe session (only %s choose one)", used ? ", " : "",
+				 context_kind_list(true));
 		} else if (n == KNOBS_MAX)
 			return -E2BIG;
 		else {

@@ -155,7 +155,7 @@ static void section_header(struct parser *p, const char *line)
 		p->ctx_line[e->n_contexts] = p->line;
 		p->ctx = &e->contexts[e->n_contexts++];
 		memcpy(p->ctx->name, name, strlen(name) + 1); /* at most 40, checked above */
-		p->ctx->kind = _CONTEXT_KIND_MAX;
+		p->ctx->kind = CONTEXT_KIND_INVALID;
 		return;
 	}
 	p->section = SECTION_NONE;
@@ -286,12 +286,13 @@ static int context_key(struct parser *p, const char *name, const char *value)
 	int r;
 
 	if (streq(name, "kind")) {
-		r = context_kind_from_string(value);
-		if (r < 0 || r == CONTEXT_CLIENT)
-			return fail_at(p, p->line, name, "bad value '%s' (service, user, scope or raw)", value);
+		enum context_kind k = context_kind_from_string(value);
+
+		if (k == CONTEXT_KIND_INVALID)
+			return fail_at(p, p->line, name, "bad value '%s' (%s)", value, context_kind_list(false));
 		if (p->kind_given[ci])
 			return fail_at(p, p->line, name, "given twice in [context %s]", c->name);
-		c->kind = (enum context_kind)r;
+		c->kind = k;
 		p->kind_given[ci] = true;
 		return 0;
 	}
@@ -417,10 +418,10 @@ static int check_whole(struct parser *p)
 		const char *why;
 
 		if (!p->kind_given[i])
-			return fail_at(p, p->ctx_line[i], "kind", "[context %s] needs kind = service | user | scope | raw",
-				       c->name);
-		if (p->session_given[i] && c->kind != CONTEXT_RAW && c->kind != CONTEXT_SCOPE)
-			return fail_at(p, p->ctx_line[i], "session", "only raw and scope contexts choose a session");
+			return fail_at(p, p->ctx_line[i], "kind", "[context %s] needs kind = %s", c->name,
+				       context_kind_list(false));
+		if (p->session_given[i] && !context_ops_for(c->kind)->session)
+			return fail_at(p, p->ctx_line[i], "session", "only %s contexts choose a session", context_kind_list(true));
 		if (context_validate(c, p->mode, &bad, &why) < 0)
 			return fail_at(p, bad ? p->prop_line[i][bad - c->props] : p->ctx_line[i],
 				       bad ? bad->def->name : "kind", "%s in [context %s] (%s)", why, c->name,
@@ -430,7 +431,7 @@ static int check_whole(struct parser *p)
 			int r = prop_parse(e->vary->name, e->vary_values[v], &pv);
 
 			if (r >= 0)
-				r = prop_check_applicable(&pv, c->kind, p->mode, &why);
+				r = context_check_prop(&pv, c->kind, p->mode, &why);
 			prop_value_done(&pv);
 			if (r < 0)
 				return fail_at(p, p->vary_line, e->vary->name, "%s in [context %s] (%s)", why, c->name,
@@ -674,12 +675,12 @@ static int context_from_json(const json_t *j, struct experiment *e, char **ret_m
 	const char *name = json_string_value(json_object_get(j, "name")), *key;
 	const char *client = json_string_value(json_object_get(j, "client_cpus"));
 	json_t *v;
-	int kind = context_kind_from_string(strempty(json_string_value(json_object_get(j, "kind"))));
+	enum context_kind kind = context_kind_from_string(strempty(json_string_value(json_object_get(j, "kind"))));
 
-	if (e->n_contexts == EXP_CONTEXTS_MAX || !name_is_valid(name) || kind < 0 || kind == CONTEXT_CLIENT)
+	if (e->n_contexts == EXP_CONTEXTS_MAX || !name_is_valid(name) || kind == CONTEXT_KIND_INVALID)
 		return xasprintf(ret_msg, "experiment.json: a context without a valid name and kind"), -EINVAL;
 	memcpy(c->name, name, strlen(name) + 1);
-	c->kind = (enum context_kind)kind;
+	c->kind = kind;
 	c->session = streq_ptr(json_string_value(json_object_get(j, "session")), "new") ? SESSION_NEW : SESSION_INHERIT;
 	e->n_contexts++;
 	json_object_foreach(json_object_get(j, "properties"), key, v)

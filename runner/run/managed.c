@@ -66,7 +66,7 @@ static int check_manager(const struct context *c, char **ret_msg)
 	_cleanup_free_ char *pid1 = NULL;
 	int r;
 
-	if (c->spec->kind == CONTEXT_RAW)
+	if (c->ops->manager == MANAGER_NONE)
 		return 0;
 	r = bus_open_system(&bus);
 	if (r >= 0)
@@ -166,12 +166,11 @@ int managed_systemd_facts(const struct context *c, struct placement *p)
 	size_t n;
 	int r;
 
-	switch (c->spec->kind) {
-	case CONTEXT_SERVICE:
-	case CONTEXT_SCOPE:
+	switch (c->ops->manager) {
+	case MANAGER_SYSTEM:
 		r = bus_open_system(&bus);
 		break;
-	case CONTEXT_USER:
+	case MANAGER_USER:
 		pw = getpwnam(c->server->user);
 		r = pw ? bus_open_user_manager(pw->pw_uid, &bus) : -ESRCH;
 		break;

@@ -78,21 +78,19 @@ static unsigned long long start_time(pid_t pid)
 int state_record(const char *state_dir, const struct context *c)
 {
 	_cleanup_free_ char *path = NULL, *dir = NULL, *unit = NULL, *text = NULL;
-	struct passwd *pw = c->spec->kind == CONTEXT_USER ? getpwnam(c->server->user) : NULL;
+	struct passwd *pw = c->ops->manager == MANAGER_USER ? getpwnam(c->server->user) : NULL;
 	json_t *j;
 	int r;
 
-	if (c->spec->kind == CONTEXT_SERVICE || c->spec->kind == CONTEXT_USER || c->spec->kind == CONTEXT_SCOPE) {
-		r = service_unit_name(c, c->spec->kind == CONTEXT_SCOPE ? "scope" : "service", &unit);
-		if (r < 0)
-			return r;
-	}
+	r = context_unit_name(c, &unit);
+	if (r < 0)
+		return r;
 	if (xasprintf(&dir, "%s/live", state_dir) < 0 || record_path(state_dir, c->spec->name, &path) < 0)
 		return -ENOMEM;
 	r = mkdir_p(dir, 0700);
 	if (r < 0)
 		return r;
-	j = json_pack("{s:s, s:s?, s:i, s:s?, s:i, s:I, s:i}", "kind", context_kind_to_string(c->spec->kind), "unit",
+	j = json_pack("{s:s, s:s?, s:i, s:s?, s:i, s:I, s:i}", "kind", c->ops->name, "unit",
 		      unit, "uid", pw ? (int)pw->pw_uid : -1, "cgroup", c->cgroup_name, "server_pid", (int)c->pid,
 		      "server_start", (json_int_t)start_time(c->pid), "owner_pid", (int)getpid());
 	if (!j)
