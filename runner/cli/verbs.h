@@ -17,3 +17,7 @@ int verb_cleanup(int argc, char **argv);
 int verb_report(int argc, char **argv);
 int verb_compare(int argc, char **argv);
 int find_helper(const char *name, char **ret);
+
+/* The exit status of a run engine's result r (run_experiment()): 0, 1 for
+ * a failure or failed steps, 128+signal when a signal ended it. */
+int run_exit_status(int r);

@@ -7,17 +7,17 @@
  * server per repeat, repeats interleaved, results on disk).  Each subset's
  * share of the gap, (T(subset from A) - T(B)) / (T(A) - T(B)), is computed
  * per repeat, which gives the interval. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
 
+#include "report/stats.h"
 #include "run/experiment.h"
 #include "run/results.h"
-#include "run/run.h"
+#include "run/engine.h"
 #include "slices/snapshot.h"
 #include "common/util.h"
-#include "cli/verbs.h"
+#include "explain/explain.h"
 
 /* Up to FULL_DESIGN_MAX settings every mix is measured; beyond, each
  * setting alone (k + 2 mixes), up to KNOBS_MAX. */
@@ -39,14 +39,6 @@ struct knob {
 	/* placement keys this knob moves, so that the rest of the diff can be
 	 * named as not movable */
 	const char *keys[6];
-};
-
-struct explain_args {
-	const char *experiment, *a, *b, *out;
-	long threads;
-	unsigned repeat;
-	uint64_t duration_ns, budget_ns;
-	bool what_if;
 };
 
 /* The mixes measured: masks[i] is context i's set of knobs taken from A;
@@ -269,81 +261,6 @@ static int make_mix(const struct experiment *e, size_t ia, size_t ib, const stru
 	return r;
 }
 
-static int explain_parse_argv(int argc, char **argv, struct explain_args *a)
-{
-	static const struct option options[] = {
-		{ "help", no_argument, NULL, 'h' },	      { "threads", required_argument, NULL, 't' },
-		{ "repeat", required_argument, NULL, 'r' },   { "duration", required_argument, NULL, 'd' },
-		{ "out", required_argument, NULL, 'o' },      { "what-if", no_argument, NULL, 'w' },
-		{ "budget", required_argument, NULL, 'b' },   { "from", required_argument, NULL, 'A' },
-		{ "to", required_argument, NULL, 'B' },	      {}
-	};
-	long v;
-	int c;
-
-	a->threads = 1;
-	a->repeat = 3;
-	a->duration_ns = 5 * NSEC_PER_SEC;
-	a->budget_ns = 30 * 60 * NSEC_PER_SEC;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
-		switch (c) {
-		case 'h':
-			printf("usage: slicebench explain EXPERIMENT CONTEXT-A CONTEXT-B [--threads N] [--repeat R]\n"
-			       "                          [--duration D] [--budget 30m] [--out DIR] [--what-if]\n"
-			       "       slicebench explain RESULTS --from CONTEXT-A --to CONTEXT-B [OPTIONS]\n\n"
-			       "Measures every mix of the settings in which A and B differ, taking each from A or from B,\n"
-			       "and names the settings that account for the TPS gap, with an interval from the repeats.\n");
-			return 0;
-		case 't':
-			if (parse_int_range(optarg, 1, 100000, &a->threads) < 0)
-				return log_error("explain: --threads: bad value '%s' (one thread count)", optarg), -EINVAL;
-			break;
-		case 'r':
-			if (parse_int_range(optarg, 2, 50, &v) < 0)
-				return log_error("explain: --repeat: bad value '%s' (2 to 50)", optarg), -EINVAL;
-			a->repeat = (unsigned)v;
-			break;
-		case 'd':
-			if (parse_duration_ns(optarg, &a->duration_ns) < 0 || !a->duration_ns)
-				return log_error("explain: --duration: bad value '%s' (such as 5s)", optarg), -EINVAL;
-			break;
-		case 'o':
-			a->out = optarg;
-			break;
-		case 'b':
-			if (parse_duration_ns(optarg, &a->budget_ns) < 0 || !a->budget_ns)
-				return log_error("explain: --budget: bad value '%s' (such as 30m)", optarg), -EINVAL;
-			break;
-		case 'w':
-			a->what_if = true;
-			break;
-		case 'A':
-			a->a = optarg;
-			break;
-		case 'B':
-			a->b = optarg;
-			break;
-		default:
-			log_error("explain: unknown option %s", argv[optind - 1]);
-			return -EINVAL;
-		}
-	if (a->a || a->b) {
-		if (!a->a || !a->b || argc - optind != 1)
-			return log_error("explain: give RESULTS --from A --to B"), -EINVAL;
-		a->experiment = argv[optind];
-		return 1;
-	}
-	if (argc - optind != 3)
-		return log_error("explain: give an experiment and two of its contexts (explain EXPERIMENT A B), "
-				 "or a results directory (explain RESULTS --from A --to B)"), -EINVAL;
-	a->experiment = argv[optind];
-	a->a = argv[optind + 1];
-	a->b = argv[optind + 2];
-	return 1;
-}
-
 static bool is_results_dir(const char *path)
 {
 	_cleanup_free_ char *p = NULL;
@@ -374,18 +291,6 @@ static double tps_of(const json_t *steps, const char *name, unsigned r)
 			return json_number_value(json_object_get(s, "tps"));
 	}
 	return NAN;
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return a < b ? -1 : a > b;
-}
-
-static double median(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n == 0 ? NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* The attributes of the placement diff of a and b that no knob moves. */
@@ -479,7 +384,7 @@ static int load_measured(char *const *dirs, size_t n_dirs, size_t n, const struc
 		for (unsigned r = 1; r <= repeats; r++)
 			if (!isnan(ret->t[m][r - 1] = tps_of(steps, name, r)))
 				tmp[k++] = ret->t[m][r - 1];
-		ret->med[m] = median(tmp, k);
+		ret->med[m] = stats_median(tmp, k);
 		if (d->masks[m] == (1u << n) - 1)
 			ret->full = m;
 		if (m == 0 || d->masks[m] == (1u << n) - 1) {
@@ -615,8 +520,8 @@ static int round_experiment(const struct experiment *e, size_t ia, size_t ib, co
  * first round (B, A, each setting alone) and then, while the best set so
  * far leaves more than 20% of a significant gap unexplained and the budget
  * allows, a round that adds each remaining setting to that set.  d grows
- * with every round; dirs names each round's results.  Returns an exit
- * status. */
+ * with every round; dirs names each round's results.  Returns 0, -EIO
+ * when steps failed or the results cannot be read, or -errno (logged). */
 static int run_rounds(const struct experiment *e, size_t ia, size_t ib, const struct knob *knobs, size_t n,
 		      const struct explain_args *args, const char *dir, struct design *d, char **dirs, size_t *n_dirs)
 {
@@ -624,7 +529,7 @@ static int run_rounds(const struct experiment *e, size_t ia, size_t ib, const st
 	unsigned masks[MIXES_MAX];
 	size_t n_masks = d->n;
 	uint64_t start = now_ns();
-	int status = 0;
+	int ret = 0;
 
 	memcpy(masks, d->masks, d->n * sizeof(unsigned));
 	d->n = 0;
@@ -640,21 +545,21 @@ static int run_rounds(const struct experiment *e, size_t ia, size_t ib, const st
 						: ((dirs[*n_dirs] = strdup(dir)) ? 0 : -ENOMEM);
 		if (r < 0) {
 			experiment_done(&x);
-			return log_error_errno(r, "explain: %m"), 1;
+			return log_error_errno(r, "explain: %m");
 		}
 		if (round > 1)
 			printf("\nround %zu: %zu mixes\n", round, n_masks);
 		fflush(stdout);
 		if (n > FULL_DESIGN_MAX)
 			(void)mkdir_p(dir, 0755);
-		status = run_whole_experiment(&x, dirs[(*n_dirs)++]);
+		ret = run_whole_experiment(&x, dirs[(*n_dirs)++]);
 		experiment_done(&x);
 		memcpy(d->masks + d->n, masks, n_masks * sizeof(unsigned));
 		d->n += n_masks;
-		if (status != 0 || n <= FULL_DESIGN_MAX)
+		if (ret != 0 || n <= FULL_DESIGN_MAX)
 			break;
 		if (load_measured(dirs, *n_dirs, n, d, args->repeat, &mz) < 0)
-			return 1;
+			return -EIO;
 		best = best_mix(d, &mz, &share);
 		if (!gap_is_significant(&mz) || share >= 0.8)
 			break;
@@ -676,12 +581,12 @@ static int run_rounds(const struct experiment *e, size_t ia, size_t ib, const st
 			break;
 		}
 	}
-	return status;
+	return ret > 0 ? -EIO : ret;
 }
 
-int verb_explain(int argc, char **argv)
+int explain_run(const struct explain_args *a)
 {
-	struct explain_args args = {};
+	struct explain_args args = *a;
 	_cleanup_free_ char *path = NULL, *msg = NULL, *dir = NULL;
 	struct experiment e = {};
 	struct knob knobs[KNOBS_MAX];
@@ -691,21 +596,18 @@ int verb_explain(int argc, char **argv)
 	double estimate_s;
 	char unmovable[1024];
 	size_t ia, ib, n = 0;
-	int r, status = EXIT_USAGE;
+	int r, ret = -EINVAL;
 
-	r = explain_parse_argv(argc, argv, &args);
-	if (r <= 0)
-		return r < 0 ? EXIT_USAGE : 0;
 	if (is_results_dir(args.experiment))
 		/* The design of a run already made: its contexts, measured again
 		 * in every mix. */
 		r = experiment_from_results(args.experiment, &e, &msg);
 	else if (experiment_find(args.experiment, &path) < 0)
-		return log_error("explain: no experiment or results directory '%s'", args.experiment), EXIT_USAGE;
+		return log_error("explain: no experiment or results directory '%s'", args.experiment), -EINVAL;
 	else
 		r = experiment_load(path, cgroup_mode_detect(), &e, &msg);
 	if (r < 0)
-		return log_error("explain: %s", msg ? msg : strerror(-r)), EXIT_USAGE;
+		return log_error("explain: %s", msg ? msg : strerror(-r)), -EINVAL;
 	if (context_index(&e, args.a, &ia) < 0 || context_index(&e, args.b, &ib) < 0)
 		goto out;
 	r = find_knobs(&e, ia, ib, knobs, &n, unmovable, sizeof(unmovable));
@@ -739,7 +641,7 @@ int verb_explain(int argc, char **argv)
 	       n > FULL_DESIGN_MAX ? " in the first round (more than 4 settings: a greedy search, one setting added per round)"
 				   : "");
 	if (args.what_if) {
-		status = 0;
+		ret = 0;
 		goto out;
 	}
 	if (args.out)
@@ -752,15 +654,19 @@ int verb_explain(int argc, char **argv)
 		xasprintf(&dir, "results/explain-%s-%s-%s-%s", e.name, args.a, args.b, stamp);
 	}
 	if (!dir) {
-		status = 1;
+		ret = log_error_errno(-ENOMEM, "explain: %m");
 		goto out;
 	}
-	status = run_rounds(&e, ia, ib, knobs, n, &args, dir, &d, dirs, &n_dirs);
-	if (status == 0)
+	ret = run_rounds(&e, ia, ib, knobs, n, &args, dir, &d, dirs, &n_dirs);
+	if (ret == 0)
 		analyse(dirs, n_dirs, &args, knobs, n, &d, unmovable);
+	else if (ret != -EINTR)
+		/* Bad input was refused above: what failed while measuring is a
+		 * failure at run time, whatever its errno. */
+		ret = -EIO;
 out:
 	for (size_t i = 0; i < n_dirs; i++)
 		free(dirs[i]);
 	experiment_done(&e);
-	return status;
+	return ret;
 }

@@ -1,6 +1,6 @@
-/* slicebench host: the host facts that decide how a placement behaves.
- * Collection (host_facts_collect) knows nothing of output formats and does
- * not log; the renderers and the verb sit at the end of the file. */
+/* The host facts that decide how a placement behaves, collected into one
+ * JSON tree.  Collection knows nothing of output formats and does not log;
+ * host/text.c renders the tree, cli/host.c is the verb. */
 #include <dirent.h>
 #include <gnu/libc-version.h>
 #include <limits.h>
@@ -13,7 +13,6 @@
 
 #include "host/facts.h"
 #include "common/util.h"
-#include "cli/verbs.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"
 #define SYS_NODE "/sys/devices/system/node"
@@ -727,148 +726,5 @@ int host_facts_collect(json_t **ret)
 	}
 	*ret = facts;
 	facts = NULL;
-	return 0;
-}
-
-/* ---- text renderer ------------------------------------------------------ */
-
-/* Walk the tree as dotted keys; measure the widest key when f is NULL. */
-static void text_walk(json_t *o, const char *prefix, FILE *f, int width, int *ret_width)
-{
-	const char *key;
-	json_t *v;
-
-	json_object_foreach(o, key, v) {
-		char name[256];
-		int n;
-
-		n = snprintf(name, sizeof(name), "%s%s%s", prefix, *prefix ? "." : "", key);
-		if (n < 0 || (size_t)n >= sizeof(name))
-			n = (int)strlen(name); /* truncated key: still printed, just shorter */
-		if (json_is_object(v) && json_object_size(v) > 0) {
-			text_walk(v, name, f, width, ret_width);
-			continue;
-		}
-		if (!f) {
-			if (n > *ret_width)
-				*ret_width = n;
-			continue;
-		}
-		fprintf(f, "%-*s ", width + 1, strcat(name, ":"));
-		if (json_is_string(v))
-			fputs(json_string_value(v), f);
-		else if (json_is_null(v))
-			fputs("-", f);
-		else if (json_is_true(v) || json_is_false(v))
-			fputs(json_is_true(v) ? "yes" : "no", f);
-		else if (json_is_integer(v))
-			fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-		else if (json_is_object(v))
-			fputs("(none)", f);
-		else if (json_is_array(v)) {
-			size_t i;
-			json_t *e;
-
-			if (json_array_size(v) == 0)
-				fputs("(none)", f);
-			json_array_foreach(v, i, e) {
-				if (i > 0)
-					fputs(" ", f);
-				if (json_is_string(e))
-					fputs(json_string_value(e), f);
-				else {
-					_cleanup_free_ char *s = json_dumps(e, JSON_COMPACT | JSON_ENCODE_ANY);
-					fputs(strempty(s), f);
-				}
-			}
-		} else {
-			_cleanup_free_ char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-			fputs(strempty(s), f);
-		}
-		fputc('\n', f);
-	}
-}
-
-int host_facts_print_text(json_t *facts, FILE *f)
-{
-	int width = 0;
-
-	if (!json_is_object(facts))
-		return -EINVAL;
-	text_walk(facts, "", NULL, 0, &width);
-	text_walk(facts, "", f, width, &width);
-	if (fflush(f) != 0 || ferror(f))
-		return -EIO;
-	return 0;
-}
-
-/* ---- the verb ----------------------------------------------------------- */
-
-static void host_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: slicebench host [--json]\n\n"
-		"Print the host facts that decide how a placement behaves: CPU topology\n"
-		"and L3 sharing, NUMA, cgroup mode and controllers, scheduler knobs, the\n"
-		"systemd version.\n\n"
-		"  --json    print them as JSON (format_version 1)\n"
-		"  -h, --help\n");
-}
-
-/* <0: bad usage (reported), 0: help printed, >0: go on. */
-static int parse_argv(int argc, char **argv, bool *ret_json)
-{
-	bool json = false;
-
-	for (int i = 1; i < argc; i++) {
-		if (streq(argv[i], "--json"))
-			json = true;
-		else if (streq(argv[i], "-h") || streq(argv[i], "--help")) {
-			host_usage(stdout);
-			return 0;
-		} else {
-			fprintf(stderr, "slicebench host: %s %s\n",
-				argv[i][0] == '-' ? "unknown option" : "unexpected argument", argv[i]);
-			host_usage(stderr);
-			return -EINVAL;
-		}
-	}
-	*ret_json = json;
-	return 1;
-}
-
-int verb_host(int argc, char **argv)
-{
-	_cleanup_(json_decrefp) json_t *facts = NULL;
-	_cleanup_free_ char *dump = NULL;
-	bool json;
-	int r;
-
-	r = parse_argv(argc, argv, &json);
-	if (r <= 0)
-		return r < 0 ? EXIT_USAGE : 0;
-
-	r = host_facts_collect(&facts);
-	if (r < 0) {
-		log_error_errno(r, "host: cannot collect the host facts: %m");
-		return 1;
-	}
-	if (json) {
-		dump = json_dumps(facts, JSON_INDENT(2) | JSON_SORT_KEYS);
-		if (!dump) {
-			log_error_errno(-ENOMEM, "host: cannot format the host facts: %m");
-			return 1;
-		}
-		if (puts(dump) == EOF || fflush(stdout) != 0) {
-			log_error_errno(-EIO, "host: cannot write to standard output: %m");
-			return 1;
-		}
-		return 0;
-	}
-	r = host_facts_print_text(facts, stdout);
-	if (r < 0) {
-		log_error_errno(r, "host: cannot write to standard output: %m");
-		return 1;
-	}
 	return 0;
 }

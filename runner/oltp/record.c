@@ -1,6 +1,6 @@
-/* The native driver: one measured step of sysbench's oltp_read_only at a
- * given thread count, with one connection and one set of server-side
- * prepared statements per thread. */
+/* What both drivers share: the workload's defaults, the classes of MySQL
+ * errors (ignorable, reconnect, fatal), the step record and its JSON, and
+ * oltp_step(), which hands a step to the driver the options name. */
 #include <mysqld_error.h>
 #include <errmsg.h>
 

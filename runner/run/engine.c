@@ -1,17 +1,16 @@
-/* slicebench run and list: a named experiment from start to finish.  The
- * plan is repeats x vary values x contexts, interleaved (A B C D A B C D)
- * so that drift on the machine does not land on one context, with a fresh
- * server for every unit; every finished step is a file of its own, so an
+/* The run engine: an experiment from start to finish.  The plan is
+ * repeats x vary values x contexts, interleaved (A B C D A B C D) so that
+ * drift on the machine does not land on one context, with a fresh server
+ * for every unit; every finished step is a file of its own, so an
  * interrupted run keeps them and --resume runs only what is missing. */
-#include <dirent.h>
-#include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <systemd/sd-journal.h>
 #include <time.h>
 
 #include "run/experiment.h"
-#include "run/run.h"
+#include "run/engine.h"
 #include "host/facts.h"
 #include "run/interrupt.h"
 #include "run/managed.h"
@@ -20,90 +19,17 @@
 #include "slices/snapshot.h"
 #include "run/state.h"
 #include "common/util.h"
-#include "cli/verbs.h"
 
 /* A server start, its ping and the buffer pool warm-up, for the estimate. */
 #define UNIT_OVERHEAD_S 6
 
-struct run_args {
-	const char *experiment, *out, *resume;
-	char *only;
-	bool dry_run;
-};
-
-struct plan {
-	const struct experiment *e;
-	bool selected[EXP_CONTEXTS_MAX];
-	size_t n_units, n_steps;
-	double estimate_s;
-};
-
-static void run_usage(FILE *f)
-{
-	fprintf(f, "usage: slicebench run NAME|PATH [--out DIR | --resume DIR] [--only CONTEXT,...] [--dry-run]\n"
-		   "\n"
-		   "Runs a named experiment (slicebench list) or an experiment file: every context x vary value\n"
-		   "x repeat gets a fresh server, and each thread count a step, recorded as it finishes.\n"
-		   "\n"
-		   "  --out DIR        the results directory (results/NAME-YYYYmmdd-HHMMSS)\n"
-		   "  --resume DIR     finish an interrupted run: only the missing steps are run\n"
-		   "  --only LIST      run only these contexts\n"
-		   "  --dry-run        print the plan and its estimated time, start nothing\n");
-}
-
-static int run_parse_argv(int argc, char **argv, struct run_args *a)
-{
-	static const struct option options[] = {
-		{ "help", no_argument, NULL, 'h' },	     { "out", required_argument, NULL, 'o' },
-		{ "resume", required_argument, NULL, 'r' }, { "only", required_argument, NULL, 'O' },
-		{ "dry-run", no_argument, NULL, 'n' },	     {}
-	};
-	int c;
-
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
-		switch (c) {
-		case 'h':
-			run_usage(stdout);
-			return 0;
-		case 'o':
-			a->out = optarg;
-			break;
-		case 'r':
-			a->resume = optarg;
-			break;
-		case 'O':
-			a->only = optarg;
-			break;
-		case 'n':
-			a->dry_run = true;
-			break;
-		default:
-			log_error("run: unknown option %s", argv[optind - 1]);
-			run_usage(stderr);
-			return -EINVAL;
-		}
-	if (optind != argc - 1) {
-		log_error("run: %s", optind == argc ? "which experiment? (slicebench list)" : "one experiment at a time");
-		run_usage(stderr);
-		return -EINVAL;
-	}
-	if (a->out && a->resume) {
-		log_error("run: --out and --resume exclude each other (the resumed run keeps its directory)");
-		return -EINVAL;
-	}
-	a->experiment = argv[optind];
-	return 1;
-}
-
-static int plan_make(const struct experiment *e, const char *only, struct plan *ret)
+int run_plan_make(const struct experiment *e, const char *only, struct run_plan *ret)
 {
 	_cleanup_free_ char *list = only ? strdup(only) : NULL;
 	size_t n_ctx = 0;
 	char *save = NULL;
 
-	*ret = (struct plan){ .e = e };
+	*ret = (struct run_plan){ .e = e };
 	if (only && !list)
 		return -ENOMEM;
 	for (size_t i = 0; i < e->n_contexts; i++)
@@ -128,43 +54,9 @@ static int plan_make(const struct experiment *e, const char *only, struct plan *
 	return 0;
 }
 
-static void unit_name(const struct experiment *e, size_t ctx, size_t v, unsigned repeat, char *buf, size_t len)
+void run_unit_name(const struct experiment *e, size_t ctx, size_t v, unsigned repeat, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s-v%zu-r%u", e->contexts[ctx].name, v + 1, repeat);
-}
-
-static void plan_print(const struct plan *p)
-{
-	const struct experiment *e = p->e;
-	char unit[96];
-
-	printf("experiment %s (%s): %s\n", e->name, e->path, strempty(e->description));
-	printf("%zu units (a fresh server each) x %zu thread counts = %zu steps of %.0fs + %.0fs warm-up; "
-	       "about %.0f min\n",
-	       p->n_units, e->n_threads, p->n_steps, (double)e->duration_ns / 1e9, (double)e->warmup_ns / 1e9,
-	       p->estimate_s / 60 + 0.5);
-	printf("threads:");
-	for (size_t i = 0; i < e->n_threads; i++)
-		printf(" %ld", e->threads[i]);
-	printf("\norder:\n");
-	for (unsigned r = 1; r <= e->repeat; r++)
-		for (size_t v = 0; v < experiment_n_values(e); v++)
-			for (size_t c = 0; c < e->n_contexts; c++) {
-				const struct context_spec *s = &e->contexts[c];
-
-				if (!p->selected[c])
-					continue;
-				unit_name(e, c, v, r, unit, sizeof(unit));
-				printf("  %-28s %-7s", unit, context_kind_to_string(s->kind));
-				for (size_t j = 0; j < s->n_props; j++)
-					if (!e->n_vary || s->props[j].def != e->vary)
-						printf(" %s=%s", s->props[j].def->name, s->props[j].text);
-				if (e->n_vary)
-					printf(" %s=%s", e->vary->name, e->vary_values[v]);
-				if (s->session == SESSION_NEW)
-					printf(" session=new");
-				putchar('\n');
-			}
 }
 
 /* Progress on the terminal, and the same line in the journal when one is
@@ -202,7 +94,7 @@ static void options_for(const struct experiment *e, struct oltp_options *o, char
 
 struct runner {
 	const struct experiment *e;
-	const struct plan *plan;
+	const struct run_plan *plan;
 	struct results *res;
 	struct server server;
 	struct oltp_options o;
@@ -318,7 +210,7 @@ static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 	char unit[96], name[160], left[32];
 	int r, result = 0;
 
-	unit_name(e, ctx, v, repeat, unit, sizeof(unit));
+	run_unit_name(e, ctx, v, repeat, unit, sizeof(unit));
 	experiment_client_for(e, ctx, &o);
 	if (unit_done(rn, unit)) {
 		rn->steps_done += e->n_threads;
@@ -429,24 +321,22 @@ static int prepare_dataset(struct runner *rn)
 	return r;
 }
 
-static int open_results(const struct run_args *a, const struct experiment *e, struct results **ret)
+static int open_results(const char *out, bool resume, const struct experiment *e, struct results **ret)
 {
 	_cleanup_free_ char *dir = NULL;
 	char stamp[32];
 	time_t now = time(NULL);
 	int r;
 
-	if (a->resume)
-		dir = strdup(a->resume);
-	else if (a->out)
-		dir = strdup(a->out);
+	if (out)
+		dir = strdup(out);
 	else {
 		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
 		xasprintf(&dir, "results/%s-%s", e->name, stamp);
 	}
 	if (!dir)
 		return -ENOMEM;
-	r = results_open(dir, a->resume != NULL, ret);
+	r = results_open(dir, resume, ret);
 	if (r == -EBUSY)
 		return log_error("run: another run holds %s", dir), r;
 	if (r == -EEXIST)
@@ -499,18 +389,18 @@ static int write_run_facts(struct results *res, const struct experiment *e, bool
 	return r < 0 && r != -EINVAL ? log_error_errno(r, "run: cannot write to %s: %m", results_dir(res)) : r;
 }
 
-static int run_experiment(const struct run_args *a, const struct experiment *e, const struct plan *plan)
+int run_experiment(const struct experiment *e, const struct run_plan *plan, const char *out, bool resume)
 {
 	struct runner rn = { .e = e, .plan = plan, .start_ns = now_ns() };
 	struct server_config cfg = {};
 	char db[64];
 	json_t *doc = NULL;
-	int r, status = 0;
+	int r;
 
-	r = open_results(a, e, &rn.res);
+	r = open_results(out, resume, e, &rn.res);
 	if (r < 0)
-		return 1;
-	r = write_run_facts(rn.res, e, a->resume != NULL);
+		return r;
+	r = write_run_facts(rn.res, e, resume);
 	if (r < 0)
 		goto out;
 	managed_config_default(&cfg);
@@ -564,108 +454,15 @@ out:
 	server_done(&rn.server);
 	results_close(rn.res);
 	if (interrupt_signal)
-		return 128 + interrupt_signal;
-	status = r < 0 ? 1 : rn.steps_failed ? 1 : 0;
-	return status;
-}
-
-int verb_run(int argc, char **argv)
-{
-	struct run_args a = {};
-	_cleanup_free_ char *path = NULL, *msg = NULL;
-	struct experiment e = {};
-	struct plan plan;
-	int r;
-
-	r = run_parse_argv(argc, argv, &a);
-	if (r <= 0)
-		return r < 0 ? EXIT_USAGE : 0;
-	r = experiment_find(a.experiment, &path);
-	if (r < 0) {
-		log_error("run: no experiment '%s' (slicebench list shows them)", a.experiment);
-		return EXIT_USAGE;
-	}
-	r = experiment_load(path, cgroup_mode_detect(), &e, &msg);
-	if (r < 0) {
-		log_error("%s", msg ? msg : strerror(-r));
-		return EXIT_USAGE;
-	}
-	r = plan_make(&e, a.only, &plan);
-	if (r >= 0 && a.dry_run)
-		plan_print(&plan);
-	else if (r >= 0)
-		r = run_experiment(&a, &e, &plan);
-	experiment_done(&e);
-	return r < 0 ? EXIT_USAGE : r;
-}
-
-int verb_list(int argc, char **argv _unused_)
-{
-	bool any = false;
-
-	if (argc > 1) {
-		log_error("list: takes no arguments");
-		return EXIT_USAGE;
-	}
-	for (const char *const *d = experiment_dirs(); *d; d++) {
-		struct dirent **names = NULL;
-		int n = scandir(*d, &names, NULL, alphasort);
-
-		for (int i = 0; i < n; i++) {
-			_cleanup_free_ char *path = NULL, *msg = NULL;
-			struct experiment e = {};
-			size_t len = strlen(names[i]->d_name);
-
-			if (len > 4 && streq(names[i]->d_name + len - 4, ".ini") &&
-			    xasprintf(&path, "%s/%s", *d, names[i]->d_name) >= 0) {
-				if (experiment_load(path, cgroup_mode_detect(), &e, &msg) >= 0)
-					printf("%-18s %s\n", e.name, strempty(e.description));
-				else
-					printf("%-18.*s (invalid here: %s)\n", (int)(len - 4), names[i]->d_name, msg);
-				experiment_done(&e);
-				any = true;
-			}
-			free(names[i]);
-		}
-		free(names);
-		if (any)
-			break; /* the first directory with experiments wins */
-	}
-	if (!any)
-		log_error("list: no experiments found (set SLICEBENCH_EXPERIMENTS)");
-	return any ? 0 : 1;
-}
-
-int verb_cleanup(int argc, char **argv _unused_)
-{
-	struct server_config cfg = {};
-	int holder = 0, r;
-
-	if (argc > 1) {
-		log_error("cleanup: takes no arguments (the state directory is $SLICEBENCH_STATE_DIR)");
-		return EXIT_USAGE;
-	}
-	managed_config_default(&cfg);
-	r = state_lock(cfg.state_dir, &holder);
-	if (r == -EBUSY) {
-		log_error("cleanup: slicebench PID %d is running on %s; its servers and units are not stale", holder,
-			  cfg.state_dir);
-		return 1;
-	}
-	if (r < 0)
-		return log_error_errno(r, "cleanup: cannot lock %s/lock: %m", cfg.state_dir), 1;
-	r = state_cleanup(cfg.state_dir);
-	if (r == 0)
-		printf("nothing to clean up in %s\n", cfg.state_dir);
-	return r < 0 ? 1 : 0;
+		return -EINTR;
+	return r < 0 ? r : (int)MIN(rn.steps_failed, (size_t)INT_MAX);
 }
 
 int run_whole_experiment(const struct experiment *e, const char *out)
 {
-	struct run_args a = { .out = out };
-	struct plan plan;
+	struct run_plan plan;
 	int r;
 
-	r = plan_make(e, NULL, &plan);
-	return r < 0 ? 1 : run_experiment(&a, e, &plan);
+	r = run_plan_make(e, NULL, &plan);
+	return r < 0 ? r : run_experiment(e, &plan, out, false);
 }

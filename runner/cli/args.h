@@ -1,0 +1,47 @@
+/* The options prepare, sweep and place share (the server, the dataset, the
+ * workload, the context), parsed into one struct, and the managed server
+ * that sweep and place start around their work. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "oltp/oltp.h"
+#include "slices/context.h"
+
+#define SWEEP_MAX_STEPS 64
+
+struct sweep_args {
+	struct oltp_options o;
+	long threads[SWEEP_MAX_STEPS];
+	size_t n_threads;
+	bool json;
+	bool in_context; /* --context: start the managed server there */
+	struct context_spec spec;
+	/* place: the contexts named on the command line, and where to put
+	 * their snapshots when there are several */
+	const char *experiment;
+	char **places;
+	size_t n_places;
+	bool keep, keep_this;
+	json_t *all;
+};
+
+enum verb_kind {
+	VERB_PREPARE, /* the options before ARG_THREADS */
+	VERB_SWEEP,   /* all of them */
+	VERB_PLACE,   /* the context, its properties and --json */
+};
+
+/* signify's shape: <0 bad usage, 0 help printed, >0 go on. */
+int parse_argv(const char *verb, enum verb_kind kind, int argc, char **argv, struct sweep_args *a);
+void sweep_args_done(struct sweep_args *a);
+
+/* The dataset of o, made or checked; logged as verb. */
+int prepare_dataset(const char *verb, const struct oltp_options *o);
+
+/* Starts the managed server in a->spec, runs f with it, stops it.  Returns
+ * an exit status. */
+int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(struct sweep_args *, struct context *));

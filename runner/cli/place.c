@@ -1,0 +1,141 @@
+/* slicebench place: the server started in each context in turn, and where
+ * it landed (cgroups, CPU settings read back, affinity, session, ...). */
+#include <stdio.h>
+
+#include "slices/cgmode.h"
+#include "cli/args.h"
+#include "run/experiment.h"
+#include "run/interrupt.h"
+#include "run/managed.h"
+#include "slices/snapshot.h"
+#include "common/util.h"
+#include "cli/verbs.h"
+
+static int print_placement(struct sweep_args *a, struct context *c)
+{
+	_cleanup_(placement_done) struct placement p = {};
+	unsigned bad = 0;
+	int r;
+
+	r = placement_snapshot(c->pid, getpid(), c->mode, &p);
+	if (r < 0)
+		return log_error_errno(r, "place: cannot read the placement of PID %d: %m", (int)c->pid), 1;
+	r = oltp_server_facts(&a->o, &p);
+	if (r < 0)
+		log_warning_errno(r, "place: cannot read the server's variables: %m");
+	r = managed_systemd_facts(c, &p);
+	if (r < 0)
+		log_warning_errno(r, "place: cannot ask systemd which unit holds PID %d: %m", (int)c->pid);
+	r = placement_verify(&p, &a->spec, c->mode, &bad);
+	if (r < 0)
+		return log_error_errno(r, "place: %m"), 1;
+	if (bad)
+		managed_warn_not_in_force("place", &p);
+	if (a->json) {
+		json_t *j = placement_to_json(&p);
+
+		if (!j)
+			return log_error_errno(-ENOMEM, "place: %m"), 1;
+		if (a->all)
+			return json_object_set_new(a->all, a->spec.name, j) < 0 ? 1 : 0;
+		json_dumpf(j, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(j);
+		return 0;
+	}
+	if (a->n_places > 1)
+		printf("== %s (%s)\n", a->spec.name, context_kind_to_string(a->spec.kind));
+	for (size_t i = 0; i < p.n; i++)
+		printf("%s: %s\n", p.attrs[i].key, p.attrs[i].value);
+	return 0;
+}
+
+/* The spec of place's i-th named context: a kind with the -p properties,
+ * or a context of --experiment.  Validated before anything starts. */
+static int place_spec(struct sweep_args *a, const struct experiment *e, size_t i, struct context_spec *ret)
+{
+	const char *name = a->places[i], *why = NULL;
+	const struct prop_value *bad = NULL;
+	enum cgroup_mode mode = cgroup_mode_detect();
+	enum context_kind k;
+
+	if (e) {
+		for (size_t c = 0; c < e->n_contexts; c++)
+			if (streq(e->contexts[c].name, name))
+				return experiment_spec_for(e, c, 0, ret);
+		return log_error("place: %s has no context '%s'", e->path, name), -EINVAL;
+	}
+	k = context_kind_from_string(name);
+	if (k == CONTEXT_KIND_INVALID)
+		return log_error("place: '%s' is not a kind of context (%s); contexts of a file need --experiment", name,
+				 context_kind_list(false)), -EINVAL;
+	*ret = a->spec;
+	ret->kind = k;
+	snprintf(ret->name, sizeof(ret->name), "place-%s", name);
+	if (context_validate(ret, mode, &bad, &why) < 0)
+		return log_error("place: %s: %s%s: %s (cgroup mode %s)", name, bad ? "-p " : "", bad ? bad->def->name : "",
+				 why, cgroup_mode_to_string(mode)), -EINVAL;
+	return 0;
+}
+
+static int place_named(struct sweep_args *a)
+{
+	_cleanup_free_ char *path = NULL, *msg = NULL;
+	struct context_spec specs[EXP_CONTEXTS_MAX];
+	struct context_spec inline_props = a->spec;
+	struct experiment e = {};
+	size_t n = 0;
+	int r = 0, status = 0;
+
+	if (a->n_places > EXP_CONTEXTS_MAX)
+		return log_error("place: at most %d contexts at once", EXP_CONTEXTS_MAX), EXIT_USAGE;
+	if (a->experiment) {
+		if (experiment_find(a->experiment, &path) < 0)
+			return log_error("place: no experiment '%s'", a->experiment), EXIT_USAGE;
+		r = experiment_load(path, cgroup_mode_detect(), &e, &msg);
+		if (r < 0)
+			return log_error("%s", msg ? msg : strerror(-r)), EXIT_USAGE;
+	}
+	for (; n < a->n_places && r >= 0; n++)
+		r = place_spec(a, a->experiment ? &e : NULL, n, &specs[n]);
+	if (r < 0)
+		n--;
+	if (r >= 0 && a->json && a->n_places > 1)
+		a->all = json_object();
+	for (size_t i = 0; r >= 0 && i < n && !interrupt_signal; i++) {
+		a->spec = specs[i];
+		a->keep_this = a->keep && i == n - 1;
+		int one = with_managed_server("place", a, print_placement);
+
+		status = MAX(status, one);
+	}
+	if (a->all) {
+		json_dumpf(a->all, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(a->all);
+		a->all = NULL;
+	}
+	for (size_t i = 0; a->experiment && i < n; i++)
+		experiment_spec_done(&e, &specs[i]);
+	a->spec = inline_props;
+	experiment_done(&e);
+	return r < 0 ? EXIT_USAGE : status;
+}
+
+int verb_place(int argc, char **argv)
+{
+	struct sweep_args a = {};
+	int r;
+
+	r = parse_argv("place", VERB_PLACE, argc, argv, &a);
+	if (r > 0 && a.in_context) {
+		a.keep_this = a.keep;
+		r = with_managed_server("place", &a, print_placement);
+	} else if (r > 0)
+		r = place_named(&a);
+	else
+		r = r < 0 ? EXIT_USAGE : 0;
+	sweep_args_done(&a);
+	return r;
+}
+

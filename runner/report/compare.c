@@ -1,0 +1,374 @@
+/* compare: n documents of the same experiment side by side.  Its model is
+ * each document's report model, lined up by column label and thread count,
+ * and the host facts flattened to dotted keys, of which only those whose
+ * values differ are kept; its renderers reuse the report's pieces. */
+#include <math.h>
+#include <stdio.h>
+
+#include "report/render.h"
+#include "report/report.h"
+#include "common/util.h"
+
+struct comparison {
+	size_t n;
+	struct model *m;
+	const char **labels;
+	char **label_buf;
+	const char **cols; /* union of the column labels, first document first */
+	size_t ncols;
+	long long *threads;
+	size_t nrows;
+	const char **keys; /* host keys whose values differ */
+	size_t nkeys;
+	char **values; /* nkeys x n, NULL: absent */
+	json_t **hosts; /* [n] each document's host facts flattened to dotted keys (cpu.vendor) */
+};
+
+static void comparison_done(struct comparison *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		model_done(&c->m[i]);
+		if (c->label_buf)
+			free(c->label_buf[i]);
+	}
+	for (size_t i = 0; i < c->nkeys * c->n; i++)
+		free(c->values[i]);
+	for (size_t i = 0; c->hosts && i < c->n; i++)
+		json_decref(c->hosts[i]);
+	free(c->hosts);
+	free(c->m);
+	free(c->labels);
+	free(c->label_buf);
+	free(c->cols);
+	free(c->threads);
+	free(c->keys);
+	free(c->values);
+}
+
+static const struct cell *comparison_cell(const struct comparison *c, size_t doc, size_t row, size_t col)
+{
+	const struct model *m = &c->m[doc];
+	size_t r, k;
+
+	for (r = 0; r < m->nrows && m->threads[r] != c->threads[row]; r++)
+		;
+	for (k = 0; k < m->ncols && !streq(m->cols[k].label, c->cols[col]); k++)
+		;
+	return r < m->nrows && k < m->ncols ? model_cell(m, r, k) : NULL;
+}
+
+/* {"cpu": {"vendor": "X"}} into {"cpu.vendor": "X"}; arrays stay whole. */
+static int flatten_into(const json_t *v, const char *prefix, json_t *out)
+{
+	const char *key;
+	json_t *child;
+
+	if (!json_is_object(v))
+		return json_object_set(out, prefix, (json_t *)v);
+	json_object_foreach((json_t *)v, key, child)
+	{
+		_cleanup_free_ char *name = NULL;
+		int r;
+
+		if (xasprintf(&name, "%s%s%s", prefix, *prefix ? "." : "", key) < 0)
+			return -ENOMEM;
+		r = flatten_into(child, name, out);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int comparison_host(struct comparison *c, json_t *const *docs)
+{
+	const char *key, **all;
+	size_t nall = 0, cap = 0;
+	json_t *v;
+
+	c->hosts = calloc(c->n, sizeof(*c->hosts));
+	if (!c->hosts)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->n; i++) {
+		c->hosts[i] = json_object();
+		if (!c->hosts[i] || flatten_into(json_object_get(docs[i], "host"), "", c->hosts[i]) < 0)
+			return -ENOMEM;
+		cap += json_object_size(c->hosts[i]);
+	}
+	all = calloc(cap + 1, sizeof(*all));
+	c->keys = calloc(cap + 1, sizeof(*c->keys));
+	c->values = calloc(cap * c->n + 1, sizeof(*c->values));
+	if (!all || !c->keys || !c->values) {
+		free(all);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < c->n; i++)
+		json_object_foreach(c->hosts[i], key, v)
+			all[nall++] = key;
+	qsort(all, nall, sizeof(*all), cmp_str);
+	for (size_t i = 0; i < nall; i++) {
+		char **vals = &c->values[c->nkeys * c->n];
+		bool same = true;
+
+		if (i > 0 && streq(all[i], all[i - 1]))
+			continue;
+		for (size_t d = 0; d < c->n; d++)
+			if (value_dup(json_object_get(c->hosts[d], all[i]), &vals[d]) < 0) {
+				for (size_t k = 0; k < d; k++)
+					free(vals[k]);
+				free(all);
+				return -ENOMEM;
+			}
+		for (size_t d = 1; d < c->n; d++)
+			same = same && streq_ptr(vals[0], vals[d]);
+		if (same) {
+			for (size_t d = 0; d < c->n; d++) {
+				free(vals[d]);
+				vals[d] = NULL;
+			}
+			continue;
+		}
+		c->keys[c->nkeys++] = all[i];
+	}
+	free(all);
+	return 0;
+}
+
+static int comparison_build(json_t *const *docs, const char *const *labels, size_t n, struct comparison *c)
+{
+	size_t cap = 0;
+	int r;
+
+	*c = (struct comparison){};
+	if (!docs || n == 0)
+		return -EINVAL;
+	c->m = calloc(n, sizeof(*c->m));
+	c->labels = calloc(n, sizeof(*c->labels));
+	c->label_buf = calloc(n, sizeof(*c->label_buf));
+	if (!c->m || !c->labels || !c->label_buf)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		r = model_build(docs[i], &c->m[i]);
+		if (r < 0)
+			return r;
+		c->n++;
+		if (labels && labels[i])
+			c->labels[i] = labels[i];
+		else if (xasprintf(&c->label_buf[i], "%zu", i + 1) < 0)
+			return -ENOMEM;
+		else
+			c->labels[i] = c->label_buf[i];
+		cap += c->m[i].ncols + c->m[i].nrows;
+	}
+	c->cols = calloc(cap + 1, sizeof(*c->cols));
+	c->threads = calloc(cap + 1, sizeof(*c->threads));
+	if (!c->cols || !c->threads)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < c->m[i].ncols; k++) {
+			size_t j;
+
+			for (j = 0; j < c->ncols && !streq(c->cols[j], c->m[i].cols[k].label); j++)
+				;
+			if (j == c->ncols)
+				c->cols[c->ncols++] = c->m[i].cols[k].label;
+		}
+		for (size_t k = 0; k < c->m[i].nrows; k++)
+			c->threads[c->nrows++] = c->m[i].threads[k];
+	}
+	qsort(c->threads, c->nrows, sizeof(*c->threads), cmp_ll);
+	cap = c->nrows;
+	c->nrows = 0;
+	for (size_t i = 0; i < cap; i++)
+		if (c->nrows == 0 || c->threads[c->nrows - 1] != c->threads[i])
+			c->threads[c->nrows++] = c->threads[i];
+	return comparison_host(c, docs);
+}
+
+static int compare_tables(const struct comparison *c, bool markdown, FILE *out)
+{
+	struct table t = { .ncols = 2 + 2 * c->n, .left = 2 };
+	int r = 0;
+
+	if (markdown)
+		fprintf(out, "### %s\n\n", c->m[0].name);
+	fprintf(out, "%s%sTPS, median of the repeats; ratio to each document's own baseline\n%s",
+		markdown ? "" : c->m[0].name, markdown ? "" : ": ", markdown ? "\n" : "");
+	table_add(&t, "threads");
+	table_add(&t, "column");
+	for (size_t d = 0; d < c->n; d++) {
+		table_add(&t, "%s", c->labels[d]);
+		table_add(&t, "%s ratio", c->labels[d]);
+	}
+	for (size_t row = 0; row < c->nrows; row++)
+		for (size_t col = 0; col < c->ncols; col++) {
+			table_add(&t, "%lld", c->threads[row]);
+			table_add(&t, "%s", c->cols[col]);
+			for (size_t d = 0; d < c->n; d++) {
+				const struct cell *x = comparison_cell(c, d, row, col);
+
+				if (!x || x->n == 0)
+					table_add(&t, "%s", x && x->n_failed ? "failed" : GAP);
+				else
+					table_add(&t, "%.1f", x->median);
+				if (!x)
+					table_add(&t, GAP);
+				else
+					add_ratio(&t, x);
+			}
+		}
+	if (t.error) {
+		table_done(&t);
+		return t.error;
+	}
+	markdown ? table_print_markdown(&t, out) : table_print_text(&t, out);
+	table_done(&t);
+	fputc('\n', out);
+	if (c->nkeys == 0) {
+		fprintf(out, "host: no differences\n");
+		return 0;
+	}
+	t = (struct table){ .ncols = 1 + c->n, .left = 1 + c->n };
+	fprintf(out, "host differences:\n%s", markdown ? "\n" : "");
+	table_add(&t, "key");
+	for (size_t d = 0; d < c->n; d++)
+		table_add(&t, "%s", c->labels[d]);
+	for (size_t k = 0; k < c->nkeys; k++) {
+		table_add(&t, "%s", c->keys[k]);
+		for (size_t d = 0; d < c->n; d++)
+			table_add(&t, "%s", c->values[k * c->n + d] ?: GAP);
+	}
+	r = t.error;
+	if (r == 0)
+		markdown ? table_print_markdown(&t, out) : table_print_text(&t, out);
+	table_done(&t);
+	return r;
+}
+
+static int compare_csv(const struct comparison *c, FILE *out)
+{
+	/* One table for both parts: a record of kind "tps" per document, thread
+	 * count and column, and one of kind "host" per differing key and document. */
+	fputs("record,document,threads,column,median_tps,ratio,significant,key,value\n", out);
+	for (size_t row = 0; row < c->nrows; row++)
+		for (size_t col = 0; col < c->ncols; col++)
+			for (size_t d = 0; d < c->n; d++) {
+				const struct cell *x = comparison_cell(c, d, row, col);
+
+				if (!x)
+					continue;
+				fputs("tps,", out);
+				csv_field(out, c->labels[d]);
+				fprintf(out, ",%lld,", c->threads[row]);
+				csv_field(out, c->cols[col]);
+				csv_number(out, x->median, 3);
+				csv_number(out, x->ratio, 4);
+				fprintf(out, ",%s,,\n", isnan(x->ratio) ? "" : x->significant ? "true" : "false");
+			}
+	for (size_t k = 0; k < c->nkeys; k++)
+		for (size_t d = 0; d < c->n; d++) {
+			fputs("host,", out);
+			csv_field(out, c->labels[d]);
+			fputs(",,,,,,", out);
+			csv_field(out, c->keys[k]);
+			fputc(',', out);
+			csv_field(out, strempty(c->values[k * c->n + d]));
+			fputc('\n', out);
+		}
+	return 0;
+}
+
+static int compare_json(const struct comparison *c, json_t **ret)
+{
+	json_t *doc, *docs, *rows, *hosts;
+	int r = 0;
+
+	doc = json_pack("{s:i, s:s, s:[], s:[], s:{}}", "format_version", REPORT_FORMAT_VERSION, "experiment",
+			c->m[0].name, "documents", "rows", "host_diffs");
+	if (!doc)
+		return -ENOMEM;
+	docs = json_object_get(doc, "documents");
+	rows = json_object_get(doc, "rows");
+	hosts = json_object_get(doc, "host_diffs");
+	for (size_t d = 0; d < c->n && r == 0; d++)
+		if (json_array_append_new(docs, json_pack("{s:s, s:s, s:s?}", "label", c->labels[d], "experiment",
+							  c->m[d].name, "baseline", c->m[d].baseline)) < 0)
+			r = -ENOMEM;
+	for (size_t row = 0; row < c->nrows && r == 0; row++)
+		for (size_t col = 0; col < c->ncols && r == 0; col++) {
+			json_t *o = json_pack("{s:I, s:s, s:[]}", "threads", (json_int_t)c->threads[row], "column",
+					      c->cols[col], "values"),
+			       *vals;
+
+			if (!o || json_array_append_new(rows, o) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+			vals = json_object_get(o, "values");
+			for (size_t d = 0; d < c->n && r == 0; d++) {
+				const struct cell *x = comparison_cell(c, d, row, col);
+				json_t *v;
+
+				if (!x)
+					v = json_null();
+				else
+					v = json_pack("{s:o, s:I, s:o, s:o}", "median", real_or_null(x->median), "n",
+						      (json_int_t)x->n, "ratio", real_or_null(x->ratio), "significant",
+						      isnan(x->ratio) ? json_null() : json_boolean(x->significant));
+				if (json_array_append_new(vals, v) < 0)
+					r = -ENOMEM;
+			}
+		}
+	for (size_t k = 0; k < c->nkeys && r == 0; k++) {
+		json_t *a = json_array();
+
+		for (size_t d = 0; a && d < c->n; d++)
+			if (json_array_append_new(a, c->values[k * c->n + d] ? json_string(c->values[k * c->n + d])
+									     : json_null()) < 0) {
+				json_decref(a);
+				a = NULL;
+			}
+		if (!a || json_object_set_new(hosts, c->keys[k], a) < 0)
+			r = -ENOMEM;
+	}
+	if (r < 0) {
+		json_decref(doc);
+		return r;
+	}
+	*ret = doc;
+	return 0;
+}
+
+int compare_render(json_t *const *docs, const char *const *labels, size_t n, enum report_format format, FILE *out)
+{
+	struct comparison c;
+	json_t *j;
+	int r;
+
+	if (!out || !report_format_to_string(format))
+		return -EINVAL;
+	if (format == REPORT_SVG || format == REPORT_PNG)
+		return -EOPNOTSUPP;
+	r = comparison_build(docs, labels, n, &c);
+	if (r >= 0)
+		switch (format) {
+		case REPORT_TEXT:
+		case REPORT_MARKDOWN:
+			r = compare_tables(&c, format == REPORT_MARKDOWN, out);
+			break;
+		case REPORT_CSV:
+			r = compare_csv(&c, out);
+			break;
+		case REPORT_JSON:
+			r = compare_json(&c, &j);
+			if (r >= 0) {
+				r = dump_json(j, out);
+				json_decref(j);
+			}
+			break;
+		default:
+			r = -EOPNOTSUPP;
+		}
+	comparison_done(&c);
+	return render_finish(r, out);
+}
+

@@ -1,0 +1,60 @@
+/* The CSV renderer: a record per column and thread count. */
+#include <math.h>
+#include <stdio.h>
+
+#include "report/render.h"
+#include "common/util.h"
+
+void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+void csv_number(FILE *out, double v, int decimals)
+{
+	fputc(',', out);
+	if (!isnan(v))
+		fprintf(out, "%.*f", decimals, v);
+}
+
+int render_csv(const struct model *m, const struct report_options *o, FILE *out)
+{
+	fputs("column,threads,median_tps,min_tps,max_tps,n,ratio,significant,failed", out);
+	if (o->latency)
+		fputs(",p95_ms", out);
+	if (o->telemetry)
+		fputs(",cpu_idle_pct,nr_throttled_delta", out);
+	fputc('\n', out);
+	for (size_t k = 0; k < m->ncols; k++)
+		for (size_t r = 0; r < m->nrows; r++) {
+			const struct cell *c = model_cell(m, r, k);
+
+			csv_field(out, m->cols[k].label);
+			fprintf(out, ",%lld", m->threads[r]);
+			csv_number(out, c->median, 3);
+			csv_number(out, c->min, 3);
+			csv_number(out, c->max, 3);
+			fprintf(out, ",%zu", c->n);
+			csv_number(out, c->ratio, 4);
+			fprintf(out, ",%s", isnan(c->ratio) ? "" : c->significant ? "true" : "false");
+			fprintf(out, ",%zu", c->n_failed);
+			if (o->latency)
+				csv_number(out, c->p95_ms, 3);
+			if (o->telemetry) {
+				csv_number(out, c->idle_pct, 2);
+				csv_number(out, c->throttled, 0);
+			}
+			fputc('\n', out);
+		}
+	return 0;
+}

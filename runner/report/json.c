@@ -1,0 +1,100 @@
+/* The JSON renderer: the model as one tree (columns, rows of cells, the
+ * failures and the placement differences), printed once, with
+ * REPORT_FORMAT_VERSION. */
+#include <math.h>
+#include <stdio.h>
+
+#include "report/render.h"
+#include "common/util.h"
+
+json_t *real_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+static int put(json_t *o, const char *key, json_t *v)
+{
+	return v && json_object_set_new(o, key, v) == 0 ? 0 : -ENOMEM;
+}
+
+static int build_json(const struct model *m, const struct report_options *o, json_t **ret)
+{
+	json_t *doc, *cols, *rows;
+	int r = 0;
+
+	doc = json_pack("{s:i, s:s, s:s?, s:s?, s:[], s:[], s:O, s:O}", "format_version", REPORT_FORMAT_VERSION,
+			"experiment", m->name, "baseline", m->baseline, "vary_property", m->vary_property, "columns",
+			"rows", "diffs", m->diffs, "failures", m->failures);
+	if (!doc)
+		return -ENOMEM;
+	cols = json_object_get(doc, "columns");
+	rows = json_object_get(doc, "rows");
+	for (size_t k = 0; k < m->ncols && r == 0; k++) {
+		const struct column *c = &m->cols[k];
+
+		if (json_array_append_new(cols, json_pack("{s:s, s:s, s:s?, s:b}", "label", c->label, "context",
+							  c->context, "vary_value", c->vary, "baseline",
+							  c->is_baseline)) < 0)
+			r = -ENOMEM;
+	}
+	for (size_t i = 0; i < m->nrows && r == 0; i++) {
+		json_t *row = json_pack("{s:I, s:[]}", "threads", (json_int_t)m->threads[i], "cells"), *cells;
+
+		if (!row || json_array_append_new(rows, row) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		cells = json_object_get(row, "cells");
+		for (size_t k = 0; k < m->ncols && r == 0; k++) {
+			const struct cell *c = model_cell(m, i, k);
+			json_t *cell = json_object();
+
+			if (!cell || json_array_append_new(cells, cell) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+			r = put(cell, "median", real_or_null(c->median));
+			r = r ?: put(cell, "min", real_or_null(c->min));
+			r = r ?: put(cell, "max", real_or_null(c->max));
+			r = r ?: put(cell, "n", json_integer((json_int_t)c->n));
+			r = r ?: put(cell, "failed", json_integer((json_int_t)c->n_failed));
+			r = r ?: put(cell, "noise", real_or_null(c->noise));
+			r = r ?: put(cell, "ratio", real_or_null(c->ratio));
+			r = r ?: put(cell, "significant", isnan(c->ratio) ? json_null() : json_boolean(c->significant));
+			if (o->latency)
+				r = r ?: put(cell, "p95_ms", real_or_null(c->p95_ms));
+			if (o->telemetry) {
+				r = r ?: put(cell, "cpu_idle_pct", real_or_null(c->idle_pct));
+				r = r ?: put(cell, "nr_throttled_delta", real_or_null(c->throttled));
+			}
+		}
+	}
+	if (r < 0) {
+		json_decref(doc);
+		return r;
+	}
+	*ret = doc;
+	return 0;
+}
+
+int dump_json(json_t *j, FILE *out)
+{
+	int r = json_dumpf(j, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 ? -EIO : 0;
+
+	if (r == 0)
+		fputc('\n', out);
+	return r;
+}
+
+int render_json(const struct model *m, const struct report_options *o, FILE *out)
+{
+	json_t *j;
+	int r;
+
+	r = build_json(m, o, &j);
+	if (r >= 0) {
+		r = dump_json(j, out);
+		json_decref(j);
+	}
+	return r;
+}

@@ -1,0 +1,482 @@
+/* The report's model: the document of record read once into cells of TPS
+ * (median of the successful repeats, min..max, n, the ratio to the baseline
+ * column of the same vary value and whether it is beyond the noise), the
+ * failed steps, and the placement differences against the baseline. */
+#include <math.h>
+#include <stdio.h>
+
+#include "report/model.h"
+#include "report/stats.h"
+#include "run/results.h"
+#include "common/util.h"
+
+void model_done(struct model *m)
+{
+	for (size_t i = 0; i < m->ncols; i++)
+		free(m->cols[i].label);
+	free(m->cols);
+	for (size_t i = 0; i < m->nvary; i++)
+		free(m->vary[i]);
+	free(m->vary);
+	free(m->threads);
+	free(m->cells);
+	json_decref(m->failures);
+	json_decref(m->diffs);
+	*m = (struct model){};
+}
+
+const char *scalar_str(const json_t *v, char *buf, size_t len)
+{
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v))
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, len, "%.10g", json_real_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
+	else
+		return NULL;
+	return buf;
+}
+
+int value_dup(const json_t *v, char **ret)
+{
+	char buf[64];
+	const char *s;
+	char *d;
+
+	if (!v || json_is_null(v)) {
+		*ret = NULL;
+		return 0;
+	}
+	s = scalar_str(v, buf, sizeof(buf));
+	d = s ? strdup(s) : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
+	if (!d)
+		return -ENOMEM;
+	*ret = d;
+	return 0;
+}
+int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The coefficient of variation of the per-second TPS of one step. */
+static double intervals_cv(const json_t *step)
+{
+	const json_t *a = json_object_get(step, "intervals_tps"), *v;
+	double sum = 0, sq = 0, mean;
+	size_t i, n = 0;
+
+	json_array_foreach(a, i, v)
+		if (json_is_number(v)) {
+			sum += json_number_value(v);
+			n++;
+		}
+	if (n < 2)
+		return NAN;
+	mean = sum / n;
+	if (mean <= 0)
+		return NAN;
+	json_array_foreach(a, i, v)
+		if (json_is_number(v))
+			sq += (json_number_value(v) - mean) * (json_number_value(v) - mean);
+	return sqrt(sq / n) / mean;
+}
+
+/* Mean cpu idle % over a step's telemetry, and the nr_throttled delta
+ * (last sample minus first: the counter is cumulative). */
+static void step_telemetry(const json_t *step, double *ret_idle, double *ret_throttled)
+{
+	const json_t *a = json_object_get(step, "telemetry"), *s;
+	double idle = 0, first = NAN, last = NAN;
+	size_t i, n = 0, nt = 0;
+
+	json_array_foreach(a, i, s) {
+		const json_t *v = json_object_get(s, "cpu_idle_pct"), *t = json_object_get(s, "nr_throttled");
+
+		if (json_is_number(v)) {
+			idle += json_number_value(v);
+			n++;
+		}
+		if (json_is_number(t)) {
+			if (nt++ == 0)
+				first = json_number_value(t);
+			last = json_number_value(t);
+		}
+	}
+	*ret_idle = n ? idle / n : NAN;
+	*ret_throttled = nt >= 2 ? last - first : NAN;
+}
+
+static bool step_failed(const json_t *s)
+{
+	return json_is_true(json_object_get(s, "failed")) || !json_is_number(json_object_get(s, "tps"));
+}
+
+static bool step_in_cell(const struct model *m, const json_t *s, size_t row, size_t col)
+{
+	const json_t *t = json_object_get(s, "threads");
+	char buf[64];
+
+	return json_is_number(t) && (long long)json_number_value(t) == m->threads[row] &&
+	       streq_ptr(json_string_value(json_object_get(s, "context")), m->cols[col].context) &&
+	       streq_ptr(scalar_str(json_object_get(s, "vary_value"), buf, sizeof(buf)), m->cols[col].vary);
+}
+
+/* buf holds 4 x nsteps doubles. */
+static void compute_cell(struct model *m, const json_t *steps, size_t row, size_t col, double *buf)
+{
+	size_t ns = json_array_size(steps), np = 0, ni = 0, nt = 0, i;
+	double *tps = buf, *p95 = buf + ns, *idle = buf + 2 * ns, *thr = buf + 3 * ns;
+	struct cell *c = model_cell(m, row, col);
+	const json_t *s, *only = NULL;
+
+	*c = (struct cell){ .median = NAN, .min = NAN, .max = NAN, .noise = NAN, .ratio = NAN,
+			    .p95_ms = NAN, .idle_pct = NAN, .throttled = NAN };
+	json_array_foreach(steps, i, s) {
+		const json_t *p;
+		double id, th;
+
+		if (!step_in_cell(m, s, row, col))
+			continue;
+		if (step_failed(s)) {
+			c->n_failed++;
+			continue;
+		}
+		only = s;
+		tps[c->n++] = json_number_value(json_object_get(s, "tps"));
+		p = json_object_get(json_object_get(s, "latency_ms"), "p95");
+		if (json_is_number(p))
+			p95[np++] = json_number_value(p);
+		step_telemetry(s, &id, &th);
+		if (!isnan(id))
+			idle[ni++] = id;
+		if (!isnan(th))
+			thr[nt++] = th;
+	}
+	if (c->n == 0)
+		return;
+	c->median = stats_median(tps, c->n);
+	c->min = tps[0];
+	c->max = tps[c->n - 1];
+	if (c->n >= 2)
+		c->noise = c->median > 0 ? (c->max - c->min) / c->median : NAN;
+	else {
+		/* One repeat: the run-to-run noise is not known, the second-to-second
+		 * noise of the step stands in for it. */
+		double cv = intervals_cv(only);
+
+		c->noise = isnan(cv) ? NAN : 2 * cv;
+	}
+	c->p95_ms = stats_median(p95, np);
+	c->idle_pct = stats_median(idle, ni);
+	c->throttled = stats_median(thr, nt);
+}
+
+static void compute_ratios(struct model *m)
+{
+	for (size_t r = 0; r < m->nrows; r++)
+		for (size_t k = 0; k < m->ncols; k++) {
+			struct cell *c = model_cell(m, r, k), *b;
+			double noise;
+
+			if (m->cols[k].base < 0)
+				continue;
+			b = model_cell(m, r, (size_t)m->cols[k].base);
+			if (c->n == 0 || b->n == 0 || !(b->median > 0))
+				continue;
+			c->ratio = c->median / b->median;
+			noise = MAX(c->noise, b->noise);
+			/* Unknown noise (NAN) is not evidence of a difference. */
+			c->significant = !isnan(c->noise) && !isnan(b->noise) && fabs(c->ratio - 1) > noise;
+			m->any_ns = m->any_ns || !c->significant;
+		}
+}
+
+struct strv {
+	const char **v;
+	size_t n;
+};
+
+static int strv_add_unique(struct strv *l, const char *s)
+{
+	const char **p;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (streq_ptr(l->v[i], s))
+			return 0;
+	p = realloc(l->v, (l->n + 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	l->v = p;
+	l->v[l->n++] = s;
+	return 0;
+}
+
+/* The placements of context at vary index 0 and repeat 1, else its first
+ * placement at vary index 0, else NULL. */
+static json_t *find_placement(const json_t *places, const char *context)
+{
+	_cleanup_free_ char *want = NULL, *prefix = NULL;
+	const char *key, *best = NULL;
+	json_t *v, *found = NULL;
+
+	if (xasprintf(&want, "%s-v0-r1", context) < 0 || xasprintf(&prefix, "%s-v0-r", context) < 0)
+		return NULL;
+	v = json_object_get(places, want);
+	if (json_is_object(v))
+		return v;
+	json_object_foreach((json_t *)places, key, v)
+		if (json_is_object(v) && strncmp(key, prefix, strlen(prefix)) == 0 && (!best || strcmp(key, best) < 0)) {
+			best = key;
+			found = v;
+		}
+	return found;
+}
+
+static int diff_one(json_t *a, json_t *b, json_t **ret)
+{
+	const char *key, **keys = NULL;
+	size_t n = 0, i = 0;
+	json_t *out, *v;
+	int r = 0;
+
+	out = json_object();
+	keys = calloc(json_object_size(a) + json_object_size(b) + 1, sizeof(*keys));
+	if (!out || !keys) {
+		json_decref(out);
+		free(keys);
+		return -ENOMEM;
+	}
+	json_object_foreach(a, key, v)
+		keys[n++] = key;
+	json_object_foreach(b, key, v)
+		if (!json_object_get(a, key))
+			keys[n++] = key;
+	qsort(keys, n, sizeof(*keys), cmp_str);
+	for (i = 0; i < n && r == 0; i++) {
+		_cleanup_free_ char *x = NULL, *y = NULL;
+
+		/* Counters move between any two snapshots: not a difference of placement. */
+		if (strncmp(keys[i], "cpu.stat.", 9) == 0)
+			continue;
+		if (value_dup(json_object_get(a, keys[i]), &x) < 0 || value_dup(json_object_get(b, keys[i]), &y) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		if (streq_ptr(x, y))
+			continue;
+		if (json_object_set_new(out, keys[i], json_pack("[s?s?]", x, y)) < 0)
+			r = -ENOMEM;
+	}
+	free(keys);
+	if (r < 0) {
+		json_decref(out);
+		return r;
+	}
+	*ret = out;
+	return 0;
+}
+
+static int compute_diffs(struct model *m, const json_t *places, const struct strv *ctxs)
+{
+	json_t *base;
+
+	m->diffs = json_object();
+	if (!m->diffs)
+		return -ENOMEM;
+	if (!m->baseline || !(base = find_placement(places, m->baseline)))
+		return 0;
+	for (size_t i = 0; i < ctxs->n; i++) {
+		json_t *other, *d;
+		int r;
+
+		if (streq(ctxs->v[i], m->baseline) || !(other = find_placement(places, ctxs->v[i])))
+			continue;
+		r = diff_one(base, other, &d);
+		if (r < 0)
+			return r;
+		if (json_object_set_new(m->diffs, ctxs->v[i], d) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int add_failure(struct model *m, const json_t *s)
+{
+	char buf[64];
+	json_t *f;
+
+	f = json_pack("{s:s?, s:s?, s:O?, s:O?, s:s?}", "context", json_string_value(json_object_get(s, "context")),
+		      "vary_value", scalar_str(json_object_get(s, "vary_value"), buf, sizeof(buf)), "threads",
+		      json_object_get(s, "threads"), "repeat", json_object_get(s, "repeat"), "reason",
+		      json_string_value(json_object_get(s, "reason")));
+	return f && json_array_append_new(m->failures, f) == 0 ? 0 : -ENOMEM;
+}
+
+static int model_fill(struct model *m, const json_t *doc, struct strv *ctxs)
+{
+	const json_t *exp, *steps, *vary, *v, *s;
+	long long *th = NULL;
+	size_t i, nth = 0, cap;
+	int r;
+
+	if (!json_is_object(doc))
+		return -EINVAL;
+	v = json_object_get(doc, "format_version");
+	if (!json_is_integer(v))
+		return -EINVAL;
+	if (json_integer_value(v) != RESULTS_FORMAT_VERSION)
+		return -EPROTONOSUPPORT;
+	exp = json_object_get(doc, "experiment");
+	steps = json_object_get(doc, "steps");
+	if (steps && !json_is_array(steps))
+		return -EINVAL;
+	m->name = json_string_value(json_object_get(exp, "name"));
+	if (!m->name)
+		m->name = "slicebench";
+	m->baseline = json_string_value(json_object_get(exp, "baseline"));
+	vary = json_object_get(exp, "vary");
+	m->vary_property = json_string_value(json_object_get(vary, "property"));
+	m->failures = json_array();
+	if (!m->failures)
+		return -ENOMEM;
+
+	/* Columns and rows: what the experiment asked for, in its order, then
+	 * whatever the steps hold beyond it. */
+	json_array_foreach(json_object_get(exp, "contexts"), i, v)
+		if (json_is_string(v) && strv_add_unique(ctxs, json_string_value(v)) < 0)
+			return -ENOMEM;
+	json_array_foreach(steps, i, s)
+		if (json_is_string(v = json_object_get(s, "context")) && strv_add_unique(ctxs, json_string_value(v)) < 0)
+			return -ENOMEM;
+	json_array_foreach(json_object_get(vary, "values"), i, v) {
+		char buf[64];
+		const char *x = scalar_str(v, buf, sizeof(buf));
+		char **p;
+		bool dup = false;
+
+		for (size_t k = 0; x && k < m->nvary; k++)
+			dup = dup || streq_ptr(m->vary[k], x);
+		if (!x || dup)
+			continue;
+		p = realloc(m->vary, (m->nvary + 1) * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		m->vary = p;
+		if (!(m->vary[m->nvary] = strdup(x)))
+			return -ENOMEM;
+		m->nvary++;
+	}
+	json_array_foreach(steps, i, s) {
+		char buf[64];
+		const char *x = scalar_str(json_object_get(s, "vary_value"), buf, sizeof(buf));
+		bool dup = false;
+		char **p;
+
+		for (size_t k = 0; k < m->nvary; k++)
+			dup = dup || streq_ptr(m->vary[k], x);
+		if (dup)
+			continue;
+		p = realloc(m->vary, (m->nvary + 1) * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		m->vary = p;
+		m->vary[m->nvary] = NULL;
+		if (x && !(m->vary[m->nvary] = strdup(x)))
+			return -ENOMEM;
+		m->nvary++;
+	}
+	if (m->nvary == 0) {
+		m->vary = calloc(1, sizeof(*m->vary));
+		if (!m->vary)
+			return -ENOMEM;
+		m->nvary = 1;
+	}
+
+	cap = json_array_size(json_object_get(exp, "threads")) + json_array_size(steps);
+	th = calloc(cap + 1, sizeof(*th));
+	if (!th)
+		return -ENOMEM;
+	m->threads = th;
+	json_array_foreach(json_object_get(exp, "threads"), i, v)
+		if (json_is_number(v))
+			th[nth++] = (long long)json_number_value(v);
+	json_array_foreach(steps, i, s)
+		if (json_is_number(v = json_object_get(s, "threads")))
+			th[nth++] = (long long)json_number_value(v);
+	qsort(th, nth, sizeof(*th), cmp_ll);
+	for (i = 0; i < nth; i++)
+		if (m->nrows == 0 || th[m->nrows - 1] != th[i])
+			th[m->nrows++] = th[i];
+
+	m->cols = calloc(ctxs->n * m->nvary + 1, sizeof(*m->cols));
+	if (!m->cols)
+		return -ENOMEM;
+	for (size_t vi = 0; vi < m->nvary; vi++)
+		for (size_t ci = 0; ci < ctxs->n; ci++) {
+			struct column *c = &m->cols[m->ncols];
+
+			c->context = ctxs->v[ci];
+			c->vary = m->vary[vi];
+			c->vary_index = vi;
+			c->is_baseline = streq_ptr(c->context, m->baseline);
+			c->base = -1;
+			if (!c->vary)
+				r = xasprintf(&c->label, "%s", c->context);
+			else if (m->vary_property)
+				r = xasprintf(&c->label, "%s %s=%s", c->context, m->vary_property, c->vary);
+			else
+				r = xasprintf(&c->label, "%s %s", c->context, c->vary);
+			if (r < 0)
+				return r;
+			m->ncols++;
+		}
+	for (size_t k = 0; k < m->ncols; k++)
+		for (size_t b = 0; b < m->ncols && !m->cols[k].is_baseline; b++)
+			if (m->cols[b].is_baseline && m->cols[b].vary_index == m->cols[k].vary_index)
+				m->cols[k].base = (long)b;
+
+	m->cells = calloc(m->nrows * m->ncols + 1, sizeof(*m->cells));
+	if (!m->cells)
+		return -ENOMEM;
+	{
+		_cleanup_free_ double *buf = calloc(4 * json_array_size(steps) + 1, sizeof(double));
+
+		if (!buf)
+			return -ENOMEM;
+		for (size_t row = 0; row < m->nrows; row++)
+			for (size_t col = 0; col < m->ncols; col++)
+				compute_cell(m, steps, row, col, buf);
+	}
+	compute_ratios(m);
+	json_array_foreach(steps, i, s)
+		if (step_failed(s) && add_failure(m, s) < 0)
+			return -ENOMEM;
+	return compute_diffs(m, json_object_get(doc, "placements"), ctxs);
+}
+
+int model_build(const json_t *doc, struct model *ret)
+{
+	struct strv ctxs = {};
+	struct model m = {};
+	int r;
+
+	r = model_fill(&m, doc, &ctxs);
+	free(ctxs.v);
+	if (r < 0) {
+		model_done(&m);
+		return r;
+	}
+	*ret = m;
+	return 0;
+}

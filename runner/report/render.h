@@ -1,0 +1,56 @@
+/* The renderers of the report, inside report/: one per output format, each
+ * reading only the model (report/model.h), and the pieces compare shares
+ * with them.  Errors are negative errno; nothing here logs. */
+#pragma once
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "common/util.h"
+#include "report/model.h"
+#include "report/report.h"
+
+/* ---- report/tables.c: text and Markdown ---- */
+
+/* A table of strings, shared by the text and Markdown renderers. */
+struct table {
+	size_t ncols, n, left; /* left: how many leading columns are words, aligned left */
+	char **cells; /* row-major, row 0 the header */
+	int error;
+};
+
+void table_add(struct table *t, const char *fmt, ...) _printf_(2, 3);
+void table_done(struct table *t);
+void table_print_text(const struct table *t, FILE *out);
+void table_print_markdown(const struct table *t, FILE *out);
+/* "1.05x", "0.98x (n.s.)", or a gap. */
+void add_ratio(struct table *t, const struct cell *c);
+
+int render_tables(const struct model *m, const struct report_options *o, bool markdown, FILE *out);
+
+/* ---- report/csv.c ---- */
+
+/* One field, quoted when it holds a comma, a quote or a line break. */
+void csv_field(FILE *out, const char *s);
+/* ",v" with decimals, or "," alone for NAN. */
+void csv_number(FILE *out, double v, int decimals);
+
+int render_csv(const struct model *m, const struct report_options *o, FILE *out);
+
+/* ---- report/json.c ---- */
+
+json_t *real_or_null(double v);
+/* Indented, with a final newline; -EIO if the write failed. */
+int dump_json(json_t *j, FILE *out);
+
+int render_json(const struct model *m, const struct report_options *o, FILE *out);
+
+/* ---- report/plot.c: SVG and PNG ---- */
+
+int render_plot(const struct model *m, bool png, FILE *out);
+
+/* ---- report/report.c ---- */
+
+/* r, or -EIO if out cannot be flushed. */
+int render_finish(int r, FILE *out);
