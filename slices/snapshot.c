@@ -99,40 +99,39 @@ static int set_from_file(struct placement *p, const char *key, const char *path)
 	return placement_set(p, key, v);
 }
 
+struct cgroups {
+	struct placement *p;
+	char **systemd_path;
+};
+
+static int add_cgroup(char *controllers, const char *cg, void *userdata)
+{
+	struct cgroups *x = userdata;
+	char key[128];
+	int r = 0;
+
+	if (!*controllers)
+		r = placement_set(x->p, "cgroup.unified", cg);
+	/* One key per controller, whether or not a hierarchy co-mounts
+	 * them (cpu,cpuacct here, cpu and cpuacct there). */
+	for (char *c = *controllers ? controllers : NULL, *save = NULL, *tok; c && r >= 0; c = NULL)
+		for (tok = strtok_r(c, ",", &save); tok && r >= 0; tok = strtok_r(NULL, ",", &save)) {
+			snprintf(key, sizeof(key), "cgroup.%s", strncmp(tok, "name=", 5) ? tok : tok + 5);
+			r = placement_set(x->p, key, cg);
+		}
+	/* The v2 path on unified and hybrid, name=systemd on legacy. */
+	if (r >= 0 && (!*controllers || streq(controllers, "name=systemd")) && !*x->systemd_path)
+		*x->systemd_path = strdup(cg);
+	return r;
+}
+
 /* /proc/PID/cgroup: "cgroup.<controllers>" for each hierarchy, and the
  * unit and slice systemd's path names. */
 static int read_cgroups(struct placement *p, pid_t pid, char **ret_systemd_path)
 {
-	char path[64], line[4096];
-	_cleanup_fclose_ FILE *f = NULL;
-	int r = 0;
+	struct cgroups x = { .p = p, .systemd_path = ret_systemd_path };
 
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (r >= 0 && fgets(line, sizeof(line), f)) {
-		char *controllers = strchr(line, ':'), *cg, key[128];
-
-		if (!controllers || !(cg = strchr(controllers + 1, ':')))
-			continue;
-		*cg++ = 0;
-		controllers++;
-		cg[strcspn(cg, "\n")] = 0;
-		if (!*controllers)
-			r = placement_set(p, "cgroup.unified", cg);
-		/* One key per controller, whether or not a hierarchy co-mounts
-		 * them (cpu,cpuacct here, cpu and cpuacct there). */
-		for (char *c = *controllers ? controllers : NULL, *save = NULL, *tok; c && r >= 0; c = NULL)
-			for (tok = strtok_r(c, ",", &save); tok && r >= 0; tok = strtok_r(NULL, ",", &save)) {
-				snprintf(key, sizeof(key), "cgroup.%s", strncmp(tok, "name=", 5) ? tok : tok + 5);
-				r = placement_set(p, key, cg);
-			}
-		/* The v2 path on unified and hybrid, name=systemd on legacy. */
-		if (r >= 0 && (!*controllers || streq(controllers, "name=systemd")) && !*ret_systemd_path)
-			*ret_systemd_path = strdup(cg);
-	}
-	return r;
+	return cgroup_foreach_of_pid(pid, add_cgroup, &x);
 }
 
 static int set_unit_and_slice(struct placement *p, const char *cg)

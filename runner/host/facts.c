@@ -4,19 +4,17 @@
 #include <dirent.h>
 #include <gnu/libc-version.h>
 #include <limits.h>
-#include <linux/magic.h>
 #include <mntent.h>
 #include <stdio.h>
-#include <sys/statfs.h>
 #include <sys/utsname.h>
 #include <systemd/sd-bus.h>
 
 #include "host/facts.h"
+#include "slices/cgmode.h"
 #include "common/util.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"
 #define SYS_NODE "/sys/devices/system/node"
-#define CGROUP_ROOT "/sys/fs/cgroup"
 /* The D-Bus query must never hang the verb, nor an experiment run. */
 #define SYSTEMD_BUS_TIMEOUT_USEC (2 * USEC_PER_SEC)
 /* Cache indexes per CPU that we look at for the L3 (index0..index9). */
@@ -529,13 +527,6 @@ static int collect_systemd(json_t *facts)
 
 /* ---- cgroup ------------------------------------------------------------- */
 
-static bool is_cgroup2(const char *path)
-{
-	struct statfs s;
-
-	return statfs(path, &s) == 0 && s.f_type == CGROUP2_SUPER_MAGIC;
-}
-
 /* Mount options of a v1 cgroup mount that are not controllers. */
 static bool cgroup_opt_is_generic(const char *o)
 {
@@ -603,25 +594,17 @@ static int cgroup_v1(json_t *cgroup)
 static int collect_cgroup(json_t *facts)
 {
 	_cleanup_free_ char *controllers = NULL, *path = NULL;
-	const char *mode = NULL, *v2 = NULL;
+	const char *v2 = NULL;
+	enum cgroup_mode mode;
 	json_t *cgroup, *list;
-	struct statfs s;
 	int r;
 
 	cgroup = json_object();
 	r = jset(facts, "cgroup", cgroup);
 	if (r < 0)
 		return r;
-	/* The same test systemd makes: what is mounted, not what is compiled in. */
-	if (is_cgroup2(CGROUP_ROOT)) {
-		mode = "unified";
-		v2 = CGROUP_ROOT;
-	} else if (is_cgroup2(CGROUP_ROOT "/unified")) {
-		mode = "hybrid";
-		v2 = CGROUP_ROOT "/unified";
-	} else if (statfs(CGROUP_ROOT, &s) == 0)
-		mode = "legacy";
-	r = jset(cgroup, "mode", jstr(mode));
+	r = cgroup_mode_probe(&mode, &v2);
+	r = jset(cgroup, "mode", jstr(r < 0 ? NULL : cgroup_mode_to_string(mode)));
 	if (r < 0)
 		return r;
 	r = jset(cgroup, "v2_path", jstr(v2));
