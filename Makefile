@@ -4,6 +4,9 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 LIBEXECDIR ?= $(PREFIX)/libexec/slicebench
 DATADIR ?= $(PREFIX)/share/slicebench
+MANDIR ?= $(PREFIX)/share/man
+# The version has one owner: debian/changelog.
+VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 # Objects go to $(B), so that the sanitizer build sits beside the normal one.
 B ?= build
 
@@ -15,7 +18,7 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 	-D_GNU_SOURCE -pthread -I. -Irunner \
-	-DSLICEBENCH_VERSION='"0.1"' -DLIBEXECDIR='"$(LIBEXECDIR)"' -DDATADIR='"$(DATADIR)"' $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+	-DSLICEBENCH_VERSION='"$(VERSION)"' -DLIBEXECDIR='"$(LIBEXECDIR)"' -DDATADIR='"$(DATADIR)"' $(PKG_CFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS += -pthread $(EXTRA_LDFLAGS)
 LDLIBS += $(PKG_LIBS) -lm
 
@@ -28,8 +31,8 @@ TEST_HELPER_OBJS := $(patsubst %.c,$(B)/%.o,$(filter-out $(wildcard t/[0-9]*.c),
 TEST_CPROGS := $(patsubst t/%.c,$(B)/t/%.t,$(wildcard t/[0-9]*.c))
 TESTS := $(sort $(wildcard t/[0-9]*.t) $(TEST_CPROGS))
 
-.PHONY: all check asan asan-check deps install clean fuzz quickstart
-all: slicebench $(TEST_CPROGS)
+.PHONY: all check asan asan-check deps install clean fuzz quickstart man deb FORCE
+all: slicebench $(TEST_CPROGS) man
 
 slicebench: $(B)/slicebench
 	@if [ "$(B)" = build ]; then cp $< $@; fi
@@ -41,9 +44,17 @@ $(B)/libslicebench.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(B)/%.o: %.c $(wildcard common/*.h slices/*.h runner/*/*.h t/*.h)
+# The compiled-in paths (LIBEXECDIR, DATADIR) and the other flags: a change
+# rebuilds every object, so that `make install PREFIX=/usr` after a plain
+# `make` does not install a binary that looks for its helpers in /usr/local.
+FLAGS_NOW = $(CC) $(CPPFLAGS) $(CFLAGS)
+$(B)/cflags: FORCE
+	$(eval FLAGS_WAS := $(shell mkdir -p $(B))$(if $(wildcard $@),$(file <$@)))
+	$(if $(and $(findstring $(FLAGS_WAS),$(FLAGS_NOW)),$(findstring $(FLAGS_NOW),$(FLAGS_WAS))),,$(file >$@,$(FLAGS_NOW)))
+
+$(B)/%.o: %.c $(wildcard common/*.h slices/*.h runner/*/*.h t/*.h) $(B)/cflags
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -It -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -It -c -o $@ $<
 
 $(B)/t/%.t: $(B)/t/%.o $(TEST_HELPER_OBJS) $(B)/libslicebench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -86,14 +97,54 @@ fuzz:
 	printf '\003CPUQuota=50%%' >build-fuzz/corpus/prop
 	./build-fuzz/parsers -max_total_time=$(FUZZ_TIME) -max_len=16384 -print_final_stats=1 build-fuzz/corpus
 
+# Man pages (scdoc): slicebench(1) from each verb's --help, and
+# slicebench.experiment(5) from the key and property tables (man/mangen.c),
+# so that neither can drift from the code.
+MAN_PAGES := $(B)/man/slicebench.1 $(B)/man/slicebench.experiment.5
+MAN_PATHS := sed -e 's|@DATADIR@|$(DATADIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g'
+man: $(MAN_PAGES)
+
+$(B)/man/mangen: man/mangen.c $(B)/libslicebench.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/man/slicebench.experiment.5.scd: man/slicebench.experiment.5.scd.in $(B)/man/mangen
+	$(MAN_PATHS) $< | $(B)/man/mangen >$@.tmp && mv $@.tmp $@
+
+$(B)/man/slicebench.1.scd: man/slicebench.1.scd.in man/verbs.sh $(B)/slicebench
+	@mkdir -p $(dir $@)
+	$(MAN_PATHS) $< | sh man/verbs.sh $(B)/slicebench >$@.tmp && mv $@.tmp $@
+
+$(B)/man/%: $(B)/man/%.scd
+	scdoc <$< >$@.tmp && mv $@.tmp $@
+
 deps:
 	bash .ci/deps
 
-install: slicebench
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/experiments
-	install -m 0755 slicebench $(DESTDIR)$(BINDIR)/slicebench
+install: slicebench man
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/experiments \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -m 0755 $(B)/slicebench $(DESTDIR)$(BINDIR)/slicebench
 	install -m 0755 sandbox/slicebench-* $(DESTDIR)$(LIBEXECDIR)/
 	install -m 0644 experiments/*.ini $(DESTDIR)$(DATADIR)/experiments/
+	install -m 0644 $(B)/man/slicebench.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(B)/man/slicebench.experiment.5 $(DESTDIR)$(MANDIR)/man5/
+
+# The Debian package, built by debhelper (debian/) from a copy of the
+# sources in $(DEB_DIR), so that its PREFIX=/usr objects never mix with the
+# checkout's: $(DEB_DIR)/slicebench_$(VERSION)_amd64.deb.
+DEB_DIR ?= build/deb
+DEB_SRCS := Makefile README.md common slices runner sandbox experiments man debian
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
+DEB := $(DEB_DIR)/slicebench_$(VERSION)_$(DEB_ARCH).deb
+deb: $(DEB)
+$(DEB): $(shell find $(DEB_SRCS) -type f 2>/dev/null)
+	rm -rf $(DEB_DIR)/slicebench-$(VERSION) $(DEB_DIR)/slicebench*_$(VERSION)_*
+	mkdir -p $(DEB_DIR)/slicebench-$(VERSION)
+	tar -cf - $(DEB_SRCS) | tar -xf - -C $(DEB_DIR)/slicebench-$(VERSION)
+	cd $(DEB_DIR)/slicebench-$(VERSION) && dpkg-buildpackage -b -us -uc $(DEB_BUILD_FLAGS) >../build.log 2>&1 || \
+		{ tail -n 30 ../build.log >&2; exit 1; }
+	@echo "built $(DEB)"
 
 clean:
 	rm -rf build build-asan build-fuzz slicebench

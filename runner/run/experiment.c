@@ -748,3 +748,28 @@ int experiment_from_results(const char *dir, struct experiment *ret, char **ret_
 		experiment_done(ret);
 	return r;
 }
+
+static const char *const key_syntax[] = {
+	[KEY_STRING] = "TEXT",	      [KEY_UINT] = "N",			   [KEY_DURATION] = "DURATION",
+	[KEY_THREADS] = "LIST",	      [KEY_CPUS] = "CPUS",		   [KEY_DRIVER] = "slicebench|sysbench",
+	[KEY_RAND_TYPE] = "TYPE",     [KEY_ON_ERROR] = "continue|stop",	   [KEY_PIN] = "all|round-robin",
+	[KEY_BASELINE] = "CONTEXT",   [KEY_BOOL] = "yes|no",
+};
+
+int experiment_key_doc(size_t i, struct experiment_key_doc *ret)
+{
+	const struct key_def *k;
+
+	if (i >= ELEMENTSOF(key_table))
+		return -ENOENT;
+	k = &key_table[i];
+	*ret = (struct experiment_key_doc){
+		.section = section_names[k->section],
+		.name = k->name,
+		.syntax = key_syntax[k->type],
+		.min = k->type == KEY_UINT ? k->min : 0,
+		.max = k->type == KEY_UINT ? k->max : 0,
+		.help = k->help,
+	};
+	return 0;
+}

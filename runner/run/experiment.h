@@ -78,3 +78,15 @@ void experiment_spec_done(const struct experiment *e, struct context_spec *s);
 void experiment_client_for(const struct experiment *e, size_t i, struct oltp_options *o);
 
 json_t *experiment_to_json(const struct experiment *e);
+
+/* One row of the key table as documentation sees it (the man page is made
+ * from these, so that it cannot drift from the parser). */
+struct experiment_key_doc {
+	const char *section; /* "experiment", "server" or "client" */
+	const char *name;
+	const char *syntax; /* the value's form: N, DURATION, LIST, ... */
+	long min, max;      /* for N; both 0 when not bounded */
+	const char *help;
+};
+/* Row i of the key table; -ENOENT past the last. */
+int experiment_key_doc(size_t i, struct experiment_key_doc *ret);

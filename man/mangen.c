@@ -1,0 +1,82 @@
+/* mangen: fills the generated parts of slicebench.experiment(5) from the
+ * tables that parse experiment files (the key table and the systemd property
+ * table), so that the page cannot drift from the parser.  A build-time tool:
+ * it reads the scdoc template on stdin and writes it to stdout with each
+ * marker line replaced:
+ *
+ *   @KEYS SECTION@   the keys of [SECTION], with their form, range and help
+ *   @PROPERTIES@     the systemd properties a [context NAME] or [vary] takes
+ */
+#include <stdio.h>
+
+#include "run/experiment.h"
+#include "slices/props.h"
+#include "common/util.h"
+
+/* scdoc takes * and _ as emphasis and \ as an escape anywhere in a line. */
+static void put_escaped(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '*' || *s == '_' || *s == '\\')
+			putchar('\\');
+		putchar(*s);
+	}
+}
+
+static int put_keys(const char *section)
+{
+	struct experiment_key_doc k;
+	int n = 0;
+
+	for (size_t i = 0; experiment_key_doc(i, &k) >= 0; i++) {
+		if (!streq(k.section, section))
+			continue;
+		printf("*%s* = _", k.name);
+		put_escaped(k.syntax);
+		printf("_\n\t");
+		put_escaped(k.help);
+		if (k.max)
+			printf("; from %ld to %ld", k.min, k.max);
+		printf(".\n\n");
+		n++;
+	}
+	return n ? 0 : -ENOENT;
+}
+
+static void put_properties(void)
+{
+	size_t n;
+	const struct prop_def *p = prop_table(&n);
+
+	for (size_t i = 0; i < n; i++, p++) {
+		const char *sep = "";
+
+		printf("*%s* = _VALUE_\n\t", p->name);
+		put_escaped(p->help);
+		printf(". %s property; applies to ", p->class == PROP_CGROUP ? "A cgroup" : "An exec");
+		for (enum context_kind k = 0; k < _CONTEXT_KIND_MAX; k++)
+			if (p->contexts & CTX_BIT(k)) {
+				printf("%s%s", sep, context_kind_to_string(k));
+				sep = ", ";
+			}
+		printf(". D-Bus: %s (%s).\n\n", p->dbus_name, p->signature);
+	}
+}
+
+int main(void)
+{
+	char line[4096], section[64];
+
+	while (fgets(line, sizeof(line), stdin)) {
+		if (sscanf(line, "@KEYS %63[a-z]@", section) == 1) {
+			if (put_keys(section) < 0) {
+				fprintf(stderr, "mangen: no keys in section [%s]\n", section);
+				return 1;
+			}
+		} else if (streq(line, "@PROPERTIES@\n"))
+			put_properties();
+		else
+			fputs(line, stdout);
+	}
+	return ferror(stdin) || fflush(stdout) ? 1 : 0;
+}
