@@ -31,7 +31,7 @@ TEST_HELPER_OBJS := $(patsubst %.c,$(B)/%.o,$(filter-out $(wildcard t/[0-9]*.c),
 TEST_CPROGS := $(patsubst t/%.c,$(B)/t/%.t,$(wildcard t/[0-9]*.c))
 TESTS := $(sort $(wildcard t/[0-9]*.t) $(TEST_CPROGS))
 
-.PHONY: all check asan asan-check deps install clean fuzz quickstart man deb FORCE
+.PHONY: all check asan asan-check deps install clean fuzz quickstart man deb deb-path FORCE
 all: slicebench $(TEST_CPROGS) man
 
 slicebench: $(B)/slicebench
@@ -59,9 +59,10 @@ $(B)/%.o: %.c $(wildcard common/*.h slices/*.h runner/*/*.h t/*.h) $(B)/cflags
 $(B)/t/%.t: $(B)/t/%.o $(TEST_HELPER_OBJS) $(B)/libslicebench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# Tests find the binary and helpers through SLICEBENCH and SLICEBENCH_TOP.
-check: all
-	SLICEBENCH=$(CURDIR)/$(B)/slicebench SLICEBENCH_TOP=$(CURDIR) prove -v -f $(PROVE_FLAGS) $(TESTS)
+# Tests find the binary and helpers through SLICEBENCH and SLICEBENCH_TOP,
+# the package through SLICEBENCH_DEB.
+check: all deb
+	SLICEBENCH=$(CURDIR)/$(B)/slicebench SLICEBENCH_TOP=$(CURDIR) SLICEBENCH_DEB=$(abspath $(DEB)) prove -v -f $(PROVE_FLAGS) $(TESTS)
 
 asan:
 	$(MAKE) B=build-asan EXTRA_CFLAGS='-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' \
@@ -142,9 +143,13 @@ $(DEB): $(shell find $(DEB_SRCS) -type f 2>/dev/null)
 	rm -rf $(DEB_DIR)/slicebench-$(VERSION) $(DEB_DIR)/slicebench*_$(VERSION)_*
 	mkdir -p $(DEB_DIR)/slicebench-$(VERSION)
 	tar -cf - $(DEB_SRCS) | tar -xf - -C $(DEB_DIR)/slicebench-$(VERSION)
-	cd $(DEB_DIR)/slicebench-$(VERSION) && dpkg-buildpackage -b -us -uc $(DEB_BUILD_FLAGS) >../build.log 2>&1 || \
+	@# Our own make's command-line variables (B=build-asan, sanitizer flags) stay out of it.
+	cd $(DEB_DIR)/slicebench-$(VERSION) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL dpkg-buildpackage -b -us -uc $(DEB_BUILD_FLAGS) >../build.log 2>&1 || \
 		{ tail -n 30 ../build.log >&2; exit 1; }
 	@echo "built $(DEB)"
+
+deb-path:
+	@echo $(abspath $(DEB))
 
 clean:
 	rm -rf build build-asan build-fuzz slicebench

@@ -6,10 +6,12 @@
  *
  *   @KEYS SECTION@   the keys of [SECTION], with their form, range and help
  *   @PROPERTIES@     the systemd properties a [context NAME] or [vary] takes
+ *   @KINDS@          (anywhere in a line) the kinds of context
  */
 #include <stdio.h>
 
 #include "run/experiment.h"
+#include "slices/context.h"
 #include "slices/props.h"
 #include "common/util.h"
 
@@ -49,18 +51,23 @@ static void put_properties(void)
 	const struct prop_def *p = prop_table(&n);
 
 	for (size_t i = 0; i < n; i++, p++) {
-		const char *sep = "";
-
 		printf("*%s* = _VALUE_\n\t", p->name);
 		put_escaped(p->help);
-		printf(". %s property; applies to ", p->class == PROP_CGROUP ? "A cgroup" : "An exec");
-		for (enum context_kind k = 0; k < _CONTEXT_KIND_MAX; k++)
-			if (p->contexts & CTX_BIT(k)) {
-				printf("%s%s", sep, context_kind_to_string(k));
-				sep = ", ";
-			}
-		printf(". D-Bus: %s (%s).\n\n", p->dbus_name, p->signature);
+		printf(". %s property. D-Bus: %s (%s).\n\n",
+		       p->class == PROP_CGROUP ? "A cgroup" : "An exec", p->dbus_name, p->signature);
 	}
+}
+
+/* A line with @KINDS@ in it: the kinds of context, from their rows. */
+static void put_line(const char *line)
+{
+	const char *at = strstr(line, "@KINDS@");
+
+	if (!at) {
+		fputs(line, stdout);
+		return;
+	}
+	printf("%.*s%s%s", (int)(at - line), line, context_kind_list(false), at + strlen("@KINDS@"));
 }
 
 int main(void)
@@ -76,7 +83,7 @@ int main(void)
 		} else if (streq(line, "@PROPERTIES@\n"))
 			put_properties();
 		else
-			fputs(line, stdout);
+			put_line(line);
 	}
 	return ferror(stdin) || fflush(stdout) ? 1 : 0;
 }
