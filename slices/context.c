@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "common/spawn.h"
 #include "common/util.h"
 
 /* The kinds, one row each (the row itself lives in the kind's own file).
@@ -112,49 +113,52 @@ int context_validate(const struct context_spec *spec, enum cgroup_mode mode, con
 	return 0;
 }
 
-static void child_exec(const struct context *c, int gate)
-{
-	char go;
-	char **argv = NULL;
+struct gated {
+	const struct context *c;
+	int gate[2];
+};
 
+/* In the child, before the server's exec. */
+static int gated_setup(void *userdata)
+{
+	const struct gated *g = userdata;
+	const struct context *c = g->c;
+	char go;
+
+	close(g->gate[1]);
 	/* Wait until the parent has placed us; EOF means it gave up. */
-	if (read(gate, &go, 1) != 1)
-		_exit(126);
-	close(gate);
+	if (read(g->gate[0], &go, 1) != 1)
+		return 126;
+	close(g->gate[0]);
 	if (c->spec->session == SESSION_NEW && setsid() < 0)
-		_exit(125);
+		return 125;
 	for (size_t i = 0; i < c->spec->n_props; i++)
 		if (c->spec->props[i].def->class == PROP_EXEC && prop_apply_exec(&c->spec->props[i]) < 0)
-			_exit(124);
-	if (server_argv(c->server, &argv) < 0)
-		_exit(123);
-	execvp(argv[0], argv);
-	_exit(127);
+			return 124;
+	return 0;
 }
 
 int spawn_server_gated(const struct context *c, pid_t *ret_pid, int *ret_gate_fd)
 {
-	int p[2];
+	struct gated g = { .c = c, .gate = { -EBADF, -EBADF } };
+	char **argv = NULL;
 	pid_t pid;
+	int r;
 
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -errno;
-	/* A child that exits instead of exec'ing would flush our buffers twice. */
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		int r = -errno;
-		close(p[0]);
-		close(p[1]);
+	r = server_argv(c->server, &argv);
+	if (r < 0)
 		return r;
+	r = pipe2(g.gate, O_CLOEXEC) < 0 ? -errno : spawn(argv, gated_setup, &g, &pid);
+	strv_free(argv);
+	if (r < 0 && g.gate[0] >= 0) {
+		close(g.gate[0]);
+		close(g.gate[1]);
 	}
-	if (pid == 0) {
-		close(p[1]);
-		child_exec(c, p[0]);
-	}
-	close(p[0]);
+	if (r < 0)
+		return r;
+	close(g.gate[0]);
 	*ret_pid = pid;
-	*ret_gate_fd = p[1];
+	*ret_gate_fd = g.gate[1];
 	return 0;
 }
 

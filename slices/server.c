@@ -8,33 +8,26 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "common/spawn.h"
 #include "common/util.h"
 
 #define MARKER ".slicebench-datadir"
 
+/* The installers' chatter goes nowhere; their errors stay on stderr. */
+static int quiet(void *userdata _unused_)
+{
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	if (fd >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+	}
+	return 0;
+}
+
 static int run_wait(char **argv)
 {
-	int status;
-	pid_t pid;
-
-	/* A child that exits instead of exec'ing would flush our buffers twice. */
-	fflush(NULL);
-	pid = fork();
-
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-		if (fd >= 0) {
-			dup2(fd, 0);
-			dup2(fd, 1);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+	return spawn_wait(argv, quiet, NULL);
 }
 
 static int mariadb_init_datadir(const char *binary, const char *datadir, const char *user)

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "oltp/oltp.h"
+#include "common/spawn.h"
 #include "common/util.h"
 
 /* The number after `key` on the first line that contains it. */
@@ -182,6 +183,32 @@ static int read_all(int fd, uint64_t deadline_ns, struct oltp_telemetry *tel, st
 	return 0;
 }
 
+struct child {
+	const struct oltp_options *o;
+	int out;
+};
+
+/* In the child: the client CPUs, and stdout and stderr into the pipe. */
+static int child_setup(void *userdata)
+{
+	const struct child *c = userdata;
+	const struct oltp_options *o = c->o;
+
+	/* sysbench cannot pin per thread: every thread gets the whole list. */
+	if (o->pin != OLTP_PIN_INHERIT && o->n_client_cpus > 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		for (unsigned i = 0; i < o->n_client_cpus; i++)
+			CPU_SET(o->client_cpus[i], &set);
+		if (sched_setaffinity(0, sizeof(set), &set) < 0)
+			return 126;
+	}
+	dup2(c->out, STDOUT_FILENO);
+	dup2(c->out, STDERR_FILENO);
+	return 0;
+}
+
 /* Runs sysbench once for time_s seconds (or events); its output in *ret_out,
  * and with samples, the telemetry of the run in samples->samples. */
 static int run_sysbench(const struct oltp_options *o, unsigned threads, uint64_t time_s, uint64_t events,
@@ -220,30 +247,11 @@ static int run_sysbench(const struct oltp_options *o, unsigned threads, uint64_t
 			return -ENOMEM;
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return -errno;
-	/* A child that exits instead of exec'ing would flush our buffers twice. */
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		r = -errno;
+	r = spawn(argv, child_setup, &(struct child){ .o = o, .out = pipefd[1] }, &pid);
+	if (r < 0) {
 		close(pipefd[0]);
 		close(pipefd[1]);
 		return r;
-	}
-	if (pid == 0) {
-		/* sysbench cannot pin per thread: every thread gets the whole list. */
-		if (o->pin != OLTP_PIN_INHERIT && o->n_client_cpus > 0) {
-			cpu_set_t set;
-
-			CPU_ZERO(&set);
-			for (unsigned i = 0; i < o->n_client_cpus; i++)
-				CPU_SET(o->client_cpus[i], &set);
-			if (sched_setaffinity(0, sizeof(set), &set) < 0)
-				_exit(126);
-		}
-		dup2(pipefd[1], STDOUT_FILENO);
-		dup2(pipefd[1], STDERR_FILENO);
-		execvp(argv[0], argv);
-		_exit(127);
 	}
 	close(pipefd[1]);
 	if (samples && oltp_telemetry_new(o, &tel) >= 0)

@@ -1,11 +1,11 @@
 #include <pwd.h>
 #include <stdio.h>
-#include <sys/wait.h>
 
 #include "slices/bus.h"
 #include "run/managed.h"
 #include "slices/snapshot.h"
 #include "run/state.h"
+#include "common/spawn.h"
 #include "common/util.h"
 
 void managed_config_default(struct server_config *cfg)
@@ -28,27 +28,19 @@ void managed_config_default(struct server_config *cfg)
 
 int managed_ensure_user(const char *name)
 {
-	pid_t pid;
-	int status;
+	/* No home and no shell: the user only owns the datadir. */
+	char *const argv[] = { "useradd", "--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell",
+			       "/usr/sbin/nologin", (char *)name, NULL };
+	int r;
 
 	if (getpwnam(name))
 		return 0;
 	if (!name_is_valid(name))
 		return -EINVAL;
-	/* A child that exits instead of exec'ing would flush our buffers twice. */
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		/* No home and no shell: the user only owns the datadir. */
-		execlp("useradd", "useradd", "--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell",
-		       "/usr/sbin/nologin", name, (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 && getpwnam(name) ? 0 : -EPERM;
+	r = spawn_wait(argv, NULL, NULL);
+	if (r < 0 && r != -EIO)
+		return r;
+	return r == 0 && getpwnam(name) ? 0 : -EPERM;
 }
 
 /* The state directory holds the datadir. */
