@@ -109,6 +109,28 @@ int parse_duration_ns(const char *s, uint64_t *ret)
 	return -EINVAL;
 }
 
+int parse_percent(const char *s, bool sign_required, double *ret)
+{
+	size_t len = s ? strlen(s) : 0, digits;
+	char *end;
+	double v;
+
+	if (len && s[len - 1] == '%')
+		len--;
+	else if (sign_required)
+		return -EINVAL;
+	/* Digits with at most one point: no sign, exponent, hex or inf. */
+	digits = strspn(s, "0123456789");
+	if (digits == 0 || (digits < len && (s[digits] != '.' || strspn(s + digits + 1, "0123456789") != len - digits - 1)))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || (size_t)(end - s) != len)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
 int parse_int_list(const char *s, long min, long max, long *ret, size_t cap, size_t *ret_n)
 {
 	_cleanup_free_ char *copy = NULL;

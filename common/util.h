@@ -69,6 +69,9 @@ int parse_u64(const char *s, uint64_t *ret);
 int parse_int_range(const char *s, long min, long max, long *ret);
 /* "10s", "500ms", "2m", "1h", or a bare number of seconds. */
 int parse_duration_ns(const char *s, uint64_t *ret);
+/* "95", "97.5", "2%": a decimal number of percent, the sign required when
+ * sign_required.  -EINVAL: anything else. */
+int parse_percent(const char *s, bool sign_required, double *ret);
 /* "1,2,4" or "1-4" or "0,2-3": a CPU list into a bitmask of up to 1024 CPUs. */
 #define CPU_LIST_MAX 1024
 int parse_int_list(const char *s, long min, long max, long *ret, size_t cap, size_t *ret_n);
