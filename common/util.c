@@ -1,7 +1,7 @@
-#include <ftw.h>
 #include "common/util.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -243,12 +243,18 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 	size_t done = 0;
 	int r;
 
-	r = xasprintf(&tmp, "%s.tmp.%d", path, (int)getpid());
+	/* A random name made with O_EXCL: whoever else can write in the
+	 * directory cannot have planted a symbolic link there in advance. */
+	r = xasprintf(&tmp, "%s.tmp.XXXXXX", path);
 	if (r < 0)
 		return r;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	if (fchmod(fd, 0644) < 0) {
+		r = -errno;
+		goto fail;
+	}
 	while (done < len) {
 		ssize_t n = write(fd, data + done, len - done);
 		if (n < 0) {
@@ -267,6 +273,7 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 		r = -errno;
 		goto fail;
 	}
+	/* rename() replaces a symbolic link at path; it never follows one. */
 	if (rename(tmp, path) < 0) {
 		r = -errno;
 		goto fail;
@@ -284,6 +291,67 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 fail:
 	unlink(tmp);
 	return r;
+}
+
+int mkdir_new(const char *path, mode_t mode)
+{
+	struct stat st;
+
+	if (mkdir(path, mode) == 0)
+		return 1;
+	if (errno != EEXIST)
+		return -errno;
+	if (lstat(path, &st) < 0)
+		return -errno;
+	if (S_ISLNK(st.st_mode))
+		return -ELOOP;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+/* Owned by root and writable by root alone, or (for the directories above)
+ * sticky, where others cannot rename what root made. */
+static int check_owner_mode(const struct stat *st, bool self)
+{
+	if (!S_ISDIR(st->st_mode))
+		return -ENOTDIR;
+	if (st->st_uid != 0)
+		return -EPERM;
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && (self || !(st->st_mode & S_ISVTX)))
+		return -EPERM;
+	return 0;
+}
+
+int dir_check_trusted(const char *path)
+{
+	_cleanup_free_ char *real = NULL;
+	struct stat st;
+	char *slash;
+	int r;
+
+	/* The name itself may be a symbolic link only if root made it. */
+	if (lstat(path, &st) < 0)
+		return -errno;
+	if (S_ISLNK(st.st_mode) && st.st_uid != 0)
+		return -ELOOP;
+	real = realpath(path, NULL);
+	if (!real)
+		return -errno;
+	if (stat(real, &st) < 0)
+		return -errno;
+	r = check_owner_mode(&st, true);
+	if (r < 0)
+		return r;
+	while ((slash = strrchr(real, '/'))) {
+		*slash = 0;
+		if (stat(*real ? real : "/", &st) < 0)
+			return -errno;
+		r = check_owner_mode(&st, false);
+		if (r < 0)
+			return r;
+		if (!*real)
+			break;
+	}
+	return 0;
 }
 
 int mkdir_p(const char *path, mode_t mode)
@@ -332,12 +400,77 @@ int xasprintf(char **ret, const char *fmt, ...)
 	return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *st _unused_, int type, struct FTW *ftw _unused_)
+/* Removes what dfd holds, entry by entry through file descriptors opened
+ * with O_NOFOLLOW, so that a directory swapped for a symbolic link while we
+ * work (the tree may belong to the server's user) is never followed. */
+static int remove_children(int dfd, dev_t dev, unsigned depth)
 {
-	return (type == FTW_DP ? rmdir(path) : unlink(path)) < 0 ? -1 : 0;
+	DIR *d;
+	struct dirent *e;
+	int r = 0;
+
+	if (depth > 64) {
+		close(dfd);
+		return -ELOOP;
+	}
+	d = fdopendir(dfd);
+	if (!d) {
+		r = -errno;
+		close(dfd);
+		return r;
+	}
+	while ((e = readdir(d))) {
+		struct stat st;
+		int fd;
+
+		if (streq(e->d_name, ".") || streq(e->d_name, ".."))
+			continue;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (!S_ISDIR(st.st_mode)) {
+			if (unlinkat(dirfd(d), e->d_name, 0) < 0 && errno != ENOENT && r == 0)
+				r = -errno;
+			continue;
+		}
+		if (st.st_dev != dev)
+			continue; /* another filesystem: not ours to empty */
+		fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
+		if (fd < 0)
+			fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno != ENOENT && r == 0)
+				r = -errno;
+			continue;
+		}
+		if (fstat(fd, &st) < 0 || st.st_dev != dev) {
+			close(fd);
+			continue;
+		}
+		int k = remove_children(fd, dev, depth + 1);
+		if (k < 0 && r == 0)
+			r = k;
+		if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) < 0 && errno != ENOENT && r == 0)
+			r = -errno;
+	}
+	closedir(d);
+	return r;
 }
 
 int remove_tree(const char *path)
 {
-	return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0 ? -errno : 0;
+	struct stat st;
+	int fd, r;
+
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	r = remove_children(fd, st.st_dev, 0);
+	if (rmdir(path) < 0 && r == 0)
+		r = -errno;
+	return r;
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -81,11 +82,21 @@ int read_file_str(const char *path, char **ret);
 /* Write a string to a kernel file: open, write, close, checking each step,
  * since cgroupfs reports EINVAL/EBUSY on write or on close. */
 int write_file_str(const char *path, const char *s);
-/* Atomic replace: write to a temporary file, fsync, rename, fsync the directory. */
+/* Atomic replace: write to a temporary file of a random name made with
+ * O_EXCL (mkostemp), fsync, rename, fsync the directory.  Mode 0644. */
 int write_file_atomic(const char *path, const char *data, size_t len);
 int mkdir_p(const char *path, mode_t mode);
-/* rm -rf of a directory slicebench made; never follows symbolic links or
- * crosses into another filesystem. */
+/* mkdir: 1 if made now, 0 if a directory (not a symbolic link) is there
+ * already, -ELOOP for a symbolic link, -ENOTDIR for anything else. */
+int mkdir_new(const char *path, mode_t mode);
+/* 0 if root alone can change what path holds: path is a directory owned by
+ * root and not writable by group or others, and so is every directory above
+ * it (or sticky, as /tmp).  -EPERM if not, -ELOOP if path is a symbolic
+ * link that root did not make. */
+int dir_check_trusted(const char *path);
+/* rm -rf of a directory slicebench made; through file descriptors opened
+ * with O_NOFOLLOW, so that it never follows a symbolic link (even one
+ * swapped in while it works) or crosses into another filesystem. */
 int remove_tree(const char *path);
 
 /* Names from experiment files reach unit names, paths and SQL: they must match

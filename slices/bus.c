@@ -287,6 +287,30 @@ int bus_unit_get_u32(sd_bus *bus, const char *unit, const char *iface, const cha
 	return sd_bus_get_property_trivial(bus, SD_DEST, path, iface, property, error, 'u', ret);
 }
 
+int bus_unit_get_invocation_id(sd_bus *bus, const char *unit, char ret[static 33], sd_bus_error *error)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+	_cleanup_free_ char *path = NULL;
+	const void *id;
+	size_t len;
+	int r;
+
+	r = unit_path(bus, unit, &path, error);
+	if (r < 0)
+		return r;
+	r = sd_bus_get_property(bus, SD_DEST, path, SD_UNIT, "InvocationID", error, &reply, "ay");
+	if (r < 0)
+		return r;
+	r = sd_bus_message_read_array(reply, 'y', &id, &len);
+	if (r < 0)
+		return r;
+	if (len != 16)
+		return -EBADMSG;
+	for (size_t i = 0; i < 16; i++)
+		snprintf(ret + 2 * i, 3, "%02x", ((const uint8_t *)id)[i]);
+	return 0;
+}
+
 int bus_get_unit_by_pid(sd_bus *bus, pid_t pid, char **ret_unit, sd_bus_error *error)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;

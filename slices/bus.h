@@ -36,6 +36,10 @@ int bus_unit_get_string(sd_bus *bus, const char *unit, const char *iface, const 
 			sd_bus_error *error);
 int bus_unit_get_u32(sd_bus *bus, const char *unit, const char *iface, const char *property, uint32_t *ret,
 		     sd_bus_error *error);
+/* The unit's InvocationID, 32 hex digits: it names this run of the unit
+ * and no other, even when a unit of the same name comes back. -ENOENT: no
+ * such unit. */
+int bus_unit_get_invocation_id(sd_bus *bus, const char *unit, char ret[static 33], sd_bus_error *error);
 int bus_get_unit_by_pid(sd_bus *bus, pid_t pid, char **ret_unit, sd_bus_error *error);
 /* logind's SetUserLinger(uid, enable, interactive=false). */
 int bus_set_user_linger(sd_bus *bus, uid_t uid, int enable, sd_bus_error *error);

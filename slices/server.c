@@ -1,23 +1,33 @@
 #include "slices/server.h"
 
 #include <fcntl.h>
+#include <inttypes.h>
 #include <mysql.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 
+#include "common/interrupt.h"
 #include "common/spawn.h"
 #include "common/util.h"
 
 #define MARKER ".slicebench-datadir"
 
-/* The installers' chatter goes nowhere; their errors stay on stderr. */
-static int quiet(void *userdata _unused_)
+/* In the child: a process group of its own, which a signal caught
+ * meanwhile kills as a whole (mariadb-install-db starts a bootstrap
+ * mariadbd of its own), gone with slicebench should it be killed; the
+ * installers' chatter goes nowhere, their errors stay on stderr. */
+static int installer_setup(void *userdata _unused_)
 {
 	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 
+	(void)setpgid(0, 0);
+	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (fd >= 0) {
 		dup2(fd, 0);
 		dup2(fd, 1);
@@ -25,9 +35,29 @@ static int quiet(void *userdata _unused_)
 	return 0;
 }
 
+/* Runs argv to its end; nothing it started outlives an interruption. */
 static int run_wait(char **argv)
 {
-	return spawn_wait(argv, quiet, NULL);
+	int status, r;
+	pid_t pid, w;
+
+	r = spawn(argv, installer_setup, NULL, &pid);
+	if (r < 0)
+		return r;
+	(void)setpgid(pid, pid); /* the child's own call may come later */
+	while ((w = waitpid(pid, &status, WNOHANG)) == 0) {
+		if (interrupt_signal) {
+			kill(-pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			return -EINTR;
+		}
+		usleep(50000);
+	}
+	/* What the installer started and left behind goes with its group. */
+	kill(-pid, SIGKILL);
+	if (w < 0)
+		return -errno;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
 }
 
 static int mariadb_init_datadir(const char *binary, const char *datadir, const char *user)
@@ -53,25 +83,49 @@ static int mysql_init_datadir(const char *binary, const char *datadir, const cha
 const struct server_flavor server_flavor_mariadb = { "mariadb", mariadb_init_datadir };
 const struct server_flavor server_flavor_mysql = { "mysql", mysql_init_datadir };
 
-static int chown_to(const char *path, const char *user)
+/* The socket's directory, one per state directory (two state directories
+ * never share a socket): RUN/s-HASH, made here and given to the server's
+ * user, who must create the socket in it.  Only the server's user and root
+ * reach it; a symbolic link or another owner there is refused. */
+static int socket_dir_setup(const char *run_dir, const char *state_dir, const struct passwd *pw, char **ret)
 {
-	struct passwd *pw = getpwnam(user);
-	if (!pw)
-		return -ESRCH;
-	return chown(path, pw->pw_uid, pw->pw_gid) < 0 ? -errno : 0;
+	_cleanup_free_ char *real = realpath(state_dir, NULL), *dir = NULL;
+	_cleanup_close_ int fd = -EBADF;
+	uint64_t h = UINT64_C(14695981039346656037); /* FNV-1a */
+	struct stat st;
+	int r;
+
+	if (!real)
+		return -errno;
+	for (const char *c = real; *c; c++)
+		h = (h ^ (unsigned char)*c) * UINT64_C(1099511628211);
+	if (xasprintf(&dir, "%s/s-%016" PRIx64, run_dir, h) < 0)
+		return -ENOMEM;
+	r = mkdir_p(run_dir, 0755);
+	if (r >= 0)
+		r = mkdir_new(dir, 0700);
+	if (r < 0)
+		return r;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return -errno;
+	if (st.st_uid != 0 && st.st_uid != pw->pw_uid)
+		return -EPERM;
+	if (fchown(fd, pw->pw_uid, pw->pw_gid) < 0 || fchmod(fd, 0700) < 0)
+		return -errno;
+	*ret = dir;
+	dir = NULL;
+	return 0;
 }
 
 /* Every directory above path must be searchable by the server's user, or
  * the server fails later with an error about some file in its datadir. */
-static int reachable_by(const char *path, const char *user)
+static int reachable_by(const char *path, const struct passwd *pw)
 {
-	struct passwd *pw = getpwnam(user);
 	_cleanup_free_ char *p = strdup(path);
 	char *slash;
 	struct stat st;
 
-	if (!pw)
-		return -ESRCH;
 	if (!p)
 		return -ENOMEM;
 	while ((slash = strrchr(p, '/'))) {
@@ -108,10 +162,56 @@ static int write_option_file(const struct server_config *cfg, const struct serve
 	return write_file_atomic(s->cnf, text, strlen(text));
 }
 
+/* Whose the datadir is: slicebench's if its marker is a file that root
+ * wrote (the datadir itself belongs to the server's user, who could write
+ * anything else there). */
+static bool datadir_is_ours(const char *marker)
+{
+	struct stat st;
+
+	return lstat(marker, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == 0;
+}
+
+/* The datadir is built as STATE/datadir.new and renamed into place only
+ * once marked, so that STATE/datadir is always whole.  A datadir.new is
+ * always a half-made one of slicebench's (no one else writes in STATE, and
+ * the caller holds STATE's lock); it is removed before a new attempt. */
+static int datadir_create(const struct server *s, const char *state_dir)
+{
+	_cleanup_free_ char *tmp = NULL, *marker = NULL;
+	int r;
+
+	if (xasprintf(&tmp, "%s/datadir.new", state_dir) < 0 || xasprintf(&marker, "%s/" MARKER, tmp) < 0)
+		return -ENOMEM;
+	r = remove_tree(tmp);
+	if (r < 0 && r != -ENOENT)
+		return r;
+	r = s->flavor->init_datadir(s->binary, tmp, s->user);
+	if (r >= 0)
+		r = write_file_atomic(marker, "slicebench\n", 11);
+	if (r >= 0 && rename(tmp, s->datadir) < 0)
+		r = -errno;
+	if (r < 0)
+		(void)remove_tree(tmp);
+	return r;
+}
+
+int server_remove_half_made(const char *state_dir)
+{
+	_cleanup_free_ char *tmp = NULL;
+	int r;
+
+	if (xasprintf(&tmp, "%s/datadir.new", state_dir) < 0)
+		return -ENOMEM;
+	r = remove_tree(tmp);
+	return r == -ENOENT ? 0 : r < 0 ? r : 1;
+}
+
 int server_setup(const struct server_config *cfg, struct server *ret)
 {
 	struct server s = {};
-	_cleanup_free_ char *marker = NULL;
+	_cleanup_free_ char *marker = NULL, *socket_dir = NULL;
+	struct passwd *pw;
 	struct stat st;
 	int r;
 
@@ -119,46 +219,51 @@ int server_setup(const struct server_config *cfg, struct server *ret)
 	s.binary = strdup(cfg->binary ? cfg->binary : "mariadbd");
 	s.user = strdup(cfg->user ? cfg->user : "mysql");
 	if (!s.binary || !s.user || xasprintf(&s.datadir, "%s/datadir", cfg->state_dir) < 0 ||
-	    xasprintf(&s.cnf, "%s/my.cnf", cfg->state_dir) < 0 || xasprintf(&s.socket, "%s/mysqld.sock", cfg->run_dir) < 0 ||
-	    xasprintf(&s.log, "%s/mysqld.err", cfg->state_dir) < 0 || xasprintf(&marker, "%s/" MARKER, s.datadir) < 0) {
+	    xasprintf(&s.cnf, "%s/my.cnf", cfg->state_dir) < 0 || xasprintf(&s.log, "%s/mysqld.err", s.datadir) < 0 ||
+	    xasprintf(&marker, "%s/" MARKER, s.datadir) < 0) {
 		r = -ENOMEM;
 		goto fail;
 	}
-	r = mkdir_p(cfg->state_dir, 0755);
-	if (r < 0)
-		goto fail;
-	/* The socket's directory is the only way to the root account. */
-	r = mkdir_p(cfg->run_dir, 0700);
-	if (r < 0)
-		goto fail;
-	if (chmod(cfg->run_dir, 0700) < 0) {
-		r = -errno;
+	pw = getpwnam(s.user);
+	if (!pw) {
+		r = -ESRCH;
 		goto fail;
 	}
-	r = chown_to(cfg->run_dir, s.user);
+	/* A server running as root would leave files of root's in the datadir. */
+	if (pw->pw_uid == 0) {
+		r = -EPERM;
+		goto fail;
+	}
+	/* What root writes and later trusts (the option file, the lock, the
+	 * live records) lives here: root alone may write in it.  Only the
+	 * datadir below belongs to the server's user. */
+	r = mkdir_p(cfg->state_dir, 0755);
 	if (r >= 0)
-		r = chown_to(cfg->state_dir, s.user);
-	if (r >= 0)
-		r = reachable_by(s.datadir, s.user);
-	if (r >= 0)
-		r = reachable_by(s.socket, s.user);
+		r = dir_check_trusted(cfg->state_dir);
 	if (r < 0)
 		goto fail;
-	if (stat(s.datadir, &st) == 0) {
+	r = socket_dir_setup(cfg->run_dir, cfg->state_dir, pw, &socket_dir);
+	if (r < 0)
+		goto fail;
+	if (xasprintf(&s.socket, "%s/mysqld.sock", socket_dir) < 0) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	r = reachable_by(s.datadir, pw);
+	if (r >= 0)
+		r = reachable_by(s.socket, pw);
+	if (r < 0)
+		goto fail;
+	if (lstat(s.datadir, &st) == 0) {
 		/* Never adopt a datadir that slicebench did not make. */
-		if (access(marker, F_OK) < 0) {
+		if (!S_ISDIR(st.st_mode) || !datadir_is_ours(marker)) {
 			r = -EEXIST;
 			goto fail;
 		}
 	} else {
-		r = s.flavor->init_datadir(s.binary, s.datadir, s.user);
-		if (r >= 0)
-			r = write_file_atomic(marker, "slicebench\n", 11);
-		if (r < 0) {
-			/* Half a datadir without the marker would be refused next time. */
-			remove_tree(s.datadir);
+		r = datadir_create(&s, cfg->state_dir);
+		if (r < 0)
 			goto fail;
-		}
 	}
 	r = write_option_file(cfg, &s);
 	if (r < 0)
@@ -221,37 +326,139 @@ static bool ping(const struct server *s)
 	return ok;
 }
 
-int server_wait_ready(const struct server *s, pid_t pid, uint64_t timeout_ns)
+/* The PID that listens on the socket, from the peer credentials. */
+static int socket_peer(const char *path, pid_t *ret)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	_cleanup_close_ int fd = -EBADF;
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+		return -errno;
+	*ret = cred.pid;
+	return 0;
+}
+
+static pid_t parent_of(pid_t pid)
+{
+	_cleanup_free_ char *s = NULL;
+	char path[64];
+	const char *p;
+	int ppid;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_file_str(path, &s) < 0 || !(p = strrchr(s, ')')) || sscanf(p + 2, "%*c %d", &ppid) != 1)
+		return 0;
+	return (pid_t)ppid;
+}
+
+/* pid itself, or (where a manager or a wrapper forks) one of its descendants. */
+static bool is_or_descends_from(pid_t pid, pid_t ancestor)
+{
+	for (unsigned i = 0; i < 64 && pid > 1; i++, pid = parent_of(pid))
+		if (pid == ancestor)
+			return true;
+	return false;
+}
+
+int process_alive(pid_t *pid)
+{
+	pid_t w;
+
+	if (*pid <= 0)
+		return 0;
+	/* A child of ours that exited is a zombie until reaped, and kill(pid, 0)
+	 * would count it as alive. */
+	w = waitpid(*pid, NULL, WNOHANG);
+	if (w == *pid) {
+		*pid = 0;
+		return 0;
+	}
+	if (w == 0)
+		return 1;
+	return kill(*pid, 0) == 0 || errno == EPERM;
+}
+
+int server_wait_ready(const struct server *s, pid_t *pid, uint64_t timeout_ns, pid_t *ret_other)
 {
 	uint64_t deadline = now_ns() + timeout_ns;
+	pid_t other = 0;
 
-	while (now_ns() < deadline) {
-		if (ping(s))
-			return 0;
-		if (pid > 0 && kill(pid, 0) < 0)
-			return -ECHILD;
+	for (;;) {
+		pid_t peer = 0;
+
+		if (interrupt_signal)
+			return -EINTR;
+		/* Ours only if the process listening is the one just started: a
+		 * socket can be answered by another server. */
+		if (ping(s) && socket_peer(s->socket, &peer) >= 0) {
+			if (*pid <= 0 || is_or_descends_from(peer, *pid))
+				return 0;
+			other = peer;
+		}
+		if (*pid > 0 && !process_alive(pid))
+			break;
+		if (now_ns() >= deadline)
+			break;
 		usleep(50000);
 	}
-	return -ETIMEDOUT;
+	if (other) {
+		if (ret_other)
+			*ret_other = other;
+		return -EADDRINUSE;
+	}
+	return *pid > 0 ? -ETIMEDOUT : -ECHILD;
+}
+
+/* The log lives in the datadir, which belongs to the server's user: never
+ * follow a symbolic link there, never block on a FIFO. */
+static int log_open(const struct server *s, FILE **ret)
+{
+	struct stat st;
+	int fd = open(s->log, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EBADF;
+	}
+	*ret = fdopen(fd, "r");
+	if (!*ret) {
+		close(fd);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 long server_log_size(const struct server *s)
 {
+	_cleanup_fclose_ FILE *f = NULL;
 	struct stat st;
 
-	return stat(s->log, &st) == 0 ? (long)st.st_size : 0;
+	return log_open(s, &f) >= 0 && fstat(fileno(f), &st) == 0 ? (long)st.st_size : 0;
 }
 
 int server_log_tail(const struct server *s, long since, unsigned n, char **ret)
 {
-	_cleanup_fclose_ FILE *f = fopen(s->log, "re");
+	_cleanup_fclose_ FILE *f = NULL;
 	char buf[16384], *p;
 	long size;
 	size_t len;
+	int r;
 
 	*ret = NULL;
-	if (!f)
-		return -errno;
+	r = log_open(s, &f);
+	if (r < 0)
+		return r;
 	/* Only what this start wrote, and of that the end: the log is kept
 	 * across starts and may be large. */
 	if (fseek(f, 0, SEEK_END) < 0 || (size = ftell(f)) < 0)

@@ -19,8 +19,8 @@ extern const struct server_flavor server_flavor_mysql;
 struct server_config {
 	const char *binary;    /* mariadbd or mysqld */
 	const char *flavor;    /* "mariadb" or "mysql" */
-	const char *state_dir; /* datadir and option file live here */
-	const char *run_dir;   /* the socket's 0700 directory */
+	const char *state_dir; /* root's: the option file and the datadir live here */
+	const char *run_dir;   /* holds one 0700 socket directory per state directory */
 	const char *user;      /* the server's own user */
 	const char *buffer_pool;
 	unsigned max_connections;
@@ -31,14 +31,26 @@ struct server {
 	char *binary, *user, *datadir, *cnf, *socket, *log;
 };
 
-/* Creates (once) or checks the datadir, writes the option file. */
+/* Creates (once) or checks the datadir, writes the option file.  -EPERM:
+ * the state directory is not root's alone (see dir_check_trusted()), the
+ * socket directory belongs to someone else, or the user is root;
+ * -EEXIST: a datadir there that slicebench did not make. */
 int server_setup(const struct server_config *cfg, struct server *ret);
+/* Removes the half-made datadir that an interrupted setup left in
+ * state_dir; 1 if there was one.  The caller holds the state's lock. */
+int server_remove_half_made(const char *state_dir);
 void server_done(struct server *s);
 /* argv to exec the server: binary --defaults-file=CNF. */
 int server_argv(const struct server *s, char ***ret);
 void strv_free(char **l);
-/* Pings over the socket until it answers, pid dies or the timeout runs out. */
-int server_wait_ready(const struct server *s, pid_t pid, uint64_t timeout_ns);
+/* Pings over the socket until the server answers, *pid dies (a child of
+ * ours is reaped and *pid set to 0), a signal is caught (-EINTR) or the
+ * timeout runs out.  The answer counts only if the process listening on the
+ * socket (SO_PEERCRED) is *pid or its descendant; -EADDRINUSE if only
+ * another one answered (its PID in *ret_other).  *pid 0: any server. */
+int server_wait_ready(const struct server *s, pid_t *pid, uint64_t timeout_ns, pid_t *ret_other);
+/* 1 if *pid runs; a child of ours that exited is reaped and *pid set to 0. */
+int process_alive(pid_t *pid);
 /* The error log's size now, and the last n lines written after that
  * offset (0: from the start), for messages; *ret is NULL if none. */
 long server_log_size(const struct server *s);

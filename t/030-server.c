@@ -38,8 +38,10 @@ int main(void)
 		bail_out("cannot set up: %s", strerror(-r));
 	xasprintf(&marker, "%s/.slicebench-datadir", s.datadir);
 	ok(access(marker, F_OK) == 0, "the datadir carries slicebench's marker");
-	r = stat(run, &st);
-	ok(r == 0 && (st.st_mode & 0777) == 0700, "socket directory is 0700 (%o)", st.st_mode & 0777);
+	_cleanup_free_ char *sock_dir = strndup(s.socket, (size_t)(strrchr(s.socket, '/') - s.socket));
+	r = stat(sock_dir, &st);
+	ok(r == 0 && (st.st_mode & 0777) == 0700 && strncmp(sock_dir, run, strlen(run)) == 0,
+	   "socket directory %s is 0700 (%o)", sock_dir, st.st_mode & 0777);
 
 	on_exit_run(kill_server, NULL);
 	server_argv(&s, &argv);
@@ -50,7 +52,7 @@ int main(void)
 		_exit(127);
 	}
 	strv_free(argv);
-	r = server_wait_ready(&s, server_pid, 60 * NSEC_PER_SEC);
+	r = server_wait_ready(&s, &(pid_t){ server_pid }, 60 * NSEC_PER_SEC, NULL);
 	if (!is_int(r, 0, "server answers a ping over its socket")) {
 		_cleanup_free_ char *tail = NULL;
 		server_log_tail(&s, 0, 10, &tail);

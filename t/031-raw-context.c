@@ -50,7 +50,7 @@ static void start_ready(struct context_spec *spec, struct server *s, enum cgroup
 	r = ctx.ops->start(&ctx);
 	if (!is_int(r, 0, "raw context %s starts", spec->name))
 		bail_out("start: %s", strerror(-r));
-	r = server_wait_ready(s, ctx.pid, 60 * NSEC_PER_SEC);
+	r = server_wait_ready(s, &ctx.pid, 60 * NSEC_PER_SEC, NULL);
 	if (!is_int(r, 0, "server in %s answers a ping", spec->name)) {
 		_cleanup_free_ char *tail = NULL;
 		server_log_tail(s, 0, 10, &tail);

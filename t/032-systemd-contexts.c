@@ -38,7 +38,7 @@ static void check_kind(enum context_kind kind, struct context_spec *spec, struct
 	if (!is_int(r, 0, "%s starts", k))
 		bail_out("start: %s", strerror(-r));
 	cmp_ok(ctx.pid, ">", 0, "%s: server PID known", k);
-	is_int(server_wait_ready(s, ctx.pid, 30 * NSEC_PER_SEC), 0, "%s: server answers a ping", k);
+	is_int(server_wait_ready(s, &ctx.pid, 30 * NSEC_PER_SEC, NULL), 0, "%s: server answers a ping", k);
 	context_unit_name(&ctx, &unit);
 	bus_open_system(&bus);
 	bus_get_unit_by_pid(bus, ctx.pid, &byp, &error);

@@ -49,7 +49,7 @@ int main(int argc, char **argv)
 	if (!is_int(r, 0, "user context starts"))
 		bail_out("start: %s", strerror(-r));
 	cmp_ok(ctx.pid, ">", 0, "server PID known");
-	is_int(server_wait_ready(&s, ctx.pid, 30 * NSEC_PER_SEC), 0, "server answers a ping");
+	is_int(server_wait_ready(&s, &ctx.pid, 30 * NSEC_PER_SEC, NULL), 0, "server answers a ping");
 	xasprintf(&cgpath, "/proc/%d/cgroup", (int)ctx.pid);
 	read_file_str(cgpath, &cg);
 	xasprintf(&want, "user.slice/user-%u.slice/user@%u.service/app.slice/slicebench-t033.service", (unsigned)pw->pw_uid,

@@ -50,7 +50,7 @@ pid_t test_server_fork(const struct server *s)
 	}
 	strv_free(argv);
 	on_exit_run(stop_server, (void *)(intptr_t)pid);
-	r = server_wait_ready(s, pid, 60 * NSEC_PER_SEC);
+	r = server_wait_ready(s, &(pid_t){ pid }, 60 * NSEC_PER_SEC, NULL);
 	if (r < 0) {
 		_cleanup_free_ char *tail = NULL;
 

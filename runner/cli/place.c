@@ -5,7 +5,7 @@
 #include "slices/cgmode.h"
 #include "cli/args.h"
 #include "run/experiment.h"
-#include "run/interrupt.h"
+#include "common/interrupt.h"
 #include "run/managed.h"
 #include "slices/snapshot.h"
 #include "common/util.h"

@@ -5,7 +5,7 @@
 
 #include "run/engine.h"
 #include "run/experiment.h"
-#include "run/interrupt.h"
+#include "common/interrupt.h"
 #include "common/util.h"
 #include "cli/verbs.h"
 

@@ -4,7 +4,7 @@
 
 #include "slices/cgmode.h"
 #include "cli/args.h"
-#include "run/interrupt.h"
+#include "common/interrupt.h"
 #include "run/managed.h"
 #include "common/util.h"
 
@@ -16,18 +16,19 @@ int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(struct 
 	struct context c = {};
 	int r, status;
 
+	/* Before the first child: a signal from here on ends the verb cleanly. */
+	interrupt_catch();
 	managed_config_default(&cfg);
 	if (managed_setup(verb, &cfg, &s) < 0)
-		return 1;
+		return interrupt_signal ? 128 + interrupt_signal : 1;
 	c = (struct context){ .ops = context_ops_for(a->spec.kind), .spec = &a->spec, .server = &s,
 			      .mode = cgroup_mode_detect() };
-	interrupt_catch();
 	r = managed_start(&c, &msg);
 	if (r < 0) {
 		log_error_errno(r, "%s: the server did not start as %s: %m%s%s", verb, context_kind_to_string(a->spec.kind),
 				msg ? "; " : "", strempty(msg));
 		server_done(&s);
-		return 1;
+		return interrupt_signal ? 128 + interrupt_signal : 1;
 	}
 	a->o.socket = s.socket;
 	a->o.server_pid = c.pid;

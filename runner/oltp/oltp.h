@@ -124,8 +124,8 @@ int oltp_prepare(const struct oltp_options *o, char **ret_msg);
 /* Warm the buffer pool: read every table through the PK and through k. */
 int oltp_prewarm(const struct oltp_options *o, char **ret_msg);
 
-/* Set from a signal handler: the running step ends as failed, "interrupted". */
-extern volatile sig_atomic_t oltp_interrupted;
+/* A signal caught (common/interrupt.h) ends the running step as failed,
+ * "interrupted", and prepare with -EINTR. */
 
 /* One step.  Returns 0 with *ret filled, also for a failed step (ret->failed,
  * ret->reason); <0 only if the step could not be set up (no threads started). */

@@ -14,6 +14,7 @@
 
 #include "oltp/histogram.h"
 #include "oltp/oltp.h"
+#include "common/interrupt.h"
 #include "common/util.h"
 
 enum stmt_kind { STMT_POINT, STMT_SIMPLE, STMT_SUM, STMT_ORDER, STMT_DISTINCT, _STMT_PER_TABLE };
@@ -32,7 +33,6 @@ static const char *const table_stmt_sql[_STMT_PER_TABLE] = {
 #define POINT_SELECTS 10
 #define QUERIES_PER_TXN (2 + POINT_SELECTS + 4)
 
-volatile sig_atomic_t oltp_interrupted;
 
 struct step {
 	const struct oltp_options *o;
@@ -337,7 +337,7 @@ static uint64_t sum_transactions(struct worker *ws, unsigned n)
 /* Sleeps to an absolute deadline, waking every 100 ms to notice a stop. */
 static void sleep_until(struct step *st, uint64_t deadline)
 {
-	for (uint64_t now; !atomic_load(&st->stop) && !oltp_interrupted && (now = now_ns()) < deadline;) {
+	for (uint64_t now; !atomic_load(&st->stop) && !interrupt_signal && (now = now_ns()) < deadline;) {
 		uint64_t t = MIN(deadline, now + 100 * NSEC_PER_MSEC);
 		struct timespec ts = { .tv_sec = t / NSEC_PER_SEC, .tv_nsec = t % NSEC_PER_SEC };
 
@@ -354,13 +354,13 @@ static void report(struct step *st, struct worker *ws, unsigned threads, struct 
 	uint64_t last = 0;
 
 	sleep_until(st, st->measure_ns);
-	if (oltp_interrupted)
+	if (interrupt_signal)
 		step_fail(st, "interrupted by a signal");
 	for (uint64_t k = 1; !atomic_load(&st->stop); k++) {
 		uint64_t tick = st->measure_ns + k * NSEC_PER_SEC, txns;
 
 		sleep_until(st, MIN(tick, st->end_ns));
-		if (oltp_interrupted)
+		if (interrupt_signal)
 			step_fail(st, "interrupted by a signal");
 		if (atomic_load(&st->stop))
 			break;

@@ -11,6 +11,7 @@
 
 #include "oltp/oltp.h"
 #include "common/spawn.h"
+#include "common/interrupt.h"
 #include "common/util.h"
 
 /* The number after `key` on the first line that contains it. */
@@ -154,7 +155,7 @@ static int read_all(int fd, uint64_t deadline_ns, struct oltp_telemetry *tel, st
 		uint64_t now = now_ns();
 		ssize_t n;
 
-		if (oltp_interrupted)
+		if (interrupt_signal)
 			return -EINTR;
 		if (now >= deadline_ns)
 			return -ETIMEDOUT;

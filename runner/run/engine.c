@@ -12,7 +12,7 @@
 #include "run/experiment.h"
 #include "run/engine.h"
 #include "host/facts.h"
-#include "run/interrupt.h"
+#include "common/interrupt.h"
 #include "run/managed.h"
 #include "report/report.h"
 #include "run/results.h"
@@ -342,7 +342,8 @@ static int open_results(const char *out, bool resume, const struct experiment *e
 	if (r == -EEXIST)
 		return log_error("run: %s already holds results (--resume %s to finish it)", dir, dir), r;
 	if (r < 0)
-		return log_error_errno(r, "run: cannot write results to %s: %m", dir);
+		return log_error_errno(r, "run: cannot write results to %s: %m%s", dir,
+				       r == -ELOOP ? " (a symbolic link: give the directory itself)" : "");
 	return 0;
 }
 
@@ -403,6 +404,8 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	r = write_run_facts(rn.res, e, resume);
 	if (r < 0)
 		goto out;
+	/* Before the first child: a signal from here on ends the run cleanly. */
+	interrupt_catch();
 	managed_config_default(&cfg);
 	if (e->binary)
 		cfg.binary = e->binary;
@@ -431,7 +434,6 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 		}
 		progress("the client runs in %s", unit);
 	}
-	interrupt_catch();
 	progress("run %s started, results in %s", e->name, results_dir(rn.res));
 	r = prepare_dataset(&rn);
 	for (unsigned rep = 1; r >= 0 && rep <= e->repeat; rep++)

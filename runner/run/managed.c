@@ -76,6 +76,7 @@ int managed_start(struct context *c, char **ret_msg)
 {
 	_cleanup_free_ char *state_dir = state_dir_of(c), *tail = NULL;
 	long log_start = server_log_size(c->server);
+	pid_t other = 0;
 	int r;
 
 	if (!state_dir)
@@ -89,9 +90,12 @@ int managed_start(struct context *c, char **ret_msg)
 	if (r >= 0)
 		r = state_record(state_dir, c);
 	if (r >= 0)
-		r = server_wait_ready(c->server, c->pid, 120 * NSEC_PER_SEC);
+		r = server_wait_ready(c->server, &c->pid, 120 * NSEC_PER_SEC, &other);
 	if (r < 0) {
-		if (ret_msg && server_log_tail(c->server, log_start, 5, &tail) >= 0 && tail)
+		if (ret_msg && r == -EADDRINUSE)
+			xasprintf(ret_msg, "%s answers for another server (PID %d), not the one just started",
+				  c->server->socket, (int)other);
+		else if (ret_msg && r != -EINTR && server_log_tail(c->server, log_start, 5, &tail) >= 0 && tail)
 			xasprintf(ret_msg, "%s%sthe server's log says:\n%s", strempty(c->failure), c->failure ? "; " : "",
 				  tail);
 		else if (ret_msg && c->failure) {
@@ -118,8 +122,11 @@ int managed_stop(struct context *c)
 	return r;
 }
 
+#define TRUST_HINT " (slicebench acts on what it finds there: it must be a directory of root's that no one else can write, and so must every directory above it)"
+
 int managed_setup(const char *verb, const struct server_config *cfg, struct server *ret)
 {
+	struct passwd *pw;
 	int holder = 0, r;
 
 	r = state_lock(cfg->state_dir, &holder);
@@ -127,18 +134,26 @@ int managed_setup(const char *verb, const struct server_config *cfg, struct serv
 		return log_error("%s: another slicebench (PID %d) is using %s; one run per state directory at a time",
 				 verb, holder, cfg->state_dir), r;
 	if (r < 0)
-		return log_error_errno(r, "%s: cannot lock %s/lock: %m", verb, cfg->state_dir);
+		return log_error_errno(r, "%s: cannot lock %s/lock: %m%s", verb, cfg->state_dir,
+				       r == -EPERM || r == -ELOOP ? TRUST_HINT : "");
 	r = state_cleanup(cfg->state_dir);
 	if (r > 0)
 		log_info("%s: removed what %d earlier run(s) left behind", verb, r);
 	r = managed_ensure_user(cfg->user);
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot create the server's user %s: %m", verb, cfg->user);
+	pw = getpwnam(cfg->user);
+	if (pw && pw->pw_uid == 0)
+		return log_error("%s: the server's user %s is root: refused, since a server running as root leaves "
+				 "files in the datadir that the unprivileged server of every later run cannot open",
+				 verb, cfg->user), -EPERM;
 	r = server_setup(cfg, ret);
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot set up the server in %s: %m%s", verb, cfg->state_dir,
 				       r == -EACCES ? " (its user must be able to reach every directory above it)"
 				       : r == -EEXIST ? " (a datadir there that slicebench did not make; refusing to touch it)"
+				       : r == -EPERM  ? " (the socket's directory under the run directory belongs to someone else)"
+				       : r == -EINTR  ? " (interrupted; the half-made datadir is removed)"
 						      : "");
 	return 0;
 }

@@ -16,16 +16,23 @@ int results_open(const char *dir, bool resume, struct results **ret)
 {
 	_cleanup_free_ char *lock = NULL, *steps = NULL, *places = NULL, *probe = NULL, *record = NULL;
 	struct results *r;
+	struct stat st;
 	int fd, e;
 
+	/* Never write through a symbolic link: --out pointing at /etc would
+	 * put the lock, steps/ and the JSON files there. */
+	if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
+		return -ELOOP;
 	e = mkdir_p(dir, 0755);
+	if (e >= 0)
+		e = mkdir_new(dir, 0755);
 	if (e < 0)
 		return e;
 	if (xasprintf(&lock, "%s/lock", dir) < 0 || xasprintf(&steps, "%s/steps", dir) < 0 ||
 	    xasprintf(&places, "%s/placements", dir) < 0 || xasprintf(&probe, "%s/.probe", dir) < 0 ||
 	    xasprintf(&record, "%s/results.json", dir) < 0)
 		return -ENOMEM;
-	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0644);
 	if (fd < 0)
 		return -errno;
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -38,9 +45,9 @@ int results_open(const char *dir, bool resume, struct results **ret)
 		return -EEXIST;
 	}
 	/* A full disk or a read-only mount shows now, not after an hour. */
-	e = mkdir_p(steps, 0755);
+	e = mkdir_new(steps, 0755);
 	if (e >= 0)
-		e = mkdir_p(places, 0755);
+		e = mkdir_new(places, 0755);
 	if (e >= 0)
 		e = write_file_atomic(probe, "probe\n", 6);
 	if (e >= 0 && unlink(probe) < 0)

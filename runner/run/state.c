@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "slices/bus.h"
+#include "slices/server.h"
 #include "run/state.h"
 #include "common/util.h"
 
@@ -28,12 +29,14 @@ int state_lock(const char *state_dir, int *ret_holder)
 	if (held_dir && streq(held_dir, state_dir))
 		return 0;
 	r = mkdir_p(state_dir, 0755);
+	if (r >= 0)
+		r = dir_check_trusted(state_dir);
 	if (r < 0)
 		return r;
 	if (xasprintf(&path, "%s/lock", state_dir) < 0)
 		return -ENOMEM;
 	/* Kept open (and locked) until exit; close-on-exec keeps it from servers. */
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0644);
 	if (fd < 0)
 		return -errno;
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -75,23 +78,41 @@ static unsigned long long start_time(pid_t pid)
 	return t;
 }
 
+/* The InvocationID of the unit just started, which cleanup later compares
+ * with the unit of that name it finds: a unit that came back under the same
+ * name is not ours. */
+static int unit_invocation(const char *unit, int uid, char ret[static 33])
+{
+	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+	int r;
+
+	r = uid >= 0 ? bus_open_user_manager((uid_t)uid, &bus) : bus_open_system(&bus);
+	if (r >= 0)
+		r = bus_unit_get_invocation_id(bus, unit, ret, NULL);
+	return r;
+}
+
 int state_record(const char *state_dir, const struct context *c)
 {
 	_cleanup_free_ char *path = NULL, *dir = NULL, *unit = NULL, *text = NULL;
 	struct passwd *pw = c->ops->manager == MANAGER_USER ? getpwnam(c->server->user) : NULL;
+	int uid = pw ? (int)pw->pw_uid : -1;
+	char invocation[33] = "";
 	json_t *j;
 	int r;
 
 	r = context_unit_name(c, &unit);
+	if (r >= 0 && unit)
+		r = unit_invocation(unit, uid, invocation);
 	if (r < 0)
 		return r;
 	if (xasprintf(&dir, "%s/live", state_dir) < 0 || record_path(state_dir, c->spec->name, &path) < 0)
 		return -ENOMEM;
-	r = mkdir_p(dir, 0700);
+	r = mkdir_new(dir, 0700);
 	if (r < 0)
 		return r;
-	j = json_pack("{s:s, s:s?, s:i, s:s?, s:i, s:I, s:i}", "kind", c->ops->name, "unit",
-		      unit, "uid", pw ? (int)pw->pw_uid : -1, "cgroup", c->cgroup_name, "server_pid", (int)c->pid,
+	j = json_pack("{s:s, s:s?, s:s?, s:i, s:s?, s:i, s:I, s:i}", "kind", c->ops->name, "unit", unit, "invocation",
+		      *invocation ? invocation : NULL, "uid", uid, "cgroup", c->cgroup_name, "server_pid", (int)c->pid,
 		      "server_start", (json_int_t)start_time(c->pid), "owner_pid", (int)getpid());
 	if (!j)
 		return -ENOMEM;
@@ -123,9 +144,10 @@ static void kill_server(pid_t pid, unsigned long long start)
 		printf("killed the server, PID %d\n", (int)pid);
 }
 
-static void stop_unit(const char *unit, int uid)
+static void stop_unit(const char *unit, int uid, const char *invocation)
 {
 	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+	char now[33];
 	int r;
 
 	if (!ours(unit, "slicebench-"))
@@ -135,6 +157,13 @@ static void stop_unit(const char *unit, int uid)
 		return; /* no manager, no unit */
 	if (bus_unit_exists(bus, unit, NULL) <= 0)
 		return;
+	/* The name alone proves nothing: after the run was killed, the unit may
+	 * have gone and someone else's come back under the same name. */
+	if (!invocation || bus_unit_get_invocation_id(bus, unit, now, NULL) < 0 || !streq(now, invocation)) {
+		printf("left unit %s alone: it is not the one slicebench started (%s)\n", unit,
+		       invocation ? "another invocation" : "the record names no invocation");
+		return;
+	}
 	/* A clean stop first (the server shuts down on SIGTERM); a unit that
 	 * does not go is killed. */
 	r = bus_stop_unit(bus, unit, 60 * USEC_PER_SEC, NULL);
@@ -197,39 +226,88 @@ static bool cgroup_gone(const char *name)
 	return gone;
 }
 
+/* Only root may have written what cleanup acts on: a directory and files
+ * owned by root that no one else can write. */
+static bool root_only(const struct stat *st)
+{
+	return st->st_uid == 0 && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+static int record_load(const char *path, json_t **ret)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) || !root_only(&st) || st.st_size > 65536)
+		return -EPERM;
+	*ret = json_loadfd(fd, 0, NULL);
+	return *ret ? 0 : -EBADMSG;
+}
+
+static bool clean_one(const char *dir, const char *name)
+{
+	_cleanup_free_ char *path = NULL;
+	const char *unit, *cgroup, *invocation;
+	json_t *j = NULL;
+	int r;
+
+	if (xasprintf(&path, "%s/%s", dir, name) < 0)
+		return false;
+	r = record_load(path, &j);
+	if (r < 0) {
+		printf("ignored %s: %s\n", path,
+		       r == -EPERM ? "not a file that root alone wrote" : r == -EBADMSG ? "not a record" : strerror(-r));
+		return false;
+	}
+	unit = json_string_value(json_object_get(j, "unit"));
+	cgroup = json_string_value(json_object_get(j, "cgroup"));
+	invocation = json_string_value(json_object_get(j, "invocation"));
+	printf("stale: %s (%s, left by PID %d)\n", name, strempty(json_string_value(json_object_get(j, "kind"))),
+	       (int)json_integer_value(json_object_get(j, "owner_pid")));
+	/* The unit first: systemd then stops the server it holds. */
+	stop_unit(unit, (int)json_integer_value(json_object_get(j, "uid")), invocation);
+	kill_server((pid_t)json_integer_value(json_object_get(j, "server_pid")),
+		    (unsigned long long)json_integer_value(json_object_get(j, "server_start")));
+	remove_cgroup(cgroup);
+	json_decref(j);
+	if (cgroup && !cgroup_gone(cgroup))
+		return false;
+	unlink(path);
+	return true;
+}
+
 int state_cleanup(const char *state_dir)
 {
 	_cleanup_free_ char *dir = NULL;
 	struct dirent **names = NULL;
-	int n, cleared = 0;
+	struct stat st;
+	int n, r, cleared = 0;
 
+	/* A first setup cut short leaves its half-made datadir. */
+	r = server_remove_half_made(state_dir);
+	if (r > 0) {
+		printf("removed the half-made datadir %s/datadir.new\n", state_dir);
+		cleared++;
+	}
 	if (xasprintf(&dir, "%s/live", state_dir) < 0)
 		return -ENOMEM;
+	if (lstat(dir, &st) < 0)
+		return cleared;
+	if (!S_ISDIR(st.st_mode) || !root_only(&st)) {
+		printf("ignored %s: not a directory that root alone can write\n", dir);
+		return cleared;
+	}
 	n = scandir(dir, &names, NULL, alphasort);
 	for (int i = 0; i < n; i++) {
-		_cleanup_free_ char *path = NULL;
-		json_error_t err;
-		json_t *j = NULL;
+		size_t len = strlen(names[i]->d_name);
 
-		if (names[i]->d_name[0] != '.' && xasprintf(&path, "%s/%s", dir, names[i]->d_name) >= 0 &&
-		    (j = json_load_file(path, 0, &err))) {
-			const char *unit = json_string_value(json_object_get(j, "unit"));
-			const char *cgroup = json_string_value(json_object_get(j, "cgroup"));
-
-			printf("stale: %s (%s, left by PID %d)\n", names[i]->d_name,
-			       strempty(json_string_value(json_object_get(j, "kind"))),
-			       (int)json_integer_value(json_object_get(j, "owner_pid")));
-			/* The unit first: systemd then stops the server it holds. */
-			stop_unit(unit, (int)json_integer_value(json_object_get(j, "uid")));
-			kill_server((pid_t)json_integer_value(json_object_get(j, "server_pid")),
-				    (unsigned long long)json_integer_value(json_object_get(j, "server_start")));
-			remove_cgroup(cgroup);
-			if (!cgroup || cgroup_gone(cgroup)) {
-				unlink(path);
-				cleared++;
-			}
-			json_decref(j);
-		}
+		if (names[i]->d_name[0] != '.' && len > 5 && streq(names[i]->d_name + len - 5, ".json") &&
+		    clean_one(dir, names[i]->d_name))
+			cleared++;
 		free(names[i]);
 	}
 	free(names);

@@ -1,5 +1,4 @@
-#include "run/interrupt.h"
-#include "oltp/oltp.h"
+#include "common/interrupt.h"
 
 volatile sig_atomic_t interrupt_signal;
 
@@ -9,7 +8,6 @@ static void on_signal(int sig)
 	 * the exit status, and cleanup runs to its end. */
 	if (!interrupt_signal)
 		interrupt_signal = sig;
-	oltp_interrupted = 1;
 }
 
 void interrupt_catch(void)
