@@ -1,9 +1,13 @@
 /* report: the model and its renderers on documents built here, no prerequisites.
- * The medians below are worked out by hand from the literal steps. */
+ * The medians below are worked out by hand from the literal steps; the
+ * intervals and p-values with SciPy (ttest_ind on the logarithms, Welch),
+ * as t/fixtures/stats/make-reference.py does for t/061. */
+#include <math.h>
 #include <stdio.h>
 
 #include <jansson.h>
 
+#include "report/model.h"
 #include "report/report.h"
 #include "tap.h"
 #include "common/util.h"
@@ -20,8 +24,8 @@
 	"\"contexts\":[\"service\",\"raw\"],\"threads\":[1,2],\"repeat\":3,\"vary\":null}"
 
 /* raw: t1 100/110/90 (median 100), t2 200/190/210 (median 200).
- * service: t1 105/120/95 (median 105, 1.05x, spread 0.24 > 0.05: n.s.);
- * t2 only repeat 1, which failed: a gap. */
+ * service: t1 105/120/95 (median 105; geometric means 1.065x, 95% interval
+ * 0.83-1.37, p 0.52: n.s.); t2 only repeat 1, which failed: a gap. */
 static const char doc_amd[] =
 	"{\"format_version\":1," EXPERIMENT ","
 	"\"host\":{\"cpu.vendor\":\"AuthenticAMD\",\"kernel.release\":\"6.1.0\",\"systemd.version\":\"252\",\"cpu.count\":8},"
@@ -36,9 +40,10 @@ static const char doc_amd[] =
 	"{\"context\":\"service\",\"vary_value\":null,\"repeat\":1,\"threads\":2,\"driver\":\"slicebench\","
 	"\"tps\":null,\"failed\":true,\"reason\":\"server went away\"}]}";
 
-/* raw: t1 100/101/99, t2 200/202/198.  service: t1 130/131/129 (1.30x, well
- * beyond 0.02); t2 one repeat at 260 whose intervals have a CV of 0.027:
- * 1.30x against a band of 0.054, significant. */
+/* raw: t1 100/101/99, t2 200/202/198.  service: t1 130/131/129 (1.30x,
+ * 1.27-1.33, p 6.6e-6: significant; at 90% 1.28-1.32); t2 one repeat at 260,
+ * whose per-second CV of 3.1% is noise within a start: no interval across
+ * starts. */
 static const char doc_intel[] =
 	"{\"format_version\":1," EXPERIMENT ","
 	"\"host\":{\"cpu.vendor\":\"GenuineIntel\",\"kernel.release\":\"6.1.0\",\"systemd.version\":\"252\",\"cpu.count\":8},"
@@ -127,7 +132,7 @@ static void check_text(const json_t *amd, const json_t *intel)
 	l = line_with_prefix(s, "1 ");
 	ok(has(l, "105.0 (95.0..120.0) n=3"), "threads 1: service median 105.0 of 3 (%s)", l);
 	ok(has(l, "100.0 (90.0..110.0) n=3"), "threads 1: raw median 100.0 of 3");
-	ok(has(l, "1.05x (n.s.)"), "threads 1: ratio 1.05x with 2 decimals, within the noise");
+	ok(has(l, "1.07x (0.83-1.37) p=0.52 n.s."), "threads 1: ratio 1.07x, its interval contains 1 (%s)", l);
 	l = line_with_prefix(s, "2 ");
 	ok(has(l, "200.0 (190.0..210.0) n=3"), "threads 2: raw median 200.0 (%s)", l);
 	ok(has(l, "failed"), "threads 2: the failed service cell is a gap");
@@ -150,11 +155,32 @@ static void check_text(const json_t *amd, const json_t *intel)
 	s = render(intel, REPORT_TEXT, false, false, NULL, &r);
 	is_int(r, 0, "text renders the second document");
 	l = line_with_prefix(s, "1 ");
-	ok(has(l, "1.30x") && !has(l, "n.s."), "threads 1: 1.30x is significant (%s)", l);
+	ok(has(l, "1.30x (1.27-1.33) p<0.001") && !has(l, "n.s."), "threads 1: 1.30x is significant (%s)", l);
 	l = line_with_prefix(s, "2 ");
-	ok(has(l, "260.0 n=1") && has(l, "1.30x") && !has(l, "n.s."),
-	   "threads 2: one repeat, judged by its intervals (%s)", l);
+	ok(has(l, "260.0 n=1") && has(l, "1.30x (one repeat: no interval)"),
+	   "threads 2: one repeat, no verdict across starts (%s)", l);
+	ok(has(s, "Welch's t on log TPS") && has(s, "95% interval"), "the method is stated under the table");
+	ok(has(s, "noise: CV of the per-second TPS within a start"), "the noise table follows");
+	l = line_with_prefix(strstr(s, "noise: ") ?: "", "2 ");
+	ok(has(l, "3.1% | " GAP), "noise: 3.1%% within the one start at 2 threads, none across (%s)", l);
+	ok(!has(s, "taskset"), "no noisy step, no advice");
 	free(s);
+
+	/* The same document at 90%: recomputed from the raw repeats. */
+	{
+		struct report_options o = { .format = REPORT_TEXT, .confidence = 0.90 };
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&buf, &len);
+
+		is_int(report_render(intel, &o, out), 0, "renders at 90%%");
+		fclose(out);
+		ok(has(line_with_prefix(buf, "1 "), "1.30x (1.28-1.32) p<0.001") && has(buf, "90% interval"),
+		   "at 90%% the interval is narrower (%s)", line_with_prefix(buf, "1 "));
+		free(buf);
+		o.confidence = 1.5;
+		is_int(report_render(intel, &o, stdout), -EINVAL, "a level of 1.5 is refused");
+	}
 }
 
 static void check_formats(const json_t *amd)
@@ -173,22 +199,31 @@ static void check_formats(const json_t *amd)
 
 	s = render(amd, REPORT_CSV, false, false, NULL, &r);
 	is_int(r, 0, "csv renders");
-	is_str(line_with_prefix(s, "column,"), "column,threads,median_tps,min_tps,max_tps,n,ratio,significant,failed",
+	is_str(line_with_prefix(s, "column,"),
+	       "column,threads,median_tps,min_tps,max_tps,n,ratio,ratio_lo,ratio_hi,p,df,level,significant,"
+	       "within_cv,across_cv,noisy_steps,failed",
 	       "csv header");
 	is_int((long long)count_lines(s), 5, "csv: header and one row per cell (2 columns x 2 thread counts)");
-	is_str(line_with_prefix(s, "service,1,"), "service,1,105.000,95.000,120.000,3,1.0500,false,0", "csv cell");
-	is_str(line_with_prefix(s, "service,2,"), "service,2,,,,0,,,1", "csv gap is empty, not 0");
+	is_str(line_with_prefix(s, "service,1,"),
+	       "service,1,105.000,95.000,120.000,3,1.0653,0.8299,1.3675,0.517566,3.91,0.9500,false,,0.1180,0,0",
+	       "csv cell: the verdict, no per-second samples, 11.8%% across starts");
+	is_str(line_with_prefix(s, "service,2,"), "service,2,,,,0,,,,,,,,,,0,1", "csv gap is empty, not 0");
 	free(s);
 
 	s = render(amd, REPORT_JSON, true, false, NULL, &r);
 	is_int(r, 0, "json renders");
 	j = json_loads(s ? s : "", 0, NULL);
 	ok(j != NULL, "json parses back");
-	is_int(json_integer_value(json_object_get(j, "format_version")), 1, "json format_version 1");
+	is_int(json_integer_value(json_object_get(j, "format_version")), 2, "json format_version 2");
+	cmp_ok(json_number_value(json_object_get(j, "confidence")), "==", 0.95, "json: the level");
 	cell = json_array_get(json_object_get(json_array_get(json_object_get(j, "rows"), 0), "cells"), 0);
 	cmp_ok(json_number_value(json_object_get(cell, "median")), "==", 105.0, "json: service median at 1 thread");
 	ok(json_is_false(json_object_get(cell, "significant")), "json: significant false");
-	cmp_ok(json_number_value(json_object_get(cell, "ratio")), "==", 1.05, "json: ratio");
+	is_str(json_string_value(json_object_get(cell, "verdict")), "not_significant", "json: verdict");
+	cmp_ok(fabs(json_number_value(json_object_get(cell, "ratio")) - 1.0653353023273933), "<", 1e-9, "json: ratio");
+	cmp_ok(fabs(json_number_value(json_object_get(cell, "ratio_lo")) - 0.829944378187414), "<", 1e-8,
+	       "json: the interval's lower bound");
+	cmp_ok(fabs(json_number_value(json_object_get(cell, "p")) - 0.5175655038650185), "<", 1e-8, "json: p");
 	cell = json_array_get(json_object_get(json_array_get(json_object_get(j, "rows"), 1), "cells"), 0);
 	ok(json_is_null(json_object_get(cell, "median")), "json: the failed cell's median is null");
 	d = json_object_get(json_object_get(j, "diffs"), "service");
@@ -248,7 +283,9 @@ static char *compare(json_t *const *docs, enum report_format f, int *ret_r)
 
 	if (!out)
 		bail_out("open_memstream: %m");
-	*ret_r = compare_render(docs, labels, 2, f, out);
+	struct report_options o = { .format = f };
+
+	*ret_r = compare_render(docs, labels, 2, &o, out);
 	fclose(out);
 	return buf;
 }
@@ -268,7 +305,8 @@ static void check_compare(json_t *amd, json_t *intel)
 	ok(!has(s, "kernel.release") && !has(s, "systemd.version") && !has(s, "cpu.count"),
 	   "compare: equal host keys are not listed");
 	l = line_with_prefix(s, "1 ");
-	ok(has(l, "service") && has(l, "105.0") && has(l, "130.0") && has(l, "1.05x (n.s.)") && has(l, "1.30x"),
+	ok(has(l, "service") && has(l, "105.0") && has(l, "130.0") && has(l, "1.07x (0.83-1.37) p=0.52 n.s.") &&
+		   has(l, "1.30x (1.27-1.33) p<0.001"),
 	   "compare: medians and ratios side by side (%s)", l);
 	ok(has(s, "amd ratio") && has(s, "intel ratio"), "compare: columns labelled by document");
 	free(s);
@@ -280,16 +318,21 @@ static void check_compare(json_t *amd, json_t *intel)
 
 	s = compare(docs, REPORT_CSV, &r);
 	is_int(r, 0, "compare renders csv");
-	ok(has(s, "host,amd,,,,,,cpu.vendor,AuthenticAMD\n") && has(s, "host,intel,,,,,,cpu.vendor,GenuineIntel\n"),
+	ok(has(s, "host,amd,,,,,,,,,,,cpu.vendor,AuthenticAMD\n") &&
+		   has(s, "host,intel,,,,,,,,,,,cpu.vendor,GenuineIntel\n"),
 	   "compare csv host records");
-	ok(has(s, "tps,intel,1,service,130.000,1.3000,true"), "compare csv tps record");
+	ok(has(s, "tps,intel,1,service,130.000,1.3000,1.2733,1.3273,0.000007,3.75,0.9500,true,,"),
+	   "compare csv tps record (%s)", line_with_prefix(s, "tps,intel,1,service"));
 	free(s);
 
 	s = compare(docs, REPORT_JSON, &r);
 	is_int(r, 0, "compare renders json");
 	j = json_loads(s ? s : "", 0, NULL);
 	h = json_object_get(j, "host_diffs");
-	is_int(json_integer_value(json_object_get(j, "format_version")), 1, "compare json format_version 1");
+	is_int(json_integer_value(json_object_get(j, "format_version")), 2, "compare json format_version 2");
+	ok(json_is_true(json_object_get(json_array_get(json_object_get(json_array_get(json_object_get(j, "rows"), 0), "values"), 1),
+					"significant")),
+	   "compare json: intel's service at 1 thread is significant");
 	is_int((long long)json_object_size(h), 1, "compare json: one differing host key");
 	is_str(json_string_value(json_array_get(json_object_get(h, "cpu.vendor"), 1)), "GenuineIntel",
 	       "compare json: the second document's value");

@@ -4,18 +4,24 @@
 #include <stdio.h>
 
 #include "report/report.h"
+#include "report/stats.h"
 #include "run/results.h"
 #include "common/util.h"
 #include "cli/verbs.h"
 
 static void report_usage(FILE *f)
 {
-	fprintf(f, "usage: slicebench report DIR [--format text|markdown|csv|json|svg|png] [--latency] [--telemetry] [-o FILE]\n"
-		   "       slicebench compare DIR DIR... [--format text|markdown|csv|json]\n"
+	fprintf(f, "usage: slicebench report DIR [--format text|markdown|csv|json|svg|png] [--latency] [--telemetry]\n"
+		   "                         [--confidence 95] [-o FILE]\n"
+		   "       slicebench compare DIR DIR... [--format text|markdown|csv|json] [--confidence 95]\n"
 		   "\n"
 		   "report: the per-context TPS table of a results directory (median of the repeats, min..max,\n"
-		   "ratio to the baseline, * where the gap is within the run-to-run noise).\n"
-		   "compare: the same experiment from several hosts side by side, then the host facts that differ.\n");
+		   "the ratio to the baseline with its interval and p-value from Welch's t on log TPS across\n"
+		   "repeats, n.s. where the interval contains 1), then the noise within a start and across starts.\n"
+		   "compare: the same experiment from several hosts side by side, then the host facts that differ.\n"
+		   "\n"
+		   "  --confidence PCT the level of the intervals, above 50 and below 99.9 (95); recomputed\n"
+		   "                   from the raw repeats each time\n");
 }
 
 struct report_args {
@@ -30,7 +36,7 @@ static int report_parse_argv(const char *verb, int argc, char **argv, struct rep
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },	  { "format", required_argument, NULL, 'f' },
 		{ "latency", no_argument, NULL, 'l' },	  { "telemetry", no_argument, NULL, 't' },
-		{ "output", required_argument, NULL, 'o' }, {}
+		{ "output", required_argument, NULL, 'o' }, { "confidence", required_argument, NULL, 'c' }, {}
 	};
 	int c;
 
@@ -55,6 +61,13 @@ static int report_parse_argv(const char *verb, int argc, char **argv, struct rep
 			break;
 		case 'o':
 			a->output = optarg;
+			break;
+		case 'c':
+			if (stats_parse_confidence(optarg, &a->ro.confidence) < 0) {
+				log_error("%s: --confidence: bad value '%s' (a percentage above %g and below %g, such as 95)",
+					  verb, optarg, STATS_CONFIDENCE_MIN_PCT, STATS_CONFIDENCE_MAX_PCT);
+				return -EINVAL;
+			}
 			break;
 		default:
 			log_error("%s: unknown option %s", verb, argv[optind - 1]);
@@ -122,7 +135,7 @@ int verb_compare(int argc, char **argv)
 	for (size_t i = 0; i < a.n_dirs && r >= 0; i++)
 		r = load("compare", a.dirs[i], &docs[i]);
 	if (r >= 0) {
-		r = compare_render(docs, (const char *const *)a.dirs, a.n_dirs, a.ro.format, stdout);
+		r = compare_render(docs, (const char *const *)a.dirs, a.n_dirs, &a.ro, stdout);
 		if (r == -EOPNOTSUPP)
 			log_error("compare: --format %s is for report; compare prints text, markdown, csv or json",
 				  report_format_to_string(a.ro.format));

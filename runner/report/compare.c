@@ -133,7 +133,8 @@ static int comparison_host(struct comparison *c, json_t *const *docs)
 	return 0;
 }
 
-static int comparison_build(json_t *const *docs, const char *const *labels, size_t n, struct comparison *c)
+static int comparison_build(json_t *const *docs, const char *const *labels, size_t n, double level,
+			    struct comparison *c)
 {
 	size_t cap = 0;
 	int r;
@@ -147,7 +148,7 @@ static int comparison_build(json_t *const *docs, const char *const *labels, size
 	if (!c->m || !c->labels || !c->label_buf)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		r = model_build(docs[i], &c->m[i]);
+		r = model_build(docs[i], level, &c->m[i]);
 		if (r < 0)
 			return r;
 		c->n++;
@@ -191,8 +192,9 @@ static int compare_tables(const struct comparison *c, bool markdown, FILE *out)
 
 	if (markdown)
 		fprintf(out, "### %s\n\n", c->m[0].name);
-	fprintf(out, "%s%sTPS, median of the repeats; ratio to each document's own baseline\n%s",
-		markdown ? "" : c->m[0].name, markdown ? "" : ": ", markdown ? "\n" : "");
+	fprintf(out, "%s%sTPS, median of the repeats; ratio to each document's own baseline with its %g%% interval "
+		     "and p (Welch's t on log TPS across repeats; n.s.: the interval contains 1)\n%s",
+		markdown ? "" : c->m[0].name, markdown ? "" : ": ", 100 * c->m[0].level, markdown ? "\n" : "");
 	table_add(&t, "threads");
 	table_add(&t, "column");
 	for (size_t d = 0; d < c->n; d++) {
@@ -248,7 +250,7 @@ static int compare_csv(const struct comparison *c, FILE *out)
 {
 	/* One table for both parts: a record of kind "tps" per document, thread
 	 * count and column, and one of kind "host" per differing key and document. */
-	fputs("record,document,threads,column,median_tps,ratio,significant,key,value\n", out);
+	fputs("record,document,threads,column,median_tps," CSV_VERDICT_HEADER ",key,value\n", out);
 	for (size_t row = 0; row < c->nrows; row++)
 		for (size_t col = 0; col < c->ncols; col++)
 			for (size_t d = 0; d < c->n; d++) {
@@ -261,14 +263,14 @@ static int compare_csv(const struct comparison *c, FILE *out)
 				fprintf(out, ",%lld,", c->threads[row]);
 				csv_field(out, c->cols[col]);
 				csv_number(out, x->median, 3);
-				csv_number(out, x->ratio, 4);
-				fprintf(out, ",%s,,\n", isnan(x->ratio) ? "" : x->significant ? "true" : "false");
+				csv_verdict(out, x, c->m[d].level);
+				fputs(",,\n", out);
 			}
 	for (size_t k = 0; k < c->nkeys; k++)
 		for (size_t d = 0; d < c->n; d++) {
 			fputs("host,", out);
 			csv_field(out, c->labels[d]);
-			fputs(",,,,,,", out);
+			fputs(",,,,,,,,,,,", out);
 			csv_field(out, c->keys[k]);
 			fputc(',', out);
 			csv_field(out, strempty(c->values[k * c->n + d]));
@@ -282,8 +284,9 @@ static int compare_json(const struct comparison *c, json_t **ret)
 	json_t *doc, *docs, *rows, *hosts;
 	int r = 0;
 
-	doc = json_pack("{s:i, s:s, s:[], s:[], s:{}}", "format_version", REPORT_FORMAT_VERSION, "experiment",
-			c->m[0].name, "documents", "rows", "host_diffs");
+	doc = json_pack("{s:i, s:s, s:f, s:s, s:[], s:[], s:{}}", "format_version", REPORT_FORMAT_VERSION,
+			"experiment", c->m[0].name, "confidence", c->m[0].level, "method",
+			"welch_t_log_tps_across_repeats", "documents", "rows", "host_diffs");
 	if (!doc)
 		return -ENOMEM;
 	docs = json_object_get(doc, "documents");
@@ -311,11 +314,11 @@ static int compare_json(const struct comparison *c, json_t **ret)
 				if (!x)
 					v = json_null();
 				else
-					v = json_pack("{s:o, s:I, s:o, s:o}", "median", real_or_null(x->median), "n",
-						      (json_int_t)x->n, "ratio", real_or_null(x->ratio), "significant",
-						      isnan(x->ratio) ? json_null() : json_boolean(x->significant));
+					v = json_pack("{s:o, s:I}", "median", real_or_null(x->median), "n", (json_int_t)x->n);
 				if (json_array_append_new(vals, v) < 0)
 					r = -ENOMEM;
+				else if (x)
+					r = json_put_verdict(v, x);
 			}
 		}
 	for (size_t k = 0; k < c->nkeys && r == 0; k++) {
@@ -338,17 +341,19 @@ static int compare_json(const struct comparison *c, json_t **ret)
 	return 0;
 }
 
-int compare_render(json_t *const *docs, const char *const *labels, size_t n, enum report_format format, FILE *out)
+int compare_render(json_t *const *docs, const char *const *labels, size_t n, const struct report_options *o,
+		   FILE *out)
 {
+	enum report_format format = o ? o->format : REPORT_TEXT;
 	struct comparison c;
 	json_t *j;
 	int r;
 
-	if (!out || !report_format_to_string(format))
+	if (!o || !out || !report_format_to_string(format))
 		return -EINVAL;
 	if (format == REPORT_SVG || format == REPORT_PNG)
 		return -EOPNOTSUPP;
-	r = comparison_build(docs, labels, n, &c);
+	r = comparison_build(docs, labels, n, report_level(o), &c);
 	if (r >= 0)
 		switch (format) {
 		case REPORT_TEXT:

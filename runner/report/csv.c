@@ -1,4 +1,5 @@
-/* The CSV renderer: a record per column and thread count. */
+/* The CSV renderer: a record per column and thread count, with the verdict
+ * against the baseline and the two noises. */
 #include <math.h>
 #include <stdio.h>
 
@@ -27,9 +28,23 @@ void csv_number(FILE *out, double v, int decimals)
 		fprintf(out, "%.*f", decimals, v);
 }
 
+void csv_verdict(FILE *out, const struct cell *c, double level)
+{
+	bool none = isnan(cell_ratio(c));
+
+	csv_number(out, cell_ratio(c), 4);
+	csv_number(out, c->vs_base.lo, 4);
+	csv_number(out, c->vs_base.hi, 4);
+	csv_number(out, c->vs_base.p, 6);
+	csv_number(out, c->vs_base.df, 2);
+	csv_number(out, none ? NAN : level, 4);
+	fprintf(out, ",%s", none ? "" : cell_significant(c) ? "true" : "false");
+}
+
 int render_csv(const struct model *m, const struct report_options *o, FILE *out)
 {
-	fputs("column,threads,median_tps,min_tps,max_tps,n,ratio,significant,failed", out);
+	fputs("column,threads,median_tps,min_tps,max_tps,n," CSV_VERDICT_HEADER ",within_cv,across_cv,noisy_steps,failed",
+	      out);
 	if (o->latency)
 		fputs(",p95_ms", out);
 	if (o->telemetry)
@@ -45,9 +60,10 @@ int render_csv(const struct model *m, const struct report_options *o, FILE *out)
 			csv_number(out, c->min, 3);
 			csv_number(out, c->max, 3);
 			fprintf(out, ",%zu", c->n);
-			csv_number(out, c->ratio, 4);
-			fprintf(out, ",%s", isnan(c->ratio) ? "" : c->significant ? "true" : "false");
-			fprintf(out, ",%zu", c->n_failed);
+			csv_verdict(out, c, m->level);
+			csv_number(out, c->within_cv, 4);
+			csv_number(out, c->across_cv, 4);
+			fprintf(out, ",%zu,%zu", c->n_noisy, c->n_failed);
 			if (o->latency)
 				csv_number(out, c->p95_ms, 3);
 			if (o->telemetry) {

@@ -1,6 +1,6 @@
-/* The JSON renderer: the model as one tree (columns, rows of cells, the
- * failures and the placement differences), printed once, with
- * REPORT_FORMAT_VERSION. */
+/* The JSON renderer: the model as one tree (columns, rows of cells with
+ * their verdicts and noises, the failed and noisy steps and the placement
+ * differences), printed once, with REPORT_FORMAT_VERSION. */
 #include <math.h>
 #include <stdio.h>
 
@@ -17,14 +17,37 @@ static int put(json_t *o, const char *key, json_t *v)
 	return v && json_object_set_new(o, key, v) == 0 ? 0 : -ENOMEM;
 }
 
+static const char *const verdict_names[] = {
+	[STATS_SIGNIFICANT] = "significant",
+	[STATS_NOT_SIGNIFICANT] = "not_significant",
+	[STATS_TOO_FEW] = "too_few_repeats",
+	[STATS_NO_SPREAD] = "no_spread",
+};
+
+int json_put_verdict(json_t *o, const struct cell *c)
+{
+	bool none = isnan(cell_ratio(c));
+	int r;
+
+	r = put(o, "ratio", real_or_null(cell_ratio(c)));
+	r = r ?: put(o, "ratio_lo", real_or_null(c->vs_base.lo));
+	r = r ?: put(o, "ratio_hi", real_or_null(c->vs_base.hi));
+	r = r ?: put(o, "p", real_or_null(c->vs_base.p));
+	r = r ?: put(o, "df", real_or_null(c->vs_base.df));
+	r = r ?: put(o, "verdict", none ? json_null() : json_string(verdict_names[c->vs_base.verdict]));
+	return r ?: put(o, "significant", none ? json_null() : json_boolean(cell_significant(c)));
+}
+
 static int build_json(const struct model *m, const struct report_options *o, json_t **ret)
 {
 	json_t *doc, *cols, *rows;
 	int r = 0;
 
-	doc = json_pack("{s:i, s:s, s:s?, s:s?, s:[], s:[], s:O, s:O}", "format_version", REPORT_FORMAT_VERSION,
-			"experiment", m->name, "baseline", m->baseline, "vary_property", m->vary_property, "columns",
-			"rows", "diffs", m->diffs, "failures", m->failures);
+	doc = json_pack("{s:i, s:s, s:s?, s:s?, s:f, s:s, s:f, s:[], s:[], s:O, s:O, s:O}", "format_version",
+			REPORT_FORMAT_VERSION, "experiment", m->name, "baseline", m->baseline, "vary_property",
+			m->vary_property, "confidence", m->level, "method", "welch_t_log_tps_across_repeats",
+			"noisy_cv", MODEL_NOISY_CV, "columns", "rows", "diffs", m->diffs, "failures", m->failures,
+			"noisy_steps", m->noisy);
 	if (!doc)
 		return -ENOMEM;
 	cols = json_object_get(doc, "columns");
@@ -58,9 +81,10 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 			r = r ?: put(cell, "max", real_or_null(c->max));
 			r = r ?: put(cell, "n", json_integer((json_int_t)c->n));
 			r = r ?: put(cell, "failed", json_integer((json_int_t)c->n_failed));
-			r = r ?: put(cell, "noise", real_or_null(c->noise));
-			r = r ?: put(cell, "ratio", real_or_null(c->ratio));
-			r = r ?: put(cell, "significant", isnan(c->ratio) ? json_null() : json_boolean(c->significant));
+			r = r ?: json_put_verdict(cell, c);
+			r = r ?: put(cell, "within_cv", real_or_null(c->within_cv));
+			r = r ?: put(cell, "across_cv", real_or_null(c->across_cv));
+			r = r ?: put(cell, "noisy_steps", json_integer((json_int_t)c->n_noisy));
 			if (o->latency)
 				r = r ?: put(cell, "p95_ms", real_or_null(c->p95_ms));
 			if (o->telemetry) {

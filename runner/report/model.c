@@ -1,7 +1,8 @@
 /* The report's model: the document of record read once into cells of TPS
- * (median of the successful repeats, min..max, n, the ratio to the baseline
- * column of the same vary value and whether it is beyond the noise), the
- * failed steps, and the placement differences against the baseline. */
+ * (median of the successful repeats, min..max, n, the noise within a start
+ * and across starts, and the verdict against the baseline column of the
+ * same vary value), the failed and the noisy steps, and the placement
+ * differences against the baseline. */
 #include <math.h>
 #include <stdio.h>
 
@@ -19,9 +20,12 @@ void model_done(struct model *m)
 		free(m->vary[i]);
 	free(m->vary);
 	free(m->threads);
+	for (size_t i = 0; m->cells && i < m->nrows * m->ncols; i++)
+		free(m->cells[i].tps);
 	free(m->cells);
 	json_decref(m->failures);
 	json_decref(m->diffs);
+	json_decref(m->noisy);
 	*m = (struct model){};
 }
 
@@ -69,27 +73,21 @@ int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The coefficient of variation of the per-second TPS of one step. */
-static double intervals_cv(const json_t *step)
+/* The coefficient of variation of the per-second TPS of one step; NAN
+ * with fewer than two seconds. */
+static int intervals_cv(const json_t *step, double *ret)
 {
 	const json_t *a = json_object_get(step, "intervals_tps"), *v;
-	double sum = 0, sq = 0, mean;
+	_cleanup_free_ double *x = calloc(json_array_size(a) + 1, sizeof(double));
 	size_t i, n = 0;
 
-	json_array_foreach(a, i, v)
-		if (json_is_number(v)) {
-			sum += json_number_value(v);
-			n++;
-		}
-	if (n < 2)
-		return NAN;
-	mean = sum / n;
-	if (mean <= 0)
-		return NAN;
+	if (!x)
+		return -ENOMEM;
 	json_array_foreach(a, i, v)
 		if (json_is_number(v))
-			sq += (json_number_value(v) - mean) * (json_number_value(v) - mean);
-	return sqrt(sq / n) / mean;
+			x[n++] = json_number_value(v);
+	*ret = stats_cv(x, n);
+	return 0;
 }
 
 /* Mean cpu idle % over a step's telemetry, and the nr_throttled delta
@@ -132,19 +130,32 @@ static bool step_in_cell(const struct model *m, const json_t *s, size_t row, siz
 	       streq_ptr(scalar_str(json_object_get(s, "vary_value"), buf, sizeof(buf)), m->cols[col].vary);
 }
 
-/* buf holds 4 x nsteps doubles. */
-static void compute_cell(struct model *m, const json_t *steps, size_t row, size_t col, double *buf)
+static int add_step_note(json_t *list, const json_t *s, const char *key, json_t *value)
 {
-	size_t ns = json_array_size(steps), np = 0, ni = 0, nt = 0, i;
-	double *tps = buf, *p95 = buf + ns, *idle = buf + 2 * ns, *thr = buf + 3 * ns;
-	struct cell *c = model_cell(m, row, col);
-	const json_t *s, *only = NULL;
+	char buf[64];
+	json_t *f;
 
-	*c = (struct cell){ .median = NAN, .min = NAN, .max = NAN, .noise = NAN, .ratio = NAN,
+	f = json_pack("{s:s?, s:s?, s:O?, s:O?, s:o}", "context", json_string_value(json_object_get(s, "context")),
+		      "vary_value", scalar_str(json_object_get(s, "vary_value"), buf, sizeof(buf)), "threads",
+		      json_object_get(s, "threads"), "repeat", json_object_get(s, "repeat"), key, value);
+	return f && json_array_append_new(list, f) == 0 ? 0 : -ENOMEM;
+}
+
+/* buf holds 5 x nsteps doubles. */
+static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t col, double *buf)
+{
+	size_t ns = json_array_size(steps), np = 0, ni = 0, nt = 0, nw = 0, i;
+	double *tps = buf, *p95 = buf + ns, *idle = buf + 2 * ns, *thr = buf + 3 * ns, *within = buf + 4 * ns;
+	struct cell *c = model_cell(m, row, col);
+	const json_t *s;
+	int r;
+
+	*c = (struct cell){ .median = NAN, .min = NAN, .max = NAN, .within_cv = NAN, .across_cv = NAN,
+			    .vs_base = { .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .df = NAN, .verdict = STATS_TOO_FEW },
 			    .p95_ms = NAN, .idle_pct = NAN, .throttled = NAN };
 	json_array_foreach(steps, i, s) {
 		const json_t *p;
-		double id, th;
+		double id, th, cv;
 
 		if (!step_in_cell(m, s, row, col))
 			continue;
@@ -152,7 +163,6 @@ static void compute_cell(struct model *m, const json_t *steps, size_t row, size_
 			c->n_failed++;
 			continue;
 		}
-		only = s;
 		tps[c->n++] = json_number_value(json_object_get(s, "tps"));
 		p = json_object_get(json_object_get(s, "latency_ms"), "p95");
 		if (json_is_number(p))
@@ -162,44 +172,60 @@ static void compute_cell(struct model *m, const json_t *steps, size_t row, size_
 			idle[ni++] = id;
 		if (!isnan(th))
 			thr[nt++] = th;
+		r = intervals_cv(s, &cv);
+		if (r < 0)
+			return r;
+		if (isnan(cv))
+			continue;
+		within[nw++] = cv;
+		if (cv > MODEL_NOISY_CV) {
+			c->n_noisy++;
+			if (add_step_note(m->noisy, s, "cv", json_real(cv)) < 0)
+				return -ENOMEM;
+		}
 	}
 	if (c->n == 0)
-		return;
+		return 0;
+	c->across_cv = stats_cv(tps, c->n);
 	c->median = stats_median(tps, c->n);
 	c->min = tps[0];
 	c->max = tps[c->n - 1];
-	if (c->n >= 2)
-		c->noise = c->median > 0 ? (c->max - c->min) / c->median : NAN;
-	else {
-		/* One repeat: the run-to-run noise is not known, the second-to-second
-		 * noise of the step stands in for it. */
-		double cv = intervals_cv(only);
-
-		c->noise = isnan(cv) ? NAN : 2 * cv;
-	}
+	c->tps = malloc(c->n * sizeof(double));
+	if (!c->tps)
+		return -ENOMEM;
+	memcpy(c->tps, tps, c->n * sizeof(double));
+	c->within_cv = stats_median(within, nw);
 	c->p95_ms = stats_median(p95, np);
 	c->idle_pct = stats_median(idle, ni);
 	c->throttled = stats_median(thr, nt);
+	return 0;
 }
 
-static void compute_ratios(struct model *m)
+static int compute_ratios(struct model *m)
 {
+	m->min_df = INFINITY;
 	for (size_t r = 0; r < m->nrows; r++)
 		for (size_t k = 0; k < m->ncols; k++) {
 			struct cell *c = model_cell(m, r, k), *b;
-			double noise;
+			int e;
 
 			if (m->cols[k].base < 0)
 				continue;
 			b = model_cell(m, r, (size_t)m->cols[k].base);
-			if (c->n == 0 || b->n == 0 || !(b->median > 0))
+			if (c->n == 0 || b->n == 0)
 				continue;
-			c->ratio = c->median / b->median;
-			noise = MAX(c->noise, b->noise);
-			/* Unknown noise (NAN) is not evidence of a difference. */
-			c->significant = !isnan(c->noise) && !isnan(b->noise) && fabs(c->ratio - 1) > noise;
-			m->any_ns = m->any_ns || !c->significant;
+			e = stats_ratio(c->tps, c->n, b->tps, b->n, m->level, &c->vs_base);
+			if (e == -ENOMEM)
+				return e;
+			/* A repeat at 0 TPS has no logarithm (-EDOM): no ratio, a gap. */
+			if (e < 0)
+				c->vs_base.ratio = NAN;
+			if (!isnan(c->vs_base.ratio) && !cell_significant(c))
+				m->any_ns = true;
+			if (!isnan(c->vs_base.df))
+				m->min_df = MIN(m->min_df, c->vs_base.df);
 		}
+	return 0;
 }
 
 struct strv {
@@ -311,18 +337,6 @@ static int compute_diffs(struct model *m, const json_t *places, const struct str
 	return 0;
 }
 
-static int add_failure(struct model *m, const json_t *s)
-{
-	char buf[64];
-	json_t *f;
-
-	f = json_pack("{s:s?, s:s?, s:O?, s:O?, s:s?}", "context", json_string_value(json_object_get(s, "context")),
-		      "vary_value", scalar_str(json_object_get(s, "vary_value"), buf, sizeof(buf)), "threads",
-		      json_object_get(s, "threads"), "repeat", json_object_get(s, "repeat"), "reason",
-		      json_string_value(json_object_get(s, "reason")));
-	return f && json_array_append_new(m->failures, f) == 0 ? 0 : -ENOMEM;
-}
-
 static int model_fill(struct model *m, const json_t *doc, struct strv *ctxs)
 {
 	const json_t *exp, *steps, *vary, *v, *s;
@@ -348,7 +362,8 @@ static int model_fill(struct model *m, const json_t *doc, struct strv *ctxs)
 	vary = json_object_get(exp, "vary");
 	m->vary_property = json_string_value(json_object_get(vary, "property"));
 	m->failures = json_array();
-	if (!m->failures)
+	m->noisy = json_array();
+	if (!m->failures || !m->noisy)
 		return -ENOMEM;
 
 	/* Columns and rows: what the experiment asked for, in its order, then
@@ -450,27 +465,35 @@ static int model_fill(struct model *m, const json_t *doc, struct strv *ctxs)
 	if (!m->cells)
 		return -ENOMEM;
 	{
-		_cleanup_free_ double *buf = calloc(4 * json_array_size(steps) + 1, sizeof(double));
+		_cleanup_free_ double *buf = calloc(5 * json_array_size(steps) + 1, sizeof(double));
 
 		if (!buf)
 			return -ENOMEM;
 		for (size_t row = 0; row < m->nrows; row++)
 			for (size_t col = 0; col < m->ncols; col++)
-				compute_cell(m, steps, row, col, buf);
+				if ((r = compute_cell(m, steps, row, col, buf)) < 0)
+					return r;
 	}
-	compute_ratios(m);
-	json_array_foreach(steps, i, s)
-		if (step_failed(s) && add_failure(m, s) < 0)
+	r = compute_ratios(m);
+	if (r < 0)
+		return r;
+	json_array_foreach(steps, i, s) {
+		const char *why = json_string_value(json_object_get(s, "reason"));
+
+		if (step_failed(s) && add_step_note(m->failures, s, "reason", why ? json_string(why) : json_null()) < 0)
 			return -ENOMEM;
+	}
 	return compute_diffs(m, json_object_get(doc, "placements"), ctxs);
 }
 
-int model_build(const json_t *doc, struct model *ret)
+int model_build(const json_t *doc, double level, struct model *ret)
 {
 	struct strv ctxs = {};
-	struct model m = {};
+	struct model m = { .level = level };
 	int r;
 
+	if (!(level > 0 && level < 1))
+		return -EINVAL;
 	r = model_fill(&m, doc, &ctxs);
 	free(ctxs.v);
 	if (r < 0) {

@@ -1,7 +1,9 @@
 /* The report's model, inside report/: the document of record (results_load())
  * read once into a table of TPS, a row per thread count and a column per
- * context (or context x vary value).  Every renderer reads only this; the
- * numbers are formatted by the renderers and nowhere else. */
+ * context (or context x vary value), each cell with its verdict against the
+ * baseline (report/stats.h: Welch's t on log TPS across repeats) and its two
+ * noises, within a start and across starts.  Every renderer reads only this;
+ * the numbers are formatted by the renderers and nowhere else. */
 #pragma once
 
 #include <stdbool.h>
@@ -9,16 +11,35 @@
 
 #include <jansson.h>
 
+#include "report/stats.h"
+
 #define GAP "\u2014" /* em dash: a cell without a value, never 0 */
+
+/* A step whose per-second TPS has a coefficient of variation above this is
+ * flagged as noisy within its start.  On a quiet machine here a step at
+ * 1 thread stays near 4%; under a neighbour's compile it reaches 20-70%. */
+#define MODEL_NOISY_CV 0.10
 
 struct cell {
 	size_t n, n_failed; /* successful and failed steps */
+	double *tps;	    /* the n successful repeats' TPS, sorted: what the verdict is computed from */
 	double median, min, max;
-	double noise;	  /* relative spread, or 2*CV of the intervals with n == 1; NAN: unknown */
-	double ratio;	  /* to the baseline column; NAN: none */
-	bool significant; /* |ratio - 1| beyond the noise of both cells */
+	double within_cv; /* noise within a start: the CV of a step's per-second TPS, median over the repeats */
+	double across_cv; /* noise across starts: the CV of the repeats' TPS; NAN: fewer than 2 */
+	size_t n_noisy;	  /* steps above MODEL_NOISY_CV */
+	struct stats_ratio vs_base; /* against the baseline column; .ratio NAN: none */
 	double p95_ms, idle_pct, throttled; /* medians over the repeats; NAN: none */
 };
+
+/* The verdict's ratio, and whether it is significant. */
+static inline double cell_ratio(const struct cell *c)
+{
+	return c->vs_base.ratio;
+}
+static inline bool cell_significant(const struct cell *c)
+{
+	return c->vs_base.verdict == STATS_SIGNIFICANT;
+}
 
 struct column {
 	char *label;
@@ -40,12 +61,16 @@ struct model {
 	size_t nvary;
 	json_t *failures; /* [{context, vary_value, threads, repeat, reason}] */
 	json_t *diffs;	  /* {context: {key: [baseline value, context value]}} */
-	bool any_ns;
+	json_t *noisy;	  /* [{context, vary_value, threads, repeat, cv}]: steps above MODEL_NOISY_CV */
+	double level;	  /* of the intervals, 0.95 */
+	bool any_ns;	  /* a ratio whose interval contains 1, or that has none */
+	double min_df;	  /* the fewest degrees of freedom behind an interval; INFINITY: none */
 };
 
-/* -EINVAL: doc is not a document of record; -EPROTONOSUPPORT: an unknown
- * format_version; -ENOMEM. */
-int model_build(const json_t *doc, struct model *ret);
+/* The verdicts at level (0.95).  -EINVAL: doc is not a document of record,
+ * or level is outside (0, 1); -EPROTONOSUPPORT: an unknown format_version;
+ * -ENOMEM. */
+int model_build(const json_t *doc, double level, struct model *ret);
 void model_done(struct model *m);
 
 static inline struct cell *model_cell(const struct model *m, size_t row, size_t col)

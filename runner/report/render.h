@@ -35,12 +35,17 @@ int render_tables(const struct model *m, const struct report_options *o, bool ma
 void csv_field(FILE *out, const char *s);
 /* ",v" with decimals, or "," alone for NAN. */
 void csv_number(FILE *out, double v, int decimals);
+/* The verdict's fields after CSV_VERDICT_HEADER: ",ratio,lo,hi,p,df,level,significant". */
+#define CSV_VERDICT_HEADER "ratio,ratio_lo,ratio_hi,p,df,level,significant"
+void csv_verdict(FILE *out, const struct cell *c, double level);
 
 int render_csv(const struct model *m, const struct report_options *o, FILE *out);
 
 /* ---- report/json.c ---- */
 
 json_t *real_or_null(double v);
+/* The verdict's keys into o: ratio, ratio_lo, ratio_hi, p, df, verdict, significant. */
+int json_put_verdict(json_t *o, const struct cell *c);
 /* Indented, with a final newline; -EIO if the write failed. */
 int dump_json(json_t *j, FILE *out);
 
@@ -52,5 +57,7 @@ int render_plot(const struct model *m, bool png, FILE *out);
 
 /* ---- report/report.c ---- */
 
+/* The level of the intervals o asks for. */
+double report_level(const struct report_options *o);
 /* r, or -EIO if out cannot be flushed. */
 int render_finish(int r, FILE *out);

@@ -32,6 +32,11 @@ const char *report_format_to_string(enum report_format f)
 	return (size_t)f < ELEMENTSOF(format_names) ? format_names[f] : NULL;
 }
 
+double report_level(const struct report_options *o)
+{
+	return o->confidence ? o->confidence : STATS_CONFIDENCE_DEFAULT;
+}
+
 int render_finish(int r, FILE *out)
 {
 	if (r < 0)
@@ -46,7 +51,7 @@ int report_render(const json_t *doc, const struct report_options *o, FILE *out)
 
 	if (!o || !out || !report_format_to_string(o->format))
 		return -EINVAL;
-	r = model_build(doc, &m);
+	r = model_build(doc, report_level(o), &m);
 	if (r < 0)
 		return r;
 	switch (o->format) {

@@ -3,8 +3,10 @@
  * a table of TPS: a row per thread count, a column per context (or, with a
  * vary, per context x value), each cell the median of the successful repeats
  * with its min..max and n, and a ratio to the baseline column with the same
- * vary value, marked not significant when it is within the run-to-run noise.
- * Nothing here logs; errors are negative errno. */
+ * vary value with its interval and p-value at the level asked for
+ * (report/stats.h), computed from the raw repeats each time, so that a report
+ * at another level needs no new run.  Nothing here logs; errors are negative
+ * errno. */
 #pragma once
 
 #include <stdbool.h>
@@ -13,8 +15,11 @@
 
 #include <jansson.h>
 
-/* The version of the JSON that report_render() and compare_render() print. */
-#define REPORT_FORMAT_VERSION 1
+#include "report/stats.h"
+
+/* The version of the JSON that report_render() and compare_render() print:
+ * 2 has the interval, the p-value and the two noises of every ratio. */
+#define REPORT_FORMAT_VERSION 2
 
 enum report_format {
 	REPORT_TEXT,
@@ -31,6 +36,7 @@ const char *report_format_to_string(enum report_format f);
 
 struct report_options {
 	enum report_format format;
+	double confidence; /* the level of the intervals; 0 means STATS_CONFIDENCE_DEFAULT */
 	bool latency;	/* add the median p95 latency per cell */
 	bool telemetry; /* add the mean cpu idle % and the nr_throttled delta per cell */
 };
@@ -45,4 +51,10 @@ int report_render(const json_t *doc, const struct report_options *o, FILE *out);
  * host facts whose values are not all equal.  labels[i] names docs[i]
  * (labels may be NULL).  Text, Markdown, CSV and JSON; -EOPNOTSUPP for the
  * plots. */
-int compare_render(json_t *const *docs, const char *const *labels, size_t n, enum report_format format, FILE *out);
+int compare_render(json_t *const *docs, const char *const *labels, size_t n, const struct report_options *o,
+		   FILE *out);
+
+/* A verdict as the tables print it: "0.27x (0.19-0.38) p=0.001",
+ * "1.02x (0.95-1.10) p=0.45 n.s.", "1.02x (one repeat: no interval)". */
+#define REPORT_RATIO_MAX 96
+const char *report_format_ratio(const struct stats_ratio *r, char *buf, size_t len);

@@ -56,8 +56,7 @@ static int logs_of(const double *v, size_t n, double *out)
 	return 0;
 }
 
-/* The two-sided critical value t(1 - alpha/2, df). */
-static double t_critical(double level, double df)
+double stats_t_critical(double level, double df)
 {
 	return gsl_cdf_tdist_Qinv((1 - level) / 2, df);
 }
@@ -113,7 +112,7 @@ int stats_ratio(const double *a, size_t n_a, const double *b, size_t n_b, double
 	}
 	ret->df = satterthwaite(c, n, 2);
 	ret->p = 2 * gsl_cdf_tdist_Q(fabs(d) / se, ret->df);
-	tq = t_critical(level, ret->df);
+	tq = stats_t_critical(level, ret->df);
 	ret->lo = exp(d - tq * se);
 	ret->hi = exp(d + tq * se);
 	ret->verdict = ret->lo > 1 || ret->hi < 1 ? STATS_SIGNIFICANT : STATS_NOT_SIGNIFICANT;
@@ -162,7 +161,7 @@ int stats_share(const double *x, size_t n_x, const double *a, size_t n_a, const 
 		return 0;
 	/* Fieller: every s' with (num - s' den)^2 <= t^2 var(num - s' den),
 	 * a quadratic qa s'^2 - 2 qb s' + qc <= 0. */
-	tq = t_critical(level, ret->df);
+	tq = stats_t_critical(level, ret->df);
 	qa = den * den - tq * tq * v22;
 	qb = num * den - tq * tq * v12;
 	qc = num * num - tq * tq * v11;

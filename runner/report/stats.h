@@ -59,6 +59,9 @@ struct stats_ratio {
  * value that is not positive and finite (TPS has a logarithm). */
 int stats_ratio(const double *a, size_t n_a, const double *b, size_t n_b, double level, struct stats_ratio *ret);
 
+/* The two-sided critical value t(1 - (1 - level)/2, df). */
+double stats_t_critical(double level, double df);
+
 /* The interval's half-width relative to the ratio, exp(t se) - 1: the ratio
  * is known to within +-this.  INFINITY without an interval. */
 double stats_ratio_precision(const struct stats_ratio *r);

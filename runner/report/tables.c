@@ -115,12 +115,43 @@ static void add_tps(struct table *t, const struct cell *c)
 		table_add(t, "%.1f (%.1f..%.1f) n=%zu", c->median, c->min, c->max, c->n);
 }
 
+/* A bound of an interval: two decimals, three digits beyond 10x. */
+static void print_bound(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, v < 10 ? "%.2f" : "%.3g", v);
+}
+
+const char *report_format_ratio(const struct stats_ratio *r, char *buf, size_t len)
+{
+	char lo[16], hi[16], p[16];
+
+	switch (r->verdict) {
+	case STATS_TOO_FEW:
+		snprintf(buf, len, "%.2fx (one repeat: no interval)", r->ratio);
+		break;
+	case STATS_NO_SPREAD:
+		snprintf(buf, len, "%.2fx (no spread: no interval)", r->ratio);
+		break;
+	case STATS_SIGNIFICANT:
+	case STATS_NOT_SIGNIFICANT:
+		print_bound(lo, sizeof(lo), r->lo);
+		print_bound(hi, sizeof(hi), r->hi);
+		snprintf(p, sizeof(p), r->p < 0.001 ? "p<0.001" : "p=%.2g", r->p);
+		snprintf(buf, len, "%.2fx (%s-%s) %s%s", r->ratio, lo, hi, p,
+			 r->verdict == STATS_SIGNIFICANT ? "" : " n.s.");
+		break;
+	}
+	return buf;
+}
+
 void add_ratio(struct table *t, const struct cell *c)
 {
-	if (isnan(c->ratio))
+	char buf[REPORT_RATIO_MAX];
+
+	if (isnan(cell_ratio(c)))
 		table_add(t, GAP);
 	else
-		table_add(t, "%.2fx%s", c->ratio, c->significant ? "" : " (n.s.)");
+		table_add(t, "%s", report_format_ratio(&c->vs_base, buf, sizeof(buf)));
 }
 
 static void add_number(struct table *t, double v, int decimals)
@@ -131,7 +162,28 @@ static void add_number(struct table *t, double v, int decimals)
 		table_add(t, "%.*f", decimals, v);
 }
 
-enum metric { METRIC_TPS, METRIC_P95, METRIC_IDLE, METRIC_THROTTLED };
+/* "3.1%", or a gap for NAN. */
+static const char *percent(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		return GAP;
+	snprintf(buf, len, "%.1f%%", 100 * v);
+	return buf;
+}
+
+/* "within | across", and " !" when a step of the cell is noisy. */
+static void add_noise(struct table *t, const struct cell *c)
+{
+	char w[16], a[16];
+
+	if (c->n == 0)
+		table_add(t, GAP);
+	else
+		table_add(t, "%s | %s%s", percent(c->within_cv, w, sizeof(w)), percent(c->across_cv, a, sizeof(a)),
+			  c->n_noisy ? " !" : "");
+}
+
+enum metric { METRIC_TPS, METRIC_P95, METRIC_IDLE, METRIC_THROTTLED, METRIC_NOISE };
 
 static int build_table(const struct model *m, enum metric what, struct table *t)
 {
@@ -164,6 +216,9 @@ static int build_table(const struct model *m, enum metric what, struct table *t)
 			case METRIC_THROTTLED:
 				add_number(t, c->throttled, 0);
 				break;
+			case METRIC_NOISE:
+				add_noise(t, c);
+				break;
 			}
 		}
 	}
@@ -179,9 +234,15 @@ static const char *metric_caption(const struct model *m, enum metric what, char 
 	switch (what) {
 	case METRIC_TPS:
 		if (m->baseline)
-			snprintf(buf, len, "TPS, median of the repeats (min..max) n=repeats; ratio to %s", m->baseline);
+			snprintf(buf, len,
+				 "TPS, median of the repeats (min..max) n=repeats; ratio to %s with its %g%% interval and p", 
+				 m->baseline, 100 * m->level);
 		else
 			snprintf(buf, len, "TPS, median of the repeats (min..max) n=repeats");
+		break;
+	case METRIC_NOISE:
+		snprintf(buf, len, "noise: CV of the per-second TPS within a start (median of the repeats) | "
+				   "CV of TPS across starts");
 		break;
 	case METRIC_P95:
 		snprintf(buf, len, "p95 latency (ms), median of the repeats");
@@ -196,10 +257,78 @@ static const char *metric_caption(const struct model *m, enum metric what, char 
 	return buf;
 }
 
+/* Under the TPS table: how the ratios were computed, and what few repeats
+ * mean for them. */
+static void print_method(const struct model *m, bool markdown, FILE *out)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < m->nrows * m->ncols; i++)
+		any = any || !isnan(cell_ratio(&m->cells[i]));
+	if (!any)
+		return;
+	fprintf(out, "%sratio: geometric mean of the repeats over the baseline's; %g%% interval and p from Welch's t "
+		     "on log TPS across repeats (a restart is the unit); n.s.: the interval contains 1\n",
+		markdown ? "\n" : "", 100 * m->level);
+	if (m->min_df < 3)
+		fprintf(out, "%sfew repeats: an interval here rests on %.1f degrees of freedom, where t is %.1f against "
+			     "%.1f with 5 repeats a side; it is wide because it is honest, not because the machine "
+			     "is noisy\n",
+			markdown ? "\n" : "", m->min_df, stats_t_critical(m->level, m->min_df),
+			stats_t_critical(m->level, 8));
+}
+
+/* The noisy steps named in the text; JSON and CSV carry all of them. */
+#define NOISY_LISTED 6
+
+/* The two noises apart, the noisy steps, and what to do about them. */
+static int print_noise(const struct model *m, bool markdown, FILE *out)
+{
+	struct table t;
+	char buf[160];
+	json_t *v;
+	size_t i;
+	int r;
+
+	r = build_table(m, METRIC_NOISE, &t);
+	if (r < 0)
+		return r;
+	fprintf(out, "%s\n%s", metric_caption(m, METRIC_NOISE, buf, sizeof(buf)), markdown ? "\n" : "");
+	markdown ? table_print_markdown(&t, out) : table_print_text(&t, out);
+	table_done(&t);
+	if (json_array_size(m->noisy) == 0) {
+		fputc('\n', out);
+		return 0;
+	}
+	fprintf(out, "%s! %zu step%s vary more than %.0f%% from second to second:", markdown ? "\n" : "",
+		json_array_size(m->noisy), json_array_size(m->noisy) == 1 ? "" : "s", 100 * MODEL_NOISY_CV);
+	json_array_foreach(m->noisy, i, v) {
+		char vb[64];
+
+		if (i == NOISY_LISTED) {
+			fprintf(out, " and %zu more (--format json lists them all)", json_array_size(m->noisy) - i);
+			break;
+		}
+		const char *vary = scalar_str(json_object_get(v, "vary_value"), vb, sizeof(vb));
+
+		fprintf(out, "%s %s%s%s r%s t%s (%.0f%%)", i ? "," : "",
+			strempty(json_string_value(json_object_get(v, "context"))), vary ? " " : "", strempty(vary),
+			strempty(scalar_str(json_object_get(v, "repeat"), buf, 32)),
+			strempty(scalar_str(json_object_get(v, "threads"), buf + 32, 32)),
+			100 * json_number_value(json_object_get(v, "cv")));
+	}
+	fprintf(out, ".\n%sThe published taskset study found that pinning client and server removed most of a 20%% "
+		     "run-to-run noise: pin the server with CPUAffinity= in its [context NAME] and the client with "
+		     "cpus = in [client] (or client-cpus = in the context).\n\n",
+		markdown ? "\n" : "");
+	return 0;
+}
+
 int render_tables(const struct model *m, const struct report_options *o, bool markdown, FILE *out)
 {
 	enum metric list[4] = { METRIC_TPS };
 	size_t n = 1, i;
+	int r;
 	const char *ctx, *key;
 	json_t *d, *v;
 	char buf[160];
@@ -214,8 +343,8 @@ int render_tables(const struct model *m, const struct report_options *o, bool ma
 		fprintf(out, "### %s\n\n", m->name);
 	for (i = 0; i < n; i++) {
 		struct table t;
-		int r = build_table(m, list[i], &t);
 
+		r = build_table(m, list[i], &t);
 		if (r < 0)
 			return r;
 		if (markdown) {
@@ -228,10 +357,13 @@ int render_tables(const struct model *m, const struct report_options *o, bool ma
 			table_print_text(&t, out);
 		}
 		table_done(&t);
-		if (i == 0 && m->any_ns)
-			fprintf(out, "%s(n.s.): the difference is within the run-to-run noise\n", markdown ? "\n" : "");
+		if (i == 0)
+			print_method(m, markdown, out);
 		fputc('\n', out);
 	}
+	r = print_noise(m, markdown, out);
+	if (r < 0)
+		return r;
 	if (json_array_size(m->failures) > 0) {
 		fprintf(out, "failed steps:\n%s", markdown ? "\n" : "");
 		json_array_foreach(m->failures, i, v) {
