@@ -10,7 +10,7 @@
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
 needs BINARY ROOT MYSQLD
 command -v setpriv >/dev/null || skip_all "needs setpriv (util-linux)"
-echo "1..16"
+echo "1..17"
 server_scratch
 state=$SLICEBENCH_STATE_DIR
 victim=
@@ -76,10 +76,20 @@ ok $? "neither is chowned nor made 0700 (got $got)"
 a=$(ls "$scratch/run") b=$(ls "$scratch/mnt")
 [ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$b" ] && [ "$(stat -c %U:%a "$scratch/mnt/$b")" = slicebench:700 ]
 ok $? "the socket lives in a 0700 directory of its own per state directory ($a, $b)"
+mkdir -m 0755 "$scratch/other"; chown slicebench "$scratch/other"
+SLICEBENCH_STATE_DIR=$scratch/other SLICEBENCH_RUN_DIR=$scratch/mnt "$SLICEBENCH" place raw >"$scratch/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "cannot lock $scratch/other/lock: .*a directory of root's that no one else can write" "$scratch/out" &&
+	[ -z "$(ls "$scratch/other")" ]
+ok $? "a state directory that the server's account owns is refused, saying why, and left as it was (exit $rc)" "$scratch/out"
+# The layout before this one gave the state directory to the server's user:
+# one whose datadir carries root's marker is taken back, and what that user
+# planted in it goes.
 chown slicebench "$scratch/srv"
+as_server "ln -s '$scratch/secret' '$scratch/srv/my.cnf.tmp.1'"
 SLICEBENCH_STATE_DIR=$scratch/srv SLICEBENCH_RUN_DIR=$scratch/mnt "$SLICEBENCH" place raw >"$scratch/out" 2>&1; rc=$?
-[ $rc = 1 ] && grep -q "cannot lock $scratch/srv/lock: .*a directory of root's that no one else can write" "$scratch/out"
-ok $? "a state directory the server's account owns is refused, saying why (exit $rc)" "$scratch/out"
+[ $rc = 0 ] && [ "$(stat -c %U:%a "$scratch/srv")" = root:755 ] && [ ! -e "$scratch/srv/my.cnf.tmp.1" ] &&
+	[ ! -L "$scratch/srv/my.cnf.tmp.1" ] && grep -q "took $scratch/srv back from the server's user" "$scratch/out"
+ok $? "an old-layout state directory is taken back, what the server's account planted removed (exit $rc)" "$scratch/out"
 
 # 4. --out through a symbolic link.
 mkdir "$scratch/etc"; ln -s "$scratch/etc" "$scratch/link"

@@ -16,35 +16,101 @@
 #include "run/state.h"
 #include "common/util.h"
 
+/* Before this layout, slicebench gave its state directory to the server's
+ * user.  Such a directory is taken back if slicebench's making of it shows:
+ * its datadir belongs to the same user and carries the marker that root
+ * wrote, which that user cannot forge.  Then it is root's again, and
+ * whatever else that user owned or planted in it goes. */
+static bool old_layout(const char *state_dir, int dfd)
+{
+	_cleanup_free_ char *marker = NULL;
+	struct stat st, dd, mk;
+
+	return fstat(dfd, &st) == 0 && xasprintf(&marker, "%s/datadir/.slicebench-datadir", state_dir) >= 0 &&
+	       st.st_uid != 0 && !(st.st_mode & (S_IWGRP | S_IWOTH)) &&
+	       fstatat(dfd, "datadir", &dd, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(dd.st_mode) && dd.st_uid == st.st_uid &&
+	       lstat(marker, &mk) == 0 && S_ISREG(mk.st_mode) && mk.st_uid == 0;
+}
+
+static int take_back(const char *state_dir, int dfd)
+{
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+
+	if (!old_layout(state_dir, dfd))
+		return -EPERM;
+	if (fchown(dfd, 0, 0) < 0 || fchmod(dfd, 0755) < 0)
+		return -errno;
+	d = fdopendir(dup(dfd));
+	while (d && (e = readdir(d))) {
+		_cleanup_free_ char *path = NULL;
+
+		if (streq(e->d_name, ".") || streq(e->d_name, "..") || streq(e->d_name, "datadir") ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || st.st_uid == 0)
+			continue;
+		if (!S_ISDIR(st.st_mode))
+			(void)unlinkat(dirfd(d), e->d_name, 0);
+		else if (xasprintf(&path, "%s/%s", state_dir, e->d_name) >= 0)
+			(void)remove_tree(path);
+	}
+	if (d)
+		closedir(d);
+	log_info("took %s back from the server's user: slicebench keeps its state in a directory of root's", state_dir);
+	return 0;
+}
+
 int state_lock(const char *state_dir, int *ret_holder)
 {
 	/* flock() is per open file: a second open in this process would
 	 * conflict with the first, so the lock is taken once per directory. */
 	static char *held_dir;
-	_cleanup_free_ char *path = NULL, *holder = NULL;
+	_cleanup_free_ char *path = NULL;
+	_cleanup_close_ int dfd = -EBADF;
 	char pid[32];
+	struct stat st;
+	ssize_t n;
 	int fd, r;
 
 	*ret_holder = 0;
 	if (held_dir && streq(held_dir, state_dir))
 		return 0;
 	r = mkdir_p(state_dir, 0755);
-	if (r >= 0)
-		r = dir_check_trusted(state_dir);
 	if (r < 0)
 		return r;
-	if (xasprintf(&path, "%s/lock", state_dir) < 0)
-		return -ENOMEM;
-	/* Kept open (and locked) until exit; close-on-exec keeps it from servers. */
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0644);
+	dfd = open(state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	/* Nothing is written in a directory that is not root's alone, unless it
+	 * is slicebench's own of the layout before, taken back once locked. */
+	r = dir_check_trusted(state_dir);
+	if (r < 0 && !(r == -EPERM && old_layout(state_dir, dfd)))
+		return r;
+	/* Kept open (and locked) until exit; close-on-exec keeps it from servers.
+	 * Not through a link, and only a file of root's: the directory may not
+	 * be trusted yet. */
+	fd = openat(dfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0644);
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != 0 || st.st_nlink != 1) {
+		close(fd);
+		return -EPERM;
+	}
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		r = -errno;
-		if (read_file_str(path, &holder) >= 0)
-			*ret_holder = atoi(holder);
+		n = pread(fd, pid, sizeof(pid) - 1, 0);
+		if (n > 0) {
+			pid[n] = 0;
+			*ret_holder = atoi(pid);
+		}
 		close(fd);
 		return r == -EWOULDBLOCK ? -EBUSY : r;
+	}
+	if (r < 0 && take_back(state_dir, dfd) >= 0)
+		r = dir_check_trusted(state_dir);
+	if (r < 0) {
+		close(fd);
+		return r;
 	}
 	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
 	if (ftruncate(fd, 0) < 0 || write(fd, pid, strlen(pid)) < 0) {
