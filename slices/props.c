@@ -8,17 +8,13 @@
 #include <inttypes.h>
 #include <sys/syscall.h>
 
+#include "common/topology.h"
 #include "common/util.h"
 
-int cpumask_parse(const char *s, uint8_t *mask, size_t *ret_bytes)
+static void mask_from_list(const long *cpus, size_t n, uint8_t *mask, size_t *ret_bytes)
 {
-	long cpus[CPU_LIST_MAX];
-	size_t n, bytes = 0;
-	int r;
+	size_t bytes = 0;
 
-	r = parse_int_list(s, 0, CPU_LIST_MAX - 1, cpus, ELEMENTSOF(cpus), &n);
-	if (r < 0)
-		return r;
 	memset(mask, 0, CPUSET_BYTES);
 	for (size_t i = 0; i < n; i++) {
 		mask[cpus[i] / 8] |= (uint8_t)(1u << (cpus[i] % 8));
@@ -26,6 +22,19 @@ int cpumask_parse(const char *s, uint8_t *mask, size_t *ret_bytes)
 			bytes = (size_t)cpus[i] / 8 + 1;
 	}
 	*ret_bytes = bytes;
+}
+
+int cpumask_parse(const char *s, uint8_t *mask, size_t *ret_bytes)
+{
+	long cpus[CPU_LIST_MAX];
+	size_t n;
+	int r;
+
+	/* llc:N, node:N and core:N name this host's groups (common/topology.h). */
+	r = cpu_list_parse(s, CPU_LIST_MAX - 1, cpus, ELEMENTSOF(cpus), &n, NULL, 0);
+	if (r < 0)
+		return r;
+	mask_from_list(cpus, n, mask, ret_bytes);
 	return 0;
 }
 
@@ -103,9 +112,32 @@ static int parse_usec(const char *s, struct prop_value *v)
 	return 0;
 }
 
+/* A CPU set; one named by topology (llc:1) is recorded as the CPUs it
+ * resolved to here, since another host resolves it differently. */
 static int parse_cpus(const char *s, struct prop_value *v)
 {
-	return cpumask_parse(s, v->cpus, &v->cpus_bytes);
+	char buf[CPUSET_BYTES * 8 * 5];
+	int r = cpumask_parse(s, v->cpus, &v->cpus_bytes);
+
+	if (r < 0 || !cpu_list_is_topological(s))
+		return r;
+	r = cpumask_format(v->cpus, v->cpus_bytes, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	v->text = strdup(buf);
+	return v->text ? 0 : -ENOMEM;
+}
+
+/* NUMA node numbers: a plain list, never a topology name. */
+static int parse_nodes(const char *s, struct prop_value *v)
+{
+	long nodes[CPU_LIST_MAX];
+	size_t n;
+	int r = parse_int_list(s, 0, CPU_LIST_MAX - 1, nodes, ELEMENTSOF(nodes), &n);
+
+	if (r >= 0)
+		mask_from_list(nodes, n, v->cpus, &v->cpus_bytes);
+	return r;
 }
 
 
@@ -207,7 +239,9 @@ int prop_parse(const char *name, const char *value, struct prop_value *v)
 		prop_value_done(v);
 		return r;
 	}
-	v->text = strdup(value);
+	/* A parser may record the value as resolved (parse_cpus). */
+	if (!v->text)
+		v->text = strdup(value);
 	if (!v->text) {
 		prop_value_done(v);
 		return -ENOMEM;
@@ -369,12 +403,12 @@ static const struct prop_def props[] = {
 	{ "CPUQuotaPeriodSec", "CPUQuotaPeriodUSec", "t", PROP_CGROUP, CGROUP_ANY, CGROUP_ANY, parse_usec, NULL, collect_period,
 	  "CFS period for CPUQuota, 1ms-1s" },
 	{ "AllowedCPUs", "AllowedCPUs", "ay", PROP_CGROUP, CGROUP_UNIFIED, CGROUP_ANY, parse_cpus, NULL, collect_cpus,
-	  "cpuset of the cgroup (systemd: cgroup v2 only)" },
+	  "cpuset of the cgroup (systemd: cgroup v2 only): CPUs such as 0-3, or llc:N, node:N, core:N" },
 	{ "CPUAffinity", "CPUAffinity", "ay", PROP_EXEC, CGROUP_ANY, CGROUP_ANY, parse_cpus, apply_affinity, NULL,
-	  "sched_setaffinity() CPU list of the process" },
+	  "sched_setaffinity() CPU list of the process: CPUs such as 0-3, or llc:N, node:N, core:N" },
 	{ "NUMAPolicy", "NUMAPolicy", "i", PROP_EXEC, CGROUP_ANY, CGROUP_ANY, parse_numa_policy, apply_numa, NULL,
 	  "set_mempolicy(): default, preferred, bind, interleave, local" },
-	{ "NUMAMask", "NUMAMask", "ay", PROP_EXEC, CGROUP_ANY, CGROUP_ANY, parse_cpus, apply_numa, NULL,
+	{ "NUMAMask", "NUMAMask", "ay", PROP_EXEC, CGROUP_ANY, CGROUP_ANY, parse_nodes, apply_numa, NULL,
 	  "NUMA node list for NUMAPolicy" },
 	{ "Nice", "Nice", "i", PROP_EXEC, CGROUP_ANY, CGROUP_ANY, parse_ranged, apply_nice, NULL, "nice level -20..19", -20, 19 },
 	{ "CPUSchedulingPolicy", "CPUSchedulingPolicy", "i", PROP_EXEC, CGROUP_ANY, CGROUP_ANY,

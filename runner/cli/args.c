@@ -5,6 +5,7 @@
 
 #include "slices/cgmode.h"
 #include "cli/args.h"
+#include "common/topology.h"
 #include "common/util.h"
 
 enum {
@@ -182,10 +183,11 @@ static int parse_sweep_arg(const char *verb, int c, const char *optname, const c
 		return 0;
 	case ARG_CLIENT_CPUS: {
 		long cpus[OLTP_MAX_CPUS];
+		char why[160];
 		size_t n_cpus;
 
-		if (parse_int_list(v, 0, OLTP_MAX_CPUS - 1, cpus, OLTP_MAX_CPUS, &n_cpus) < 0)
-			return bad_value(verb, optname, v, "a CPU list such as 0 or 0,2-3");
+		if (cpu_list_parse(v, OLTP_MAX_CPUS - 1, cpus, OLTP_MAX_CPUS, &n_cpus, why, sizeof(why)) < 0)
+			return bad_value(verb, optname, v, *why ? why : "a CPU list such as 0 or 0,2-3, or llc:N, node:N, core:N");
 		for (size_t i = 0; i < n_cpus; i++)
 			o->client_cpus[i] = (unsigned)cpus[i];
 		o->n_client_cpus = (unsigned)n_cpus;

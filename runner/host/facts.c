@@ -11,14 +11,13 @@
 
 #include "host/facts.h"
 #include "slices/cgmode.h"
+#include "common/topology.h"
 #include "common/util.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"
 #define SYS_NODE "/sys/devices/system/node"
 /* The D-Bus query must never hang the verb, nor an experiment run. */
 #define SYSTEMD_BUS_TIMEOUT_USEC (2 * USEC_PER_SEC)
-/* Cache indexes per CPU that we look at for the L3 (index0..index9). */
-#define CACHE_INDEX_MAX 10
 
 /* A JSON string, or null for NULL.  Kernel text can hold bytes that are not
  * UTF-8, which jansson refuses: those become '?'.  NULL only on ENOMEM. */
@@ -118,17 +117,6 @@ static int set_file_choice(json_t *o, const char *key, const char *path)
 		}
 	}
 	return jset(o, key, jstr(s));
-}
-
-static bool json_array_has_str(json_t *a, const char *s)
-{
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(a, i, v)
-		if (json_is_string(v) && streq(json_string_value(v), s))
-			return true;
-	return false;
 }
 
 /* ---- cpu ---------------------------------------------------------------- */
@@ -249,44 +237,24 @@ static int cpu_topology(json_t *cpu, const long *cpus, size_t n)
 	return 0;
 }
 
-/* The distinct shared_cpu_list values of the level-3 caches, in CPU order.
- * An empty array means no L3 is exposed (common in VMs). */
-static int cpu_l3_groups(json_t *cpu, const long *cpus, size_t n)
+/* The distinct shared_cpu_list values of the level-3 caches, in CPU order:
+ * the groups that llc:N names (common/topology.h).  An empty array means no
+ * L3 is exposed (common in VMs). */
+static int cpu_l3_groups(json_t *cpu)
 {
-	json_t *groups;
+	char **groups = NULL;
+	size_t n = 0;
+	json_t *a;
 	int r;
 
-	groups = json_array();
-	r = jset(cpu, "l3_groups", groups);
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < n; i++)
-		for (int idx = 0; idx < CACHE_INDEX_MAX; idx++) {
-			_cleanup_free_ char *path = NULL, *list = NULL;
-			long level;
-
-			r = xasprintf(&path, "cache/index%d/level", idx);
-			if (r < 0)
-				return r;
-			r = read_cpu_long(cpus[i], path, &level);
-			if (r == -ENOMEM)
-				return r;
-			if (r < 0 || level != 3)
-				continue;
-			free(path);
-			r = xasprintf(&path, SYS_CPU "/cpu%ld/cache/index%d/shared_cpu_list", cpus[i], idx);
-			if (r < 0)
-				return r;
-			r = read_optional(path, &list);
-			if (r < 0)
-				return r;
-			if (list && !json_array_has_str(groups, list)) {
-				r = jappend(groups, jstr(list));
-				if (r < 0)
-					return r;
-			}
-		}
-	return 0;
+	a = json_array();
+	r = jset(cpu, "l3_groups", a);
+	if (r >= 0)
+		r = topology_groups("llc", &groups, &n);
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		r = jappend(a, jstr(groups[i]));
+	topology_groups_free(groups, n);
+	return r;
 }
 
 static int dirent_sort(const struct dirent **a, const struct dirent **b)
@@ -355,7 +323,7 @@ static int collect_cpu(json_t *facts)
 	r = cpu_topology(cpu, cpus, n);
 	if (r < 0)
 		return r;
-	r = cpu_l3_groups(cpu, cpus, n);
+	r = cpu_l3_groups(cpu);
 	if (r < 0)
 		return r;
 

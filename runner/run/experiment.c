@@ -9,6 +9,7 @@
 
 #include "run/experiment.h"
 #include "run/managed.h"
+#include "common/topology.h"
 #include "common/util.h"
 
 enum section {
@@ -194,6 +195,29 @@ static int parse_list(const char *value, long min, long max, long *ret, size_t c
 	return parse_int_list(s, min, max, ret, cap, ret_n);
 }
 
+/* A CPU list of this machine (CPUs, llc:N, node:N, core:N) into cpus; on
+ * error, why says what is wrong with it. */
+static int parse_cpu_value(const char *value, long *cpus, size_t *ret_n, char *why, size_t why_len)
+{
+	int r = cpu_list_parse(value, sysconf(_SC_NPROCESSORS_CONF) - 1, cpus, OLTP_MAX_CPUS, ret_n, why, why_len);
+
+	if (r < 0 && !*why)
+		snprintf(why, why_len, "CPUs of this machine such as 0 or 0-1, or llc:N, node:N, core:N");
+	return r;
+}
+
+/* Why a property value was refused: the topology's word for a CPU set
+ * naming a group this host lacks, else the property's help. */
+static const char *prop_why(const struct prop_def *d, const char *value, char *buf, size_t len)
+{
+	long cpus[CPU_LIST_MAX];
+	size_t n;
+
+	if (cpu_list_is_topological(value) && cpu_list_parse(value, CPU_LIST_MAX - 1, cpus, ELEMENTSOF(cpus), &n, buf, len) < 0 && *buf)
+		return buf;
+	return d->help;
+}
+
 static int set_key(struct parser *p, const struct key_def *k, const char *value)
 {
 	struct experiment *e = p->e;
@@ -223,14 +247,10 @@ static int set_key(struct parser *p, const struct key_def *k, const char *value)
 				       value, EXP_THREADS_MAX);
 		return 0;
 	case KEY_CPUS: {
-		long n_cpus = sysconf(_SC_NPROCESSORS_CONF);
+		char why[160];
 
-		if (parse_list(value, k->min, k->max, e->client_cpus_list, OLTP_MAX_CPUS, &e->n_client_cpus) < 0)
-			return fail_at(p, p->line, k->name, "bad value '%s' (a CPU list such as 0 or 0-3)", value);
-		for (size_t i = 0; i < e->n_client_cpus; i++)
-			if (e->client_cpus_list[i] >= n_cpus)
-				return fail_at(p, p->line, k->name, "CPU %ld does not exist here (CPUs 0-%ld)",
-					       e->client_cpus_list[i], n_cpus - 1);
+		if (parse_cpu_value(value, e->client_cpus_list, &e->n_client_cpus, why, sizeof(why)) < 0)
+			return fail_at(p, p->line, k->name, "%s", why);
 		return 0;
 	}
 	case KEY_DRIVER:
@@ -283,6 +303,7 @@ static int context_key(struct parser *p, const char *name, const char *value)
 {
 	struct context_spec *c = p->ctx;
 	size_t ci = (size_t)(c - p->e->contexts);
+	char why[160];
 	int r;
 
 	if (streq(name, "kind")) {
@@ -310,13 +331,17 @@ static int context_key(struct parser *p, const char *name, const char *value)
 	}
 	if (streq(name, "client-cpus")) {
 		long cpus[OLTP_MAX_CPUS];
+		char buf[CPU_LIST_MAX * 5];
 		size_t n;
 
 		if (p->e->client_cpus[ci])
 			return fail_at(p, p->line, name, "given twice in [context %s]", c->name);
-		if (parse_list(value, 0, sysconf(_SC_NPROCESSORS_CONF) - 1, cpus, OLTP_MAX_CPUS, &n) < 0 || !n)
-			return fail_at(p, p->line, name, "bad value '%s' (CPUs of this machine, such as 0 or 0-1)", value);
-		p->e->client_cpus[ci] = strdup(value);
+		if (parse_cpu_value(value, cpus, &n, buf, sizeof(buf)) < 0)
+			return fail_at(p, p->line, name, "bad value '%s' (%s)", value, buf);
+		/* Recorded as resolved here: llc:1 is other CPUs on another host. */
+		if (cpu_list_is_topological(value) && cpu_list_format(cpus, n, buf, sizeof(buf)) < 0)
+			return -ENOBUFS;
+		p->e->client_cpus[ci] = strdup(cpu_list_is_topological(value) ? buf : value);
 		return p->e->client_cpus[ci] ? 0 : -ENOMEM;
 	}
 	for (size_t i = 0; i < c->n_props; i++)
@@ -330,7 +355,8 @@ static int context_key(struct parser *p, const char *name, const char *value)
 		return fail_at(p, p->line, name,
 			       "unknown key (kind, session, client-cpus or a systemd property; see slicebench properties)");
 	if (r < 0)
-		return fail_at(p, p->line, name, "bad value '%s' (%s)", value, prop_lookup(name)->help);
+		return fail_at(p, p->line, name, "bad value '%s' (%s)", value,
+			       prop_why(prop_lookup(name), value, why, sizeof(why)));
 	p->prop_line[ci][c->n_props++] = p->line;
 	return 0;
 }
@@ -354,10 +380,12 @@ static int vary_key(struct parser *p, const char *name, const char *value)
 
 		if (e->n_vary == EXP_VARY_MAX)
 			return fail_at(p, p->line, name, "more than %d values", EXP_VARY_MAX);
+		char why[160];
+
 		r = prop_parse(name, v, &pv);
 		prop_value_done(&pv);
 		if (r < 0)
-			return fail_at(p, p->line, name, "bad value '%s' (%s)", v, e->vary->help);
+			return fail_at(p, p->line, name, "bad value '%s' (%s)", v, prop_why(e->vary, v, why, sizeof(why)));
 		e->vary_values[e->n_vary] = strdup(v);
 		if (!e->vary_values[e->n_vary++])
 			return -ENOMEM;
@@ -657,7 +685,7 @@ void experiment_client_for(const struct experiment *e, size_t i, struct oltp_opt
 	size_t n = 0;
 
 	if (e->client_cpus[i])
-		(void)parse_list(e->client_cpus[i], 0, OLTP_MAX_CPUS - 1, cpus, OLTP_MAX_CPUS, &n); /* checked on load */
+		(void)cpu_list_parse(e->client_cpus[i], OLTP_MAX_CPUS - 1, cpus, OLTP_MAX_CPUS, &n, NULL, 0); /* checked on load */
 	else {
 		n = e->n_client_cpus;
 		memcpy(cpus, e->client_cpus_list, n * sizeof(long));
