@@ -10,7 +10,7 @@
 top=${SLICEBENCH_TOP:-.}
 exp=$top/t/fixtures/run/two-raw.ini
 needs BINARY ROOT MYSQLD
-echo "1..18"
+echo "1..19"
 server_scratch
 trap 'servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
 steps() { ls "$1/steps" 2>/dev/null | wc -l; }
@@ -38,6 +38,8 @@ order=$(grep -o 'unit [0-9]/4 [a-z]*-v1-r[0-9]' "$scratch/err" | awk '{print $3}
 ok $? "repeats are interleaved across contexts (got: $order)" "$scratch/err"
 grep -q '^threads .*inherit.*newsession' "$scratch/out" && grep -q '^1 ' "$scratch/out" && grep -q '^2 ' "$scratch/out"
 ok $? "the run ends with the TPS table, a row per thread count" "$scratch/out"
+grep -q '^placement differences, inherit | context' "$scratch/out" && grep -q '^  newsession:$' "$scratch/out"
+ok $? "the report names the placements' differences from the baseline's unit (placements/inherit-v1-r1.json)" "$scratch/out"
 "$SLICEBENCH" report "$scratch/res" --format csv >"$scratch/csv" 2>&1
 ok $? "report --format csv exits 0" "$scratch/csv"
 # compare: the same run as if from another host.

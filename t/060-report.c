@@ -30,9 +30,9 @@ static const char doc_amd[] =
 	"{\"format_version\":1," EXPERIMENT ","
 	"\"host\":{\"cpu.vendor\":\"AuthenticAMD\",\"kernel.release\":\"6.1.0\",\"systemd.version\":\"252\",\"cpu.count\":8},"
 	"\"placements\":{"
-	"\"raw-v0-r1\":{\"cgroup.cpu\":\"/user.slice/session-1.scope\",\"autogroup\":\"/autogroup-7\","
+	"\"raw-v1-r1\":{\"cgroup.cpu\":\"/user.slice/session-1.scope\",\"autogroup\":\"/autogroup-7\","
 	"\"affinity\":\"0-7\",\"cpu.stat.nr_throttled\":\"0\"},"
-	"\"service-v0-r1\":{\"cgroup.cpu\":\"/system.slice/slicebench-service.service\",\"autogroup\":\"/autogroup-12\","
+	"\"service-v1-r1\":{\"cgroup.cpu\":\"/system.slice/slicebench-service.service\",\"autogroup\":\"/autogroup-12\","
 	"\"affinity\":\"0-7\",\"cpu.stat.nr_throttled\":\"5\"}},"
 	"\"steps\":[" STEP("raw", 1, 1, 100.0) "," STEP("raw", 2, 1, 110.0) "," STEP("raw", 3, 1, 90.0) "," STEP(
 		"raw", 1, 2, 200.0) "," STEP("raw", 2, 2, 190.0) "," STEP("raw", 3, 2, 210.0) "," STEP("service", 1, 1, 105.0) ","

@@ -27,7 +27,7 @@ static int placement_path(const char *dir, const char *context, char **ret)
 {
 	if (!name_is_valid(context))
 		return log_error("diff: bad context name '%s'", context), -EINVAL;
-	return xasprintf(ret, "%s/placements/%s-v1-r1.json", dir, context);
+	return results_first_placement_path(dir, context, ret);
 }
 
 int verb_diff(int argc, char **argv)

@@ -6,6 +6,7 @@
 #include "run/engine.h"
 #include "run/experiment.h"
 #include "common/interrupt.h"
+#include "run/results.h"
 #include "common/util.h"
 #include "cli/verbs.h"
 
@@ -95,7 +96,7 @@ static void plan_print(const struct run_plan *p)
 
 				if (!p->selected[c])
 					continue;
-				run_unit_name(e, c, v, r, unit, sizeof(unit));
+				(void)results_unit_name(s->name, v, r, unit, sizeof(unit)); /* fits: names are short */
 				printf("  %-28s %-7s", unit, context_kind_to_string(s->kind));
 				for (size_t j = 0; j < s->n_props; j++)
 					if (!e->n_vary || s->props[j].def != e->vary)

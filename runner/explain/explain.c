@@ -304,7 +304,7 @@ static void print_unmovable(const char *dir, const struct knob *knobs, size_t n,
 
 	if (*unmovable)
 		printf("Differs and cannot be moved one at a time: %s.\n", unmovable);
-	if (xasprintf(&path_a, "%s/placements/a-v1-r1.json", dir) < 0 || xasprintf(&path_b, "%s/placements/b-v1-r1.json", dir) < 0)
+	if (results_first_placement_path(dir, "a", &path_a) < 0 || results_first_placement_path(dir, "b", &path_b) < 0)
 		return;
 	ja = json_load_file(path_a, 0, NULL);
 	jb = json_load_file(path_b, 0, NULL);

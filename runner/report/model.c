@@ -248,27 +248,6 @@ static int strv_add_unique(struct strv *l, const char *s)
 	return 0;
 }
 
-/* The placements of context at vary index 0 and repeat 1, else its first
- * placement at vary index 0, else NULL. */
-static json_t *find_placement(const json_t *places, const char *context)
-{
-	_cleanup_free_ char *want = NULL, *prefix = NULL;
-	const char *key, *best = NULL;
-	json_t *v, *found = NULL;
-
-	if (xasprintf(&want, "%s-v0-r1", context) < 0 || xasprintf(&prefix, "%s-v0-r", context) < 0)
-		return NULL;
-	v = json_object_get(places, want);
-	if (json_is_object(v))
-		return v;
-	json_object_foreach((json_t *)places, key, v)
-		if (json_is_object(v) && strncmp(key, prefix, strlen(prefix)) == 0 && (!best || strcmp(key, best) < 0)) {
-			best = key;
-			found = v;
-		}
-	return found;
-}
-
 static int diff_one(json_t *a, json_t *b, json_t **ret)
 {
 	const char *key, **keys = NULL;
@@ -320,13 +299,13 @@ static int compute_diffs(struct model *m, const json_t *places, const struct str
 	m->diffs = json_object();
 	if (!m->diffs)
 		return -ENOMEM;
-	if (!m->baseline || !(base = find_placement(places, m->baseline)))
+	if (!m->baseline || !(base = results_find_placement(places, m->baseline)))
 		return 0;
 	for (size_t i = 0; i < ctxs->n; i++) {
 		json_t *other, *d;
 		int r;
 
-		if (streq(ctxs->v[i], m->baseline) || !(other = find_placement(places, ctxs->v[i])))
+		if (streq(ctxs->v[i], m->baseline) || !(other = results_find_placement(places, ctxs->v[i])))
 			continue;
 		r = diff_one(base, other, &d);
 		if (r < 0)

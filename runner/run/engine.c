@@ -54,11 +54,6 @@ int run_plan_make(const struct experiment *e, const char *only, struct run_plan 
 	return 0;
 }
 
-void run_unit_name(const struct experiment *e, size_t ctx, size_t v, unsigned repeat, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s-v%zu-r%u", e->contexts[ctx].name, v + 1, repeat);
-}
-
 /* Progress on the terminal, and the same line in the journal when one is
  * reachable, so that a run can be lined up with the system's logs. */
 static void progress(const char *fmt, ...) _printf_(1, 2);
@@ -102,18 +97,12 @@ struct runner {
 	uint64_t start_ns;
 };
 
-static void step_name(const char *unit, long threads, char *buf, size_t len)
-{
-	snprintf(buf, len, "steps/%s-t%ld.json", unit, threads);
-}
-
 static bool unit_done(const struct runner *rn, const char *unit)
 {
 	char name[160];
 
 	for (size_t t = 0; t < rn->e->n_threads; t++) {
-		step_name(unit, rn->e->threads[t], name, sizeof(name));
-		if (!results_have(rn->res, name))
+		if (results_step_file(unit, rn->e->threads[t], name, sizeof(name)) < 0 || !results_have(rn->res, name))
 			return false;
 	}
 	return true;
@@ -134,8 +123,9 @@ static int put_step(struct runner *rn, const char *unit, size_t ctx, size_t v, u
 	json_object_set_new(j, "vary_value", e->n_vary ? json_string(e->vary_values[v]) : json_null());
 	json_object_set_new(j, "repeat", json_integer(repeat));
 	json_object_set_new(j, "unit", json_string(unit));
-	step_name(unit, (long)s->threads, name, sizeof(name));
-	r = results_put(rn->res, name, j);
+	r = results_step_file(unit, (long)s->threads, name, sizeof(name));
+	if (r >= 0)
+		r = results_put(rn->res, name, j);
 	json_decref(j);
 	return r < 0 ? r : results_rebuild(rn->res);
 }
@@ -191,8 +181,9 @@ static int put_placement(struct runner *rn, const char *unit, const struct conte
 	j = placement_to_json(&p);
 	if (!j)
 		return -ENOMEM;
-	snprintf(name, sizeof(name), "placements/%s.json", unit);
-	r = results_put(rn->res, name, j);
+	r = results_placement_file(unit, name, sizeof(name));
+	if (r >= 0)
+		r = results_put(rn->res, name, j);
 	json_decref(j);
 	return r;
 }
@@ -210,7 +201,9 @@ static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 	char unit[96], name[160], left[32];
 	int r, result = 0;
 
-	run_unit_name(e, ctx, v, repeat, unit, sizeof(unit));
+	r = results_unit_name(e->contexts[ctx].name, v, repeat, unit, sizeof(unit));
+	if (r < 0)
+		return log_error_errno(r, "run: %s: %m", e->contexts[ctx].name);
 	experiment_client_for(e, ctx, &o);
 	if (unit_done(rn, unit)) {
 		rn->steps_done += e->n_threads;
@@ -250,8 +243,7 @@ static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 	for (size_t t = 0; t < e->n_threads && result >= 0; t++) {
 		struct step_result s = {};
 
-		step_name(unit, e->threads[t], name, sizeof(name));
-		if (results_have(rn->res, name)) {
+		if (results_step_file(unit, e->threads[t], name, sizeof(name)) >= 0 && results_have(rn->res, name)) {
 			rn->steps_done++;
 			continue;
 		}

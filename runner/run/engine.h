@@ -19,10 +19,6 @@ struct run_plan {
  * (-EINVAL, logged, for a name e does not have). */
 int run_plan_make(const struct experiment *e, const char *only, struct run_plan *ret);
 
-/* The name of a unit: context, vary value (0-based v, named from 1) and
- * repeat, as in placements/ and steps/. */
-void run_unit_name(const struct experiment *e, size_t ctx, size_t v, unsigned repeat, char *buf, size_t len);
-
 /* Runs the plan into the results directory out (NULL:
  * results/NAME-YYYYmmdd-HHMMSS), created, or with resume reopened and only
  * what is missing run.  Returns the number of failed steps, or -errno

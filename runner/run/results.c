@@ -7,6 +7,10 @@
 #include "run/results.h"
 #include "common/util.h"
 
+#define STEPS "steps"
+#define PLACEMENTS "placements"
+#define UNIT "%s-v%zu-r%u"
+
 struct results {
 	char *dir;
 	int lock_fd;
@@ -28,8 +32,8 @@ int results_open(const char *dir, bool resume, struct results **ret)
 		e = mkdir_new(dir, 0755);
 	if (e < 0)
 		return e;
-	if (xasprintf(&lock, "%s/lock", dir) < 0 || xasprintf(&steps, "%s/steps", dir) < 0 ||
-	    xasprintf(&places, "%s/placements", dir) < 0 || xasprintf(&probe, "%s/.probe", dir) < 0 ||
+	if (xasprintf(&lock, "%s/lock", dir) < 0 || xasprintf(&steps, "%s/" STEPS, dir) < 0 ||
+	    xasprintf(&places, "%s/" PLACEMENTS, dir) < 0 || xasprintf(&probe, "%s/.probe", dir) < 0 ||
 	    xasprintf(&record, "%s/results.json", dir) < 0)
 		return -ENOMEM;
 	fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0644);
@@ -186,9 +190,9 @@ static int assemble(const char *dir, json_t **ret)
 	json_t *doc, *steps = NULL, *places = NULL;
 	int r;
 
-	r = load_dir(dir, "steps", false, &steps);
+	r = load_dir(dir, STEPS, false, &steps);
 	if (r >= 0)
-		r = load_dir(dir, "placements", true, &places);
+		r = load_dir(dir, PLACEMENTS, true, &places);
 	if (r < 0) {
 		json_decref(steps);
 		return r;
@@ -281,4 +285,59 @@ int results_load(const char *dir, json_t **ret)
 		return -ENOTDIR;
 	/* Built from the step files, so that an interrupted run reports too. */
 	return assemble(dir, ret);
+}
+
+static int checked(int n, size_t len)
+{
+	return n < 0 ? -EINVAL : (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int results_unit_name(const char *context, size_t v, unsigned repeat, char *buf, size_t len)
+{
+	return checked(snprintf(buf, len, UNIT, context, v + 1, repeat), len);
+}
+
+int results_step_file(const char *unit, long threads, char *buf, size_t len)
+{
+	return checked(snprintf(buf, len, STEPS "/%s-t%ld.json", unit, threads), len);
+}
+
+int results_placement_file(const char *unit, char *buf, size_t len)
+{
+	return checked(snprintf(buf, len, PLACEMENTS "/%s.json", unit), len);
+}
+
+int results_first_placement_path(const char *dir, const char *context, char **ret)
+{
+	char unit[128], file[160];
+	int r;
+
+	r = results_unit_name(context, 0, 1, unit, sizeof(unit));
+	if (r >= 0)
+		r = results_placement_file(unit, file, sizeof(file));
+	return r < 0 ? r : xasprintf(ret, "%s/%s", dir, file);
+}
+
+json_t *results_find_placement(const json_t *placements, const char *context)
+{
+	char want[128], prefix[128];
+	const char *key, *best = NULL;
+	json_t *v, *found = NULL;
+	size_t n;
+
+	if (results_unit_name(context, 0, 1, want, sizeof(want)) < 0)
+		return NULL;
+	v = json_object_get(placements, want);
+	if (json_is_object(v))
+		return v;
+	/* The same unit without its repeat's number: "raw-v1-r". */
+	n = strlen(want) - 1;
+	memcpy(prefix, want, n);
+	prefix[n] = 0;
+	json_object_foreach((json_t *)placements, key, v)
+		if (json_is_object(v) && strncmp(key, prefix, n) == 0 && (!best || strcmp(key, best) < 0)) {
+			best = key;
+			found = v;
+		}
+	return found;
 }
