@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "explain/explain.h"
+#include "report/stats.h"
 #include "common/util.h"
 #include "cli/verbs.h"
 
@@ -14,7 +15,8 @@ static int explain_parse_argv(int argc, char **argv, struct explain_args *a)
 		{ "repeat", required_argument, NULL, 'r' },   { "duration", required_argument, NULL, 'd' },
 		{ "out", required_argument, NULL, 'o' },      { "what-if", no_argument, NULL, 'w' },
 		{ "budget", required_argument, NULL, 'b' },   { "from", required_argument, NULL, 'A' },
-		{ "to", required_argument, NULL, 'B' },	      {}
+		{ "to", required_argument, NULL, 'B' },	      { "confidence", required_argument, NULL, 'c' },
+		{}
 	};
 	long v;
 	int c;
@@ -23,16 +25,20 @@ static int explain_parse_argv(int argc, char **argv, struct explain_args *a)
 	a->repeat = 3;
 	a->duration_ns = 5 * NSEC_PER_SEC;
 	a->budget_ns = 30 * 60 * NSEC_PER_SEC;
+	a->confidence = STATS_CONFIDENCE_DEFAULT;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
 		switch (c) {
 		case 'h':
 			printf("usage: slicebench explain EXPERIMENT CONTEXT-A CONTEXT-B [--threads N] [--repeat R]\n"
-			       "                          [--duration D] [--budget 30m] [--out DIR] [--what-if]\n"
+			       "                          [--duration D] [--budget 30m] [--confidence 95] [--out DIR]\n"
+			       "                          [--what-if]\n"
 			       "       slicebench explain RESULTS --from CONTEXT-A --to CONTEXT-B [OPTIONS]\n\n"
 			       "Measures every mix of the settings in which A and B differ, taking each from A or from B,\n"
-			       "and names the settings that account for the TPS gap, with an interval from the repeats.\n");
+			       "and names the settings that account for the TPS gap.  The gap is judged as report judges\n"
+			       "a ratio (Welch's t on log TPS across repeats, at --confidence); each share of it has\n"
+			       "Fieller's interval from the repeats.\n");
 			return 0;
 		case 't':
 			if (parse_int_range(optarg, 1, 100000, &a->threads) < 0)
@@ -56,6 +62,13 @@ static int explain_parse_argv(int argc, char **argv, struct explain_args *a)
 			break;
 		case 'w':
 			a->what_if = true;
+			break;
+		case 'c':
+			if (stats_parse_confidence(optarg, &a->confidence) < 0)
+				return log_error("explain: --confidence: bad value '%s' (a percentage above %g and below %g, "
+						 "such as 95)",
+						 optarg, STATS_CONFIDENCE_MIN_PCT, STATS_CONFIDENCE_MAX_PCT),
+				       -EINVAL;
 			break;
 		case 'A':
 			a->a = optarg;

@@ -4,13 +4,16 @@
  * of them (k <= 4) every one of the 2^k mixes of "taken from A" and "taken
  * from B", beyond that each setting alone, is a context of a synthetic
  * experiment, run like any other (fresh
- * server per repeat, repeats interleaved, results on disk).  Each subset's
- * share of the gap, (T(subset from A) - T(B)) / (T(A) - T(B)), is computed
- * per repeat, which gives the interval. */
+ * server per repeat, repeats interleaved, results on disk).  The gap is
+ * judged as report judges a ratio (Welch's t on log TPS across repeats),
+ * and each subset's share of it, (T(subset from A) - T(B)) / (T(A) - T(B))
+ * over the means of the repeats, gets Fieller's interval for that ratio of
+ * differences (report/stats.h). */
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
 
+#include "report/report.h"
 #include "report/stats.h"
 #include "run/experiment.h"
 #include "run/results.h"
@@ -338,27 +341,34 @@ static void mix_label(const struct knob *knobs, size_t n, unsigned m, const char
 			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? sep : "", knobs[k].label);
 }
 
-/* The share of mix i per repeat, (T_i - T_b) / (T_a - T_b): its min..max. */
-static void share_interval(double t[][64], size_t i, size_t full, unsigned repeats, double *ret_lo, double *ret_hi)
-{
-	*ret_lo = INFINITY;
-	*ret_hi = -INFINITY;
-	for (unsigned r = 0; r < repeats; r++) {
-		double s = (t[i][r] - t[0][r]) / (t[full][r] - t[0][r]);
-
-		if (!isnan(s)) {
-			*ret_lo = MIN(*ret_lo, s);
-			*ret_hi = MAX(*ret_hi, s);
-		}
-	}
-}
-
-/* What the rounds measured: TPS per mix and repeat, and the medians. */
+/* What the rounds measured: TPS per mix and repeat (the repeats that
+ * finished first, n[m] of them), and the medians. */
 struct measured {
 	double t[MIXES_MAX][64], med[MIXES_MAX];
-	double spread_a[2], spread_b[2]; /* min, max of A's and B's repeats */
-	size_t full;			 /* the index of mix A */
+	size_t n[MIXES_MAX];
+	size_t full; /* the index of mix A */
+	double level;
 };
+
+/* The share of the gap from B to A that mix i covers, with its interval. */
+static struct stats_share share_of(const struct measured *mz, size_t i)
+{
+	struct stats_share s;
+
+	if (stats_share(mz->t[i], mz->n[i], mz->t[mz->full], mz->n[mz->full], mz->t[0], mz->n[0], mz->level, &s) < 0)
+		s = (struct stats_share){ .share = NAN, .lo = NAN, .hi = NAN, .df = NAN };
+	return s;
+}
+
+/* "43-58%", "unbounded", or "no interval". */
+static const char *share_interval(const struct stats_share *s, char *buf, size_t len)
+{
+	if (s->bounded)
+		snprintf(buf, len, "%.0f-%.0f%%", 100 * s->lo, 100 * s->hi);
+	else
+		snprintf(buf, len, "%s", isnan(s->lo) ? "no interval" : "unbounded");
+	return buf;
+}
 
 static int load_measured(char *const *dirs, size_t n_dirs, size_t n, const struct design *d, unsigned repeats,
 			 struct measured *ret)
@@ -381,42 +391,46 @@ static int load_measured(char *const *dirs, size_t n_dirs, size_t n, const struc
 		size_t k = 0;
 
 		mix_name(n, d->masks[m], name, sizeof(name));
-		for (unsigned r = 1; r <= repeats; r++)
-			if (!isnan(ret->t[m][r - 1] = tps_of(steps, name, r)))
-				tmp[k++] = ret->t[m][r - 1];
+		for (unsigned r = 1; r <= repeats && r <= ELEMENTSOF(ret->t[m]); r++) {
+			double v = tps_of(steps, name, r);
+
+			if (isnan(v))
+				continue;
+			ret->t[m][k] = v;
+			tmp[k++] = v;
+		}
+		ret->n[m] = k;
 		ret->med[m] = stats_median(tmp, k);
 		if (d->masks[m] == (1u << n) - 1)
 			ret->full = m;
-		if (m == 0 || d->masks[m] == (1u << n) - 1) {
-			double *sp = m == 0 ? ret->spread_b : ret->spread_a;
-			sp[0] = k ? tmp[0] : NAN;
-			sp[1] = k ? tmp[k - 1] : NAN;
-		}
 	}
 	json_decref(steps);
 	return 0;
 }
 
-/* report's rule: a ratio within the relative spread of either side's
- * repeats is noise. */
-static bool gap_is_significant(const struct measured *mz)
+/* A against B judged as report judges a ratio: significant when its
+ * interval excludes 1. */
+static bool gap_is_significant(const struct measured *mz, struct stats_ratio *ret)
 {
-	double ratio = mz->med[mz->full] / mz->med[0];
-	double noise = MAX((mz->spread_a[1] - mz->spread_a[0]) / mz->med[mz->full],
-			   (mz->spread_b[1] - mz->spread_b[0]) / mz->med[0]);
+	struct stats_ratio r;
 
-	return !isnan(ratio) && !isnan(noise) && fabs(ratio - 1) > noise;
+	if (stats_ratio(mz->t[mz->full], mz->n[mz->full], mz->t[0], mz->n[0], mz->level, &r) < 0)
+		r = (struct stats_ratio){ .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .df = NAN,
+					  .verdict = STATS_TOO_FEW };
+	if (ret)
+		*ret = r;
+	return r.verdict == STATS_SIGNIFICANT;
 }
 
 /* The smallest set that moves most of the gap: a larger set must beat a
  * smaller one by 10 points to be preferred.  A itself does not count. */
 static size_t best_mix(const struct design *d, const struct measured *mz, double *ret_share)
 {
-	double gap = mz->med[mz->full] - mz->med[0], best_share = -INFINITY;
+	double best_share = -INFINITY;
 	size_t best = 0;
 
 	for (size_t i = 1; i < d->n; i++) {
-		double share = (mz->med[i] - mz->med[0]) / gap;
+		double share = share_of(mz, i).share;
 
 		if (i == mz->full && d->n > 2)
 			continue;
@@ -433,46 +447,51 @@ static void analyse(char *const *dirs, size_t n_dirs, const struct explain_args 
 		    size_t n, const struct design *d, const char *unmovable)
 {
 	static struct measured mz; /* 33 KB: not on the stack */
-	double (*t)[64] = mz.t, *med = mz.med, *spread_a = mz.spread_a, *spread_b = mz.spread_b;
+	double *med = mz.med, best_share;
+	char verdict[REPORT_RATIO_MAX], iv[32];
+	struct stats_ratio gap;
 	size_t full, best;
 	unsigned R = args->repeat;
-	double gap, ratio, best_share;
 
+	mz.level = args->confidence;
 	if (load_measured(dirs, n_dirs, n, d, R, &mz) < 0)
 		return;
 	full = mz.full;
-	gap = med[full] - med[0];
-	ratio = med[0] > 0 ? med[full] / med[0] : NAN;
-	printf("\n%s vs %s at %ld thread%s: %.1f vs %.1f TPS (%.2fx), %u repeats each\n", args->a, args->b, args->threads,
-	       args->threads == 1 ? "" : "s", med[full], med[0], ratio, R);
-	if (isnan(gap) || !gap_is_significant(&mz)) {
-		printf("No significant gap: %.2fx is within the run-to-run noise (%s %.1f..%.1f, %s %.1f..%.1f), so no "
-		       "cause is named.\n",
-		       ratio, args->a, spread_a[0], spread_a[1], args->b, spread_b[0], spread_b[1]);
+	gap_is_significant(&mz, &gap);
+	report_format_ratio(&gap, verdict, sizeof(verdict));
+	printf("\n%s vs %s at %ld thread%s: %.1f vs %.1f TPS (medians), %s at %g%%, %u repeats each\n", args->a, args->b,
+	       args->threads, args->threads == 1 ? "" : "s", med[full], med[0], isnan(gap.ratio) ? "no ratio" : verdict,
+	       100 * mz.level, R);
+	if (gap.verdict != STATS_SIGNIFICANT) {
+		printf("No significant gap: %s, so no cause is named.\n",
+		       gap.verdict == STATS_NOT_SIGNIFICANT ? "the interval of the ratio contains 1"
+		       : gap.verdict == STATS_NO_SPREAD   ? "the repeats have no spread to judge it by"
+							  : "fewer than two repeats a side give no interval");
 		return;
 	}
-	printf("%-44s %10s %8s %s\n", "taken from A, the rest from B", "TPS", "share", "interval (per repeat)");
+	printf("%-44s %10s %8s %s\n", "taken from A, the rest from B", "TPS", "share", "interval (Fieller)");
 	for (size_t i = 1; i < d->n; i++) {
+		struct stats_share sh = share_of(&mz, i);
 		char label[256];
-		double lo, hi, share = (med[i] - med[0]) / gap;
 
 		mix_label(knobs, n, d->masks[i], " + ", label, sizeof(label));
-		share_interval(t, i, full, R, &lo, &hi);
-		printf("%-44s %10.1f %7.0f%% %.0f..%.0f%%\n", label, med[i], 100 * share, 100 * lo, 100 * hi);
+		printf("%-44s %10.1f %7.0f%% %s\n", label, med[i], 100 * sh.share, share_interval(&sh, iv, sizeof(iv)));
 	}
+	printf("(TPS: median of the repeats; share of the gap between the means of the repeats, with Fieller's %g%% "
+	       "interval)\n",
+	       100 * mz.level);
 	if (d->n < (1u << n))
 		printf("(%zu settings: searched greedily, one setting added per round; not every combination was measured)\n",
 		       n);
 	best = best_mix(d, &mz, &best_share);
 	if (best) {
+		struct stats_share sh = share_of(&mz, best);
 		char label[256];
-		double lo, hi;
 
 		mix_label(knobs, n, d->masks[best], " together with ", label, sizeof(label));
-		share_interval(t, best, full, R, &lo, &hi);
-		printf("\n%s explains %.0f%% (%.0f-%.0f%%) of the gap at %ld thread%s (%s at %.2fx of %s)", label,
-		       100 * best_share, 100 * lo, 100 * hi, args->threads, args->threads == 1 ? "" : "s", args->a, ratio,
-		       args->b);
+		printf("\n%s explains %.0f%% (%s) of the gap at %ld thread%s (%s at %.2fx of %s)", label, 100 * best_share,
+		       share_interval(&sh, iv, sizeof(iv)), args->threads, args->threads == 1 ? "" : "s", args->a,
+		       gap.ratio, args->b);
 		if (best_share < 0.9)
 			printf("; %.0f%% stays unexplained", 100 * (1 - best_share));
 		printf(".\n");
@@ -527,6 +546,8 @@ static int run_rounds(const struct experiment *e, size_t ia, size_t ib, const st
 {
 	static struct measured mz;
 	unsigned masks[MIXES_MAX];
+
+	mz.level = args->confidence;
 	size_t n_masks = d->n;
 	uint64_t start = now_ns();
 	int ret = 0;
@@ -561,7 +582,7 @@ static int run_rounds(const struct experiment *e, size_t ia, size_t ib, const st
 		if (load_measured(dirs, *n_dirs, n, d, args->repeat, &mz) < 0)
 			return -EIO;
 		best = best_mix(d, &mz, &share);
-		if (!gap_is_significant(&mz) || share >= 0.8)
+		if (!gap_is_significant(&mz, NULL) || share >= 0.8)
 			break;
 		/* The next round: the best set with one more setting each. */
 		n_masks = 0;
@@ -598,6 +619,8 @@ int explain_run(const struct explain_args *a)
 	size_t ia, ib, n = 0;
 	int r, ret = -EINVAL;
 
+	if (!args.confidence)
+		args.confidence = STATS_CONFIDENCE_DEFAULT;
 	if (is_results_dir(args.experiment))
 		/* The design of a run already made: its contexts, measured again
 		 * in every mix. */

@@ -10,6 +10,7 @@ struct explain_args {
 	long threads;
 	unsigned repeat;
 	uint64_t duration_ns, budget_ns;
+	double confidence; /* the level of the gap's and the shares' intervals, 0.95 */
 	bool what_if;
 };
 

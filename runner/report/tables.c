@@ -115,10 +115,11 @@ static void add_tps(struct table *t, const struct cell *c)
 		table_add(t, "%.1f (%.1f..%.1f) n=%zu", c->median, c->min, c->max, c->n);
 }
 
-/* A bound of an interval: two decimals, three digits beyond 10x. */
+/* A bound of an interval: two decimals, or two digits below 0.1x and three
+ * beyond 10x, so that no bound prints as 0.00. */
 static void print_bound(char *buf, size_t len, double v)
 {
-	snprintf(buf, len, v < 10 ? "%.2f" : "%.3g", v);
+	snprintf(buf, len, v < 0.1 ? "%.2g" : v >= 10 ? "%.3g" : "%.2f", v);
 }
 
 const char *report_format_ratio(const struct stats_ratio *r, char *buf, size_t len)
