@@ -7,8 +7,8 @@
  * server per repeat, repeats interleaved, results on disk).  The gap is
  * judged as report judges a ratio (Welch's t on log TPS across repeats),
  * and each subset's share of it, (T(subset from A) - T(B)) / (T(A) - T(B))
- * over the means of the repeats, gets Fieller's interval for that ratio of
- * differences (report/stats.h). */
+ * with T the mean log TPS of the repeats, gets Fieller's interval for that
+ * ratio of differences (report/stats.h). */
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
@@ -477,8 +477,7 @@ static void analyse(char *const *dirs, size_t n_dirs, const struct explain_args 
 		mix_label(knobs, n, d->masks[i], " + ", label, sizeof(label));
 		printf("%-44s %10.1f %7.0f%% %s\n", label, med[i], 100 * sh.share, share_interval(&sh, iv, sizeof(iv)));
 	}
-	printf("(TPS: median of the repeats; share of the gap between the means of the repeats, with Fieller's %g%% "
-	       "interval)\n",
+	printf("(TPS: median of the repeats; share: of the gap in mean log TPS, with Fieller's %g%% interval)\n",
 	       100 * mz.level);
 	if (d->n < (1u << n))
 		printf("(%zu settings: searched greedily, one setting added per round; not every combination was measured)\n",

@@ -1,6 +1,6 @@
-/* The median; Welch's t on log TPS for ratios, Fieller's interval for
- * explain's shares (the method is stated in stats.h).  GSL gives the t
- * distribution. */
+/* The median; Welch's t on log TPS for ratios, Fieller's interval on log
+ * TPS for explain's shares (the method is stated in stats.h).  GSL gives
+ * the t distribution. */
 #include <math.h>
 
 #include <gsl/gsl_cdf.h>
@@ -130,17 +130,31 @@ double stats_ratio_precision(const struct stats_ratio *r)
 int stats_share(const double *x, size_t n_x, const double *a, size_t n_a, const double *b, size_t n_b, double level,
 		struct stats_share *ret)
 {
+	_cleanup_free_ double *lx = NULL, *la = NULL, *lb = NULL;
 	double mx, vx, ma, va, mb, vb, num, den, s, v11, v22, v12, tq, qa, qb, qc, disc, c[3];
 	size_t n[3] = { n_x, n_a, n_b };
+	int r;
 
 	if (!(level > 0 && level < 1))
 		return -EINVAL;
 	*ret = (struct stats_share){ .share = NAN, .lo = NAN, .hi = NAN, .df = NAN };
 	if (n_x == 0 || n_a == 0 || n_b == 0)
 		return 0;
-	stats_mean_var(x, n_x, &mx, &vx);
-	stats_mean_var(a, n_a, &ma, &va);
-	stats_mean_var(b, n_b, &mb, &vb);
+	lx = calloc(n_x, sizeof(double));
+	la = calloc(n_a, sizeof(double));
+	lb = calloc(n_b, sizeof(double));
+	if (!lx || !la || !lb)
+		return -ENOMEM;
+	r = logs_of(x, n_x, lx);
+	if (r >= 0)
+		r = logs_of(a, n_a, la);
+	if (r >= 0)
+		r = logs_of(b, n_b, lb);
+	if (r < 0)
+		return r;
+	stats_mean_var(lx, n_x, &mx, &vx);
+	stats_mean_var(la, n_a, &ma, &va);
+	stats_mean_var(lb, n_b, &mb, &vb);
 	num = mx - mb;
 	den = ma - mb;
 	if (den == 0)

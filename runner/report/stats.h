@@ -16,12 +16,16 @@
  * With two repeats a side df is between 1 and 2 and t(0.975, 1) is 12.7:
  * the intervals are wide by construction, which the renderers say.
  *
- * Shares (explain): s = (mean x - mean b) / (mean a - mean b), the part of
- * the gap from b to a that mix x covers, with Fieller's interval for a
- * ratio of two (correlated: both contain mean b) differences of means, its
- * t quantile at the Welch-Satterthwaite degrees of freedom of
- * mean x - s mean a - (1 - s) mean b at the estimate s.  When the gap
- * itself is not clearly away from zero the set is unbounded, and says so.
+ * Shares (explain), on the same scale: with x the repeats of a mix and a,
+ * b the two ends, s = (mean ln x - mean ln b) / (mean ln a - mean ln b),
+ * the part of the gap from b to a (as a log ratio) that the mix covers,
+ * with Fieller's interval for that ratio of two correlated (both contain
+ * mean ln b) differences of means, its t quantile at the
+ * Welch-Satterthwaite degrees of freedom of
+ * mean ln x - s mean ln a - (1 - s) mean ln b at the estimate s.  The
+ * denominator is the gap that the ratio's test judges, so a significant gap
+ * usually gives a bounded interval; when the gap is not clearly away from
+ * zero the set is unbounded, and says so.
  *
  * Distribution functions are GSL's.  Errors are -errno. */
 #pragma once
@@ -73,7 +77,8 @@ struct stats_share {
 	bool bounded;
 };
 
-/* The share of the gap from b to a that x covers, at level. */
+/* The share of the gap from b to a that x covers, on log TPS, at level.
+ * -EINVAL: a level outside (0, 1); -EDOM: a value that is not positive. */
 int stats_share(const double *x, size_t n_x, const double *a, size_t n_a, const double *b, size_t n_b, double level,
 		struct stats_share *ret);
 
