@@ -14,6 +14,7 @@ static const struct verb {
 	{ "prepare", verb_prepare, "create or check the sbtest tables on a server" },
 	{ "sweep", verb_sweep, "run the read-only OLTP step at each thread count against a server" },
 	{ "place", verb_place, "start the server in a context and show where it landed" },
+	{ "properties", verb_properties, "the attributes slicebench reads, sets and reproduces, and the kinds" },
 	{ "diff", verb_diff, "what differs between the placements of two contexts" },
 	{ "list", verb_list, "show the named experiments" },
 	{ "run", verb_run, "run a named experiment and record its results" },
@@ -28,7 +29,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: slicebench VERB [OPTIONS...]\n\nverbs:\n");
 	for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
-		fprintf(f, "  %-9s %s\n", verbs[i].name, verbs[i].summary);
+		fprintf(f, "  %-10s %s\n", verbs[i].name, verbs[i].summary);
 	fprintf(f, "\nslicebench VERB --help describes a verb.\n");
 }
 

@@ -9,6 +9,7 @@
 
 /* The kinds, one row each (the row itself lives in the kind's own file).
  * A kind's index here is its enum context_kind. */
+extern const struct context_ops context_service_ops, context_user_ops, context_scope_ops, context_raw_ops;
 static const struct context_ops *const context_kinds[] = {
 	[CONTEXT_SERVICE] = &context_service_ops,
 	[CONTEXT_USER] = &context_user_ops,
@@ -77,6 +78,11 @@ int context_check_prop(const struct prop_value *v, enum context_kind kind, enum 
 		return -EOPNOTSUPP;
 	}
 	by_systemd = d->class == PROP_CGROUP ? ops->cgroup == CGROUP_BY_SYSTEMD : ops->exec_by_systemd;
+	/* What slicebench applies itself, the row must say how. */
+	if (!by_systemd && d->no_raw) {
+		*ret_why = d->no_raw;
+		return -EOPNOTSUPP;
+	}
 	if (!((by_systemd ? d->systemd_modes : d->raw_modes) & mode)) {
 		*ret_why = by_systemd ? "systemd applies it on cgroup v2 only, and this machine runs v1 controllers"
 				      : "it needs a cgroup controller that this cgroup mode lacks";
@@ -123,6 +129,8 @@ static int gated_setup(void *userdata)
 {
 	const struct gated *g = userdata;
 	const struct context *c = g->c;
+	size_t n_table;
+	const struct prop_def *table = prop_table(&n_table);
 	char go;
 
 	close(g->gate[1]);
@@ -132,9 +140,13 @@ static int gated_setup(void *userdata)
 	close(g->gate[0]);
 	if (c->spec->session == SESSION_NEW && setsid() < 0)
 		return 125;
-	for (size_t i = 0; i < c->spec->n_props; i++)
-		if (c->spec->props[i].def->class == PROP_EXEC && prop_apply_exec(&c->spec->props[i]) < 0)
-			return 124;
+	/* In the table's order, which puts what needs privileges first and the
+	 * seccomp filter last. */
+	for (size_t t = 0; t < n_table; t++)
+		for (size_t i = 0; i < c->spec->n_props; i++)
+			if (c->spec->props[i].def == &table[t] && table[t].class == PROP_EXEC &&
+			    prop_apply_exec(&c->spec->props[i], c->spec->props, c->spec->n_props) < 0)
+				return 124;
 	return 0;
 }
 

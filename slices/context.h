@@ -81,10 +81,6 @@ struct context_ops {
 	void (*cleanup)(struct context *c);
 };
 
-extern const struct context_ops context_raw_ops;
-extern const struct context_ops context_service_ops;
-extern const struct context_ops context_scope_ops;
-extern const struct context_ops context_user_ops;
 
 /* The service kind's parts that the user kind shares. */
 struct sd_bus;

@@ -8,6 +8,12 @@
 #include <inttypes.h>
 #include <sys/syscall.h>
 
+#include <grp.h>
+#include <pwd.h>
+
+#include "slices/attrs.h"
+#include "slices/server.h"
+#include "slices/syscalls.h"
 #include "common/topology.h"
 #include "common/util.h"
 
@@ -225,13 +231,236 @@ nomem:
 	return -ENOMEM;
 }
 
+static void strv_freep(char ***l)
+{
+	strv_free(*l);
+}
+
+static bool name_is_env(const char *s)
+{
+	if (!*s || isdigit((unsigned char)*s))
+		return false;
+	for (; *s; s++)
+		if (!(isalnum((unsigned char)*s) || *s == '_'))
+			return false;
+	return true;
+}
+
+static int parse_bool(const char *s, struct prop_value *v)
+{
+	if (streq(s, "yes") || streq(s, "true") || streq(s, "on") || streq(s, "1"))
+		v->u = 1;
+	else if (streq(s, "no") || streq(s, "false") || streq(s, "off") || streq(s, "0"))
+		v->u = 0;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* TimerSlackNSec=: nanoseconds, or a duration such as 1ms. */
+static int parse_nsec(const char *s, struct prop_value *v)
+{
+	if (parse_u64(s, &v->u) >= 0)
+		return 0;
+	return parse_duration_ns(s, &v->u);
+}
+
+/* A word of a fixed list, as its index. */
+static int parse_word(const char *s, const char *const *words, size_t n, struct prop_value *v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (words[i] && streq(s, words[i])) {
+			v->i = (int64_t)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* The kernel's IOPRIO_CLASS_*, as systemd names them. */
+static int parse_io_class(const char *s, struct prop_value *v)
+{
+	static const char *const classes[] = { NULL, "realtime", "best-effort", "idle" };
+	return parse_word(s, classes, ELEMENTSOF(classes), v);
+}
+
+static int parse_umask(const char *s, struct prop_value *v)
+{
+	char *end;
+	unsigned long m;
+
+	errno = 0;
+	m = strtoul(s, &end, 8);
+	if (!*s || *end || errno || m > 0777)
+		return -EINVAL;
+	v->u = m;
+	return 0;
+}
+
+/* User= and Group=: a name this machine knows; systemd would fail the
+ * start with 217/USER otherwise. */
+static int parse_user(const char *s, struct prop_value *v _unused_)
+{
+	return getpwnam(s) ? 0 : -ESRCH;
+}
+
+static int parse_group(const char *s, struct prop_value *v _unused_)
+{
+	return getgrnam(s) ? 0 : -ESRCH;
+}
+
+/* Capability names, as the kernel numbers them. */
+static const char *const cap_names[] = {
+	"CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER", "CAP_FSETID", "CAP_KILL", "CAP_SETGID",
+	"CAP_SETUID", "CAP_SETPCAP", "CAP_LINUX_IMMUTABLE", "CAP_NET_BIND_SERVICE", "CAP_NET_BROADCAST",
+	"CAP_NET_ADMIN", "CAP_NET_RAW", "CAP_IPC_LOCK", "CAP_IPC_OWNER", "CAP_SYS_MODULE", "CAP_SYS_RAWIO",
+	"CAP_SYS_CHROOT", "CAP_SYS_PTRACE", "CAP_SYS_PACCT", "CAP_SYS_ADMIN", "CAP_SYS_BOOT", "CAP_SYS_NICE",
+	"CAP_SYS_RESOURCE", "CAP_SYS_TIME", "CAP_SYS_TTY_CONFIG", "CAP_MKNOD", "CAP_LEASE", "CAP_AUDIT_WRITE",
+	"CAP_AUDIT_CONTROL", "CAP_SETFCAP", "CAP_MAC_OVERRIDE", "CAP_MAC_ADMIN", "CAP_SYSLOG", "CAP_WAKE_ALARM",
+	"CAP_BLOCK_SUSPEND", "CAP_AUDIT_READ", "CAP_PERFMON", "CAP_BPF", "CAP_CHECKPOINT_RESTORE",
+};
+
+/* "CAP_IPC_LOCK CAP_SYS_NICE" as a mask; a leading ~ inverts it. */
+static int parse_caps(const char *s, struct prop_value *v)
+{
+	_cleanup_free_ char *copy = strdup(s[0] == '~' ? s + 1 : s);
+	uint64_t mask = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *save = NULL, *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		struct prop_value c = {};
+
+		if (parse_word(w, cap_names, ELEMENTSOF(cap_names), &c) < 0)
+			return -EINVAL;
+		mask |= UINT64_C(1) << c.i;
+	}
+	v->u = s[0] == '~' ? ~mask & ((UINT64_C(1) << ELEMENTSOF(cap_names)) - 1) : mask;
+	return 0;
+}
+
+/* TasksMax=: a number, infinity, or a percentage of the system's limit
+ * (the smaller of kernel.pid_max and kernel.threads-max, as systemd). */
+static int parse_tasks_max(const char *s, struct prop_value *v)
+{
+	size_t len = strlen(s);
+	_cleanup_free_ char *pid_max = NULL, *threads_max = NULL, *num = NULL;
+	uint64_t a, b;
+	long pct;
+
+	if (len < 2 || s[len - 1] != '%')
+		return parse_rlimit(s, v);
+	num = strndup(s, len - 1);
+	if (!num || parse_int_range(num, 1, 100, &pct) < 0)
+		return num ? -EINVAL : -ENOMEM;
+	if (read_file_str("/proc/sys/kernel/pid_max", &pid_max) < 0 ||
+	    read_file_str("/proc/sys/kernel/threads-max", &threads_max) < 0 || parse_u64(pid_max, &a) < 0 ||
+	    parse_u64(threads_max, &b) < 0)
+		return -EINVAL;
+	v->u = MIN(a - 1, b) * (uint64_t)pct / 100;
+	return 0;
+}
+
+/* Words into a NULL-terminated strv. */
+static int split_words(const char *s, char ***ret)
+{
+	_cleanup_free_ char *copy = strdup(s);
+	char **l = NULL;
+	size_t n = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *save = NULL, *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		char **nl = realloc(l, (n + 2) * sizeof(char *));
+
+		if (!nl || !(nl[n] = strdup(w))) {
+			strv_free(nl ? nl : l);
+			return -ENOMEM;
+		}
+		l = nl;
+		l[++n] = NULL;
+	}
+	if (!n)
+		return -EINVAL;
+	*ret = l;
+	return 0;
+}
+
+static int parse_names(const char *s, struct prop_value *v)
+{
+	int r = split_words(s, &v->strv);
+
+	for (char **w = r >= 0 ? v->strv : NULL; w && *w; w++)
+		if (!name_is_env(*w))
+			return -EINVAL;
+	return r;
+}
+
+/* SystemCallFilter=: "@system-service", "~@mount", or syscall names;
+ * strv holds the names with groups expanded, i is 1 for an allow list.
+ * The D-Bus value keeps the words, so that systemd expands its groups. */
+static int parse_syscall_filter(const char *s, struct prop_value *v)
+{
+	_cleanup_(strv_freep) char **words = NULL;
+	size_t n = 0;
+	int r;
+
+	v->i = s[0] != '~';
+	r = split_words(s[0] == '~' ? s + 1 : s, &words);
+	if (r < 0)
+		return r;
+	for (char **w = words; *w; w++) {
+		const struct syscall_group *g = (*w)[0] == '@' ? syscall_group_lookup(*w) : NULL;
+		const char *const *names = g ? g->syscalls : (const char *const[]){ *w, NULL };
+
+		if ((*w)[0] == '@' && !g)
+			return -EINVAL; /* a group slicebench does not carry */
+		for (; *names; names++) {
+			char **nl = realloc(v->strv, (n + 2) * sizeof(char *));
+
+			if (!nl)
+				return -ENOMEM;
+			v->strv = nl;
+			v->strv[n] = strdup(*names);
+			v->strv[n + 1] = NULL;
+			if (!v->strv[n++])
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int parse_archs(const char *s, struct prop_value *v)
+{
+	int r = split_words(s, &v->strv);
+
+	/* Only the native architecture is reproduced. */
+	return r < 0 ? r : v->strv[1] || !streq(v->strv[0], "native") ? -EINVAL : 0;
+}
+
+static int parse_protect_system(const char *s, struct prop_value *v)
+{
+	static const char *const words[] = { "no", "yes", "full", "strict", "false", "true" };
+	return parse_word(s, words, ELEMENTSOF(words), v);
+}
+
+static int parse_protect_home(const char *s, struct prop_value *v)
+{
+	static const char *const words[] = { "no", "yes", "read-only", "tmpfs", "false", "true" };
+	return parse_word(s, words, ELEMENTSOF(words), v);
+}
+
+static int parse_path(const char *s, struct prop_value *v _unused_)
+{
+	return s[s[0] == '-'] == '/' ? 0 : -EINVAL;
+}
+
 int prop_parse(const char *name, const char *value, struct prop_value *v)
 {
 	const struct prop_def *def = prop_lookup(name);
 	int r;
 
 	memset(v, 0, sizeof(*v));
-	if (!def)
+	if (!def || !prop_settable(def))
 		return -ENOENT;
 	v->def = def;
 	r = def->parse(value, v);
@@ -253,10 +482,7 @@ void prop_value_done(struct prop_value *v)
 {
 	if (!v)
 		return;
-	if (v->strv)
-		for (char **s = v->strv; *s; s++)
-			free(*s);
-	free(v->strv);
+	strv_free(v->strv);
 	free(v->text);
 	v->strv = NULL;
 	v->text = NULL;
@@ -279,101 +505,83 @@ static int append_array(sd_bus_message *m, const char *name, const char *signatu
 	return r < 0 ? r : sd_bus_message_close_container(m);
 }
 
+/* Limit*=: soft and hard; systemd's bus API takes them apart. */
+static int append_rlimit(sd_bus_message *m, const struct prop_value *v)
+{
+	_cleanup_free_ char *soft = NULL;
+	int r = xasprintf(&soft, "%sSoft", v->def->dbus_name);
+
+	if (r >= 0)
+		r = sd_bus_message_append(m, "(sv)", v->def->dbus_name, "t", v->u); /* (sv) hard */
+	return r < 0 ? r : sd_bus_message_append(m, "(sv)", soft, "t", v->u); /* (sv) soft */
+}
+
+/* SystemCallFilter (bas): allow list or not, and the words as given. */
+static int append_syscall_filter(sd_bus_message *m, const struct prop_value *v)
+{
+	_cleanup_(strv_freep) char **words = NULL;
+	int r = split_words(v->text[0] == '~' ? v->text + 1 : v->text, &words);
+
+	if (r >= 0)
+		r = sd_bus_message_open_container(m, 'r', "sv");
+	if (r >= 0)
+		r = sd_bus_message_append(m, "s", v->def->dbus_name);
+	if (r >= 0)
+		r = sd_bus_message_open_container(m, 'v', "(bas)");
+	if (r >= 0)
+		r = sd_bus_message_open_container(m, 'r', "bas");
+	if (r >= 0)
+		r = sd_bus_message_append(m, "b", (int)v->i);
+	if (r >= 0)
+		r = sd_bus_message_append_strv(m, words);
+	for (int i = 0; i < 3 && r >= 0; i++)
+		r = sd_bus_message_close_container(m);
+	return r;
+}
+
+/* EnvironmentFiles a(sb): the path and whether a missing file is fine. */
+static int append_environment_file(sd_bus_message *m, const struct prop_value *v)
+{
+	bool optional = v->text[0] == '-';
+
+	return sd_bus_message_append(m, "(sv)", v->def->dbus_name, "a(sb)", 1, v->text + optional, (int)optional);
+}
+
 int prop_append_dbus(sd_bus_message *m, const struct prop_value *v)
 {
 	const struct prop_def *d = v->def;
-	int r;
 
-	/* LimitNOFILE= sets soft and hard; systemd's bus API takes them apart. */
-	if (streq(d->signature, "t") && strncmp(d->name, "Limit", 5) == 0) {
-		_cleanup_free_ char *soft = NULL;
-		r = xasprintf(&soft, "%sSoft", d->dbus_name);
-		if (r < 0)
-			return r;
-		r = sd_bus_message_append(m, "(sv)", d->dbus_name, "t", v->u); /* (sv) hard */
-		if (r < 0)
-			return r;
-		return sd_bus_message_append(m, "(sv)", soft, "t", v->u); /* (sv) soft */
-	}
-	if (streq(d->signature, "t"))
+	if (!d->dbus_name)
+		return -EINVAL;
+	if (d->append)
+		return d->append(m, v);
+	switch (d->signature[0]) {
+	case 't':
 		return sd_bus_message_append(m, "(sv)", d->dbus_name, "t", v->u);
-	if (streq(d->signature, "i"))
+	case 'u':
+		return sd_bus_message_append(m, "(sv)", d->dbus_name, "u", (uint32_t)v->u);
+	case 'b':
+		return sd_bus_message_append(m, "(sv)", d->dbus_name, "b", (int)v->u);
+	case 'i':
 		return sd_bus_message_append(m, "(sv)", d->dbus_name, "i", (int32_t)v->i);
-	if (streq(d->signature, "as") || streq(d->signature, "ay"))
+	case 's':
+		return sd_bus_message_append(m, "(sv)", d->dbus_name, "s", v->text);
+	case 'a':
 		return append_array(m, d->dbus_name, d->signature, v);
+	}
 	return -EINVAL;
 }
 
-static int apply_affinity(const struct prop_value *v)
+int prop_apply_exec(const struct prop_value *v, const struct prop_value *all, size_t n_all)
 {
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	for (size_t c = 0; c < v->cpus_bytes * 8 && c < CPU_SETSIZE; c++)
-		if (v->cpus[c / 8] & (1u << (c % 8)))
-			CPU_SET(c, &set);
-	return sched_setaffinity(0, sizeof(set), &set) < 0 ? -errno : 0;
-}
-
-static int apply_rlimit(int resource, uint64_t value)
-{
-	struct rlimit rl = { .rlim_cur = value == UINT64_MAX ? RLIM_INFINITY : value,
-			     .rlim_max = value == UINT64_MAX ? RLIM_INFINITY : value };
-	return setrlimit(resource, &rl) < 0 ? -errno : 0;
-}
-
-static int apply_nice(const struct prop_value *v)
-{
-	return setpriority(PRIO_PROCESS, 0, (int)v->i) < 0 ? -errno : 0;
-}
-
-static int apply_sched_policy(const struct prop_value *v)
-{
-	/* fifo and rr need a priority; CPUSchedulingPriority= may raise it later. */
-	struct sched_param p = { .sched_priority = (v->i == SCHED_FIFO || v->i == SCHED_RR) ? 1 : 0 };
-	return sched_setscheduler(0, (int)v->i, &p) < 0 ? -errno : 0;
-}
-
-static int apply_sched_prio(const struct prop_value *v)
-{
-	struct sched_param p = { .sched_priority = (int)v->i };
-	return sched_setscheduler(0, sched_getscheduler(0), &p) < 0 ? -errno : 0;
-}
-
-static int apply_nofile(const struct prop_value *v) { return apply_rlimit(RLIMIT_NOFILE, v->u); }
-static int apply_memlock(const struct prop_value *v) { return apply_rlimit(RLIMIT_MEMLOCK, v->u); }
-
-static int apply_environment(const struct prop_value *v)
-{
-	for (char **s = v->strv; *s; s++)
-		if (putenv(*s) < 0)
-			return -errno;
-	return 0;
-}
-
-static int apply_oom(const struct prop_value *v)
-{
-	char buf[32];
-	snprintf(buf, sizeof(buf), "%" PRIi64, v->i);
-	return write_file_str("/proc/self/oom_score_adj", buf);
-}
-
-/* NUMAPolicy= and NUMAMask= go to set_mempolicy() together. */
-static int apply_numa(const struct prop_value *v)
-{
-	(void)v;
-	return 0;
-}
-
-int prop_apply_exec(const struct prop_value *v)
-{
-	return v->def->apply ? v->def->apply(v) : -EINVAL;
+	return v->def->apply ? v->def->apply(v, all, n_all) : -EOPNOTSUPP;
 }
 
 static void collect_weight(const struct prop_value *v, struct cgroup_limits *l) { l->weight = v->u; }
 static void collect_shares(const struct prop_value *v, struct cgroup_limits *l) { l->shares = v->u; }
 static void collect_quota(const struct prop_value *v, struct cgroup_limits *l) { l->quota_per_sec = v->u; }
 static void collect_period(const struct prop_value *v, struct cgroup_limits *l) { l->period_usec = v->u; }
+static void collect_accounting(const struct prop_value *v, struct cgroup_limits *l) { l->accounting = v->u; }
 static void collect_cpus(const struct prop_value *v, struct cgroup_limits *l)
 {
 	l->cpus = v->cpus;
@@ -393,36 +601,210 @@ void prop_collect_cgroup_limits(const struct prop_value *v, size_t n, struct cgr
 		ret->weight = ret->shares * 100 / 1024 ? ret->shares * 100 / 1024 : 1;
 }
 
+/* The rows.  Exec rows are applied in the forked child in this order:
+ * scheduling and limits first, the mount namespace while still root, then
+ * User=/Group=, the capabilities, no_new_privs, and the seccomp filters
+ * last (they could forbid what comes after). */
+#define SYSTEMD_ONLY "slicebench reproduces SystemCallFilter= alone in a raw fork, not the filters systemd derives from this option"
 static const struct prop_def props[] = {
-	{ "CPUWeight", "CPUWeight", "t", PROP_CGROUP, CGROUP_ANY, CGROUP_ANY, parse_ranged, NULL, collect_weight,
-	  "relative CPU weight 1-10000 (v2 cpu.weight, v1 cpu.shares = weight*1024/100)", 1, 10000 },
-	{ "CPUShares", "CPUShares", "t", PROP_CGROUP, CGROUP_V1, CGROUP_ANY, parse_ranged, NULL, collect_shares,
-	  "v1 cpu.shares 2-262144 (deprecated in systemd; use CPUWeight)", 2, 262144 },
-	{ "CPUQuota", "CPUQuotaPerSecUSec", "t", PROP_CGROUP, CGROUP_ANY, CGROUP_ANY, parse_quota, NULL, collect_quota,
-	  "CPU time limit as a percentage of one CPU, e.g. 50% or 200%" },
-	{ "CPUQuotaPeriodSec", "CPUQuotaPeriodUSec", "t", PROP_CGROUP, CGROUP_ANY, CGROUP_ANY, parse_usec, NULL, collect_period,
-	  "CFS period for CPUQuota, 1ms-1s" },
-	{ "AllowedCPUs", "AllowedCPUs", "ay", PROP_CGROUP, CGROUP_UNIFIED, CGROUP_ANY, parse_cpus, NULL, collect_cpus,
-	  "cpuset of the cgroup (systemd: cgroup v2 only): CPUs such as 0-3, or llc:N, node:N, core:N" },
-	{ "CPUAffinity", "CPUAffinity", "ay", PROP_EXEC, CGROUP_ANY, CGROUP_ANY, parse_cpus, apply_affinity, NULL,
-	  "sched_setaffinity() CPU list of the process: CPUs such as 0-3, or llc:N, node:N, core:N" },
-	{ "NUMAPolicy", "NUMAPolicy", "i", PROP_EXEC, CGROUP_ANY, CGROUP_ANY, parse_numa_policy, apply_numa, NULL,
-	  "set_mempolicy(): default, preferred, bind, interleave, local" },
-	{ "NUMAMask", "NUMAMask", "ay", PROP_EXEC, CGROUP_ANY, CGROUP_ANY, parse_nodes, apply_numa, NULL,
-	  "NUMA node list for NUMAPolicy" },
-	{ "Nice", "Nice", "i", PROP_EXEC, CGROUP_ANY, CGROUP_ANY, parse_ranged, apply_nice, NULL, "nice level -20..19", -20, 19 },
-	{ "CPUSchedulingPolicy", "CPUSchedulingPolicy", "i", PROP_EXEC, CGROUP_ANY, CGROUP_ANY,
-	  parse_sched_policy, apply_sched_policy, NULL, "other, batch, idle, fifo or rr" },
-	{ "CPUSchedulingPriority", "CPUSchedulingPriority", "i", PROP_EXEC, CGROUP_ANY, CGROUP_ANY,
-	  parse_ranged, apply_sched_prio, NULL, "priority for fifo and rr, 1-99", 0, 99 },
-	{ "LimitNOFILE", "LimitNOFILE", "t", PROP_EXEC, CGROUP_ANY, CGROUP_ANY, parse_rlimit, apply_nofile, NULL,
-	  "RLIMIT_NOFILE, soft and hard" },
-	{ "LimitMEMLOCK", "LimitMEMLOCK", "t", PROP_EXEC, CGROUP_ANY, CGROUP_ANY, parse_rlimit, apply_memlock, NULL,
-	  "RLIMIT_MEMLOCK in bytes, soft and hard" },
-	{ "Environment", "Environment", "as", PROP_EXEC, CGROUP_ANY, CGROUP_ANY,
-	  parse_environment, apply_environment, NULL, "NAME=VALUE words added to the server's environment" },
-	{ "OOMScoreAdjust", "OOMScoreAdjust", "i", PROP_EXEC, CGROUP_ANY, CGROUP_ANY, parse_ranged, apply_oom, NULL,
-	  "/proc/PID/oom_score_adj, -1000..1000", -1000, 1000 },
+	/* The cpu cgroup and its settings. */
+	{ .name = "CPUAccounting", .dbus_name = "CPUAccounting", .signature = "b", .class = PROP_CGROUP,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_bool, .collect = collect_accounting,
+	  .read = read_cpu_accounting, .keys = { "cpu.accounting", "cgroup.cpu", "cgroup.cpuacct", "autogroup.in_force",
+						 "client.same_cpu_cgroup" },
+	  .in_force = force_accounting, .help = "yes: a cpu cgroup of its own (v1 cpu,cpuacct; v2 the cpu controller)" },
+	{ .name = "CPUWeight", .dbus_name = "CPUWeight", .signature = "t", .class = PROP_CGROUP,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_ranged, .collect = collect_weight,
+	  .read = read_cpu_file, .src = "cpu.weight|cpu.shares", .keys = { "cpu.weight", "cpu.shares", "cgroup.cpu",
+									 "autogroup.in_force", "client.same_cpu_cgroup" },
+	  .in_force = force_weight, .help = "relative CPU weight 1-10000 (v2 cpu.weight, v1 cpu.shares = weight*1024/100)",
+	  .min = 1, .max = 10000 },
+	{ .name = "CPUShares", .dbus_name = "CPUShares", .signature = "t", .class = PROP_CGROUP,
+	  .systemd_modes = CGROUP_V1, .raw_modes = CGROUP_ANY, .parse = parse_ranged, .collect = collect_shares,
+	  .read = read_cpu_file, .src = "cpu.weight|cpu.shares", .keys = { "cpu.shares", "cgroup.cpu", "autogroup.in_force",
+									 "client.same_cpu_cgroup" },
+	  .in_force = force_weight, .help = "v1 cpu.shares 2-262144 (deprecated in systemd; use CPUWeight)", .min = 2,
+	  .max = 262144 },
+	{ .name = "CPUQuota", .dbus_name = "CPUQuotaPerSecUSec", .signature = "t", .class = PROP_CGROUP,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_quota, .collect = collect_quota,
+	  .read = read_cpu_file, .src = "cpu.max|cpu.cfs_quota_us", .keys = { "cpu.cfs_quota_us", "cpu.max", "cgroup.cpu",
+									    "autogroup.in_force", "client.same_cpu_cgroup" },
+	  .in_force = force_quota, .help = "CPU time limit as a percentage of one CPU, e.g. 50% or 200%" },
+	{ .name = "CPUQuotaPeriodSec", .dbus_name = "CPUQuotaPeriodUSec", .signature = "t", .class = PROP_CGROUP,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_usec, .collect = collect_period,
+	  .read = read_cpu_file, .src = "cpu.max|cpu.cfs_period_us", .keys = { "cpu.cfs_period_us", "cpu.max", "cgroup.cpu" },
+	  .in_force = force_period, .help = "CFS period for CPUQuota, 1ms-1s" },
+	{ .name = "AllowedCPUs", .dbus_name = "AllowedCPUs", .signature = "ay", .class = PROP_CGROUP,
+	  .systemd_modes = CGROUP_UNIFIED, .raw_modes = CGROUP_ANY, .parse = parse_cpus, .collect = collect_cpus,
+	  .read = read_cpuset, .keys = { "cpuset.cpus.effective", "cgroup.cpuset" }, .in_force = force_allowed_cpus,
+	  .help = "cpuset of the cgroup (systemd: cgroup v2 only): CPUs such as 0-3, or llc:N, node:N, core:N" },
+	{ .name = "TasksMax", .dbus_name = "TasksMax", .signature = "t", .class = PROP_CGROUP, .systemd_modes = CGROUP_ANY,
+	  .parse = parse_tasks_max, .no_raw = "raw makes no pids cgroup", .read = read_tasks_max, .keys = { "tasks.max" },
+	  .in_force = force_tasks_max, .help = "pids.max of the unit: a number, N% of the system's limit, or infinity" },
+	/* Recorded: where the process sits and what that gives it. */
+	{ .name = "cpu-path", .class = PROP_RECORD, .read = read_cpu_path, .keys = { "cpu.path" },
+	  .help = "the weight and quota of every cpu cgroup from the top down to the server's" },
+	{ .name = "Slice", .class = PROP_RECORD, .read = read_slice, .keys = { "slice", "unit" },
+	  .help = "the slice and unit holding the server (recorded; the kind decides it)" },
+	{ .name = "session", .class = PROP_RECORD, .read = read_session,
+	  .keys = { "session.is_leader", "pgrp.is_leader", "autogroup", "autogroup.nice", "autogroup.in_force", "parents" },
+	  .help = "the session, its autogroup and the autogroup's nice, and the ancestry (the kind's session = decides it)" },
+	/* Scheduling of the process. */
+	{ .name = "CPUAffinity", .dbus_name = "CPUAffinity", .signature = "ay", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_cpus, .apply = apply_affinity,
+	  .read = read_affinity_attr, .keys = { "affinity", "affinity.threads" }, .in_force = force_cpus, .example = "0",
+	  .help = "sched_setaffinity() CPU list of the process: CPUs such as 0-3, or llc:N, node:N, core:N" },
+	{ .name = "NUMAPolicy", .dbus_name = "NUMAPolicy", .signature = "i", .class = PROP_EXEC, .systemd_modes = CGROUP_ANY,
+	  .raw_modes = CGROUP_ANY, .parse = parse_numa_policy, .apply = apply_numa, .read = read_numa,
+	  .keys = { "numa.policy", "numa.mems_allowed" }, .in_force = force_numa, .example = "interleave",
+	  .help = "set_mempolicy(): default, preferred, bind, interleave, local" },
+	{ .name = "NUMAMask", .dbus_name = "NUMAMask", .signature = "ay", .class = PROP_EXEC, .systemd_modes = CGROUP_ANY,
+	  .raw_modes = CGROUP_ANY, .parse = parse_nodes, .apply = apply_numa, .read = read_numa,
+	  .keys = { "numa.policy" }, .in_force = force_numa_mask, .example = "0", .help = "NUMA node list for NUMAPolicy" },
+	{ .name = "Nice", .dbus_name = "Nice", .signature = "i", .class = PROP_EXEC, .systemd_modes = CGROUP_ANY,
+	  .raw_modes = CGROUP_ANY, .parse = parse_ranged, .apply = apply_nice, .read = read_nice, .keys = { "nice" },
+	  .in_force = force_i, .example = "5", .help = "nice level -20..19", .min = -20, .max = 19 },
+	{ .name = "CPUSchedulingPolicy", .dbus_name = "CPUSchedulingPolicy", .signature = "i", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_sched_policy, .apply = apply_sched,
+	  .read = read_sched, .keys = { "sched.policy", "sched.priority" }, .in_force = force_sched_policy,
+	  .example = "batch", .help = "other, batch, idle, fifo or rr" },
+	{ .name = "CPUSchedulingPriority", .dbus_name = "CPUSchedulingPriority", .signature = "i", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_ranged, .apply = apply_sched,
+	  .read = read_sched, .keys = { "sched.priority" }, .in_force = force_i, .example = "0",
+	  .help = "priority for fifo and rr, 1-99", .min = 0, .max = 99 },
+	{ .name = "CPUSchedulingResetOnFork", .dbus_name = "CPUSchedulingResetOnFork", .signature = "b",
+	  .class = PROP_EXEC, .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_bool,
+	  .apply = apply_sched, .read = read_sched, .keys = { "sched.reset_on_fork" }, .in_force = force_bool,
+	  .example = "yes", .help = "SCHED_RESET_ON_FORK: threads the server starts do not inherit the policy" },
+	{ .name = "TimerSlackNSec", .dbus_name = "TimerSlackNSec", .signature = "t", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_nsec, .apply = apply_timerslack,
+	  .read = read_timerslack, .keys = { "timerslack_ns" }, .in_force = force_u, .example = "1ms",
+	  .help = "prctl(PR_SET_TIMERSLACK): nanoseconds or a duration such as 1ms" },
+	{ .name = "IOSchedulingClass", .dbus_name = "IOSchedulingClass", .signature = "i", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_io_class, .apply = apply_ioprio,
+	  .read = read_ioprio, .keys = { "ioprio.class", "ioprio.priority" }, .in_force = force_ioprio_class,
+	  .example = "idle", .help = "ioprio_set(): realtime, best-effort or idle" },
+	{ .name = "IOSchedulingPriority", .dbus_name = "IOSchedulingPriority", .signature = "i", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_ranged, .apply = apply_ioprio,
+	  .read = read_ioprio, .keys = { "ioprio.priority" }, .in_force = force_i, .example = "6",
+	  .help = "ioprio_set() level within the class, 0 (highest) to 7", .min = 0, .max = 7 },
+	{ .name = "OOMScoreAdjust", .dbus_name = "OOMScoreAdjust", .signature = "i", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_ranged, .apply = apply_oom,
+	  .read = read_oom, .keys = { "oom_score_adj" }, .in_force = force_i, .example = "100",
+	  .help = "/proc/PID/oom_score_adj, -1000..1000", .min = -1000, .max = 1000 },
+	/* Limits. */
+	{ .name = "LimitNOFILE", .dbus_name = "LimitNOFILE", .signature = "t", .append = append_rlimit,
+	  .class = PROP_EXEC, .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_rlimit,
+	  .apply = apply_rlimit, .rlimit = RLIMIT_NOFILE, .read = read_limit, .src = "Max open files",
+	  .keys = { "limit.nofile", "server.open_files_limit", "server.table_open_cache", "server.max_connections" },
+	  .in_force = force_rlimit, .example = "4096", .help = "RLIMIT_NOFILE, soft and hard" },
+	{ .name = "LimitMEMLOCK", .dbus_name = "LimitMEMLOCK", .signature = "t", .append = append_rlimit,
+	  .class = PROP_EXEC, .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_rlimit,
+	  .apply = apply_rlimit, .rlimit = RLIMIT_MEMLOCK, .read = read_limit, .src = "Max locked memory", .keys = { "limit.memlock" },
+	  .in_force = force_rlimit, .example = "524288", .help = "RLIMIT_MEMLOCK in bytes, soft and hard" },
+	{ .name = "LimitNPROC", .dbus_name = "LimitNPROC", .signature = "t", .append = append_rlimit,
+	  .class = PROP_EXEC, .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_rlimit,
+	  .apply = apply_rlimit, .rlimit = RLIMIT_NPROC, .read = read_limit, .src = "Max processes", .keys = { "limit.nproc" },
+	  .in_force = force_rlimit, .example = "4096", .help = "RLIMIT_NPROC, soft and hard" },
+	{ .name = "LimitSTACK", .dbus_name = "LimitSTACK", .signature = "t", .append = append_rlimit,
+	  .class = PROP_EXEC, .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_rlimit,
+	  .apply = apply_rlimit, .rlimit = RLIMIT_STACK, .read = read_limit, .src = "Max stack size", .keys = { "limit.stack" },
+	  .in_force = force_rlimit, .example = "4194304", .help = "RLIMIT_STACK in bytes, soft and hard" },
+	{ .name = "LimitCORE", .dbus_name = "LimitCORE", .signature = "t", .append = append_rlimit,
+	  .class = PROP_EXEC, .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_rlimit,
+	  .apply = apply_rlimit, .rlimit = RLIMIT_CORE, .read = read_limit, .src = "Max core file size", .keys = { "limit.core" },
+	  .in_force = force_rlimit, .example = "0", .help = "RLIMIT_CORE in bytes, soft and hard" },
+	/* Environment. */
+	{ .name = "Environment", .dbus_name = "Environment", .signature = "as", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_environment, .apply = apply_environment,
+	  .read = read_environment_attr, .keys = { "env.*" }, .in_force = force_environment,
+	  .example = "SLICEBENCH_T035=1", .help = "NAME=VALUE words added to the server's environment" },
+	{ .name = "UnsetEnvironment", .dbus_name = "UnsetEnvironment", .signature = "as", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_names, .apply = apply_unset_environment,
+	  .read = read_environment_attr, .keys = { "env.*" }, .in_force = force_unset_environment, .example = "HOME",
+	  .help = "names removed from the server's environment" },
+	{ .name = "EnvironmentFile", .dbus_name = "EnvironmentFiles", .signature = "a(sb)",
+	  .append = append_environment_file, .class = PROP_EXEC, .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY,
+	  .parse = parse_path, .apply = apply_environment_file, .read = read_environment_attr, .keys = { "env.*" },
+	  .in_force = force_environment_file, .example = "/etc/os-release", .help = "a file of NAME=VALUE lines added to the environment (-PATH: may be missing)" },
+	{ .name = "allocator", .class = PROP_RECORD, .read = read_allocator_attr, .keys = { "allocator" },
+	  .help = "the malloc mapped into the server (LD_PRELOAD of jemalloc or tcmalloc shows here)" },
+	{ .name = "thp", .class = PROP_RECORD, .read = read_thp, .keys = { "thp.enabled", "thp.defrag", "thp.process" },
+	  .help = "transparent huge pages: the host's enabled and defrag, the process's THP_enabled" },
+	{ .name = "process", .class = PROP_RECORD, .read = read_process_misc,
+	  .keys = { "signals.ignored", "signals.blocked", "cwd", "fd.0", "audit.loginuid", "personality" },
+	  .help = "signal dispositions and masks, working directory, standard descriptors, audit login UID" },
+	/* The mount namespace, while still root. */
+	{ .name = "ProtectSystem", .dbus_name = "ProtectSystem", .signature = "s", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_protect_system,
+	  .apply = apply_protect_system, .read = read_mount, .src = "/usr /boot /etc",
+	  .keys = { "mount.namespace", "mount./usr", "mount./boot", "mount./etc" }, .in_force = force_protect_system,
+	  .example = "full", .help = "no, yes (/usr, /boot read-only), full (and /etc) or strict" },
+	{ .name = "ProtectHome", .dbus_name = "ProtectHome", .signature = "s", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_protect_home, .apply = apply_protect_home,
+	  .read = read_mount, .src = "/home /root /run/user",
+	  .keys = { "mount.namespace", "mount./home", "mount./root", "mount./run/user" }, .in_force = force_protect_home,
+	  .example = "yes", .help = "no, yes (inaccessible), read-only or tmpfs" },
+	{ .name = "PrivateTmp", .dbus_name = "PrivateTmp", .signature = "b", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_bool, .apply = apply_private_tmp,
+	  .read = read_mount, .src = "/tmp /var/tmp", .keys = { "mount.namespace", "mount./tmp", "mount./var/tmp" },
+	  .in_force = force_private_tmp, .example = "yes", .help = "yes: /tmp and /var/tmp of its own" },
+	{ .name = "PrivateDevices", .dbus_name = "PrivateDevices", .signature = "b", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .parse = parse_bool,
+	  .no_raw = "a private /dev needs device nodes made as systemd makes them; raw does not", .read = read_mount,
+	  .src = "/dev", .keys = { "mount.namespace", "mount./dev" }, .in_force = force_private_tmp,
+	  .help = "yes: a /dev of its own with the pseudo devices only" },
+	{ .name = "ProtectControlGroups", .dbus_name = "ProtectControlGroups", .signature = "b", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_bool, .apply = apply_protect_cgroups,
+	  .read = read_mount, .src = "/sys/fs/cgroup", .keys = { "mount.namespace", "mount./sys/fs/cgroup" },
+	  .in_force = force_read_only, .example = "yes", .help = "yes: /sys/fs/cgroup read-only" },
+	/* Identity and privileges. */
+	{ .name = "CapabilityBoundingSet", .dbus_name = "CapabilityBoundingSet", .signature = "t", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_caps, .apply = apply_bounding_set,
+	  .read = read_status_field, .src = "CapBnd", .keys = { "cap.bounding" }, .in_force = force_caps_equal,
+	  .example = "CAP_IPC_LOCK CAP_SETUID CAP_SETGID", .help = "capability names (~: all but these)" },
+	{ .name = "User", .dbus_name = "User", .signature = "s", .class = PROP_EXEC, .systemd_modes = CGROUP_ANY,
+	  .raw_modes = CGROUP_ANY, .parse = parse_user, .apply = apply_user, .read = read_user, .keys = { "user", "group" },
+	  .in_force = force_text, .example = "nobody", .help = "the user the server is started as" },
+	{ .name = "Group", .dbus_name = "Group", .signature = "s", .class = PROP_EXEC, .systemd_modes = CGROUP_ANY,
+	  .raw_modes = CGROUP_ANY, .parse = parse_group, .apply = apply_user, .read = read_user, .keys = { "group" },
+	  .in_force = force_text, .example = "nogroup", .help = "the group the server is started as" },
+	{ .name = "UMask", .dbus_name = "UMask", .signature = "u", .class = PROP_EXEC, .systemd_modes = CGROUP_ANY,
+	  .raw_modes = CGROUP_ANY, .parse = parse_umask, .apply = apply_umask, .read = read_status_field, .src = "Umask",
+	  .keys = { "umask" }, .in_force = force_umask, .example = "0077", .help = "the file mode creation mask, octal" },
+	{ .name = "AmbientCapabilities", .dbus_name = "AmbientCapabilities", .signature = "t", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_caps, .apply = apply_ambient,
+	  .read = read_status_field, .src = "CapAmb CapEff CapPrm CapInh",
+	  .keys = { "cap.ambient", "cap.effective", "cap.permitted", "cap.inheritable" }, .in_force = force_caps_include,
+	  .example = "CAP_IPC_LOCK", .help = "capability names kept across exec by a non-root server" },
+	{ .name = "NoNewPrivileges", .dbus_name = "NoNewPrivileges", .signature = "b", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_bool, .apply = apply_no_new_privs,
+	  .read = read_status_field, .src = "NoNewPrivs", .keys = { "no_new_privs" }, .in_force = force_bool,
+	  .example = "yes", .help = "prctl(PR_SET_NO_NEW_PRIVS)" },
+	/* seccomp, last. */
+	{ .name = "SystemCallArchitectures", .dbus_name = "SystemCallArchitectures", .signature = "as",
+	  .class = PROP_EXEC, .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_archs,
+	  .apply = apply_syscall_archs, .read = read_seccomp,
+	  .keys = { "seccomp.mode", "seccomp.filters", "speculation.store_bypass", "speculation.indirect_branch" },
+	  .in_force = force_seccomp, .example = "native", .help = "native: calls of other architectures are refused" },
+	{ .name = "RestrictRealtime", .dbus_name = "RestrictRealtime", .signature = "b", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .parse = parse_bool, .no_raw = SYSTEMD_ONLY, .read = read_seccomp,
+	  .keys = { "seccomp.mode", "seccomp.filters", "speculation.store_bypass", "speculation.indirect_branch" },
+	  .in_force = force_seccomp, .help = "yes: a seccomp filter refusing realtime scheduling" },
+	{ .name = "LockPersonality", .dbus_name = "LockPersonality", .signature = "b", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .parse = parse_bool, .no_raw = SYSTEMD_ONLY, .read = read_seccomp,
+	  .keys = { "seccomp.mode", "seccomp.filters", "speculation.store_bypass", "speculation.indirect_branch" },
+	  .in_force = force_seccomp, .help = "yes: a seccomp filter locking personality(2)" },
+	{ .name = "MemoryDenyWriteExecute", .dbus_name = "MemoryDenyWriteExecute", .signature = "b", .class = PROP_EXEC,
+	  .systemd_modes = CGROUP_ANY, .parse = parse_bool, .no_raw = SYSTEMD_ONLY, .read = read_seccomp,
+	  .keys = { "seccomp.mode", "seccomp.filters", "speculation.store_bypass", "speculation.indirect_branch" },
+	  .in_force = force_seccomp, .help = "yes: a seccomp filter refusing writable executable memory" },
+	{ .name = "SystemCallFilter", .dbus_name = "SystemCallFilter", .signature = "(bas)",
+	  .append = append_syscall_filter, .class = PROP_EXEC, .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY,
+	  .parse = parse_syscall_filter, .apply = apply_syscall_filter, .read = read_seccomp,
+	  .keys = { "seccomp.mode", "seccomp.filters", "speculation.store_bypass", "speculation.indirect_branch" },
+	  .in_force = force_seccomp, .example = "@system-service",
+	  .help = "@system-service, ~@group or syscall names: a seccomp filter (libseccomp in raw and scope)" },
 };
 
 const struct prop_def *prop_table(size_t *ret_n)
@@ -437,4 +819,15 @@ const struct prop_def *prop_lookup(const char *name)
 		if (streq(props[i].name, name))
 			return &props[i];
 	return NULL;
+}
+
+bool prop_moves_key(const struct prop_def *d, const char *key)
+{
+	for (size_t i = 0; i < ATTR_KEYS_MAX && d->keys[i]; i++) {
+		size_t n = strlen(d->keys[i]);
+
+		if (d->keys[i][n - 1] == '*' ? strncmp(key, d->keys[i], n - 1) == 0 : streq(key, d->keys[i]))
+			return true;
+	}
+	return false;
 }

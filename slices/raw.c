@@ -15,7 +15,7 @@ static const char *const raw_v1_controllers[] = { "cpu", "cpuacct", "cpuset" };
 
 static bool raw_needs_cgroup(const struct cgroup_limits *l)
 {
-	return l->weight || l->shares || l->quota_per_sec || l->cpus;
+	return l->weight || l->shares || l->quota_per_sec || l->cpus || l->accounting;
 }
 
 static int cg_path(const struct context *c, const char *controller, const char *file, char **ret)

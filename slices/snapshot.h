@@ -28,11 +28,12 @@ int placement_snapshot(pid_t pid, pid_t client, enum cgroup_mode mode, struct pl
 void placement_done(struct placement *p);
 const char *placement_get(const struct placement *p, const char *key);
 int placement_set(struct placement *p, const char *key, const char *value);
+int placement_setf(struct placement *p, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Adds in_force.NAME = "yes" or "no: FILE is X, not Y" for each setting of
- * spec that can be read back (CPU weight, quota, AllowedCPUs, affinity,
- * nice): a setting systemd accepts may still not apply (a user manager
- * without the controller delegated).  *ret_bad counts the "no"s. */
+/* Adds in_force.NAME = "yes" or "no: KEY is X, not Y" for each setting of
+ * spec, as its row of the attribute table decides: a setting systemd
+ * accepts may still not apply (a user manager without the controller
+ * delegated).  *ret_bad counts the "no"s. */
 struct context_spec;
 int placement_verify(struct placement *p, const struct context_spec *spec, enum cgroup_mode mode, unsigned *ret_bad);
 

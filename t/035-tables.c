@@ -1,9 +1,20 @@
 /* The tables that everything else is derived from, walked row by row: a
  * row that is incomplete or contradicts itself fails here, before any
- * context starts.  The kinds of context (slices/context.c). */
+ * context starts.  The kinds of context (slices/context.c), and the
+ * attribute table (slices/props.c): every settable row has a reader and an
+ * in-force check, every row raw can apply has an applier, and every
+ * applier does something: its example value, applied in a forked child
+ * that then execs sleep, reads back in force.  Prerequisite: ROOT (the
+ * appliers need it, as they do in a raw fork). */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "slices/context.h"
+#include "slices/snapshot.h"
 #include "tap.h"
 #include "common/util.h"
 
@@ -37,8 +48,95 @@ static void check_kinds(void)
 	is_int(context_kind_from_string(""), CONTEXT_KIND_INVALID, "nor is the empty string");
 }
 
+static void check_row(const struct prop_def *d)
+{
+	bool settable = prop_settable(d);
+
+	ok(prop_lookup(d->name) == d, "%s: the name finds its row", d->name);
+	ok(d->read && d->keys[0], "%s: a reader and the keys it moves", d->name);
+	ok(d->help && *d->help, "%s: help", d->name);
+	if (!settable) {
+		ok(!d->dbus_name && !d->parse && !d->apply && !d->collect, "%s: recorded only, nothing sets it", d->name);
+		return;
+	}
+	ok(d->parse && d->dbus_name && d->signature && d->in_force,
+	   "%s: a settable row has a parser, its D-Bus name and signature, and an in-force check", d->name);
+	if (d->class == PROP_EXEC)
+		ok(!d->apply != !d->no_raw, "%s: raw and scope apply it, or the row says why not (%s)", d->name,
+		   strempty(d->no_raw));
+	else
+		ok(!d->collect != !d->no_raw, "%s: raw writes it, or the row says why not (%s)", d->name, strempty(d->no_raw));
+	if (d->class == PROP_EXEC && d->apply)
+		ok(d->example != NULL, "%s: an example value to prove the applier", d->name);
+}
+
+/* Applies the example in a child that then execs sleep, reads it back. */
+static void check_applier(const struct prop_def *d)
+{
+	_cleanup_(placement_done) struct placement p = {};
+	struct context_spec spec = { .kind = CONTEXT_RAW, .n_props = 1 };
+	enum cgroup_mode mode = cgroup_mode_detect();
+	int pipefd[2], r;
+	unsigned bad = 0;
+	char status = 1;
+	pid_t pid;
+
+	if (prop_parse(d->name, d->example, &spec.props[0]) < 0) {
+		ok(false, "%s: example '%s' parses", d->name, d->example);
+		return;
+	}
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		bail_out("pipe: %m");
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		char c = prop_apply_exec(&spec.props[0], spec.props, 1) < 0 ? 1 : 0;
+
+		(void)!write(pipefd[1], &c, 1);
+		execlp("sleep", "sleep", "30", (char *)NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	/* The byte, then EOF when exec closes the pipe. */
+	if (read(pipefd[0], &status, 1) == 1) {
+		char more;
+
+		while (read(pipefd[0], &more, 1) > 0)
+			;
+	}
+	close(pipefd[0]);
+	ok(status == 0, "%s=%s: the applier succeeds in a forked child", d->name, d->example);
+	r = status == 0 ? placement_snapshot(pid, 0, mode, &p) : -ESRCH;
+	if (r >= 0)
+		r = placement_verify(&p, &spec, mode, &bad);
+	if (r >= 0) {
+		char key[80];
+
+		snprintf(key, sizeof(key), "in_force.%s", d->name);
+		is_str(placement_get(&p, key), "yes", "%s=%s: read back in force from the child", d->name, d->example);
+	} else
+		ok(false, "%s=%s: the child's placement can be read (%s)", d->name, d->example, strerror(-r));
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	prop_value_done(&spec.props[0]);
+}
+
+static void check_attrs(void)
+{
+	size_t n;
+	const struct prop_def *table = prop_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		check_row(&table[i]);
+	for (size_t i = 0; i < n; i++)
+		if (table[i].apply && table[i].example)
+			check_applier(&table[i]);
+}
+
 int main(void)
 {
+	require("ROOT");
 	check_kinds();
+	check_attrs();
 	return done_testing();
 }

@@ -16,6 +16,7 @@ int verb_list(int argc, char **argv);
 int verb_cleanup(int argc, char **argv);
 int verb_report(int argc, char **argv);
 int verb_compare(int argc, char **argv);
+int verb_properties(int argc, char **argv);
 int find_helper(const char *name, char **ret);
 
 /* The exit status of a run engine's result r (run_experiment()): 0, 1 for

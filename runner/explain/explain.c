@@ -41,7 +41,7 @@ struct knob {
 	char label[64];
 	/* placement keys this knob moves, so that the rest of the diff can be
 	 * named as not movable */
-	const char *keys[6];
+	const char *keys[ATTR_KEYS_MAX];
 };
 
 /* The mixes measured: masks[i] is context i's set of knobs taken from A;
@@ -75,27 +75,10 @@ static const struct prop_value *find_prop(const struct context_spec *s, const st
 	return NULL;
 }
 
+/* The placement keys a knob moves: a property's come from its row of the
+ * attribute table. */
 static void knob_keys(struct knob *k)
 {
-	static const struct {
-		const char *prop;
-		const char *keys[6];
-	} map[] = {
-		{ "CPUAffinity", { "affinity", "affinity.threads" } },
-		{ "CPUWeight", { "cpu.shares", "cpu.weight" } },
-		{ "CPUShares", { "cpu.shares" } },
-		{ "CPUQuota", { "cpu.cfs_quota_us", "cpu.max" } },
-		{ "CPUQuotaPeriodSec", { "cpu.cfs_period_us", "cpu.max" } },
-		{ "AllowedCPUs", { "cpuset.cpus.effective" } },
-		{ "Nice", { "nice" } },
-		{ "CPUSchedulingPolicy", { "sched.policy" } },
-		{ "CPUSchedulingPriority", { "sched.priority" } },
-		{ "LimitNOFILE", { "limit.nofile", "server.open_files_limit", "server.table_open_cache", "server.max_connections" } },
-		{ "LimitMEMLOCK", { "limit.memlock" } },
-		{ "OOMScoreAdjust", { "oom_score_adj" } },
-		{ "NUMAPolicy", { "numa.policy" } },
-	};
-
 	if (k->type == KNOB_SESSION) {
 		static const char *const session[] = { "session.is_leader", "pgrp.is_leader", "autogroup",
 						       "client.same_session", "client.same_autogroup", "parents" };
@@ -106,21 +89,7 @@ static void knob_keys(struct knob *k)
 		k->keys[0] = "client.affinity";
 		return;
 	}
-	for (size_t i = 0; i < ELEMENTSOF(map); i++)
-		if (streq(map[i].prop, k->def->name))
-			memcpy(k->keys, map[i].keys, sizeof(k->keys));
-	/* A cgroup setting gives the unit a cpu cgroup of its own on v1, and
-	 * with it the autogroup stops applying. */
-	if (k->def->class == PROP_CGROUP) {
-		static const char *const cg[] = { "cgroup.cpu", "cgroup.cpuacct", "autogroup.in_force",
-						  "client.same_cpu_cgroup" };
-		size_t used = 0;
-
-		while (used < ELEMENTSOF(k->keys) && k->keys[used])
-			used++;
-		for (size_t i = 0; i < ELEMENTSOF(cg) && used < ELEMENTSOF(k->keys); i++)
-			k->keys[used++] = cg[i];
-	}
+	memcpy(k->keys, k->def->keys, sizeof(k->keys));
 }
 
 /* Attributes that name a process rather than describe it: they differ
@@ -317,10 +286,11 @@ static void print_unmovable(const char *dir, const struct knob *knobs, size_t n,
 			bool moved = strncmp(keys[i], "in_force.", 9) == 0;
 
 			for (size_t k = 0; k < n && !moved; k++)
-				for (size_t j = 0; j < ELEMENTSOF(knobs[k].keys) && knobs[k].keys[j]; j++)
-					moved |= streq(keys[i], knobs[k].keys[j]) ||
-						  (knobs[k].type == KNOB_PROPERTY && streq(knobs[k].def->name, "Environment") &&
-						   strncmp(keys[i], "env.", 4) == 0);
+				if (knobs[k].type == KNOB_PROPERTY)
+					moved = prop_moves_key(knobs[k].def, keys[i]);
+				else
+					for (size_t j = 0; j < ELEMENTSOF(knobs[k].keys) && knobs[k].keys[j]; j++)
+						moved |= streq(keys[i], knobs[k].keys[j]);
 			if (moved || is_identity(keys[i]))
 				continue;
 			printf("%s%s", shown++ ? ", " : "The placements also differ in: ", keys[i]);

@@ -294,7 +294,7 @@ static int prepare_dataset(struct runner *rn)
 {
 	_cleanup_free_ char *msg = NULL;
 	struct context_spec spec = { .kind = CONTEXT_RAW };
-	struct context c = { .ops = &context_raw_ops, .spec = &spec, .server = &rn->server,
+	struct context c = { .ops = context_ops_for(CONTEXT_RAW), .spec = &spec, .server = &rn->server,
 			     .mode = cgroup_mode_detect() };
 	struct oltp_options o = rn->o;
 	int r;

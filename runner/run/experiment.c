@@ -351,6 +351,8 @@ static int context_key(struct parser *p, const char *name, const char *value)
 	if (c->n_props == CONTEXT_PROPS_MAX)
 		return fail_at(p, p->line, name, "more than %d properties", CONTEXT_PROPS_MAX);
 	r = prop_parse(name, value, &c->props[c->n_props]);
+	if (r == -ENOENT && prop_lookup(name))
+		return fail_at(p, p->line, name, "recorded in every placement, not set (%s)", prop_lookup(name)->help);
 	if (r == -ENOENT)
 		return fail_at(p, p->line, name,
 			       "unknown key (kind, session, client-cpus or a systemd property; see slicebench properties)");

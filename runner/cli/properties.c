@@ -1,0 +1,83 @@
+/* slicebench properties [--json]: the attribute table as the user sees it:
+ * each attribute, how systemd sets it, whether raw and scope reproduce it
+ * in their fork (or why not), and the placement keys it moves; then the
+ * kinds of context. */
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "slices/context.h"
+#include "common/util.h"
+#include "cli/verbs.h"
+
+static const char *const class_names[] = {
+	[PROP_CGROUP] = "cgroup",
+	[PROP_EXEC] = "exec",
+	[PROP_RECORD] = "recorded",
+};
+
+static const char *raw_how(const struct prop_def *d)
+{
+	if (d->class == PROP_RECORD)
+		return "-";
+	if (d->no_raw)
+		return d->no_raw;
+	return d->class == PROP_CGROUP ? "raw writes cgroupfs, scope asks systemd" : "applied in the fork before exec";
+}
+
+static void print_keys(const struct prop_def *d, FILE *f)
+{
+	for (size_t k = 0; k < ATTR_KEYS_MAX && d->keys[k]; k++)
+		fprintf(f, "%s%s", k ? " " : "", d->keys[k]);
+}
+
+int verb_properties(int argc, char **argv)
+{
+	size_t n;
+	const struct prop_def *table = prop_table(&n);
+	bool json = argc == 2 && streq(argv[1], "--json");
+
+	if (argc > 2 || (argc == 2 && !json)) {
+		if (argc == 2 && (streq(argv[1], "-h") || streq(argv[1], "--help"))) {
+			printf("usage: slicebench properties [--json]\n\nThe attributes slicebench reads, sets and reproduces, "
+			       "and the kinds of context.\n");
+			return 0;
+		}
+		log_error("properties: usage: slicebench properties [--json]");
+		return EXIT_USAGE;
+	}
+	if (json) {
+		json_t *attrs = json_array(), *kinds = json_array();
+
+		for (size_t i = 0; i < n; i++) {
+			json_t *keys = json_array();
+
+			for (size_t k = 0; k < ATTR_KEYS_MAX && table[i].keys[k]; k++)
+				json_array_append_new(keys, json_string(table[i].keys[k]));
+			json_array_append_new(attrs, json_pack("{s:s, s:s, s:s?, s:s?, s:s, s:o, s:s}", "name", table[i].name,
+							       "class", class_names[table[i].class], "dbus", table[i].dbus_name,
+							       "signature", table[i].signature, "raw", raw_how(&table[i]),
+							       "keys", keys, "help", table[i].help));
+		}
+		for (enum context_kind k = 0; context_ops_for(k); k++)
+			json_array_append_new(kinds, json_pack("{s:s, s:b, s:b}", "name", context_ops_for(k)->name, "session",
+							       context_ops_for(k)->session, "exec_by_systemd",
+							       context_ops_for(k)->exec_by_systemd));
+		json_t *doc = json_pack("{s:o, s:o}", "attributes", attrs, "kinds", kinds);
+
+		if (!doc)
+			return log_error_errno(-ENOMEM, "properties: %m"), 1;
+		json_dumpf(doc, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(doc);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		printf("%s (%s%s%s)\n  %s\n  raw and scope: %s\n  keys: ", table[i].name, class_names[table[i].class],
+		       table[i].dbus_name ? ", D-Bus " : "", strempty(table[i].dbus_name), table[i].help, raw_how(&table[i]));
+		print_keys(&table[i], stdout);
+		putchar('\n');
+	}
+	printf("\nkinds: %s; a session is chosen by %s\n", context_kind_list(false), context_kind_list(true));
+	return 0;
+}

@@ -1,0 +1,102 @@
+/* The functions the attribute table's rows name (slices/props.c): the
+ * appliers (slices/apply.c), the readers and in-force checks
+ * (slices/readers.c).  Internal to slices/. */
+#pragma once
+
+#include <sys/types.h>
+
+#include "slices/props.h"
+#include "slices/snapshot.h"
+
+/* What a reader reads from: the process, and files read once per snapshot. */
+struct attr_reader {
+	pid_t pid;
+	enum cgroup_mode mode;
+	struct placement *p;
+	char *status, *limits; /* /proc/PID/status and limits, NULL until read */
+};
+void attr_reader_done(struct attr_reader *r);
+
+/* Calls fn for each KEY=VALUE of an EnvironmentFile= (-PATH: may be missing). */
+int env_file_parse(const char *spec, int (*fn)(const char *key, const char *value, void *userdata), void *userdata);
+
+#define APPLIER(name) int name(const struct prop_value *v, const struct prop_value *all, size_t n)
+APPLIER(apply_affinity);
+APPLIER(apply_rlimit);
+APPLIER(apply_nice);
+APPLIER(apply_sched);
+APPLIER(apply_environment);
+APPLIER(apply_unset_environment);
+APPLIER(apply_environment_file);
+APPLIER(apply_oom);
+APPLIER(apply_numa);
+APPLIER(apply_timerslack);
+APPLIER(apply_ioprio);
+APPLIER(apply_umask);
+APPLIER(apply_no_new_privs);
+APPLIER(apply_bounding_set);
+APPLIER(apply_user);
+APPLIER(apply_ambient);
+APPLIER(apply_protect_system);
+APPLIER(apply_protect_home);
+APPLIER(apply_private_tmp);
+APPLIER(apply_protect_cgroups);
+APPLIER(apply_syscall_filter);
+APPLIER(apply_syscall_archs);
+#undef APPLIER
+
+#define READER(name) int name(struct attr_reader *r, const struct prop_def *d)
+READER(read_cpu_file);
+READER(read_cpu_accounting);
+READER(read_cpu_path);
+READER(read_cpuset);
+READER(read_slice);
+READER(read_session);
+READER(read_affinity_attr);
+READER(read_nice);
+READER(read_sched);
+READER(read_numa);
+READER(read_timerslack);
+READER(read_ioprio);
+READER(read_limit);
+READER(read_status_field);
+READER(read_user);
+READER(read_tasks_max);
+READER(read_oom);
+READER(read_seccomp);
+READER(read_mount);
+READER(read_environment_attr);
+READER(read_allocator_attr);
+READER(read_thp);
+READER(read_process_misc);
+#undef READER
+
+#define CHECK(name) int name(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len)
+CHECK(force_weight);
+CHECK(force_quota);
+CHECK(force_period);
+CHECK(force_allowed_cpus);
+CHECK(force_accounting);
+CHECK(force_tasks_max);
+CHECK(force_cpus);
+CHECK(force_i);
+CHECK(force_rlimit);
+CHECK(force_sched_policy);
+CHECK(force_bool);
+CHECK(force_numa);
+CHECK(force_numa_mask);
+CHECK(force_u);
+CHECK(force_ioprio_class);
+CHECK(force_umask);
+CHECK(force_text);
+CHECK(force_caps_include);
+CHECK(force_caps_equal);
+CHECK(force_seccomp);
+CHECK(force_protect_system);
+CHECK(force_protect_home);
+CHECK(force_read_only);
+CHECK(force_private_tmp);
+CHECK(force_environment);
+CHECK(force_unset_environment);
+CHECK(force_environment_file);
+#undef CHECK
