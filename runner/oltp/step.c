@@ -334,6 +334,20 @@ static uint64_t sum_transactions(struct worker *ws, unsigned n)
 	return sum;
 }
 
+/* Gone, or dead and not yet reaped (a zombie answers kill(pid, 0)); the
+ * step does not reap it: the PID stays its starter's to account for. */
+static bool server_gone(pid_t pid)
+{
+	_cleanup_free_ char *stat = NULL;
+	char path[64];
+	const char *p;
+
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	return read_file_str(path, &stat) >= 0 && (p = strrchr(stat, ')')) && p[1] == ' ' && p[2] == 'Z';
+}
+
 /* Sleeps to an absolute deadline, waking every 100 ms to notice a stop. */
 static void sleep_until(struct step *st, uint64_t deadline)
 {
@@ -370,7 +384,7 @@ static void report(struct step *st, struct worker *ws, unsigned threads, struct 
 		if (o->progress)
 			fprintf(stderr, "[ %" PRIu64 "s ] thds: %u tps: %.2f\n", k, threads, (double)(txns - last));
 		last = txns;
-		if (o->server_pid > 0 && kill(o->server_pid, 0) < 0 && errno == ESRCH)
+		if (o->server_pid > 0 && server_gone(o->server_pid))
 			step_fail(st, "the server (PID %d) is gone", o->server_pid);
 		if (tick >= st->end_ns)
 			break;

@@ -272,7 +272,7 @@ static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 			result = log_error_errno(r, "run: cannot write %s/%s: %m", results_dir(rn->res), name);
 		else if (s.failed && e->on_error == ON_ERROR_STOP)
 			result = -ECANCELED;
-		else if (s.failed && kill(c.pid, 0) < 0) {
+		else if (s.failed && !process_alive(&c.pid)) {
 			/* The server is gone: the unit's other steps cannot run. */
 			result = put_failed_steps(rn, unit, ctx, v, repeat, t + 1, "the server was no longer running");
 			rn->steps_done += e->n_threads - t - 1;

@@ -96,8 +96,8 @@ int managed_start(struct context *c, char **ret_msg)
 			xasprintf(ret_msg, "%s answers for another server (PID %d), not the one just started",
 				  c->server->socket, (int)other);
 		else if (ret_msg && r != -EINTR && server_log_tail(c->server, log_start, 5, &tail) >= 0 && tail)
-			xasprintf(ret_msg, "%s%sthe server's log says:\n%s", strempty(c->failure), c->failure ? "; " : "",
-				  tail);
+			xasprintf(ret_msg, "%s%s%sthe server's log says:\n%s", strempty(c->failure), c->failure ? "; " : "",
+				  r == -ECHILD ? "it exited before it answered; " : "", tail);
 		else if (ret_msg && c->failure) {
 			*ret_msg = c->failure;
 			c->failure = NULL;
