@@ -9,12 +9,14 @@
 
 /* The kinds, one row each (the row itself lives in the kind's own file).
  * A kind's index here is its enum context_kind. */
-extern const struct context_ops context_service_ops, context_user_ops, context_scope_ops, context_raw_ops;
+extern const struct context_ops context_service_ops, context_user_ops, context_scope_ops, context_raw_ops,
+	context_login_ops;
 static const struct context_ops *const context_kinds[] = {
 	[CONTEXT_SERVICE] = &context_service_ops,
 	[CONTEXT_USER] = &context_user_ops,
 	[CONTEXT_SCOPE] = &context_scope_ops,
 	[CONTEXT_RAW] = &context_raw_ops,
+	&context_login_ops,
 };
 
 const struct context_ops *context_ops_for(enum context_kind kind)

@@ -14,7 +14,7 @@ server_scratch
 box=t036-$$
 trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
 need_systemd $box "$scratch/up"
-echo "1..20"
+echo "1..24"
 settings=(-p SystemCallFilter=@system-service -p TimerSlackNSec=1ms -p IOSchedulingClass=idle -p UMask=0077
 	-p CPUAccounting=yes -p LimitNPROC=4096)
 "${in_systemd[@]}" "$SLICEBENCH" place service raw "${settings[@]}" --json >"$scratch/both.json" 2>"$scratch/err"
@@ -60,4 +60,16 @@ ok $? "PrivateDevices= in raw is refused before anything starts (exit $rc)" "$sc
 "$SLICEBENCH" place raw -p SystemCallFilter=@no-such-group >"$scratch/out" 2>&1; rc=$?
 [ $rc = 2 ]
 ok $? "an unknown syscall group is refused (exit $rc)" "$scratch/out"
+# The login kind: the server inside a real logind session (PAM's login
+# stack with pam_systemd), in session-N.scope under user-UID.slice.
+"${in_systemd[@]}" "$SLICEBENCH" place login --json >"$scratch/login.json" 2>"$scratch/err"
+ok $? "place login exits 0" "$scratch/err"
+unit=$(json_get "$scratch/login.json" unit) slice=$(json_get "$scratch/login.json" slice)
+[[ $unit == session-*.scope && $slice == user-*.slice ]]
+ok $? "login: the server sits in a session scope under the user's slice ($unit in $slice)"
+lu=$(json_get "$scratch/login.json" audit.loginuid)
+[ "$lu" = "$(id -u slicebench 2>/dev/null || echo none)" ] && [ "$(json_get "$scratch/login.json" env.XDG_SESSION_ID)" != "(none)" ]
+ok $? "login: pam_loginuid and pam_systemd ran (loginuid $lu, XDG_SESSION_ID set)"
+"${in_systemd[@]}" sh -c '! loginctl list-sessions --no-legend | grep -q slicebench' && [ -z "$(servers)" ]
+ok $? "login: after the stop the session is closed and no server is left"
 exit $failed
