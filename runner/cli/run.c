@@ -1,8 +1,14 @@
 /* slicebench run: a named experiment (or an experiment file) from start to
- * finish, or with --dry-run its plan. */
+ * finish, or with --dry-run its plan.  With repeat = auto it decides, after
+ * each round, which contexts need another repeat: those in a ratio whose
+ * interval is wider than the target (report/stats.h), and their baseline. */
 #include <getopt.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 
+#include "report/report.h"
+#include "report/stats.h"
 #include "run/engine.h"
 #include "run/experiment.h"
 #include "common/interrupt.h"
@@ -14,19 +20,28 @@ struct run_args {
 	const char *experiment, *out, *resume;
 	char *only;
 	bool dry_run;
+	double confidence, until; /* 0: the defaults (95%, the file's until) */
+	uint64_t budget_ns;
 };
 
 static void run_usage(FILE *f)
 {
 	fprintf(f, "usage: slicebench run NAME|PATH [--out DIR | --resume DIR] [--only CONTEXT,...] [--dry-run]\n"
+		   "                      [--confidence 95] [--until 5%%] [--budget 30m]\n"
 		   "\n"
 		   "Runs a named experiment (slicebench list) or an experiment file: every context x vary value\n"
 		   "x repeat gets a fresh server, and each thread count a step, recorded as it finishes.\n"
+		   "With repeat = auto, interleaved repeats are added after the third, for the contexts of every\n"
+		   "ratio whose interval is still wider than the target, until none is, repeat-max is reached\n"
+		   "or the next round would overrun --budget.\n"
 		   "\n"
 		   "  --out DIR        the results directory (results/NAME-YYYYmmdd-HHMMSS)\n"
 		   "  --resume DIR     finish an interrupted run: only the missing steps are run\n"
 		   "  --only LIST      run only these contexts\n"
-		   "  --dry-run        print the plan and its estimated time, start nothing\n");
+		   "  --dry-run        print the plan and its estimated time, start nothing\n"
+		   "  --confidence PCT the level of the intervals (95), above 50 and below 99.9\n"
+		   "  --until PCT%%     repeat = auto: the target, each ratio within +-PCT%% (the file's until, 5%%)\n"
+		   "  --budget TIME    repeat = auto: begin no round that would end later than this\n");
 }
 
 static int run_parse_argv(int argc, char **argv, struct run_args *a)
@@ -34,7 +49,9 @@ static int run_parse_argv(int argc, char **argv, struct run_args *a)
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },	     { "out", required_argument, NULL, 'o' },
 		{ "resume", required_argument, NULL, 'r' }, { "only", required_argument, NULL, 'O' },
-		{ "dry-run", no_argument, NULL, 'n' },	     {}
+		{ "dry-run", no_argument, NULL, 'n' },	     { "confidence", required_argument, NULL, 'c' },
+		{ "until", required_argument, NULL, 'u' },   { "budget", required_argument, NULL, 'b' },
+		{}
 	};
 	int c;
 
@@ -56,6 +73,30 @@ static int run_parse_argv(int argc, char **argv, struct run_args *a)
 			break;
 		case 'n':
 			a->dry_run = true;
+			break;
+		case 'c':
+			if (stats_parse_confidence(optarg, &a->confidence) < 0) {
+				log_error("run: --confidence: bad value '%s' (a percentage above %g and below %g, such as 95)",
+					  optarg, STATS_CONFIDENCE_MIN_PCT, STATS_CONFIDENCE_MAX_PCT);
+				return -EINVAL;
+			}
+			break;
+		case 'u': {
+			double pct;
+
+			if (parse_percent(optarg, true, &pct) < 0 || !(pct > 0 && pct < 100)) {
+				log_error("run: --until: bad value '%s' (a percentage above 0 and below 100, such as 5%%)",
+					  optarg);
+				return -EINVAL;
+			}
+			a->until = pct / 100;
+			break;
+		}
+		case 'b':
+			if (parse_duration_ns(optarg, &a->budget_ns) < 0 || !a->budget_ns) {
+				log_error("run: --budget: bad value '%s' (a duration such as 30m)", optarg);
+				return -EINVAL;
+			}
 			break;
 		default:
 			log_error("run: unknown option %s", argv[optind - 1]);
@@ -81,10 +122,13 @@ static void plan_print(const struct run_plan *p)
 	char unit[96];
 
 	printf("experiment %s (%s): %s\n", e->name, e->path, strempty(e->description));
-	printf("%zu units (a fresh server each) x %zu thread counts = %zu steps of %.0fs + %.0fs warm-up; "
+	printf("%s%zu units (a fresh server each) x %zu thread counts = %zu steps of %.0fs + %.0fs warm-up; "
 	       "about %.0f min\n",
-	       p->n_units, e->n_threads, p->n_steps, (double)e->duration_ns / 1e9, (double)e->warmup_ns / 1e9,
-	       p->estimate_s / 60 + 0.5);
+	       e->repeat_auto ? "at most " : "", p->n_units, e->n_threads, p->n_steps, (double)e->duration_ns / 1e9,
+	       (double)e->warmup_ns / 1e9, p->estimate_s / 60 + 0.5);
+	if (e->repeat_auto)
+		printf("repeat = auto: %d to %u repeats, until every ratio is within +-%g%%\n", RUN_AUTO_MIN_REPEATS,
+		       e->repeat_max, 100 * e->until);
 	printf("threads:");
 	for (size_t i = 0; i < e->n_threads; i++)
 		printf(" %ld", e->threads[i]);
@@ -109,12 +153,97 @@ static void plan_print(const struct run_plan *p)
 			}
 }
 
+/* repeat = auto: what next_round needs, and what it last found. */
+struct adapt {
+	const struct experiment *e;
+	double level;
+	struct report_comparison *last;
+	size_t n_last;
+};
+
+static long index_of_context(const struct experiment *e, const char *name)
+{
+	for (size_t i = 0; i < e->n_contexts; i++)
+		if (streq(e->contexts[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+static long index_of_vary(const struct experiment *e, const char *value)
+{
+	if (!e->n_vary)
+		return *value ? -1 : 0;
+	for (size_t i = 0; i < e->n_vary; i++)
+		if (streq(e->vary_values[i], value))
+			return (long)i;
+	return -1;
+}
+
+/* Another repeat for both sides of every ratio not yet within the target;
+ * returns how many such ratios there are. */
+static int adapt_next_round(void *userdata, const json_t *doc, bool more[EXP_VARY_MAX][EXP_CONTEXTS_MAX])
+{
+	struct adapt *a = userdata;
+	long base = index_of_context(a->e, a->e->baseline);
+	size_t n = 0;
+	int r;
+
+	free(a->last);
+	a->last = NULL;
+	a->n_last = 0;
+	r = report_comparisons(doc, a->level, &a->last, &a->n_last);
+	if (r < 0)
+		return log_error_errno(r, "run: cannot judge the ratios so far: %m");
+	for (size_t i = 0; i < a->n_last; i++) {
+		const struct report_comparison *c = &a->last[i];
+		long ci = index_of_context(a->e, c->context), vi = index_of_vary(a->e, c->vary);
+
+		if (ci < 0 || vi < 0 || base < 0 || stats_ratio_precision(&c->r) <= a->e->until)
+			continue;
+		more[vi][ci] = more[vi][base] = true;
+		n++;
+	}
+	return (int)MIN(n, (size_t)INT_MAX);
+}
+
+/* Which comparison stopped for which reason. */
+static void adapt_summary(const struct adapt *a, const struct run_options *o)
+{
+	static const char *const why[] = {
+		[RUN_STOP_NONE] = "the run did not finish",
+		[RUN_STOP_SETTLED] = "",
+		[RUN_STOP_MAX] = "stopped at repeat-max",
+		[RUN_STOP_BUDGET] = "stopped by --budget",
+	};
+
+	printf("repeat = auto: target +-%g%% at %g%%, %u round%s\n", 100 * a->e->until, 100 * a->level, o->rounds,
+	       o->rounds == 1 ? "" : "s");
+	if (a->n_last == 0)
+		printf("  no ratio to judge (one context, or no baseline): stopped after %u repeats\n", o->rounds);
+	for (size_t i = 0; i < a->n_last; i++) {
+		const struct report_comparison *c = &a->last[i];
+		double prec = stats_ratio_precision(&c->r);
+		bool settled = prec <= a->e->until;
+
+		printf("  %s%s%s vs %s at %lld thread%s: ", c->context, *c->vary ? " " : "", c->vary, a->e->baseline,
+		       c->threads, c->threads == 1 ? "" : "s");
+		if (isinf(prec))
+			printf("no interval");
+		else
+			printf("%.2fx +-%.1f%%", c->r.ratio, 100 * prec);
+		printf(" after %zu and %zu repeats: %s\n", c->r.n_a, c->r.n_b,
+		       settled ? "within the target" : why[o->stopped]);
+	}
+}
+
 int verb_run(int argc, char **argv)
 {
 	struct run_args a = {};
 	_cleanup_free_ char *path = NULL, *msg = NULL;
 	struct experiment e = {};
 	struct run_plan plan;
+	struct adapt ad = {};
+	struct run_options ro = {};
 	int r, status = 0;
 
 	r = run_parse_argv(argc, argv, &a);
@@ -130,13 +259,29 @@ int verb_run(int argc, char **argv)
 		log_error("%s", msg ? msg : strerror(-r));
 		return EXIT_USAGE;
 	}
+	if ((a.until || a.budget_ns) && !e.repeat_auto) {
+		log_error("run: --%s is for repeat = auto, and %s repeats %u times", a.until ? "until" : "budget", path,
+			  e.repeat);
+		experiment_done(&e);
+		return EXIT_USAGE;
+	}
+	if (a.until)
+		e.until = a.until;
+	ad = (struct adapt){ .e = &e, .level = a.confidence ? a.confidence : STATS_CONFIDENCE_DEFAULT };
+	ro = (struct run_options){ .confidence = a.confidence, .next_round = adapt_next_round, .userdata = &ad,
+				   .budget_ns = a.budget_ns };
 	r = run_plan_make(&e, a.only, &plan);
 	if (r < 0)
 		status = EXIT_USAGE;
 	else if (a.dry_run)
 		plan_print(&plan);
-	else
-		status = run_exit_status(run_experiment(&e, &plan, a.resume ? a.resume : a.out, a.resume != NULL));
+	else {
+		r = run_experiment(&e, &plan, a.resume ? a.resume : a.out, a.resume != NULL, &ro);
+		if (e.repeat_auto && ro.rounds >= RUN_AUTO_MIN_REPEATS)
+			adapt_summary(&ad, &ro);
+		status = run_exit_status(r);
+	}
+	free(ad.last);
 	experiment_done(&e);
 	return status;
 }

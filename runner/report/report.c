@@ -73,3 +73,33 @@ int report_render(const json_t *doc, const struct report_options *o, FILE *out)
 	model_done(&m);
 	return render_finish(r, out);
 }
+
+int report_comparisons(const json_t *doc, double level, struct report_comparison **ret, size_t *ret_n)
+{
+	struct report_comparison *list;
+	struct model m;
+	size_t n = 0;
+	int r;
+
+	r = model_build(doc, level, &m);
+	if (r < 0)
+		return r;
+	list = calloc(m.nrows * m.ncols + 1, sizeof(*list));
+	if (!list) {
+		model_done(&m);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < m.ncols; k++)
+		for (size_t row = 0; row < m.nrows && m.cols[k].base >= 0; row++) {
+			struct report_comparison *c = &list[n++];
+
+			snprintf(c->context, sizeof(c->context), "%s", strempty(m.cols[k].context));
+			snprintf(c->vary, sizeof(c->vary), "%s", strempty(m.cols[k].vary));
+			c->threads = m.threads[row];
+			c->r = model_cell(&m, row, k)->vs_base;
+		}
+	model_done(&m);
+	*ret = list;
+	*ret_n = n;
+	return 0;
+}

@@ -54,6 +54,18 @@ int report_render(const json_t *doc, const struct report_options *o, FILE *out);
 int compare_render(json_t *const *docs, const char *const *labels, size_t n, const struct report_options *o,
 		   FILE *out);
 
+/* One ratio of a document: a column other than the baseline against the
+ * baseline column of its vary value, at one thread count. */
+struct report_comparison {
+	char context[48], vary[64]; /* vary: "" without [vary] */
+	long long threads;
+	struct stats_ratio r;
+};
+
+/* Every ratio of doc at level, in the report's order; *ret (to free())
+ * holds *ret_n of them.  Errors as report_render(). */
+int report_comparisons(const json_t *doc, double level, struct report_comparison **ret, size_t *ret_n);
+
 /* A verdict as the tables print it: "0.27x (0.19-0.38) p=0.001",
  * "1.02x (0.95-1.10) p=0.45 n.s.", "1.02x (one repeat: no interval)". */
 #define REPORT_RATIO_MAX 96

@@ -382,14 +382,98 @@ static int write_run_facts(struct results *res, const struct experiment *e, bool
 	return r < 0 && r != -EINVAL ? log_error_errno(r, "run: cannot write to %s: %m", results_dir(res)) : r;
 }
 
-int run_experiment(const struct experiment *e, const struct run_plan *plan, const char *out, bool resume)
+/* The document of record so far, handed to next_round. */
+static int ask_next_round(struct runner *rn, struct run_options *o, bool more[EXP_VARY_MAX][EXP_CONTEXTS_MAX])
 {
+	json_t *doc = NULL;
+	int r;
+
+	r = results_load(results_dir(rn->res), &doc);
+	if (r < 0)
+		return log_error_errno(r, "run: cannot read back %s: %m", results_dir(rn->res));
+	memset(more, 0, sizeof(bool) * EXP_VARY_MAX * EXP_CONTEXTS_MAX);
+	r = o->next_round(o->userdata, doc, more);
+	json_decref(doc);
+	return r;
+}
+
+/* How many units the next round runs: the selected ones in more. */
+static size_t round_size(const struct runner *rn, bool more[EXP_VARY_MAX][EXP_CONTEXTS_MAX])
+{
+	size_t n = 0;
+
+	for (size_t v = 0; v < experiment_n_values(rn->e); v++)
+		for (size_t c = 0; c < rn->e->n_contexts; c++)
+			n += more[v][c] && rn->plan->selected[c];
+	return n;
+}
+
+/* Rounds of repeats, interleaved (A B C D A B C D): every repeat of a fixed
+ * count; with repeat = auto, from RUN_AUTO_MIN_REPEATS on only the units
+ * next_round asks for, until it asks for none, repeat-max is reached, or
+ * the next round would end past the budget. */
+static int run_rounds(struct runner *rn, struct run_options *o)
+{
+	const struct experiment *e = rn->e;
+	bool more[EXP_VARY_MAX][EXP_CONTEXTS_MAX];
+	bool adaptive = e->repeat_auto && o->next_round;
+	uint64_t start = now_ns();
+	size_t units = 0;
+	int r = 0;
+
+	memset(more, 1, sizeof(more));
+	for (unsigned rep = 1; rep <= e->repeat; rep++) {
+		size_t next;
+		double per_unit_s, left_s;
+
+		o->rounds = rep;
+		for (size_t v = 0; r >= 0 && v < experiment_n_values(e); v++)
+			for (size_t c = 0; r >= 0 && c < e->n_contexts; c++)
+				if (rn->plan->selected[c] && more[v][c]) {
+					r = interrupt_signal ? -EINTR : run_unit(rn, c, v, rep);
+					units++;
+				}
+		if (r < 0 || !adaptive || rep < RUN_AUTO_MIN_REPEATS)
+			continue;
+		r = ask_next_round(rn, o, more);
+		if (r < 0)
+			return r;
+		next = round_size(rn, more);
+		if (next == 0) {
+			o->stopped = RUN_STOP_SETTLED;
+			return 0;
+		}
+		if (rep == e->repeat) {
+			o->stopped = RUN_STOP_MAX;
+			return 0;
+		}
+		per_unit_s = (double)(now_ns() - start) / 1e9 / (double)units;
+		left_s = (double)o->budget_ns / 1e9 - (double)(now_ns() - start) / 1e9;
+		if (o->budget_ns && per_unit_s * (double)next > left_s) {
+			progress("the budget leaves no time for round %u (%zu units, about %.0fs)", rep + 1, next,
+				 per_unit_s * (double)next);
+			o->stopped = RUN_STOP_BUDGET;
+			return 0;
+		}
+		progress("round %u: %zu units whose ratios are not yet known well enough", rep + 1, next);
+	}
+	return r;
+}
+
+int run_experiment(const struct experiment *e, const struct run_plan *plan, const char *out, bool resume,
+		   struct run_options *o)
+{
+	struct run_options defaults = {};
 	struct runner rn = { .e = e, .plan = plan, .start_ns = now_ns() };
 	struct server_config cfg = {};
 	char db[64];
 	json_t *doc = NULL;
 	int r;
 
+	if (!o)
+		o = &defaults;
+	o->stopped = RUN_STOP_NONE;
+	o->rounds = 0;
 	r = open_results(out, resume, e, &rn.res);
 	if (r < 0)
 		return r;
@@ -428,18 +512,15 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	}
 	progress("run %s started, results in %s", e->name, results_dir(rn.res));
 	r = prepare_dataset(&rn);
-	for (unsigned rep = 1; r >= 0 && rep <= e->repeat; rep++)
-		for (size_t v = 0; r >= 0 && v < experiment_n_values(e); v++)
-			for (size_t c = 0; r >= 0 && c < e->n_contexts; c++)
-				if (plan->selected[c])
-					r = interrupt_signal ? -EINTR : run_unit(&rn, c, v, rep);
+	if (r >= 0)
+		r = run_rounds(&rn, o);
 	if (r >= 0 || r == -EINTR || r == -ECANCELED)
 		(void)results_rebuild(rn.res);
 	progress("run %s %s: %zu steps, %zu failed, results in %s", e->name,
 		 interrupt_signal ? "interrupted" : r < 0 ? "stopped" : "finished", rn.steps_done, rn.steps_failed,
 		 results_dir(rn.res));
 	if (r >= 0 && results_load(results_dir(rn.res), &doc) >= 0) {
-		struct report_options ro = { .format = REPORT_TEXT };
+		struct report_options ro = { .format = REPORT_TEXT, .confidence = o->confidence };
 
 		report_render(doc, &ro, stdout);
 		json_decref(doc);
@@ -458,5 +539,5 @@ int run_whole_experiment(const struct experiment *e, const char *out)
 	int r;
 
 	r = run_plan_make(e, NULL, &plan);
-	return r < 0 ? r : run_experiment(e, &plan, out, false);
+	return r < 0 ? r : run_experiment(e, &plan, out, false, NULL);
 }

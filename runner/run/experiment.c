@@ -40,6 +40,8 @@ enum key_type {
 	KEY_PIN,
 	KEY_BASELINE,
 	KEY_BOOL,
+	KEY_REPEAT,
+	KEY_PERCENT,
 };
 
 struct key_def {
@@ -57,7 +59,13 @@ static const struct key_def key_table[] = {
 	{ SECTION_EXPERIMENT, "threads", KEY_THREADS, E(threads), 1, 100000, "thread counts, as 1 2 4 or 1,2,4 or 1-8" },
 	{ SECTION_EXPERIMENT, "warmup", KEY_DURATION, E(warmup_ns), 0, 0, "uncounted time before each step (0)" },
 	{ SECTION_EXPERIMENT, "duration", KEY_DURATION, E(duration_ns), 0, 0, "measured time per step (10s)" },
-	{ SECTION_EXPERIMENT, "repeat", KEY_UINT, E(repeat), 1, 100, "server starts per context (1)" },
+	{ SECTION_EXPERIMENT, "repeat", KEY_REPEAT, E(repeat), 1, 100,
+	  "server starts per context (1), or auto: interleaved repeats are added until every ratio is known to "
+	  "within until, from 3 up to repeat-max" },
+	{ SECTION_EXPERIMENT, "repeat-max", KEY_UINT, E(repeat_max), 3, 100,
+	  "with repeat = auto, required: the most server starts per context" },
+	{ SECTION_EXPERIMENT, "until", KEY_PERCENT, E(until), 0, 0,
+	  "with repeat = auto: the target, each ratio's interval within +-this of it (5%; run --until overrides)" },
 	{ SECTION_EXPERIMENT, "tables", KEY_UINT, E(tables), 1, 1024, "tables sbtest1..N (1)" },
 	{ SECTION_EXPERIMENT, "table-size", KEY_UINT, E(table_size), 1, 100000000, "rows per table (10000)" },
 	{ SECTION_EXPERIMENT, "driver", KEY_DRIVER, E(driver), 0, 0, "slicebench or sysbench" },
@@ -85,6 +93,7 @@ struct parser {
 	enum section section;
 	struct context_spec *ctx;
 	bool seen[ELEMENTSOF(key_table)];
+	unsigned key_line[ELEMENTSOF(key_table)];
 	unsigned baseline_line, vary_line;
 	/* per context: its header's line, whether kind= was given, each prop's line */
 	unsigned ctx_line[EXP_CONTEXTS_MAX];
@@ -231,6 +240,16 @@ static int set_key(struct parser *p, const struct key_def *k, const char *value)
 		free(*(char **)field);
 		*(char **)field = strdup(value);
 		return *(char **)field ? 0 : -ENOMEM;
+	case KEY_REPEAT:
+		if (streq(value, "auto")) {
+			e->repeat_auto = true;
+			return 0;
+		}
+		if (parse_int_range(value, k->min, k->max, &v) < 0)
+			return fail_at(p, p->line, k->name, "bad value '%s' (an integer from %ld to %ld, or auto)", value,
+				       k->min, k->max);
+		*(unsigned *)field = (unsigned)v;
+		return 0;
 	case KEY_UINT:
 		if (parse_int_range(value, k->min, k->max, &v) < 0)
 			return fail_at(p, p->line, k->name, "bad value '%s' (an integer from %ld to %ld)", value, k->min,
@@ -289,6 +308,15 @@ static int set_key(struct parser *p, const struct key_def *k, const char *value)
 		else
 			return fail_at(p, p->line, k->name, "bad value '%s' (yes or no)", value);
 		return 0;
+	case KEY_PERCENT: {
+		double pct;
+
+		if (parse_percent(value, true, &pct) < 0 || !(pct > 0 && pct < 100))
+			return fail_at(p, p->line, k->name, "bad value '%s' (a percentage above 0 and below 100, such as 5%%)",
+				       value);
+		*(double *)field = pct / 100;
+		return 0;
+	}
 	case KEY_BASELINE:
 		if (!name_is_valid(value))
 			return fail_at(p, p->line, k->name, "bad value '%s' (a context name)", value);
@@ -427,6 +455,7 @@ static int handle_key(void *user, const char *section _unused_, const char *name
 			return 1;
 		}
 		p->seen[i] = true;
+		p->key_line[i] = p->line;
 		set_key(p, k, value);
 		return 1;
 	}
@@ -434,14 +463,48 @@ static int handle_key(void *user, const char *section _unused_, const char *name
 	return 1;
 }
 
+/* The line of a key of the table; 0 when the file does not give it. */
+static unsigned line_of(const struct parser *p, const char *name)
+{
+	for (size_t i = 0; i < ELEMENTSOF(key_table); i++)
+		if (streq(key_table[i].name, name))
+			return p->key_line[i];
+	return 0;
+}
+
+/* repeat = auto needs its maximum; repeat-max and until mean nothing
+ * without it. */
+static int check_repeat(struct parser *p)
+{
+	struct experiment *e = p->e;
+
+	if (!e->repeat_auto) {
+		if (line_of(p, "repeat-max"))
+			return fail_at(p, line_of(p, "repeat-max"), "repeat-max", "only with repeat = auto");
+		if (line_of(p, "until"))
+			return fail_at(p, line_of(p, "until"), "until", "only with repeat = auto");
+		return 0;
+	}
+	if (!e->repeat_max)
+		return fail_at(p, line_of(p, "repeat"), "repeat",
+			       "auto needs repeat-max = N in [experiment], the most server starts per context");
+	e->repeat = e->repeat_max;
+	if (!line_of(p, "until"))
+		e->until = EXP_UNTIL_DEFAULT;
+	return 0;
+}
+
 /* Checks that need the whole file: kinds given, properties applicable to
- * the kind in this cgroup mode, vary values too, and the baseline. */
+ * the kind in this cgroup mode, vary values too, the baseline, and
+ * repeat = auto with its maximum. */
 static int check_whole(struct parser *p)
 {
 	struct experiment *e = p->e;
 
 	if (!e->n_contexts)
 		return fail_at(p, p->line, NULL, "no [context NAME] section");
+	if (check_repeat(p) < 0)
+		return -EINVAL;
 	for (size_t i = 0; i < e->n_contexts; i++) {
 		struct context_spec *c = &e->contexts[i];
 		const struct prop_value *bad;
@@ -648,7 +711,7 @@ static json_t *context_to_json(const struct experiment *e, size_t i)
 
 json_t *experiment_to_json(const struct experiment *e)
 {
-	json_t *threads = json_array(), *names = json_array(), *specs = json_array(), *cpus = json_array(),
+	json_t *j, *threads = json_array(), *names = json_array(), *specs = json_array(), *cpus = json_array(),
 	       *vary = json_null(), *values;
 
 	for (size_t i = 0; i < e->n_threads; i++)
@@ -666,7 +729,7 @@ json_t *experiment_to_json(const struct experiment *e)
 		json_decref(vary);
 		vary = json_pack("{s:s, s:o}", "property", e->vary->name, "values", values);
 	}
-	return json_pack("{s:s, s:s, s:s?, s:o, s:f, s:f, s:i, s:i, s:i, s:s, s:s, s:s, s:s, s:o, s:o, s:o,"
+	j = json_pack("{s:s, s:s, s:s?, s:o, s:f, s:f, s:i, s:i, s:i, s:s, s:s, s:s, s:s, s:o, s:o, s:o,"
 			 " s:{s:s, s:s, s:s, s:s, s:i}, s:{s:o, s:s, s:b}}",
 			 "name", e->name, "path", e->path, "description", e->description, "threads", threads,
 			 "warmup_s", (double)e->warmup_ns / 1e9, "duration_s", (double)e->duration_ns / 1e9, "repeat",
@@ -679,6 +742,15 @@ json_t *experiment_to_json(const struct experiment *e)
 			 "user", e->server_user ? e->server_user : MANAGED_USER, "max_connections",
 			 (int)(e->max_connections ? e->max_connections : 1100), "client", "cpus", cpus, "pin",
 			 e->pin == OLTP_PIN_ROUND_ROBIN ? "round-robin" : "all", "scope", (int)e->client_scope);
+	/* repeat = auto: the maximum and the target, and "auto" for the count */
+	if (j && e->repeat_auto &&
+	    (json_object_set_new(j, "repeat", json_string("auto")) < 0 ||
+	     json_object_set_new(j, "repeat_max", json_integer(e->repeat_max)) < 0 ||
+	     json_object_set_new(j, "until", json_real(e->until)) < 0)) {
+		json_decref(j);
+		j = NULL;
+	}
+	return j;
 }
 
 void experiment_client_for(const struct experiment *e, size_t i, struct oltp_options *o)
@@ -750,6 +822,11 @@ int experiment_from_results(const char *dir, struct experiment *ret, char **ret_
 	ret->warmup_ns = (uint64_t)(json_number_value(json_object_get(j, "warmup_s")) * 1e9);
 	ret->duration_ns = (uint64_t)(json_number_value(json_object_get(j, "duration_s")) * 1e9);
 	ret->repeat = (unsigned)json_integer_value(json_object_get(j, "repeat"));
+	if (streq_ptr(json_string_value(json_object_get(j, "repeat")), "auto")) {
+		ret->repeat_auto = true;
+		ret->repeat = ret->repeat_max = (unsigned)json_integer_value(json_object_get(j, "repeat_max"));
+		ret->until = json_number_value(json_object_get(j, "until"));
+	}
 	ret->tables = (unsigned)json_integer_value(json_object_get(j, "tables"));
 	ret->table_size = (unsigned)json_integer_value(json_object_get(j, "table_size"));
 	ret->driver = streq_ptr(json_string_value(json_object_get(j, "driver")), "sysbench") ? OLTP_DRIVER_SYSBENCH
@@ -783,7 +860,8 @@ static const char *const key_syntax[] = {
 	[KEY_STRING] = "TEXT",	      [KEY_UINT] = "N",			   [KEY_DURATION] = "DURATION",
 	[KEY_THREADS] = "LIST",	      [KEY_CPUS] = "CPUS",		   [KEY_DRIVER] = "slicebench|sysbench",
 	[KEY_RAND_TYPE] = "TYPE",     [KEY_ON_ERROR] = "continue|stop",	   [KEY_PIN] = "all|round-robin",
-	[KEY_BASELINE] = "CONTEXT",   [KEY_BOOL] = "yes|no",
+	[KEY_BASELINE] = "CONTEXT",   [KEY_BOOL] = "yes|no",		   [KEY_REPEAT] = "N|auto",
+	[KEY_PERCENT] = "PERCENT",
 };
 
 int experiment_key_doc(size_t i, struct experiment_key_doc *ret)
@@ -797,8 +875,8 @@ int experiment_key_doc(size_t i, struct experiment_key_doc *ret)
 		.section = section_names[k->section],
 		.name = k->name,
 		.syntax = key_syntax[k->type],
-		.min = k->type == KEY_UINT ? k->min : 0,
-		.max = k->type == KEY_UINT ? k->max : 0,
+		.min = k->type == KEY_UINT || k->type == KEY_REPEAT ? k->min : 0,
+		.max = k->type == KEY_UINT || k->type == KEY_REPEAT ? k->max : 0,
 		.help = k->help,
 	};
 	return 0;

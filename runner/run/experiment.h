@@ -16,6 +16,8 @@
 #define EXP_CONTEXTS_MAX 16
 #define EXP_THREADS_MAX 64
 #define EXP_VARY_MAX 16
+/* repeat = auto without until: each ratio within +-5% */
+#define EXP_UNTIL_DEFAULT 0.05
 
 enum on_error {
 	ON_ERROR_CONTINUE, /* record the failed step, go on with the next context */
@@ -31,6 +33,12 @@ struct experiment {
 	size_t n_threads;
 	uint64_t warmup_ns, duration_ns;
 	unsigned repeat, tables, table_size;
+	/* repeat = auto: repeat is repeat-max, the most; the run stops adding
+	 * interleaved repeats once every ratio is known to within +-until
+	 * (a fraction, 0.05) at its confidence level */
+	bool repeat_auto;
+	unsigned repeat_max;
+	double until;
 	enum oltp_driver driver;
 	enum sbrand_type rand_type;
 	char baseline[48];

@@ -1,0 +1,47 @@
+#!/bin/bash
+# repeat = auto on the host with raw contexts: a target no run can meet
+# stops at repeat-max and says so for each ratio; a target every run meets
+# (+-99% at 51%) stops after the first three rounds; --budget stops before a
+# round that would overrun it; --until is refused where repeat is a number,
+# and a target that is not a percentage is refused naming the option.
+# Prerequisites: ROOT, MYSQLD.
+. "${SLICEBENCH_TOP:-.}/t/lib.sh"
+top=${SLICEBENCH_TOP:-.}
+exp=$top/t/fixtures/run/auto.ini
+needs BINARY ROOT MYSQLD
+echo "1..10"
+server_scratch
+trap 'servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
+steps() { ls "$1/steps" 2>/dev/null | wc -l; }
+
+"$SLICEBENCH" run "$exp" --out "$scratch/max" --until 0.01% >"$scratch/out" 2>"$scratch/err"
+ok $? "run with a target no run meets exits 0" "$scratch/err"
+[ "$(steps "$scratch/max")" = 8 ]
+ok $? "it runs repeat-max: 4 repeats x 2 contexts (got $(steps "$scratch/max") steps)"
+grep -q '^repeat = auto: target +-0.01% at 95%, 4 rounds' "$scratch/out" &&
+	grep -q '^  newsession vs inherit at 1 thread: .* after 4 and 4 repeats: stopped at repeat-max$' "$scratch/out"
+ok $? "and says which ratio stopped at repeat-max" "$scratch/out"
+
+"$SLICEBENCH" run "$exp" --out "$scratch/met" --until 99% --confidence 51 >"$scratch/out" 2>"$scratch/err"
+ok $? "run with a target every run meets exits 0" "$scratch/err"
+[ "$(steps "$scratch/met")" = 6 ] && ! grep -q 'round 4' "$scratch/err"
+ok $? "it stops after the first three rounds (got $(steps "$scratch/met") steps)" "$scratch/err"
+grep -q '^  newsession vs inherit at 1 thread: [0-9.]*x +-[0-9.]*% after 3 and 3 repeats: within the target$' "$scratch/out" &&
+	grep -q 'ratio to inherit with its 51% interval' "$scratch/out"
+ok $? "within the target, and the report at the level asked for" "$scratch/out"
+
+"$SLICEBENCH" run "$exp" --out "$scratch/budget" --until 0.01% --budget 1s >"$scratch/out" 2>"$scratch/err"
+[ $? = 0 ] && [ "$(steps "$scratch/budget")" = 6 ] && grep -q 'the budget leaves no time for round 4' "$scratch/err" &&
+	grep -q 'after 3 and 3 repeats: stopped by --budget$' "$scratch/out"
+ok $? "--budget 1s: no fourth round, and the ratio says why" "$scratch/out"
+
+"$SLICEBENCH" run "$exp" --until 2 --dry-run >"$scratch/out" 2>"$scratch/err"; rc=$?
+[ $rc = 2 ] && grep -q -- "--until: bad value '2' (a percentage" "$scratch/err" && [ ! -s "$scratch/out" ]
+ok $? "--until 2 is not a percentage: exit 2 naming the option (got $rc)" "$scratch/err"
+"$SLICEBENCH" run "$top/t/fixtures/run/two-raw.ini" --until 5% --dry-run >"$scratch/out" 2>"$scratch/err"; rc=$?
+[ $rc = 2 ] && grep -q -- '--until is for repeat = auto' "$scratch/err"
+ok $? "--until where repeat is a number: exit 2 (got $rc)" "$scratch/err"
+"$SLICEBENCH" run "$exp" --dry-run >"$scratch/out" 2>"$scratch/err"
+grep -q '^repeat = auto: 3 to 4 repeats, until every ratio is within +-5%$' "$scratch/out"
+ok $? "--dry-run states the range of repeats and the default target" "$scratch/out"
+exit $failed
