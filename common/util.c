@@ -373,6 +373,21 @@ int mkdir_p(const char *path, mode_t mode)
 	return 0;
 }
 
+unsigned long long proc_start_time(pid_t pid)
+{
+	_cleanup_free_ char *s = NULL;
+	char path[64];
+	const char *p;
+	unsigned long long t = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_file_str(path, &s) < 0 || !(p = strrchr(s, ')')))
+		return 0;
+	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu", &t) != 1)
+		return 0;
+	return t;
+}
+
 bool name_is_valid(const char *s)
 {
 	size_t n;

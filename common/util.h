@@ -99,6 +99,10 @@ int dir_check_trusted(const char *path);
  * swapped in while it works) or crosses into another filesystem. */
 int remove_tree(const char *path);
 
+/* Field 22 of /proc/PID/stat, 0 if there is no such process: with the
+ * PID, it names one process for good (a recycled PID has another). */
+unsigned long long proc_start_time(pid_t pid);
+
 /* Names from experiment files reach unit names, paths and SQL: they must match
  * [a-z0-9][a-z0-9_-]{0,39}. */
 bool name_is_valid(const char *s);

@@ -6,7 +6,6 @@
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -20,14 +19,13 @@
 
 /* In the child: a process group of its own, which a signal caught
  * meanwhile kills as a whole (mariadb-install-db starts a bootstrap
- * mariadbd of its own), gone with slicebench should it be killed; the
- * installers' chatter goes nowhere, their errors stay on stderr. */
+ * mariadbd of its own); the installers' chatter goes nowhere, their errors
+ * stay on stderr. */
 static int installer_setup(void *userdata _unused_)
 {
 	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 
 	(void)setpgid(0, 0);
-	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (fd >= 0) {
 		dup2(fd, 0);
 		dup2(fd, 1);
@@ -35,26 +33,60 @@ static int installer_setup(void *userdata _unused_)
 	return 0;
 }
 
-/* Runs argv to its end; nothing it started outlives an interruption. */
-static int run_wait(char **argv)
+/* DATADIR.installer: the installer's process group and its leader's start
+ * time, so that after a SIGKILL of slicebench the next setup or cleanup
+ * can kill what it left, and nothing else. */
+static int installer_path(const char *datadir, char **ret)
 {
+	return xasprintf(ret, "%s.installer", datadir);
+}
+
+static void installer_kill(const char *datadir)
+{
+	_cleanup_free_ char *path = NULL, *text = NULL;
+	unsigned long long start;
+	int pgid;
+
+	if (installer_path(datadir, &path) < 0)
+		return;
+	if (read_file_str(path, &text) >= 0 && sscanf(text, "%d %llu", &pgid, &start) == 2 && pgid > 1 &&
+	    proc_start_time(pgid) == start) {
+		kill(-pgid, SIGKILL);
+		for (int i = 0; i < 100 && kill(-pgid, 0) == 0; i++)
+			usleep(20000);
+	}
+	(void)unlink(path);
+}
+
+/* Runs the installer to its end; nothing it started outlives an interruption. */
+static int run_installer(char **argv, const char *datadir)
+{
+	_cleanup_free_ char *path = NULL, *text = NULL;
 	int status, r;
 	pid_t pid, w;
 
+	r = installer_path(datadir, &path);
+	if (r < 0)
+		return r;
 	r = spawn(argv, installer_setup, NULL, &pid);
 	if (r < 0)
 		return r;
 	(void)setpgid(pid, pid); /* the child's own call may come later */
+	if (xasprintf(&text, "%d %llu\n", (int)pid, proc_start_time(pid)) >= 0)
+		(void)write_file_atomic(path, text, strlen(text));
 	while ((w = waitpid(pid, &status, WNOHANG)) == 0) {
 		if (interrupt_signal) {
 			kill(-pid, SIGKILL);
 			waitpid(pid, &status, 0);
-			return -EINTR;
+			break;
 		}
 		usleep(50000);
 	}
 	/* What the installer started and left behind goes with its group. */
 	kill(-pid, SIGKILL);
+	(void)unlink(path);
+	if (interrupt_signal)
+		return -EINTR;
 	if (w < 0)
 		return -errno;
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
@@ -68,7 +100,7 @@ static int mariadb_init_datadir(const char *binary, const char *datadir, const c
 		return -ENOMEM;
 	char *argv[] = { "mariadb-install-db", "--no-defaults", d, u, "--auth-root-authentication-method=socket",
 			 "--skip-test-db", NULL };
-	return run_wait(argv);
+	return run_installer(argv, datadir);
 }
 
 static int mysql_init_datadir(const char *binary, const char *datadir, const char *user)
@@ -77,7 +109,7 @@ static int mysql_init_datadir(const char *binary, const char *datadir, const cha
 	if (xasprintf(&d, "--datadir=%s", datadir) < 0 || xasprintf(&u, "--user=%s", user) < 0)
 		return -ENOMEM;
 	char *argv[] = { (char *)binary, "--no-defaults", "--initialize-insecure", d, u, NULL };
-	return run_wait(argv);
+	return run_installer(argv, datadir);
 }
 
 const struct server_flavor server_flavor_mariadb = { "mariadb", mariadb_init_datadir };
@@ -183,8 +215,8 @@ static int datadir_create(const struct server *s, const char *state_dir)
 
 	if (xasprintf(&tmp, "%s/datadir.new", state_dir) < 0 || xasprintf(&marker, "%s/" MARKER, tmp) < 0)
 		return -ENOMEM;
-	r = remove_tree(tmp);
-	if (r < 0 && r != -ENOENT)
+	r = server_remove_half_made(state_dir);
+	if (r < 0)
 		return r;
 	r = s->flavor->init_datadir(s->binary, tmp, s->user);
 	if (r >= 0)
@@ -203,6 +235,8 @@ int server_remove_half_made(const char *state_dir)
 
 	if (xasprintf(&tmp, "%s/datadir.new", state_dir) < 0)
 		return -ENOMEM;
+	/* An installer that outlived a SIGKILL of slicebench goes first. */
+	installer_kill(tmp);
 	r = remove_tree(tmp);
 	return r == -ENOENT ? 0 : r < 0 ? r : 1;
 }

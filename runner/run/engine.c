@@ -470,6 +470,8 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	json_t *doc = NULL;
 	int r;
 
+	/* Before the first child: a signal from here on ends the run cleanly. */
+	interrupt_catch();
 	if (!o)
 		o = &defaults;
 	o->stopped = RUN_STOP_NONE;
@@ -480,8 +482,6 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	r = write_run_facts(rn.res, e, resume);
 	if (r < 0)
 		goto out;
-	/* Before the first child: a signal from here on ends the run cleanly. */
-	interrupt_catch();
 	managed_config_default(&cfg);
 	if (e->binary)
 		cfg.binary = e->binary;

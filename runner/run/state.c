@@ -128,21 +128,6 @@ static int record_path(const char *state_dir, const char *name, char **ret)
 	return xasprintf(ret, "%s/live/%s.json", state_dir, name);
 }
 
-/* Field 22 of /proc/PID/stat: with the PID, it names one process for good. */
-static unsigned long long start_time(pid_t pid)
-{
-	_cleanup_free_ char *s = NULL;
-	char path[64];
-	const char *p;
-	unsigned long long t = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (read_file_str(path, &s) < 0 || !(p = strrchr(s, ')')))
-		return 0;
-	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu", &t) != 1)
-		return 0;
-	return t;
-}
 
 /* The InvocationID of the unit just started, which cleanup later compares
  * with the unit of that name it finds: a unit that came back under the same
@@ -179,7 +164,7 @@ int state_record(const char *state_dir, const struct context *c)
 		return r;
 	j = json_pack("{s:s, s:s?, s:s?, s:i, s:s?, s:i, s:I, s:i}", "kind", c->ops->name, "unit", unit, "invocation",
 		      *invocation ? invocation : NULL, "uid", uid, "cgroup", c->cgroup_name, "server_pid", (int)c->pid,
-		      "server_start", (json_int_t)start_time(c->pid), "owner_pid", (int)getpid());
+		      "server_start", (json_int_t)proc_start_time(c->pid), "owner_pid", (int)getpid());
 	if (!j)
 		return -ENOMEM;
 	text = json_dumps(j, JSON_COMPACT);
@@ -204,7 +189,7 @@ static bool ours(const char *name, const char *prefix)
 
 static void kill_server(pid_t pid, unsigned long long start)
 {
-	if (pid <= 1 || !start || start_time(pid) != start)
+	if (pid <= 1 || !start || proc_start_time(pid) != start)
 		return; /* gone, or the PID now names another process */
 	if (kill(pid, SIGKILL) == 0)
 		printf("killed the server, PID %d\n", (int)pid);
