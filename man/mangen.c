@@ -39,6 +39,11 @@ static int put_keys(const char *section)
 		put_escaped(k.help);
 		if (k.max)
 			printf("; from %ld to %ld", k.min, k.max);
+		if (k.def) {
+			printf("; default _");
+			put_escaped(k.def);
+			printf("_");
+		}
 		printf(".\n\n");
 		n++;
 	}

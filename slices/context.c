@@ -7,6 +7,12 @@
 #include "common/spawn.h"
 #include "common/util.h"
 
+const struct word session_words[] = {
+	{ "inherit", SESSION_INHERIT },
+	{ "new", SESSION_NEW },
+	{},
+};
+
 /* The kinds, one row each (the row itself lives in the kind's own file).
  * A kind's index here is its enum context_kind. */
 extern const struct context_ops context_service_ops, context_user_ops, context_scope_ops, context_raw_ops,

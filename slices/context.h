@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "common/words.h"
 #include "slices/props.h"
 #include "slices/server.h"
 
@@ -46,6 +47,8 @@ enum session_mode {
 	SESSION_INHERIT,
 	SESSION_NEW,
 };
+/* inherit, new */
+extern const struct word session_words[];
 
 struct context_spec {
 	char name[48];

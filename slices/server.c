@@ -115,6 +115,27 @@ static int mysql_init_datadir(const char *binary, const char *datadir, const cha
 const struct server_flavor server_flavor_mariadb = { "mariadb", mariadb_init_datadir };
 const struct server_flavor server_flavor_mysql = { "mysql", mysql_init_datadir };
 
+const struct server_flavor *const server_flavors[] = { &server_flavor_mariadb, &server_flavor_mysql };
+const struct word server_flavor_words[] = {
+	{ "mariadb", 0 },
+	{ "mysql", 1 },
+	{},
+};
+
+void server_config_fill(struct server_config *cfg)
+{
+	if (!cfg->binary)
+		cfg->binary = SERVER_DEFAULT_BINARY;
+	if (!cfg->flavor)
+		cfg->flavor = SERVER_DEFAULT_FLAVOR;
+	if (!cfg->user)
+		cfg->user = SERVER_DEFAULT_USER;
+	if (!cfg->buffer_pool)
+		cfg->buffer_pool = SERVER_DEFAULT_BUFFER_POOL;
+	if (!cfg->max_connections)
+		cfg->max_connections = SERVER_DEFAULT_MAX_CONNECTIONS;
+}
+
 /* The socket's directory, one per state directory (two state directories
  * never share a socket): RUN/s-HASH, made here and given to the server's
  * user, who must create the socket in it.  Only the server's user and root
@@ -187,8 +208,7 @@ static int write_option_file(const struct server_config *cfg, const struct serve
 		      "innodb_buffer_pool_size=%s\n"
 		      "max_connections=%u\n"
 		      "max_prepared_stmt_count=1048576\n",
-		      s->datadir, s->socket, s->log, s->user, cfg->buffer_pool ? cfg->buffer_pool : "1G",
-		      cfg->max_connections ? cfg->max_connections : 1100);
+		      s->datadir, s->socket, s->log, s->user, cfg->buffer_pool, cfg->max_connections);
 	if (r < 0)
 		return r;
 	return write_file_atomic(s->cnf, text, strlen(text));
@@ -241,17 +261,21 @@ int server_remove_half_made(const char *state_dir)
 	return r == -ENOENT ? 0 : r < 0 ? r : 1;
 }
 
-int server_setup(const struct server_config *cfg, struct server *ret)
+int server_setup(const struct server_config *config, struct server *ret)
 {
+	struct server_config filled = *config, *cfg = &filled;
 	struct server s = {};
 	_cleanup_free_ char *marker = NULL, *socket_dir = NULL;
 	struct passwd *pw;
 	struct stat st;
-	int r;
+	int r, flavor;
 
-	s.flavor = streq_ptr(cfg->flavor, "mysql") ? &server_flavor_mysql : &server_flavor_mariadb;
-	s.binary = strdup(cfg->binary ? cfg->binary : "mariadbd");
-	s.user = strdup(cfg->user ? cfg->user : "mysql");
+	server_config_fill(cfg);
+	if (word_lookup(server_flavor_words, cfg->flavor, &flavor) < 0)
+		return -EINVAL;
+	s.flavor = server_flavors[flavor];
+	s.binary = strdup(cfg->binary);
+	s.user = strdup(cfg->user);
 	if (!s.binary || !s.user || xasprintf(&s.datadir, "%s/datadir", cfg->state_dir) < 0 ||
 	    xasprintf(&s.cnf, "%s/my.cnf", cfg->state_dir) < 0 || xasprintf(&s.log, "%s/mysqld.err", s.datadir) < 0 ||
 	    xasprintf(&marker, "%s/" MARKER, s.datadir) < 0) {

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "common/words.h"
+
 struct server_flavor {
 	const char *name;
 	/* Creates an empty datadir whose root account authenticates over the
@@ -15,6 +17,17 @@ struct server_flavor {
 
 extern const struct server_flavor server_flavor_mariadb;
 extern const struct server_flavor server_flavor_mysql;
+/* mariadb, mysql: the flavors' names, a word's value its index in
+ * server_flavors[]. */
+extern const struct word server_flavor_words[];
+extern const struct server_flavor *const server_flavors[];
+
+/* The server's defaults, here and nowhere else. */
+#define SERVER_DEFAULT_BINARY "mariadbd"
+#define SERVER_DEFAULT_FLAVOR "mariadb"
+#define SERVER_DEFAULT_USER "slicebench"
+#define SERVER_DEFAULT_BUFFER_POOL "1G"
+#define SERVER_DEFAULT_MAX_CONNECTIONS 1100
 
 struct server_config {
 	const char *binary;    /* mariadbd or mysqld */
@@ -31,7 +44,12 @@ struct server {
 	char *binary, *user, *datadir, *cnf, *socket, *log;
 };
 
-/* Creates (once) or checks the datadir, writes the option file.  -EPERM:
+/* Sets the fields of cfg that are not set (NULL, 0) to the defaults above;
+ * the directories stay the caller's. */
+void server_config_fill(struct server_config *cfg);
+
+/* Creates (once) or checks the datadir, writes the option file, with
+ * server_config_fill()'s defaults for what cfg leaves unset.  -EPERM:
  * the state directory is not root's alone (see dir_check_trusted()), the
  * socket directory belongs to someone else, or the user is root;
  * -EEXIST: a datadir there that slicebench did not make. */

@@ -31,7 +31,8 @@ int main(void)
 	chmod(scratch_dir(), 0755);
 	xasprintf(&state, "%s/state", scratch_dir());
 	xasprintf(&run, "%s/run", scratch_dir());
-	struct server_config cfg = { .state_dir = state, .run_dir = run, .buffer_pool = "128M", .max_connections = 100 };
+	struct server_config cfg = { .state_dir = state, .run_dir = run, .user = "mysql", .buffer_pool = "128M",
+				     .max_connections = 100 };
 
 	r = server_setup(&cfg, &s);
 	if (!is_int(r, 0, "server_setup creates the datadir"))

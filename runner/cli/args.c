@@ -110,6 +110,16 @@ static int bad_value(const char *verb, const char *opt, const char *value, const
 	return -EINVAL;
 }
 
+/* One of t's words into *ret. */
+static int parse_word(const char *verb, const char *opt, const char *value, const struct word *t, int *ret)
+{
+	char list[128];
+
+	if (word_lookup(t, value, ret) < 0)
+		return bad_value(verb, opt, value, word_list(t, list, sizeof(list)));
+	return 0;
+}
+
 static int parse_sweep_arg(const char *verb, int c, const char *optname, const char *v, struct sweep_args *a)
 {
 	struct oltp_options *o = &a->o;
@@ -165,22 +175,14 @@ static int parse_sweep_arg(const char *verb, int c, const char *optname, const c
 		o->events = u;
 		return 0;
 	case ARG_RAND_TYPE:
-		if (sbrand_type_from_string(v, &o->rand.type) < 0)
-			return bad_value(verb, optname, v, "special, uniform, gaussian or pareto");
-		return 0;
+		return parse_word(verb, optname, v, sbrand_type_words, (int *)&o->rand.type);
 	case ARG_RANGE_SIZE:
 		if (parse_int_range(v, 1, 1000000, &n) < 0)
 			return bad_value(verb, optname, v, "1 to 10^6");
 		o->range_size = (unsigned)n;
 		return 0;
 	case ARG_DRIVER:
-		if (streq(v, "slicebench") || streq(v, "native"))
-			o->driver = OLTP_DRIVER_NATIVE;
-		else if (streq(v, "sysbench"))
-			o->driver = OLTP_DRIVER_SYSBENCH;
-		else
-			return bad_value(verb, optname, v, "slicebench or sysbench");
-		return 0;
+		return parse_word(verb, optname, v, oltp_driver_words, (int *)&o->driver);
 	case ARG_CLIENT_CPUS: {
 		long cpus[OLTP_MAX_CPUS];
 		char why[160];
@@ -196,13 +198,7 @@ static int parse_sweep_arg(const char *verb, int c, const char *optname, const c
 		return 0;
 	}
 	case ARG_PIN:
-		if (streq(v, "round-robin"))
-			o->pin = OLTP_PIN_ROUND_ROBIN;
-		else if (streq(v, "all"))
-			o->pin = OLTP_PIN_ALL;
-		else
-			return bad_value(verb, optname, v, "round-robin or all");
-		return 0;
+		return parse_word(verb, optname, v, oltp_pin_words, (int *)&o->pin);
 	case ARG_NO_PREWARM:
 		o->prewarm = false;
 		return 0;
@@ -236,13 +232,7 @@ static int parse_sweep_arg(const char *verb, int c, const char *optname, const c
 		a->keep = true;
 		return 0;
 	case ARG_SESSION:
-		if (streq(v, "inherit"))
-			a->spec.session = SESSION_INHERIT;
-		else if (streq(v, "new"))
-			a->spec.session = SESSION_NEW;
-		else
-			return bad_value(verb, optname, v, "inherit or new");
-		return 0;
+		return parse_word(verb, optname, v, session_words, (int *)&a->spec.session);
 	case ARG_PROPERTY: {
 		const char *eq = strchr(v, '=');
 		_cleanup_free_ char *name = eq ? strndup(v, (size_t)(eq - v)) : NULL;
@@ -346,7 +336,8 @@ int prepare_dataset(const char *verb, const struct oltp_options *o)
 
 	r = oltp_prepare(o, &msg);
 	if (r < 0)
-		return log_error_errno(r, "%s: %s", verb, msg ? msg : "preparing the dataset failed: %m");
+		return msg ? log_error_errno(r, "%s: %s", verb, msg)
+			   : log_error_errno(r, "%s: preparing the dataset failed: %m", verb);
 	return 0;
 }
 

@@ -41,13 +41,16 @@ static int sweep_steps(struct sweep_args *a)
 
 		r = oltp_prewarm(&a->o, &msg);
 		if (r < 0) {
-			log_error_errno(r, "sweep: warming the buffer pool: %s", msg ? msg : "%m");
+			if (msg)
+				log_error_errno(r, "sweep: warming the buffer pool: %s", msg);
+			else
+				log_error_errno(r, "sweep: warming the buffer pool: %m");
 			return 1;
 		}
 	}
 	if (a->json) {
 		doc = json_pack("{s:i, s:s, s:s, s:i, s:i, s:s, s:[]}", "format_version", SWEEP_JSON_FORMAT, "workload",
-				"oltp_read_only", "driver", a->o.driver == OLTP_DRIVER_SYSBENCH ? "sysbench" : "slicebench",
+				"oltp_read_only", "driver", word_name(oltp_driver_words, a->o.driver),
 				"tables", (int)a->o.tables, "table_size", (int)a->o.table_size, "rand_type",
 				sbrand_type_to_string(a->o.rand.type), "steps");
 		if (!doc)

@@ -478,9 +478,10 @@ static double unit_seconds(const struct experiment *e, const struct explain_args
 static int round_experiment(const struct experiment *e, size_t ia, size_t ib, const struct knob *knobs, size_t n,
 			    const struct explain_args *args, const unsigned *masks, size_t n_masks, struct experiment *x)
 {
-	int r = 0;
+	int r;
 
 	*x = (struct experiment){};
+	r = experiment_copy_settings(e, x);
 	memcpy(x->name, "explain", sizeof("explain"));
 	x->path = strdup(e->path);
 	xasprintf(&x->description, "explain %s: %s against %s", e->name, args->a, args->b);
@@ -489,15 +490,6 @@ static int round_experiment(const struct experiment *e, size_t ia, size_t ib, co
 	x->warmup_ns = e->warmup_ns ? e->warmup_ns : NSEC_PER_SEC;
 	x->duration_ns = args->duration_ns;
 	x->repeat = args->repeat;
-	x->tables = e->tables;
-	x->table_size = e->table_size;
-	x->driver = e->driver;
-	x->rand_type = e->rand_type;
-	x->pin = e->pin;
-	memcpy(x->client_cpus_list, e->client_cpus_list, sizeof(e->client_cpus_list));
-	x->n_client_cpus = e->n_client_cpus;
-	x->client_scope = e->client_scope;
-	x->buffer_pool = e->buffer_pool ? strdup(e->buffer_pool) : NULL;
 	mix_name(n, masks[0], x->baseline, sizeof(x->baseline)); /* b in the first round */
 	for (size_t i = 0; i < n_masks && r >= 0; i++)
 		r = make_mix(e, ia, ib, knobs, n, masks[i], x);

@@ -25,6 +25,11 @@ enum oltp_driver {
 	OLTP_DRIVER_SYSBENCH,
 };
 
+/* The words of the drivers (slicebench, its alias native, sysbench) and of
+ * the pinning modes a user names (all, round-robin). */
+extern const struct word oltp_driver_words[];
+extern const struct word oltp_pin_words[];
+
 struct oltp_options {
 	const char *socket; /* required */
 	const char *user;   /* "root" */
@@ -50,6 +55,13 @@ struct oltp_options {
 	const char *sysbench_path;     /* "sysbench" */
 	bool progress;                 /* a line per second on stderr */
 };
+
+/* The workload's defaults, here for oltp_options_default() and for the
+ * experiment keys of the same name. */
+#define OLTP_DEFAULT_TABLES 1
+#define OLTP_DEFAULT_TABLE_SIZE 10000
+#define OLTP_DEFAULT_DURATION_S 10
+#define OLTP_DEFAULT_THREADS "1,2,4" /* the thread counts of a sweep */
 
 void oltp_options_default(struct oltp_options *o);
 

@@ -7,15 +7,28 @@
 #include "oltp/oltp.h"
 #include "common/util.h"
 
+const struct word oltp_driver_words[] = {
+	{ "slicebench", OLTP_DRIVER_NATIVE },
+	{ "sysbench", OLTP_DRIVER_SYSBENCH },
+	{ "native", OLTP_DRIVER_NATIVE },
+	{},
+};
+
+const struct word oltp_pin_words[] = {
+	{ "all", OLTP_PIN_ALL },
+	{ "round-robin", OLTP_PIN_ROUND_ROBIN },
+	{},
+};
+
 void oltp_options_default(struct oltp_options *o)
 {
 	*o = (struct oltp_options){
 		.user = "root",
 		.db = "sbtest",
-		.tables = 1,
-		.table_size = 10000,
+		.tables = OLTP_DEFAULT_TABLES,
+		.table_size = OLTP_DEFAULT_TABLE_SIZE,
 		.range_size = 100,
-		.duration_ns = 10 * NSEC_PER_SEC,
+		.duration_ns = OLTP_DEFAULT_DURATION_S * NSEC_PER_SEC,
 		.max_reconnects = 3,
 		.timeout_s = 10,
 		.sysbench_path = "sysbench",

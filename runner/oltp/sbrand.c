@@ -4,26 +4,26 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const type_names[_SBRAND_MAX] = {
-	[SBRAND_SPECIAL] = "special",
-	[SBRAND_UNIFORM] = "uniform",
-	[SBRAND_GAUSSIAN] = "gaussian",
-	[SBRAND_PARETO] = "pareto",
+const struct word sbrand_type_words[] = {
+	{ "special", SBRAND_SPECIAL },
+	{ "uniform", SBRAND_UNIFORM },
+	{ "gaussian", SBRAND_GAUSSIAN },
+	{ "pareto", SBRAND_PARETO },
+	{},
 };
 
 const char *sbrand_type_to_string(enum sbrand_type t)
 {
-	return t < _SBRAND_MAX ? type_names[t] : NULL;
+	return word_name(sbrand_type_words, (int)t);
 }
 
 int sbrand_type_from_string(const char *s, enum sbrand_type *ret)
 {
-	for (int i = 0; i < _SBRAND_MAX; i++)
-		if (s && strcmp(s, type_names[i]) == 0) {
-			*ret = (enum sbrand_type)i;
-			return 0;
-		}
-	return -EINVAL;
+	int v, r = word_lookup(sbrand_type_words, s, &v);
+
+	if (r >= 0)
+		*ret = (enum sbrand_type)v;
+	return r;
 }
 
 void sbrand_params_default(struct sbrand_params *p)

@@ -2,6 +2,8 @@
  * (uniform, gaussian, special, pareto), re-implemented from their semantics. */
 #pragma once
 
+#include "common/words.h"
+
 #include <stdint.h>
 
 enum sbrand_type {
@@ -28,6 +30,8 @@ struct sbrand {
 
 void sbrand_params_default(struct sbrand_params *p);
 void sbrand_init(struct sbrand *r, const struct sbrand_params *p, uint64_t seed);
+/* special, uniform, gaussian, pareto: sysbench's --rand-type words. */
+extern const struct word sbrand_type_words[];
 const char *sbrand_type_to_string(enum sbrand_type t);
 int sbrand_type_from_string(const char *s, enum sbrand_type *ret);
 

@@ -466,7 +466,7 @@ int oltp_run_step(const struct oltp_options *o, unsigned threads, struct step_re
 		return -EINVAL;
 	*ret = (struct step_result){ .threads = threads, .lat_avg_ms = -1, .lat_p50_ms = -1, .lat_p95_ms = -1,
 				     .lat_p99_ms = -1, .lat_max_ms = -1 };
-	snprintf(ret->driver, sizeof(ret->driver), "slicebench");
+	snprintf(ret->driver, sizeof(ret->driver), "%s", word_name(oltp_driver_words, OLTP_DRIVER_NATIVE));
 	ws = calloc(threads, sizeof(*ws));
 	if (!ws)
 		return -ENOMEM;

@@ -101,7 +101,7 @@ int sysbench_parse_report(const char *text, struct step_result *ret)
 	uint64_t ignored = 0, reconnects = 0;
 	double rate, total_time;
 
-	snprintf(ret->driver, sizeof(ret->driver), "sysbench");
+	snprintf(ret->driver, sizeof(ret->driver), "%s", word_name(oltp_driver_words, OLTP_DRIVER_SYSBENCH));
 	if (!find_count_rate(text, "transactions:", &ret->transactions, &ret->tps) ||
 	    !find_count_rate(text, "queries:", &ret->queries, &ret->qps))
 		return -EBADMSG;
@@ -274,7 +274,7 @@ int sysbench_run_step(const struct oltp_options *o, unsigned threads, struct ste
 	int status = 0, r = 0;
 
 	*ret = (struct step_result){ .threads = threads };
-	snprintf(ret->driver, sizeof(ret->driver), "sysbench");
+	snprintf(ret->driver, sizeof(ret->driver), "%s", word_name(oltp_driver_words, OLTP_DRIVER_SYSBENCH));
 	/* sysbench 1.0.20 has no --warmup-time: the warm-up is a run of its own
 	 * whose report is dropped. */
 	if (o->warmup_ns) {

@@ -140,7 +140,7 @@ static int put_failed_steps(struct runner *rn, const char *unit, size_t ctx, siz
 	for (size_t t = from; t < rn->e->n_threads && r >= 0; t++) {
 		struct step_result s = { .threads = (unsigned)rn->e->threads[t], .failed = true };
 
-		snprintf(s.driver, sizeof(s.driver), "%s", rn->e->driver == OLTP_DRIVER_SYSBENCH ? "sysbench" : "slicebench");
+		snprintf(s.driver, sizeof(s.driver), "%s", word_name(oltp_driver_words, rn->e->driver));
 		snprintf(s.reason, sizeof(s.reason), "%s", reason);
 		s.lat_avg_ms = s.lat_p50_ms = s.lat_p95_ms = s.lat_p99_ms = s.lat_max_ms = -1;
 		r = put_step(rn, unit, ctx, v, repeat, &s);
@@ -482,17 +482,8 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	r = write_run_facts(rn.res, e, resume);
 	if (r < 0)
 		goto out;
+	experiment_server_config(e, &cfg);
 	managed_config_default(&cfg);
-	if (e->binary)
-		cfg.binary = e->binary;
-	if (e->flavor)
-		cfg.flavor = e->flavor;
-	if (e->buffer_pool)
-		cfg.buffer_pool = e->buffer_pool;
-	if (e->server_user)
-		cfg.user = e->server_user;
-	if (e->max_connections)
-		cfg.max_connections = e->max_connections;
 	r = managed_setup("run", &cfg, &rn.server);
 	if (r < 0)
 		goto out;

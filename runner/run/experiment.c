@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 
 #include "run/experiment.h"
-#include "run/managed.h"
 #include "common/topology.h"
 #include "common/util.h"
 
@@ -29,57 +28,88 @@ static const char *const section_names[] = {
 };
 
 enum key_type {
-	KEY_STRING,
+	KEY_STRING, /* with words: one of them */
 	KEY_UINT,
 	KEY_DURATION,
 	KEY_THREADS,
 	KEY_CPUS,
-	KEY_DRIVER,
-	KEY_RAND_TYPE,
-	KEY_ON_ERROR,
-	KEY_PIN,
+	KEY_WORD, /* an enum, one of words */
 	KEY_BASELINE,
-	KEY_BOOL,
+	KEY_BOOL, /* yes or no (true, false, 1, 0) */
 	KEY_REPEAT,
 	KEY_PERCENT,
 };
 
+/* A key of [experiment], [server] or [client]: where it goes, how it is
+ * parsed and checked, its default (as it would be written in the file, so
+ * that the same parser applies it) and its help. */
 struct key_def {
 	enum section section;
 	const char *name;
 	enum key_type type;
 	size_t offset;
-	long min, max; /* KEY_UINT */
+	long min, max;		  /* KEY_UINT, KEY_THREADS, KEY_CPUS */
+	const struct word *words; /* KEY_WORD, KEY_STRING */
+	const char *def;	  /* NULL: none (or, for baseline, the first context) */
 	const char *help;
+	bool own; /* the file's own, not carried into an experiment made from it */
 };
 
-#define E(f) offsetof(struct experiment, f)
+static const struct word on_error_words[] = {
+	{ "continue", ON_ERROR_CONTINUE },
+	{ "stop", ON_ERROR_STOP },
+	{},
+};
+
+static const struct word bool_words[] = {
+	{ "yes", true }, { "no", false }, { "true", true }, { "false", false }, { "1", true }, { "0", false }, {},
+};
+
+#define E(f) .offset = offsetof(struct experiment, f)
 static const struct key_def key_table[] = {
-	{ SECTION_EXPERIMENT, "description", KEY_STRING, E(description), 0, 0, "one line shown by list" },
-	{ SECTION_EXPERIMENT, "threads", KEY_THREADS, E(threads), 1, 100000, "thread counts, as 1 2 4 or 1,2,4 or 1-8" },
-	{ SECTION_EXPERIMENT, "warmup", KEY_DURATION, E(warmup_ns), 0, 0, "uncounted time before each step (0)" },
-	{ SECTION_EXPERIMENT, "duration", KEY_DURATION, E(duration_ns), 0, 0, "measured time per step (10s)" },
-	{ SECTION_EXPERIMENT, "repeat", KEY_REPEAT, E(repeat), 1, 100,
-	  "server starts per context (1), or auto: interleaved repeats are added until every ratio is known to "
-	  "within until, from 3 up to repeat-max" },
-	{ SECTION_EXPERIMENT, "repeat-max", KEY_UINT, E(repeat_max), 3, 100,
-	  "with repeat = auto, required: the most server starts per context" },
-	{ SECTION_EXPERIMENT, "until", KEY_PERCENT, E(until), 0, 0,
-	  "with repeat = auto: the target, each ratio's interval within +-this of it (5%; run --until overrides)" },
-	{ SECTION_EXPERIMENT, "tables", KEY_UINT, E(tables), 1, 1024, "tables sbtest1..N (1)" },
-	{ SECTION_EXPERIMENT, "table-size", KEY_UINT, E(table_size), 1, 100000000, "rows per table (10000)" },
-	{ SECTION_EXPERIMENT, "driver", KEY_DRIVER, E(driver), 0, 0, "slicebench or sysbench" },
-	{ SECTION_EXPERIMENT, "rand-type", KEY_RAND_TYPE, E(rand_type), 0, 0, "special, uniform, gaussian or pareto" },
-	{ SECTION_EXPERIMENT, "baseline", KEY_BASELINE, E(baseline), 0, 0, "the context the ratios are against" },
-	{ SECTION_EXPERIMENT, "on-error", KEY_ON_ERROR, E(on_error), 0, 0, "continue or stop after a failed step" },
-	{ SECTION_SERVER, "binary", KEY_STRING, E(binary), 0, 0, "mariadbd (or mysqld)" },
-	{ SECTION_SERVER, "flavor", KEY_STRING, E(flavor), 0, 0, "mariadb or mysql (datadir initialisation)" },
-	{ SECTION_SERVER, "buffer-pool", KEY_STRING, E(buffer_pool), 0, 0, "innodb_buffer_pool_size (1G)" },
-	{ SECTION_SERVER, "user", KEY_STRING, E(server_user), 0, 0, "the server's own user (slicebench)" },
-	{ SECTION_SERVER, "max-connections", KEY_UINT, E(max_connections), 10, 100000, "(1100)" },
-	{ SECTION_CLIENT, "cpus", KEY_CPUS, E(client_cpus_list), 0, OLTP_MAX_CPUS - 1, "CPUs of the client threads" },
-	{ SECTION_CLIENT, "pin", KEY_PIN, E(pin), 0, 0, "all (every thread on the list) or round-robin" },
-	{ SECTION_CLIENT, "scope", KEY_BOOL, E(client_scope), 0, 0, "yes: the client runs in a transient scope of its own" },
+	{ .section = SECTION_EXPERIMENT, .name = "description", .type = KEY_STRING, E(description),
+	  .help = "one line shown by list", .own = true },
+	{ .section = SECTION_EXPERIMENT, .name = "threads", .type = KEY_THREADS, E(threads), .min = 1, .max = 100000,
+	  .def = OLTP_DEFAULT_THREADS, .help = "thread counts, as 1 2 4 or 1,2,4 or 1-8" },
+	{ .section = SECTION_EXPERIMENT, .name = "warmup", .type = KEY_DURATION, E(warmup_ns), .def = "0",
+	  .help = "uncounted time before each step" },
+	{ .section = SECTION_EXPERIMENT, .name = "duration", .type = KEY_DURATION, E(duration_ns),
+	  .def = STRINGIFY(OLTP_DEFAULT_DURATION_S) "s", .help = "measured time per step" },
+	{ .section = SECTION_EXPERIMENT, .name = "repeat", .type = KEY_REPEAT, E(repeat), .min = 1, .max = 100, .def = "1",
+	  .help = "server starts per context, or auto: interleaved repeats are added until every ratio is known to "
+		  "within until, from 3 up to repeat-max" },
+	{ .section = SECTION_EXPERIMENT, .name = "repeat-max", .type = KEY_UINT, E(repeat_max), .min = 3, .max = 100,
+	  .help = "with repeat = auto, required: the most server starts per context" },
+	{ .section = SECTION_EXPERIMENT, .name = "until", .type = KEY_PERCENT, E(until),
+	  .help = "with repeat = auto: the target, each ratio's interval within +-this of it (5%; run --until overrides)" },
+	{ .section = SECTION_EXPERIMENT, .name = "tables", .type = KEY_UINT, E(tables), .min = 1, .max = 1024,
+	  .def = STRINGIFY(OLTP_DEFAULT_TABLES), .help = "tables sbtest1..N" },
+	{ .section = SECTION_EXPERIMENT, .name = "table-size", .type = KEY_UINT, E(table_size), .min = 1,
+	  .max = 100000000, .def = STRINGIFY(OLTP_DEFAULT_TABLE_SIZE), .help = "rows per table" },
+	{ .section = SECTION_EXPERIMENT, .name = "driver", .type = KEY_WORD, E(driver), .words = oltp_driver_words,
+	  .def = "slicebench", .help = "the OLTP driver: slicebench's own, or the real sysbench" },
+	{ .section = SECTION_EXPERIMENT, .name = "rand-type", .type = KEY_WORD, E(rand_type),
+	  .words = sbrand_type_words, .def = "special", .help = "sysbench's distribution of the row ids" },
+	{ .section = SECTION_EXPERIMENT, .name = "baseline", .type = KEY_BASELINE, E(baseline),
+	  .help = "the context the ratios are against (the first context)", .own = true },
+	{ .section = SECTION_EXPERIMENT, .name = "on-error", .type = KEY_WORD, E(on_error), .words = on_error_words,
+	  .def = "continue", .help = "after a failed step, go on with the next context or stop the run" },
+	{ .section = SECTION_SERVER, .name = "binary", .type = KEY_STRING, E(binary), .def = SERVER_DEFAULT_BINARY,
+	  .help = "the server's binary (mariadbd or mysqld)" },
+	{ .section = SECTION_SERVER, .name = "flavor", .type = KEY_STRING, E(flavor), .words = server_flavor_words,
+	  .def = SERVER_DEFAULT_FLAVOR, .help = "how the datadir is made (mysql for MySQL 8 and Percona)" },
+	{ .section = SECTION_SERVER, .name = "buffer-pool", .type = KEY_STRING, E(buffer_pool),
+	  .def = SERVER_DEFAULT_BUFFER_POOL, .help = "innodb_buffer_pool_size" },
+	{ .section = SECTION_SERVER, .name = "user", .type = KEY_STRING, E(server_user), .def = SERVER_DEFAULT_USER,
+	  .help = "the server's own user" },
+	{ .section = SECTION_SERVER, .name = "max-connections", .type = KEY_UINT, E(max_connections), .min = 10,
+	  .max = 100000, .def = STRINGIFY(SERVER_DEFAULT_MAX_CONNECTIONS), .help = "max_connections" },
+	{ .section = SECTION_CLIENT, .name = "cpus", .type = KEY_CPUS, E(client_cpus_list), .max = OLTP_MAX_CPUS - 1,
+	  .help = "CPUs of the client threads (where the scheduler puts them)" },
+	{ .section = SECTION_CLIENT, .name = "pin", .type = KEY_WORD, E(pin), .words = oltp_pin_words, .def = "all",
+	  .help = "every client thread on the whole list, or thread i on CPU i mod n" },
+	{ .section = SECTION_CLIENT, .name = "scope", .type = KEY_BOOL, E(client_scope), .words = bool_words, .def = "no",
+	  .help = "yes: the client runs in a transient scope of its own" },
 };
 #undef E
 
@@ -231,12 +261,16 @@ static int set_key(struct parser *p, const struct key_def *k, const char *value)
 {
 	struct experiment *e = p->e;
 	void *field = (char *)e + k->offset;
+	char list[128];
 	long v;
+	int w;
 
 	switch (k->type) {
 	case KEY_STRING:
 		if (!*value)
 			return fail_at(p, p->line, k->name, "an empty value");
+		if (k->words && word_lookup(k->words, value, &w) < 0)
+			return fail_at(p, p->line, k->name, "bad value '%s' (%s)", value, word_list(k->words, list, sizeof(list)));
 		free(*(char **)field);
 		*(char **)field = strdup(value);
 		return *(char **)field ? 0 : -ENOMEM;
@@ -256,6 +290,15 @@ static int set_key(struct parser *p, const struct key_def *k, const char *value)
 				       k->max);
 		*(unsigned *)field = (unsigned)v;
 		return 0;
+	case KEY_PERCENT: {
+		double pct;
+
+		if (parse_percent(value, true, &pct) < 0 || !(pct > 0 && pct < 100))
+			return fail_at(p, p->line, k->name, "bad value '%s' (a percentage above 0 and below 100, such as 5%%)",
+				       value);
+		*(double *)field = pct / 100;
+		return 0;
+	}
 	case KEY_DURATION:
 		if (parse_duration_ns(value, (uint64_t *)field) < 0)
 			return fail_at(p, p->line, k->name, "bad value '%s' (a duration such as 10s, 500ms or 2m)", value);
@@ -272,51 +315,15 @@ static int set_key(struct parser *p, const struct key_def *k, const char *value)
 			return fail_at(p, p->line, k->name, "%s", why);
 		return 0;
 	}
-	case KEY_DRIVER:
-		if (streq(value, "slicebench"))
-			e->driver = OLTP_DRIVER_NATIVE;
-		else if (streq(value, "sysbench"))
-			e->driver = OLTP_DRIVER_SYSBENCH;
-		else
-			return fail_at(p, p->line, k->name, "bad value '%s' (slicebench or sysbench)", value);
-		return 0;
-	case KEY_RAND_TYPE:
-		if (sbrand_type_from_string(value, &e->rand_type) < 0)
-			return fail_at(p, p->line, k->name, "bad value '%s' (special, uniform, gaussian or pareto)", value);
-		return 0;
-	case KEY_ON_ERROR:
-		if (streq(value, "continue"))
-			e->on_error = ON_ERROR_CONTINUE;
-		else if (streq(value, "stop"))
-			e->on_error = ON_ERROR_STOP;
-		else
-			return fail_at(p, p->line, k->name, "bad value '%s' (continue or stop)", value);
-		return 0;
-	case KEY_PIN:
-		if (streq(value, "all"))
-			e->pin = OLTP_PIN_ALL;
-		else if (streq(value, "round-robin"))
-			e->pin = OLTP_PIN_ROUND_ROBIN;
-		else
-			return fail_at(p, p->line, k->name, "bad value '%s' (all or round-robin)", value);
-		return 0;
+	case KEY_WORD:
 	case KEY_BOOL:
-		if (streq(value, "yes") || streq(value, "true") || streq(value, "1"))
-			*(bool *)field = true;
-		else if (streq(value, "no") || streq(value, "false") || streq(value, "0"))
-			*(bool *)field = false;
+		if (word_lookup(k->words, value, &w) < 0)
+			return fail_at(p, p->line, k->name, "bad value '%s' (%s)", value, word_list(k->words, list, sizeof(list)));
+		if (k->type == KEY_BOOL)
+			*(bool *)field = w;
 		else
-			return fail_at(p, p->line, k->name, "bad value '%s' (yes or no)", value);
+			*(int *)field = w;
 		return 0;
-	case KEY_PERCENT: {
-		double pct;
-
-		if (parse_percent(value, true, &pct) < 0 || !(pct > 0 && pct < 100))
-			return fail_at(p, p->line, k->name, "bad value '%s' (a percentage above 0 and below 100, such as 5%%)",
-				       value);
-		*(double *)field = pct / 100;
-		return 0;
-	}
 	case KEY_BASELINE:
 		if (!name_is_valid(value))
 			return fail_at(p, p->line, k->name, "bad value '%s' (a context name)", value);
@@ -539,18 +546,17 @@ static int check_whole(struct parser *p)
 	return fail_at(p, p->baseline_line, "baseline", "no [context %s] in this file", e->baseline);
 }
 
-static void experiment_defaults(struct experiment *e)
+/* Every key's default, through the parser that reads the file. */
+static int experiment_defaults(struct experiment *e)
 {
-	static const long default_threads[] = { 1, 2, 4 };
+	struct parser p = { .e = e, .path = "(the key table's defaults)" };
+	int r = 0;
 
-	memcpy(e->threads, default_threads, sizeof(default_threads));
-	e->n_threads = ELEMENTSOF(default_threads);
-	e->duration_ns = 10 * NSEC_PER_SEC;
-	e->repeat = 1;
-	e->tables = 1;
-	e->table_size = 10000;
-	e->rand_type = SBRAND_SPECIAL;
-	e->pin = OLTP_PIN_ALL;
+	for (size_t i = 0; i < ELEMENTSOF(key_table) && r >= 0; i++)
+		if (key_table[i].def)
+			r = set_key(&p, &key_table[i], key_table[i].def);
+	free(p.msg);
+	return r;
 }
 
 /* The stem of path: experiments/cpu-quota.ini is cpu-quota. */
@@ -573,10 +579,14 @@ int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *
 
 	*ret = (struct experiment){};
 	*ret_msg = NULL;
-	experiment_defaults(ret);
 	ret->path = strdup(path);
 	if (!ret->path)
 		return -ENOMEM;
+	r = experiment_defaults(ret);
+	if (r < 0) {
+		experiment_done(ret);
+		return r;
+	}
 	if (stem_of(path, ret->name, sizeof(ret->name)) < 0) {
 		xasprintf(ret_msg, "%s: the file name must be NAME.ini with NAME [a-z0-9][a-z0-9_-]{0,39}", path);
 		experiment_done(ret);
@@ -705,7 +715,7 @@ static json_t *context_to_json(const struct experiment *e, size_t i)
 	for (size_t j = 0; props && j < c->n_props; j++)
 		json_object_set_new(props, c->props[j].def->name, json_string(c->props[j].text));
 	return json_pack("{s:s, s:s, s:s, s:o*, s:s?}", "name", c->name, "kind", context_kind_to_string(c->kind),
-			 "session", c->session == SESSION_NEW ? "new" : "inherit", "properties", props, "client_cpus",
+			 "session", word_name(session_words, c->session), "properties", props, "client_cpus",
 			 e->client_cpus[i]);
 }
 
@@ -734,14 +744,11 @@ json_t *experiment_to_json(const struct experiment *e)
 			 "name", e->name, "path", e->path, "description", e->description, "threads", threads,
 			 "warmup_s", (double)e->warmup_ns / 1e9, "duration_s", (double)e->duration_ns / 1e9, "repeat",
 			 (int)e->repeat, "tables", (int)e->tables, "table_size", (int)e->table_size, "driver",
-			 e->driver == OLTP_DRIVER_SYSBENCH ? "sysbench" : "slicebench", "rand_type",
-			 sbrand_type_to_string(e->rand_type), "baseline", e->baseline, "on_error",
-			 e->on_error == ON_ERROR_STOP ? "stop" : "continue", "contexts", names, "context_specs", specs,
-			 "vary", vary, "server", "binary", e->binary ? e->binary : "mariadbd", "flavor",
-			 e->flavor ? e->flavor : "mariadb", "buffer_pool", e->buffer_pool ? e->buffer_pool : "1G",
-			 "user", e->server_user ? e->server_user : MANAGED_USER, "max_connections",
-			 (int)(e->max_connections ? e->max_connections : 1100), "client", "cpus", cpus, "pin",
-			 e->pin == OLTP_PIN_ROUND_ROBIN ? "round-robin" : "all", "scope", (int)e->client_scope);
+			 word_name(oltp_driver_words, e->driver), "rand_type", sbrand_type_to_string(e->rand_type),
+			 "baseline", e->baseline, "on_error", word_name(on_error_words, e->on_error), "contexts", names,
+			 "context_specs", specs, "vary", vary, "server", "binary", e->binary, "flavor", e->flavor,
+			 "buffer_pool", e->buffer_pool, "user", e->server_user, "max_connections", (int)e->max_connections,
+			 "client", "cpus", cpus, "pin", word_name(oltp_pin_words, e->pin), "scope", (int)e->client_scope);
 	/* repeat = auto: the maximum and the target, and "auto" for the count */
 	if (j && e->repeat_auto &&
 	    (json_object_set_new(j, "repeat", json_string("auto")) < 0 ||
@@ -770,6 +777,22 @@ void experiment_client_for(const struct experiment *e, size_t i, struct oltp_opt
 		o->client_cpus[c] = (unsigned)cpus[c];
 }
 
+/* A string of experiment.json in place of the default in *field; absent:
+ * the default stays. */
+static int take_string(char **field, const json_t *v)
+{
+	char *s;
+
+	if (!json_is_string(v) || !*json_string_value(v))
+		return 0;
+	s = strdup(json_string_value(v));
+	if (!s)
+		return -ENOMEM;
+	free(*field);
+	*field = s;
+	return 0;
+}
+
 /* One [context NAME] of experiment.json back into a spec. */
 static int context_from_json(const json_t *j, struct experiment *e, char **ret_msg)
 {
@@ -783,7 +806,8 @@ static int context_from_json(const json_t *j, struct experiment *e, char **ret_m
 		return xasprintf(ret_msg, "experiment.json: a context without a valid name and kind"), -EINVAL;
 	memcpy(c->name, name, strlen(name) + 1);
 	c->kind = kind;
-	c->session = streq_ptr(json_string_value(json_object_get(j, "session")), "new") ? SESSION_NEW : SESSION_INHERIT;
+	c->session = SESSION_INHERIT;
+	(void)word_lookup(session_words, json_string_value(json_object_get(j, "session")), (int *)&c->session);
 	e->n_contexts++;
 	json_object_foreach(json_object_get(j, "properties"), key, v)
 	{
@@ -812,7 +836,11 @@ int experiment_from_results(const char *dir, struct experiment *ret, char **ret_
 	j = json_load_file(path, 0, &err);
 	if (!j)
 		return xasprintf(ret_msg, "%s: %s", path, err.text), -EINVAL;
-	experiment_defaults(ret);
+	r = experiment_defaults(ret);
+	if (r < 0) {
+		json_decref(j);
+		return r;
+	}
 	ret->path = strdup(path);
 	snprintf(ret->name, sizeof(ret->name), "%s", strempty(json_string_value(json_object_get(j, "name"))));
 	ret->n_threads = 0;
@@ -829,15 +857,18 @@ int experiment_from_results(const char *dir, struct experiment *ret, char **ret_
 	}
 	ret->tables = (unsigned)json_integer_value(json_object_get(j, "tables"));
 	ret->table_size = (unsigned)json_integer_value(json_object_get(j, "table_size"));
-	ret->driver = streq_ptr(json_string_value(json_object_get(j, "driver")), "sysbench") ? OLTP_DRIVER_SYSBENCH
-											    : OLTP_DRIVER_NATIVE;
-	(void)sbrand_type_from_string(strempty(json_string_value(json_object_get(j, "rand_type"))), &ret->rand_type);
+	(void)word_lookup(oltp_driver_words, json_string_value(json_object_get(j, "driver")), (int *)&ret->driver);
+	(void)word_lookup(sbrand_type_words, json_string_value(json_object_get(j, "rand_type")), (int *)&ret->rand_type);
+	(void)word_lookup(on_error_words, json_string_value(json_object_get(j, "on_error")), (int *)&ret->on_error);
 	server = json_object_get(j, "server");
-	if (json_string_value(json_object_get(server, "buffer_pool")))
-		ret->buffer_pool = strdup(json_string_value(json_object_get(server, "buffer_pool")));
+	r = take_string(&ret->binary, json_object_get(server, "binary"));
+	r = r ?: take_string(&ret->flavor, json_object_get(server, "flavor"));
+	r = r ?: take_string(&ret->buffer_pool, json_object_get(server, "buffer_pool"));
+	r = r ?: take_string(&ret->server_user, json_object_get(server, "user"));
+	if (json_integer_value(json_object_get(server, "max_connections")) > 0)
+		ret->max_connections = (unsigned)json_integer_value(json_object_get(server, "max_connections"));
 	client = json_object_get(j, "client");
-	ret->pin = streq_ptr(json_string_value(json_object_get(client, "pin")), "round-robin") ? OLTP_PIN_ROUND_ROBIN
-												: OLTP_PIN_ALL;
+	(void)word_lookup(oltp_pin_words, json_string_value(json_object_get(client, "pin")), (int *)&ret->pin);
 	ret->client_scope = json_is_true(json_object_get(client, "scope"));
 	json_array_foreach(json_object_get(client, "cpus"), i, v)
 		if (ret->n_client_cpus < OLTP_MAX_CPUS)
@@ -857,15 +888,14 @@ int experiment_from_results(const char *dir, struct experiment *ret, char **ret_
 }
 
 static const char *const key_syntax[] = {
-	[KEY_STRING] = "TEXT",	      [KEY_UINT] = "N",			   [KEY_DURATION] = "DURATION",
-	[KEY_THREADS] = "LIST",	      [KEY_CPUS] = "CPUS",		   [KEY_DRIVER] = "slicebench|sysbench",
-	[KEY_RAND_TYPE] = "TYPE",     [KEY_ON_ERROR] = "continue|stop",	   [KEY_PIN] = "all|round-robin",
-	[KEY_BASELINE] = "CONTEXT",   [KEY_BOOL] = "yes|no",		   [KEY_REPEAT] = "N|auto",
+	[KEY_STRING] = "TEXT",	[KEY_UINT] = "N",	   [KEY_DURATION] = "DURATION", [KEY_THREADS] = "LIST",
+	[KEY_CPUS] = "CPUS",	[KEY_BASELINE] = "CONTEXT", [KEY_BOOL] = "yes|no",	[KEY_REPEAT] = "N|auto",
 	[KEY_PERCENT] = "PERCENT",
 };
 
 int experiment_key_doc(size_t i, struct experiment_key_doc *ret)
 {
+	static char syntax[ELEMENTSOF(key_table)][128];
 	const struct key_def *k;
 
 	if (i >= ELEMENTSOF(key_table))
@@ -874,10 +904,72 @@ int experiment_key_doc(size_t i, struct experiment_key_doc *ret)
 	*ret = (struct experiment_key_doc){
 		.section = section_names[k->section],
 		.name = k->name,
-		.syntax = key_syntax[k->type],
+		.syntax = k->type == KEY_WORD || (k->type == KEY_STRING && k->words)
+				  ? word_join(k->words, "|", "|", syntax[i], sizeof(syntax[i]))
+				  : key_syntax[k->type],
 		.min = k->type == KEY_UINT || k->type == KEY_REPEAT ? k->min : 0,
 		.max = k->type == KEY_UINT || k->type == KEY_REPEAT ? k->max : 0,
+		.def = k->def,
 		.help = k->help,
 	};
+	return 0;
+}
+
+void experiment_server_config(const struct experiment *e, struct server_config *ret)
+{
+	ret->binary = e->binary;
+	ret->flavor = e->flavor;
+	ret->buffer_pool = e->buffer_pool;
+	ret->user = e->server_user;
+	ret->max_connections = e->max_connections;
+}
+
+int experiment_copy_settings(const struct experiment *from, struct experiment *to)
+{
+	for (size_t i = 0; i < ELEMENTSOF(key_table); i++) {
+		const struct key_def *k = &key_table[i];
+		const void *src = (const char *)from + k->offset;
+		void *dst = (char *)to + k->offset;
+
+		if (k->own)
+			continue;
+		switch (k->type) {
+		case KEY_STRING: {
+			char *s = *(char *const *)src ? strdup(*(char *const *)src) : NULL;
+
+			if (*(char *const *)src && !s)
+				return -ENOMEM;
+			free(*(char **)dst);
+			*(char **)dst = s;
+			break;
+		}
+		case KEY_UINT:
+		case KEY_REPEAT: /* the count; whether it is auto is the run's, not a setting */
+			*(unsigned *)dst = *(const unsigned *)src;
+			break;
+		case KEY_PERCENT:
+			*(double *)dst = *(const double *)src;
+			break;
+		case KEY_DURATION:
+			*(uint64_t *)dst = *(const uint64_t *)src;
+			break;
+		case KEY_WORD:
+			*(int *)dst = *(const int *)src;
+			break;
+		case KEY_BOOL:
+			*(bool *)dst = *(const bool *)src;
+			break;
+		case KEY_THREADS:
+			memcpy(to->threads, from->threads, sizeof(from->threads));
+			to->n_threads = from->n_threads;
+			break;
+		case KEY_CPUS:
+			memcpy(to->client_cpus_list, from->client_cpus_list, sizeof(from->client_cpus_list));
+			to->n_client_cpus = from->n_client_cpus;
+			break;
+		case KEY_BASELINE:
+			break;
+		}
+	}
 	return 0;
 }

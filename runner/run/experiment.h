@@ -43,7 +43,7 @@ struct experiment {
 	enum sbrand_type rand_type;
 	char baseline[48];
 	enum on_error on_error;
-	/* [server] */
+	/* [server]: set, to the defaults if not in the file */
 	char *binary, *flavor, *buffer_pool, *server_user;
 	unsigned max_connections;
 	/* [client] */
@@ -87,6 +87,15 @@ void experiment_client_for(const struct experiment *e, size_t i, struct oltp_opt
 
 json_t *experiment_to_json(const struct experiment *e);
 
+/* The server settings of e, as server_setup() takes them (the directories
+ * left to the caller); they borrow e's strings. */
+void experiment_server_config(const struct experiment *e, struct server_config *ret);
+/* Copies every setting of the workload, the server and the client (each key
+ * of [experiment], [server] and [client] but description and baseline)
+ * from one experiment to another, as an experiment made from another one
+ * (explain's) takes them.  to's strings are its own. */
+int experiment_copy_settings(const struct experiment *from, struct experiment *to);
+
 /* One row of the key table as documentation sees it (the man page is made
  * from these, so that it cannot drift from the parser). */
 struct experiment_key_doc {
@@ -94,6 +103,7 @@ struct experiment_key_doc {
 	const char *name;
 	const char *syntax; /* the value's form: N, DURATION, LIST, ... */
 	long min, max;      /* for N; both 0 when not bounded */
+	const char *def;    /* as written in a file; NULL: none */
 	const char *help;
 };
 /* Row i of the key table; -ENOENT past the last. */

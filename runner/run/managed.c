@@ -16,14 +16,7 @@ void managed_config_default(struct server_config *cfg)
 		cfg->state_dir = state && *state ? state : "/var/lib/slicebench";
 	if (!cfg->run_dir)
 		cfg->run_dir = run && *run ? run : "/run/slicebench";
-	if (!cfg->user)
-		cfg->user = MANAGED_USER;
-	if (!cfg->binary)
-		cfg->binary = "mariadbd";
-	if (!cfg->buffer_pool)
-		cfg->buffer_pool = "1G";
-	if (!cfg->max_connections)
-		cfg->max_connections = 1100;
+	server_config_fill(cfg);
 }
 
 int managed_ensure_user(const char *name)

@@ -6,10 +6,9 @@
 #include "slices/context.h"
 #include "slices/server.h"
 
-#define MANAGED_USER "slicebench"
-
-/* Defaults, overridable by the environment (SLICEBENCH_STATE_DIR,
- * SLICEBENCH_RUN_DIR) and then by the caller's non-NULL fields. */
+/* The state and run directories (overridable by SLICEBENCH_STATE_DIR and
+ * SLICEBENCH_RUN_DIR) and server_config_fill()'s defaults, for the fields
+ * the caller left unset. */
 void managed_config_default(struct server_config *cfg);
 /* useradd --system the dedicated user if it is missing; an existing user of
  * that name is used as it is. */
