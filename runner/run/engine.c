@@ -18,6 +18,7 @@
 #include "run/results.h"
 #include "slices/snapshot.h"
 #include "run/state.h"
+#include "common/secret.h"
 #include "common/util.h"
 
 /* A server start, its ping and the buffer pool warm-up, for the estimate. */
@@ -369,7 +370,10 @@ static int write_run_facts(struct results *res, const struct experiment *e, bool
 	if (!exp)
 		return -ENOMEM;
 	json_object_del(exp, "path");
-	r = resume ? check_resumed(res, exp) : 0;
+	/* As it is written, so that a resumed run compares like with like. */
+	r = secret_mask_json(exp);
+	if (r >= 0 && resume)
+		r = check_resumed(res, exp);
 	if (r >= 0)
 		r = results_put(res, "experiment.json", exp);
 	json_decref(exp);

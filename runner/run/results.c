@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "run/results.h"
+#include "common/secret.h"
 #include "common/util.h"
 
 #define STEPS "steps"
@@ -87,11 +88,21 @@ const char *results_dir(const struct results *r)
 int results_put(struct results *r, const char *name, const json_t *j)
 {
 	_cleanup_free_ char *path = NULL, *text = NULL;
+	json_t *masked;
+	int e;
 
 	if (xasprintf(&path, "%s/%s", r->dir, name) < 0)
 		return -ENOMEM;
-	text = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-	if (!text)
+	/* Every file of a results directory goes through here, and no secret
+	 * goes into one. */
+	masked = json_deep_copy(j);
+	if (!masked)
+		return -ENOMEM;
+	e = secret_mask_json(masked);
+	if (e >= 0)
+		text = json_dumps(masked, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_decref(masked);
+	if (e < 0 || !text)
 		return -ENOMEM;
 	return write_file_atomic(path, text, strlen(text));
 }
