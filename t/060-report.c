@@ -263,6 +263,23 @@ static void check_sparse(void)
 	free(s);
 	json_decref(doc);
 
+	/* A repeat that completed nothing: half a transaction over its 2 s
+	 * stands in for the logarithm, and the ratio is still judged. */
+	doc = load("{\"format_version\":1,\"experiment\":{\"name\":\"zero\",\"baseline\":\"raw\","
+		   "\"contexts\":[\"service\",\"raw\"],\"threads\":[1]},\"steps\":["
+		   "{\"context\":\"service\",\"repeat\":1,\"threads\":1,\"duration_s\":2.0,\"tps\":0.0},"
+		   "{\"context\":\"service\",\"repeat\":2,\"threads\":1,\"duration_s\":2.0,\"tps\":50.0},"
+		   "{\"context\":\"service\",\"repeat\":3,\"threads\":1,\"duration_s\":2.0,\"tps\":52.0},"
+		   "{\"context\":\"raw\",\"repeat\":1,\"threads\":1,\"duration_s\":2.0,\"tps\":100.0},"
+		   "{\"context\":\"raw\",\"repeat\":2,\"threads\":1,\"duration_s\":2.0,\"tps\":110.0},"
+		   "{\"context\":\"raw\",\"repeat\":3,\"threads\":1,\"duration_s\":2.0,\"tps\":90.0}]}");
+	s = render(doc, REPORT_TEXT, false, false, NULL, &r);
+	is_int(r, 0, "a repeat at 0 TPS renders");
+	ok(has(line_with_prefix(s, "1 "), "50.0 (0.0..52.0) n=3") && has(line_with_prefix(s, "1 "), "0.09x ("),
+	   "its ratio is judged with a floor of 0.25 TPS (%s)", line_with_prefix(s, "1 "));
+	free(s);
+	json_decref(doc);
+
 	bad = load("{\"format_version\":2,\"steps\":[]}");
 	is_int(report_render(bad, &o, stdout), -EPROTONOSUPPORT, "format_version 2 is refused");
 	json_decref(bad);

@@ -141,11 +141,22 @@ static int add_step_note(json_t *list, const json_t *s, const char *key, json_t 
 	return f && json_array_append_new(list, f) == 0 ? 0 : -ENOMEM;
 }
 
-/* buf holds 5 x nsteps doubles. */
+/* A step's TPS as the verdicts take it: a logarithm needs a floor, and a
+ * step that completed nothing counts as half a transaction over its
+ * duration (NAN without one). */
+static double tps_for_log(const json_t *s, double tps)
+{
+	double d = json_number_value(json_object_get(s, "duration_s"));
+
+	return tps > 0 ? tps : d > 0 ? 0.5 / d : NAN;
+}
+
+/* buf holds 6 x nsteps doubles. */
 static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t col, double *buf)
 {
 	size_t ns = json_array_size(steps), np = 0, ni = 0, nt = 0, nw = 0, i;
 	double *tps = buf, *p95 = buf + ns, *idle = buf + 2 * ns, *thr = buf + 3 * ns, *within = buf + 4 * ns;
+	double *for_log = buf + 5 * ns;
 	struct cell *c = model_cell(m, row, col);
 	const json_t *s;
 	int r;
@@ -163,7 +174,9 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 			c->n_failed++;
 			continue;
 		}
-		tps[c->n++] = json_number_value(json_object_get(s, "tps"));
+		tps[c->n] = json_number_value(json_object_get(s, "tps"));
+		for_log[c->n] = tps_for_log(s, tps[c->n]);
+		c->n++;
 		p = json_object_get(json_object_get(s, "latency_ms"), "p95");
 		if (json_is_number(p))
 			p95[np++] = json_number_value(p);
@@ -193,7 +206,7 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 	c->tps = malloc(c->n * sizeof(double));
 	if (!c->tps)
 		return -ENOMEM;
-	memcpy(c->tps, tps, c->n * sizeof(double));
+	memcpy(c->tps, for_log, c->n * sizeof(double));
 	c->within_cv = stats_median(within, nw);
 	c->p95_ms = stats_median(p95, np);
 	c->idle_pct = stats_median(idle, ni);
@@ -444,7 +457,7 @@ static int model_fill(struct model *m, const json_t *doc, struct strv *ctxs)
 	if (!m->cells)
 		return -ENOMEM;
 	{
-		_cleanup_free_ double *buf = calloc(5 * json_array_size(steps) + 1, sizeof(double));
+		_cleanup_free_ double *buf = calloc(6 * json_array_size(steps) + 1, sizeof(double));
 
 		if (!buf)
 			return -ENOMEM;

@@ -22,7 +22,8 @@
 
 struct cell {
 	size_t n, n_failed; /* successful and failed steps */
-	double *tps;	    /* the n successful repeats' TPS, sorted: what the verdict is computed from */
+	double *tps;	    /* the n successful repeats' TPS as the verdict takes them (a repeat at 0 TPS
+			     * as half a transaction over its duration: the logarithm needs a floor) */
 	double median, min, max;
 	double within_cv; /* noise within a start: the CV of a step's per-second TPS, median over the repeats */
 	double across_cv; /* noise across starts: the CV of the repeats' TPS; NAN: fewer than 2 */

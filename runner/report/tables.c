@@ -137,7 +137,8 @@ const char *report_format_ratio(const struct stats_ratio *r, char *buf, size_t l
 	case STATS_NOT_SIGNIFICANT:
 		print_bound(lo, sizeof(lo), r->lo);
 		print_bound(hi, sizeof(hi), r->hi);
-		snprintf(p, sizeof(p), r->p < 0.001 ? "p<0.001" : "p=%.2g", r->p);
+		/* Three digits near the usual levels, so that 0.0497 does not read as 0.05. */
+		snprintf(p, sizeof(p), r->p < 0.001 ? "p<0.001" : r->p < 0.1 ? "p=%.3g" : "p=%.2g", r->p);
 		snprintf(buf, len, "%.2fx (%s-%s) %s%s", r->ratio, lo, hi, p,
 			 r->verdict == STATS_SIGNIFICANT ? "" : " n.s.");
 		break;
