@@ -180,6 +180,27 @@ int bus_start_transient_unit(sd_bus *bus, const char *unit, bus_append_fn append
 	return await_job(bus, reply, &w, unit, timeout_usec, error);
 }
 
+int bus_set_unit_properties(sd_bus *bus, const char *unit, bus_append_fn append, void *userdata, sd_bus_error *error)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
+	int r;
+
+	r = sd_bus_message_new_method_call(bus, &m, SD_DEST, SD_PATH, SD_MANAGER, "SetUnitProperties");
+	if (r < 0)
+		return r;
+	/* Runtime only: nothing lands in /etc, and the unit is transient anyway. */
+	r = sd_bus_message_append(m, "sb", unit, 1); /* name s, runtime b */
+	if (r >= 0)
+		r = sd_bus_message_open_container(m, 'a', "(sv)"); /* properties a(sv) */
+	if (r >= 0)
+		r = append(m, userdata);
+	if (r >= 0)
+		r = sd_bus_message_close_container(m);
+	if (r < 0)
+		return r;
+	return sd_bus_call(bus, m, 30 * USEC_PER_SEC, error, NULL);
+}
+
 int bus_stop_unit(sd_bus *bus, const char *unit, uint64_t timeout_usec, sd_bus_error *error)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;

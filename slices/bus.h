@@ -21,6 +21,9 @@ int bus_open_user_manager(uid_t uid, sd_bus **ret);
  * in error (org.slicebench.JobFailed). */
 int bus_start_transient_unit(sd_bus *bus, const char *unit, bus_append_fn append, void *userdata,
 			     uint64_t timeout_usec, sd_bus_error *error);
+/* SetUnitProperties(name, runtime=true, props): a running unit's cgroup
+ * settings changed in place, as systemctl set-property --runtime does. */
+int bus_set_unit_properties(sd_bus *bus, const char *unit, bus_append_fn append, void *userdata, sd_bus_error *error);
 /* StopUnit(name, "fail") and wait for the job; -ENOENT if no such unit. */
 int bus_stop_unit(sd_bus *bus, const char *unit, uint64_t timeout_usec, sd_bus_error *error);
 /* KillUnit(name, "all", SIGKILL), for teardown after a failed stop. */

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "common/spawn.h"
+#include "slices/bus.h"
 #include "common/util.h"
 
 const struct word session_words[] = {
@@ -201,4 +202,22 @@ void context_note_failure(struct context *c, const char *what, int r, const sd_b
 				       "stale ones of slicebench's)", what);
 	else
 		xasprintf(&c->failure, "%s: %s", what, strerror(-r));
+}
+
+static int append_one(sd_bus_message *m, void *userdata)
+{
+	return prop_append_dbus(m, userdata);
+}
+
+int context_set_unit_property(struct context *c, sd_bus *bus, const char *unit, const struct prop_value *v)
+{
+	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+	int r;
+
+	if (!bus || !unit)
+		return -ESRCH;
+	r = bus_set_unit_properties(bus, unit, append_one, (void *)v, &error);
+	if (r < 0)
+		context_note_failure(c, unit, r, &error);
+	return r;
 }

@@ -63,6 +63,10 @@ struct context {
 	const struct context_spec *spec;
 	const struct server *server;
 	enum cgroup_mode mode;
+	/* The slice it goes in, as its kind knows it: a slice unit's name for
+	 * the systemd kinds, a cgroup path (slices/cgfs.h) for raw; NULL: the
+	 * kind's default (system.slice, the root). */
+	const char *slice;
 	pid_t pid;	     /* the server's main PID while it runs */
 	char *cgroup_name;   /* raw: the cgroup made for it, relative to each hierarchy */
 	char *failure;	     /* why start failed, in systemd's words; the caller frees it */
@@ -76,10 +80,16 @@ struct context_ops {
 	bool exec_by_systemd;	 /* systemd applies exec settings; else the forked child does */
 	enum context_cgroup cgroup;
 	enum context_manager manager;
+	bool slice; /* goes into an experiment's slice (Slice=): a unit of the system manager's, or raw's cgroup */
 	/* Stale state of a killed run is cleaned from its record: the unit
 	 * (unit_suffix) on .manager, the cgroup it made, then the server's PID. */
 	int (*start)(struct context *c);
 	int (*stop)(struct context *c);
+	/* A live change of one cgroup setting of the running context (its
+	 * spec already holds the new value): SetUnitProperties for the
+	 * systemd kinds, the cgroup's files for raw.  Read back by the caller.
+	 * NULL for a kind whose cgroup settings are refused (CGROUP_BY_NOBODY). */
+	int (*set)(struct context *c, const struct prop_value *v);
 	/* Removes whatever start left behind; safe to call twice. */
 	void (*cleanup)(struct context *c);
 };
@@ -89,6 +99,7 @@ struct context_ops {
 struct sd_bus;
 int service_start_on(struct context *c, struct sd_bus *bus, const char *slice);
 int service_stop(struct context *c);
+int service_set(struct context *c, const struct prop_value *v);
 void service_cleanup(struct context *c);
 
 /* slicebench-NAME.SUFFIX, the suffix from the kind's row: every unit
@@ -110,6 +121,10 @@ int context_check_prop(const struct prop_value *v, enum context_kind kind, enum 
 /* Records why a start failed: "unit U: org.freedesktop.systemd1.X: message"
  * from a bus error, or the errno's text; the first failure is kept. */
 void context_note_failure(struct context *c, const char *what, int r, const sd_bus_error *error);
+
+/* SetUnitProperties(unit, runtime) with the one setting v, for the kinds'
+ * set(); a failure is noted in c->failure. */
+int context_set_unit_property(struct context *c, sd_bus *bus, const char *unit, const struct prop_value *v);
 
 /* A transient scope around a running process (the client of an experiment
  * whose [client] says scope = yes); it goes when the process does. */

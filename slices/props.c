@@ -642,7 +642,7 @@ static const struct prop_def props[] = {
 	  .parse = parse_tasks_max, .no_raw = "raw makes no pids cgroup", .read = read_tasks_max, .keys = { "tasks.max" },
 	  .in_force = force_tasks_max, .help = "pids.max of the unit: a number, N% of the system's limit, or infinity" },
 	/* Recorded: where the process sits and what that gives it. */
-	{ .name = "cpu-path", .class = PROP_RECORD, .read = read_cpu_path, .keys = { "cpu.path" },
+	{ .name = "cpu-path", .class = PROP_RECORD, .read = read_cpu_path, .keys = { "cpu.path*" },
 	  .help = "the weight and quota of every cpu cgroup from the top down to the server's" },
 	{ .name = "Slice", .class = PROP_RECORD, .read = read_slice, .keys = { "slice", "unit" },
 	  .help = "the slice and unit holding the server (recorded; the kind decides it)" },
@@ -830,4 +830,18 @@ bool prop_moves_key(const struct prop_def *d, const char *key)
 			return true;
 	}
 	return false;
+}
+
+const char *prop_class_list(enum prop_class class)
+{
+	static char lists[PROP_RECORD + 1][512];
+	char *buf = lists[class];
+	size_t off = 0;
+
+	if (*buf)
+		return buf;
+	for (size_t i = 0; i < ELEMENTSOF(props) && off < sizeof(lists[0]); i++)
+		if (props[i].class == class)
+			off += (size_t)snprintf(buf + off, sizeof(lists[0]) - off, "%s%s", off ? ", " : "", props[i].name);
+	return buf;
 }

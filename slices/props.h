@@ -98,6 +98,8 @@ struct prop_def {
 };
 
 const struct prop_def *prop_lookup(const char *name);
+/* "CPUWeight, CPUShares, ..." : the names of the class's rows, for messages. */
+const char *prop_class_list(enum prop_class class);
 const struct prop_def *prop_table(size_t *ret_n);
 /* Can this row be set (through systemd or slicebench), not only recorded? */
 static inline bool prop_settable(const struct prop_def *d) { return d->class != PROP_RECORD; }

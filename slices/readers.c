@@ -111,22 +111,51 @@ int read_cpu_accounting(struct attr_reader *r, const struct prop_def *d _unused_
 	return placement_set(r->p, "cpu.accounting", own ? "yes" : "no");
 }
 
+/* The CPU files of one cgroup (rel to the roots of the hierarchies, as
+ * slices/cgfs.h names them) under the keys a process's own are read into,
+ * for the in-force checks of a cgroup without a process of its own. */
+int placement_read_cgroup(const char *rel, enum cgroup_mode mode, const char *prefix, struct placement *p)
+{
+	static const char *const v1[][2] = { { "cpu", "cpu.shares" }, { "cpu", "cpu.cfs_quota_us" },
+					     { "cpu", "cpu.cfs_period_us" }, { "cpuset", "cpuset.effective_cpus" } };
+	static const char *const v2[] = { "cpu.weight", "cpu.max", "cpuset.cpus.effective" };
+	char path[4200], key[160];
+	int r = 0;
+
+	rel += *rel == '/';
+	for (size_t i = 0; r >= 0 && mode == CGROUP_UNIFIED && i < ELEMENTSOF(v2); i++) {
+		snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/%s", rel, v2[i]);
+		snprintf(key, sizeof(key), "%s%s", prefix, v2[i]);
+		r = set_from_file(p, key, path);
+	}
+	for (size_t i = 0; r >= 0 && mode != CGROUP_UNIFIED && i < ELEMENTSOF(v1); i++) {
+		snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/%s/%s", v1[i][0], rel, v1[i][1]);
+		/* v1's cpuset.effective_cpus is v2's cpuset.cpus.effective. */
+		snprintf(key, sizeof(key), "%s%s", prefix, i == 3 ? "cpuset.cpus.effective" : v1[i][1]);
+		r = set_from_file(p, key, path);
+	}
+	return r;
+}
+
 /* cpu.path: the weight and quota of every cgroup from the top down to the
- * process's, "system.slice=100/max x.service=100/50000 100000". */
+ * process's, "system.slice=100/max x.service=100/50000 100000"; and each
+ * level apart, cpu.path.N (its name), cpu.path.N.weight and .quota, so that
+ * two placements compare level by level (a slice's weight, not its name). */
 int read_cpu_path(struct attr_reader *r, const struct prop_def *d _unused_)
 {
 	_cleanup_free_ char *dir = NULL, *stat = NULL;
 	_cleanup_fclose_ FILE *f = NULL;
 	char out[2048] = "", line[256], *c;
-	int ret;
+	int ret = 0;
 	const char *root = r->mode == CGROUP_UNIFIED ? "/sys/fs/cgroup" : "/sys/fs/cgroup/cpu";
 	size_t off = 0;
+	unsigned depth = 0;
 
 	if (cgroup_cpu_dir(r->pid, r->mode, &dir) < 0)
 		return 0;
-	for (c = dir + strlen(root); c && *c; c = strchr(c + 1, '/')) {
+	for (c = dir + strlen(root); ret >= 0 && c && *c; c = strchr(c + 1, '/')) {
 		_cleanup_free_ char *w = NULL, *q = NULL, *wp = NULL, *qp = NULL;
-		char *next = strchr(c + 1, '/'), saved = 0;
+		char *next = strchr(c + 1, '/'), saved = 0, key[48];
 		int n;
 
 		if (next) {
@@ -139,13 +168,25 @@ int read_cpu_path(struct attr_reader *r, const struct prop_def *d _unused_)
 			(void)read_file_str(qp, &q);
 		n = snprintf(out + off, sizeof(out) - off, "%s%s=%s/%s", off ? " " : "", strrchr(dir, '/') + 1,
 			     w ? w : "-", q ? q : "-");
+		depth++;
+		snprintf(key, sizeof(key), "cpu.path.%u", depth);
+		ret = placement_set(r->p, key, strrchr(dir, '/') + 1);
+		snprintf(key, sizeof(key), "cpu.path.%u.weight", depth);
+		if (ret >= 0)
+			ret = placement_set(r->p, key, w ? w : "-");
+		snprintf(key, sizeof(key), "cpu.path.%u.quota", depth);
+		if (ret >= 0)
+			ret = placement_set(r->p, key, q ? q : "-");
 		if (next)
 			*next = saved;
 		if (n < 0 || (size_t)n >= sizeof(out) - off)
 			break;
 		off += (size_t)n;
 	}
-	ret = placement_set(r->p, "cpu.path", out);
+	if (ret >= 0)
+		ret = placement_set(r->p, "cpu.path", out);
+	if (ret >= 0)
+		ret = placement_setf(r->p, "cpu.path.depth", "%u", depth);
 	/* Its cpu.stat: counters, never a difference (placement_key_is_counter). */
 	if (xasprintf(&stat, "%s/cpu.stat", dir) >= 0)
 		f = fopen(stat, "re");

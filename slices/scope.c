@@ -21,6 +21,8 @@ static int append_scope(sd_bus_message *m, void *userdata)
 
 	r = sd_bus_message_append(m, "(sv)(sv)", "Description", "s", "slicebench managed server", /* s */
 				  "PIDs", "au", 1, (uint32_t)c->pid);				  /* au */
+	if (r >= 0 && c->slice)
+		r = sd_bus_message_append(m, "(sv)", "Slice", "s", c->slice); /* s */
 	for (size_t i = 0; i < c->spec->n_props && r >= 0; i++)
 		/* Exec properties were applied in the child already. */
 		if (c->spec->props[i].def->class == PROP_CGROUP)
@@ -80,6 +82,13 @@ static int scope_stop(struct context *c)
 	return bus_wait_unit_gone(p->bus, p->unit, 10 * USEC_PER_SEC);
 }
 
+static int scope_set(struct context *c, const struct prop_value *v)
+{
+	struct scope_priv *p = c->priv;
+
+	return p ? context_set_unit_property(c, p->bus, p->unit, v) : -ESRCH;
+}
+
 static void scope_cleanup(struct context *c)
 {
 	struct scope_priv *p = c->priv;
@@ -107,8 +116,10 @@ const struct context_ops context_scope_ops = {
 	.session = true,
 	.cgroup = CGROUP_BY_SYSTEMD,
 	.manager = MANAGER_SYSTEM,
+	.slice = true,
 	.start = scope_start,
 	.stop = scope_stop,
+	.set = scope_set,
 	.cleanup = scope_cleanup,
 };
 

@@ -99,7 +99,7 @@ static int service_start(struct context *c)
 	sd_bus *bus = NULL;
 	int r = bus_open_system(&bus);
 
-	return r < 0 ? r : service_start_on(c, bus, "system.slice");
+	return r < 0 ? r : service_start_on(c, bus, c->slice ? c->slice : "system.slice");
 }
 
 int service_stop(struct context *c)
@@ -114,6 +114,13 @@ int service_stop(struct context *c)
 		return r;
 	c->pid = 0;
 	return bus_wait_unit_gone(p->bus, p->unit, 10 * USEC_PER_SEC);
+}
+
+int service_set(struct context *c, const struct prop_value *v)
+{
+	struct service_priv *p = c->priv;
+
+	return p ? context_set_unit_property(c, p->bus, p->unit, v) : -ESRCH;
 }
 
 void service_cleanup(struct context *c)
@@ -141,7 +148,9 @@ const struct context_ops context_service_ops = {
 	.exec_by_systemd = true,
 	.cgroup = CGROUP_BY_SYSTEMD,
 	.manager = MANAGER_SYSTEM,
+	.slice = true,
 	.start = service_start,
 	.stop = service_stop,
+	.set = service_set,
 	.cleanup = service_cleanup,
 };

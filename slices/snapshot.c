@@ -254,14 +254,20 @@ int placement_from_json(const json_t *j, struct placement *ret)
 
 int placement_verify(struct placement *p, const struct context_spec *spec, enum cgroup_mode mode, unsigned *ret_bad)
 {
+	return placement_verify_props(p, spec->props, spec->n_props, mode, ret_bad);
+}
+
+int placement_verify_props(struct placement *p, const struct prop_value *props, size_t n, enum cgroup_mode mode,
+			   unsigned *ret_bad)
+{
 	struct cgroup_limits l = {};
 	struct attr_verify vf = { .p = p, .limits = &l, .mode = mode };
 	unsigned bad = 0;
 	int r = 0;
 
-	prop_collect_cgroup_limits(spec->props, spec->n_props, &l);
-	for (size_t i = 0; r >= 0 && i < spec->n_props; i++) {
-		const struct prop_value *v = &spec->props[i];
+	prop_collect_cgroup_limits(props, n, &l);
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		const struct prop_value *v = &props[i];
 		char key[80], why[512];
 
 		if (!v->def->in_force)

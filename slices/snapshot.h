@@ -35,7 +35,17 @@ int placement_setf(struct placement *p, const char *key, const char *fmt, ...) _
  * accepts may still not apply (a user manager without the controller
  * delegated).  *ret_bad counts the "no"s. */
 struct context_spec;
+struct prop_value;
 int placement_verify(struct placement *p, const struct context_spec *spec, enum cgroup_mode mode, unsigned *ret_bad);
+
+/* The same check for settings read from one cgroup's files
+ * (placement_read_cgroup()), such as a slice's. */
+int placement_verify_props(struct placement *p, const struct prop_value *props, size_t n, enum cgroup_mode mode,
+			   unsigned *ret_bad);
+/* The CPU settings in the files of one cgroup (rel to the hierarchies'
+ * roots, slices/cgfs.h) as prefix+FILE keys (cpu.shares, cpu.cfs_quota_us,
+ * cpu.max, cpuset.cpus.effective, ...). */
+int placement_read_cgroup(const char *rel, enum cgroup_mode mode, const char *prefix, struct placement *p);
 
 /* Counters (cpu.stat.*) change by themselves and are never a difference. */
 bool placement_key_is_counter(const char *key);

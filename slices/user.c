@@ -64,5 +64,6 @@ const struct context_ops context_user_ops = {
 	.manager = MANAGER_USER,
 	.start = user_start,
 	.stop = service_stop,
+	.set = service_set,
 	.cleanup = service_cleanup,
 };

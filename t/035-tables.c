@@ -29,7 +29,8 @@ static void check_kinds(void)
 
 		ok(o->name && name_is_valid(o->name), "kind %d has a valid name (%s)", (int)k, name);
 		is_int(context_kind_from_string(name), k, "%s: parsing its name gives its row", name);
-		ok(o->start && o->stop && o->cleanup, "%s: start, stop and cleanup", name);
+		ok(o->start && o->stop && o->cleanup && (o->set || o->cgroup == CGROUP_BY_NOBODY),
+		   "%s: start, stop, cleanup, and set if it takes cgroup settings", name);
 		ok(strstr(all, name) != NULL, "%s is in the kind list of messages (%s)", name, all);
 		ok(!o->session == !strstr(with_session, name), "%s: the session list (%s) agrees with .session", name,
 		   with_session);

@@ -61,7 +61,11 @@ static int place_spec(struct sweep_args *a, const struct experiment *e, size_t i
 
 	if (e) {
 		for (size_t c = 0; c < e->n_contexts; c++)
-			if (streq(e->contexts[c].name, name))
+			if (streq(e->contexts[c].name, name) && e->context_slice[c] >= 0)
+				return log_error("place: [context %s] sits in [slice %s], and place makes no slices; run "
+						 "records the placement of every unit", name, e->slices[e->context_slice[c]].name),
+				       -EINVAL;
+			else if (streq(e->contexts[c].name, name))
 				return experiment_spec_for(e, c, 0, ret);
 		return log_error("place: %s has no context '%s'", e->path, name), -EINVAL;
 	}

@@ -143,14 +143,29 @@ static void plan_print(const struct run_plan *p)
 				(void)results_unit_name(s->name, v, r, unit, sizeof(unit)); /* fits: names are short */
 				printf("  %-28s %-7s", unit, context_kind_to_string(s->kind));
 				for (size_t j = 0; j < s->n_props; j++)
-					if (!e->n_vary || s->props[j].def != e->vary)
+					if (!experiment_varies_contexts(e) || s->props[j].def != e->vary)
 						printf(" %s=%s", s->props[j].def->name, s->props[j].text);
 				if (e->n_vary)
-					printf(" %s=%s", e->vary->name, e->vary_values[v]);
+					printf(" %s%s%s=%s", e->vary_slice >= 0 ? e->slices[e->vary_slice].name : "",
+					       e->vary_slice >= 0 ? ":" : "", e->vary->name, e->vary_values[v]);
 				if (s->session == SESSION_NEW)
 					printf(" session=new");
+				if (e->context_slice[c] >= 0)
+					printf(" Slice=%s", e->slices[e->context_slice[c]].name);
 				putchar('\n');
 			}
+	if (e->n_slices)
+		printf("slices (made for each unit, as slice units or as raw cgroups):\n");
+	for (size_t i = 0; i < e->n_slices; i++) {
+		const struct slice_spec *sl = &e->slices[i];
+
+		printf("  %-28s", sl->name);
+		for (size_t j = 0; j < sl->n_props; j++)
+			printf(" %s=%s", sl->props[j].def->name, sl->props[j].text);
+		if (e->vary_slice == (int)i)
+			printf(" %s=(vary)", e->vary->name);
+		putchar('\n');
+	}
 }
 
 /* repeat = auto: what next_round needs, and what it last found. */

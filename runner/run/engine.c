@@ -189,6 +189,39 @@ static int put_placement(struct runner *rn, const char *unit, const struct conte
 	return r;
 }
 
+/* The experiment's slices for a context of that kind: slice units for the
+ * systemd kinds, cgroups for raw; the [vary] value of vary index v goes to
+ * its slice.  The context is given its slot in the tree. */
+static int unit_slices_start(struct runner *rn, struct context *c, size_t ctx, size_t v, struct slice_tree *t,
+			     struct prop_value *vary, char **ret_msg)
+{
+	const struct experiment *e = rn->e;
+	int r;
+
+	if (!e->n_slices)
+		return 0;
+	*t = (struct slice_tree){ .specs = e->slices, .n = e->n_slices, .mode = c->mode,
+				  .by_systemd = c->ops->manager != MANAGER_NONE };
+	if (e->n_vary && e->vary_slice >= 0) {
+		r = prop_parse(e->vary->name, e->vary_values[v], vary);
+		if (r < 0)
+			return r;
+		t->vary = vary;
+		t->vary_in = (size_t)e->vary_slice;
+	}
+	r = managed_slices_start(t, &rn->server, ret_msg);
+	if (r >= 0 && e->context_slice[ctx] >= 0)
+		c->slice = slice_tree_slot(t, (size_t)e->context_slice[ctx]);
+	return r;
+}
+
+static void unit_slices_stop(struct runner *rn, struct slice_tree *t, struct prop_value *vary)
+{
+	if (t->specs)
+		managed_slices_stop(t, &rn->server);
+	prop_value_done(vary);
+}
+
 /* One unit: a fresh server in the context, its steps, the server stopped.
  * Returns <0 only for what must end the run (a results write that failed,
  * on-error = stop, a signal). */
@@ -198,6 +231,8 @@ static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 	_cleanup_free_ char *msg = NULL, *cpu_dir = NULL;
 	struct context_spec spec = {};
 	struct context c = {};
+	struct slice_tree tree = {};
+	struct prop_value slice_vary = {};
 	struct oltp_options o = rn->o;
 	char unit[96], name[160], left[32];
 	int r, result = 0;
@@ -219,7 +254,9 @@ static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 	eta(rn, left, sizeof(left));
 	progress("unit %zu/%zu %s (%s): starting the server, ETA %s", rn->units_done, rn->plan->n_units, unit,
 		 context_kind_to_string(spec.kind), left);
-	r = managed_start(&c, &msg);
+	r = unit_slices_start(rn, &c, ctx, v, &tree, &slice_vary, &msg);
+	if (r >= 0)
+		r = managed_start(&c, &msg);
 	if (r < 0) {
 		_cleanup_free_ char *reason = NULL;
 
@@ -228,6 +265,7 @@ static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 		xasprintf(&reason, "the server did not start: %s", strerror(-r));
 		result = put_failed_steps(rn, unit, ctx, v, repeat, 0, reason ? reason : "the server did not start");
 		rn->steps_done += e->n_threads;
+		unit_slices_stop(rn, &tree, &slice_vary);
 		experiment_spec_done(e, &spec);
 		return result < 0 ? result : e->on_error == ON_ERROR_STOP ? -ECANCELED : 0;
 	}
@@ -285,6 +323,7 @@ static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 	r = managed_stop(&c);
 	if (r < 0)
 		log_warning_errno(r, "run: %s: stopping the server: %m", unit);
+	unit_slices_stop(rn, &tree, &slice_vary);
 	experiment_spec_done(e, &spec);
 	return result;
 }

@@ -18,6 +18,7 @@ enum section {
 	SECTION_CLIENT,
 	SECTION_CONTEXT,
 	SECTION_VARY,
+	SECTION_SLICE,
 };
 
 static const char *const section_names[] = {
@@ -122,9 +123,16 @@ struct parser {
 	bool at_line_start;
 	enum section section;
 	struct context_spec *ctx;
+	struct slice_spec *slice;
 	bool seen[ELEMENTSOF(key_table)];
 	unsigned key_line[ELEMENTSOF(key_table)];
-	unsigned baseline_line, vary_line;
+	unsigned baseline_line, vary_line, vary_prop_line, vary_slice_line, vary_mode_line;
+	char vary_slice[SLICE_NAME_MAX];
+	/* per slice: its header's line and each setting's */
+	unsigned slice_line[EXP_SLICES_MAX], slice_prop_line[EXP_SLICES_MAX][SLICE_PROPS_MAX];
+	/* per context: Slice = NAME and its line */
+	char ctx_slice[EXP_CONTEXTS_MAX][SLICE_NAME_MAX];
+	unsigned ctx_slice_line[EXP_CONTEXTS_MAX];
 	/* per context: its header's line, whether kind= was given, each prop's line */
 	unsigned ctx_line[EXP_CONTEXTS_MAX];
 	bool kind_given[EXP_CONTEXTS_MAX], session_given[EXP_CONTEXTS_MAX];
@@ -148,6 +156,36 @@ static int fail_at(struct parser *p, unsigned line, const char *key, const char 
 	return -EINVAL;
 }
 
+/* [slice NAME]: a slice of the experiment's, named as systemd names slices. */
+static void slice_header(struct parser *p, const char *header)
+{
+	struct experiment *e = p->e;
+	char name[128], extra[2];
+	const char *why;
+
+	if (sscanf(header + 6, "%127s%1s", name, extra) != 1) {
+		fail_at(p, p->line, NULL, "[%s]: a slice name is one word, as db.slice or db-oltp.slice", header);
+		return;
+	}
+	if (!slice_name_is_valid(name, &why)) {
+		fail_at(p, p->line, NULL, "[%s]: %s", header, why);
+		return;
+	}
+	for (size_t i = 0; i < e->n_slices; i++)
+		if (streq(e->slices[i].name, name)) {
+			fail_at(p, p->line, NULL, "[slice %s] is defined twice (first on line %u)", name, p->slice_line[i]);
+			return;
+		}
+	if (e->n_slices == EXP_SLICES_MAX) {
+		fail_at(p, p->line, NULL, "more than %d slices", EXP_SLICES_MAX);
+		return;
+	}
+	p->slice_line[e->n_slices] = p->line;
+	p->slice = &e->slices[e->n_slices++];
+	memcpy(p->slice->name, name, strlen(name) + 1); /* shorter than SLICE_NAME_MAX, checked above */
+	p->slice->parent = -1;
+}
+
 static void section_header(struct parser *p, const char *line)
 {
 	char name[128], extra[2];
@@ -165,6 +203,7 @@ static void section_header(struct parser *p, const char *line)
 	memcpy(name, s + 1, len);
 	name[len] = 0;
 	p->ctx = NULL;
+	p->slice = NULL;
 	for (enum section i = SECTION_EXPERIMENT; i <= SECTION_VARY; i++)
 		if (section_names[i] && streq(name, section_names[i])) {
 			p->section = i;
@@ -198,9 +237,15 @@ static void section_header(struct parser *p, const char *line)
 		p->ctx->kind = CONTEXT_KIND_INVALID;
 		return;
 	}
+	if (strncmp(name, "slice ", 6) == 0) {
+		p->section = SECTION_SLICE;
+		slice_header(p, name);
+		return;
+	}
 	p->section = SECTION_NONE;
 	fail_at(p, p->line, NULL,
-		"unknown section [%s] (want [experiment], [server], [client], [context NAME] or [vary])", name);
+		"unknown section [%s] (want [experiment], [server], [client], [context NAME], [slice NAME] or [vary])",
+		name);
 }
 
 /* fgets for inih that counts lines and sees section headers itself, so that
@@ -364,6 +409,17 @@ static int context_key(struct parser *p, const char *name, const char *value)
 			return fail_at(p, p->line, name, "bad value '%s' (inherit or new)", value);
 		return 0;
 	}
+	if (streq(name, "Slice")) {
+		const char *bad;
+
+		if (*p->ctx_slice[ci])
+			return fail_at(p, p->line, name, "given twice in [context %s]", c->name);
+		if (!slice_name_is_valid(value, &bad))
+			return fail_at(p, p->line, name, "'%s' is not a slice: %s", value, bad);
+		snprintf(p->ctx_slice[ci], sizeof(p->ctx_slice[ci]), "%s", value);
+		p->ctx_slice_line[ci] = p->line;
+		return 0; /* whether it is defined is known at the end of the file */
+	}
 	if (streq(name, "client-cpus")) {
 		long cpus[OLTP_MAX_CPUS];
 		char buf[CPU_LIST_MAX * 5];
@@ -390,11 +446,57 @@ static int context_key(struct parser *p, const char *name, const char *value)
 		return fail_at(p, p->line, name, "recorded in every placement, not set (%s)", prop_lookup(name)->help);
 	if (r == -ENOENT)
 		return fail_at(p, p->line, name,
-			       "unknown key (kind, session, client-cpus or a systemd property; see slicebench properties)");
+			       "unknown key (kind, session, Slice, client-cpus or a systemd property; see slicebench properties)");
 	if (r < 0)
 		return fail_at(p, p->line, name, "bad value '%s' (%s)", value,
 			       prop_why(prop_lookup(name), value, why, sizeof(why)));
 	p->prop_line[ci][c->n_props++] = p->line;
+	return 0;
+}
+
+/* A setting of a [slice NAME]: a cgroup property, as systemd takes for a slice. */
+static int slice_key(struct parser *p, const char *name, const char *value)
+{
+	struct slice_spec *sl = p->slice;
+	size_t si = (size_t)(sl - p->e->slices);
+	const struct prop_def *d = prop_lookup(name);
+	char why[160];
+
+	if (!d || d->class != PROP_CGROUP)
+		return fail_at(p, p->line, name, "unknown key in [slice %s] (a slice takes cgroup settings: %s)", sl->name,
+			       prop_class_list(PROP_CGROUP));
+	for (size_t i = 0; i < sl->n_props; i++)
+		if (sl->props[i].def == d)
+			return fail_at(p, p->line, name, "given twice in [slice %s] (first on line %u)", sl->name,
+				       p->slice_prop_line[si][i]);
+	if (sl->n_props == SLICE_PROPS_MAX)
+		return fail_at(p, p->line, name, "more than %d settings", SLICE_PROPS_MAX);
+	if (prop_parse(name, value, &sl->props[sl->n_props]) < 0)
+		return fail_at(p, p->line, name, "bad value '%s' (%s)", value, prop_why(d, value, why, sizeof(why)));
+	p->slice_prop_line[si][sl->n_props++] = p->line;
+	return 0;
+}
+
+/* [vary] mode = restart | live | restart live */
+static int vary_mode(struct parser *p, const char *value)
+{
+	_cleanup_free_ char *copy = strdup(value);
+	char *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	if (p->e->vary_modes)
+		return fail_at(p, p->line, "mode", "given twice in [vary]");
+	for (char *w = strtok_r(copy, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save))
+		if (streq(w, "restart"))
+			p->e->vary_modes |= VARY_RESTART;
+		else if (streq(w, "live"))
+			p->e->vary_modes |= VARY_LIVE;
+		else
+			return fail_at(p, p->line, "mode", "bad value '%s' (restart, live, or restart live for both)", w);
+	if (!p->e->vary_modes)
+		return fail_at(p, p->line, "mode", "no value (restart, live, or restart live for both)");
+	p->vary_mode_line = p->line;
 	return 0;
 }
 
@@ -406,11 +508,21 @@ static int vary_key(struct parser *p, const char *name, const char *value)
 
 	if (!copy)
 		return -ENOMEM;
+	if (streq(name, "mode"))
+		return vary_mode(p, value);
+	if (streq(name, "slice")) {
+		if (*p->vary_slice)
+			return fail_at(p, p->line, name, "given twice in [vary]");
+		snprintf(p->vary_slice, sizeof(p->vary_slice), "%s", value);
+		p->vary_slice_line = p->line;
+		return 0;
+	}
 	if (e->vary)
 		return fail_at(p, p->line, name, "[vary] takes one property (already %s)", e->vary->name);
+	p->vary_prop_line = p->line;
 	e->vary = prop_lookup(name);
 	if (!e->vary)
-		return fail_at(p, p->line, name, "unknown key (a systemd property; see slicebench properties)");
+		return fail_at(p, p->line, name, "unknown key (mode, slice or a systemd property; see slicebench properties)");
 	for (char *v = strtok_r(copy, " \t", &save); v; v = strtok_r(NULL, " \t", &save)) {
 		struct prop_value pv = {};
 		int r;
@@ -448,6 +560,10 @@ static int handle_key(void *user, const char *section _unused_, const char *name
 		return 1;
 	case SECTION_VARY:
 		vary_key(p, name, value);
+		return 1;
+	case SECTION_SLICE:
+		if (p->slice)
+			slice_key(p, name, value);
 		return 1;
 	default:
 		break;
@@ -501,6 +617,171 @@ static int check_repeat(struct parser *p)
 	return 0;
 }
 
+/* The depth systemd gives a slice: its dashes. */
+static unsigned slice_depth(const char *name)
+{
+	unsigned n = 0;
+
+	for (const char *c = name; *c; c++)
+		n += *c == '-';
+	return n;
+}
+
+/* Each slice's parent index, parents being before their children. */
+static void slices_link(struct experiment *e)
+{
+	for (size_t i = 0; i < e->n_slices; i++) {
+		char parent[SLICE_NAME_MAX];
+
+		e->slices[i].parent = -1;
+		if (slice_parent_name(e->slices[i].name, parent, sizeof(parent)) > 0)
+			for (size_t k = 0; k < i; k++)
+				if (streq(e->slices[k].name, parent))
+					e->slices[i].parent = (int)k;
+	}
+}
+
+/* The parents a file only implies are added without settings, then every
+ * slice is put after its parent (by depth, otherwise in file order). */
+static int complete_slices(struct parser *p)
+{
+	struct experiment *e = p->e;
+	struct slice_spec sorted[EXP_SLICES_MAX];
+	unsigned lines[EXP_SLICES_MAX], prop_lines[EXP_SLICES_MAX][SLICE_PROPS_MAX];
+	size_t n = 0;
+
+	for (size_t i = 0; i < e->n_slices; i++) {
+		char parent[SLICE_NAME_MAX];
+		bool known = false;
+
+		if (slice_parent_name(e->slices[i].name, parent, sizeof(parent)) <= 0)
+			continue;
+		for (size_t k = 0; k < e->n_slices; k++)
+			known |= streq(e->slices[k].name, parent);
+		if (known)
+			continue;
+		if (e->n_slices == EXP_SLICES_MAX)
+			return fail_at(p, p->slice_line[i], NULL, "more than %d slices with the parents %s implies",
+				       EXP_SLICES_MAX, e->slices[i].name);
+		/* Its line is its child's: that is what brought it in. */
+		p->slice_line[e->n_slices] = p->slice_line[i];
+		e->slices[e->n_slices] = (struct slice_spec){ .parent = -1 };
+		snprintf(e->slices[e->n_slices].name, SLICE_NAME_MAX, "%s", parent);
+		e->n_slices++;
+	}
+	for (unsigned depth = 0; n < e->n_slices; depth++)
+		for (size_t i = 0; i < e->n_slices; i++)
+			if (slice_depth(e->slices[i].name) == depth) {
+				sorted[n] = e->slices[i];
+				lines[n] = p->slice_line[i];
+				memcpy(prop_lines[n++], p->slice_prop_line[i], sizeof(prop_lines[0]));
+			}
+	memcpy(e->slices, sorted, n * sizeof(sorted[0]));
+	memcpy(p->slice_line, lines, n * sizeof(lines[0]));
+	memcpy(p->slice_prop_line, prop_lines, n * sizeof(prop_lines[0]));
+	slices_link(e);
+	return 0;
+}
+
+static int find_slice(const struct experiment *e, const char *name)
+{
+	for (size_t i = 0; i < e->n_slices; i++)
+		if (streq(e->slices[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* A slice's settings must take effect for every context its tree is made
+ * for: as slice units when a context is of a systemd kind, as cgroups when
+ * one is raw.  Checked as a service's or a raw context's would be. */
+static int check_slice_prop(struct parser *p, const struct prop_value *v, unsigned line, const char *where)
+{
+	struct experiment *e = p->e;
+	const char *why;
+
+	for (size_t i = 0; i < e->n_contexts; i++) {
+		const struct context_ops *ops = context_ops_for(e->contexts[i].kind);
+		enum context_kind as = ops->manager == MANAGER_NONE ? CONTEXT_RAW : CONTEXT_SERVICE;
+
+		if (context_check_prop(v, as, p->mode, &why) < 0)
+			return fail_at(p, line, v->def->name, "%s in %s (made for [context %s], %s)", why, where,
+				       e->contexts[i].name, as == CONTEXT_RAW ? "as cgroups" : "as slice units");
+	}
+	return 0;
+}
+
+/* The slices, the contexts' Slice=, and a [vary] on a slice or live. */
+static int check_slices(struct parser *p)
+{
+	struct experiment *e = p->e;
+	char where[96];
+	int r;
+
+	r = complete_slices(p);
+	for (size_t i = 0; r >= 0 && i < e->n_slices; i++)
+		for (size_t k = 0; r >= 0 && k < e->slices[i].n_props; k++) {
+			snprintf(where, sizeof(where), "[slice %s]", e->slices[i].name);
+			r = check_slice_prop(p, &e->slices[i].props[k], p->slice_prop_line[i][k], where);
+		}
+	for (size_t i = 0; r >= 0 && i < e->n_contexts; i++) {
+		e->context_slice[i] = -1;
+		if (!*p->ctx_slice[i])
+			continue;
+		e->context_slice[i] = find_slice(e, p->ctx_slice[i]);
+		if (e->context_slice[i] < 0)
+			r = fail_at(p, p->ctx_slice_line[i], "Slice", "no [slice %s] in this file", p->ctx_slice[i]);
+		else if (!context_ops_for(e->contexts[i].kind)->slice)
+			r = fail_at(p, p->ctx_slice_line[i], "Slice",
+				    "a %s context does not go into a slice of the experiment's (its unit is not one the "
+				    "system manager starts for slicebench)", context_kind_to_string(e->contexts[i].kind));
+	}
+	if (r < 0)
+		return r;
+	e->vary_slice = -1;
+	if (*p->vary_slice) {
+		if (!e->vary)
+			return fail_at(p, p->vary_slice_line, "slice", "[vary] names a slice but no setting to vary");
+		e->vary_slice = find_slice(e, p->vary_slice);
+		if (e->vary_slice < 0)
+			return fail_at(p, p->vary_slice_line, "slice", "no [slice %s] in this file", p->vary_slice);
+		if (e->vary->class != PROP_CGROUP)
+			return fail_at(p, p->vary_prop_line, e->vary->name, "a slice takes cgroup settings only (%s)",
+				       prop_class_list(PROP_CGROUP));
+		snprintf(where, sizeof(where), "[vary] of [slice %s]", p->vary_slice);
+		for (size_t v = 0; r >= 0 && v < e->n_vary; v++) {
+			struct prop_value pv = {};
+
+			r = prop_parse(e->vary->name, e->vary_values[v], &pv);
+			if (r >= 0)
+				r = check_slice_prop(p, &pv, p->vary_prop_line, where);
+			prop_value_done(&pv);
+		}
+		if (r < 0)
+			return r;
+	}
+	if (!e->vary_modes)
+		e->vary_modes = VARY_RESTART;
+	if ((e->vary_modes & VARY_LIVE) && !e->vary)
+		return fail_at(p, p->vary_mode_line, "mode", "live changes a [vary] setting between steps, and there is none");
+	/* systemd changes a running unit's cgroup settings (SetUnitProperties);
+	 * its exec settings only take effect at the next start. */
+	if ((e->vary_modes & VARY_LIVE) && e->vary->class != PROP_CGROUP)
+		return fail_at(p, p->vary_prop_line, e->vary->name,
+			       "mode = live: systemd cannot change %s= of a running unit (live takes %s)", e->vary->name,
+			       prop_class_list(PROP_CGROUP));
+	for (size_t i = 0; (e->vary_modes & (VARY_RESTART | VARY_LIVE)) == (VARY_RESTART | VARY_LIVE) && i < e->n_contexts; i++) {
+		char live[64];
+
+		snprintf(live, sizeof(live), "%s-live", e->contexts[i].name);
+		for (size_t k = 0; k < e->n_contexts; k++)
+			if (streq(e->contexts[k].name, live))
+				return fail_at(p, p->ctx_line[k], NULL,
+					       "[context %s]: with mode = restart live, %s's live steps are reported under that name",
+					       live, e->contexts[i].name);
+	}
+	return 0;
+}
+
 /* Checks that need the whole file: kinds given, properties applicable to
  * the kind in this cgroup mode, vary values too, the baseline, and
  * repeat = auto with its maximum. */
@@ -526,7 +807,7 @@ static int check_whole(struct parser *p)
 			return fail_at(p, bad ? p->prop_line[i][bad - c->props] : p->ctx_line[i],
 				       bad ? bad->def->name : "kind", "%s in [context %s] (%s)", why, c->name,
 				       context_kind_to_string(c->kind));
-		for (size_t v = 0; v < e->n_vary; v++) {
+		for (size_t v = 0; *p->vary_slice == 0 && v < e->n_vary; v++) {
 			struct prop_value pv = {};
 			int r = prop_parse(e->vary->name, e->vary_values[v], &pv);
 
@@ -534,10 +815,12 @@ static int check_whole(struct parser *p)
 				r = context_check_prop(&pv, c->kind, p->mode, &why);
 			prop_value_done(&pv);
 			if (r < 0)
-				return fail_at(p, p->vary_line, e->vary->name, "%s in [context %s] (%s)", why, c->name,
+				return fail_at(p, p->vary_prop_line, e->vary->name, "%s in [context %s] (%s)", why, c->name,
 					       context_kind_to_string(c->kind));
 		}
 	}
+	if (check_slices(p) < 0)
+		return -EINVAL;
 	if (!*e->baseline)
 		snprintf(e->baseline, sizeof(e->baseline), "%s", e->contexts[0].name);
 	for (size_t i = 0; i < e->n_contexts; i++)
@@ -556,6 +839,10 @@ static int experiment_defaults(struct experiment *e)
 		if (key_table[i].def)
 			r = set_key(&p, &key_table[i], key_table[i].def);
 	free(p.msg);
+	/* Not keys of the table: no Slice= and no [vary] on a slice. */
+	e->vary_slice = -1;
+	for (size_t i = 0; i < EXP_CONTEXTS_MAX; i++)
+		e->context_slice[i] = -1;
 	return r;
 }
 
@@ -632,6 +919,9 @@ void experiment_done(struct experiment *e)
 		free(e->client_cpus[i]);
 	for (size_t i = 0; i < e->n_vary; i++)
 		free(e->vary_values[i]);
+	for (size_t i = 0; i < e->n_slices; i++)
+		for (size_t j = 0; j < e->slices[i].n_props; j++)
+			prop_value_done(&e->slices[i].props[j]);
 	*e = (struct experiment){};
 }
 
@@ -643,9 +933,9 @@ int experiment_spec_for(const struct experiment *e, size_t i, size_t v, struct c
 	*ret = *c;
 	ret->n_props = 0;
 	for (size_t j = 0; j < c->n_props; j++)
-		if (!e->n_vary || c->props[j].def != e->vary)
+		if (!experiment_varies_contexts(e) || c->props[j].def != e->vary)
 			ret->props[ret->n_props++] = c->props[j];
-	if (!e->n_vary)
+	if (!experiment_varies_contexts(e))
 		return 0;
 	r = prop_parse(e->vary->name, e->vary_values[v], &ret->props[ret->n_props]);
 	if (r < 0)
@@ -658,7 +948,7 @@ void experiment_spec_done(const struct experiment *e, struct context_spec *s)
 {
 	/* The other properties are borrowed from e; only the vary value, the
 	 * last one, was parsed for this spec. */
-	if (e->n_vary && s->n_props)
+	if (experiment_varies_contexts(e) && s->n_props)
 		prop_value_done(&s->props[s->n_props - 1]);
 	s->n_props = 0;
 }
@@ -707,16 +997,33 @@ int experiment_find(const char *name_or_path, char **ret_path)
 	return -ENOENT;
 }
 
+static json_t *props_to_json(const struct prop_value *v, size_t n)
+{
+	json_t *props = json_object();
+
+	for (size_t j = 0; props && j < n; j++)
+		json_object_set_new(props, v[j].def->name, json_string(v[j].text));
+	return props;
+}
+
+static json_t *slices_to_json(const struct experiment *e)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < e->n_slices; i++)
+		json_array_append_new(a, json_pack("{s:s, s:o*}", "name", e->slices[i].name, "properties",
+						   props_to_json(e->slices[i].props, e->slices[i].n_props)));
+	return a;
+}
+
 static json_t *context_to_json(const struct experiment *e, size_t i)
 {
 	const struct context_spec *c = &e->contexts[i];
-	json_t *props = json_object();
+	json_t *props = props_to_json(c->props, c->n_props);
 
-	for (size_t j = 0; props && j < c->n_props; j++)
-		json_object_set_new(props, c->props[j].def->name, json_string(c->props[j].text));
-	return json_pack("{s:s, s:s, s:s, s:o*, s:s?}", "name", c->name, "kind", context_kind_to_string(c->kind),
+	return json_pack("{s:s, s:s, s:s, s:o*, s:s?, s:s?}", "name", c->name, "kind", context_kind_to_string(c->kind),
 			 "session", word_name(session_words, c->session), "properties", props, "client_cpus",
-			 e->client_cpus[i]);
+			 e->client_cpus[i], "slice", e->context_slice[i] >= 0 ? e->slices[e->context_slice[i]].name : NULL);
 }
 
 json_t *experiment_to_json(const struct experiment *e)
@@ -737,7 +1044,12 @@ json_t *experiment_to_json(const struct experiment *e)
 		for (size_t i = 0; i < e->n_vary; i++)
 			json_array_append_new(values, json_string(e->vary_values[i]));
 		json_decref(vary);
-		vary = json_pack("{s:s, s:o}", "property", e->vary->name, "values", values);
+		/* mode only when not the default, so that runs made before it resume. */
+		vary = json_pack("{s:s, s:o, s:s?, s:s?}", "property", e->vary->name, "values", values, "slice",
+				 e->vary_slice >= 0 ? e->slices[e->vary_slice].name : NULL, "mode",
+				 e->vary_modes == (VARY_RESTART | VARY_LIVE) ? "restart live"
+				 : e->vary_modes == VARY_LIVE		     ? "live"
+									     : NULL);
 	}
 	j = json_pack("{s:s, s:s, s:s?, s:o, s:f, s:f, s:i, s:i, s:i, s:s, s:s, s:s, s:s, s:o, s:o, s:o,"
 			 " s:{s:s, s:s, s:s, s:s, s:i}, s:{s:o, s:s, s:b}}",
@@ -754,6 +1066,10 @@ json_t *experiment_to_json(const struct experiment *e)
 	    (json_object_set_new(j, "repeat", json_string("auto")) < 0 ||
 	     json_object_set_new(j, "repeat_max", json_integer(e->repeat_max)) < 0 ||
 	     json_object_set_new(j, "until", json_real(e->until)) < 0)) {
+		json_decref(j);
+		j = NULL;
+	}
+	if (j && e->n_slices && json_object_set_new(j, "slices", slices_to_json(e)) < 0) {
 		json_decref(j);
 		j = NULL;
 	}
@@ -818,6 +1134,31 @@ static int context_from_json(const json_t *j, struct experiment *e, char **ret_m
 	}
 	if (client && !(e->client_cpus[e->n_contexts - 1] = strdup(client)))
 		return -ENOMEM;
+	/* Slice= after the slices, which are read first. */
+	for (size_t i = 0; json_is_string(json_object_get(j, "slice")) && i < e->n_slices; i++)
+		if (streq(e->slices[i].name, json_string_value(json_object_get(j, "slice"))))
+			e->context_slice[e->n_contexts - 1] = (int)i;
+	return 0;
+}
+
+/* One slice of experiment.json back into a spec (parents come first). */
+static int slice_from_json(const json_t *j, struct experiment *e, char **ret_msg)
+{
+	struct slice_spec *sl = &e->slices[e->n_slices];
+	const char *name = json_string_value(json_object_get(j, "name")), *key;
+	json_t *v;
+
+	if (e->n_slices == EXP_SLICES_MAX || !name || !slice_name_is_valid(name, NULL))
+		return xasprintf(ret_msg, "experiment.json: a slice without a valid name"), -EINVAL;
+	snprintf(sl->name, sizeof(sl->name), "%s", name);
+	e->n_slices++;
+	json_object_foreach(json_object_get(j, "properties"), key, v)
+	{
+		if (sl->n_props == SLICE_PROPS_MAX || !json_is_string(v) ||
+		    prop_parse(key, json_string_value(v), &sl->props[sl->n_props]) < 0)
+			return xasprintf(ret_msg, "experiment.json: slice %s: bad property %s", name, key), -EINVAL;
+		sl->n_props++;
+	}
 	return 0;
 }
 
@@ -873,6 +1214,10 @@ int experiment_from_results(const char *dir, struct experiment *ret, char **ret_
 	json_array_foreach(json_object_get(client, "cpus"), i, v)
 		if (ret->n_client_cpus < OLTP_MAX_CPUS)
 			ret->client_cpus_list[ret->n_client_cpus++] = (long)json_integer_value(v);
+	json_array_foreach(json_object_get(j, "slices"), i, v)
+		if (r >= 0)
+			r = slice_from_json(v, ret, ret_msg);
+	slices_link(ret);
 	json_array_foreach(json_object_get(j, "context_specs"), i, v)
 		if (r >= 0)
 			r = context_from_json(v, ret, ret_msg);

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "slices/context.h"
+#include "slices/slice.h"
 #include "oltp/oltp.h"
 
 #define EXP_CONTEXTS_MAX 16
@@ -18,6 +19,15 @@
 #define EXP_VARY_MAX 16
 /* repeat = auto without until: each ratio within +-5% */
 #define EXP_UNTIL_DEFAULT 0.05
+#define EXP_SLICES_MAX 16
+
+/* [vary] mode: a fresh server for every value (restart), or one per repeat
+ * with the setting changed between steps (live); both, to tell how much of
+ * the noise the restarts bring. */
+enum {
+	VARY_RESTART = 1u << 0,
+	VARY_LIVE = 1u << 1,
+};
 
 enum on_error {
 	ON_ERROR_CONTINUE, /* record the failed step, go on with the next context */
@@ -54,11 +64,19 @@ struct experiment {
 	/* [context NAME] */
 	struct context_spec contexts[EXP_CONTEXTS_MAX];
 	char *client_cpus[EXP_CONTEXTS_MAX]; /* client-cpus = LIST: this context's client; NULL: [client]'s */
+	int context_slice[EXP_CONTEXTS_MAX]; /* Slice = NAME: its index in slices; -1: the kind's default */
 	size_t n_contexts;
-	/* [vary]: one property and its values, crossed with the contexts */
+	/* [slice NAME], parents before children; a parent the file only
+	 * implies (db.slice of db-oltp.slice) is there without settings. */
+	struct slice_spec slices[EXP_SLICES_MAX];
+	size_t n_slices;
+	/* [vary]: one property and its values, crossed with the contexts, or
+	 * set on one slice (vary_slice >= 0) of every context's tree */
 	const struct prop_def *vary;
 	char *vary_values[EXP_VARY_MAX];
 	size_t n_vary;
+	int vary_slice;
+	unsigned vary_modes; /* VARY_RESTART, VARY_LIVE */
 };
 
 /* Finds NAME in $SLICEBENCH_EXPERIMENTS, ./experiments and the installed
@@ -80,6 +98,8 @@ static inline size_t experiment_n_values(const struct experiment *e) { return e-
  * property of the same name).  ret's props borrow from e; free with
  * experiment_spec_done(). */
 int experiment_spec_for(const struct experiment *e, size_t i, size_t v, struct context_spec *ret);
+/* Does the vary value go to the contexts (and not to a slice)? */
+static inline bool experiment_varies_contexts(const struct experiment *e) { return e->n_vary && e->vary_slice < 0; }
 void experiment_spec_done(const struct experiment *e, struct context_spec *s);
 
 /* The client placement of context i: its client-cpus, or [client]'s. */

@@ -37,11 +37,16 @@ int managed_ensure_user(const char *name)
 }
 
 /* The state directory holds the datadir. */
+static char *server_state_dir(const struct server *s)
+{
+	char *slash = strrchr(s->datadir, '/');
+
+	return slash ? strndup(s->datadir, (size_t)(slash - s->datadir)) : strdup(".");
+}
+
 static char *state_dir_of(const struct context *c)
 {
-	char *slash = strrchr(c->server->datadir, '/');
-
-	return slash ? strndup(c->server->datadir, (size_t)(slash - c->server->datadir)) : strdup(".");
+	return server_state_dir(c->server);
 }
 
 /* The systemd kinds need a manager; say so before anything starts. */
@@ -102,6 +107,35 @@ int managed_start(struct context *c, char **ret_msg)
 	free(c->failure);
 	c->failure = NULL;
 	return r;
+}
+
+int managed_slices_start(struct slice_tree *t, const struct server *s, char **ret_msg)
+{
+	_cleanup_free_ char *state_dir = server_state_dir(s);
+	int r;
+
+	if (!state_dir)
+		return -ENOMEM;
+	r = slice_tree_start(t);
+	/* Recorded before anything runs in them, for cleanup after a SIGKILL. */
+	if (r >= 0 && (r = state_record_slices(state_dir, t)) < 0)
+		slice_tree_stop(t);
+	if (r < 0 && ret_msg && t->failure) {
+		*ret_msg = t->failure;
+		t->failure = NULL;
+	}
+	return r;
+}
+
+void managed_slices_stop(struct slice_tree *t, const struct server *s)
+{
+	_cleanup_free_ char *state_dir = server_state_dir(s);
+
+	slice_tree_stop(t);
+	free(t->failure);
+	t->failure = NULL;
+	if (state_dir)
+		state_forget_slices(state_dir);
 }
 
 int managed_stop(struct context *c)

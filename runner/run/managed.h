@@ -5,6 +5,7 @@
 
 #include "slices/context.h"
 #include "slices/server.h"
+#include "slices/slice.h"
 
 /* The state and run directories (overridable by SLICEBENCH_STATE_DIR and
  * SLICEBENCH_RUN_DIR) and server_config_fill()'s defaults, for the fields
@@ -22,6 +23,11 @@ int managed_start(struct context *c, char **ret_msg);
  * it), removal of what stale records name, the server's user, and its
  * datadir and option file. */
 int managed_setup(const char *verb, const struct server_config *cfg, struct server *ret);
+/* The experiment's slice tree for one server's run: made and recorded for
+ * cleanup; on failure nothing is left and *ret_msg says why.  Stop removes
+ * it (children first) and its record. */
+int managed_slices_start(struct slice_tree *t, const struct server *s, char **ret_msg);
+void managed_slices_stop(struct slice_tree *t, const struct server *s);
 /* Stops the server and removes the context's units or cgroups. */
 int managed_stop(struct context *c);
 

@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "slices/bus.h"
+#include "slices/cgfs.h"
 #include "slices/server.h"
 #include "run/state.h"
 #include "common/util.h"
@@ -123,6 +124,10 @@ int state_lock(const char *state_dir, int *ret_holder)
 	return 0;
 }
 
+/* A name no context can have ([a-z0-9] first), sorted after theirs, so
+ * that cleanup stops what runs in the slices before the slices. */
+#define SLICES_RECORD "~slices"
+
 static int record_path(const char *state_dir, const char *name, char **ret)
 {
 	return xasprintf(ret, "%s/live/%s.json", state_dir, name);
@@ -174,6 +179,49 @@ int state_record(const char *state_dir, const struct context *c)
 	return write_file_atomic(path, text, strlen(text));
 }
 
+int state_record_slices(const char *state_dir, const struct slice_tree *t)
+{
+	_cleanup_free_ char *path = NULL, *dir = NULL, *text = NULL;
+	json_t *units = json_array(), *invocations = json_array(), *cgroups = json_array(), *j;
+	int r = 0;
+
+	/* Children first: the order cleanup removes them in. */
+	for (size_t i = t->n_made; i-- > 0 && r >= 0;) {
+		char invocation[33] = "";
+
+		if (t->by_systemd) {
+			r = unit_invocation(t->units[i], -1, invocation);
+			json_array_append_new(units, json_string(t->units[i]));
+			json_array_append_new(invocations, json_string(invocation));
+		} else
+			json_array_append_new(cgroups, json_string(t->cgroups[i]));
+	}
+	j = json_pack("{s:s, s:o, s:o, s:o, s:i}", "kind", "slices", "units", units, "invocations", invocations,
+		      "cgroups", cgroups, "owner_pid", (int)getpid());
+	if (r < 0 || !j) {
+		json_decref(j);
+		return r < 0 ? r : -ENOMEM;
+	}
+	if (xasprintf(&dir, "%s/live", state_dir) < 0 || record_path(state_dir, SLICES_RECORD, &path) < 0) {
+		json_decref(j);
+		return -ENOMEM;
+	}
+	text = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	if (!text)
+		return -ENOMEM;
+	r = mkdir_new(dir, 0700);
+	return r < 0 ? r : write_file_atomic(path, text, strlen(text));
+}
+
+void state_forget_slices(const char *state_dir)
+{
+	_cleanup_free_ char *path = NULL;
+
+	if (record_path(state_dir, SLICES_RECORD, &path) >= 0)
+		(void)unlink(path);
+}
+
 void state_forget(const char *state_dir, const struct context *c)
 {
 	_cleanup_free_ char *path = NULL;
@@ -201,7 +249,8 @@ static void stop_unit(const char *unit, int uid, const char *invocation)
 	char now[33];
 	int r;
 
-	if (!ours(unit, "slicebench-"))
+	/* slicebench-NAME.service, or a slice of an experiment's, slicebench_NAME.slice */
+	if (!ours(unit, "slicebench"))
 		return;
 	r = uid >= 0 ? bus_open_user_manager((uid_t)uid, &bus) : bus_open_system(&bus);
 	if (r < 0)
@@ -236,7 +285,8 @@ static void remove_cgroup(const char *name)
 	struct dirent *e;
 	char path[512];
 
-	if (!ours(name, "slicebench-raw-"))
+	/* The raw context's, or one level of a raw slice tree (a/b/c). */
+	if (!cgfs_path_is_ours(name, "slicebench-raw-"))
 		return;
 	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", name);
 	if (rmdir(path) == 0)
@@ -303,7 +353,9 @@ static bool clean_one(const char *dir, const char *name)
 {
 	_cleanup_free_ char *path = NULL;
 	const char *unit, *cgroup, *invocation;
-	json_t *j = NULL;
+	json_t *j = NULL, *v;
+	bool gone;
+	size_t i;
 	int r;
 
 	if (xasprintf(&path, "%s/%s", dir, name) < 0)
@@ -324,8 +376,17 @@ static bool clean_one(const char *dir, const char *name)
 	kill_server((pid_t)json_integer_value(json_object_get(j, "server_pid")),
 		    (unsigned long long)json_integer_value(json_object_get(j, "server_start")));
 	remove_cgroup(cgroup);
+	gone = !cgroup || cgroup_gone(cgroup);
+	/* A slice tree: its units or cgroups, children first (the record lists
+	 * them so), after the records of what ran in it (sorted before it). */
+	json_array_foreach(json_object_get(j, "units"), i, v)
+		stop_unit(json_string_value(v), -1, json_string_value(json_array_get(json_object_get(j, "invocations"), i)));
+	json_array_foreach(json_object_get(j, "cgroups"), i, v) {
+		remove_cgroup(json_string_value(v));
+		gone &= !json_is_string(v) || cgroup_gone(json_string_value(v));
+	}
 	json_decref(j);
-	if (cgroup && !cgroup_gone(cgroup))
+	if (!gone)
 		return false;
 	unlink(path);
 	return true;

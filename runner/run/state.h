@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "slices/context.h"
+#include "slices/slice.h"
 
 /* Takes STATE/lock for the life of the process.  -EBUSY: another slicebench
  * holds it (its PID in *ret_holder when known). */
@@ -15,6 +16,12 @@ int state_lock(const char *state_dir, int *ret_holder);
 /* After a context started / before its record is no longer true. */
 int state_record(const char *state_dir, const struct context *c);
 void state_forget(const char *state_dir, const struct context *c);
+
+/* After a slice tree was made / before it is removed: its units (with
+ * their invocations) or its cgroups, which cleanup removes children first,
+ * after the contexts that ran in them. */
+int state_record_slices(const char *state_dir, const struct slice_tree *t);
+void state_forget_slices(const char *state_dir);
 
 /* Removes what the records under STATE/live/ name and is still there; the
  * lock must be held.  Prints one line per thing removed; returns how many
