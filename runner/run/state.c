@@ -66,7 +66,6 @@ int state_lock(const char *state_dir, int *ret_holder)
 	/* flock() is per open file: a second open in this process would
 	 * conflict with the first, so the lock is taken once per directory. */
 	static char *held_dir;
-	_cleanup_free_ char *path = NULL;
 	_cleanup_close_ int dfd = -EBADF;
 	char pid[32];
 	struct stat st;
