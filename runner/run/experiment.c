@@ -729,7 +729,8 @@ static int check_slices(struct parser *p)
 			continue;
 		e->context_slice[i] = find_slice(e, p->ctx_slice[i]);
 		if (e->context_slice[i] < 0)
-			r = fail_at(p, p->ctx_slice_line[i], "Slice", "no [slice %s] in this file", p->ctx_slice[i]);
+			r = fail_at(p, p->ctx_slice_line[i], "Slice",
+				    "no [slice %s] in this file (Slice= names a slice the experiment defines)", p->ctx_slice[i]);
 		else if (!context_ops_for(e->contexts[i].kind)->slice)
 			r = fail_at(p, p->ctx_slice_line[i], "Slice",
 				    "a %s context does not go into a slice of the experiment's (its unit is not one the "
