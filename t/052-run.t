@@ -47,8 +47,9 @@ cp -r "$scratch/res" "$scratch/intel" && rm -f "$scratch/intel/lock"
 python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); d["cpu"]["vendor"]="TestVendor"; d["cpu"]["model"]="Test CPU"; json.dump(d, open(p, "w"))' "$scratch/intel/host.json"
 "$SLICEBENCH" compare "$scratch/res" "$scratch/intel" >"$scratch/cmp" 2>&1
 ok $? "compare of two results directories exits 0" "$scratch/cmp"
-differing=$(sed -n '/^host differences:/,$p' "$scratch/cmp" | awk 'NR > 3 { print $1 }' | tr '\n' ' ')
-[ "$differing" = "cpu.model cpu.vendor " ] && grep -q '^cpu.vendor .* TestVendor' "$scratch/cmp"
+differing=$(awk '$NF == "differs" { print $1 }' "$scratch/cmp" | sort | tr '\n' ' ')
+[ "$differing" = "cpu.model cpu.vendor " ] && grep -q '^cpu.vendor .* TestVendor' "$scratch/cmp" &&
+	grep -q '^other host facts: no differences' "$scratch/cmp"
 ok $? "compare shows exactly the host facts that differ (got: $differing)" "$scratch/cmp"
 "$SLICEBENCH" run "$exp" --out "$scratch/res" >/dev/null 2>"$scratch/err"; rc=$?
 [ $rc != 0 ] && grep -q 'already holds results' "$scratch/err"

@@ -319,13 +319,18 @@ static void check_compare(json_t *amd, json_t *intel)
 	diag("compare:\n%s", s);
 	l = line_with_prefix(s, "cpu.vendor");
 	ok(has(l, "AuthenticAMD") && has(l, "GenuineIntel"), "compare: cpu.vendor with both values (%s)", l);
-	ok(!has(s, "kernel.release") && !has(s, "systemd.version") && !has(s, "cpu.count"),
-	   "compare: equal host keys are not listed");
+	l = line_with_prefix(s, "kernel.release");
+	ok(l && !has(l, "differs") && !has(s, "cpu.count"),
+	   "compare: equal facts are not marked, equal keys outside the facts table not listed (%s)", l);
 	l = line_with_prefix(s, "1 ");
-	ok(has(l, "service") && has(l, "105.0") && has(l, "130.0") && has(l, "1.07x (0.83-1.37) p=0.52 n.s.") &&
-		   has(l, "1.30x (1.27-1.33) p<0.001"),
-	   "compare: medians and ratios side by side (%s)", l);
-	ok(has(s, "amd ratio") && has(s, "intel ratio"), "compare: columns labelled by document");
+	ok(has(l, "service") && has(l, "1.07x (0.83-1.37) p=0.52 n.s.") && has(l, "1.30x (1.27-1.33) p<0.001"),
+	   "compare: ratios side by side (%s)", l);
+	l = has(s, "median TPS") ? line_with_prefix(strstr(s, "median TPS"), "1 ") : NULL;
+	ok(has(l, "service") && has(l, "105.0") && has(l, "130.0"), "compare: medians side by side (%s)", l);
+	l = line_with_prefix(s, "threads");
+	ok(has(l, "amd") && has(l, "intel") && !has(l, "ratio"), "compare: one column per document (%s)", l);
+	l = line_with_prefix(s, "2 ");
+	ok(has(l, "failed"), "compare: a failed cell says so (%s)", l);
 	free(s);
 
 	s = compare(docs, REPORT_MARKDOWN, &r);
@@ -335,9 +340,9 @@ static void check_compare(json_t *amd, json_t *intel)
 
 	s = compare(docs, REPORT_CSV, &r);
 	is_int(r, 0, "compare renders csv");
-	ok(has(s, "host,amd,,,,,,,,,,,cpu.vendor,AuthenticAMD\n") &&
-		   has(s, "host,intel,,,,,,,,,,,cpu.vendor,GenuineIntel\n"),
-	   "compare csv host records");
+	ok(has(s, "fact,amd,,,,,,,,,,,cpu.vendor,AuthenticAMD\n") &&
+		   has(s, "fact,intel,,,,,,,,,,,cpu.vendor,GenuineIntel\n"),
+	   "compare csv fact records");
 	ok(has(s, "tps,intel,1,service,130.000,1.3000,1.2733,1.3273,0.000007,3.75,0.9500,true,,"),
 	   "compare csv tps record (%s)", line_with_prefix(s, "tps,intel,1,service"));
 	free(s);
@@ -351,6 +356,8 @@ static void check_compare(json_t *amd, json_t *intel)
 					"significant")),
 	   "compare json: intel's service at 1 thread is significant");
 	is_int((long long)json_object_size(h), 1, "compare json: one differing host key");
+	is_str(json_string_value(json_array_get(json_object_get(json_object_get(j, "host_facts"), "kernel.release"), 1)),
+	       "6.1.0", "compare json: host_facts holds the equal facts too");
 	is_str(json_string_value(json_array_get(json_object_get(h, "cpu.vendor"), 1)), "GenuineIntel",
 	       "compare json: the second document's value");
 	json_decref(j);

@@ -18,7 +18,10 @@ static void report_usage(FILE *f)
 		   "report: the per-context TPS table of a results directory (median of the repeats, min..max,\n"
 		   "the ratio to the baseline with its interval and p-value from Welch's t on log TPS across\n"
 		   "repeats, n.s. where the interval contains 1), then the noise within a start and across starts.\n"
-		   "compare: the same experiment from several hosts side by side, then the host facts that differ.\n"
+		   "compare: the same experiment from several hosts, a column per host (named after its directory):\n"
+		   "the ratios to each host's baseline, the median TPS, the host facts that decide a comparison\n"
+		   "(vendor, model, L3 groups, kernel, mitigations, systemd, cgroup mode; differences marked), then\n"
+		   "the other host facts that differ.\n"
 		   "\n"
 		   "  --confidence PCT the level of the intervals, above 50 and below 99.9 (95); recomputed\n"
 		   "                   from the raw repeats each time\n");
@@ -119,10 +122,35 @@ int verb_report(int argc, char **argv)
 	return 0;
 }
 
+/* A column is named after its results directory's last component (the
+ * playbook fetches each host's as RESULTS/HOST); the paths as given when
+ * two of those names are the same.  The names point into dirs, whose
+ * trailing slashes are cut. */
+static void compare_labels(char **dirs, size_t n, const char **ret)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(dirs[i]);
+		const char *slash;
+
+		while (len > 1 && dirs[i][len - 1] == '/')
+			dirs[i][--len] = 0;
+		slash = strrchr(dirs[i], '/');
+		ret[i] = slash && slash[1] ? slash + 1 : dirs[i];
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (streq(ret[i], ret[j])) {
+				for (size_t k = 0; k < n; k++)
+					ret[k] = dirs[k];
+				return;
+			}
+}
+
 int verb_compare(int argc, char **argv)
 {
 	struct report_args a = {};
 	json_t *docs[16] = {};
+	const char *labels[ELEMENTSOF(docs)];
 	int r = 0;
 
 	r = report_parse_argv("compare", argc, argv, &a);
@@ -135,7 +163,8 @@ int verb_compare(int argc, char **argv)
 	for (size_t i = 0; i < a.n_dirs && r >= 0; i++)
 		r = load("compare", a.dirs[i], &docs[i]);
 	if (r >= 0) {
-		r = compare_render(docs, (const char *const *)a.dirs, a.n_dirs, &a.ro, stdout);
+		compare_labels(a.dirs, a.n_dirs, labels);
+		r = compare_render(docs, labels, a.n_dirs, &a.ro, stdout);
 		if (r == -EOPNOTSUPP)
 			log_error("compare: --format %s is for report; compare prints text, markdown, csv or json",
 				  report_format_to_string(a.ro.format));

@@ -1,13 +1,96 @@
-/* compare: n documents of the same experiment side by side.  Its model is
- * each document's report model, lined up by column label and thread count,
- * and the host facts flattened to dotted keys, of which only those whose
- * values differ are kept; its renderers reuse the report's pieces. */
+/* compare: n documents of the same experiment (one per host) side by side.
+ * Its model is each document's report model, lined up by column label and
+ * thread count, the host facts that decide a comparison (host_facts[],
+ * always shown), and the other host facts flattened to dotted keys, of
+ * which only those whose values differ are kept; its renderers reuse the
+ * report's pieces. */
 #include <math.h>
 #include <stdio.h>
 
 #include "report/render.h"
 #include "report/report.h"
 #include "common/util.h"
+
+/* The host facts a comparison across machines turns on: shown for every
+ * host, differing or not, before the other facts that differ. */
+struct host_fact {
+	const char *key; /* the dotted key in host.json (flattened) */
+	/* The value as text from the flattened facts; NULL: the key's value. */
+	int (*value)(const json_t *flat, const struct host_fact *f, char **ret);
+};
+
+/* An array of scalars (cpu.l3_groups) as words: "0-7 8-15". */
+static int fact_words(const json_t *flat, const struct host_fact *f, char **ret)
+{
+	const json_t *a = json_object_get(flat, f->key), *v;
+	char buf[64], *s = NULL;
+	size_t i;
+
+	*ret = NULL;
+	if (!json_is_array(a))
+		return value_dup(a, ret);
+	json_array_foreach(a, i, v)
+	{
+		const char *w = scalar_str(v, buf, sizeof(buf));
+		char *n = NULL;
+
+		if (xasprintf(&n, "%s%s%s", strempty(s), s ? " " : "", w ? w : "?") < 0) {
+			free(s);
+			return -ENOMEM;
+		}
+		free(s);
+		s = n;
+	}
+	*ret = s;
+	return 0;
+}
+
+/* The kernel's mitigations= switch, from its command line. */
+static int fact_mitigations(const json_t *flat, const struct host_fact *f _unused_, char **ret)
+{
+	const char *cmdline = json_string_value(json_object_get(flat, "kernel.cmdline")), *p;
+
+	*ret = NULL;
+	if (!cmdline)
+		return 0;
+	for (p = cmdline; (p = strstr(p, "mitigations=")); p++)
+		if (p == cmdline || p[-1] == ' ') {
+			p += strlen("mitigations=");
+			*ret = strndup(p, strcspn(p, " \t\n"));
+			return *ret ? 0 : -ENOMEM;
+		}
+	*ret = strdup("auto (default)");
+	return *ret ? 0 : -ENOMEM;
+}
+
+static const struct host_fact host_facts[] = {
+	{ .key = "cpu.vendor" },
+	{ .key = "cpu.model" },
+	{ .key = "cpu.sockets" },
+	{ .key = "cpu.cores" },
+	{ .key = "cpu.threads" },
+	{ .key = "cpu.l3_groups", .value = fact_words },
+	{ .key = "kernel.release" },
+	{ .key = "kernel.mitigations", .value = fact_mitigations },
+	{ .key = "systemd.version" },
+	{ .key = "cgroup.mode" },
+};
+
+static bool is_host_fact(const char *key)
+{
+	for (size_t i = 0; i < ELEMENTSOF(host_facts); i++)
+		if (streq(host_facts[i].key, key))
+			return true;
+	return false;
+}
+
+static bool host_fact_differs(char *const *vals, size_t n)
+{
+	for (size_t d = 1; d < n; d++)
+		if (!streq_ptr(vals[0], vals[d]))
+			return true;
+	return false;
+}
 
 struct comparison {
 	size_t n;
@@ -22,6 +105,7 @@ struct comparison {
 	size_t nkeys;
 	char **values; /* nkeys x n, NULL: absent */
 	json_t **hosts; /* [n] each document's host facts flattened to dotted keys (cpu.vendor) */
+	char **facts;	/* ELEMENTSOF(host_facts) x n, NULL: absent */
 };
 
 static void comparison_done(struct comparison *c)
@@ -33,6 +117,9 @@ static void comparison_done(struct comparison *c)
 	}
 	for (size_t i = 0; i < c->nkeys * c->n; i++)
 		free(c->values[i]);
+	for (size_t i = 0; c->facts && i < ELEMENTSOF(host_facts) * c->n; i++)
+		free(c->facts[i]);
+	free(c->facts);
 	for (size_t i = 0; c->hosts && i < c->n; i++)
 		json_decref(c->hosts[i]);
 	free(c->hosts);
@@ -94,6 +181,18 @@ static int comparison_host(struct comparison *c, json_t *const *docs)
 			return -ENOMEM;
 		cap += json_object_size(c->hosts[i]);
 	}
+	c->facts = calloc(ELEMENTSOF(host_facts) * c->n, sizeof(*c->facts));
+	if (!c->facts)
+		return -ENOMEM;
+	for (size_t k = 0; k < ELEMENTSOF(host_facts); k++)
+		for (size_t d = 0; d < c->n; d++) {
+			const struct host_fact *f = &host_facts[k];
+			char **v = &c->facts[k * c->n + d];
+			int r = f->value ? f->value(c->hosts[d], f, v) : value_dup(json_object_get(c->hosts[d], f->key), v);
+
+			if (r < 0)
+				return r;
+		}
 	all = calloc(cap + 1, sizeof(*all));
 	c->keys = calloc(cap + 1, sizeof(*c->keys));
 	c->values = calloc(cap * c->n + 1, sizeof(*c->values));
@@ -109,7 +208,7 @@ static int comparison_host(struct comparison *c, json_t *const *docs)
 		char **vals = &c->values[c->nkeys * c->n];
 		bool same = true;
 
-		if (i > 0 && streq(all[i], all[i - 1]))
+		if ((i > 0 && streq(all[i], all[i - 1])) || is_host_fact(all[i]))
 			continue;
 		for (size_t d = 0; d < c->n; d++)
 			if (value_dup(json_object_get(c->hosts[d], all[i]), &vals[d]) < 0) {
@@ -118,8 +217,7 @@ static int comparison_host(struct comparison *c, json_t *const *docs)
 				free(all);
 				return -ENOMEM;
 			}
-		for (size_t d = 1; d < c->n; d++)
-			same = same && streq_ptr(vals[0], vals[d]);
+		same = !host_fact_differs(vals, c->n);
 		if (same) {
 			for (size_t d = 0; d < c->n; d++) {
 				free(vals[d]);
@@ -185,22 +283,15 @@ static int comparison_build(json_t *const *docs, const char *const *labels, size
 	return comparison_host(c, docs);
 }
 
-static int compare_tables(const struct comparison *c, bool markdown, FILE *out)
+/* One table, rows thread count x column, a column per document. */
+static int compare_metric(const struct comparison *c, bool ratios, bool markdown, FILE *out)
 {
-	struct table t = { .ncols = 2 + 2 * c->n, .left = 2 };
-	int r = 0;
+	struct table t = { .ncols = 2 + c->n, .left = 2 };
 
-	if (markdown)
-		fprintf(out, "### %s\n\n", c->m[0].name);
-	fprintf(out, "%s%sTPS, median of the repeats; ratio to each document's own baseline with its %g%% interval "
-		     "and p (Welch's t on log TPS across repeats; n.s.: the interval contains 1)\n%s",
-		markdown ? "" : c->m[0].name, markdown ? "" : ": ", 100 * c->m[0].level, markdown ? "\n" : "");
 	table_add(&t, "threads");
-	table_add(&t, "column");
-	for (size_t d = 0; d < c->n; d++) {
+	table_add(&t, "context");
+	for (size_t d = 0; d < c->n; d++)
 		table_add(&t, "%s", c->labels[d]);
-		table_add(&t, "%s ratio", c->labels[d]);
-	}
 	for (size_t row = 0; row < c->nrows; row++)
 		for (size_t col = 0; col < c->ncols; col++) {
 			table_add(&t, "%lld", c->threads[row]);
@@ -210,27 +301,70 @@ static int compare_tables(const struct comparison *c, bool markdown, FILE *out)
 
 				if (!x || x->n == 0)
 					table_add(&t, "%s", x && x->n_failed ? "failed" : GAP);
-				else
+				else if (!ratios)
 					table_add(&t, "%.1f", x->median);
-				if (!x)
-					table_add(&t, GAP);
+				else if (isnan(cell_ratio(x)) && c->m[d].cols[col].is_baseline)
+					table_add(&t, "baseline");
 				else
 					add_ratio(&t, x);
 			}
 		}
-	if (t.error) {
-		table_done(&t);
-		return t.error;
-	}
-	markdown ? table_print_markdown(&t, out) : table_print_text(&t, out);
+	if (t.error == 0)
+		markdown ? table_print_markdown(&t, out) : table_print_text(&t, out);
 	table_done(&t);
+	return t.error;
+}
+
+/* The facts of host_facts[] for every document, a mark where they differ. */
+static int compare_facts(const struct comparison *c, bool markdown, FILE *out)
+{
+	struct table t = { .ncols = 2 + c->n, .left = 2 + c->n };
+
+	table_add(&t, "fact");
+	for (size_t d = 0; d < c->n; d++)
+		table_add(&t, "%s", c->labels[d]);
+	table_add(&t, "%s", "");
+	for (size_t k = 0; k < ELEMENTSOF(host_facts); k++) {
+		char *const *vals = &c->facts[k * c->n];
+
+		table_add(&t, "%s", host_facts[k].key);
+		for (size_t d = 0; d < c->n; d++)
+			table_add(&t, "%s", vals[d] ?: GAP);
+		table_add(&t, "%s", host_fact_differs(vals, c->n) ? "differs" : "");
+	}
+	if (t.error == 0)
+		markdown ? table_print_markdown(&t, out) : table_print_text(&t, out);
+	table_done(&t);
+	return t.error;
+}
+
+static int compare_tables(const struct comparison *c, bool markdown, FILE *out)
+{
+	struct table t;
+	const char *h = markdown ? "### " : "", *nl = markdown ? "\n" : "";
+	int r;
+
+	fprintf(out, "%s%s: ratio to each host's own baseline (%s), median of the repeats, with its %g%% interval and p "
+		     "(Welch's t on log TPS across repeats; n.s.: the interval contains 1)\n%s",
+		h, c->m[0].name, strempty(c->m[0].baseline), 100 * c->m[0].level, nl);
+	r = compare_metric(c, true, markdown, out);
+	if (r == 0) {
+		fprintf(out, "\n%smedian TPS\n%s", h, nl);
+		r = compare_metric(c, false, markdown, out);
+	}
+	if (r == 0) {
+		fprintf(out, "\n%shost facts\n%s", h, nl);
+		r = compare_facts(c, markdown, out);
+	}
+	if (r < 0)
+		return r;
 	fputc('\n', out);
 	if (c->nkeys == 0) {
-		fprintf(out, "host: no differences\n");
+		fprintf(out, "other host facts: no differences\n");
 		return 0;
 	}
 	t = (struct table){ .ncols = 1 + c->n, .left = 1 + c->n };
-	fprintf(out, "host differences:\n%s", markdown ? "\n" : "");
+	fprintf(out, "%sother host facts that differ\n%s", h, nl);
 	table_add(&t, "key");
 	for (size_t d = 0; d < c->n; d++)
 		table_add(&t, "%s", c->labels[d]);
@@ -248,8 +382,9 @@ static int compare_tables(const struct comparison *c, bool markdown, FILE *out)
 
 static int compare_csv(const struct comparison *c, FILE *out)
 {
-	/* One table for both parts: a record of kind "tps" per document, thread
-	 * count and column, and one of kind "host" per differing key and document. */
+	/* One table for all parts: a record of kind "tps" per document, thread
+	 * count and column, one of kind "fact" per host_facts[] row and document,
+	 * and one of kind "host" per other differing key and document. */
 	fputs("record,document,threads,column,median_tps," CSV_VERDICT_HEADER ",key,value\n", out);
 	for (size_t row = 0; row < c->nrows; row++)
 		for (size_t col = 0; col < c->ncols; col++)
@@ -266,6 +401,16 @@ static int compare_csv(const struct comparison *c, FILE *out)
 				csv_verdict(out, x, c->m[d].level);
 				fputs(",,\n", out);
 			}
+	for (size_t k = 0; k < ELEMENTSOF(host_facts); k++)
+		for (size_t d = 0; d < c->n; d++) {
+			fputs("fact,", out);
+			csv_field(out, c->labels[d]);
+			fputs(",,,,,,,,,,,", out);
+			csv_field(out, host_facts[k].key);
+			fputc(',', out);
+			csv_field(out, strempty(c->facts[k * c->n + d]));
+			fputc('\n', out);
+		}
 	for (size_t k = 0; k < c->nkeys; k++)
 		for (size_t d = 0; d < c->n; d++) {
 			fputs("host,", out);
@@ -279,18 +424,32 @@ static int compare_csv(const struct comparison *c, FILE *out)
 	return 0;
 }
 
+/* n strings (NULL: null) as a JSON array. */
+static json_t *strings_json(char *const *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t d = 0; a && d < n; d++)
+		if (json_array_append_new(a, v[d] ? json_string(v[d]) : json_null()) < 0) {
+			json_decref(a);
+			a = NULL;
+		}
+	return a;
+}
+
 static int compare_json(const struct comparison *c, json_t **ret)
 {
-	json_t *doc, *docs, *rows, *hosts;
+	json_t *doc, *docs, *rows, *hosts, *facts;
 	int r = 0;
 
-	doc = json_pack("{s:i, s:s, s:f, s:s, s:[], s:[], s:{}}", "format_version", REPORT_FORMAT_VERSION,
+	doc = json_pack("{s:i, s:s, s:f, s:s, s:[], s:[], s:{}, s:{}}", "format_version", REPORT_FORMAT_VERSION,
 			"experiment", c->m[0].name, "confidence", c->m[0].level, "method",
-			"welch_t_log_tps_across_repeats", "documents", "rows", "host_diffs");
+			"welch_t_log_tps_across_repeats", "documents", "rows", "host_facts", "host_diffs");
 	if (!doc)
 		return -ENOMEM;
 	docs = json_object_get(doc, "documents");
 	rows = json_object_get(doc, "rows");
+	facts = json_object_get(doc, "host_facts");
 	hosts = json_object_get(doc, "host_diffs");
 	for (size_t d = 0; d < c->n && r == 0; d++)
 		if (json_array_append_new(docs, json_pack("{s:s, s:s, s:s?}", "label", c->labels[d], "experiment",
@@ -321,15 +480,18 @@ static int compare_json(const struct comparison *c, json_t **ret)
 					r = json_put_verdict(v, x);
 			}
 		}
-	for (size_t k = 0; k < c->nkeys && r == 0; k++) {
-		json_t *a = json_array();
+	/* host_facts: every row of host_facts[]; host_diffs: every key whose
+	 * values differ, those rows included. */
+	for (size_t k = 0; k < ELEMENTSOF(host_facts) && r == 0; k++) {
+		json_t *a = strings_json(&c->facts[k * c->n], c->n);
 
-		for (size_t d = 0; a && d < c->n; d++)
-			if (json_array_append_new(a, c->values[k * c->n + d] ? json_string(c->values[k * c->n + d])
-									     : json_null()) < 0) {
-				json_decref(a);
-				a = NULL;
-			}
+		if (!a || json_object_set_new(facts, host_facts[k].key, a) < 0 ||
+		    (host_fact_differs(&c->facts[k * c->n], c->n) && json_object_set(hosts, host_facts[k].key, a) < 0))
+			r = -ENOMEM;
+	}
+	for (size_t k = 0; k < c->nkeys && r == 0; k++) {
+		json_t *a = strings_json(&c->values[k * c->n], c->n);
+
 		if (!a || json_object_set_new(hosts, c->keys[k], a) < 0)
 			r = -ENOMEM;
 	}
