@@ -11,12 +11,7 @@
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=${SLICEBENCH_TOP:-.}
 needs BINARY
-deb=${SLICEBENCH_DEB:-}
-if [ -z "$deb" ]; then
-	make -s -C "$top" deb >/dev/null 2>&1 || skip_all "make deb failed (make deps installs debhelper and scdoc)"
-	deb=$(make -s -C "$top" deb-path)
-fi
-[ -f "$deb" ] || skip_all "no package at $deb"
+need_deb
 echo "1..11"
 scratch=$(mktemp -d) || exit 1
 chmod 0755 "$scratch"

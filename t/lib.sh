@@ -48,6 +48,16 @@ need_systemd() {
 	"$SLICEBENCH" sandbox --name "$1" up >"$2" 2>&1 || sandbox_skip_all "the sandbox did not boot: $(tail -n 1 "$2")"
 	in_systemd=("$SLICEBENCH" sandbox --name "$1" exec --)
 }
+# need_deb: $deb, the package under test: SLICEBENCH_DEB (make check sets
+# it), or what make deb builds in this checkout.
+need_deb() {
+	deb=${SLICEBENCH_DEB:-}
+	if [ -z "$deb" ]; then
+		make -s -C "${SLICEBENCH_TOP:-.}" deb >/dev/null 2>&1 || sandbox_skip_all "make deb failed (make deps installs debhelper and scdoc)"
+		deb=$(make -s -C "${SLICEBENCH_TOP:-.}" deb-path)
+	fi
+	[ -f "$deb" ] || sandbox_skip_all "no package at $deb"
+}
 # server_scratch: $scratch, a scratch directory that the server's own user
 # can reach, holding slicebench's state and run directories.
 server_scratch() {
