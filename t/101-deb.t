@@ -34,7 +34,7 @@ ok $? "the package holds the binary, the helpers, the experiments, both man page
 
 dpkg-deb -f "$deb" Depends Recommends >"$scratch/fields"
 grep -q '^Depends:.*libsystemd0.*' "$scratch/fields" && grep -q '^Depends:.*libmariadb3' "$scratch/fields" &&
-	grep -q '^Depends:.*libcgroup' "$scratch/fields" && grep -q '^Recommends:.*mariadb-server' "$scratch/fields" &&
+	grep -q '^Depends:.*libjansson4' "$scratch/fields" && grep -q '^Recommends:.*mariadb-server' "$scratch/fields" &&
 	grep -q '^Recommends:.*sysbench' "$scratch/fields"
 ok $? "Depends from the shared libraries, Recommends mariadb-server and sysbench" "$scratch/fields"
 
