@@ -56,10 +56,18 @@ static void put_properties(void)
 	const struct prop_def *p = prop_table(&n);
 
 	for (size_t i = 0; i < n; i++, p++) {
+		if (!prop_settable(p))
+			continue; /* recorded only: slicebench properties lists them */
 		printf("*%s* = _VALUE_\n\t", p->name);
 		put_escaped(p->help);
-		printf(". %s property. D-Bus: %s (%s).\n\n",
-		       p->class == PROP_CGROUP ? "A cgroup" : "An exec", p->dbus_name, p->signature);
+		printf(". %s property. D-Bus: %s (%s).", p->class == PROP_CGROUP ? "A cgroup" : "An exec", p->dbus_name,
+		       p->signature);
+		if (p->no_raw) {
+			printf(" Not in raw or scope: ");
+			put_escaped(p->no_raw);
+			putchar('.');
+		}
+		printf("\n\n");
 	}
 }
 

@@ -45,6 +45,10 @@ APPLIER(apply_syscall_filter);
 APPLIER(apply_syscall_archs);
 #undef APPLIER
 
+int format_umask(sd_bus *bus, const char *path, const struct prop_def *d, char **ret);
+int format_caps(sd_bus *bus, const char *path, const struct prop_def *d, char **ret);
+int format_env_files(sd_bus *bus, const char *path, const struct prop_def *d, char **ret);
+
 #define READER(name) int name(struct attr_reader *r, const struct prop_def *d)
 READER(read_cpu_file);
 READER(read_cpu_accounting);

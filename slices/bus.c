@@ -359,3 +359,25 @@ int bus_set_user_linger(sd_bus *bus, uid_t uid, int enable, sd_bus_error *error)
 				  "org.freedesktop.login1.Manager", "SetUserLinger", error, NULL, "ubb",
 				  (uint32_t)uid, enable, 0);
 }
+
+int bus_load_unit(sd_bus *bus, const char *unit, char **ret_path, sd_bus_error *error)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+	_cleanup_free_ char *state = NULL;
+	const char *path;
+	int r;
+
+	r = sd_bus_call_method(bus, SD_DEST, SD_PATH, SD_MANAGER, "LoadUnit", error, &reply, "s", unit);
+	if (r < 0)
+		return r;
+	r = sd_bus_message_read(reply, "o", &path);
+	if (r >= 0)
+		r = sd_bus_get_property_string(bus, SD_DEST, path, SD_UNIT, "LoadState", error, &state);
+	if (r < 0)
+		return r;
+	/* not-found, masked, error, bad-setting: nothing to read. */
+	if (!streq(state, "loaded"))
+		return -ENOENT;
+	*ret_path = strdup(path);
+	return *ret_path ? 0 : -ENOMEM;
+}

@@ -47,5 +47,9 @@ int bus_get_unit_by_pid(sd_bus *bus, pid_t pid, char **ret_unit, sd_bus_error *e
 /* logind's SetUserLinger(uid, enable, interactive=false). */
 int bus_set_user_linger(sd_bus *bus, uid_t uid, int enable, sd_bus_error *error);
 
+/* LoadUnit(name): the unit's object path; -ENOENT unless its LoadState is
+ * "loaded" (not found, masked, broken). */
+int bus_load_unit(sd_bus *bus, const char *unit, char **ret_path, sd_bus_error *error);
+
 /* The unit type suffix that the D-Bus interface is named after. */
 const char *bus_unit_interface(const char *unit);

@@ -319,6 +319,11 @@ static const char *const cap_names[] = {
 	"CAP_BLOCK_SUSPEND", "CAP_AUDIT_READ", "CAP_PERFMON", "CAP_BPF", "CAP_CHECKPOINT_RESTORE",
 };
 
+const char *cap_name(unsigned cap)
+{
+	return cap < ELEMENTSOF(cap_names) ? cap_names[cap] : NULL;
+}
+
 /* "CAP_IPC_LOCK CAP_SYS_NICE" as a mask; a leading ~ inverts it. */
 static int parse_caps(const char *s, struct prop_value *v)
 {
@@ -644,8 +649,8 @@ static const struct prop_def props[] = {
 	/* Recorded: where the process sits and what that gives it. */
 	{ .name = "cpu-path", .class = PROP_RECORD, .read = read_cpu_path, .keys = { "cpu.path*" },
 	  .help = "the weight and quota of every cpu cgroup from the top down to the server's" },
-	{ .name = "Slice", .class = PROP_RECORD, .read = read_slice, .keys = { "slice", "unit" },
-	  .help = "the slice and unit holding the server (recorded; the kind decides it)" },
+	{ .name = "slice", .class = PROP_RECORD, .read = read_slice, .keys = { "slice", "unit" },
+	  .help = "the slice and unit holding the server (recorded; the kind, or Slice=, decides it)" },
 	{ .name = "session", .class = PROP_RECORD, .read = read_session,
 	  .keys = { "session.is_leader", "pgrp.is_leader", "autogroup", "autogroup.nice", "autogroup.in_force", "parents" },
 	  .help = "the session, its autogroup and the autogroup's nice, and the ancestry (the kind's session = decides it)" },
@@ -726,7 +731,7 @@ static const struct prop_def props[] = {
 	{ .name = "EnvironmentFile", .dbus_name = "EnvironmentFiles", .signature = "a(sb)",
 	  .append = append_environment_file, .class = PROP_EXEC, .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY,
 	  .parse = parse_path, .apply = apply_environment_file, .read = read_environment_attr, .keys = { "env.*" },
-	  .in_force = force_environment_file, .example = "/etc/os-release", .help = "a file of NAME=VALUE lines added to the environment (-PATH: may be missing)" },
+	  .in_force = force_environment_file, .format = format_env_files, .example = "/etc/os-release", .help = "a file of NAME=VALUE lines added to the environment (-PATH: may be missing)" },
 	{ .name = "allocator", .class = PROP_RECORD, .read = read_allocator_attr, .keys = { "allocator" },
 	  .help = "the malloc mapped into the server (LD_PRELOAD of jemalloc or tcmalloc shows here)" },
 	{ .name = "thp", .class = PROP_RECORD, .read = read_thp, .keys = { "thp.enabled", "thp.defrag", "thp.process" },
@@ -761,7 +766,7 @@ static const struct prop_def props[] = {
 	/* Identity and privileges. */
 	{ .name = "CapabilityBoundingSet", .dbus_name = "CapabilityBoundingSet", .signature = "t", .class = PROP_EXEC,
 	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_caps, .apply = apply_bounding_set,
-	  .read = read_status_field, .src = "CapBnd", .keys = { "cap.bounding" }, .in_force = force_caps_equal,
+	  .read = read_status_field, .src = "CapBnd", .keys = { "cap.bounding" }, .in_force = force_caps_equal, .format = format_caps,
 	  .example = "CAP_IPC_LOCK CAP_SETUID CAP_SETGID", .help = "capability names (~: all but these)" },
 	{ .name = "User", .dbus_name = "User", .signature = "s", .class = PROP_EXEC, .systemd_modes = CGROUP_ANY,
 	  .raw_modes = CGROUP_ANY, .parse = parse_user, .apply = apply_user, .read = read_user, .keys = { "user", "group" },
@@ -771,11 +776,11 @@ static const struct prop_def props[] = {
 	  .in_force = force_text, .example = "nogroup", .help = "the group the server is started as" },
 	{ .name = "UMask", .dbus_name = "UMask", .signature = "u", .class = PROP_EXEC, .systemd_modes = CGROUP_ANY,
 	  .raw_modes = CGROUP_ANY, .parse = parse_umask, .apply = apply_umask, .read = read_status_field, .src = "Umask",
-	  .keys = { "umask" }, .in_force = force_umask, .example = "0077", .help = "the file mode creation mask, octal" },
+	  .keys = { "umask" }, .in_force = force_umask, .format = format_umask, .example = "0077", .help = "the file mode creation mask, octal" },
 	{ .name = "AmbientCapabilities", .dbus_name = "AmbientCapabilities", .signature = "t", .class = PROP_EXEC,
 	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_caps, .apply = apply_ambient,
 	  .read = read_status_field, .src = "CapAmb CapEff CapPrm CapInh",
-	  .keys = { "cap.ambient", "cap.effective", "cap.permitted", "cap.inheritable" }, .in_force = force_caps_include,
+	  .keys = { "cap.ambient", "cap.effective", "cap.permitted", "cap.inheritable" }, .in_force = force_caps_include, .format = format_caps,
 	  .example = "CAP_IPC_LOCK", .help = "capability names kept across exec by a non-root server" },
 	{ .name = "NoNewPrivileges", .dbus_name = "NoNewPrivileges", .signature = "b", .class = PROP_EXEC,
 	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_bool, .apply = apply_no_new_privs,

@@ -91,6 +91,9 @@ struct prop_def {
 	const char *src;
 	const char *keys[ATTR_KEYS_MAX]; /* the placement keys it moves ("env.*": a prefix) */
 	int (*in_force)(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len);
+	/* The mirror of an installed unit (slices/mirror.c): the unit's value
+	 * over D-Bus as text the parser takes; NULL: by the signature. */
+	int (*format)(sd_bus *bus, const char *path, const struct prop_def *d, char **ret);
 	/* A value the table test applies in a forked child and reads back. */
 	const char *example;
 	const char *help;
@@ -120,6 +123,9 @@ int prop_append_dbus(sd_bus_message *m, const struct prop_value *v);
 int prop_apply_exec(const struct prop_value *v, const struct prop_value *all, size_t n_all);
 
 void prop_collect_cgroup_limits(const struct prop_value *v, size_t n, struct cgroup_limits *ret);
+
+/* CAP_IPC_LOCK for 14; NULL past the names the table knows. */
+const char *cap_name(unsigned cap);
 
 /* "0-2,5" from a mask, into buf. */
 int cpumask_format(const uint8_t *mask, size_t bytes, char *buf, size_t len);

@@ -23,6 +23,7 @@ struct sweep_args {
 	/* place: the contexts named on the command line, and where to put
 	 * their snapshots when there are several */
 	const char *experiment;
+	const struct experiment *loaded; /* its [server] settings apply */
 	char **places;
 	size_t n_places;
 	bool keep, keep_this;

@@ -99,6 +99,8 @@ static int place_named(struct sweep_args *a)
 		r = experiment_load(path, cgroup_mode_detect(), &e, &msg);
 		if (r < 0)
 			return log_error("%s", msg ? msg : strerror(-r)), EXIT_USAGE;
+		experiment_log_mirrors(&e);
+		a->loaded = &e;
 	}
 	for (; n < a->n_places && r >= 0; n++)
 		r = place_spec(a, a->experiment ? &e : NULL, n, &specs[n]);
@@ -122,6 +124,7 @@ static int place_named(struct sweep_args *a)
 	for (size_t i = 0; a->experiment && i < n; i++)
 		experiment_spec_done(&e, &specs[i]);
 	a->spec = inline_props;
+	a->loaded = NULL;
 	experiment_done(&e);
 	return r < 0 ? EXIT_USAGE : status;
 }

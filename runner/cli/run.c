@@ -274,6 +274,7 @@ int verb_run(int argc, char **argv)
 		log_error("%s", msg ? msg : strerror(-r));
 		return EXIT_USAGE;
 	}
+	experiment_log_mirrors(&e);
 	if ((a.until || a.budget_ns) && !e.repeat_auto) {
 		log_error("run: --%s is for repeat = auto, and %s repeats %u times", a.until ? "until" : "budget", path,
 			  e.repeat);

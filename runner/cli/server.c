@@ -5,6 +5,7 @@
 #include "slices/cgmode.h"
 #include "cli/args.h"
 #include "common/interrupt.h"
+#include "run/experiment.h"
 #include "run/managed.h"
 #include "common/util.h"
 
@@ -18,6 +19,8 @@ int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(struct 
 
 	/* Before the first child: a signal from here on ends the verb cleanly. */
 	interrupt_catch();
+	if (a->loaded)
+		experiment_server_config(a->loaded, &cfg);
 	managed_config_default(&cfg);
 	if (managed_setup(verb, &cfg, &s) < 0)
 		return interrupt_signal ? 128 + interrupt_signal : 1;

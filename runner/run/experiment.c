@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "slices/bus.h"
+#include "slices/mirror.h"
 #include "run/experiment.h"
 #include "common/topology.h"
 #include "common/util.h"
@@ -136,6 +138,9 @@ struct parser {
 	/* per context: its header's line, whether kind= was given, each prop's line */
 	unsigned ctx_line[EXP_CONTEXTS_MAX];
 	bool kind_given[EXP_CONTEXTS_MAX], session_given[EXP_CONTEXTS_MAX];
+	/* unit = NAME.service: the installed unit a context mirrors, its line */
+	char *unit[EXP_CONTEXTS_MAX];
+	unsigned unit_line[EXP_CONTEXTS_MAX];
 	unsigned prop_line[EXP_CONTEXTS_MAX][CONTEXT_PROPS_MAX];
 	char *msg; /* the first error */
 };
@@ -420,6 +425,13 @@ static int context_key(struct parser *p, const char *name, const char *value)
 		p->ctx_slice_line[ci] = p->line;
 		return 0; /* whether it is defined is known at the end of the file */
 	}
+	if (streq(name, "unit")) {
+		if (p->unit[ci])
+			return fail_at(p, p->line, name, "given twice in [context %s]", c->name);
+		p->unit_line[ci] = p->line;
+		p->unit[ci] = strdup(value);
+		return p->unit[ci] ? 0 : -ENOMEM;
+	}
 	if (streq(name, "client-cpus")) {
 		long cpus[OLTP_MAX_CPUS];
 		char buf[CPU_LIST_MAX * 5];
@@ -446,7 +458,7 @@ static int context_key(struct parser *p, const char *name, const char *value)
 		return fail_at(p, p->line, name, "recorded in every placement, not set (%s)", prop_lookup(name)->help);
 	if (r == -ENOENT)
 		return fail_at(p, p->line, name,
-			       "unknown key (kind, session, Slice, client-cpus or a systemd property; see slicebench properties)");
+			       "unknown key (kind, session, Slice, unit, client-cpus or a systemd property; see slicebench properties)");
 	if (r < 0)
 		return fail_at(p, p->line, name, "bad value '%s' (%s)", value,
 			       prop_why(prop_lookup(name), value, why, sizeof(why)));
@@ -783,6 +795,67 @@ static int check_slices(struct parser *p)
 	return 0;
 }
 
+/* unit = NAME.service: the installed unit's settings that the attribute
+ * table knows, read over D-Bus, become the context's properties (those the
+ * file gives itself win); the rest are listed as not reproduced. */
+static int mirror_into(struct parser *p, size_t i)
+{
+	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+	_cleanup_(mirror_done) struct mirror m = {};
+	_cleanup_free_ char *left = NULL;
+	struct context_spec *c = &p->e->contexts[i];
+	const char *user = p->e->server_user ? p->e->server_user : SERVER_DEFAULT_USER;
+	unsigned line = p->unit_line[i];
+	int r;
+
+	if (c->kind != CONTEXT_SERVICE)
+		return fail_at(p, line, "unit", "only a service context mirrors an installed unit (this is %s)",
+			       context_kind_to_string(c->kind));
+	if (bus_open_system(&bus) < 0)
+		return fail_at(p, line, "unit", "reading %s needs a running systemd (run it under slicebench sandbox)",
+			       p->unit[i]);
+	r = mirror_unit(bus, p->unit[i], &m, &error);
+	if (r == -EMEDIUMTYPE)
+		return fail_at(p, line, "unit", "%s is not a service", p->unit[i]);
+	if (r < 0)
+		return fail_at(p, line, "unit", "no unit %s is installed here (%s)", p->unit[i],
+			       sd_bus_error_is_set(&error) ? error.message : strerror(-r));
+	for (size_t k = 0; m.names && m.names[k]; k++) {
+		const char *why;
+		bool given = false;
+
+		for (size_t j = 0; j < c->n_props; j++)
+			given |= streq(c->props[j].def->name, m.names[k]);
+		if (given)
+			continue;
+		if (c->n_props == CONTEXT_PROPS_MAX)
+			return fail_at(p, line, "unit", "%s brings more than %d properties", p->unit[i], CONTEXT_PROPS_MAX);
+		if (prop_parse(m.names[k], m.values[k], &c->props[c->n_props]) < 0 ||
+		    context_check_prop(&c->props[c->n_props], c->kind, p->mode, &why) < 0) {
+			prop_value_done(&c->props[c->n_props]);
+			r = xasprintf(&left, "%s%s%s=%s", strempty(left), left ? ", " : "", m.names[k], m.values[k]);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		p->prop_line[i][c->n_props++] = line;
+	}
+	/* The datadir belongs to the server's user: a unit's User= must be it. */
+	for (size_t j = 0; j < c->n_props; j++)
+		if (streq(c->props[j].def->name, "User") && !streq(c->props[j].text, user))
+			return fail_at(p, p->prop_line[i][j], "User",
+				       "%s runs the server as %s, but the server's user is %s; set [server] user = %s",
+				       p->unit[i], c->props[j].text, user, c->props[j].text);
+	for (size_t k = 0; m.unknown && m.unknown[k]; k++) {
+		r = xasprintf(&left, "%s%s%s", strempty(left), left ? ", " : "", m.unknown[k]);
+		if (r < 0)
+			return r;
+	}
+	return xasprintf(&p->e->mirror_notes[i], "[context %s] mirrors %s; not reproduced: %s", c->name, p->unit[i],
+			 left ? left : "nothing");
+}
+
 /* Checks that need the whole file: kinds given, properties applicable to
  * the kind in this cgroup mode, vary values too, the baseline, and
  * repeat = auto with its maximum. */
@@ -804,6 +877,8 @@ static int check_whole(struct parser *p)
 				       context_kind_list(false));
 		if (p->session_given[i] && !context_ops_for(c->kind)->session)
 			return fail_at(p, p->ctx_line[i], "session", "only %s contexts choose a session", context_kind_list(true));
+		if (p->unit[i] && mirror_into(p, i) < 0)
+			return -EINVAL;
 		if (context_validate(c, p->mode, &bad, &why) < 0)
 			return fail_at(p, bad ? p->prop_line[i][bad - c->props] : p->ctx_line[i],
 				       bad ? bad->def->name : "kind", "%s in [context %s] (%s)", why, c->name,
@@ -895,12 +970,21 @@ int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *
 		fail_at(&p, p.line, NULL, "cannot read the file");
 	if (!p.msg)
 		check_whole(&p);
+	for (size_t i = 0; i < EXP_CONTEXTS_MAX; i++)
+		free(p.unit[i]);
 	if (p.msg) {
 		*ret_msg = p.msg;
 		experiment_done(ret);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+void experiment_log_mirrors(const struct experiment *e)
+{
+	for (size_t i = 0; i < e->n_contexts; i++)
+		if (e->mirror_notes[i])
+			log_info("%s", e->mirror_notes[i]);
 }
 
 void experiment_done(struct experiment *e)
@@ -916,8 +1000,10 @@ void experiment_done(struct experiment *e)
 	for (size_t i = 0; i < e->n_contexts; i++)
 		for (size_t j = 0; j < e->contexts[i].n_props; j++)
 			prop_value_done(&e->contexts[i].props[j]);
-	for (size_t i = 0; i < e->n_contexts; i++)
+	for (size_t i = 0; i < e->n_contexts; i++) {
 		free(e->client_cpus[i]);
+		free(e->mirror_notes[i]);
+	}
 	for (size_t i = 0; i < e->n_vary; i++)
 		free(e->vary_values[i]);
 	for (size_t i = 0; i < e->n_slices; i++)

@@ -65,6 +65,7 @@ struct experiment {
 	struct context_spec contexts[EXP_CONTEXTS_MAX];
 	char *client_cpus[EXP_CONTEXTS_MAX]; /* client-cpus = LIST: this context's client; NULL: [client]'s */
 	int context_slice[EXP_CONTEXTS_MAX]; /* Slice = NAME: its index in slices; -1: the kind's default */
+	char *mirror_notes[EXP_CONTEXTS_MAX]; /* unit = NAME: what it mirrors and what not */
 	size_t n_contexts;
 	/* [slice NAME], parents before children; a parent the file only
 	 * implies (db.slice of db-oltp.slice) is there without settings. */
@@ -91,6 +92,9 @@ int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *
  * [vary] is not carried over. */
 int experiment_from_results(const char *dir, struct experiment *ret, char **ret_msg);
 void experiment_done(struct experiment *e);
+/* One line per context that mirrors an installed unit: what it does not
+ * reproduce. */
+void experiment_log_mirrors(const struct experiment *e);
 
 /* The number of vary values, at least 1 (no [vary]: one unnamed value). */
 static inline size_t experiment_n_values(const struct experiment *e) { return e->n_vary ? e->n_vary : 1; }

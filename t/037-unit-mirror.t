@@ -1,0 +1,58 @@
+#!/bin/bash
+# unit = mariadb.service: a service context that mirrors Debian's installed
+# unit (read over D-Bus in the container sandbox) runs the server as mysql,
+# with its LimitNOFILE=, AmbientCapabilities=CAP_IPC_LOCK and a private
+# mount namespace (ProtectSystem=full, ProtectHome=); diff against a login
+# context names those and the session, autogroup, environment and cgroup.
+# A unit that is not installed, or not a service: exit 2, FILE:LINE: unit.
+# The sandbox itself: Debian's mariadbd does not run beside ours.
+# Prerequisites: ROOT, MYSQLD, NSPAWN (fails under CI).
+. "${SLICEBENCH_TOP:-.}/t/lib.sh"
+top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
+needs BINARY ROOT MYSQLD
+[ -f /lib/systemd/system/mariadb.service ] || sandbox_skip_all "needs Debian's mariadb.service installed"
+server_scratch
+box=t037-$$
+trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
+need_systemd $box "$scratch/up"
+echo "1..12"
+"${in_systemd[@]}" sh -c '! pgrep -x mariadbd && ! systemctl -q is-active mariadb.service'
+ok $? "the sandbox runs no mariadbd of Debian's own"
+exp=$top/t/fixtures/attrs/debian-mirror.ini
+"${in_systemd[@]}" "$SLICEBENCH" place --experiment "$exp" debian shell --json >"$scratch/p.json" 2>"$scratch/err"
+ok $? "place the mirror and a login context exits 0" "$scratch/err"
+grep -q "mirrors mariadb.service; not reproduced: .*ExecStart" "$scratch/err"
+ok $? "what the mirror does not reproduce is listed by name" "$scratch/err"
+get() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]].get(sys.argv[3], "(none)"))' \
+	"$scratch/p.json" "$1" "$2"; }
+[ "$(get debian user)" = mysql ]
+ok $? "the mirror runs the server as mysql (got $(get debian user))"
+# LimitNOFILE=32768, or the hard limit this machine allows, said why.
+hard=$(ulimit -Hn) nofile=$(get debian limit.nofile)
+[ "$nofile" = 32768 ] || { [ "$hard" -lt 32768 ] && [ "$nofile" = "$hard" ] && [[ $(get debian in_force.LimitNOFILE) == no:* ]]; }
+ok $? "LimitNOFILE=32768 from the unit (got $nofile; this machine's hard limit $hard)"
+(( (0x$(get debian cap.ambient) >> 14) & 1 ))
+ok $? "CAP_IPC_LOCK is an ambient capability (cap.ambient $(get debian cap.ambient))"
+[ "$(get debian mount.namespace)" = private ] && [[ $(get debian mount./usr) == ro* ]] && [ "$(get debian mount./home)" = inaccessible ]
+ok $? "a private mount namespace: /usr $(get debian mount./usr), /home $(get debian mount./home)"
+[[ $(get shell unit) == session-*.scope ]]
+ok $? "the login context sits in a session scope ($(get shell unit))"
+sub() { python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))[sys.argv[2]]))' "$scratch/p.json" "$1"; }
+sub debian >"$scratch/a.json"; sub shell >"$scratch/b.json"
+"$SLICEBENCH" diff "$scratch/a.json" "$scratch/b.json" >"$scratch/diff" 2>&1
+keys=$(awk 'NR > 1 { print $1 }' "$scratch/diff" | tr '\n' ' ')
+miss=
+for k in limit.nofile cap.ambient mount.namespace session.is_leader autogroup cgroup.systemd slice; do
+	[[ " $keys " == *" $k "* ]] || miss="$miss $k"
+done
+[ -z "$miss" ] && [[ $keys == *env.* ]]
+ok $? "diff names the limits, capabilities, mount namespace, session, autogroup, environment and cgroup (missing:${miss:- none})" "$scratch/diff"
+"${in_systemd[@]}" "$SLICEBENCH" run "$top/t/fixtures/attrs/unit-missing.ini" --dry-run >"$scratch/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "unit-missing.ini:4: unit: no unit no-such-unit-here.service" "$scratch/out"
+ok $? "a unit that is not installed: exit 2 and FILE:LINE: unit (exit $rc)" "$scratch/out"
+"${in_systemd[@]}" "$SLICEBENCH" run "$top/t/fixtures/attrs/unit-not-service.ini" --dry-run >"$scratch/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "unit-not-service.ini:4: unit: dbus.socket is not a service" "$scratch/out"
+ok $? "a unit that is not a service: exit 2 (exit $rc)" "$scratch/out"
+[ -z "$(servers)" ]
+ok $? "no server is left"
+exit $failed
