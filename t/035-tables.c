@@ -4,8 +4,9 @@
  * attribute table (slices/props.c): every settable row has a reader and an
  * in-force check, every row raw can apply has an applier, and every
  * applier does something: its example value, applied in a forked child
- * that then execs sleep, reads back in force.  Prerequisite: ROOT (the
- * appliers need it, as they do in a raw fork). */
+ * that then execs sleep, reads back in force; the workloads
+ * (runner/oltp/workload.c).  Prerequisite: ROOT (the appliers need it, as
+ * they do in a raw fork). */
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "oltp/oltp.h"
 #include "slices/context.h"
 #include "slices/snapshot.h"
 #include "tap.h"
@@ -134,10 +136,35 @@ static void check_attrs(void)
 			check_applier(&table[i]);
 }
 
+/* The workloads (runner/oltp/workload.c). */
+static void check_workloads(void)
+{
+	const char *all = oltp_workload_list(NULL);
+
+	for (enum oltp_workload w = 0; w < _OLTP_WORKLOAD_MAX; w++) {
+		const struct oltp_workload_def *d = oltp_workload_def(w);
+		const char *name = d->name ? d->name : "(unnamed)";
+		enum oltp_workload back = _OLTP_WORKLOAD_MAX;
+		const char *why = NULL;
+
+		ok(oltp_workload_from_string(name, &back) == 0 && back == w, "workload %s: parsing its name gives its row",
+		   name);
+		ok(d->protocol && d->db && d->unit && strstr(all, name), "%s: protocol, database, unit, in the list (%s)",
+		   name, all);
+		ok(d->prepare && d->prewarm && d->run_native && d->run_tool && d->server_facts,
+		   "%s: prepare, prewarm, both drivers and the server's facts", name);
+		ok(d->tool != OLTP_DRIVER_NATIVE && oltp_driver_check(w, d->tool, &why) == 0 &&
+			   oltp_driver_check(w, OLTP_DRIVER_NATIVE, &why) == 0,
+		   "%s: runs natively and with %s", name, word_name(oltp_driver_words, d->tool));
+		ok(strstr(oltp_workload_list(d->protocol), name) != NULL, "%s is among the %s workloads", name, d->protocol);
+	}
+}
+
 int main(void)
 {
 	require("ROOT");
 	check_kinds();
 	check_attrs();
+	check_workloads();
 	return done_testing();
 }

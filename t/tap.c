@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,6 +189,10 @@ bool have_prereq(const char *name)
 		return command_exists("mariadbd") || command_exists("mysqld");
 	if (!strcmp(name, "SYSBENCH"))
 		return command_exists("sysbench");
+	if (!strcmp(name, "POSTGRES"))
+		return access("/usr/lib/postgresql/15/bin/initdb", X_OK) == 0 && getpwnam("postgres");
+	if (!strcmp(name, "PGBENCH"))
+		return access("/usr/lib/postgresql/15/bin/pgbench", X_OK) == 0;
 	bail_out("unknown prerequisite %s", name);
 }
 
@@ -195,7 +200,8 @@ bool have_prereq(const char *name)
 static bool prereq_is_sandbox(const char *name)
 {
 	return !strcmp(name, "ROOT") || !strcmp(name, "NSPAWN") || !strcmp(name, "QEMU") ||
-	       !strcmp(name, "SYSTEMD") || !strcmp(name, "MYSQLD") || !strcmp(name, "SYSBENCH");
+	       !strcmp(name, "SYSTEMD") || !strcmp(name, "MYSQLD") || !strcmp(name, "SYSBENCH") ||
+	       !strcmp(name, "POSTGRES") || !strcmp(name, "PGBENCH");
 }
 
 void require(const char *names)

@@ -27,7 +27,8 @@ bool cmp_ok_at(const char *file, int line, double got, const char *op, double wa
 #define cmp_ok(got, op, want, ...) cmp_ok_at(__FILE__, __LINE__, (got), (op), (want), __VA_ARGS__)
 
 /* Named prerequisites, as in git's t/: ROOT, SYSTEMD (a manager reachable on
- * the system bus), NSPAWN, MYSQLD.  require() skips the whole file with the
+ * the system bus), NSPAWN, MYSQLD, SYSBENCH, POSTGRES (PostgreSQL 15's
+ * initdb and the postgres user), PGBENCH.  require() skips the whole file with the
  * reason, except that under CI=true a missing sandbox prerequisite fails. */
 bool have_prereq(const char *name);
 void require(const char *names);

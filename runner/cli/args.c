@@ -16,6 +16,8 @@ enum {
 	ARG_TABLE_SIZE,
 	ARG_PREPARE_THREADS,
 	ARG_SEED,
+	ARG_WORKLOAD,
+	ARG_SCALE,
 	ARG_THREADS,
 	ARG_TIME,
 	ARG_WARMUP,
@@ -23,6 +25,7 @@ enum {
 	ARG_RAND_TYPE,
 	ARG_RANGE_SIZE,
 	ARG_DRIVER,
+	ARG_CLIENT_THREADS,
 	ARG_CLIENT_CPUS,
 	ARG_PIN,
 	ARG_NO_PREWARM,
@@ -46,6 +49,8 @@ static const struct option options[] = {
 	{ "table-size", required_argument, NULL, ARG_TABLE_SIZE },
 	{ "prepare-threads", required_argument, NULL, ARG_PREPARE_THREADS },
 	{ "seed", required_argument, NULL, ARG_SEED },
+	{ "workload", required_argument, NULL, ARG_WORKLOAD },
+	{ "scale", required_argument, NULL, ARG_SCALE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "threads", required_argument, NULL, ARG_THREADS },
 	{ "time", required_argument, NULL, ARG_TIME },
@@ -54,6 +59,7 @@ static const struct option options[] = {
 	{ "rand-type", required_argument, NULL, ARG_RAND_TYPE },
 	{ "range-size", required_argument, NULL, ARG_RANGE_SIZE },
 	{ "driver", required_argument, NULL, ARG_DRIVER },
+	{ "client-threads", required_argument, NULL, ARG_CLIENT_THREADS },
 	{ "client-cpus", required_argument, NULL, ARG_CLIENT_CPUS },
 	{ "pin", required_argument, NULL, ARG_PIN },
 	{ "no-prewarm", no_argument, NULL, ARG_NO_PREWARM },
@@ -73,29 +79,35 @@ static const char sweep_help[] =
 	"usage: slicebench sweep --socket PATH [OPTIONS]\n"
 	"       slicebench sweep --context KIND [-p NAME=VALUE]... [OPTIONS]\n"
 	"       slicebench prepare --socket PATH [--tables N] [--table-size M] [--db NAME]\n"
+	"       slicebench prepare --socket DIR --workload select-only [--scale N]\n"
 	"       slicebench place KIND... [-p NAME=VALUE]... [--session MODE] [--json] [--keep]\n"
 	"       slicebench place --experiment NAME CONTEXT... [--json] [--keep]\n\n"
-	"Runs sysbench's oltp_read_only at each thread count against the server on PATH\n"
-	"(prepare creates or checks the sbtest tables; sweep does that first too).\n"
+	"Runs sysbench's oltp_read_only at each thread count against the server on PATH,\n"
+	"or pgbench's select-only or tpcb-like at each client count against PostgreSQL\n"
+	"(prepare creates or checks the dataset; sweep does that first too).\n"
 	"place starts the server in each context in turn and prints where it landed;\n"
 	"--keep leaves the last one running (slicebench cleanup stops it).\n\n"
-	"  --socket PATH          the server's socket (root over the socket, no password)\n"
+	"  --socket PATH          the server's socket (root over the socket, no password);\n"
+	"                         PostgreSQL: its directory or DIR/.s.PGSQL.PORT\n"
+	"  --workload NAME        oltp_read_only (default), select-only or tpcb-like (pgbench's)\n"
 	"  --context KIND         start the managed server in a context of that kind (service, user, ...)\n"
 	"  -p, --property N=V     a systemd property of that context, e.g. CPUQuota=50%%\n"
 	"  --session MODE         kinds that take a session: inherit (default) or new (setsid)\n"
 	"  --user NAME            MySQL user (root)\n"
-	"  --db NAME              database (sbtest)\n"
+	"  --db NAME              database (sbtest; pgbench's workloads: pgbench)\n"
 	"  --tables N             tables sbtest1..N (1)\n"
 	"  --table-size M         rows per table (10000)\n"
-	"  --prepare-threads N    tables loaded in parallel (one per table, at most 16)\n"
+	"  --scale N              pgbench's scale factor, 100000 accounts each (1)\n"
+	"  --prepare-threads N    tables (pgbench: account streams) loaded in parallel (at most 16)\n"
 	"  --seed N               PRNG seed (from the clock)\n"
-	"  --threads LIST         thread counts, as 1,2,4 or 1-4 (1,2,4)\n"
+	"  --threads LIST         thread counts (pgbench's workloads: clients), as 1,2,4 or 1-4 (1,2,4)\n"
 	"  --time DURATION        measured time per step (10s)\n"
 	"  --warmup DURATION      uncounted time before each step (0)\n"
 	"  --events N             stop each step after N transactions\n"
 	"  --rand-type TYPE       special (sysbench's default), uniform, gaussian, pareto\n"
 	"  --range-size N         rows per range query (100)\n"
-	"  --driver NAME          slicebench (native) or sysbench\n"
+	"  --driver NAME          slicebench (native), sysbench or pgbench (the workload's own tool)\n"
+	"  --client-threads N     pgbench's workloads: threads driving the clients, as pgbench -j (1)\n"
 	"  --client-cpus LIST     CPUs for the client threads\n"
 	"  --pin MODE             round-robin (thread i on CPU i mod n) or all (default)\n"
 	"  --no-prewarm           skip the buffer pool warm-up before the first step\n"
@@ -156,6 +168,20 @@ static int parse_sweep_arg(const char *verb, int c, const char *optname, const c
 	case ARG_SEED:
 		if (parse_u64(v, &o->seed) < 0)
 			return bad_value(verb, optname, v, "an unsigned integer");
+		return 0;
+	case ARG_WORKLOAD:
+		if (oltp_workload_from_string(v, &o->workload) < 0)
+			return bad_value(verb, optname, v, oltp_workload_list(NULL));
+		return 0;
+	case ARG_SCALE:
+		if (parse_int_range(v, 1, 20000, &n) < 0)
+			return bad_value(verb, optname, v, "1 to 20000");
+		o->scale = (unsigned)n;
+		return 0;
+	case ARG_CLIENT_THREADS:
+		if (parse_int_range(v, 1, 1024, &n) < 0)
+			return bad_value(verb, optname, v, "1 to 1024");
+		o->client_threads = (unsigned)n;
 		return 0;
 	case ARG_THREADS:
 		if (parse_int_list(v, 1, 100000, a->threads, SWEEP_MAX_STEPS, &a->n_threads) < 0)
@@ -262,6 +288,7 @@ static bool option_allowed(enum verb_kind verb, int c)
 
 int parse_argv(const char *verb, enum verb_kind kind, int argc, char **argv, struct sweep_args *a)
 {
+	const char *why = NULL;
 	int c, idx;
 
 	oltp_options_default(&a->o);
@@ -310,7 +337,6 @@ int parse_argv(const char *verb, enum verb_kind kind, int argc, char **argv, str
 	}
 	if (a->in_context) {
 		const struct prop_value *bad = NULL;
-		const char *why = NULL;
 		enum cgroup_mode mode = cgroup_mode_detect();
 
 		snprintf(a->spec.name, sizeof(a->spec.name), "%s-%s", verb, context_kind_to_string(a->spec.kind));
@@ -319,6 +345,20 @@ int parse_argv(const char *verb, enum verb_kind kind, int argc, char **argv, str
 				  bad ? "" : context_kind_to_string(a->spec.kind), why, cgroup_mode_to_string(mode));
 			return -EINVAL;
 		}
+	}
+	if (oltp_driver_check(a->o.workload, a->o.driver, &why) < 0) {
+		log_error("%s: --driver %s: %s", verb, word_name(oltp_driver_words, a->o.driver), why);
+		return -EINVAL;
+	}
+	if (a->o.client_threads && !streq(oltp_workload_def(a->o.workload)->protocol, "postgresql")) {
+		log_error("%s: --client-threads: %s runs one thread per connection (pgbench's workloads take it)", verb,
+			  oltp_workload_def(a->o.workload)->name);
+		return -EINVAL;
+	}
+	if (a->in_context && !streq(oltp_workload_def(a->o.workload)->protocol, "mysql")) {
+		log_error("%s: --context starts the managed mariadbd, which does not run %s; give --socket", verb,
+			  oltp_workload_def(a->o.workload)->name);
+		return -EINVAL;
 	}
 	if (a->o.pin == OLTP_PIN_ROUND_ROBIN && a->o.n_client_cpus == 0) {
 		log_error("%s: --pin round-robin needs --client-cpus", verb);

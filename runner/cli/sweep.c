@@ -9,9 +9,9 @@
 
 #define SWEEP_JSON_FORMAT 1
 
-static void print_text_header(void)
+static void print_text_header(const char *unit)
 {
-	printf("%-10s %7s %10s %11s %8s %8s %8s %8s %8s %7s %6s\n", "driver", "threads", "tps", "qps", "avg_ms",
+	printf("%-10s %7s %10s %11s %8s %8s %8s %8s %8s %7s %6s\n", "driver", unit, "tps", "qps", "avg_ms",
 	       "p50_ms", "p95_ms", "p99_ms", "max_ms", "errors", "recon");
 }
 
@@ -49,15 +49,15 @@ static int sweep_steps(struct sweep_args *a)
 		}
 	}
 	if (a->json) {
-		doc = json_pack("{s:i, s:s, s:s, s:i, s:i, s:s, s:[]}", "format_version", SWEEP_JSON_FORMAT, "workload",
-				"oltp_read_only", "driver", word_name(oltp_driver_words, a->o.driver),
-				"tables", (int)a->o.tables, "table_size", (int)a->o.table_size, "rand_type",
-				sbrand_type_to_string(a->o.rand.type), "steps");
+		doc = json_pack("{s:i, s:s, s:s, s:i, s:i, s:i, s:s, s:[]}", "format_version", SWEEP_JSON_FORMAT, "workload",
+				oltp_workload_def(a->o.workload)->name, "driver", word_name(oltp_driver_words, a->o.driver),
+				"tables", (int)a->o.tables, "table_size", (int)a->o.table_size, "scale", (int)a->o.scale,
+				"rand_type", sbrand_type_to_string(a->o.rand.type), "steps");
 		if (!doc)
 			return log_error_errno(-ENOMEM, "sweep: %m"), 1;
 		steps = json_object_get(doc, "steps");
 	} else
-		print_text_header();
+		print_text_header(oltp_workload_def(a->o.workload)->unit);
 
 	for (size_t i = 0; i < a->n_threads && !failed; i++) {
 		struct step_result res = {};

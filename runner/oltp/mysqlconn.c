@@ -27,7 +27,7 @@ int oltp_connect_flags(const struct oltp_options *o, const char *db, unsigned fl
 	return 0;
 }
 
-int oltp_server_facts(const struct oltp_options *o, struct placement *p)
+int mysql_server_facts(const struct oltp_options *o, struct placement *p)
 {
 	/* What the server made of its placement: with 1024 descriptors mysqld
 	 * quietly lowers max_connections and table_open_cache. */

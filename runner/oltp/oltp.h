@@ -1,6 +1,8 @@
-/* The sysbench-compatible OLTP read-only workload: dataset preparation, one
- * measured step at a given thread count (native driver), the same step run
- * through the real sysbench binary, and the step record with its JSON form. */
+/* The OLTP workloads: sysbench's oltp_read_only over the MySQL protocol,
+ * pgbench's select-only and tpcb-like over PostgreSQL's (oltp/pg.h), each a
+ * row of one table with its dataset preparation, its native driver and
+ * the real tool that runs the same step; and the step record with its
+ * JSON form, which all drivers fill alike. */
 #pragma once
 
 #include <signal.h>
@@ -21,21 +23,33 @@ enum oltp_pin {
 };
 
 enum oltp_driver {
-	OLTP_DRIVER_NATIVE,
-	OLTP_DRIVER_SYSBENCH,
+	OLTP_DRIVER_NATIVE,   /* "slicebench" */
+	OLTP_DRIVER_SYSBENCH, /* the real sysbench 1.0.20 */
+	OLTP_DRIVER_PGBENCH,  /* the real pgbench */
+	_OLTP_DRIVER_MAX,
 };
 
-/* The words of the drivers (slicebench, its alias native, sysbench) and of
+enum oltp_workload {
+	OLTP_WORKLOAD_READ_ONLY,   /* sysbench's oltp_read_only */
+	OLTP_WORKLOAD_SELECT_ONLY, /* pgbench -b select-only */
+	OLTP_WORKLOAD_TPCB_LIKE,   /* pgbench -b tpcb-like */
+	_OLTP_WORKLOAD_MAX,
+};
+
+/* The words of the drivers (slicebench, its alias native, sysbench, pgbench) and of
  * the pinning modes a user names (all, round-robin). */
 extern const struct word oltp_driver_words[];
 extern const struct word oltp_pin_words[];
 
 struct oltp_options {
-	const char *socket; /* required */
+	enum oltp_workload workload; /* oltp_read_only */
+	const char *socket; /* required; PostgreSQL: the socket's directory, or its .s.PGSQL.PORT */
 	const char *user;   /* "root" */
-	const char *db;     /* "sbtest" */
+	const char *db;     /* NULL: the workload's ("sbtest", "pgbench") */
 	unsigned tables;    /* 1 */
 	unsigned table_size; /* 10000 */
+	unsigned scale;      /* pgbench's scale factor: 100000 accounts each (1) */
+	unsigned client_threads; /* threads driving the connections (pgbench -j); 0: the workload's way */
 	unsigned prepare_threads; /* 0: one per table, at most 16 */
 	unsigned range_size;      /* 100 */
 	uint64_t duration_ns;     /* measured time; 10 s */
@@ -53,6 +67,7 @@ struct oltp_options {
 	unsigned timeout_s;            /* connect/read/write timeout; 10 */
 	bool prewarm;                  /* warm the buffer pool before the step */
 	const char *sysbench_path;     /* "sysbench" */
+	const char *pgbench_path;      /* "pgbench" */
 	bool progress;                 /* a line per second on stderr */
 };
 
@@ -65,6 +80,39 @@ struct oltp_options {
 
 void oltp_options_default(struct oltp_options *o);
 
+struct step_result;
+struct placement;
+/* A workload is its row: everything that differs between them. */
+struct oltp_workload_def {
+	const char *name;     /* as --workload and experiment files spell it */
+	const char *protocol; /* the servers it runs against: "mysql" or "postgresql" */
+	const char *db;       /* the default database */
+	const char *unit;     /* what a step's size counts: "threads" or "clients" */
+	enum oltp_driver tool; /* the real tool that --driver may name besides slicebench */
+	/* The dataset made or checked; a mismatching one is -EEXIST with the
+	 * table named in *ret_msg (never NULL here: oltp_prepare() hands
+	 * the message on only if its caller asked). */
+	int (*prepare)(const struct oltp_options *o, char **ret_msg);
+	/* The server's buffers warmed with the dataset (*ret_msg as above). */
+	int (*prewarm)(const struct oltp_options *o, char **ret_msg);
+	/* One step with `size` threads or clients: 0 with *ret filled, also
+	 * for a failed step; <0 only if it could not be set up. */
+	int (*run_native)(const struct oltp_options *o, unsigned size, struct step_result *ret);
+	int (*run_tool)(const struct oltp_options *o, unsigned size, struct step_result *ret);
+	/* What the server made of its placement, as server.* attributes. */
+	int (*server_facts)(const struct oltp_options *o, struct placement *p);
+};
+
+const struct oltp_workload_def *oltp_workload_def(enum oltp_workload w);
+int oltp_workload_from_string(const char *s, enum oltp_workload *ret);
+/* "select-only or tpcb-like": the workloads of a protocol (NULL: all), for messages. */
+const char *oltp_workload_list(const char *protocol);
+/* Can this driver run this workload?  0, or -EINVAL with *ret_why (static)
+ * saying which drivers can. */
+int oltp_driver_check(enum oltp_workload w, enum oltp_driver d, const char **ret_why);
+/* o->db, or the workload's default. */
+const char *oltp_db(const struct oltp_options *o);
+
 enum oltp_err_class { OLTP_ERR_IGNORABLE, OLTP_ERR_RECONNECT, OLTP_ERR_FATAL, _OLTP_ERR_MAX };
 enum oltp_err_class oltp_classify_error(unsigned mysql_errno);
 
@@ -75,7 +123,7 @@ struct oltp_telemetry_sample {
 	double t_s;                   /* since the start of the measured phase */
 	double cpu_user_pct, cpu_sys_pct, cpu_idle_pct; /* host, /proc/stat delta since the previous sample */
 	double load1;
-	unsigned procs_running;
+	unsigned procs_running, procs_blocked; /* tasks in R and in D state (/proc/stat), now */
 	double ctxt_per_s;
 	double server_cpu_s;          /* utime+stime of the server (cgroup or /proc/PID/stat), cumulative; <0 unknown */
 	int64_t nr_throttled, throttled_usec; /* cpu.stat of server_cpu_cgroup, cumulative; -1 unknown */
@@ -106,6 +154,8 @@ struct step_result {
 	char reason[256];
 };
 
+/* An empty record of a step by driver at that size; the latencies "not reported". */
+void step_result_start(struct step_result *r, enum oltp_driver driver, unsigned threads);
 void step_result_done(struct step_result *r); /* frees the arrays; NULL ok */
 int step_result_to_json(const struct step_result *r, json_t **ret);
 
@@ -125,16 +175,19 @@ static inline int oltp_connect(const struct oltp_options *o, const char *db, MYS
 	return oltp_connect_flags(o, db, 0, ret, ret_msg);
 }
 
-/* The server's own view of its placement (open_files_limit,
- * max_connections, table_open_cache, ...) as server.* attributes. */
-struct placement;
+/* The workload's row, for o->workload: the server's own view of its
+ * placement (open_files_limit, max_connections, ...) as server.*
+ * attributes, the dataset made or checked, the buffers warmed. */
 int oltp_server_facts(const struct oltp_options *o, struct placement *p);
-
-/* Create and load sbtest1..N, or check and reuse a matching dataset.
- * A mismatching dataset is -EEXIST with the table named in *ret_msg (may be NULL). */
 int oltp_prepare(const struct oltp_options *o, char **ret_msg);
-/* Warm the buffer pool: read every table through the PK and through k. */
 int oltp_prewarm(const struct oltp_options *o, char **ret_msg);
+
+/* oltp_read_only's row: sbtest1..N created and loaded, or checked and
+ * reused; the buffer pool warmed through the PK and through k; the
+ * server's variables. */
+int sbtest_prepare(const struct oltp_options *o, char **ret_msg);
+int sbtest_prewarm(const struct oltp_options *o, char **ret_msg);
+int mysql_server_facts(const struct oltp_options *o, struct placement *p);
 
 /* A signal caught (common/interrupt.h) ends the running step as failed,
  * "interrupted", and prepare with -EINTR. */
@@ -143,7 +196,7 @@ int oltp_prewarm(const struct oltp_options *o, char **ret_msg);
  * ret->reason); <0 only if the step could not be set up (no threads started). */
 int oltp_run_step(const struct oltp_options *o, unsigned threads, struct step_result *ret);
 int sysbench_run_step(const struct oltp_options *o, unsigned threads, struct step_result *ret);
-/* The step with o->driver. */
+/* The step of o->workload with o->driver. */
 int oltp_step(const struct oltp_options *o, unsigned threads, struct step_result *ret);
 /* Parse sysbench 1.0.20's run output into *ret (exposed for the tests). */
 int sysbench_parse_report(const char *text, struct step_result *ret);

@@ -102,32 +102,32 @@ static int check_table(MYSQL *m, const struct oltp_options *o, unsigned t, char 
 			"SELECT GROUP_CONCAT(CONCAT_WS(':', COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE) "
 			"ORDER BY ORDINAL_POSITION SEPARATOR ',') FROM information_schema.COLUMNS "
 			"WHERE TABLE_SCHEMA='%s' AND TABLE_NAME='sbtest%u'",
-			o->db, t);
+			oltp_db(o), t);
 	if (r < 0)
 		return r;
 	if (!*columns)
 		return 0;
 	if (!streq(columns, expected_columns)) {
-		xasprintf(ret_msg, "table %s.sbtest%u exists with columns %s, not sysbench's %s", o->db, t, columns,
+		xasprintf(ret_msg, "table %s.sbtest%u exists with columns %s, not sysbench's %s", oltp_db(o), t, columns,
 			  expected_columns);
 		return -EEXIST;
 	}
 	r = query_value(m, ret_msg, &index,
 			"SELECT GROUP_CONCAT(COLUMN_NAME) FROM information_schema.STATISTICS "
 			"WHERE TABLE_SCHEMA='%s' AND TABLE_NAME='sbtest%u' AND INDEX_NAME='k_%u'",
-			o->db, t, t);
+			oltp_db(o), t, t);
 	if (r < 0)
 		return r;
 	if (!streq(index, "k")) {
-		xasprintf(ret_msg, "table %s.sbtest%u exists without the index k_%u on k (an interrupted load?)", o->db,
+		xasprintf(ret_msg, "table %s.sbtest%u exists without the index k_%u on k (an interrupted load?)", oltp_db(o),
 			  t, t);
 		return -EEXIST;
 	}
-	r = query_value(m, ret_msg, &rows, "SELECT COUNT(*) FROM `%s`.sbtest%u", o->db, t);
+	r = query_value(m, ret_msg, &rows, "SELECT COUNT(*) FROM `%s`.sbtest%u", oltp_db(o), t);
 	if (r < 0)
 		return r;
 	if (strtoull(rows, NULL, 10) != o->table_size) {
-		xasprintf(ret_msg, "table %s.sbtest%u exists with %s rows, not --table-size %u", o->db, t, rows,
+		xasprintf(ret_msg, "table %s.sbtest%u exists with %s rows, not --table-size %u", oltp_db(o), t, rows,
 			  o->table_size);
 		return -EEXIST;
 	}
@@ -275,7 +275,7 @@ static void *load_worker(void *arg)
 	struct load_job *j = arg;
 	_cleanup_mysql_ MYSQL *m = NULL;
 
-	j->r = oltp_connect_flags(j->o, j->o->db, j->prewarm ? 0 : OLTP_CONNECT_LOCAL_INFILE, &m, &j->msg);
+	j->r = oltp_connect_flags(j->o, oltp_db(j->o), j->prewarm ? 0 : OLTP_CONNECT_LOCAL_INFILE, &m, &j->msg);
 	for (unsigned i = j->first; j->r >= 0 && i < j->n_tables; i += j->step)
 		j->r = (j->prewarm ? prewarm_table : load_table)(m, j->o, j->tables[i], &j->msg);
 	return NULL;
@@ -320,21 +320,21 @@ static int run_jobs(const struct oltp_options *o, const unsigned *tables, unsign
 	return r;
 }
 
-static int prepare_tables(const struct oltp_options *o, char **ret_msg)
+int sbtest_prepare(const struct oltp_options *o, char **ret_msg)
 {
 	_cleanup_mysql_ MYSQL *m = NULL;
 	_cleanup_free_ unsigned *todo = NULL;
 	unsigned missing = 0;
 	int r;
 
-	if (!db_name_is_valid(o->db)) {
-		xasprintf(ret_msg, "bad database name '%s' (want letters, digits and _)", o->db);
+	if (!db_name_is_valid(oltp_db(o))) {
+		xasprintf(ret_msg, "bad database name '%s' (want letters, digits and _)", oltp_db(o));
 		return -EINVAL;
 	}
 	r = oltp_connect(o, NULL, &m, ret_msg);
 	if (r < 0)
 		return r;
-	r = query(m, ret_msg, "CREATE DATABASE IF NOT EXISTS `%s`", o->db);
+	r = query(m, ret_msg, "CREATE DATABASE IF NOT EXISTS `%s`", oltp_db(o));
 	if (r < 0)
 		return r;
 	todo = calloc(o->tables, sizeof(*todo));
@@ -350,7 +350,7 @@ static int prepare_tables(const struct oltp_options *o, char **ret_msg)
 	return missing ? run_jobs(o, todo, missing, false, ret_msg) : 0;
 }
 
-static int prewarm_tables(const struct oltp_options *o, char **ret_msg)
+int sbtest_prewarm(const struct oltp_options *o, char **ret_msg)
 {
 	_cleanup_free_ unsigned *all = calloc(o->tables, sizeof(*all));
 
@@ -359,28 +359,4 @@ static int prewarm_tables(const struct oltp_options *o, char **ret_msg)
 	for (unsigned t = 1; t <= o->tables; t++)
 		all[t - 1] = t;
 	return run_jobs(o, all, o->tables, true, ret_msg);
-}
-
-/* The message is built in any case and handed over only if asked for. */
-static int with_message(int (*f)(const struct oltp_options *, char **), const struct oltp_options *o,
-			char **ret_msg)
-{
-	_cleanup_free_ char *msg = NULL;
-	int r = f(o, &msg);
-
-	if (ret_msg) {
-		*ret_msg = msg;
-		msg = NULL;
-	}
-	return r;
-}
-
-int oltp_prepare(const struct oltp_options *o, char **ret_msg)
-{
-	return with_message(prepare_tables, o, ret_msg);
-}
-
-int oltp_prewarm(const struct oltp_options *o, char **ret_msg)
-{
-	return with_message(prewarm_tables, o, ret_msg);
 }

@@ -1,8 +1,8 @@
-/* What both drivers share: the workload's defaults, the classes of MySQL
- * errors (ignorable, reconnect, fatal), the step record and its JSON, and
- * oltp_step(), which hands a step to the driver the options name. */
-#include <mysqld_error.h>
+/* What all drivers share: the options' defaults, the classes of MySQL
+ * errors (ignorable, reconnect, fatal), the step record and its JSON. */
 #include <errmsg.h>
+#include <mysqld_error.h>
+#include <stdio.h>
 
 #include "oltp/oltp.h"
 #include "common/util.h"
@@ -10,6 +10,7 @@
 const struct word oltp_driver_words[] = {
 	{ "slicebench", OLTP_DRIVER_NATIVE },
 	{ "sysbench", OLTP_DRIVER_SYSBENCH },
+	{ "pgbench", OLTP_DRIVER_PGBENCH },
 	{ "native", OLTP_DRIVER_NATIVE },
 	{},
 };
@@ -24,14 +25,15 @@ void oltp_options_default(struct oltp_options *o)
 {
 	*o = (struct oltp_options){
 		.user = "root",
-		.db = "sbtest",
 		.tables = OLTP_DEFAULT_TABLES,
 		.table_size = OLTP_DEFAULT_TABLE_SIZE,
+		.scale = 1,
 		.range_size = 100,
 		.duration_ns = OLTP_DEFAULT_DURATION_S * NSEC_PER_SEC,
 		.max_reconnects = 3,
 		.timeout_s = 10,
 		.sysbench_path = "sysbench",
+		.pgbench_path = "pgbench",
 	};
 	sbrand_params_default(&o->rand);
 }
@@ -53,6 +55,13 @@ enum oltp_err_class oltp_classify_error(unsigned mysql_errno)
 	default:
 		return OLTP_ERR_FATAL;
 	}
+}
+
+void step_result_start(struct step_result *r, enum oltp_driver driver, unsigned threads)
+{
+	*r = (struct step_result){ .threads = threads, .lat_avg_ms = -1, .lat_p50_ms = -1, .lat_p95_ms = -1,
+				   .lat_p99_ms = -1, .lat_max_ms = -1 };
+	snprintf(r->driver, sizeof(r->driver), "%s", word_name(oltp_driver_words, driver));
 }
 
 void step_result_done(struct step_result *r)
@@ -108,9 +117,4 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 oom:
 	json_decref(o);
 	return -ENOMEM;
-}
-
-int oltp_step(const struct oltp_options *o, unsigned threads, struct step_result *ret)
-{
-	return (o->driver == OLTP_DRIVER_SYSBENCH ? sysbench_run_step : oltp_run_step)(o, threads, ret);
 }

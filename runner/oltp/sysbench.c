@@ -225,7 +225,7 @@ static int run_sysbench(const struct oltp_options *o, unsigned threads, uint64_t
 	argv[n++] = opt("--db-driver=mysql");
 	argv[n++] = opt("--mysql-socket=%s", o->socket);
 	argv[n++] = opt("--mysql-user=%s", o->user);
-	argv[n++] = opt("--mysql-db=%s", o->db);
+	argv[n++] = opt("--mysql-db=%s", oltp_db(o));
 	argv[n++] = opt("--tables=%u", o->tables);
 	argv[n++] = opt("--table-size=%u", o->table_size);
 	argv[n++] = opt("--range-size=%u", o->range_size);

@@ -12,6 +12,7 @@
 
 struct proc_stat_totals {
 	uint64_t user, sys, idle, total, ctxt;
+	unsigned running, blocked; /* tasks runnable and in uninterruptible sleep, now */
 };
 
 struct oltp_telemetry {
@@ -107,7 +108,7 @@ void oltp_telemetry_free(struct oltp_telemetry *t)
 	free(t);
 }
 
-static int read_proc_stat(struct proc_stat_totals *ret, unsigned *ret_running)
+static int read_proc_stat(struct proc_stat_totals *ret)
 {
 	_cleanup_fclose_ FILE *f = fopen("/proc/stat", "re");
 	char line[512];
@@ -127,7 +128,8 @@ static int read_proc_stat(struct proc_stat_totals *ret, unsigned *ret_running)
 			ret->total = ret->user + ret->sys + ret->idle + v[7];
 		} else
 			(void)(sscanf(line, "ctxt %" SCNu64, &ret->ctxt) == 1 ||
-			       sscanf(line, "procs_running %u", ret_running) == 1);
+			       sscanf(line, "procs_running %u", &ret->running) == 1 ||
+			       sscanf(line, "procs_blocked %u", &ret->blocked) == 1);
 	}
 	return 0;
 }
@@ -241,9 +243,13 @@ int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_tele
 
 	*ret = (struct oltp_telemetry_sample){ .t_s = t_s, .server_cpu_s = -1, .nr_throttled = -1,
 					       .throttled_usec = -1, .n_l3 = t->n_l3, .n_nodes = t->n_nodes };
-	r = read_proc_stat(&cur, &ret->procs_running);
+	r = read_proc_stat(&cur);
 	if (r < 0)
 		return r;
+	/* The seed's loop: R and D tasks beside the load average, whose jumps
+	 * they explain. */
+	ret->procs_running = cur.running;
+	ret->procs_blocked = cur.blocked;
 	if (t->prev_ns && cur.total > t->prev.total) {
 		double total = (double)(cur.total - t->prev.total);
 
@@ -308,9 +314,10 @@ static json_t *known_or_null(int64_t v)
 
 json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s)
 {
-	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:i, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I}",
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:i, s:i, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I}",
 			 "t_s", s->t_s, "cpu_user_pct", s->cpu_user_pct, "cpu_sys_pct", s->cpu_sys_pct,
 			 "cpu_idle_pct", s->cpu_idle_pct, "load1", s->load1, "procs_running", (int)s->procs_running,
+			 "procs_blocked", (int)s->procs_blocked,
 			 "ctxt_per_s", s->ctxt_per_s, "server_cpu_s",
 			 s->server_cpu_s < 0 ? json_null() : json_real(s->server_cpu_s), "nr_throttled",
 			 known_or_null(s->nr_throttled), "throttled_usec", known_or_null(s->throttled_usec),

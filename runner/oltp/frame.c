@@ -1,0 +1,278 @@
+/* The step frame the native drivers share (see frame.h): the gate, the
+ * counting, the reporter on absolute deadlines and the record. */
+#include <inttypes.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "oltp/frame.h"
+#include "common/interrupt.h"
+
+void step_fail(struct step_frame *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&f->lock);
+	if (!f->reason[0]) {
+		va_start(ap, fmt);
+		vsnprintf(f->reason, sizeof(f->reason), fmt, ap);
+		va_end(ap);
+	}
+	pthread_mutex_unlock(&f->lock);
+	atomic_store(&f->stop, true);
+}
+
+void step_frame_ready(struct step_frame *f)
+{
+	pthread_mutex_lock(&f->lock);
+	f->n_ready++;
+	pthread_cond_broadcast(&f->cond);
+	while (!f->go)
+		pthread_cond_wait(&f->cond, &f->lock);
+	pthread_mutex_unlock(&f->lock);
+}
+
+int step_frame_pin(const struct oltp_options *o, unsigned id)
+{
+	cpu_set_t set;
+
+	if (o->pin == OLTP_PIN_INHERIT || o->n_client_cpus == 0)
+		return 0;
+	CPU_ZERO(&set);
+	if (o->pin == OLTP_PIN_ROUND_ROBIN)
+		CPU_SET(o->client_cpus[id % o->n_client_cpus], &set);
+	else
+		for (unsigned i = 0; i < o->n_client_cpus; i++)
+			CPU_SET(o->client_cpus[i], &set);
+	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+static int count_second(struct step_frame *f, struct step_counters *c, uint64_t end_ns)
+{
+	size_t slot = (end_ns - f->measure_ns) / NSEC_PER_SEC;
+
+	if (slot >= c->n_seconds) {
+		size_t n = MAX(slot + 1, c->n_seconds * 2);
+		uint64_t *p = realloc(c->per_second, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		memset(p + c->n_seconds, 0, (n - c->n_seconds) * sizeof(*p));
+		c->per_second = p;
+		c->n_seconds = n;
+	}
+	c->per_second[slot]++;
+	return 0;
+}
+
+int step_frame_count(struct step_frame *f, struct step_counters *c, uint64_t t0, uint64_t t1, uint64_t queries)
+{
+	if (t0 < f->measure_ns || t1 > f->end_ns)
+		return 0;
+	/* An event-count step counts exactly o->events transactions. */
+	if (f->o->events) {
+		uint64_t n = atomic_fetch_add(&f->events_done, 1);
+
+		if (n >= f->o->events)
+			return -1;
+		if (n + 1 == f->o->events)
+			atomic_store(&f->stop, true);
+	}
+	histogram_add(&c->latency, t1 - t0);
+	c->last_counted_ns = t1;
+	c->queries += queries;
+	atomic_store_explicit(&c->transactions, atomic_load_explicit(&c->transactions, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+	if (count_second(f, c, t1) < 0) {
+		step_fail(f, "out of memory");
+		return -1;
+	}
+	return 1;
+}
+
+static uint64_t sum_transactions(const struct step_frame *f)
+{
+	uint64_t sum = 0;
+
+	for (unsigned i = 0; i < f->n_threads; i++)
+		sum += atomic_load_explicit(&f->counters[i].transactions, memory_order_relaxed);
+	return sum;
+}
+
+/* Gone, or dead and not yet reaped (a zombie answers kill(pid, 0)); the
+ * step does not reap it: the PID stays its starter's to account for. */
+static bool server_gone(pid_t pid)
+{
+	_cleanup_free_ char *stat = NULL;
+	char path[64];
+	const char *p;
+
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	return read_file_str(path, &stat) >= 0 && (p = strrchr(stat, ')')) && p[1] == ' ' && p[2] == 'Z';
+}
+
+/* Sleeps to an absolute deadline, waking every 100 ms to notice a stop. */
+static void sleep_until(struct step_frame *f, uint64_t deadline)
+{
+	for (uint64_t now; !atomic_load(&f->stop) && !interrupt_signal && (now = now_ns()) < deadline;) {
+		uint64_t t = MIN(deadline, now + 100 * NSEC_PER_MSEC);
+		struct timespec ts = { .tv_sec = t / NSEC_PER_SEC, .tv_nsec = t % NSEC_PER_SEC };
+
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+}
+
+/* The calling thread's part: samples once a second on absolute deadlines
+ * and watches the server, until the time is up or the step stops. */
+static void report(struct step_frame *f, unsigned clients, struct oltp_telemetry *tel, struct step_result *ret)
+{
+	const struct oltp_options *o = f->o;
+	uint64_t last = 0;
+
+	sleep_until(f, f->measure_ns);
+	if (interrupt_signal)
+		step_fail(f, "interrupted by a signal");
+	for (uint64_t k = 1; !atomic_load(&f->stop); k++) {
+		uint64_t tick = f->measure_ns + k * NSEC_PER_SEC, txns;
+
+		sleep_until(f, MIN(tick, f->end_ns));
+		if (interrupt_signal)
+			step_fail(f, "interrupted by a signal");
+		if (atomic_load(&f->stop))
+			break;
+		if (tel && oltp_telemetry_append(tel, (double)(MIN(tick, f->end_ns) - f->measure_ns) / NSEC_PER_SEC, ret) < 0)
+			step_fail(f, "out of memory");
+		txns = sum_transactions(f);
+		if (o->progress)
+			fprintf(stderr, "[ %" PRIu64 "s ] thds: %u tps: %.2f\n", k, clients, (double)(txns - last));
+		last = txns;
+		if (o->server_pid > 0 && server_gone(o->server_pid))
+			step_fail(f, "the server (PID %d) is gone", o->server_pid);
+		if (tick >= f->end_ns)
+			break;
+	}
+	atomic_store(&f->stop, true);
+}
+
+static int collect(struct step_frame *f, struct step_result *ret)
+{
+	_cleanup_free_ struct histogram *all = malloc(sizeof(*all));
+	uint64_t last_end = f->measure_ns;
+	size_t n_seconds = 0;
+
+	if (!all)
+		return -ENOMEM;
+	histogram_init(all);
+	for (unsigned i = 0; i < f->n_threads; i++) {
+		const struct step_counters *c = &f->counters[i];
+
+		histogram_merge(all, &c->latency);
+		ret->queries += c->queries;
+		ret->reconnects += c->reconnects;
+		for (unsigned e = 0; e < _OLTP_ERR_MAX; e++)
+			ret->errors[e] += c->errors[e];
+		n_seconds = MAX(n_seconds, c->n_seconds);
+	}
+	ret->transactions = all->count;
+	/* An event-count step ends with its last transaction; a timed one at its deadline. */
+	if (f->end_ns != UINT64_MAX)
+		last_end = f->end_ns;
+	else
+		for (unsigned i = 0; i < f->n_threads; i++)
+			last_end = MAX(last_end, f->counters[i].last_counted_ns);
+	ret->duration_s = (double)(last_end - f->measure_ns) / NSEC_PER_SEC;
+	n_seconds = MIN(n_seconds, (size_t)ceil(ret->duration_s));
+	ret->intervals = calloc(MAX(n_seconds, 1), sizeof(double));
+	if (!ret->intervals)
+		return -ENOMEM;
+	ret->n_intervals = n_seconds;
+	for (size_t s = 0; s < n_seconds; s++) {
+		double len = MIN(1.0, ret->duration_s - (double)s);
+
+		for (unsigned i = 0; i < f->n_threads; i++)
+			if (s < f->counters[i].n_seconds)
+				ret->intervals[s] += (double)f->counters[i].per_second[s];
+		ret->intervals[s] /= len > 0 ? len : 1.0;
+	}
+	if (ret->duration_s > 0) {
+		ret->tps = (double)ret->transactions / ret->duration_s;
+		ret->qps = (double)ret->queries / ret->duration_s;
+	}
+	if (all->count > 0) {
+		ret->lat_avg_ms = histogram_mean(all) / 1e6;
+		ret->lat_p50_ms = (double)histogram_percentile(all, 50) / 1e6;
+		ret->lat_p95_ms = (double)histogram_percentile(all, 95) / 1e6;
+		ret->lat_p99_ms = (double)histogram_percentile(all, 99) / 1e6;
+		ret->lat_max_ms = (double)histogram_max(all) / 1e6;
+	}
+	return 0;
+}
+
+static void counters_free(struct step_frame *f)
+{
+	for (unsigned i = 0; f->counters && i < f->n_threads; i++)
+		free(f->counters[i].per_second);
+	free(f->counters);
+	f->counters = NULL;
+}
+
+int step_frame_run(struct step_frame *f, const struct oltp_options *o, unsigned n_threads, unsigned clients,
+		   void *(*fn)(void *), void *args, size_t arg_size, struct step_result *ret)
+{
+	struct oltp_telemetry *tel = NULL;
+	_cleanup_free_ pthread_t *threads = calloc(n_threads, sizeof(pthread_t));
+	unsigned started = 0;
+	int r = 0;
+
+	*f = (struct step_frame){ .o = o, .n_threads = n_threads, .lock = PTHREAD_MUTEX_INITIALIZER,
+				  .cond = PTHREAD_COND_INITIALIZER };
+	step_result_start(ret, OLTP_DRIVER_NATIVE, clients);
+	/* Padded to a cache line each, so that no two threads' counters share one. */
+	f->counters = aligned_alloc(64, n_threads * sizeof(*f->counters));
+	if (!threads || !f->counters) {
+		free(f->counters);
+		f->counters = NULL;
+		return -ENOMEM;
+	}
+	memset(f->counters, 0, n_threads * sizeof(*f->counters));
+	for (unsigned i = 0; i < n_threads; i++)
+		histogram_init(&f->counters[i].latency);
+	/* Telemetry is an extra: a step still runs where /proc cannot be read. */
+	(void)oltp_telemetry_new(o, &tel);
+
+	for (; started < n_threads; started++) {
+		r = -pthread_create(&threads[started], NULL, fn, (char *)args + started * arg_size);
+		if (r < 0)
+			break;
+	}
+	pthread_mutex_lock(&f->lock);
+	while (f->n_ready < started)
+		pthread_cond_wait(&f->cond, &f->lock);
+	f->measure_ns = now_ns() + o->warmup_ns;
+	f->end_ns = o->duration_ns ? f->measure_ns + o->duration_ns : UINT64_MAX;
+	if (r < 0)
+		atomic_store(&f->stop, true);
+	f->go = true;
+	pthread_cond_broadcast(&f->cond);
+	pthread_mutex_unlock(&f->lock);
+
+	if (r == 0)
+		report(f, clients, tel, ret);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	if (r >= 0)
+		r = collect(f, ret);
+	if (r >= 0 && f->reason[0]) {
+		ret->failed = true;
+		snprintf(ret->reason, sizeof(ret->reason), "%s", f->reason);
+	}
+	if (r < 0)
+		step_result_done(ret);
+	oltp_telemetry_free(tel);
+	counters_free(f);
+	return r;
+}

@@ -1,0 +1,73 @@
+/* What every native driver's step shares, after sysbench's core: worker
+ * threads start behind a gate and count into counters of their own (cache
+ * line padded, written by their thread only), the calling thread samples
+ * and reports on absolute one-second deadlines until the step ends or a
+ * worker fails, and the record is built from the counters after the join.
+ * A driver supplies the worker (one thread, however many connections it
+ * drives) and calls step_frame_count() for each finished transaction. */
+#pragma once
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "oltp/histogram.h"
+#include "oltp/oltp.h"
+#include "common/util.h"
+
+struct step_counters {
+	/* written by the owning thread only; read after the join */
+	uint64_t errors[_OLTP_ERR_MAX], reconnects, queries;
+	uint64_t *per_second; /* counted transactions by second of the measured phase */
+	size_t n_seconds;
+	uint64_t last_counted_ns;
+	struct histogram latency;
+	/* also read by the reporter while the step runs */
+	_Alignas(64) atomic_uint_fast64_t transactions;
+};
+
+struct step_frame {
+	const struct oltp_options *o;
+	unsigned n_threads;
+	struct step_counters *counters; /* [n_threads], one per worker thread */
+	uint64_t measure_ns, end_ns;	/* set before the gate opens; end_ns UINT64_MAX: events only */
+	atomic_bool stop;
+	atomic_uint_fast64_t events_done;
+	pthread_mutex_t lock; /* the gate, and the first failure */
+	pthread_cond_t cond;
+	unsigned n_ready;
+	bool go;
+	char reason[256];
+};
+
+/* Records the first failure (later ones are dropped) and stops the step. */
+void step_fail(struct step_frame *f, const char *fmt, ...) _printf_(2, 3);
+
+/* In a worker, once it is connected (or failed to): counts it ready and
+ * waits until the gate opens. */
+void step_frame_ready(struct step_frame *f);
+
+static inline bool step_frame_stopped(struct step_frame *f)
+{
+	return atomic_load_explicit(&f->stop, memory_order_relaxed);
+}
+
+/* One transaction that started at t0 and finished at t1 with `queries`
+ * statements.  Returns 1 if it was counted, 0 if it fell outside the
+ * measured phase, -1 if the step is over (the event count is reached, or
+ * out of memory: the step has failed). */
+int step_frame_count(struct step_frame *f, struct step_counters *c, uint64_t t0, uint64_t t1, uint64_t queries);
+
+/* The CPUs of o's client placement for worker `id`: 0, or -errno. */
+int step_frame_pin(const struct oltp_options *o, unsigned id);
+
+/* Runs a step of n_threads workers: worker i runs fn(args + i * arg_size)
+ * and finds its counters at f->counters[i] (the frame is set in *f before
+ * the first thread starts, so the worker may keep a pointer to it).  The
+ * calling thread opens the gate once all are ready, samples telemetry,
+ * prints progress and watches the server until the end, then joins and
+ * fills *ret.  0 with *ret filled (also for a failed step); <0 if no
+ * thread could be set up. */
+int step_frame_run(struct step_frame *f, const struct oltp_options *o, unsigned n_threads, unsigned clients,
+		   void *(*fn)(void *), void *args, size_t arg_size, struct step_result *ret);

@@ -1,0 +1,122 @@
+/* The workloads, one row each (struct oltp_workload_def), and the calls
+ * that hand a step, a prepare or a warm-up to the row of o->workload. */
+#include <stdio.h>
+
+#include "oltp/oltp.h"
+#include "oltp/pg.h"
+#include "common/util.h"
+
+/* pgbench's built-in scripts differ only in their statements (oltp/pg_step.c). */
+#define PGBENCH_WORKLOAD(script)                                                 \
+	{                                                                        \
+		.name = script, .protocol = "postgresql", .db = "pgbench", .unit = "clients", \
+		.tool = OLTP_DRIVER_PGBENCH, .prepare = pgbench_prepare, .prewarm = pgbench_prewarm, \
+		.run_native = pgbench_run_step, .run_tool = pgbench_tool_step, .server_facts = pg_server_facts, \
+	}
+
+static const struct oltp_workload_def workloads[_OLTP_WORKLOAD_MAX] = {
+	[OLTP_WORKLOAD_READ_ONLY] = {
+		.name = "oltp_read_only",
+		.protocol = "mysql",
+		.db = "sbtest",
+		.unit = "threads",
+		.tool = OLTP_DRIVER_SYSBENCH,
+		.prepare = sbtest_prepare,
+		.prewarm = sbtest_prewarm,
+		.run_native = oltp_run_step,
+		.run_tool = sysbench_run_step,
+		.server_facts = mysql_server_facts,
+	},
+	[OLTP_WORKLOAD_SELECT_ONLY] = PGBENCH_WORKLOAD("select-only"),
+	[OLTP_WORKLOAD_TPCB_LIKE] = PGBENCH_WORKLOAD("tpcb-like"),
+};
+
+
+const struct oltp_workload_def *oltp_workload_def(enum oltp_workload w)
+{
+	return (unsigned)w < _OLTP_WORKLOAD_MAX ? &workloads[w] : &workloads[OLTP_WORKLOAD_READ_ONLY];
+}
+
+int oltp_workload_from_string(const char *s, enum oltp_workload *ret)
+{
+	for (size_t i = 0; i < ELEMENTSOF(workloads); i++)
+		if (streq(s, workloads[i].name)) {
+			*ret = (enum oltp_workload)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *oltp_workload_list(const char *protocol)
+{
+	static char lists[3][128];
+	char *buf = lists[!protocol ? 0 : streq(protocol, "mysql") ? 1 : 2];
+	size_t n = 0, off = 0, i = 0;
+
+	if (*buf)
+		return buf;
+	for (size_t w = 0; w < ELEMENTSOF(workloads); w++)
+		n += !protocol || streq(workloads[w].protocol, protocol);
+	for (size_t w = 0; w < ELEMENTSOF(workloads) && off < sizeof(lists[0]); w++) {
+		if (protocol && !streq(workloads[w].protocol, protocol))
+			continue;
+		i++;
+		off += (size_t)snprintf(buf + off, sizeof(lists[0]) - off, "%s%s", i == 1 ? "" : i == n ? " or " : ", ",
+					workloads[w].name);
+	}
+	return buf;
+}
+
+int oltp_driver_check(enum oltp_workload w, enum oltp_driver d, const char **ret_why)
+{
+	static char why[_OLTP_WORKLOAD_MAX][96];
+	const struct oltp_workload_def *def = oltp_workload_def(w);
+
+	if (d == OLTP_DRIVER_NATIVE || d == def->tool)
+		return 0;
+	snprintf(why[w], sizeof(why[w]), "%s runs with the slicebench or the %s driver", def->name,
+		 word_name(oltp_driver_words, def->tool));
+	*ret_why = why[w];
+	return -EINVAL;
+}
+
+const char *oltp_db(const struct oltp_options *o)
+{
+	return o->db ? o->db : oltp_workload_def(o->workload)->db;
+}
+
+int oltp_step(const struct oltp_options *o, unsigned threads, struct step_result *ret)
+{
+	const struct oltp_workload_def *def = oltp_workload_def(o->workload);
+
+	return (o->driver == OLTP_DRIVER_NATIVE ? def->run_native : def->run_tool)(o, threads, ret);
+}
+
+/* The message is built in any case and handed over only if asked for. */
+static int with_message(int (*f)(const struct oltp_options *, char **), const struct oltp_options *o,
+			char **ret_msg)
+{
+	_cleanup_free_ char *msg = NULL;
+	int r = f(o, &msg);
+
+	if (ret_msg) {
+		*ret_msg = msg;
+		msg = NULL;
+	}
+	return r;
+}
+
+int oltp_prepare(const struct oltp_options *o, char **ret_msg)
+{
+	return with_message(oltp_workload_def(o->workload)->prepare, o, ret_msg);
+}
+
+int oltp_prewarm(const struct oltp_options *o, char **ret_msg)
+{
+	return with_message(oltp_workload_def(o->workload)->prewarm, o, ret_msg);
+}
+
+int oltp_server_facts(const struct oltp_options *o, struct placement *p)
+{
+	return oltp_workload_def(o->workload)->server_facts(o, p);
+}

@@ -1,0 +1,214 @@
+/* pgbench's workloads over libpq against a real PostgreSQL 15 that the test
+ * starts: prepare loads pgbench's dataset and reuses it, and refuses one of
+ * another scale; the native driver's steps add up for select-only and
+ * tpcb-like, drive many connections from few threads, prepare pgbench's
+ * statements as pgbench -M prepared does (the server's log says), count
+ * an event-count step exactly, and fail a step whose server dies. */
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
+
+#include "oltp/pg.h"
+#include "tap.h"
+#include "testpg.h"
+#include "common/util.h"
+
+static double sum_intervals(const struct step_result *r)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < r->n_intervals; i++)
+		sum += r->intervals[i] * MIN(1.0, r->duration_s - (double)i);
+	return sum;
+}
+
+static char *value(const struct oltp_options *o, const char *sql)
+{
+	_cleanup_pg_ PGconn *c = NULL;
+	char *v = NULL;
+
+	if (pg_connect(o, NULL, &c, NULL) < 0 || pg_value(c, NULL, &v, "%s", sql) < 0)
+		return strdup("(error)");
+	return v;
+}
+
+static int sql(const struct oltp_options *o, const char *db, const char *q)
+{
+	_cleanup_pg_ PGconn *c = NULL;
+
+	if (pg_connect(o, db, &c, NULL) < 0)
+		return -ECONNREFUSED;
+	return pg_exec(c, NULL, "%s", q);
+}
+
+static void check_prepare(struct oltp_options *o)
+{
+	_cleanup_free_ char *msg = NULL, *accounts = NULL, *tellers = NULL, *filler = NULL, *keys = NULL;
+	uint64_t t0;
+
+	if (!is_int(oltp_prepare(o, &msg), 0, "prepare pgbench's dataset at scale 2"))
+		bail_out("prepare: %s", strempty(msg));
+	accounts = value(o, "SELECT count(*) || ' ' || min(aid) || '-' || max(aid) || ' ' || max(bid) FROM pgbench_accounts");
+	tellers = value(o, "SELECT count(*) || ' ' || max(bid) FROM pgbench_tellers");
+	is_str(accounts, "200000 1-200000 2", "200000 accounts, aid 1 to 200000, in 2 branches");
+	is_str(tellers, "20 2", "20 tellers in 2 branches");
+	filler = value(o, "SELECT count(*) FROM pgbench_accounts WHERE filler = '' AND abalance = 0");
+	is_str(filler, "200000", "every account has pgbench's balance and blank filler");
+	keys = value(o, "SELECT string_agg(indexrelid::regclass::text, ',' ORDER BY 1) FROM pg_index WHERE indisprimary "
+			"AND indrelid::regclass::text LIKE 'pgbench_%'");
+	is_str(keys, "pgbench_tellers_pkey,pgbench_accounts_pkey,pgbench_branches_pkey", "pgbench's primary keys");
+	t0 = now_ns();
+	is_int(oltp_prepare(o, NULL), 0, "a second prepare reuses the dataset");
+	cmp_ok((double)(now_ns() - t0) / 1e9, "<", 2, "and loads nothing");
+	free(msg);
+	msg = NULL;
+	o->scale = 3;
+	is_int(oltp_prepare(o, &msg), -EEXIST, "a dataset of another scale is refused");
+	ok(msg && strstr(msg, "pgbench_") && strstr(msg, "scale 3"), "naming the table: %s", strempty(msg));
+	o->scale = 2;
+	is_int(oltp_prewarm(o, NULL), 0, "prewarm reads the tables and keys into shared buffers");
+}
+
+static void check_step(const struct oltp_options *o, unsigned clients, unsigned queries_per_txn)
+{
+	struct step_result r = {};
+	unsigned workers = MIN(MAX(o->client_threads, 1u), clients), seen = 0;
+
+	is_int(oltp_step(o, clients, &r), 0, "%s, %u client(s): the step runs", oltp_workload_def(o->workload)->name,
+	       clients);
+	ok(!r.failed, "%u client(s): not failed (%s)", clients, r.reason);
+	cmp_ok(r.tps, ">", 0, "%u client(s): TPS above zero", clients);
+	is_int(r.queries, r.transactions * queries_per_txn, "%u client(s): %u statements per transaction", clients,
+	       queries_per_txn);
+	is_int(r.errors[OLTP_ERR_IGNORABLE] + r.errors[OLTP_ERR_RECONNECT] + r.errors[OLTP_ERR_FATAL], 0,
+	       "%u client(s): no errors", clients);
+	ok(r.lat_p50_ms > 0 && r.lat_p50_ms <= r.lat_p95_ms && r.lat_p95_ms <= r.lat_p99_ms &&
+		   r.lat_p99_ms <= r.lat_max_ms,
+	   "%u client(s): 0 < p50 %.3f <= p95 %.3f <= p99 %.3f <= max %.3f ms", clients, r.lat_p50_ms, r.lat_p95_ms,
+	   r.lat_p99_ms, r.lat_max_ms);
+	if (!is_int(r.n_intervals, 2, "%u client(s): one interval per second", clients))
+		diag("%zu intervals, %.1f s, max latency %.1f ms", r.n_intervals, r.duration_s, r.lat_max_ms);
+	cmp_ok(fabs(sum_intervals(&r) - (double)r.transactions), "<", 0.5,
+	       "%u client(s): the intervals add up to the %" PRIu64 " transactions", clients, r.transactions);
+	for (unsigned n = 0; r.n_samples && n < r.samples[0].n_nodes; n++)
+		seen += r.samples[0].client_per_node[n];
+	if (!is_int(seen, workers, "%u client(s) are driven by %u thread(s) (telemetry counts the client's threads)",
+		    clients, workers))
+		diag("%zu samples, %.2f s, %" PRIu64 " transactions", r.n_samples, r.duration_s, r.transactions);
+	ok(r.n_samples && r.samples[0].procs_running >= 1, "telemetry has the running tasks (%u) and blocked ones (%u)",
+	   r.n_samples ? r.samples[0].procs_running : 0, r.n_samples ? r.samples[0].procs_blocked : 0);
+	step_result_done(&r);
+}
+
+/* The statements as the server logs their executions ("execute P_0: ..."). */
+static void check_statements(struct oltp_options *o, const struct test_pg *pg)
+{
+	_cleanup_free_ char *native = NULL, *theirs = NULL, *before = NULL;
+	struct step_result r = {};
+	char cmd[1024];
+
+	if (sql(o, "postgres", "ALTER SYSTEM SET log_statement = 'all'") < 0 ||
+	    sql(o, "postgres", "SELECT pg_reload_conf()") < 0) {
+		skip(4, "cannot turn log_statement on");
+		return;
+	}
+	/* New backends take the setting once the postmaster has reloaded. */
+	for (int i = 0; i < 100; i++) {
+		_cleanup_free_ char *v = value(o, "SHOW log_statement");
+
+		if (streq(v, "all"))
+			break;
+		usleep(100000);
+	}
+	before = test_pg_log_lines(pg, "execute P_");
+	o->workload = OLTP_WORKLOAD_TPCB_LIKE;
+	o->events = 20;
+	oltp_step(o, 2, &r);
+	o->events = 0;
+	is_int(r.transactions, 20, "an event-count step counts exactly 20 transactions");
+	step_result_done(&r);
+	native = test_pg_log_lines(pg, "execute P_");
+	if (!ok(*before == 0 && strstr(native, "execute P_1: UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2;"),
+		"the native driver executes prepared statements P_0, P_1, ..."))
+		diag("before:\n%s\nafter:\n%s", before, native);
+	if (!have_prereq("PGBENCH")) {
+		skip(1, "pgbench is not installed");
+	} else {
+		/* The same statements from the real pgbench. */
+		snprintf(cmd, sizeof(cmd),
+			 "%s/pgbench -n -h %s -U root -M prepared -b tpcb-like -t 5 %s >/dev/null 2>&1 && sleep 0.3",
+			 TEST_PG_BINDIR, pg->socket_dir, oltp_db(o));
+		if (system(cmd) != 0)
+			diag("%s failed", cmd);
+		theirs = test_pg_log_lines(pg, "execute P_");
+		if (!is_str(native, theirs, "the server executed the same statements for pgbench -M prepared"))
+			diag("native:\n%s\npgbench:\n%s", native, theirs);
+	}
+	sql(o, "postgres", "ALTER SYSTEM RESET log_statement");
+	sql(o, "postgres", "SELECT pg_reload_conf()");
+	o->workload = OLTP_WORKLOAD_SELECT_ONLY;
+}
+
+static void *kill_later(void *arg)
+{
+	sleep(1);
+	kill(*(pid_t *)arg, SIGKILL);
+	return NULL;
+}
+
+int main(void)
+{
+	struct oltp_options o;
+	struct step_result r = {};
+	static struct test_pg pg; /* stopped at exit, after main returns */
+	_cleanup_free_ char *history = NULL;
+	pthread_t killer;
+	uint64_t t0;
+
+	require("ROOT POSTGRES");
+	plan(49);
+	test_pg_start(200, &pg);
+	oltp_options_default(&o);
+	o.workload = OLTP_WORKLOAD_SELECT_ONLY;
+	o.socket = pg.socket_dir;
+	o.scale = 2;
+	o.duration_ns = 2 * NSEC_PER_SEC;
+	o.server_pid = pg.pid;
+	check_prepare(&o);
+
+	o.client_threads = 1;
+	check_step(&o, 1, 1);
+	o.client_threads = 2;
+	check_step(&o, 40, 1);
+	o.workload = OLTP_WORKLOAD_TPCB_LIKE;
+	check_step(&o, 4, 7);
+	history = value(&o, "SELECT count(*) > 0 FROM pgbench_history");
+	is_str(history, "t", "tpcb-like wrote pgbench_history");
+	o.workload = OLTP_WORKLOAD_SELECT_ONLY;
+
+	o.scale = 3;
+	oltp_step(&o, 1, &r);
+	ok(r.failed && strstr(r.reason, "has scale 2, not 3"), "a step at another scale than the data's fails: %s",
+	   r.reason);
+	step_result_done(&r);
+	o.scale = 2;
+
+	check_statements(&o, &pg);
+
+	/* The server dies a second into a 10 s step. */
+	o.duration_ns = 10 * NSEC_PER_SEC;
+	pthread_create(&killer, NULL, kill_later, &pg.pid);
+	t0 = now_ns();
+	is_int(oltp_step(&o, 8, &r), 0, "a step whose server dies still returns a record");
+	pthread_join(killer, NULL);
+	waitpid(pg.pid, NULL, 0);
+	pg.pid = 0;
+	ok(r.failed, "the step is marked failed");
+	ok(r.reason[0] != 0, "with a reason: %s", r.reason);
+	cmp_ok((double)(now_ns() - t0) / 1e9, "<", 9, "and it ends soon after, not at the deadline");
+	step_result_done(&r);
+	return done_testing();
+}
