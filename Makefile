@@ -94,6 +94,7 @@ fuzz:
 	for f in experiments/*.ini t/fixtures/experiments/*.ini t/fixtures/run/*.ini t/fixtures/explain/*.ini; do \
 		{ printf '\000'; cat "$$f"; } >build-fuzz/corpus/exp-$$(basename "$$f"); done
 	{ printf '\001'; cat t/fixtures/sysbench-1.0.20-oltp_read_only.txt; } >build-fuzz/corpus/sysbench-report
+	{ printf '\004'; cat t/fixtures/pgbench-15-select-only.txt; } >build-fuzz/corpus/pgbench-report
 	printf '\002{"affinity": "0-1", "cpu.shares": "1024"}' >build-fuzz/corpus/placement
 	printf '\003CPUQuota=50%%' >build-fuzz/corpus/prop
 	./build-fuzz/parsers -max_total_time=$(FUZZ_TIME) -max_len=16384 -print_final_stats=1 build-fuzz/corpus

@@ -1,12 +1,13 @@
 /* libFuzzer target for every parser of outside input.  The first byte picks
  * the parser: 0 an experiment file, 1 a sysbench report, 2 a placement
  * snapshot in JSON, 3 the small value parsers (durations, lists, CPU masks,
- * NAME=VALUE properties).  `make fuzz` builds and runs it. */
+ * NAME=VALUE properties), 4 a pgbench report.  `make fuzz` builds and runs it. */
 #include <stdio.h>
 #include <sys/stat.h>
 
 #include "run/experiment.h"
 #include "oltp/oltp.h"
+#include "oltp/pg.h"
 #include "slices/props.h"
 #include "slices/snapshot.h"
 #include "common/util.h"
@@ -58,6 +59,14 @@ static void fuzz_sysbench_report(const char *text)
 	step_result_done(&r);
 }
 
+static void fuzz_pgbench_report(const char *text)
+{
+	struct step_result r = {};
+
+	pgbench_parse_report(text, &r);
+	step_result_done(&r);
+}
+
 static void fuzz_placement(const char *text, size_t len)
 {
 	json_t *j = json_loadb(text, len, 0, NULL);
@@ -100,7 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text = strndup((const char *)data + 1, size - 1); /* NUL-terminated, stops at an inner NUL */
 	if (!text)
 		return 0;
-	switch (data[0] % 4) {
+	switch (data[0] % 5) {
 	case 0:
 		fuzz_experiment(data + 1, size - 1);
 		break;
@@ -109,6 +118,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 2:
 		fuzz_placement(text, strlen(text));
+		break;
+	case 4:
+		fuzz_pgbench_report(text);
 		break;
 	default:
 		fuzz_values(text);

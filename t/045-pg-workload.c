@@ -3,7 +3,8 @@
  * another scale; the native driver's steps add up for select-only and
  * tpcb-like, drive many connections from few threads, prepare pgbench's
  * statements as pgbench -M prepared does (the server's log says), count
- * an event-count step exactly, and fail a step whose server dies. */
+ * an event-count step exactly, and fail a step whose server dies; the real
+ * pgbench runs the same step into a record of the same shape. */
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
@@ -152,6 +153,49 @@ static void check_statements(struct oltp_options *o, const struct test_pg *pg)
 	o->workload = OLTP_WORKLOAD_SELECT_ONLY;
 }
 
+/* The same keys from both drivers, so that reports need not care. */
+static void check_pgbench_driver(const struct oltp_options *o)
+{
+	struct step_result native = {}, pb = {};
+	struct oltp_options t = *o;
+	json_t *a = NULL, *b = NULL, *v;
+	const char *key;
+	bool same = true;
+
+	if (!have_prereq("PGBENCH")) {
+		skip(4, "pgbench is not installed");
+		return;
+	}
+	t.client_threads = 2;
+	oltp_step(&t, 8, &native);
+	t.driver = OLTP_DRIVER_PGBENCH;
+	is_int(oltp_step(&t, 8, &pb), 0, "the pgbench driver runs the same step");
+	step_result_to_json(&native, &a);
+	step_result_to_json(&pb, &b);
+	json_object_foreach(a, key, v) if (!json_object_get(b, key)) {
+		diag("pgbench's record lacks %s", key);
+		same = false;
+	}
+	json_object_foreach(b, key, v) if (!json_object_get(a, key)) {
+		diag("the native record lacks %s", key);
+		same = false;
+	}
+	if (!ok(same && !pb.failed && pb.tps > 0, "both records have the same keys (pgbench: %.1f tps, native %.1f)",
+		pb.tps, native.tps))
+		diag("pgbench: %s", pb.reason);
+	ok(pb.lat_p50_ms > 0 && pb.lat_p50_ms <= pb.lat_p99_ms && pb.lat_p99_ms <= pb.lat_max_ms &&
+		   pb.n_intervals >= 1 && pb.queries == pb.transactions,
+	   "pgbench's percentiles come from its transaction log (p50 %.3f, p99 %.3f, max %.3f ms), intervals from -P 1",
+	   pb.lat_p50_ms, pb.lat_p99_ms, pb.lat_max_ms);
+	ok(pb.n_samples >= 1 && pb.samples[0].client_per_node[0] >= 2,
+	   "the pgbench step samples telemetry, pgbench's threads as the client (%zu samples, %u client threads)",
+	   pb.n_samples, pb.n_samples ? pb.samples[0].client_per_node[0] : 0);
+	json_decref(a);
+	json_decref(b);
+	step_result_done(&native);
+	step_result_done(&pb);
+}
+
 static void *kill_later(void *arg)
 {
 	sleep(1);
@@ -169,7 +213,7 @@ int main(void)
 	uint64_t t0;
 
 	require("ROOT POSTGRES");
-	plan(49);
+	plan(53);
 	test_pg_start(200, &pg);
 	oltp_options_default(&o);
 	o.workload = OLTP_WORKLOAD_SELECT_ONLY;
@@ -197,6 +241,7 @@ int main(void)
 	o.scale = 2;
 
 	check_statements(&o, &pg);
+	check_pgbench_driver(&o);
 
 	/* The server dies a second into a 10 s step. */
 	o.duration_ns = 10 * NSEC_PER_SEC;

@@ -51,6 +51,9 @@ int pgbench_run_step(const struct oltp_options *o, unsigned clients, struct step
 int pgbench_tool_step(const struct oltp_options *o, unsigned clients, struct step_result *ret);
 int pg_server_facts(const struct oltp_options *o, struct placement *p);
 
+/* The statements of one transaction of the workload's script. */
+unsigned pgbench_statements(enum oltp_workload w);
+
 /* The scale of the dataset there, as pgbench finds it: its branches. */
 int pgbench_scale_of(PGconn *c, unsigned *ret);
 

@@ -54,7 +54,10 @@ static const struct pg_script scripts[_OLTP_WORKLOAD_MAX] = {
 	[OLTP_WORKLOAD_TPCB_LIKE] = { tpcb_like, ELEMENTSOF(tpcb_like) },
 };
 
-#define MAX_COMMANDS ELEMENTSOF(tpcb_like)
+unsigned pgbench_statements(enum oltp_workload w)
+{
+	return (unsigned)w < _OLTP_WORKLOAD_MAX ? scripts[w].n : 0;
+}
 
 struct pg_worker;
 

@@ -1,17 +1,12 @@
 /* The cross-check: the same step run by the real sysbench 1.0.20
  * (oltp_read_only), with its report parsed into the same record. */
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
-#include <poll.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <sys/wait.h>
 
 #include "oltp/oltp.h"
-#include "common/spawn.h"
-#include "common/interrupt.h"
+#include "oltp/tool.h"
 #include "common/util.h"
 
 /* The number after `key` on the first line that contains it. */
@@ -119,152 +114,35 @@ int sysbench_parse_report(const char *text, struct step_result *ret)
 	return parse_intervals(text, ret);
 }
 
-static char *opt(const char *fmt, ...) _printf_(1, 2);
-static char *opt(const char *fmt, ...)
-{
-	char *s = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
-
-static void free_argv(char ***argv)
-{
-	for (char **a = *argv; a && *a; a++)
-		free(*a);
-}
-
-/* Reads the child's output until it closes or the deadline passes; with
- * tel, samples the host and the child's threads about once a second. */
-static int read_all(int fd, uint64_t deadline_ns, struct oltp_telemetry *tel, struct step_result *samples, char **buf,
-		    size_t *len)
-{
-	uint64_t start = now_ns(), next_sample = start + NSEC_PER_SEC;
-	size_t cap = 1 << 16;
-
-	*buf = malloc(cap);
-	if (!*buf)
-		return -ENOMEM;
-	*len = 0;
-	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		uint64_t now = now_ns();
-		ssize_t n;
-
-		if (interrupt_signal)
-			return -EINTR;
-		if (now >= deadline_ns)
-			return -ETIMEDOUT;
-		if (tel && now >= next_sample) {
-			if (oltp_telemetry_append(tel, (double)(now - start) / 1e9, samples) < 0)
-				return -ENOMEM;
-			next_sample += NSEC_PER_SEC;
-		}
-		if (poll(&p, 1, 200) <= 0)
-			continue;
-		if (*len + 4096 >= cap) {
-			char *b = realloc(*buf, cap * 2);
-			if (!b)
-				return -ENOMEM;
-			*buf = b;
-			cap *= 2;
-		}
-		n = read(fd, *buf + *len, cap - *len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		*len += (size_t)n;
-	}
-	(*buf)[*len] = 0;
-	return 0;
-}
-
-struct child {
-	const struct oltp_options *o;
-	int out;
-};
-
-/* In the child: the client CPUs, and stdout and stderr into the pipe. */
-static int child_setup(void *userdata)
-{
-	const struct child *c = userdata;
-	const struct oltp_options *o = c->o;
-
-	/* sysbench cannot pin per thread: every thread gets the whole list. */
-	if (o->pin != OLTP_PIN_INHERIT && o->n_client_cpus > 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		for (unsigned i = 0; i < o->n_client_cpus; i++)
-			CPU_SET(o->client_cpus[i], &set);
-		if (sched_setaffinity(0, sizeof(set), &set) < 0)
-			return 126;
-	}
-	dup2(c->out, STDOUT_FILENO);
-	dup2(c->out, STDERR_FILENO);
-	return 0;
-}
-
 /* Runs sysbench once for time_s seconds (or events); its output in *ret_out,
  * and with samples, the telemetry of the run in samples->samples. */
 static int run_sysbench(const struct oltp_options *o, unsigned threads, uint64_t time_s, uint64_t events,
 			struct step_result *samples, char **ret_out, int *ret_status)
 {
-	struct oltp_telemetry *tel = NULL;
-	_cleanup_(free_argv) char **argv_owned = NULL;
-	char *argv[32] = { (char *)o->sysbench_path, (char *)"oltp_read_only" };
-	size_t n = 2, len = 0;
-	int pipefd[2], r;
-	pid_t pid;
+	_cleanup_(tool_argv_done) struct tool_argv a = {};
 
-	argv[n++] = opt("--db-driver=mysql");
-	argv[n++] = opt("--mysql-socket=%s", o->socket);
-	argv[n++] = opt("--mysql-user=%s", o->user);
-	argv[n++] = opt("--mysql-db=%s", oltp_db(o));
-	argv[n++] = opt("--tables=%u", o->tables);
-	argv[n++] = opt("--table-size=%u", o->table_size);
-	argv[n++] = opt("--range-size=%u", o->range_size);
-	argv[n++] = opt("--rand-type=%s", sbrand_type_to_string(o->rand.type));
-	argv[n++] = opt("--rand-spec-iter=%u", o->rand.spec_iter);
-	argv[n++] = opt("--rand-spec-pct=%u", o->rand.spec_pct);
-	argv[n++] = opt("--rand-spec-res=%u", o->rand.spec_res);
-	argv[n++] = opt("--rand-pareto-h=%g", o->rand.pareto_h);
-	argv[n++] = opt("--threads=%u", threads);
-	argv[n++] = opt("--time=%" PRIu64, time_s);
-	argv[n++] = opt("--events=%" PRIu64, events);
-	argv[n++] = opt("--report-interval=1");
-	argv[n++] = opt("--histogram=on");
-	argv[n++] = opt("--mysql-ignore-errors=1213,1020,1205");
-	argv[n++] = opt("run");
-	argv[n] = NULL;
-	argv_owned = &argv[2];
-	for (size_t i = 2; i < n; i++)
-		if (!argv[i])
-			return -ENOMEM;
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return -errno;
-	r = spawn(argv, child_setup, &(struct child){ .o = o, .out = pipefd[1] }, &pid);
-	if (r < 0) {
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return r;
-	}
-	close(pipefd[1]);
-	if (samples && oltp_telemetry_new(o, &tel) >= 0)
-		oltp_telemetry_set_client(tel, (int)pid);
-	r = read_all(pipefd[0], now_ns() + (time_s + 60) * NSEC_PER_SEC, tel, samples, ret_out, &len);
-	oltp_telemetry_free(tel);
-	close(pipefd[0]);
-	if (r < 0)
-		kill(pid, SIGKILL);
-	while (waitpid(pid, ret_status, 0) < 0 && errno == EINTR)
-		;
-	return r;
+	tool_arg(&a, "%s", o->sysbench_path);
+	tool_arg(&a, "oltp_read_only");
+	tool_arg(&a, "--db-driver=mysql");
+	tool_arg(&a, "--mysql-socket=%s", o->socket);
+	tool_arg(&a, "--mysql-user=%s", o->user);
+	tool_arg(&a, "--mysql-db=%s", oltp_db(o));
+	tool_arg(&a, "--tables=%u", o->tables);
+	tool_arg(&a, "--table-size=%u", o->table_size);
+	tool_arg(&a, "--range-size=%u", o->range_size);
+	tool_arg(&a, "--rand-type=%s", sbrand_type_to_string(o->rand.type));
+	tool_arg(&a, "--rand-spec-iter=%u", o->rand.spec_iter);
+	tool_arg(&a, "--rand-spec-pct=%u", o->rand.spec_pct);
+	tool_arg(&a, "--rand-spec-res=%u", o->rand.spec_res);
+	tool_arg(&a, "--rand-pareto-h=%g", o->rand.pareto_h);
+	tool_arg(&a, "--threads=%u", threads);
+	tool_arg(&a, "--time=%" PRIu64, time_s);
+	tool_arg(&a, "--events=%" PRIu64, events);
+	tool_arg(&a, "--report-interval=1");
+	tool_arg(&a, "--histogram=on");
+	tool_arg(&a, "--mysql-ignore-errors=1213,1020,1205");
+	tool_arg(&a, "run");
+	return tool_run(o, &a, time_s + 60, samples, ret_out, ret_status);
 }
 
 int sysbench_run_step(const struct oltp_options *o, unsigned threads, struct step_result *ret)
@@ -273,8 +151,7 @@ int sysbench_run_step(const struct oltp_options *o, unsigned threads, struct ste
 	_cleanup_free_ char *out = NULL;
 	int status = 0, r = 0;
 
-	*ret = (struct step_result){ .threads = threads };
-	snprintf(ret->driver, sizeof(ret->driver), "%s", word_name(oltp_driver_words, OLTP_DRIVER_SYSBENCH));
+	step_result_start(ret, OLTP_DRIVER_SYSBENCH, threads);
 	/* sysbench 1.0.20 has no --warmup-time: the warm-up is a run of its own
 	 * whose report is dropped. */
 	if (o->warmup_ns) {
@@ -284,25 +161,12 @@ int sysbench_run_step(const struct oltp_options *o, unsigned threads, struct ste
 	}
 	if (r >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		r = run_sysbench(o, threads, time_s, o->events, ret, &out, &status);
-	ret->failed = true;
-	if (r == -EINTR)
-		snprintf(ret->reason, sizeof(ret->reason), "interrupted by a signal");
-	else if (r == -ETIMEDOUT)
-		snprintf(ret->reason, sizeof(ret->reason), "sysbench did not finish in time and was killed");
-	else if (r < 0)
-		return r;
-	else if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		snprintf(ret->reason, sizeof(ret->reason), "cannot run %s", o->sysbench_path);
-	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		const char *fatal = out ? strstr(out, "FATAL:") : NULL;
-		int cut = fatal ? (int)strcspn(fatal, "\n") : 0;
-
-		snprintf(ret->reason, sizeof(ret->reason), "sysbench exited with status %d%s%.*s",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), fatal ? ": " : "", cut,
-			 fatal ? fatal : "");
-	} else if (sysbench_parse_report(out, ret) < 0)
+	r = tool_failed(o->sysbench_path, r, status, out, "FATAL:", ret);
+	if (r != 0)
+		return r < 0 ? r : 0;
+	if (sysbench_parse_report(out, ret) < 0) {
+		ret->failed = true;
 		snprintf(ret->reason, sizeof(ret->reason), "cannot parse sysbench's report");
-	else
-		ret->failed = false;
+	}
 	return 0;
 }

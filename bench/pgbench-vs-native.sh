@@ -1,0 +1,123 @@
+#!/bin/bash
+# The native pgbench driver against the real pgbench 15, on the same server
+# and the same data in the same run, alternating the two so that drift hits
+# both.  Prints ratios: prepare time (slicebench prepare against pgbench -i),
+# TPS and client CPU per transaction at each client count (-M prepared,
+# select-only, 2 client threads), and errors, which must be none at 800.
+#
+#   bench/pgbench-vs-native.sh [--time SECONDS] [--clients "1 8 64 800"] [--rounds N] [--scale N] [--jobs N]
+set -euo pipefail
+
+time_s=10 clients="1 8 64 800" rounds=3 scale=10 jobs=2
+while [ $# -gt 0 ]; do
+	case $1 in
+	--time) time_s=$2; shift 2 ;;
+	--clients) clients=$2; shift 2 ;;
+	--rounds) rounds=$2; shift 2 ;;
+	--scale) scale=$2; shift 2 ;;
+	--jobs) jobs=$2; shift 2 ;;
+	*) echo "usage: $0 [--time SECONDS] [--clients LIST] [--rounds N] [--scale N] [--jobs N]" >&2; exit 2 ;;
+	esac
+done
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+sb=${SLICEBENCH:-$top/slicebench}
+bin=/usr/lib/postgresql/15/bin
+for tool in "$sb" "$bin/initdb" "$bin/postgres" "$bin/pgbench" "$bin/psql" /usr/bin/time jq; do
+	command -v "$tool" >/dev/null || { echo "$0: $tool is missing (make deps; make)" >&2; exit 2; }
+done
+getent passwd postgres >/dev/null || { echo "$0: no postgres user (apt-get install postgresql-15)" >&2; exit 2; }
+max=0
+for c in $clients; do [ "$c" -gt "$max" ] && max=$c; done
+
+work=$(mktemp -d /tmp/slicebench-bench.XXXXXX)
+chmod 0755 "$work"
+server_pid=
+cleanup() {
+	if [ -n "$server_pid" ]; then
+		kill -INT "$server_pid" 2>/dev/null || true # fast shutdown
+		wait "$server_pid" 2>/dev/null || true
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+
+mkdir -p "$work/data" "$work/run"
+chown postgres: "$work/data" "$work/run" && chmod 0700 "$work/data" "$work/run"
+as_postgres() { setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"; }
+as_postgres "$bin/initdb" -D "$work/data" -U root --auth-local=peer --auth-host=reject -E UTF8 \
+	--locale=C >"$work/initdb.log" 2>&1
+cat >"$work/postgresql.conf" <<EOF
+data_directory = '$work/data'
+hba_file = '$work/data/pg_hba.conf'
+ident_file = '$work/data/pg_ident.conf'
+listen_addresses = ''
+unix_socket_directories = '$work/run'
+max_connections = $((max + 50))
+shared_buffers = 1GB
+EOF
+# exec'd by setpriv, so that $! is the postmaster itself
+setpriv --reuid=postgres --regid=postgres --init-groups -- "$bin/postgres" --config-file="$work/postgresql.conf" >"$work/postgres.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 100); do
+	"$bin/pg_isready" -q -h "$work/run" -U root -d postgres && break
+	sleep 0.2
+done
+psql() { "$bin/psql" -X -q -h "$work/run" -U root "$@"; }
+psql -d postgres -c 'CREATE DATABASE pgbench' -c 'CREATE DATABASE pgbench_tool'
+
+# $1: output file, the rest: command.  Writes "user sys maxrss_kb" to $1.
+timed() { local out=$1; shift; /usr/bin/time -f '%U %S %M' -o "$out" "$@"; }
+cpu_s() { awk '{ print $1 + $2 }' "$1"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+elapsed() { awk -v s="$1" -v e="$(date +%s.%N)" 'BEGIN { print e - s }'; }
+
+echo "# prepare, scale $scale ($((scale * 100000)) accounts)"
+start=$(date +%s.%N)
+"$bin/pgbench" -i -q -s "$scale" -h "$work/run" -U root pgbench_tool >"$work/init.log" 2>&1
+pgbench_prepare=$(elapsed "$start")
+start=$(date +%s.%N)
+"$sb" prepare --socket "$work/run" --workload select-only --scale "$scale"
+native_prepare=$(elapsed "$start")
+printf 'pgbench -i %.2fs  slicebench prepare %.2fs  speed-up %sx\n' "$pgbench_prepare" "$native_prepare" \
+	"$(ratio "$pgbench_prepare" "$native_prepare")"
+# Both drivers measure the same data from here on: slicebench's.
+"$sb" sweep --socket "$work/run" --workload select-only --scale "$scale" --threads 1 --time 1s >/dev/null
+
+run_pgbench() { # clients, seconds -> "tps transactions errors"
+	timed "$work/time" "$bin/pgbench" --no-vacuum -h "$work/run" -U root -M prepared -b select-only \
+		-c "$1" -j "$jobs" -T "$(($2 + $1 / 50))" pgbench >"$work/out" 2>&1 || true
+	awk '/^number of transactions actually processed:/ { t = $6 } /^tps = / { tps = $3 }
+		/^number of failed transactions:/ { e = $5 } /aborted|error/ { a++ }
+		END { print tps + 0, t + 0, e + a }' "$work/out"
+}
+run_native() {
+	timed "$work/time" "$sb" sweep --socket "$work/run" --workload select-only --scale "$scale" --no-prewarm \
+		--client-threads "$jobs" --threads "$1" --time "$2"s --json >"$work/out" || true
+	jq -r '.steps[0] | "\(.tps) \(.transactions) \(.errors.ignorable + .errors.reconnect + .errors.fatal + (if .failed then 1 else 0 end))"' "$work/out"
+}
+
+echo
+echo "# select-only -M prepared, $jobs client threads, ${time_s}s steps, $rounds alternating rounds, medians"
+printf '%8s %12s %12s %7s %14s %14s %7s %8s %8s\n' clients pgbench_tps native_tps ratio pgbench_us/tx native_us/tx \
+	ratio pg_errs nat_errs
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+for c in $clients; do
+	: >"$work/p.tps"; : >"$work/n.tps"; : >"$work/p.cpu"; : >"$work/n.cpu"
+	p_err=0 n_err=0
+	for _ in $(seq "$rounds"); do
+		read -r tps txns errs < <(run_pgbench "$c" "$time_s")
+		echo "$tps" >>"$work/p.tps"
+		p_err=$((p_err + errs))
+		awk -v c="$(cpu_s "$work/time")" -v n="$txns" 'BEGIN { print (n > 0 ? c / n * 1e6 : 0) }' >>"$work/p.cpu"
+		read -r tps txns errs < <(run_native "$c" "$time_s")
+		echo "$tps" >>"$work/n.tps"
+		n_err=$((n_err + errs))
+		awk -v c="$(cpu_s "$work/time")" -v n="$txns" 'BEGIN { print (n > 0 ? c / n * 1e6 : 0) }' >>"$work/n.cpu"
+	done
+	p_tps=$(median <"$work/p.tps") n_tps=$(median <"$work/n.tps")
+	p_cpu=$(median <"$work/p.cpu") n_cpu=$(median <"$work/n.cpu")
+	printf '%8s %12.1f %12.1f %7s %14.1f %14.1f %7s %8s %8s\n' "$c" "$p_tps" "$n_tps" "$(ratio "$n_tps" "$p_tps")" \
+		"$p_cpu" "$n_cpu" "$(ratio "$n_cpu" "$p_cpu")" "$p_err" "$n_err"
+done

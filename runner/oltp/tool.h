@@ -1,0 +1,37 @@
+/* A real load generator run as a child (sysbench, pgbench) for the
+ * cross-check drivers: its argv built option by option, its client CPUs,
+ * its output read to the end while the host and its threads are sampled
+ * once a second, a deadline and a signal that kill it, and the sentence
+ * for a run that gave no report. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "oltp/oltp.h"
+#include "common/util.h"
+
+#define TOOL_ARGS_MAX 48
+
+struct tool_argv {
+	char *argv[TOOL_ARGS_MAX + 1]; /* NULL-terminated; every entry is owned */
+	size_t n;
+	bool oom; /* an entry could not be made (or there were too many) */
+};
+
+/* Appends one formatted argument. */
+void tool_arg(struct tool_argv *a, const char *fmt, ...) _printf_(2, 3);
+void tool_argv_done(struct tool_argv *a);
+
+/* Runs a->argv once, for at most timeout_s; its stdout and stderr in
+ * *ret_out, its wait status in *ret_status.  With samples, its telemetry
+ * (its threads as the client) in samples->samples.  -EINTR if a signal
+ * came, -ETIMEDOUT if it overran (it is killed either way). */
+int tool_run(const struct oltp_options *o, const struct tool_argv *a, uint64_t timeout_s, struct step_result *samples,
+	     char **ret_out, int *ret_status);
+
+/* After tool_run(): 1 with ret->failed and ret->reason set if the run gave
+ * no report (interrupted, overran, could not start, exited non-zero: then
+ * the first line of out holding `marker` is quoted), 0 if it did, r if r
+ * is another error. */
+int tool_failed(const char *tool, int r, int status, const char *out, const char *marker, struct step_result *ret);
