@@ -64,11 +64,8 @@ static int explain_parse_argv(int argc, char **argv, struct explain_args *a)
 			a->what_if = true;
 			break;
 		case 'c':
-			if (stats_parse_confidence(optarg, &a->confidence) < 0)
-				return log_error("explain: --confidence: bad value '%s' (a percentage above %g and below %g, "
-						 "such as 95)",
-						 optarg, STATS_CONFIDENCE_MIN_PCT, STATS_CONFIDENCE_MAX_PCT),
-				       -EINVAL;
+			if (parse_confidence_option("explain", optarg, &a->confidence) < 0)
+				return -EINVAL;
 			break;
 		case 'A':
 			a->a = optarg;

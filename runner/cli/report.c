@@ -66,11 +66,8 @@ static int report_parse_argv(const char *verb, int argc, char **argv, struct rep
 			a->output = optarg;
 			break;
 		case 'c':
-			if (stats_parse_confidence(optarg, &a->ro.confidence) < 0) {
-				log_error("%s: --confidence: bad value '%s' (a percentage above %g and below %g, such as 95)",
-					  verb, optarg, STATS_CONFIDENCE_MIN_PCT, STATS_CONFIDENCE_MAX_PCT);
+			if (parse_confidence_option(verb, optarg, &a->ro.confidence) < 0)
 				return -EINVAL;
-			}
 			break;
 		default:
 			log_error("%s: unknown option %s", verb, argv[optind - 1]);
@@ -80,6 +77,15 @@ static int report_parse_argv(const char *verb, int argc, char **argv, struct rep
 	a->dirs = argv + optind;
 	a->n_dirs = (size_t)(argc - optind);
 	return 1;
+}
+
+int parse_confidence_option(const char *verb, const char *value, double *ret)
+{
+	if (stats_parse_confidence(value, ret) < 0)
+		return log_error("%s: --confidence: bad value '%s' (a percentage above %g and below %g, such as 95)",
+				 verb, value, STATS_CONFIDENCE_MIN_PCT, STATS_CONFIDENCE_MAX_PCT),
+		       -EINVAL;
+	return 0;
 }
 
 static int load(const char *verb, const char *dir, json_t **ret)

@@ -75,11 +75,8 @@ static int run_parse_argv(int argc, char **argv, struct run_args *a)
 			a->dry_run = true;
 			break;
 		case 'c':
-			if (stats_parse_confidence(optarg, &a->confidence) < 0) {
-				log_error("run: --confidence: bad value '%s' (a percentage above %g and below %g, such as 95)",
-					  optarg, STATS_CONFIDENCE_MIN_PCT, STATS_CONFIDENCE_MAX_PCT);
+			if (parse_confidence_option("run", optarg, &a->confidence) < 0)
 				return -EINVAL;
-			}
 			break;
 		case 'u': {
 			double pct;

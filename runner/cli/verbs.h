@@ -22,3 +22,8 @@ int find_helper(const char *name, char **ret);
 /* The exit status of a run engine's result r (run_experiment()): 0, 1 for
  * a failure or failed steps, 128+signal when a signal ended it. */
 int run_exit_status(int r);
+
+/* --confidence PCT of report, compare, explain and run: above 50 and below
+ * 99.9, into a level (0.95).  Logs "VERB: --confidence: ..." and returns
+ * -EINVAL for anything else. */
+int parse_confidence_option(const char *verb, const char *value, double *ret);

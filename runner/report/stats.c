@@ -56,6 +56,22 @@ static int logs_of(const double *v, size_t n, double *out)
 	return 0;
 }
 
+/* The mean and sample variance of the logarithms of v; -EDOM for a value
+ * without one. */
+static int log_moments(const double *v, size_t n, double *ret_mean, double *ret_var)
+{
+	_cleanup_free_ double *l = calloc(n + 1, sizeof(double));
+	int r;
+
+	if (!l)
+		return -ENOMEM;
+	r = logs_of(v, n, l);
+	if (r < 0)
+		return r;
+	stats_mean_var(l, n, ret_mean, ret_var);
+	return 0;
+}
+
 double stats_t_critical(double level, double df)
 {
 	return gsl_cdf_tdist_Qinv((1 - level) / 2, df);
@@ -77,7 +93,6 @@ static double satterthwaite(const double *c, const size_t *n, size_t k)
 
 int stats_ratio(const double *a, size_t n_a, const double *b, size_t n_b, double level, struct stats_ratio *ret)
 {
-	_cleanup_free_ double *la = NULL, *lb = NULL;
 	double ma, va, mb, vb, d, se, tq, c[2];
 	size_t n[2] = { n_a, n_b };
 	int r;
@@ -88,17 +103,11 @@ int stats_ratio(const double *a, size_t n_a, const double *b, size_t n_b, double
 				     .verdict = STATS_TOO_FEW };
 	if (n_a == 0 || n_b == 0)
 		return 0;
-	la = calloc(n_a, sizeof(double));
-	lb = calloc(n_b, sizeof(double));
-	if (!la || !lb)
-		return -ENOMEM;
-	r = logs_of(a, n_a, la);
+	r = log_moments(a, n_a, &ma, &va);
 	if (r >= 0)
-		r = logs_of(b, n_b, lb);
+		r = log_moments(b, n_b, &mb, &vb);
 	if (r < 0)
 		return r;
-	stats_mean_var(la, n_a, &ma, &va);
-	stats_mean_var(lb, n_b, &mb, &vb);
 	d = ma - mb;
 	ret->ratio = exp(d);
 	if (n_a < 2 || n_b < 2)
@@ -130,7 +139,6 @@ double stats_ratio_precision(const struct stats_ratio *r)
 int stats_share(const double *x, size_t n_x, const double *a, size_t n_a, const double *b, size_t n_b, double level,
 		struct stats_share *ret)
 {
-	_cleanup_free_ double *lx = NULL, *la = NULL, *lb = NULL;
 	double mx, vx, ma, va, mb, vb, num, den, s, v11, v22, v12, tq, qa, qb, qc, disc, c[3];
 	size_t n[3] = { n_x, n_a, n_b };
 	int r;
@@ -140,21 +148,13 @@ int stats_share(const double *x, size_t n_x, const double *a, size_t n_a, const 
 	*ret = (struct stats_share){ .share = NAN, .lo = NAN, .hi = NAN, .df = NAN };
 	if (n_x == 0 || n_a == 0 || n_b == 0)
 		return 0;
-	lx = calloc(n_x, sizeof(double));
-	la = calloc(n_a, sizeof(double));
-	lb = calloc(n_b, sizeof(double));
-	if (!lx || !la || !lb)
-		return -ENOMEM;
-	r = logs_of(x, n_x, lx);
+	r = log_moments(x, n_x, &mx, &vx);
 	if (r >= 0)
-		r = logs_of(a, n_a, la);
+		r = log_moments(a, n_a, &ma, &va);
 	if (r >= 0)
-		r = logs_of(b, n_b, lb);
+		r = log_moments(b, n_b, &mb, &vb);
 	if (r < 0)
 		return r;
-	stats_mean_var(lx, n_x, &mx, &vx);
-	stats_mean_var(la, n_a, &ma, &va);
-	stats_mean_var(lb, n_b, &mb, &vb);
 	num = mx - mb;
 	den = ma - mb;
 	if (den == 0)
