@@ -1,6 +1,7 @@
 /* slicebench host: the host facts, as text or JSON. */
 #include <stdio.h>
 
+#include "host/busy.h"
 #include "host/facts.h"
 #include "common/util.h"
 #include "cli/verbs.h"
@@ -41,7 +42,7 @@ static int parse_argv(int argc, char **argv, bool *ret_json)
 int verb_host(int argc, char **argv)
 {
 	_cleanup_(json_decrefp) json_t *facts = NULL;
-	_cleanup_free_ char *dump = NULL;
+	_cleanup_free_ char *dump = NULL, *busy = NULL;
 	bool json;
 	int r;
 
@@ -49,6 +50,9 @@ int verb_host(int argc, char **argv)
 	if (r <= 0)
 		return r < 0 ? EXIT_USAGE : 0;
 
+	r = host_busy_processes(500, 5, &busy);
+	if (r >= 0 && busy)
+		log_warning("host: other processes are busy on the CPUs and would be measured too: %s", busy);
 	r = host_facts_collect(&facts);
 	if (r < 0) {
 		log_error_errno(r, "host: cannot collect the host facts: %m");

@@ -11,6 +11,7 @@
 
 #include "run/experiment.h"
 #include "run/engine.h"
+#include "host/busy.h"
 #include "host/facts.h"
 #include "common/interrupt.h"
 #include "run/managed.h"
@@ -509,12 +510,15 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	struct run_options defaults = {};
 	struct runner rn = { .e = e, .plan = plan, .start_ns = now_ns() };
 	struct server_config cfg = {};
+	_cleanup_free_ char *busy = NULL;
 	char db[64];
 	json_t *doc = NULL;
 	int r;
 
 	/* Before the first child: a signal from here on ends the run cleanly. */
 	interrupt_catch();
+	if (host_busy_processes(500, 5, &busy) >= 0 && busy)
+		log_warning("run: other processes are busy on the CPUs and will be measured too: %s", busy);
 	if (!o)
 		o = &defaults;
 	o->stopped = RUN_STOP_NONE;
