@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "cli/options.h"
 #include "oltp/oltp.h"
 #include "slices/context.h"
 
@@ -28,21 +29,20 @@ struct sweep_args {
 	size_t n_places;
 	bool keep, keep_this;
 	json_t *all;
+	long server_pid; /* --server-pid, into o.server_pid */
 };
 
-enum verb_kind {
-	VERB_PREPARE, /* the options before ARG_THREADS */
-	VERB_SWEEP,   /* all of them */
-	VERB_PLACE,   /* the context, its properties and --json */
-};
+extern const struct cli_verb cli_prepare, cli_sweep, cli_place;
 
-/* signify's shape: <0 bad usage, 0 help printed, >0 go on. */
-int parse_argv(const char *verb, enum verb_kind kind, int argc, char **argv, struct sweep_args *a);
+/* The command line of one of the three.  signify's shape: <0 bad usage
+ * (logged), 0 help printed, >0 go on. */
+int sweep_parse_argv(const struct cli_verb *v, int argc, char **argv, struct sweep_args *a);
 void sweep_args_done(struct sweep_args *a);
 
 /* The dataset of o, made or checked; logged as verb. */
 int prepare_dataset(const char *verb, const struct oltp_options *o);
 
 /* Starts the managed server in a->spec, runs f with it, stops it.  Returns
- * an exit status. */
+ * f's result (0 or -errno, logged), -EINTR when a signal came, or -errno
+ * (logged) if the server did not start. */
 int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(struct sweep_args *, struct context *));

@@ -30,39 +30,62 @@ static int placement_path(const char *dir, const char *context, char **ret)
 	return results_first_placement_path(dir, context, ret);
 }
 
-int verb_diff(int argc, char **argv)
+const struct cli_verb cli_diff = {
+	.name = "diff",
+	.usage = (const char *const[]){ "A.json B.json", "RESULTS-DIR CONTEXT-A CONTEXT-B", NULL },
+	.about = "Shows the attributes in which two placements differ, counters left out: two files that\n"
+		 "place --json wrote, or two contexts of a results directory (their first unit's placement).",
+};
+
+/* The two placements of the operands; -EINVAL (logged) for bad input. */
+static int load_both(char **operands, int n, struct placement *a, struct placement *b)
 {
-	_cleanup_(placement_done) struct placement a = {}, b = {};
 	_cleanup_free_ char *pa = NULL, *pb = NULL;
+	int r;
+
+	if (n != 2 && n != 3)
+		return cli_usage_error(&cli_diff, "give two placement files, or a results directory and two contexts");
+	if (n == 2) {
+		pa = strdup(operands[0]);
+		pb = strdup(operands[1]);
+		if (!pa || !pb)
+			return log_error_errno(-ENOMEM, "diff: %m");
+	} else if (placement_path(operands[0], operands[1], &pa) < 0 ||
+		   placement_path(operands[0], operands[2], &pb) < 0)
+		return -EINVAL;
+	r = load_placement(pa, a);
+	return r < 0 ? r : load_placement(pb, b);
+}
+
+static int print_diff(const struct placement *a, const struct placement *b, const char *la, const char *lb)
+{
 	_cleanup_free_ const char **keys = NULL;
-	const char *la, *lb;
 	size_t n;
 
-	if (argc == 3) {
-		pa = strdup(argv[1]);
-		pb = strdup(argv[2]);
-		la = argv[1], lb = argv[2];
-	} else if (argc == 4) {
-		if (placement_path(argv[1], argv[2], &pa) < 0 || placement_path(argv[1], argv[3], &pb) < 0)
-			return EXIT_USAGE;
-		la = argv[2], lb = argv[3];
-	} else {
-		fprintf(stderr, "usage: slicebench diff A.json B.json\n"
-				"       slicebench diff RESULTS-DIR CONTEXT-A CONTEXT-B\n");
-		return EXIT_USAGE;
-	}
-	if (!pa || !pb)
-		return log_error_errno(-ENOMEM, "diff: %m"), 1;
-	if (load_placement(pa, &a) < 0 || load_placement(pb, &b) < 0)
-		return EXIT_USAGE;
-	if (placement_diff(&a, &b, &keys, &n) < 0)
-		return log_error_errno(-ENOMEM, "diff: %m"), 1;
+	if (placement_diff(a, b, &keys, &n) < 0)
+		return log_error_errno(-ENOMEM, "diff: %m");
 	if (!n) {
 		printf("the placements of %s and %s do not differ (counters aside)\n", la, lb);
 		return 0;
 	}
 	printf("%-28s %-36s %s\n", "attribute", la, lb);
 	for (size_t i = 0; i < n; i++)
-		printf("%-28s %-36s %s\n", keys[i], placement_get(&a, keys[i]) ?: "(none)", placement_get(&b, keys[i]) ?: "(none)");
+		printf("%-28s %-36s %s\n", keys[i], placement_get(a, keys[i]) ?: "(none)", placement_get(b, keys[i]) ?: "(none)");
 	return 0;
+}
+
+int verb_diff(int argc, char **argv)
+{
+	_cleanup_(placement_done) struct placement a = {}, b = {};
+	int first, n, r;
+
+	r = cli_parse(&cli_diff, argc, argv, NULL, &first);
+	if (r <= 0)
+		return r < 0 ? EXIT_USAGE : 0;
+	n = argc - first;
+	r = load_both(argv + first, n, &a, &b);
+	if (r < 0)
+		return r == -ENOMEM ? 1 : EXIT_USAGE;
+	/* The labels: the files, or the contexts. */
+	return verb_exit_status(print_diff(&a, &b, argv[argc - 2], argv[argc - 1]));
 }

@@ -1,6 +1,6 @@
 /* slicebench explain: the command line over explain/, which designs,
  * measures and analyses. */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "explain/explain.h"
@@ -8,87 +8,63 @@
 #include "common/util.h"
 #include "cli/verbs.h"
 
+#define X(f) .offset = offsetof(struct explain_args, f)
+static const struct cli_option opt_threads = { .name = "threads", .arg = "N", .type = CLI_LONG, X(threads), .min = 1,
+					       .max = 100000, .help = "the thread count of the measurement (1)" };
+static const struct cli_option opt_repeat = { .name = "repeat", .arg = "R", .type = CLI_UINT, X(repeat), .min = 2,
+					      .max = 50, .help = "server starts per mix (3; fewer, down to 2, to fit --budget)" };
+static const struct cli_option opt_duration = { .name = "duration", .arg = "D", .type = CLI_DURATION, X(duration_ns),
+						.min = 1, .help = "measured time per step (5s)" };
+static const struct cli_option opt_budget = { .name = "budget", .arg = "TIME", .type = CLI_DURATION, X(budget_ns),
+					      .min = 1, .help = "the most the measurement may take (30m)" };
+static const struct cli_option opt_out = { .name = "out", .arg = "DIR", .type = CLI_STRING, X(out),
+					   .help = "the results directory (results/explain-NAME-A-B-YYYYmmdd-HHMMSS)" };
+static const struct cli_option opt_what_if = { .name = "what-if", .type = CLI_FLAG, X(what_if),
+					       .help = "print the design and its time, start nothing" };
+static const struct cli_option opt_from = { .name = "from", .arg = "CONTEXT-A", .type = CLI_STRING, X(a),
+					    .help = "with RESULTS: the context whose settings are taken" };
+static const struct cli_option opt_to = { .name = "to", .arg = "CONTEXT-B", .type = CLI_STRING, X(b),
+					  .help = "with RESULTS: the context they are moved into" };
+#undef X
+
+const struct cli_verb cli_explain = {
+	.name = "explain",
+	.usage = (const char *const[]){ "EXPERIMENT CONTEXT-A CONTEXT-B [OPTIONS]",
+					"RESULTS --from CONTEXT-A --to CONTEXT-B [OPTIONS]", NULL },
+	.about = "Measures every mix of the settings in which A and B differ, taking each from A or from B,\n"
+		 "and names the settings that account for the TPS gap.  The gap is judged as report judges\n"
+		 "a ratio (Welch's t on log TPS across repeats, at --confidence); each share of it has\n"
+		 "Fieller's interval from the repeats.",
+	.options = (const struct cli_option *const[]){ &opt_threads, &opt_repeat, &opt_duration, &opt_budget,
+						       CLI_CONFIDENCE_OPTION(struct explain_args, confidence), &opt_out,
+						       &opt_what_if, &opt_from, &opt_to, NULL },
+};
+
 static int explain_parse_argv(int argc, char **argv, struct explain_args *a)
 {
-	static const struct option options[] = {
-		{ "help", no_argument, NULL, 'h' },	      { "threads", required_argument, NULL, 't' },
-		{ "repeat", required_argument, NULL, 'r' },   { "duration", required_argument, NULL, 'd' },
-		{ "out", required_argument, NULL, 'o' },      { "what-if", no_argument, NULL, 'w' },
-		{ "budget", required_argument, NULL, 'b' },   { "from", required_argument, NULL, 'A' },
-		{ "to", required_argument, NULL, 'B' },	      { "confidence", required_argument, NULL, 'c' },
-		{}
-	};
-	long v;
-	int c;
+	int r, first, n;
 
 	a->threads = 1;
 	a->repeat = 3;
 	a->duration_ns = 5 * NSEC_PER_SEC;
 	a->budget_ns = 30 * 60 * NSEC_PER_SEC;
 	a->confidence = STATS_CONFIDENCE_DEFAULT;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
-		switch (c) {
-		case 'h':
-			printf("usage: slicebench explain EXPERIMENT CONTEXT-A CONTEXT-B [--threads N] [--repeat R]\n"
-			       "                          [--duration D] [--budget 30m] [--confidence 95] [--out DIR]\n"
-			       "                          [--what-if]\n"
-			       "       slicebench explain RESULTS --from CONTEXT-A --to CONTEXT-B [OPTIONS]\n\n"
-			       "Measures every mix of the settings in which A and B differ, taking each from A or from B,\n"
-			       "and names the settings that account for the TPS gap.  The gap is judged as report judges\n"
-			       "a ratio (Welch's t on log TPS across repeats, at --confidence); each share of it has\n"
-			       "Fieller's interval from the repeats.\n");
-			return 0;
-		case 't':
-			if (parse_int_range(optarg, 1, 100000, &a->threads) < 0)
-				return log_error("explain: --threads: bad value '%s' (one thread count)", optarg), -EINVAL;
-			break;
-		case 'r':
-			if (parse_int_range(optarg, 2, 50, &v) < 0)
-				return log_error("explain: --repeat: bad value '%s' (2 to 50)", optarg), -EINVAL;
-			a->repeat = (unsigned)v;
-			break;
-		case 'd':
-			if (parse_duration_ns(optarg, &a->duration_ns) < 0 || !a->duration_ns)
-				return log_error("explain: --duration: bad value '%s' (such as 5s)", optarg), -EINVAL;
-			break;
-		case 'o':
-			a->out = optarg;
-			break;
-		case 'b':
-			if (parse_duration_ns(optarg, &a->budget_ns) < 0 || !a->budget_ns)
-				return log_error("explain: --budget: bad value '%s' (such as 30m)", optarg), -EINVAL;
-			break;
-		case 'w':
-			a->what_if = true;
-			break;
-		case 'c':
-			if (parse_confidence_option("explain", optarg, &a->confidence) < 0)
-				return -EINVAL;
-			break;
-		case 'A':
-			a->a = optarg;
-			break;
-		case 'B':
-			a->b = optarg;
-			break;
-		default:
-			log_error("explain: unknown option %s", argv[optind - 1]);
-			return -EINVAL;
-		}
+	r = cli_parse(&cli_explain, argc, argv, a, &first);
+	if (r <= 0)
+		return r;
+	n = argc - first;
 	if (a->a || a->b) {
-		if (!a->a || !a->b || argc - optind != 1)
-			return log_error("explain: give RESULTS --from A --to B"), -EINVAL;
-		a->experiment = argv[optind];
+		if (!a->a || !a->b || n != 1)
+			return cli_usage_error(&cli_explain, "give RESULTS --from A --to B");
+		a->experiment = argv[first];
 		return 1;
 	}
-	if (argc - optind != 3)
-		return log_error("explain: give an experiment and two of its contexts (explain EXPERIMENT A B), "
-				 "or a results directory (explain RESULTS --from A --to B)"), -EINVAL;
-	a->experiment = argv[optind];
-	a->a = argv[optind + 1];
-	a->b = argv[optind + 2];
+	if (n != 3)
+		return cli_usage_error(&cli_explain, "give an experiment and two of its contexts (explain EXPERIMENT A B), "
+						     "or a results directory (explain RESULTS --from A --to B)");
+	a->experiment = argv[first];
+	a->a = argv[first + 1];
+	a->b = argv[first + 2];
 	return 1;
 }
 
@@ -101,5 +77,6 @@ int verb_explain(int argc, char **argv)
 	if (r <= 0)
 		return r < 0 ? EXIT_USAGE : 0;
 	r = explain_run(&args);
-	return r == -EINVAL ? EXIT_USAGE : run_exit_status(r);
+	/* explain_run() refuses bad input with -EINVAL before it starts anything. */
+	return r == -EINVAL ? EXIT_USAGE : verb_exit_status(r);
 }

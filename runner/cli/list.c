@@ -7,14 +7,18 @@
 #include "common/util.h"
 #include "cli/verbs.h"
 
-int verb_list(int argc, char **argv _unused_)
+const struct cli_verb cli_list = {
+	.name = "list",
+	.usage = (const char *const[]){ "", NULL },
+	.about = "Shows the named experiments of the first directory that has any: $SLICEBENCH_EXPERIMENTS,\n"
+		 "./experiments, then the installed ones; one that does not validate here says why.",
+};
+
+/* The experiments of the first directory with any; -ENOENT if none has. */
+static int list_experiments(void)
 {
 	bool any = false;
 
-	if (argc > 1) {
-		log_error("list: takes no arguments");
-		return EXIT_USAGE;
-	}
 	for (const char *const *d = experiment_dirs(); *d; d++) {
 		struct dirent **names = NULL;
 		int n = scandir(*d, &names, NULL, alphasort);
@@ -40,6 +44,15 @@ int verb_list(int argc, char **argv _unused_)
 			break; /* the first directory with experiments wins */
 	}
 	if (!any)
-		log_error("list: no experiments found (set SLICEBENCH_EXPERIMENTS)");
-	return any ? 0 : 1;
+		return log_error("list: no experiments found (set SLICEBENCH_EXPERIMENTS)"), -ENOENT;
+	return 0;
+}
+
+int verb_list(int argc, char **argv)
+{
+	int r = cli_parse_options_only(&cli_list, argc, argv, NULL);
+
+	if (r <= 0)
+		return r < 0 ? EXIT_USAGE : 0;
+	return verb_exit_status(list_experiments());
 }

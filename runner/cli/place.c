@@ -19,7 +19,7 @@ static int print_placement(struct sweep_args *a, struct context *c)
 
 	r = placement_snapshot(c->pid, getpid(), c->mode, &p);
 	if (r < 0)
-		return log_error_errno(r, "place: cannot read the placement of PID %d: %m", (int)c->pid), 1;
+		return log_error_errno(r, "place: cannot read the placement of PID %d: %m", (int)c->pid);
 	r = oltp_server_facts(&a->o, &p);
 	if (r < 0)
 		log_warning_errno(r, "place: cannot read the server's variables: %m");
@@ -28,16 +28,16 @@ static int print_placement(struct sweep_args *a, struct context *c)
 		log_warning_errno(r, "place: cannot ask systemd which unit holds PID %d: %m", (int)c->pid);
 	r = placement_verify(&p, &a->spec, c->mode, &bad);
 	if (r < 0)
-		return log_error_errno(r, "place: %m"), 1;
+		return log_error_errno(r, "place: %m");
 	if (bad)
 		managed_warn_not_in_force("place", &p);
 	if (a->json) {
 		json_t *j = placement_to_json(&p);
 
 		if (!j)
-			return log_error_errno(-ENOMEM, "place: %m"), 1;
+			return log_error_errno(-ENOMEM, "place: %m");
 		if (a->all)
-			return json_object_set_new(a->all, a->spec.name, j) < 0 ? 1 : 0;
+			return json_object_set_new(a->all, a->spec.name, j) < 0 ? log_error_errno(-ENOMEM, "place: %m") : 0;
 		json_dumpf(j, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(j);
@@ -82,38 +82,54 @@ static int place_spec(struct sweep_args *a, const struct experiment *e, size_t i
 	return 0;
 }
 
-static int place_named(struct sweep_args *a)
+/* The specs of the contexts place starts: --context's, or each one named
+ * (a kind, or a context of --experiment).  Before anything starts; a bad
+ * one is -EINVAL, logged. */
+static int place_specs(struct sweep_args *a, struct experiment *e, struct context_spec *specs, size_t *ret_n)
 {
 	_cleanup_free_ char *path = NULL, *msg = NULL;
-	struct context_spec specs[EXP_CONTEXTS_MAX];
-	struct context_spec inline_props = a->spec;
-	struct experiment e = {};
-	size_t n = 0;
-	int r = 0, status = 0;
+	int r;
 
+	*ret_n = 0;
+	if (a->in_context) {
+		specs[(*ret_n)++] = a->spec;
+		return 0;
+	}
 	if (a->n_places > EXP_CONTEXTS_MAX)
-		return log_error("place: at most %d contexts at once", EXP_CONTEXTS_MAX), EXIT_USAGE;
+		return cli_usage_error(&cli_place, "at most %d contexts at once", EXP_CONTEXTS_MAX);
 	if (a->experiment) {
 		if (experiment_find(a->experiment, &path) < 0)
-			return log_error("place: no experiment '%s'", a->experiment), EXIT_USAGE;
-		r = experiment_load(path, cgroup_mode_detect(), &e, &msg);
+			return log_error("place: no experiment '%s'", a->experiment), -EINVAL;
+		r = experiment_load(path, cgroup_mode_detect(), e, &msg);
 		if (r < 0)
-			return log_error("%s", msg ? msg : strerror(-r)), EXIT_USAGE;
-		experiment_log_mirrors(&e);
-		a->loaded = &e;
+			return log_error("%s", msg ? msg : strerror(-r)), -EINVAL;
+		experiment_log_mirrors(e);
+		a->loaded = e; /* its [server] settings apply */
 	}
-	for (; n < a->n_places && r >= 0; n++)
-		r = place_spec(a, a->experiment ? &e : NULL, n, &specs[n]);
-	if (r < 0)
-		n--;
-	if (r >= 0 && a->json && a->n_places > 1)
-		a->all = json_object();
-	for (size_t i = 0; r >= 0 && i < n && !interrupt_signal; i++) {
+	for (size_t i = 0; i < a->n_places; i++) {
+		r = place_spec(a, a->experiment ? e : NULL, i, &specs[i]);
+		if (r < 0)
+			return r;
+		(*ret_n)++;
+	}
+	return 0;
+}
+
+/* Each spec in turn: the first failure is the result; a signal ends it. */
+static int place_all(struct sweep_args *a, const struct context_spec *specs, size_t n)
+{
+	int r = 0;
+
+	if (a->json && n > 1 && !(a->all = json_object()))
+		return log_error_errno(-ENOMEM, "place: %m");
+	for (size_t i = 0; i < n && !interrupt_signal; i++) {
+		int one;
+
 		a->spec = specs[i];
 		a->keep_this = a->keep && i == n - 1;
-		int one = with_managed_server("place", a, print_placement);
-
-		status = MAX(status, one);
+		one = with_managed_server("place", a, print_placement);
+		if (r == 0)
+			r = one;
 	}
 	if (a->all) {
 		json_dumpf(a->all, stdout, JSON_INDENT(2));
@@ -121,28 +137,30 @@ static int place_named(struct sweep_args *a)
 		json_decref(a->all);
 		a->all = NULL;
 	}
-	for (size_t i = 0; a->experiment && i < n; i++)
-		experiment_spec_done(&e, &specs[i]);
-	a->spec = inline_props;
-	a->loaded = NULL;
-	experiment_done(&e);
-	return r < 0 ? EXIT_USAGE : status;
+	return r;
 }
 
 int verb_place(int argc, char **argv)
 {
+	struct context_spec specs[EXP_CONTEXTS_MAX], own;
 	struct sweep_args a = {};
-	int r;
+	struct experiment e = {};
+	size_t n = 0;
+	int r, status;
 
-	r = parse_argv("place", VERB_PLACE, argc, argv, &a);
-	if (r > 0 && a.in_context) {
-		a.keep_this = a.keep;
-		r = with_managed_server("place", &a, print_placement);
-	} else if (r > 0)
-		r = place_named(&a);
+	r = sweep_parse_argv(&cli_place, argc, argv, &a);
+	own = a.spec; /* its -p properties, which the specs borrow */
+	if (r == 0)
+		status = 0;
+	else if (r < 0 || place_specs(&a, &e, specs, &n) < 0)
+		status = EXIT_USAGE;
 	else
-		r = r < 0 ? EXIT_USAGE : 0;
+		status = verb_exit_status(place_all(&a, specs, n));
+	for (size_t i = 0; a.experiment && i < n; i++)
+		experiment_spec_done(&e, &specs[i]);
+	a.loaded = NULL;
+	experiment_done(&e);
+	a.spec = own;
 	sweep_args_done(&a);
-	return r;
+	return status;
 }
-

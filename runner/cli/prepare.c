@@ -8,9 +8,8 @@ int verb_prepare(int argc, char **argv)
 	struct sweep_args a = {};
 	int r;
 
-	r = parse_argv("prepare", VERB_PREPARE, argc, argv, &a);
+	r = sweep_parse_argv(&cli_prepare, argc, argv, &a);
 	if (r <= 0)
 		return r < 0 ? EXIT_USAGE : 0;
-	return prepare_dataset("prepare", &a.o) < 0 ? 1 : 0;
+	return verb_exit_status(prepare_dataset("prepare", &a.o));
 }
-

@@ -31,21 +31,28 @@ static void print_keys(const struct prop_def *d, FILE *f)
 		fprintf(f, "%s%s", k ? " " : "", d->keys[k]);
 }
 
+static const struct cli_option opt_json = { .name = "json", .type = CLI_FLAG, .offset = 0,
+					    .help = "the table as JSON" };
+
+const struct cli_verb cli_properties = {
+	.name = "properties",
+	.usage = (const char *const[]){ "[--json]", NULL },
+	.about = "The attributes slicebench reads, sets and reproduces, straight from the property table: each\n"
+		 "one's class, D-Bus name, what it does, how raw and scope reproduce it, the placement keys it\n"
+		 "moves; then the kinds of context.",
+	.options = (const struct cli_option *const[]){ &opt_json, NULL },
+};
+
 int verb_properties(int argc, char **argv)
 {
 	size_t n;
 	const struct prop_def *table = prop_table(&n);
-	bool json = argc == 2 && streq(argv[1], "--json");
+	bool json = false;
+	int r;
 
-	if (argc > 2 || (argc == 2 && !json)) {
-		if (argc == 2 && (streq(argv[1], "-h") || streq(argv[1], "--help"))) {
-			printf("usage: slicebench properties [--json]\n\nThe attributes slicebench reads, sets and reproduces, "
-			       "and the kinds of context.\n");
-			return 0;
-		}
-		log_error("properties: usage: slicebench properties [--json]");
-		return EXIT_USAGE;
-	}
+	r = cli_parse_options_only(&cli_properties, argc, argv, &json);
+	if (r <= 0)
+		return r < 0 ? EXIT_USAGE : 0;
 	if (json) {
 		json_t *attrs = json_array(), *kinds = json_array();
 

@@ -2,7 +2,7 @@
  * finish, or with --dry-run its plan.  With repeat = auto it decides, after
  * each round, which contexts need another repeat: those in a ratio whose
  * interval is wider than the target (report/stats.h), and their baseline. */
-#include <getopt.h>
+#include <stddef.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,99 +17,68 @@
 #include "cli/verbs.h"
 
 struct run_args {
-	const char *experiment, *out, *resume;
-	char *only;
+	const char *experiment, *out, *resume, *only;
 	bool dry_run;
 	double confidence, until; /* 0: the defaults (95%, the file's until) */
 	uint64_t budget_ns;
 };
 
-static void run_usage(FILE *f)
+enum { OPT_UNTIL };
+
+#define A(f) .offset = offsetof(struct run_args, f)
+static const struct cli_option opt_out = { .name = "out", .arg = "DIR", .type = CLI_STRING, A(out),
+					   .help = "the results directory (results/NAME-YYYYmmdd-HHMMSS)" };
+static const struct cli_option opt_resume = { .name = "resume", .arg = "DIR", .type = CLI_STRING, A(resume),
+					      .help = "finish an interrupted run: only the missing steps are run" };
+static const struct cli_option opt_only = { .name = "only", .arg = "LIST", .type = CLI_STRING, A(only),
+					    .help = "run only these contexts" };
+static const struct cli_option opt_dry_run = { .name = "dry-run", .type = CLI_FLAG, A(dry_run),
+					       .help = "print the plan and its estimated time, start nothing" };
+static const struct cli_option opt_until = { .name = "until", .arg = "PCT%", .key = OPT_UNTIL,
+					     .help = "repeat = auto: the target, each ratio within +-PCT% (the file's until, 5%)" };
+static const struct cli_option opt_budget = { .name = "budget", .arg = "TIME", .type = CLI_DURATION, A(budget_ns),
+					      .min = 1, .help = "repeat = auto: begin no round that would end later than this" };
+#undef A
+
+static int parse_until(const struct cli_verb *v, const struct cli_option *o, const char *value, void *userdata)
 {
-	fprintf(f, "usage: slicebench run NAME|PATH [--out DIR | --resume DIR] [--only CONTEXT,...] [--dry-run]\n"
-		   "                      [--confidence 95] [--until 5%%] [--budget 30m]\n"
-		   "\n"
-		   "Runs a named experiment (slicebench list) or an experiment file: every context x vary value\n"
-		   "x repeat gets a fresh server, and each thread count a step, recorded as it finishes.\n"
-		   "With repeat = auto, interleaved repeats are added after the third, for the contexts of every\n"
-		   "ratio whose interval is still wider than the target, until none is, repeat-max is reached\n"
-		   "or the next round would overrun --budget.\n"
-		   "\n"
-		   "  --out DIR        the results directory (results/NAME-YYYYmmdd-HHMMSS)\n"
-		   "  --resume DIR     finish an interrupted run: only the missing steps are run\n"
-		   "  --only LIST      run only these contexts\n"
-		   "  --dry-run        print the plan and its estimated time, start nothing\n"
-		   "  --confidence PCT the level of the intervals (95), above 50 and below 99.9\n"
-		   "  --until PCT%%     repeat = auto: the target, each ratio within +-PCT%% (the file's until, 5%%)\n"
-		   "  --budget TIME    repeat = auto: begin no round that would end later than this\n");
+	struct run_args *a = userdata;
+	double pct;
+
+	if (parse_percent(value, true, &pct) < 0 || !(pct > 0 && pct < 100))
+		return cli_bad_value(v, o, value, "a percentage above 0 and below 100, such as 5%");
+	a->until = pct / 100;
+	return 0;
 }
+
+const struct cli_verb cli_run = {
+	.name = "run",
+	.usage = (const char *const[]){ "NAME|PATH [--out DIR | --resume DIR] [--only CONTEXT,...] [--dry-run]",
+					"NAME|PATH [--confidence 95] [--until 5%] [--budget 30m]", NULL },
+	.about = "Runs a named experiment (slicebench list) or an experiment file: every context x vary value\n"
+		 "x repeat gets a fresh server, and each thread count a step, recorded as it finishes.\n"
+		 "With repeat = auto, interleaved repeats are added after the third, for the contexts of every\n"
+		 "ratio whose interval is still wider than the target, until none is, repeat-max is reached\n"
+		 "or the next round would overrun --budget.",
+	.options = (const struct cli_option *const[]){ &opt_out, &opt_resume, &opt_only, &opt_dry_run,
+						       CLI_CONFIDENCE_OPTION(struct run_args, confidence), &opt_until,
+						       &opt_budget, NULL },
+	.parse = parse_until,
+};
 
 static int run_parse_argv(int argc, char **argv, struct run_args *a)
 {
-	static const struct option options[] = {
-		{ "help", no_argument, NULL, 'h' },	     { "out", required_argument, NULL, 'o' },
-		{ "resume", required_argument, NULL, 'r' }, { "only", required_argument, NULL, 'O' },
-		{ "dry-run", no_argument, NULL, 'n' },	     { "confidence", required_argument, NULL, 'c' },
-		{ "until", required_argument, NULL, 'u' },   { "budget", required_argument, NULL, 'b' },
-		{}
-	};
-	int c;
+	int r, first;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0)
-		switch (c) {
-		case 'h':
-			run_usage(stdout);
-			return 0;
-		case 'o':
-			a->out = optarg;
-			break;
-		case 'r':
-			a->resume = optarg;
-			break;
-		case 'O':
-			a->only = optarg;
-			break;
-		case 'n':
-			a->dry_run = true;
-			break;
-		case 'c':
-			if (parse_confidence_option("run", optarg, &a->confidence) < 0)
-				return -EINVAL;
-			break;
-		case 'u': {
-			double pct;
-
-			if (parse_percent(optarg, true, &pct) < 0 || !(pct > 0 && pct < 100)) {
-				log_error("run: --until: bad value '%s' (a percentage above 0 and below 100, such as 5%%)",
-					  optarg);
-				return -EINVAL;
-			}
-			a->until = pct / 100;
-			break;
-		}
-		case 'b':
-			if (parse_duration_ns(optarg, &a->budget_ns) < 0 || !a->budget_ns) {
-				log_error("run: --budget: bad value '%s' (a duration such as 30m)", optarg);
-				return -EINVAL;
-			}
-			break;
-		default:
-			log_error("run: unknown option %s", argv[optind - 1]);
-			run_usage(stderr);
-			return -EINVAL;
-		}
-	if (optind != argc - 1) {
-		log_error("run: %s", optind == argc ? "which experiment? (slicebench list)" : "one experiment at a time");
-		run_usage(stderr);
-		return -EINVAL;
-	}
-	if (a->out && a->resume) {
-		log_error("run: --out and --resume exclude each other (the resumed run keeps its directory)");
-		return -EINVAL;
-	}
-	a->experiment = argv[optind];
+	r = cli_parse(&cli_run, argc, argv, a, &first);
+	if (r <= 0)
+		return r;
+	if (first != argc - 1)
+		return cli_usage_error(&cli_run, "%s", first == argc ? "which experiment? (slicebench list)"
+								   : "one experiment at a time");
+	if (a->out && a->resume)
+		return cli_usage_error(&cli_run, "--out and --resume exclude each other (the resumed run keeps its directory)");
+	a->experiment = argv[first];
 	return 1;
 }
 
@@ -292,16 +261,9 @@ int verb_run(int argc, char **argv)
 		r = run_experiment(&e, &plan, a.resume ? a.resume : a.out, a.resume != NULL, &ro);
 		if (e.repeat_auto && ro.rounds >= RUN_AUTO_MIN_REPEATS)
 			adapt_summary(&ad, &ro);
-		status = run_exit_status(r);
+		status = verb_exit_status(r);
 	}
 	free(ad.last);
 	experiment_done(&e);
 	return status;
-}
-
-int run_exit_status(int r)
-{
-	if (r == -EINTR && interrupt_signal)
-		return 128 + interrupt_signal;
-	return r != 0 ? 1 : 0;
 }

@@ -42,8 +42,29 @@ int find_helper(const char *name, char **ret)
 	return -ENOENT;
 }
 
+/* For --help only: everything but --kind goes to the helper as it is. */
+static const struct cli_option opt_kind = { .name = "kind", .arg = "KIND",
+					    .help = "container (default: systemd-nspawn, hybrid cgroups) or vm (qemu, cgroup v2)" };
+static const struct cli_option opt_name = { .name = "name", .arg = "NAME", .help = "the sandbox's name (default)" };
+static const struct cli_option opt_netns = { .name = "netns", .arg = "PATH",
+					     .help = "container: join this network namespace" };
+
+const struct cli_verb cli_sandbox = {
+	.name = "sandbox",
+	.usage = (const char *const[]){ "[--kind KIND] [--name NAME] up | status | exec -- CMD... | down",
+					"--kind vm [--name NAME] run -- CMD...", NULL },
+	.about = "Boots, uses and removes a throwaway real systemd: a container on a read-only bind of / with a\n"
+		 "volatile overlay, or a qemu guest; exec runs a command in it with this checkout bound.",
+	.options = (const struct cli_option *const[]){ &opt_kind, &opt_name, &opt_netns, NULL },
+};
+
 int verb_sandbox(int argc, char **argv)
 {
+	if (argc == 2 && (streq(argv[1], "--help") || streq(argv[1], "-h"))) {
+		cli_help(&cli_sandbox, stdout);
+		return 0;
+	}
+
 	_cleanup_free_ char *helper = NULL;
 	const char *kind = "container";
 	int shift = 0, r;

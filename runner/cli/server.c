@@ -15,15 +15,16 @@ int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(struct 
 	struct server_config cfg = {};
 	struct server s = {};
 	struct context c = {};
-	int r, status;
+	int r, result;
 
 	/* Before the first child: a signal from here on ends the verb cleanly. */
 	interrupt_catch();
 	if (a->loaded)
 		experiment_server_config(a->loaded, &cfg);
 	managed_config_default(&cfg);
-	if (managed_setup(verb, &cfg, &s) < 0)
-		return interrupt_signal ? 128 + interrupt_signal : 1;
+	r = managed_setup(verb, &cfg, &s);
+	if (r < 0)
+		return r;
 	c = (struct context){ .ops = context_ops_for(a->spec.kind), .spec = &a->spec, .server = &s,
 			      .mode = cgroup_mode_detect() };
 	r = managed_start(&c, &msg);
@@ -31,25 +32,25 @@ int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(struct 
 		log_error_errno(r, "%s: the server did not start as %s: %m%s%s", verb, context_kind_to_string(a->spec.kind),
 				msg ? "; " : "", strempty(msg));
 		server_done(&s);
-		return interrupt_signal ? 128 + interrupt_signal : 1;
+		return r;
 	}
 	a->o.socket = s.socket;
 	a->o.server_pid = c.pid;
 	if (cgroup_cpu_dir(c.pid, c.mode, &cpu_dir) >= 0)
 		a->o.server_cpu_cgroup = cpu_dir;
-	status = interrupt_signal ? 1 : f(a, &c);
+	result = interrupt_signal ? -EINTR : f(a, &c);
 	if (a->keep_this && !interrupt_signal) {
 		/* Its record stays under STATE/live/, so that cleanup stops it. */
 		fprintf(stderr, "%s: left %s running (PID %d); slicebench cleanup stops it\n", verb, a->spec.name,
 			(int)c.pid);
 		server_done(&s);
-		return status;
+		return result;
 	}
 	r = managed_stop(&c);
 	if (r < 0)
 		log_warning_errno(r, "%s: stopping the server: %m", verb);
 	server_done(&s);
-	return interrupt_signal ? 128 + interrupt_signal : status;
+	return interrupt_signal ? -EINTR : result;
 }
 
 void sweep_args_done(struct sweep_args *a)

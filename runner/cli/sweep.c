@@ -27,15 +27,17 @@ static void print_text_step(const struct step_result *r)
 	fflush(stdout);
 }
 
-/* Runs the steps against a->o.socket; returns an exit status. */
+/* Runs the steps against a->o.socket.  Returns 0, -EIO if a step failed
+ * (printed), or -errno (logged). */
 static int sweep_steps(struct sweep_args *a)
 {
 	json_t *doc = NULL, *steps = NULL;
 	bool failed = false;
 	int r;
 
-	if (prepare_dataset("sweep", &a->o) < 0)
-		return 1;
+	r = prepare_dataset("sweep", &a->o);
+	if (r < 0)
+		return r;
 	if (a->o.prewarm) {
 		_cleanup_free_ char *msg = NULL;
 
@@ -45,7 +47,7 @@ static int sweep_steps(struct sweep_args *a)
 				log_error_errno(r, "sweep: warming the buffer pool: %s", msg);
 			else
 				log_error_errno(r, "sweep: warming the buffer pool: %m");
-			return 1;
+			return r;
 		}
 	}
 	if (a->json) {
@@ -54,7 +56,7 @@ static int sweep_steps(struct sweep_args *a)
 				"tables", (int)a->o.tables, "table_size", (int)a->o.table_size, "scale", (int)a->o.scale,
 				"rand_type", sbrand_type_to_string(a->o.rand.type), "steps");
 		if (!doc)
-			return log_error_errno(-ENOMEM, "sweep: %m"), 1;
+			return log_error_errno(-ENOMEM, "sweep: %m");
 		steps = json_object_get(doc, "steps");
 	} else
 		print_text_header(oltp_workload_def(a->o.workload)->unit);
@@ -84,7 +86,7 @@ static int sweep_steps(struct sweep_args *a)
 		putchar('\n');
 		json_decref(doc);
 	}
-	return failed ? 1 : 0;
+	return failed ? -EIO : 0;
 }
 
 static int sweep_in_context(struct sweep_args *a, struct context *c _unused_)
@@ -95,14 +97,14 @@ static int sweep_in_context(struct sweep_args *a, struct context *c _unused_)
 int verb_sweep(int argc, char **argv)
 {
 	struct sweep_args a = {};
-	int r;
+	int r, status;
 
-	r = parse_argv("sweep", VERB_SWEEP, argc, argv, &a);
-	if (r > 0)
-		r = a.in_context ? with_managed_server("sweep", &a, sweep_in_context) : sweep_steps(&a);
+	r = sweep_parse_argv(&cli_sweep, argc, argv, &a);
+	if (r <= 0)
+		status = r < 0 ? EXIT_USAGE : 0;
 	else
-		r = r < 0 ? EXIT_USAGE : 0;
+		status = verb_exit_status(a.in_context ? with_managed_server("sweep", &a, sweep_in_context) : sweep_steps(&a));
 	sweep_args_done(&a);
-	return r;
+	return status;
 }
 

@@ -1,6 +1,9 @@
-/* One function per verb, as in signify.  Each returns an exit status:
- * 0 ok, 1 run-time failure, 2 usage or bad input. */
+/* One function per verb, as in signify.  Each decides its exit status once:
+ * 0 ok, 1 run-time failure, 2 usage or bad input, 128+signal when a signal
+ * ended it. */
 #pragma once
+
+#include "cli/options.h"
 
 #define EXIT_USAGE 2
 
@@ -19,11 +22,21 @@ int verb_compare(int argc, char **argv);
 int verb_properties(int argc, char **argv);
 int find_helper(const char *name, char **ret);
 
-/* The exit status of a run engine's result r (run_experiment()): 0, 1 for
- * a failure or failed steps, 128+signal when a signal ended it. */
-int run_exit_status(int r);
+/* The verbs: name, function, one line for `slicebench --help`, and the
+ * option table (NULL for sandbox, whose options are its helper's).  The
+ * last row's name is NULL. */
+struct verb {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+	const struct cli_verb *cli;
+};
+extern const struct verb verbs[];
 
-/* --confidence PCT of report, compare, explain and run: above 50 and below
- * 99.9, into a level (0.95).  Logs "VERB: --confidence: ..." and returns
- * -EINVAL for anything else. */
-int parse_confidence_option(const char *verb, const char *value, double *ret);
+/* The exit status of a verb's work that returned r (0 or -errno, logged;
+ * the run engine's count of failed steps): 0, 1, or 128+signal when a
+ * signal came. */
+int verb_exit_status(int r);
+
+extern const struct cli_verb cli_host, cli_properties, cli_diff, cli_list, cli_run, cli_explain, cli_report,
+	cli_compare, cli_cleanup, cli_sandbox;

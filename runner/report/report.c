@@ -6,30 +6,23 @@
 #include "report/report.h"
 #include "common/util.h"
 
-static const char *const format_names[] = {
-	[REPORT_TEXT] = "text", [REPORT_MARKDOWN] = "markdown", [REPORT_CSV] = "csv",
-	[REPORT_JSON] = "json", [REPORT_SVG] = "svg",		[REPORT_PNG] = "png",
+const struct word report_format_words[] = {
+	{ "text", REPORT_TEXT }, { "markdown", REPORT_MARKDOWN }, { "csv", REPORT_CSV }, { "json", REPORT_JSON },
+	{ "svg", REPORT_SVG },	 { "png", REPORT_PNG },		  { "md", REPORT_MARKDOWN }, {},
 };
 
 int report_format_from_string(const char *s, enum report_format *ret)
 {
-	if (!s)
-		return -EINVAL;
-	if (streq(s, "md")) {
-		*ret = REPORT_MARKDOWN;
-		return 0;
-	}
-	for (size_t i = 0; i < ELEMENTSOF(format_names); i++)
-		if (streq(s, format_names[i])) {
-			*ret = (enum report_format)i;
-			return 0;
-		}
-	return -EINVAL;
+	int v, r = word_lookup(report_format_words, s, &v);
+
+	if (r >= 0)
+		*ret = (enum report_format)v;
+	return r;
 }
 
 const char *report_format_to_string(enum report_format f)
 {
-	return (size_t)f < ELEMENTSOF(format_names) ? format_names[f] : NULL;
+	return word_name(report_format_words, (int)f);
 }
 
 double report_level(const struct report_options *o)

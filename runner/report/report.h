@@ -15,6 +15,8 @@
 
 #include <jansson.h>
 
+#include "common/words.h"
+
 #include "report/stats.h"
 
 /* The version of the JSON that report_render() and compare_render() print:
@@ -31,6 +33,7 @@ enum report_format {
 };
 
 /* "text", "markdown" (or "md"), "csv", "json", "svg", "png"; -EINVAL otherwise. */
+extern const struct word report_format_words[];
 int report_format_from_string(const char *s, enum report_format *ret);
 const char *report_format_to_string(enum report_format f);
 

@@ -1,0 +1,206 @@
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "cli/options.h"
+#include "report/stats.h"
+#include "common/util.h"
+
+#define OPTIONS_MAX 64
+#define HELP_COLUMN 25
+
+static const struct cli_option help_option = { .name = "help", .short_name = 'h', .help = "print this help" };
+
+static size_t n_options(const struct cli_verb *v)
+{
+	size_t n = 0;
+
+	while (v->options && v->options[n])
+		n++;
+	return n;
+}
+
+static const struct cli_option *option_at(const struct cli_verb *v, size_t i)
+{
+	return i < n_options(v) ? v->options[i] : &help_option;
+}
+
+static const struct cli_option *find_option(const struct cli_verb *v, const char *name)
+{
+	for (size_t i = 0; i <= n_options(v); i++)
+		if (streq(option_at(v, i)->name, name))
+			return option_at(v, i);
+	return NULL;
+}
+
+void cli_help(const struct cli_verb *v, FILE *f)
+{
+	for (size_t i = 0; v->usage && v->usage[i]; i++)
+		fprintf(f, "%s slicebench %s %s\n", i ? "      " : "usage:", v->name, v->usage[i]);
+	fprintf(f, "\n%s\n\n", v->about);
+	for (size_t i = 0; i <= n_options(v); i++) {
+		const struct cli_option *o = option_at(v, i);
+		char name[128], letter[8] = "";
+		int n;
+
+		if (o->short_name)
+			snprintf(letter, sizeof(letter), "-%c, ", o->short_name);
+		n = snprintf(name, sizeof(name), "%s--%s%s%s", letter, o->name, o->arg ? " " : "", strempty(o->arg));
+		fprintf(f, "  %s%*s%s\n", name, MAX(HELP_COLUMN - n, 2), "", o->help);
+	}
+}
+
+static int usage_error(const struct cli_verb *v, const char *fmt, va_list ap)
+{
+	_cleanup_free_ char *why = NULL;
+
+	if (vasprintf(&why, fmt, ap) < 0)
+		why = NULL;
+	log_error("%s: %s (slicebench %s --help)", v->name, why ? why : "bad usage", v->name);
+	return -EINVAL;
+}
+
+int cli_usage_error(const struct cli_verb *v, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = usage_error(v, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int cli_bad_value(const struct cli_verb *v, const struct cli_option *o, const char *value, const char *want)
+{
+	log_error("%s: --%s: bad value '%s' (%s)", v->name, o->name, value, want);
+	return -EINVAL;
+}
+
+/* A typed option's value into its field. */
+static int take_value(const struct cli_verb *v, const struct cli_option *o, const char *value, void *args)
+{
+	void *field = (char *)args + o->offset;
+	char want[128];
+	uint64_t u;
+	long n;
+	int w;
+
+	switch (o->type) {
+	case CLI_STRING:
+		*(const char **)field = value;
+		return 0;
+	case CLI_FLAG:
+		*(bool *)field = true;
+		return 0;
+	case CLI_UINT:
+	case CLI_LONG:
+		if (parse_int_range(value, o->min, o->max, &n) < 0) {
+			snprintf(want, sizeof(want), "an integer from %ld to %ld", o->min, o->max);
+			return cli_bad_value(v, o, value, want);
+		}
+		if (o->type == CLI_UINT)
+			*(unsigned *)field = (unsigned)n;
+		else
+			*(long *)field = n;
+		return 0;
+	case CLI_U64:
+		if (parse_u64(value, &u) < 0 || u < (uint64_t)o->min) {
+			snprintf(want, sizeof(want), "an integer of at least %ld", o->min);
+			return cli_bad_value(v, o, value, want);
+		}
+		*(uint64_t *)field = u;
+		return 0;
+	case CLI_DURATION:
+		if (parse_duration_ns(value, &u) < 0 || u < (uint64_t)o->min)
+			return cli_bad_value(v, o, value, o->min ? "a duration above 0, such as 10s or 2m" : "a duration such as 10s or 2m");
+		*(uint64_t *)field = u;
+		return 0;
+	case CLI_WORD:
+		if (word_lookup(o->words, value, &w) < 0)
+			return cli_bad_value(v, o, value, word_list(o->words, want, sizeof(want)));
+		*(int *)field = w;
+		return 0;
+	case CLI_CONFIDENCE:
+		if (stats_parse_confidence(value, (double *)field) < 0) {
+			snprintf(want, sizeof(want), "a percentage above %g and below %g, such as 95",
+				 STATS_CONFIDENCE_MIN_PCT, STATS_CONFIDENCE_MAX_PCT);
+			return cli_bad_value(v, o, value, want);
+		}
+		return 0;
+	case CLI_CUSTOM:
+		break;
+	}
+	return -EINVAL;
+}
+
+/* An option this verb does not take: the verbs that do take it, if any. */
+static int unknown_option(const struct cli_verb *v, const char *arg)
+{
+	_cleanup_free_ char *name = strndup(arg + 2, strcspn(arg + 2, "="));
+	char others[256] = "";
+	size_t n = 0, off = 0;
+
+	if (strncmp(arg, "--", 2) == 0 && name)
+		for (size_t i = 0; cli_verb_at(i); i++)
+			if (cli_verb_at(i) != v && find_option(cli_verb_at(i), name) && off < sizeof(others))
+				off += (size_t)snprintf(others + off, sizeof(others) - off, "%s%s", n++ ? " and " : "",
+							cli_verb_at(i)->name);
+	if (n)
+		return cli_usage_error(v, "--%s is an option of %s", name, others);
+	return cli_usage_error(v, "unknown option %s", arg);
+}
+
+int cli_parse(const struct cli_verb *v, int argc, char **argv, void *userdata, int *ret_first)
+{
+	struct option table[OPTIONS_MAX + 2] = {};
+	char shorts[2 * OPTIONS_MAX + 4] = ":";
+	size_t n = MIN(n_options(v), (size_t)OPTIONS_MAX), ns = 1;
+	int c, idx, r;
+
+	for (size_t i = 0; i <= n; i++) {
+		const struct cli_option *o = option_at(v, i == n ? n_options(v) : i);
+
+		table[i] = (struct option){ o->name, o->arg ? required_argument : no_argument, NULL, 0x100 + (int)i };
+		if (o->short_name) {
+			shorts[ns++] = o->short_name;
+			if (o->arg)
+				shorts[ns++] = ':';
+		}
+	}
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, table, &idx)) >= 0) {
+		const struct cli_option *o = NULL;
+
+		if (c >= 0x100)
+			o = option_at(v, (size_t)(c - 0x100) == n ? n_options(v) : (size_t)(c - 0x100));
+		else
+			for (size_t i = 0; i <= n_options(v) && !o; i++)
+				if (c != ':' && c != '?' && option_at(v, i)->short_name == c)
+					o = option_at(v, i);
+		if (c == ':')
+			return cli_usage_error(v, "%s needs a value", argv[optind - 1]);
+		if (!o)
+			return optopt && optopt < 0x100 ? cli_usage_error(v, "unknown option -%c", optopt)
+							: unknown_option(v, argv[optind - 1]);
+		if (o == &help_option) {
+			cli_help(v, stdout);
+			return 0;
+		}
+		r = o->type == CLI_CUSTOM ? v->parse(v, o, optarg, userdata) : take_value(v, o, optarg, userdata);
+		if (r < 0)
+			return r;
+	}
+	*ret_first = optind;
+	return 1;
+}
+
+int cli_parse_options_only(const struct cli_verb *v, int argc, char **argv, void *userdata)
+{
+	int first, r = cli_parse(v, argc, argv, userdata, &first);
+
+	if (r > 0 && first < argc)
+		return cli_usage_error(v, "unexpected argument %s", argv[first]);
+	return r;
+}

@@ -1,0 +1,75 @@
+/* The command line of every verb in one style, after signify and fio: a
+ * verb is a table of options (name, short name, argument, help, and the key
+ * the verb's parse function switches on), and getopt's table, the parsing,
+ * the one-line usage errors and --help are all made from it. */
+#pragma once
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "common/util.h"
+#include "common/words.h"
+
+/* How cli_parse() takes an option's value: into the field at offset in the
+ * verb's argument struct, checked against min..max or words; CLI_CUSTOM
+ * options go to the verb's parse function. */
+enum cli_type {
+	CLI_CUSTOM,
+	CLI_STRING,   /* const char *, argv's own */
+	CLI_FLAG,     /* bool, set */
+	CLI_UINT,     /* unsigned, min..max */
+	CLI_LONG,     /* long, min..max */
+	CLI_U64,      /* uint64_t, at least min */
+	CLI_DURATION, /* uint64_t nanoseconds, at least min */
+	CLI_WORD,     /* an enum, one of words */
+	CLI_CONFIDENCE, /* double, a confidence level (report/stats.h) */
+};
+
+struct cli_option {
+	const char *name; /* --name */
+	char short_name;  /* -c; 0: none */
+	const char *arg;  /* the argument as --help names it; NULL: a flag */
+	const char *help;
+	enum cli_type type;
+	size_t offset;
+	long min, max;
+	const struct word *words;
+	int key; /* CLI_CUSTOM: for the verb's parse function */
+};
+
+/* --confidence, the one row of the verbs that judge ratios, into the double
+ * field of their argument struct. */
+#define CLI_CONFIDENCE_OPTION(args_type, field)                                                                          \
+	(&(const struct cli_option){ .name = "confidence", .arg = "PCT", .type = CLI_CONFIDENCE,                     \
+				     .offset = offsetof(args_type, field),                                              \
+				     .help = "the level of the intervals, above 50 and below 99.9 (95)" })
+
+struct cli_verb;
+/* Takes one option: 0, or -EINVAL after logging why (cli_bad_value()). */
+typedef int (*cli_parse_t)(const struct cli_verb *v, const struct cli_option *o, const char *value, void *userdata);
+
+struct cli_verb {
+	const char *name;
+	const char *const *usage; /* the forms after "slicebench NAME ", NULL-terminated */
+	const char *about;	  /* what it does, for --help */
+	const struct cli_option *const *options; /* NULL-terminated; --help is every verb's */
+	cli_parse_t parse;			 /* the CLI_CUSTOM options; NULL: none */
+};
+
+/* Parses the options of argv[1..]; operands are argv[*ret_first..argc).
+ * signify's shape: <0 a usage error (logged, one line), 0 --help printed,
+ * >0 go on. */
+int cli_parse(const struct cli_verb *v, int argc, char **argv, void *userdata, int *ret_first);
+void cli_help(const struct cli_verb *v, FILE *f);
+/* cli_parse() for a verb that takes options only: an operand is a usage
+ * error. */
+int cli_parse_options_only(const struct cli_verb *v, int argc, char **argv, void *userdata);
+
+/* "VERB: why (slicebench VERB --help)", logged; returns -EINVAL. */
+int cli_usage_error(const struct cli_verb *v, const char *fmt, ...) _printf_(2, 3);
+/* "VERB: --NAME: bad value 'VALUE' (want)", logged; returns -EINVAL. */
+int cli_bad_value(const struct cli_verb *v, const struct cli_option *o, const char *value, const char *want);
+
+/* The option table of verb i (cli/verbs.c), for the usage error that names
+ * the verbs an option belongs to; NULL past the last. */
+const struct cli_verb *cli_verb_at(size_t i);
