@@ -10,7 +10,7 @@
 top=${SLICEBENCH_TOP:-.}
 exp=$top/t/fixtures/run/two-raw.ini
 needs BINARY ROOT MYSQLD
-echo "1..19"
+echo "1..20"
 server_scratch
 trap 'servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
 steps() { ls "$1/steps" 2>/dev/null | wc -l; }
@@ -77,6 +77,17 @@ ok $? "no cgroup of that run (slicebench-raw-*-$pid) is left"
 "$SLICEBENCH" run "$exp" --resume "$scratch/int" >/dev/null 2>"$scratch/err"
 [ $? = 0 ] && [ "$(steps "$scratch/int")" = 8 ]
 ok $? "--resume runs the missing steps (now $(steps "$scratch/int") of 8)" "$scratch/err"
+
+# SIGINT while the second unit's server starts: that unit's steps stay
+# unrun (not recorded as failed), so that --resume runs them.
+"$SLICEBENCH" run "$exp" --out "$scratch/int3" >/dev/null 2>"$scratch/err" &
+pid=$!
+for _ in $(seq 300); do grep -q 'unit 2/4 .*starting the server' "$scratch/err" && break; sleep 0.05; done
+kill -INT $pid
+wait $pid; rc=$?
+failed_steps=$(cat "$scratch/int3"/steps/*.json 2>/dev/null | grep -c '"failed": *true')
+[ $rc = 130 ] && [ "$(steps "$scratch/int3")" = 2 ] && [ "$failed_steps" = 0 ]
+ok $? "SIGINT during a server's start exits 130 and records none of its unit's steps (exit $rc, $(steps "$scratch/int3") steps, $failed_steps failed)" "$scratch/err"
 
 # A second SIGINT while the first one's cleanup runs changes nothing.
 "$SLICEBENCH" run "$exp" --out "$scratch/int2" >/dev/null 2>"$scratch/err" &

@@ -258,6 +258,13 @@ static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 	r = unit_slices_start(rn, &c, ctx, v, &tree, &slice_vary, &msg);
 	if (r >= 0)
 		r = managed_start(&c, &msg);
+	if (r < 0 && interrupt_signal) {
+		/* A start cut short by a signal is not a failure of the unit: its
+		 * steps stay unrun, so that --resume runs them. */
+		unit_slices_stop(rn, &tree, &slice_vary);
+		experiment_spec_done(e, &spec);
+		return -EINTR;
+	}
 	if (r < 0) {
 		_cleanup_free_ char *reason = NULL;
 
