@@ -69,8 +69,15 @@ static int count_second(struct step_frame *f, struct step_counters *c, uint64_t 
 
 int step_frame_count(struct step_frame *f, struct step_counters *c, uint64_t t0, uint64_t t1, uint64_t queries)
 {
-	if (t0 < f->measure_ns || t1 > f->end_ns)
+	if (t0 < f->measure_ns)
 		return 0;
+	if (t1 > f->end_ns) {
+		/* In flight when the step ended (a stalled server answers late):
+		 * its latency counts, its transaction does not. */
+		histogram_add(&c->latency, t1 - t0);
+		c->in_flight_at_end++;
+		return 0;
+	}
 	/* An event-count step counts exactly o->events transactions. */
 	if (f->o->events) {
 		uint64_t n = atomic_fetch_add(&f->events_done, 1);
@@ -173,11 +180,12 @@ static int collect(struct step_frame *f, struct step_result *ret)
 		histogram_merge(all, &c->latency);
 		ret->queries += c->queries;
 		ret->reconnects += c->reconnects;
+		ret->transactions += atomic_load(&c->transactions);
+		ret->in_flight_at_end += c->in_flight_at_end;
 		for (unsigned e = 0; e < _OLTP_ERR_MAX; e++)
 			ret->errors[e] += c->errors[e];
 		n_seconds = MAX(n_seconds, c->n_seconds);
 	}
-	ret->transactions = all->count;
 	/* An event-count step ends with its last transaction; a timed one at its deadline. */
 	if (f->end_ns != UINT64_MAX)
 		last_end = f->end_ns;
@@ -185,7 +193,9 @@ static int collect(struct step_frame *f, struct step_result *ret)
 		for (unsigned i = 0; i < f->n_threads; i++)
 			last_end = MAX(last_end, f->counters[i].last_counted_ns);
 	ret->duration_s = (double)(last_end - f->measure_ns) / NSEC_PER_SEC;
-	n_seconds = MIN(n_seconds, (size_t)ceil(ret->duration_s));
+	/* Every second of the measured phase has its interval, also one in
+	 * which nothing completed: a stall shows as a zero, not as a gap. */
+	n_seconds = (size_t)ceil(ret->duration_s - 1e-9);
 	ret->intervals = calloc(MAX(n_seconds, 1), sizeof(double));
 	if (!ret->intervals)
 		return -ENOMEM;

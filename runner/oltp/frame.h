@@ -19,6 +19,7 @@
 struct step_counters {
 	/* written by the owning thread only; read after the join */
 	uint64_t errors[_OLTP_ERR_MAX], reconnects, queries;
+	uint64_t in_flight_at_end; /* transactions the step's end found running */
 	uint64_t *per_second; /* counted transactions by second of the measured phase */
 	size_t n_seconds;
 	uint64_t last_counted_ns;
@@ -55,7 +56,8 @@ static inline bool step_frame_stopped(struct step_frame *f)
 
 /* One transaction that started at t0 and finished at t1 with `queries`
  * statements.  Returns 1 if it was counted, 0 if it fell outside the
- * measured phase, -1 if the step is over (the event count is reached, or
+ * measured phase (one that was in flight at its end counts in the latency
+ * only), -1 if the step is over (the event count is reached, or
  * out of memory: the step has failed). */
 int step_frame_count(struct step_frame *f, struct step_counters *c, uint64_t t0, uint64_t t1, uint64_t queries);
 

@@ -147,7 +147,12 @@ struct step_result {
 	uint64_t errors[_OLTP_ERR_MAX];
 	uint64_t reconnects;
 	size_t n_intervals;
-	double *intervals; /* per-second tps */
+	double *intervals; /* per-second tps, one per second of the measured phase */
+	/* A stall: seconds of the measured phase in which no transaction
+	 * completed (from stalled_from_s), and transactions still in flight at
+	 * its end, whose latency counts (not their transaction). */
+	unsigned stalled_s, stalled_from_s;
+	uint64_t in_flight_at_end;
 	size_t n_samples;
 	struct oltp_telemetry_sample *samples;
 	bool failed;
@@ -158,6 +163,10 @@ struct step_result {
 void step_result_start(struct step_result *r, enum oltp_driver driver, unsigned threads);
 void step_result_done(struct step_result *r); /* frees the arrays; NULL ok */
 int step_result_to_json(const struct step_result *r, json_t **ret);
+/* A step with a second of its measured phase in which no transaction
+ * completed (for the native driver, also one whose interval is missing) is
+ * failed with the gap named. */
+void step_result_check_stall(const struct oltp_options *o, struct step_result *r);
 
 static inline void mysql_closep(MYSQL **m)
 {

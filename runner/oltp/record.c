@@ -1,6 +1,8 @@
 /* What all drivers share: the options' defaults, the classes of MySQL
  * errors (ignorable, reconnect, fatal), the step record and its JSON. */
 #include <errmsg.h>
+#include <inttypes.h>
+#include <math.h>
 #include <mysqld_error.h>
 #include <stdio.h>
 
@@ -100,6 +102,9 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 		return -ENOMEM;
 	if (r->failed && json_object_set_new(o, "reason", json_string(r->reason)) < 0)
 		goto oom;
+	if (json_object_set_new(o, "stalled_s", json_integer(r->stalled_s)) < 0 ||
+	    json_object_set_new(o, "in_flight_at_end", json_integer((json_int_t)r->in_flight_at_end)) < 0)
+		goto oom;
 	intervals = json_array();
 	if (json_object_set_new(o, "intervals_tps", intervals) < 0)
 		goto oom;
@@ -117,4 +122,32 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 oom:
 	json_decref(o);
 	return -ENOMEM;
+}
+
+void step_result_check_stall(const struct oltp_options *o, struct step_result *r)
+{
+	/* The native frame has an interval for each second; a tool's report
+	 * may start later (pgbench's -T counts its connecting), so only the
+	 * intervals it gives are looked at. */
+	size_t want = o->driver == OLTP_DRIVER_NATIVE && o->duration_ns && !o->events
+			      ? (size_t)ceil((double)o->duration_ns / 1e9 - 1e-9)
+			      : r->n_intervals;
+	size_t n = MAX(want, r->n_intervals);
+	int len;
+
+	for (size_t s = 0; s < n; s++)
+		if (s >= r->n_intervals || r->intervals[s] <= 0) {
+			if (!r->stalled_s)
+				r->stalled_from_s = (unsigned)s;
+			r->stalled_s++;
+		}
+	/* A step that failed already says why; a stall is a reason of its own. */
+	if (!r->stalled_s || r->failed)
+		return;
+	r->failed = true;
+	len = snprintf(r->reason, sizeof(r->reason), "a stall: no transaction completed in %u of the %zu seconds (from second %u)",
+		       r->stalled_s, n, r->stalled_from_s + 1);
+	if (r->in_flight_at_end && len > 0 && (size_t)len < sizeof(r->reason))
+		snprintf(r->reason + len, sizeof(r->reason) - (size_t)len,
+			 "; %" PRIu64 " transaction(s) still in flight at its end, counted in the latency", r->in_flight_at_end);
 }

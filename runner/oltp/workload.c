@@ -88,8 +88,13 @@ const char *oltp_db(const struct oltp_options *o)
 int oltp_step(const struct oltp_options *o, unsigned threads, struct step_result *ret)
 {
 	const struct oltp_workload_def *def = oltp_workload_def(o->workload);
+	int r = (o->driver == OLTP_DRIVER_NATIVE ? def->run_native : def->run_tool)(o, threads, ret);
 
-	return (o->driver == OLTP_DRIVER_NATIVE ? def->run_native : def->run_tool)(o, threads, ret);
+	/* Whatever the driver, a server that answered nothing for a second
+	 * did not give a good step. */
+	if (r >= 0)
+		step_result_check_stall(o, ret);
+	return r;
 }
 
 /* The message is built in any case and handed over only if asked for. */
