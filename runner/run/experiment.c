@@ -83,8 +83,8 @@ static const struct key_def key_table[] = {
 		  "within until, from 3 up to repeat-max" },
 	{ .section = SECTION_EXPERIMENT, .name = "repeat-max", .type = KEY_UINT, E(repeat_max), .min = 3, .max = 100,
 	  .help = "with repeat = auto, required: the most server starts per context" },
-	{ .section = SECTION_EXPERIMENT, .name = "until", .type = KEY_PERCENT, E(until),
-	  .help = "with repeat = auto: the target, each ratio's interval within +-this of it (5%; run --until overrides)" },
+	{ .section = SECTION_EXPERIMENT, .name = "until", .type = KEY_PERCENT, E(until), .def = "5%",
+	  .help = "with repeat = auto: the target, each ratio's interval within +-this of it (run --until overrides)" },
 	{ .section = SECTION_EXPERIMENT, .name = "tables", .type = KEY_UINT, E(tables), .min = 1, .max = 1024,
 	  .def = STRINGIFY(OLTP_DEFAULT_TABLES), .help = "tables sbtest1..N" },
 	{ .section = SECTION_EXPERIMENT, .name = "table-size", .type = KEY_UINT, E(table_size), .min = 1,
@@ -624,8 +624,6 @@ static int check_repeat(struct parser *p)
 		return fail_at(p, line_of(p, "repeat"), "repeat",
 			       "auto needs repeat-max = N in [experiment], the most server starts per context");
 	e->repeat = e->repeat_max;
-	if (!line_of(p, "until"))
-		e->until = EXP_UNTIL_DEFAULT;
 	return 0;
 }
 

@@ -17,8 +17,6 @@
 #define EXP_CONTEXTS_MAX 16
 #define EXP_THREADS_MAX 64
 #define EXP_VARY_MAX 16
-/* repeat = auto without until: each ratio within +-5% */
-#define EXP_UNTIL_DEFAULT 0.05
 #define EXP_SLICES_MAX 16
 
 /* [vary] mode: a fresh server for every value (restart), or one per repeat
