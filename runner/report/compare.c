@@ -166,6 +166,8 @@ static int flatten_into(const json_t *v, const char *prefix, json_t *out)
 	return 0;
 }
 
+/* Long because it flattens, merges and compares the host facts of every
+ * document in one pass, freeing as it goes. */
 static int comparison_host(struct comparison *c, json_t *const *docs)
 {
 	const char *key, **all;
@@ -437,6 +439,7 @@ static json_t *strings_json(char *const *v, size_t n)
 	return a;
 }
 
+/* Long because the JSON tree is built member by member. */
 static int compare_json(const struct comparison *c, json_t **ret)
 {
 	json_t *doc, *docs, *rows, *hosts, *facts;

@@ -38,6 +38,7 @@ int json_put_verdict(json_t *o, const struct cell *c)
 	return r ?: put(o, "significant", none ? json_null() : json_boolean(cell_significant(c)));
 }
 
+/* Long because the JSON tree is built member by member. */
 static int build_json(const struct model *m, const struct report_options *o, json_t **ret)
 {
 	json_t *doc, *cols, *rows;

@@ -151,7 +151,8 @@ static double tps_for_log(const json_t *s, double tps)
 	return tps > 0 ? tps : d > 0 ? 0.5 / d : NAN;
 }
 
-/* buf holds 6 x nsteps doubles. */
+/* buf holds 6 x nsteps doubles.
+ * Long because it gathers a cell's six per-repeat series in one pass. */
 static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t col, double *buf)
 {
 	size_t ns = json_array_size(steps), np = 0, ni = 0, nt = 0, nw = 0, i;
@@ -329,12 +330,10 @@ static int compute_diffs(struct model *m, const json_t *places, const struct str
 	return 0;
 }
 
-static int model_fill(struct model *m, const json_t *doc, struct strv *ctxs)
+/* The document's format, the experiment's name, baseline and vary property. */
+static int model_header(struct model *m, const json_t *doc, const json_t **ret_exp, const json_t **ret_steps)
 {
-	const json_t *exp, *steps, *vary, *v, *s;
-	long long *th = NULL;
-	size_t i, nth = 0, cap;
-	int r;
+	const json_t *exp, *steps, *v;
 
 	if (!json_is_object(doc))
 		return -EINVAL;
@@ -351,67 +350,74 @@ static int model_fill(struct model *m, const json_t *doc, struct strv *ctxs)
 	if (!m->name)
 		m->name = "slicebench";
 	m->baseline = json_string_value(json_object_get(exp, "baseline"));
-	vary = json_object_get(exp, "vary");
-	m->vary_property = json_string_value(json_object_get(vary, "property"));
+	m->vary_property = json_string_value(json_object_get(json_object_get(exp, "vary"), "property"));
 	m->failures = json_array();
 	m->noisy = json_array();
 	if (!m->failures || !m->noisy)
 		return -ENOMEM;
+	*ret_exp = exp;
+	*ret_steps = steps;
+	return 0;
+}
 
-	/* Columns and rows: what the experiment asked for, in its order, then
-	 * whatever the steps hold beyond it. */
+/* The contexts: what the experiment asked for, in its order, then whatever
+ * the steps hold beyond it. */
+static int collect_contexts(struct strv *ctxs, const json_t *exp, const json_t *steps)
+{
+	const json_t *v, *s;
+	size_t i;
+
 	json_array_foreach(json_object_get(exp, "contexts"), i, v)
 		if (json_is_string(v) && strv_add_unique(ctxs, json_string_value(v)) < 0)
 			return -ENOMEM;
 	json_array_foreach(steps, i, s)
 		if (json_is_string(v = json_object_get(s, "context")) && strv_add_unique(ctxs, json_string_value(v)) < 0)
 			return -ENOMEM;
-	json_array_foreach(json_object_get(vary, "values"), i, v) {
-		char buf[64];
-		const char *x = scalar_str(v, buf, sizeof(buf));
-		char **p;
-		bool dup = false;
+	return 0;
+}
 
-		for (size_t k = 0; x && k < m->nvary; k++)
-			dup = dup || streq_ptr(m->vary[k], x);
-		if (!x || dup)
-			continue;
-		p = realloc(m->vary, (m->nvary + 1) * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		m->vary = p;
-		if (!(m->vary[m->nvary] = strdup(x)))
-			return -ENOMEM;
-		m->nvary++;
-	}
-	json_array_foreach(steps, i, s) {
-		char buf[64];
-		const char *x = scalar_str(json_object_get(s, "vary_value"), buf, sizeof(buf));
-		bool dup = false;
-		char **p;
+/* x as a vary value of m, once (NULL: the steps of an experiment without). */
+static int add_vary(struct model *m, const char *x)
+{
+	char **p;
 
-		for (size_t k = 0; k < m->nvary; k++)
-			dup = dup || streq_ptr(m->vary[k], x);
-		if (dup)
-			continue;
-		p = realloc(m->vary, (m->nvary + 1) * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		m->vary = p;
-		m->vary[m->nvary] = NULL;
-		if (x && !(m->vary[m->nvary] = strdup(x)))
-			return -ENOMEM;
-		m->nvary++;
-	}
-	if (m->nvary == 0) {
-		m->vary = calloc(1, sizeof(*m->vary));
-		if (!m->vary)
-			return -ENOMEM;
-		m->nvary = 1;
-	}
+	for (size_t k = 0; k < m->nvary; k++)
+		if (streq_ptr(m->vary[k], x))
+			return 0;
+	p = realloc(m->vary, (m->nvary + 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	m->vary = p;
+	m->vary[m->nvary] = NULL;
+	if (x && !(m->vary[m->nvary] = strdup(x)))
+		return -ENOMEM;
+	m->nvary++;
+	return 0;
+}
 
-	cap = json_array_size(json_object_get(exp, "threads")) + json_array_size(steps);
-	th = calloc(cap + 1, sizeof(*th));
+/* The vary values, the experiment's first; at least one, NULL without vary. */
+static int collect_vary(struct model *m, const json_t *exp, const json_t *steps)
+{
+	const json_t *v, *s;
+	char buf[64];
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(exp, "vary"), "values"), i, v)
+		if (scalar_str(v, buf, sizeof(buf)) && add_vary(m, scalar_str(v, buf, sizeof(buf))) < 0)
+			return -ENOMEM;
+	json_array_foreach(steps, i, s)
+		if (add_vary(m, scalar_str(json_object_get(s, "vary_value"), buf, sizeof(buf))) < 0)
+			return -ENOMEM;
+	return m->nvary ? 0 : add_vary(m, NULL);
+}
+
+/* The rows: every thread count of the experiment and of the steps, sorted. */
+static int collect_threads(struct model *m, const json_t *exp, const json_t *steps)
+{
+	size_t i, nth = 0, cap = json_array_size(json_object_get(exp, "threads")) + json_array_size(steps);
+	long long *th = calloc(cap + 1, sizeof(*th));
+	const json_t *v, *s;
+
 	if (!th)
 		return -ENOMEM;
 	m->threads = th;
@@ -425,6 +431,14 @@ static int model_fill(struct model *m, const json_t *doc, struct strv *ctxs)
 	for (i = 0; i < nth; i++)
 		if (m->nrows == 0 || th[m->nrows - 1] != th[i])
 			th[m->nrows++] = th[i];
+	return 0;
+}
+
+/* A column per vary value and context, each with the baseline column of
+ * its vary value. */
+static int make_columns(struct model *m, const struct strv *ctxs)
+{
+	int r;
 
 	m->cols = calloc(ctxs->n * m->nvary + 1, sizeof(*m->cols));
 	if (!m->cols)
@@ -452,20 +466,24 @@ static int model_fill(struct model *m, const json_t *doc, struct strv *ctxs)
 		for (size_t b = 0; b < m->ncols && !m->cols[k].is_baseline; b++)
 			if (m->cols[b].is_baseline && m->cols[b].vary_index == m->cols[k].vary_index)
 				m->cols[k].base = (long)b;
+	return 0;
+}
+
+/* Every cell, its ratio, and the failed steps. */
+static int compute_cells(struct model *m, const json_t *steps)
+{
+	_cleanup_free_ double *buf = calloc(6 * json_array_size(steps) + 1, sizeof(double));
+	const json_t *s;
+	size_t i;
+	int r;
 
 	m->cells = calloc(m->nrows * m->ncols + 1, sizeof(*m->cells));
-	if (!m->cells)
+	if (!m->cells || !buf)
 		return -ENOMEM;
-	{
-		_cleanup_free_ double *buf = calloc(6 * json_array_size(steps) + 1, sizeof(double));
-
-		if (!buf)
-			return -ENOMEM;
-		for (size_t row = 0; row < m->nrows; row++)
-			for (size_t col = 0; col < m->ncols; col++)
-				if ((r = compute_cell(m, steps, row, col, buf)) < 0)
-					return r;
-	}
+	for (size_t row = 0; row < m->nrows; row++)
+		for (size_t col = 0; col < m->ncols; col++)
+			if ((r = compute_cell(m, steps, row, col, buf)) < 0)
+				return r;
 	r = compute_ratios(m);
 	if (r < 0)
 		return r;
@@ -475,7 +493,26 @@ static int model_fill(struct model *m, const json_t *doc, struct strv *ctxs)
 		if (step_failed(s) && add_step_note(m->failures, s, "reason", why ? json_string(why) : json_null()) < 0)
 			return -ENOMEM;
 	}
-	return compute_diffs(m, json_object_get(doc, "placements"), ctxs);
+	return 0;
+}
+
+static int model_fill(struct model *m, const json_t *doc, struct strv *ctxs)
+{
+	const json_t *exp = NULL, *steps = NULL;
+	int r;
+
+	r = model_header(m, doc, &exp, &steps);
+	if (r >= 0)
+		r = collect_contexts(ctxs, exp, steps);
+	if (r >= 0)
+		r = collect_vary(m, exp, steps);
+	if (r >= 0)
+		r = collect_threads(m, exp, steps);
+	if (r >= 0)
+		r = make_columns(m, ctxs);
+	if (r >= 0)
+		r = compute_cells(m, steps);
+	return r < 0 ? r : compute_diffs(m, json_object_get(doc, "placements"), ctxs);
 }
 
 int model_build(const json_t *doc, double level, struct model *ret)

@@ -24,143 +24,171 @@ static double nice_step(double range)
 	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
 }
 
-static void plot(const struct model *m, cairo_t *cr)
-{
-	double left = 80, top = 50, bottom = PLOT_H - 60, legend_w = 0, right, ymax = 0, step;
-	double xmin = INFINITY, xmax = -INFINITY;
-	cairo_text_extents_t e;
-	char buf[64];
+/* The plot's area in pixels and the ranges it shows. */
+struct frame {
+	double left, top, bottom, right;
+	double xmin, xmax; /* log2 of the thread counts */
+	double ymax, step; /* TPS, and the grid's step */
+};
 
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
-	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_font_size(cr, 12);
+static double px(const struct frame *f, double x)
+{
+	return f->left + 20 + (x - f->xmin) / (f->xmax - f->xmin) * (f->right - f->left - 40);
+}
+
+static double py(const struct frame *f, double y)
+{
+	return f->bottom - y / f->ymax * (f->bottom - f->top);
+}
+
+static double thread_x(const struct model *m, size_t row)
+{
+	return log2((double)MAX(m->threads[row], 1));
+}
+
+/* Room for the legend, and the ranges the cells need. */
+static void measure(const struct model *m, cairo_t *cr, struct frame *f)
+{
+	double legend_w = 0, ymax = 0;
+	cairo_text_extents_t e;
+
+	*f = (struct frame){ .left = 80, .top = 50, .bottom = PLOT_H - 60, .xmin = INFINITY, .xmax = -INFINITY };
 	for (size_t k = 0; k < m->ncols; k++) {
 		cairo_text_extents(cr, m->cols[k].label, &e);
 		legend_w = MAX(legend_w, e.x_advance + 40);
 	}
-	right = PLOT_W - 20 - legend_w;
+	f->right = PLOT_W - 20 - legend_w;
 	for (size_t r = 0; r < m->nrows; r++) {
-		double x = log2((double)MAX(m->threads[r], 1));
-
-		xmin = MIN(xmin, x);
-		xmax = MAX(xmax, x);
+		f->xmin = MIN(f->xmin, thread_x(m, r));
+		f->xmax = MAX(f->xmax, thread_x(m, r));
 		for (size_t k = 0; k < m->ncols; k++)
 			if (model_cell(m, r, k)->n > 0)
 				ymax = MAX(ymax, model_cell(m, r, k)->max);
 	}
 	if (m->nrows == 0)
-		xmin = 0, xmax = 1;
-	if (xmax - xmin < 1e-9)
-		xmin -= 0.5, xmax += 0.5;
+		f->xmin = 0, f->xmax = 1;
+	if (f->xmax - f->xmin < 1e-9)
+		f->xmin -= 0.5, f->xmax += 0.5;
 	if (!(ymax > 0))
 		ymax = 1;
-	step = nice_step(ymax * 1.05);
-	ymax = ceil(ymax * 1.05 / step) * step;
+	f->step = nice_step(ymax * 1.05);
+	f->ymax = ceil(ymax * 1.05 / f->step) * f->step;
+}
 
-#define PX(x) (left + 20 + ((x) - xmin) / (xmax - xmin) * (right - left - 40))
-#define PY(y) (bottom - (y) / ymax * (bottom - top))
+static void centred_text(cairo_t *cr, const char *s, double x, double y)
+{
+	cairo_text_extents_t e;
 
-	/* title */
+	cairo_text_extents(cr, s, &e);
+	cairo_move_to(cr, x - e.x_advance / 2, y);
+	cairo_show_text(cr, s);
+}
+
+/* The title, the grid with the TPS ticks, the thread ticks, the axes' names. */
+static void draw_axes(const struct model *m, cairo_t *cr, const struct frame *f)
+{
+	cairo_text_extents_t e;
+	char buf[64];
+
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	cairo_set_font_size(cr, 16);
-	cairo_text_extents(cr, m->name, &e);
-	cairo_move_to(cr, (left + right) / 2 - e.x_advance / 2, 30);
-	cairo_show_text(cr, m->name);
-
-	/* axes, grid and ticks */
+	centred_text(cr, m->name, (f->left + f->right) / 2, 30);
 	cairo_set_font_size(cr, 11);
 	cairo_set_line_width(cr, 1);
-	for (double y = 0; y <= ymax + step / 2; y += step) {
+	for (double y = 0; y <= f->ymax + f->step / 2; y += f->step) {
 		cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
-		cairo_move_to(cr, left, PY(y));
-		cairo_line_to(cr, right, PY(y));
+		cairo_move_to(cr, f->left, py(f, y));
+		cairo_line_to(cr, f->right, py(f, y));
 		cairo_stroke(cr);
 		cairo_set_source_rgb(cr, 0, 0, 0);
 		snprintf(buf, sizeof(buf), "%g", y);
 		cairo_text_extents(cr, buf, &e);
-		cairo_move_to(cr, left - 6 - e.x_advance, PY(y) + 4);
+		cairo_move_to(cr, f->left - 6 - e.x_advance, py(f, y) + 4);
 		cairo_show_text(cr, buf);
 	}
 	for (size_t r = 0; r < m->nrows; r++) {
-		double x = PX(log2((double)MAX(m->threads[r], 1)));
+		double x = px(f, thread_x(m, r));
 
-		cairo_move_to(cr, x, bottom);
-		cairo_line_to(cr, x, bottom + 5);
+		cairo_move_to(cr, x, f->bottom);
+		cairo_line_to(cr, x, f->bottom + 5);
 		cairo_stroke(cr);
 		snprintf(buf, sizeof(buf), "%lld", m->threads[r]);
-		cairo_text_extents(cr, buf, &e);
-		cairo_move_to(cr, x - e.x_advance / 2, bottom + 18);
-		cairo_show_text(cr, buf);
+		centred_text(cr, buf, x, f->bottom + 18);
 	}
-	cairo_rectangle(cr, left, top, right - left, bottom - top);
+	cairo_rectangle(cr, f->left, f->top, f->right - f->left, f->bottom - f->top);
 	cairo_stroke(cr);
 	cairo_set_font_size(cr, 12);
-	cairo_text_extents(cr, "threads (log2)", &e);
-	cairo_move_to(cr, (left + right) / 2 - e.x_advance / 2, bottom + 40);
-	cairo_show_text(cr, "threads (log2)");
+	centred_text(cr, "threads (log2)", (f->left + f->right) / 2, f->bottom + 40);
 	cairo_save(cr);
 	cairo_text_extents(cr, "TPS (median of repeats)", &e);
-	cairo_move_to(cr, 22, (top + bottom) / 2 + e.x_advance / 2);
+	cairo_move_to(cr, 22, (f->top + f->bottom) / 2 + e.x_advance / 2);
 	cairo_rotate(cr, -M_PI / 2);
 	cairo_show_text(cr, "TPS (median of repeats)");
 	cairo_restore(cr);
+}
 
-	/* one line per column; a cell without a value breaks it */
-	for (size_t k = 0; k < m->ncols; k++) {
-		const double *rgb = palette[k % ELEMENTSOF(palette)];
-		bool pen = false;
+/* Column k: its line (a cell without a value breaks it), the spread of the
+ * repeats and a marker at each cell, and its legend entry. */
+static void draw_column(const struct model *m, cairo_t *cr, const struct frame *f, size_t k)
+{
+	const double *rgb = palette[k % ELEMENTSOF(palette)];
+	bool pen = false;
 
-		cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
-		cairo_set_line_width(cr, 2);
-		if (k >= ELEMENTSOF(palette)) {
-			static const double dash[] = { 6, 3 };
+	cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+	cairo_set_line_width(cr, 2);
+	if (k >= ELEMENTSOF(palette)) {
+		static const double dash[] = { 6, 3 };
 
-			cairo_set_dash(cr, dash, 2, 0);
-		}
-		for (size_t r = 0; r < m->nrows; r++) {
-			const struct cell *c = model_cell(m, r, k);
-			double x = PX(log2((double)MAX(m->threads[r], 1)));
-
-			if (c->n == 0) {
-				pen = false;
-				continue;
-			}
-			if (pen)
-				cairo_line_to(cr, x, PY(c->median));
-			else
-				cairo_move_to(cr, x, PY(c->median));
-			pen = true;
-		}
-		cairo_stroke(cr);
-		cairo_set_dash(cr, NULL, 0, 0);
-		cairo_set_line_width(cr, 1);
-		for (size_t r = 0; r < m->nrows; r++) {
-			const struct cell *c = model_cell(m, r, k);
-			double x = PX(log2((double)MAX(m->threads[r], 1)));
-
-			if (c->n == 0)
-				continue;
-			/* the spread across repeats, then the marker */
-			cairo_move_to(cr, x, PY(c->min));
-			cairo_line_to(cr, x, PY(c->max));
-			cairo_stroke(cr);
-			cairo_arc(cr, x, PY(c->median), 3.5, 0, 2 * M_PI);
-			cairo_fill(cr);
-		}
-		/* legend */
-		cairo_move_to(cr, right + 15, top + 10 + 18 * k);
-		cairo_line_to(cr, right + 35, top + 10 + 18 * k);
-		cairo_set_line_width(cr, 2);
-		cairo_stroke(cr);
-		cairo_arc(cr, right + 25, top + 10 + 18 * k, 3.5, 0, 2 * M_PI);
-		cairo_fill(cr);
-		cairo_set_source_rgb(cr, 0, 0, 0);
-		cairo_move_to(cr, right + 40, top + 14 + 18 * k);
-		cairo_show_text(cr, m->cols[k].label);
+		cairo_set_dash(cr, dash, 2, 0);
 	}
-#undef PX
-#undef PY
+	for (size_t r = 0; r < m->nrows; r++) {
+		const struct cell *c = model_cell(m, r, k);
+
+		if (c->n == 0) {
+			pen = false;
+			continue;
+		}
+		(pen ? cairo_line_to : cairo_move_to)(cr, px(f, thread_x(m, r)), py(f, c->median));
+		pen = true;
+	}
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+	cairo_set_line_width(cr, 1);
+	for (size_t r = 0; r < m->nrows; r++) {
+		const struct cell *c = model_cell(m, r, k);
+		double x = px(f, thread_x(m, r));
+
+		if (c->n == 0)
+			continue;
+		cairo_move_to(cr, x, py(f, c->min));
+		cairo_line_to(cr, x, py(f, c->max));
+		cairo_stroke(cr);
+		cairo_arc(cr, x, py(f, c->median), 3.5, 0, 2 * M_PI);
+		cairo_fill(cr);
+	}
+	cairo_move_to(cr, f->right + 15, f->top + 10 + 18 * k);
+	cairo_line_to(cr, f->right + 35, f->top + 10 + 18 * k);
+	cairo_set_line_width(cr, 2);
+	cairo_stroke(cr);
+	cairo_arc(cr, f->right + 25, f->top + 10 + 18 * k, 3.5, 0, 2 * M_PI);
+	cairo_fill(cr);
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_move_to(cr, f->right + 40, f->top + 14 + 18 * k);
+	cairo_show_text(cr, m->cols[k].label);
+}
+
+static void plot(const struct model *m, cairo_t *cr)
+{
+	struct frame f;
+
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, 12);
+	measure(m, cr, &f);
+	draw_axes(m, cr, &f);
+	for (size_t k = 0; k < m->ncols; k++)
+		draw_column(m, cr, &f, k);
 }
 
 static cairo_status_t write_out(void *closure, const unsigned char *data, unsigned int len)

@@ -326,6 +326,8 @@ static int print_noise(const struct model *m, bool markdown, FILE *out)
 	return 0;
 }
 
+/* Long because it prints a report's parts in their order: the tables,
+ * the failed steps, the noisy ones, the placement differences. */
 int render_tables(const struct model *m, const struct report_options *o, bool markdown, FILE *out)
 {
 	enum metric list[4] = { METRIC_TPS };

@@ -223,6 +223,62 @@ static void unit_slices_stop(struct runner *rn, struct slice_tree *t, struct pro
 	prop_value_done(vary);
 }
 
+/* The steps of a unit whose server runs (c), those not yet recorded, after
+ * the buffer pool's warm-up.  Returns <0 for what must end the run. */
+static int unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat, struct context *c,
+		      const struct oltp_options *o)
+{
+	const struct experiment *e = rn->e;
+	_cleanup_free_ char *msg = NULL;
+	char name[160], left[32];
+	int r, result = 0;
+
+	r = oltp_prewarm(o, &msg);
+	if (r < 0)
+		log_warning("run: %s: warming the buffer pool: %s", unit, strempty(msg));
+	for (size_t t = 0; t < e->n_threads && result >= 0; t++) {
+		struct step_result s = {};
+
+		if (results_step_file(unit, e->threads[t], name, sizeof(name)) >= 0 && results_have(rn->res, name)) {
+			rn->steps_done++;
+			continue;
+		}
+		eta(rn, left, sizeof(left));
+		progress("unit %zu/%zu %s: %ld threads, ETA %s", rn->units_done, rn->plan->n_units, unit,
+			 e->threads[t], left);
+		r = oltp_step(o, (unsigned)e->threads[t], &s);
+		if (r < 0) {
+			snprintf(s.reason, sizeof(s.reason), "the step could not be set up: %s", strerror(-r));
+			s.failed = true;
+			s.threads = (unsigned)e->threads[t];
+		}
+		if (interrupt_signal) {
+			/* A step cut short by a signal is not a result. */
+			step_result_done(&s);
+			return -EINTR;
+		}
+		if (s.failed) {
+			log_error("run: %s: %ld threads failed: %s", unit, e->threads[t], s.reason);
+			rn->steps_failed++;
+		}
+		r = put_step(rn, unit, ctx, v, repeat, &s);
+		rn->steps_done++;
+		if (r < 0)
+			result = log_error_errno(r, "run: cannot write %s/%s: %m", results_dir(rn->res), name);
+		else if (s.failed && e->on_error == ON_ERROR_STOP)
+			result = -ECANCELED;
+		else if (s.failed && !process_alive(&c->pid)) {
+			/* The server is gone: the unit's other steps cannot run. */
+			result = put_failed_steps(rn, unit, ctx, v, repeat, t + 1, "the server was no longer running");
+			rn->steps_done += e->n_threads - t - 1;
+			step_result_done(&s);
+			break;
+		}
+		step_result_done(&s);
+	}
+	return result;
+}
+
 /* One unit: a fresh server in the context, its steps, the server stopped.
  * Returns <0 only for what must end the run (a results write that failed,
  * on-error = stop, a signal). */
@@ -235,7 +291,7 @@ static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 	struct slice_tree tree = {};
 	struct prop_value slice_vary = {};
 	struct oltp_options o = rn->o;
-	char unit[96], name[160], left[32];
+	char unit[96], left[32];
 	int r, result = 0;
 
 	r = results_unit_name(e->contexts[ctx].name, v, repeat, unit, sizeof(unit));
@@ -284,50 +340,7 @@ static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 	r = put_placement(rn, unit, &c, &o);
 	if (r < 0)
 		log_warning_errno(r, "run: %s: cannot record the placement: %m", unit);
-	r = oltp_prewarm(&o, &msg);
-	if (r < 0)
-		log_warning("run: %s: warming the buffer pool: %s", unit, strempty(msg));
-	for (size_t t = 0; t < e->n_threads && result >= 0; t++) {
-		struct step_result s = {};
-
-		if (results_step_file(unit, e->threads[t], name, sizeof(name)) >= 0 && results_have(rn->res, name)) {
-			rn->steps_done++;
-			continue;
-		}
-		eta(rn, left, sizeof(left));
-		progress("unit %zu/%zu %s: %ld threads, ETA %s", rn->units_done, rn->plan->n_units, unit,
-			 e->threads[t], left);
-		r = oltp_step(&o, (unsigned)e->threads[t], &s);
-		if (r < 0) {
-			snprintf(s.reason, sizeof(s.reason), "the step could not be set up: %s", strerror(-r));
-			s.failed = true;
-			s.threads = (unsigned)e->threads[t];
-		}
-		if (interrupt_signal) {
-			/* A step cut short by a signal is not a result. */
-			step_result_done(&s);
-			result = -EINTR;
-			break;
-		}
-		if (s.failed) {
-			log_error("run: %s: %ld threads failed: %s", unit, e->threads[t], s.reason);
-			rn->steps_failed++;
-		}
-		r = put_step(rn, unit, ctx, v, repeat, &s);
-		rn->steps_done++;
-		if (r < 0)
-			result = log_error_errno(r, "run: cannot write %s/%s: %m", results_dir(rn->res), name);
-		else if (s.failed && e->on_error == ON_ERROR_STOP)
-			result = -ECANCELED;
-		else if (s.failed && !process_alive(&c.pid)) {
-			/* The server is gone: the unit's other steps cannot run. */
-			result = put_failed_steps(rn, unit, ctx, v, repeat, t + 1, "the server was no longer running");
-			rn->steps_done += e->n_threads - t - 1;
-			step_result_done(&s);
-			break;
-		}
-		step_result_done(&s);
-	}
+	result = unit_steps(rn, unit, ctx, v, repeat, &c, &o);
 	r = managed_stop(&c);
 	if (r < 0)
 		log_warning_errno(r, "run: %s: stopping the server: %m", unit);
@@ -511,6 +524,8 @@ static int run_rounds(struct runner *rn, struct run_options *o)
 	return r;
 }
 
+/* Long because it is a run's one sequence: results, facts, server,
+ * client scope, dataset, the interleaved units, the report. */
 int run_experiment(const struct experiment *e, const struct run_plan *plan, const char *out, bool resume,
 		   struct run_options *o)
 {

@@ -191,6 +191,7 @@ static void slice_header(struct parser *p, const char *header)
 	p->slice->parent = -1;
 }
 
+/* Long because every malformed header has its own message. */
 static void section_header(struct parser *p, const char *line)
 {
 	char name[128], extra[2];
@@ -307,6 +308,8 @@ static const char *prop_why(const struct prop_def *d, const char *value, char *b
 	return d->help;
 }
 
+/* Long because it is the key table's one switch over the key types, a
+ * short case each. */
 static int set_key(struct parser *p, const struct key_def *k, const char *value)
 {
 	struct experiment *e = p->e;
@@ -384,6 +387,8 @@ static int set_key(struct parser *p, const struct key_def *k, const char *value)
 	return -EINVAL;
 }
 
+/* Long because a context section takes kind, session, client-cpus and
+ * the property table's names, each checked with its own message. */
 static int context_key(struct parser *p, const char *name, const char *value)
 {
 	struct context_spec *c = p->ctx;
@@ -720,7 +725,8 @@ static int check_slice_prop(struct parser *p, const struct prop_value *v, unsign
 	return 0;
 }
 
-/* The slices, the contexts' Slice=, and a [vary] on a slice or live. */
+/* The slices, the contexts' Slice=, and a [vary] on a slice or live.
+ * Long because each check names its own line and key. */
 static int check_slices(struct parser *p)
 {
 	struct experiment *e = p->e;
@@ -1247,6 +1253,7 @@ static int slice_from_json(const json_t *j, struct experiment *e, char **ret_msg
 	return 0;
 }
 
+/* Long because it reads experiment.json back field by field. */
 int experiment_from_results(const char *dir, struct experiment *ret, char **ret_msg)
 {
 	_cleanup_free_ char *path = NULL;

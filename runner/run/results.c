@@ -120,7 +120,8 @@ static int name_cmp(const void *a, const void *b)
 }
 
 /* Every *.json of dir/sub, in name order, as an object keyed by file stem
- * (placements) or an array (steps). */
+ * (placements) or an array (steps).
+ * Long because each step of the directory's walk has its failure. */
 static int load_dir(const char *dir, const char *sub, bool as_object, json_t **ret)
 {
 	_cleanup_free_ char *path = NULL;

@@ -61,6 +61,8 @@ static int take_back(const char *state_dir, int dfd)
 	return 0;
 }
 
+/* Long because every check of the state directory's ownership is its own
+ * step with its own errno. */
 int state_lock(const char *state_dir, int *ret_holder)
 {
 	/* flock() is per open file: a second open in this process would
