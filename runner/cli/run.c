@@ -217,6 +217,15 @@ static void adapt_summary(const struct adapt *a, const struct run_options *o)
 	}
 }
 
+/* The run's TPS table at its end. */
+static void print_report(void *userdata, const json_t *doc)
+{
+	const struct adapt *a = userdata;
+	struct report_options ro = { .format = REPORT_TEXT, .confidence = a->level };
+
+	report_render(doc, &ro, stdout);
+}
+
 int verb_run(int argc, char **argv)
 {
 	struct run_args a = {};
@@ -250,7 +259,8 @@ int verb_run(int argc, char **argv)
 	if (a.until)
 		e.until = a.until;
 	ad = (struct adapt){ .e = &e, .level = a.confidence ? a.confidence : STATS_CONFIDENCE_DEFAULT };
-	ro = (struct run_options){ .confidence = a.confidence, .next_round = adapt_next_round, .userdata = &ad,
+	ro = (struct run_options){ .confidence = a.confidence, .next_round = adapt_next_round, .finished = print_report,
+				   .userdata = &ad,
 				   .budget_ns = a.budget_ns };
 	r = run_plan_make(&e, a.only, &plan);
 	if (r < 0)

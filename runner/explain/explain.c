@@ -496,6 +496,14 @@ static int round_experiment(const struct experiment *e, size_t ia, size_t ib, co
 	return r < 0 ? r : x->path && x->description ? 0 : -ENOMEM;
 }
 
+/* A round's TPS table, as run prints it. */
+static void print_round(void *userdata _unused_, const json_t *doc)
+{
+	struct report_options ro = { .format = REPORT_TEXT };
+
+	report_render(doc, &ro, stdout);
+}
+
 /* Runs the design: all of it at once for up to 4 settings; beyond, the
  * first round (B, A, each setting alone) and then, while the best set so
  * far leaves more than 20% of a significant gap unexplained and the budget
@@ -536,7 +544,7 @@ static int run_rounds(const struct experiment *e, size_t ia, size_t ib, const st
 		fflush(stdout);
 		if (n > FULL_DESIGN_MAX)
 			(void)mkdir_p(dir, 0755);
-		ret = run_whole_experiment(&x, dirs[(*n_dirs)++]);
+		ret = run_whole_experiment(&x, dirs[(*n_dirs)++], &(struct run_options){ .finished = print_round });
 		experiment_done(&x);
 		memcpy(d->masks + d->n, masks, n_masks * sizeof(unsigned));
 		d->n += n_masks;

@@ -15,7 +15,6 @@
 #include "host/facts.h"
 #include "common/interrupt.h"
 #include "run/managed.h"
-#include "report/report.h"
 #include "run/results.h"
 #include "slices/snapshot.h"
 #include "run/state.h"
@@ -525,7 +524,7 @@ static int run_rounds(struct runner *rn, struct run_options *o)
 }
 
 /* Long because it is a run's one sequence: results, facts, server,
- * client scope, dataset, the interleaved units, the report. */
+ * client scope, dataset, the interleaved units, the document for the caller. */
 int run_experiment(const struct experiment *e, const struct run_plan *plan, const char *out, bool resume,
 		   struct run_options *o)
 {
@@ -579,10 +578,8 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	progress("run %s %s: %zu steps, %zu failed, results in %s", e->name,
 		 interrupt_signal ? "interrupted" : r < 0 ? "stopped" : "finished", rn.steps_done, rn.steps_failed,
 		 results_dir(rn.res));
-	if (r >= 0 && results_load(results_dir(rn.res), &doc) >= 0) {
-		struct report_options ro = { .format = REPORT_TEXT, .confidence = o->confidence };
-
-		report_render(doc, &ro, stdout);
+	if (r >= 0 && o->finished && results_load(results_dir(rn.res), &doc) >= 0) {
+		o->finished(o->userdata, doc);
 		json_decref(doc);
 	}
 out:
@@ -593,11 +590,11 @@ out:
 	return r < 0 ? r : (int)MIN(rn.steps_failed, (size_t)INT_MAX);
 }
 
-int run_whole_experiment(const struct experiment *e, const char *out)
+int run_whole_experiment(const struct experiment *e, const char *out, struct run_options *o)
 {
 	struct run_plan plan;
 	int r;
 
 	r = run_plan_make(e, NULL, &plan);
-	return r < 0 ? r : run_experiment(e, &plan, out, false, NULL);
+	return r < 0 ? r : run_experiment(e, &plan, out, false, o);
 }

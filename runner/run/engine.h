@@ -36,13 +36,16 @@ enum run_stop {
 
 /* What a run takes beyond its plan. */
 struct run_options {
-	double confidence; /* of the report printed at the end; 0: the default */
+	double confidence; /* of the intervals that judge the rounds; 0: the default */
 	/* repeat = auto: after every round from RUN_AUTO_MIN_REPEATS on, which
 	 * units (vary value, context) the next round runs again, from the
 	 * document of record so far; returns >= 0, or -errno (logged).  Only
 	 * selected contexts run; none asked for ends the rounds. */
 	int (*next_round)(void *userdata, const json_t *doc, bool more[EXP_VARY_MAX][EXP_CONTEXTS_MAX]);
 	void *userdata;
+	/* A run that finished (or stopped cleanly): its document of record,
+	 * for the caller to report; NULL: nothing. */
+	void (*finished)(void *userdata, const json_t *doc);
 	uint64_t budget_ns; /* repeat = auto: no round is begun that would end past it; 0: none */
 	/* set by the run */
 	enum run_stop stopped;
@@ -60,4 +63,4 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 
 /* Every context of e, into the results directory out (created; refused if
  * it holds results).  Returns as run_experiment(). */
-int run_whole_experiment(const struct experiment *e, const char *out);
+int run_whole_experiment(const struct experiment *e, const char *out, struct run_options *o);
