@@ -280,7 +280,8 @@ static int unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 
 /* One unit: a fresh server in the context, its steps, the server stopped.
  * Returns <0 only for what must end the run (a results write that failed,
- * on-error = stop, a signal). */
+ * on-error = stop, a signal).  Long because a start that fails or is cut
+ * short has to be recorded and undone here, each its own way. */
 static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 {
 	const struct experiment *e = rn->e;
