@@ -128,8 +128,40 @@ int context_validate(const struct context_spec *spec, enum cgroup_mode mode, con
 	return 0;
 }
 
+int context_exec_props(const struct context *c, struct prop_value *buf, size_t cap, size_t *ret_n)
+{
+	size_t n = 0;
+	bool has_user = false;
+	int r;
+
+	for (size_t i = 0; i < c->spec->n_props && n < cap; i++) {
+		buf[n++] = c->spec->props[i];
+		has_user |= streq(c->spec->props[i].def->name, "User");
+	}
+	*ret_n = n;
+	/* A server that refuses root (postgres) is started as its user, as a
+	 * unit's User= would; a user manager's units are that user's already. */
+	if (c->server->engine->drops_privileges || has_user || c->ops->manager == MANAGER_USER)
+		return 0;
+	if (n == cap)
+		return -E2BIG;
+	r = prop_parse("User", c->server->user, &buf[n]);
+	if (r < 0)
+		return r;
+	*ret_n = n + 1;
+	return 1;
+}
+
+void context_exec_props_done(struct prop_value *buf, size_t n, int added)
+{
+	if (added > 0 && n > 0)
+		prop_value_done(&buf[n - 1]);
+}
+
 struct gated {
 	const struct context *c;
+	const struct prop_value *props; /* the spec's, and User= if the engine needs it */
+	size_t n_props;
 	int gate[2];
 };
 
@@ -152,25 +184,29 @@ static int gated_setup(void *userdata)
 	/* In the table's order, which puts what needs privileges first and the
 	 * seccomp filter last. */
 	for (size_t t = 0; t < n_table; t++)
-		for (size_t i = 0; i < c->spec->n_props; i++)
-			if (c->spec->props[i].def == &table[t] && table[t].class == PROP_EXEC &&
-			    prop_apply_exec(&c->spec->props[i], c->spec->props, c->spec->n_props) < 0)
+		for (size_t i = 0; i < g->n_props; i++)
+			if (g->props[i].def == &table[t] && table[t].class == PROP_EXEC &&
+			    prop_apply_exec(&g->props[i], g->props, g->n_props) < 0)
 				return 124;
 	return 0;
 }
 
 int spawn_server_gated(const struct context *c, pid_t *ret_pid, int *ret_gate_fd)
 {
-	struct gated g = { .c = c, .gate = { -EBADF, -EBADF } };
+	struct prop_value props[CONTEXT_PROPS_MAX + 1];
+	struct gated g = { .c = c, .props = props, .gate = { -EBADF, -EBADF } };
 	char **argv = NULL;
 	pid_t pid;
-	int r;
+	int r, added;
 
+	added = context_exec_props(c, props, ELEMENTSOF(props), &g.n_props);
+	if (added < 0)
+		return added;
 	r = server_argv(c->server, &argv);
-	if (r < 0)
-		return r;
-	r = pipe2(g.gate, O_CLOEXEC) < 0 ? -errno : spawn(argv, gated_setup, &g, &pid);
+	if (r >= 0)
+		r = pipe2(g.gate, O_CLOEXEC) < 0 ? -errno : spawn(argv, gated_setup, &g, &pid);
 	strv_free(argv);
+	context_exec_props_done(props, g.n_props, added);
 	if (r < 0 && g.gate[0] >= 0) {
 		close(g.gate[0]);
 		close(g.gate[1]);

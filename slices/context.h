@@ -135,6 +135,13 @@ int scope_wrap_pid(pid_t pid, const char *unit, const char *description);
 int context_validate(const struct context_spec *spec, enum cgroup_mode mode, const struct prop_value **ret_prop,
 		     const char **ret_why);
 
+/* The context's properties for the server's start, in buf: the spec's, and
+ * User= (the server's user) when the engine must be started as its user
+ * and the spec names none.  1 if User= was added (buf's last entry, freed
+ * by context_exec_props_done), 0 if not. */
+int context_exec_props(const struct context *c, struct prop_value *buf, size_t cap, size_t *ret_n);
+void context_exec_props_done(struct prop_value *buf, size_t n, int added);
+
 /* fork() the server with the exec-class properties applied in the child.
  * The child waits at a gate until release_child(), so that the parent can
  * first move it into a cgroup or scope. */

@@ -124,7 +124,7 @@ static int login_start(struct context *c)
 	return 0;
 }
 
-/* The server is the helper's child: SIGTERM it, and the helper, which
+/* The server is the helper's child: the engine's stop signal to it, and the helper, which
  * waits for it, closes the session and exits.  SIGKILL after 60 s. */
 static int login_stop(struct context *c)
 {
@@ -132,7 +132,7 @@ static int login_stop(struct context *c)
 	uint64_t deadline = now_ns() + 60 * NSEC_PER_SEC;
 	pid_t w = 0;
 
-	if (c->pid > 0 && kill(c->pid, SIGTERM) < 0 && errno != ESRCH)
+	if (c->pid > 0 && kill(c->pid, c->server->engine->stop_signal) < 0 && errno != ESRCH)
 		return -errno;
 	while (p && p->helper > 0 && (w = waitpid(p->helper, NULL, WNOHANG)) == 0 && now_ns() < deadline)
 		usleep(20000);

@@ -64,7 +64,7 @@ static int raw_stop(struct context *c)
 	int r = 0;
 
 	if (c->pid > 0) {
-		r = process_stop(c->pid, 60 * NSEC_PER_SEC, NULL);
+		r = process_stop(c->pid, c->server->engine->stop_signal, 60 * NSEC_PER_SEC, NULL);
 		c->pid = 0;
 	}
 	return r;

@@ -73,7 +73,7 @@ static int scope_stop(struct context *c)
 	int r = 0;
 
 	if (c->pid > 0) {
-		r = process_stop(c->pid, 60 * NSEC_PER_SEC, NULL);
+		r = process_stop(c->pid, c->server->engine->stop_signal, 60 * NSEC_PER_SEC, NULL);
 		c->pid = 0;
 	}
 	if (r < 0 || !p || !p->bus || !p->unit)

@@ -1,8 +1,8 @@
 #include "slices/server.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <inttypes.h>
-#include <mysql.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,12 +17,20 @@
 
 #define MARKER ".slicebench-datadir"
 
+int server_drop_privileges(const struct passwd *pw)
+{
+	if (initgroups(pw->pw_name, pw->pw_gid) < 0 || setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0)
+		return -errno;
+	return 0;
+}
+
 /* In the child: a process group of its own, which a signal caught
  * meanwhile kills as a whole (mariadb-install-db starts a bootstrap
- * mariadbd of its own); the installers' chatter goes nowhere, their errors
- * stay on stderr. */
-static int installer_setup(void *userdata _unused_)
+ * mariadbd of its own), the installer's user if it has one; the
+ * installers' chatter goes nowhere, their errors stay on stderr. */
+static int installer_setup(void *userdata)
 {
+	const struct passwd *as_user = userdata;
 	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 
 	(void)setpgid(0, 0);
@@ -30,7 +38,7 @@ static int installer_setup(void *userdata _unused_)
 		dup2(fd, 0);
 		dup2(fd, 1);
 	}
-	return 0;
+	return as_user && server_drop_privileges(as_user) < 0 ? 125 : 0;
 }
 
 /* DATADIR.installer: the installer's process group and its leader's start
@@ -59,7 +67,7 @@ static void installer_kill(const char *datadir)
 }
 
 /* Runs the installer to its end; nothing it started outlives an interruption. */
-static int run_installer(char **argv, const char *datadir)
+int server_run_installer(char **argv, const char *datadir, const struct passwd *as_user)
 {
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	int status, r;
@@ -68,7 +76,7 @@ static int run_installer(char **argv, const char *datadir)
 	r = installer_path(datadir, &path);
 	if (r < 0)
 		return r;
-	r = spawn(argv, installer_setup, NULL, &pid);
+	r = spawn(argv, installer_setup, (void *)as_user, &pid);
 	if (r < 0)
 		return r;
 	(void)setpgid(pid, pid); /* the child's own call may come later */
@@ -92,42 +100,28 @@ static int run_installer(char **argv, const char *datadir)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
 }
 
-static int mariadb_init_datadir(const char *binary, const char *datadir, const char *user)
-{
-	_cleanup_free_ char *d = NULL, *u = NULL;
-	(void)binary;
-	if (xasprintf(&d, "--datadir=%s", datadir) < 0 || xasprintf(&u, "--user=%s", user) < 0)
-		return -ENOMEM;
-	char *argv[] = { "mariadb-install-db", "--no-defaults", d, u, "--auth-root-authentication-method=socket",
-			 "--skip-test-db", NULL };
-	return run_installer(argv, datadir);
-}
-
-static int mysql_init_datadir(const char *binary, const char *datadir, const char *user)
-{
-	_cleanup_free_ char *d = NULL, *u = NULL;
-	if (xasprintf(&d, "--datadir=%s", datadir) < 0 || xasprintf(&u, "--user=%s", user) < 0)
-		return -ENOMEM;
-	char *argv[] = { (char *)binary, "--no-defaults", "--initialize-insecure", d, u, NULL };
-	return run_installer(argv, datadir);
-}
-
-const struct server_flavor server_flavor_mariadb = { "mariadb", mariadb_init_datadir };
-const struct server_flavor server_flavor_mysql = { "mysql", mysql_init_datadir };
-
-const struct server_flavor *const server_flavors[] = { &server_flavor_mariadb, &server_flavor_mysql };
-const struct word server_flavor_words[] = {
+const struct server_engine *const server_engines[] = { &server_engine_mariadb, &server_engine_mysql,
+						       &server_engine_postgresql, NULL };
+const struct word server_engine_words[] = {
 	{ "mariadb", 0 },
 	{ "mysql", 1 },
+	{ "postgresql", 2 },
 	{},
 };
 
+const struct server_engine *server_engine_named(const char *name)
+{
+	int i;
+
+	return name && word_lookup(server_engine_words, name, &i) >= 0 ? server_engines[i] : NULL;
+}
+
 void server_config_fill(struct server_config *cfg)
 {
-	if (!cfg->binary)
-		cfg->binary = SERVER_DEFAULT_BINARY;
-	if (!cfg->flavor)
-		cfg->flavor = SERVER_DEFAULT_FLAVOR;
+	if (!cfg->engine)
+		cfg->engine = SERVER_DEFAULT_ENGINE;
+	if (!cfg->binary && server_engine_named(cfg->engine))
+		cfg->binary = server_engine_named(cfg->engine)->binary;
 	if (!cfg->user)
 		cfg->user = SERVER_DEFAULT_USER;
 	if (!cfg->buffer_pool)
@@ -192,28 +186,6 @@ static int reachable_by(const char *path, const struct passwd *pw)
 	return 0;
 }
 
-static int write_option_file(const struct server_config *cfg, const struct server *s)
-{
-	_cleanup_free_ char *text = NULL;
-	int r;
-
-	r = xasprintf(&text,
-		      "# Written by slicebench; rewritten at every setup.\n"
-		      "[mysqld]\n"
-		      "datadir=%s\n"
-		      "socket=%s\n"
-		      "log-error=%s\n"
-		      "user=%s\n"
-		      "skip-networking\n"
-		      "innodb_buffer_pool_size=%s\n"
-		      "max_connections=%u\n"
-		      "max_prepared_stmt_count=1048576\n",
-		      s->datadir, s->socket, s->log, s->user, cfg->buffer_pool, cfg->max_connections);
-	if (r < 0)
-		return r;
-	return write_file_atomic(s->cnf, text, strlen(text));
-}
-
 /* Whose the datadir is: slicebench's if its marker is a file that root
  * wrote (the datadir itself belongs to the server's user, who could write
  * anything else there). */
@@ -224,8 +196,27 @@ static bool datadir_is_ours(const char *marker)
 	return lstat(marker, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == 0;
 }
 
-/* The datadir is built as STATE/datadir.new and renamed into place only
- * once marked, so that STATE/datadir is always whole.  A datadir.new is
+/* An empty directory of the user's, which initdb wants (it cannot make one
+ * in root's state directory) and the others take. */
+static int datadir_make_empty(const char *path, const char *user)
+{
+	_cleanup_close_ int fd = -EBADF;
+	struct passwd *pw = getpwnam(user);
+	int r;
+
+	if (!pw)
+		return -ESRCH;
+	r = mkdir_new(path, 0700);
+	if (r < 0)
+		return r;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fchown(fd, pw->pw_uid, pw->pw_gid) < 0)
+		return -errno;
+	return 0;
+}
+
+/* The datadir is built as STATE/DATADIR.new and renamed into place only
+ * once marked, so that STATE/DATADIR is always whole.  A DATADIR.new is
  * always a half-made one of slicebench's (no one else writes in STATE, and
  * the caller holds STATE's lock); it is removed before a new attempt. */
 static int datadir_create(const struct server *s, const char *state_dir)
@@ -233,12 +224,14 @@ static int datadir_create(const struct server *s, const char *state_dir)
 	_cleanup_free_ char *tmp = NULL, *marker = NULL;
 	int r;
 
-	if (xasprintf(&tmp, "%s/datadir.new", state_dir) < 0 || xasprintf(&marker, "%s/" MARKER, tmp) < 0)
+	if (xasprintf(&tmp, "%s.new", s->datadir) < 0 || xasprintf(&marker, "%s/" MARKER, tmp) < 0)
 		return -ENOMEM;
-	r = server_remove_half_made(state_dir);
+	r = server_remove_half_made(state_dir, s->engine);
 	if (r < 0)
 		return r;
-	r = s->flavor->init_datadir(s->binary, tmp, s->user);
+	r = datadir_make_empty(tmp, s->user);
+	if (r >= 0)
+		r = s->engine->init_datadir(s, tmp);
 	if (r >= 0)
 		r = write_file_atomic(marker, "slicebench\n", 11);
 	if (r >= 0 && rename(tmp, s->datadir) < 0)
@@ -248,12 +241,12 @@ static int datadir_create(const struct server *s, const char *state_dir)
 	return r;
 }
 
-int server_remove_half_made(const char *state_dir)
+int server_remove_half_made(const char *state_dir, const struct server_engine *engine)
 {
 	_cleanup_free_ char *tmp = NULL;
 	int r;
 
-	if (xasprintf(&tmp, "%s/datadir.new", state_dir) < 0)
+	if (xasprintf(&tmp, "%s/%s.new", state_dir, engine->datadir_name) < 0)
 		return -ENOMEM;
 	/* An installer that outlived a SIGKILL of slicebench goes first. */
 	installer_kill(tmp);
@@ -268,16 +261,17 @@ int server_setup(const struct server_config *config, struct server *ret)
 	_cleanup_free_ char *marker = NULL, *socket_dir = NULL;
 	struct passwd *pw;
 	struct stat st;
-	int r, flavor;
+	int r;
 
 	server_config_fill(cfg);
-	if (word_lookup(server_flavor_words, cfg->flavor, &flavor) < 0)
+	s.engine = server_engine_named(cfg->engine);
+	if (!s.engine || !cfg->binary)
 		return -EINVAL;
-	s.flavor = server_flavors[flavor];
 	s.binary = strdup(cfg->binary);
 	s.user = strdup(cfg->user);
-	if (!s.binary || !s.user || xasprintf(&s.datadir, "%s/datadir", cfg->state_dir) < 0 ||
-	    xasprintf(&s.cnf, "%s/my.cnf", cfg->state_dir) < 0 || xasprintf(&s.log, "%s/mysqld.err", s.datadir) < 0 ||
+	if (!s.binary || !s.user || xasprintf(&s.datadir, "%s/%s", cfg->state_dir, s.engine->datadir_name) < 0 ||
+	    xasprintf(&s.cnf, "%s/%s", cfg->state_dir, s.engine->option_file) < 0 ||
+	    xasprintf(&s.log, "%s/%s", s.datadir, s.engine->log_name) < 0 ||
 	    xasprintf(&marker, "%s/" MARKER, s.datadir) < 0) {
 		r = -ENOMEM;
 		goto fail;
@@ -303,7 +297,7 @@ int server_setup(const struct server_config *config, struct server *ret)
 	r = socket_dir_setup(cfg->run_dir, cfg->state_dir, pw, &socket_dir);
 	if (r < 0)
 		goto fail;
-	if (xasprintf(&s.socket, "%s/mysqld.sock", socket_dir) < 0) {
+	if (xasprintf(&s.socket, "%s/%s", socket_dir, s.engine->socket_name) < 0) {
 		r = -ENOMEM;
 		goto fail;
 	}
@@ -323,7 +317,7 @@ int server_setup(const struct server_config *config, struct server *ret)
 		if (r < 0)
 			goto fail;
 	}
-	r = write_option_file(cfg, &s);
+	r = s.engine->write_options(cfg, &s);
 	if (r < 0)
 		goto fail;
 	*ret = s;
@@ -362,7 +356,7 @@ int server_argv(const struct server *s, char ***ret)
 	if (!argv)
 		return -ENOMEM;
 	argv[0] = strdup(s->binary);
-	if (!argv[0] || xasprintf(&argv[1], "--defaults-file=%s", s->cnf) < 0) {
+	if (!argv[0] || xasprintf(&argv[1], "%s=%s", s->engine->option_flag, s->cnf) < 0) {
 		strv_free(argv);
 		return -ENOMEM;
 	}
@@ -370,18 +364,9 @@ int server_argv(const struct server *s, char ***ret)
 	return 0;
 }
 
-static bool ping(const struct server *s)
+int server_facts(const struct server *s, struct placement *p)
 {
-	MYSQL *m = mysql_init(NULL);
-	unsigned timeout = 1;
-	bool ok;
-
-	if (!m)
-		return false;
-	mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
-	ok = mysql_real_connect(m, NULL, "root", NULL, NULL, 0, s->socket, 0) && mysql_ping(m) == 0;
-	mysql_close(m);
-	return ok;
+	return s->engine->facts(s, p);
 }
 
 /* The PID that listens on the socket, from the peer credentials. */
@@ -457,7 +442,7 @@ int server_wait_ready(const struct server *s, pid_t *pid, uint64_t timeout_ns, p
 			return -EINTR;
 		/* Ours only if the process listening is the one just started: a
 		 * socket can be answered by another server. */
-		if (ping(s) && socket_peer(s->socket, &peer) >= 0) {
+		if (s->engine->ping(s) && socket_peer(s->socket, &peer) >= 0) {
 			if (*pid <= 0 || is_or_descends_from(peer, *pid))
 				return 0;
 			other = peer;
@@ -538,13 +523,13 @@ int server_log_tail(const struct server *s, long since, unsigned n, char **ret)
 	return *ret ? 0 : -ENOMEM;
 }
 
-int process_stop(pid_t pid, uint64_t timeout_ns, int *ret_status)
+int process_stop(pid_t pid, int sig, uint64_t timeout_ns, int *ret_status)
 {
 	uint64_t deadline = now_ns() + timeout_ns;
 	int status = 0;
 	pid_t w;
 
-	if (kill(pid, SIGTERM) < 0 && errno != ESRCH)
+	if (kill(pid, sig) < 0 && errno != ESRCH)
 		return -errno;
 	for (;;) {
 		w = waitpid(pid, &status, WNOHANG);

@@ -17,16 +17,25 @@ struct service_priv {
 static int append_service(sd_bus_message *m, void *userdata)
 {
 	const struct context *c = userdata;
+	struct prop_value props[CONTEXT_PROPS_MAX + 1];
 	char **argv = NULL;
-	int r;
+	size_t n_props = 0;
+	int r, added;
 
+	added = context_exec_props(c, props, ELEMENTSOF(props), &n_props);
+	if (added < 0)
+		return added;
 	r = server_argv(c->server, &argv);
-	if (r < 0)
+	if (r < 0) {
+		context_exec_props_done(props, n_props, added);
 		return r;
-	r = sd_bus_message_append(m, "(sv)(sv)(sv)(sv)", "Description", "s", "slicebench managed server", /* s */
-				  "Slice", "s", ((struct service_priv *)c->priv)->slice,		  /* s */
-				  "Type", "s", "notify",					  /* s */
-				  "TimeoutStopUSec", "t", (uint64_t)60 * USEC_PER_SEC);		  /* t */
+	}
+	r = sd_bus_message_append(m, "(sv)(sv)(sv)(sv)(sv)", "Description", "s", "slicebench managed server", /* s */
+				  "Slice", "s", ((struct service_priv *)c->priv)->slice,		      /* s */
+				  /* both mysqld and postgres tell systemd READY=1 */
+				  "Type", "s", "notify",						      /* s */
+				  "TimeoutStopUSec", "t", (uint64_t)60 * USEC_PER_SEC,		      /* t */
+				  "KillSignal", "i", (int32_t)c->server->engine->stop_signal);	      /* i */
 	if (r < 0)
 		goto out;
 	/* ExecStart a(sasb): path, argv, ignore-failure */
@@ -47,9 +56,10 @@ static int append_service(sd_bus_message *m, void *userdata)
 		r = sd_bus_message_append(m, "b", 0);
 	for (int i = 0; i < 4 && r >= 0; i++)
 		r = sd_bus_message_close_container(m);
-	for (size_t i = 0; i < c->spec->n_props && r >= 0; i++)
-		r = prop_append_dbus(m, &c->spec->props[i]);
+	for (size_t i = 0; i < n_props && r >= 0; i++)
+		r = prop_append_dbus(m, &props[i]);
 out:
+	context_exec_props_done(props, n_props, added);
 	strv_free(argv);
 	return r;
 }

@@ -15,7 +15,7 @@ static void kill_server(void *arg)
 {
 	(void)arg;
 	if (server_pid > 0)
-		process_stop(server_pid, 10 * NSEC_PER_SEC, NULL);
+		process_stop(server_pid, SIGTERM, 10 * NSEC_PER_SEC, NULL);
 }
 
 int main(void)
@@ -59,7 +59,7 @@ int main(void)
 		server_log_tail(&s, 0, 10, &tail);
 		diag("log: %s", strempty(tail));
 	}
-	is_int(process_stop(server_pid, 30 * NSEC_PER_SEC, &status), 0, "server stops");
+	is_int(process_stop(server_pid, SIGTERM, 30 * NSEC_PER_SEC, &status), 0, "server stops");
 	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0, "server exited cleanly on SIGTERM (status %d)", status);
 	server_pid = 0;
 

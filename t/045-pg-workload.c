@@ -78,7 +78,7 @@ static void check_step(const struct oltp_options *o, unsigned clients, unsigned 
 	struct step_result r = {};
 	unsigned workers = MIN(MAX(o->client_threads, 1u), clients), seen = 0;
 
-	is_int(oltp_step(o, clients, &r), 0, "%s, %u client(s): the step runs", oltp_workload_def(o->workload)->name,
+	is_int(oltp_step(o, clients, &r), 0, "%s, %u client(s): the step runs", oltp_workload_name(o->workload),
 	       clients);
 	ok(!r.failed, "%u client(s): not failed (%s)", clients, r.reason);
 	cmp_ok(r.tps, ">", 0, "%u client(s): TPS above zero", clients);

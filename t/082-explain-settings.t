@@ -47,10 +47,10 @@ ok $? "explain's run wrote its experiment.json and stopped before a server start
 python3 - "$scratch/x/experiment.json" >"$scratch/check" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-want = {"binary": "mysqld", "flavor": "mysql", "buffer_pool": "96M", "user": "root", "max_connections": 77}
+want = {"binary": "mysqld", "engine": "mysql", "buffer_pool": "96M", "user": "root", "max_connections": 77}
 assert d["server"] == want, d["server"]
 PY
-ok $? "the synthetic experiment runs the file's server: binary, flavor, user, buffer pool, max_connections" "$scratch/check"
+ok $? "the synthetic experiment runs the file's server: binary, engine, user, buffer pool, max_connections" "$scratch/check"
 python3 - "$scratch/x/experiment.json" >"$scratch/check" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

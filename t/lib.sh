@@ -66,4 +66,4 @@ server_scratch() {
 	export SLICEBENCH_STATE_DIR=$scratch/state SLICEBENCH_RUN_DIR=$scratch/run
 }
 # servers: the PIDs of the servers started from $scratch's state.
-servers() { pgrep -f -- "--defaults-file=$scratch/"; }
+servers() { pgrep -f -- "--(defaults|config)-file=$scratch/"; }

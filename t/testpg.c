@@ -3,11 +3,11 @@
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
-#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "slices/server.h"
 #include "tap.h"
 #include "testpg.h"
 #include "common/util.h"
@@ -45,33 +45,6 @@ static pid_t run_as_postgres(char *const *argv, const char *log, bool wait)
 	return 0;
 }
 
-/* A postmaster killed with SIGKILL leaves its System V segment (line 7 of
- * postmaster.pid: key and id); it goes once nothing is attached. */
-static void remove_segment(const struct test_pg *pg)
-{
-	_cleanup_free_ char *path = NULL;
-	_cleanup_fclose_ FILE *f = NULL;
-	char line[256];
-	struct shmid_ds ds;
-	long key;
-	int id = -1;
-
-	xasprintf(&path, "%s/postmaster.pid", pg->datadir);
-	f = fopen(path, "re");
-	for (int i = 1; f && fgets(line, sizeof(line), f); i++)
-		if (i == 7 && sscanf(line, "%ld %d", &key, &id) != 2)
-			id = -1;
-	for (int i = 0; id >= 0 && i < 50; i++) {
-		if (shmctl(id, IPC_STAT, &ds) < 0)
-			return;
-		if (ds.shm_nattch == 0) {
-			shmctl(id, IPC_RMID, NULL);
-			return;
-		}
-		usleep(100000);
-	}
-}
-
 static void stop_pg(void *arg)
 {
 	struct test_pg *pg = arg;
@@ -80,7 +53,13 @@ static void stop_pg(void *arg)
 	if (pg->pid > 0 && kill(pg->pid, SIGINT) == 0)
 		waitpid(pg->pid, NULL, 0);
 	pg->pid = 0;
-	remove_segment(pg);
+	/* After a SIGKILL: the segment, the socket and its lock, as cleanup. */
+	if (pg->datadir) {
+		_cleanup_free_ char *socket = NULL;
+
+		xasprintf(&socket, "%s/.s.PGSQL.5432", pg->socket_dir);
+		server_engine_postgresql.clear_stale(pg->datadir, socket);
+	}
 	free(pg->datadir);
 	free(pg->socket_dir);
 	free(pg->log);

@@ -13,7 +13,7 @@ static void stop_server(void *arg)
 	pid_t pid = (pid_t)(intptr_t)arg;
 
 	if (kill(pid, 0) == 0)
-		process_stop(pid, 30 * NSEC_PER_SEC, NULL);
+		process_stop(pid, SIGTERM, 30 * NSEC_PER_SEC, NULL);
 }
 
 void test_server_setup(const char *user, struct server *ret)

@@ -16,6 +16,7 @@ enum {
 	ARG_NO_PREWARM,
 	ARG_CONTEXT,
 	ARG_PROPERTY,
+	ARG_ENGINE,
 };
 
 #define A(f) .offset = offsetof(struct sweep_args, f)
@@ -88,6 +89,9 @@ static const struct cli_option opt_session = { .name = "session", .arg = "MODE",
 					       .help = "kinds that take a session: inherit (default) or new (setsid)" };
 static const struct cli_option opt_json = { .name = "json", .type = CLI_FLAG, A(json),
 					    .help = "the record as JSON on stdout" };
+static const struct cli_option opt_engine = { .name = "engine", .arg = "NAME", .key = ARG_ENGINE,
+					      .help = "the managed server: mariadb (default), mysql or postgresql "
+						      "(pgbench's workloads: postgresql)" };
 /* place's own */
 static const struct cli_option opt_experiment = { .name = "experiment", .arg = "NAME", .type = CLI_STRING,
 						  A(experiment), .help = "the contexts named are those of this experiment" };
@@ -107,8 +111,17 @@ static int parse_custom(const struct cli_verb *v, const struct cli_option *opt, 
 		o->db = value;
 		return 0;
 	case ARG_WORKLOAD:
-		if (oltp_workload_from_string(value, &o->workload) < 0)
+		if (word_lookup(oltp_workload_words, value, (int *)&o->workload) < 0)
 			return cli_bad_value(v, opt, value, oltp_workload_list(NULL));
+		a->workload_given = true;
+		return 0;
+	case ARG_ENGINE:
+		if (!server_engine_named(value)) {
+			char list[128];
+
+			return cli_bad_value(v, opt, value, word_list(server_engine_words, list, sizeof(list)));
+		}
+		a->engine = value;
 		return 0;
 	case ARG_THREADS:
 		if (parse_int_list(value, 1, 100000, a->threads, SWEEP_MAX_STEPS, &a->n_threads) < 0)
@@ -155,7 +168,7 @@ static int parse_custom(const struct cli_verb *v, const struct cli_option *opt, 
 #define SERVER_OPTIONS                                                                                               \
 	&opt_socket, &opt_workload, &opt_user, &opt_db, &opt_tables, &opt_table_size, &opt_scale, &opt_prepare_threads, \
 		&opt_seed
-#define CONTEXT_OPTIONS &opt_context, &opt_property, &opt_session
+#define CONTEXT_OPTIONS &opt_context, &opt_property, &opt_session, &opt_engine
 
 const struct cli_verb cli_prepare = {
 	.name = "prepare",
@@ -193,6 +206,34 @@ const struct cli_verb cli_place = {
 	.parse = parse_custom,
 };
 
+/* The managed server's engine: --engine, or the workload's (postgresql for
+ * pgbench's); a workload not given is the engine's first.  They must speak
+ * the same protocol, and a managed server's engine must be installed. */
+static int resolve_engine(const struct cli_verb *v, struct sweep_args *a, bool managed)
+{
+	const struct server_engine *engine = server_engine_named(a->engine);
+	const char *protocol = oltp_workload_def(a->o.workload)->protocol, *missing = NULL;
+
+	if (a->engine && a->experiment)
+		return cli_usage_error(v, "--experiment takes the engine from its [server] section, not from --engine");
+	if (!engine && !streq(protocol, "mysql"))
+		a->engine = "postgresql";
+	if (engine && !a->workload_given && !streq(protocol, engine->protocol))
+		for (int w = _OLTP_WORKLOAD_MAX - 1; w >= 0; w--)
+			if (streq(oltp_workload_def(w)->protocol, engine->protocol))
+				a->o.workload = (enum oltp_workload)w;
+	if (engine && !streq(oltp_workload_def(a->o.workload)->protocol, engine->protocol))
+		return log_error("%s: --workload %s does not run on %s, which runs %s", v->name,
+				 oltp_workload_name(a->o.workload), engine->name, oltp_workload_list(engine->protocol)),
+		       -EINVAL;
+	engine = server_engine_named(a->engine ? a->engine : SERVER_DEFAULT_ENGINE);
+	if (managed && !a->experiment && engine->installed(engine->binary, &missing) < 0)
+		return log_error("%s: %s%s: %s is not installed here: no %s", v->name, a->engine ? "--engine " : "",
+				 a->engine ? a->engine : "the managed server", engine->name, missing),
+		       -EINVAL;
+	return 0;
+}
+
 /* What the options do not say alone: a server named once, a context that
  * can take its properties here, pinning with CPUs. */
 static int check_args(const struct cli_verb *v, struct sweep_args *a)
@@ -216,10 +257,7 @@ static int check_args(const struct cli_verb *v, struct sweep_args *a)
 		return log_error("%s: --driver %s: %s", v->name, word_name(oltp_driver_words, a->o.driver), why), -EINVAL;
 	if (a->o.client_threads && !streq(oltp_workload_def(a->o.workload)->protocol, "postgresql"))
 		return log_error("%s: --client-threads: %s runs one thread per connection (pgbench's workloads take it)",
-				 v->name, oltp_workload_def(a->o.workload)->name), -EINVAL;
-	if (a->in_context && !streq(oltp_workload_def(a->o.workload)->protocol, "mysql"))
-		return log_error("%s: --context starts the managed mariadbd, which does not run %s; give --socket",
-				 v->name, oltp_workload_def(a->o.workload)->name), -EINVAL;
+				 v->name, oltp_workload_name(a->o.workload)), -EINVAL;
 	if (a->o.pin == OLTP_PIN_ROUND_ROBIN && a->o.n_client_cpus == 0)
 		return cli_usage_error(v, "--pin round-robin needs --client-cpus");
 	if (a->o.events && a->o.duration_ns == OLTP_DEFAULT_DURATION_S * NSEC_PER_SEC)
@@ -244,6 +282,8 @@ int sweep_parse_argv(const struct cli_verb *v, int argc, char **argv, struct swe
 		return r;
 	if (a->server_pid)
 		a->o.server_pid = (int)a->server_pid;
+	if (resolve_engine(v, a, v == &cli_place || a->in_context) < 0)
+		return -EINVAL;
 	if (v == &cli_place) {
 		a->places = argv + first;
 		a->n_places = (size_t)(argc - first);

@@ -25,6 +25,8 @@ struct sweep_args {
 	 * their snapshots when there are several */
 	const char *experiment;
 	const struct experiment *loaded; /* its [server] settings apply */
+	const char *engine;		 /* --engine, or the workload's; NULL: the default */
+	bool workload_given;
 	char **places;
 	size_t n_places;
 	bool keep, keep_this;

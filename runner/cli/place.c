@@ -20,7 +20,7 @@ static int print_placement(struct sweep_args *a, struct context *c)
 	r = placement_snapshot(c->pid, getpid(), c->mode, &p);
 	if (r < 0)
 		return log_error_errno(r, "place: cannot read the placement of PID %d: %m", (int)c->pid);
-	r = oltp_server_facts(&a->o, &p);
+	r = server_facts(c->server, &p);
 	if (r < 0)
 		log_warning_errno(r, "place: cannot read the server's variables: %m");
 	r = managed_systemd_facts(c, &p);

@@ -21,6 +21,8 @@ int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(struct 
 	interrupt_catch();
 	if (a->loaded)
 		experiment_server_config(a->loaded, &cfg);
+	else
+		cfg.engine = a->engine;
 	managed_config_default(&cfg);
 	r = managed_setup(verb, &cfg, &s);
 	if (r < 0)

@@ -52,7 +52,7 @@ static int sweep_steps(struct sweep_args *a)
 	}
 	if (a->json) {
 		doc = json_pack("{s:i, s:s, s:s, s:i, s:i, s:i, s:s, s:[]}", "format_version", SWEEP_JSON_FORMAT, "workload",
-				oltp_workload_def(a->o.workload)->name, "driver", word_name(oltp_driver_words, a->o.driver),
+				oltp_workload_name(a->o.workload), "driver", word_name(oltp_driver_words, a->o.driver),
 				"tables", (int)a->o.tables, "table_size", (int)a->o.table_size, "scale", (int)a->o.scale,
 				"rand_type", sbrand_type_to_string(a->o.rand.type), "steps");
 		if (!doc)

@@ -82,9 +82,9 @@ void oltp_options_default(struct oltp_options *o);
 
 struct step_result;
 struct placement;
-/* A workload is its row: everything that differs between them. */
+/* A workload is its row: everything that differs between them; its name
+ * is its word in oltp_workload_words. */
 struct oltp_workload_def {
-	const char *name;     /* as --workload and experiment files spell it */
 	const char *protocol; /* the servers it runs against: "mysql" or "postgresql" */
 	const char *db;       /* the default database */
 	const char *unit;     /* what a step's size counts: "threads" or "clients" */
@@ -99,12 +99,13 @@ struct oltp_workload_def {
 	 * for a failed step; <0 only if it could not be set up. */
 	int (*run_native)(const struct oltp_options *o, unsigned size, struct step_result *ret);
 	int (*run_tool)(const struct oltp_options *o, unsigned size, struct step_result *ret);
-	/* What the server made of its placement, as server.* attributes. */
-	int (*server_facts)(const struct oltp_options *o, struct placement *p);
 };
 
+/* oltp_read_only, select-only, tpcb-like: as --workload and experiment
+ * files spell them. */
+extern const struct word oltp_workload_words[];
 const struct oltp_workload_def *oltp_workload_def(enum oltp_workload w);
-int oltp_workload_from_string(const char *s, enum oltp_workload *ret);
+const char *oltp_workload_name(enum oltp_workload w);
 /* "select-only or tpcb-like": the workloads of a protocol (NULL: all), for messages. */
 const char *oltp_workload_list(const char *protocol);
 /* Can this driver run this workload?  0, or -EINVAL with *ret_why (static)
@@ -184,19 +185,15 @@ static inline int oltp_connect(const struct oltp_options *o, const char *db, MYS
 	return oltp_connect_flags(o, db, 0, ret, ret_msg);
 }
 
-/* The workload's row, for o->workload: the server's own view of its
- * placement (open_files_limit, max_connections, ...) as server.*
- * attributes, the dataset made or checked, the buffers warmed. */
-int oltp_server_facts(const struct oltp_options *o, struct placement *p);
+/* The workload's row, for o->workload: the dataset made or checked, the
+ * buffers warmed. */
 int oltp_prepare(const struct oltp_options *o, char **ret_msg);
 int oltp_prewarm(const struct oltp_options *o, char **ret_msg);
 
 /* oltp_read_only's row: sbtest1..N created and loaded, or checked and
- * reused; the buffer pool warmed through the PK and through k; the
- * server's variables. */
+ * reused; the buffer pool warmed through the PK and through k. */
 int sbtest_prepare(const struct oltp_options *o, char **ret_msg);
 int sbtest_prewarm(const struct oltp_options *o, char **ret_msg);
-int mysql_server_facts(const struct oltp_options *o, struct placement *p);
 
 /* A signal caught (common/interrupt.h) ends the running step as failed,
  * "interrupted", and prepare with -EINTR. */

@@ -49,7 +49,6 @@ int pgbench_prepare(const struct oltp_options *o, char **ret_msg);
 int pgbench_prewarm(const struct oltp_options *o, char **ret_msg);
 int pgbench_run_step(const struct oltp_options *o, unsigned clients, struct step_result *ret);
 int pgbench_tool_step(const struct oltp_options *o, unsigned clients, struct step_result *ret);
-int pg_server_facts(const struct oltp_options *o, struct placement *p);
 
 /* The statements of one transaction of the workload's script. */
 unsigned pgbench_statements(enum oltp_workload w);

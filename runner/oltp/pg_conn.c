@@ -3,7 +3,6 @@
 #include <stdio.h>
 
 #include "oltp/pg.h"
-#include "slices/snapshot.h"
 #include "common/util.h"
 
 #define SOCKET_PREFIX ".s.PGSQL."
@@ -141,34 +140,4 @@ enum oltp_err_class pg_classify_error(const char *sqlstate, bool connection_lost
 	    streq(sqlstate, "57P03"))
 		return OLTP_ERR_RECONNECT;
 	return OLTP_ERR_FATAL;
-}
-
-int pg_server_facts(const struct oltp_options *o, struct placement *p)
-{
-	/* What the server made of its placement and its configuration: the
-	 * connection and file limits it runs with, its shared memory. */
-	static const char sql[] =
-		"SELECT CASE name WHEN 'server_version' THEN 'version' ELSE name END, current_setting(name) "
-		"FROM pg_settings WHERE name IN ('max_connections', 'superuser_reserved_connections', "
-		"'max_files_per_process', 'shared_buffers', 'huge_pages', 'shared_memory_type', "
-		"'dynamic_shared_memory_type', 'max_worker_processes', 'max_parallel_workers_per_gather', "
-		"'server_version') ORDER BY 1";
-	_cleanup_pg_ PGconn *c = NULL;
-	_cleanup_pgresult_ PGresult *res = NULL;
-	int r;
-
-	r = pg_connect(o, "postgres", &c, NULL);
-	if (r < 0)
-		return r;
-	res = PQexec(c, sql);
-	if (PQresultStatus(res) != PGRES_TUPLES_OK)
-		return -EIO;
-	for (int i = 0; r >= 0 && i < PQntuples(res); i++) {
-		_cleanup_free_ char *key = NULL;
-
-		r = xasprintf(&key, "server.%s", PQgetvalue(res, i, 0));
-		if (r >= 0)
-			r = placement_set(p, key, PQgetvalue(res, i, 1));
-	}
-	return r < 0 ? r : 0;
 }

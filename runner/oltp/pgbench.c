@@ -147,7 +147,7 @@ static int run_pgbench(const struct oltp_options *o, unsigned clients, uint64_t 
 	tool_arg(&a, "--port=%s", port);
 	tool_arg(&a, "--username=%s", o->user);
 	tool_arg(&a, "--protocol=prepared");
-	tool_arg(&a, "--builtin=%s", oltp_workload_def(o->workload)->name);
+	tool_arg(&a, "--builtin=%s", oltp_workload_name(o->workload));
 	tool_arg(&a, "--client=%u", clients);
 	tool_arg(&a, "--jobs=%u", MAX(1u, MIN(o->client_threads ? o->client_threads : 1, clients)));
 	if (events)

@@ -7,16 +7,15 @@
 #include "common/util.h"
 
 /* pgbench's built-in scripts differ only in their statements (oltp/pg_step.c). */
-#define PGBENCH_WORKLOAD(script)                                                 \
+#define PGBENCH_WORKLOAD                                                         \
 	{                                                                        \
-		.name = script, .protocol = "postgresql", .db = "pgbench", .unit = "clients", \
+		.protocol = "postgresql", .db = "pgbench", .unit = "clients", \
 		.tool = OLTP_DRIVER_PGBENCH, .prepare = pgbench_prepare, .prewarm = pgbench_prewarm, \
-		.run_native = pgbench_run_step, .run_tool = pgbench_tool_step, .server_facts = pg_server_facts, \
+		.run_native = pgbench_run_step, .run_tool = pgbench_tool_step, \
 	}
 
 static const struct oltp_workload_def workloads[_OLTP_WORKLOAD_MAX] = {
 	[OLTP_WORKLOAD_READ_ONLY] = {
-		.name = "oltp_read_only",
 		.protocol = "mysql",
 		.db = "sbtest",
 		.unit = "threads",
@@ -25,10 +24,16 @@ static const struct oltp_workload_def workloads[_OLTP_WORKLOAD_MAX] = {
 		.prewarm = sbtest_prewarm,
 		.run_native = oltp_run_step,
 		.run_tool = sysbench_run_step,
-		.server_facts = mysql_server_facts,
 	},
-	[OLTP_WORKLOAD_SELECT_ONLY] = PGBENCH_WORKLOAD("select-only"),
-	[OLTP_WORKLOAD_TPCB_LIKE] = PGBENCH_WORKLOAD("tpcb-like"),
+	[OLTP_WORKLOAD_SELECT_ONLY] = PGBENCH_WORKLOAD,
+	[OLTP_WORKLOAD_TPCB_LIKE] = PGBENCH_WORKLOAD,
+};
+
+const struct word oltp_workload_words[] = {
+	{ "oltp_read_only", OLTP_WORKLOAD_READ_ONLY },
+	{ "select-only", OLTP_WORKLOAD_SELECT_ONLY },
+	{ "tpcb-like", OLTP_WORKLOAD_TPCB_LIKE },
+	{},
 };
 
 
@@ -37,14 +42,9 @@ const struct oltp_workload_def *oltp_workload_def(enum oltp_workload w)
 	return (unsigned)w < _OLTP_WORKLOAD_MAX ? &workloads[w] : &workloads[OLTP_WORKLOAD_READ_ONLY];
 }
 
-int oltp_workload_from_string(const char *s, enum oltp_workload *ret)
+const char *oltp_workload_name(enum oltp_workload w)
 {
-	for (size_t i = 0; i < ELEMENTSOF(workloads); i++)
-		if (streq(s, workloads[i].name)) {
-			*ret = (enum oltp_workload)i;
-			return 0;
-		}
-	return -EINVAL;
+	return word_name(oltp_workload_words, w) ?: "unknown";
 }
 
 const char *oltp_workload_list(const char *protocol)
@@ -62,7 +62,7 @@ const char *oltp_workload_list(const char *protocol)
 			continue;
 		i++;
 		off += (size_t)snprintf(buf + off, sizeof(lists[0]) - off, "%s%s", i == 1 ? "" : i == n ? " or " : ", ",
-					workloads[w].name);
+					oltp_workload_name((enum oltp_workload)w));
 	}
 	return buf;
 }
@@ -74,7 +74,7 @@ int oltp_driver_check(enum oltp_workload w, enum oltp_driver d, const char **ret
 
 	if (d == OLTP_DRIVER_NATIVE || d == def->tool)
 		return 0;
-	snprintf(why[w], sizeof(why[w]), "%s runs with the slicebench or the %s driver", def->name,
+	snprintf(why[w], sizeof(why[w]), "%s runs with the slicebench or the %s driver", oltp_workload_name(w),
 		 word_name(oltp_driver_words, def->tool));
 	*ret_why = why[w];
 	return -EINVAL;
@@ -119,9 +119,4 @@ int oltp_prepare(const struct oltp_options *o, char **ret_msg)
 int oltp_prewarm(const struct oltp_options *o, char **ret_msg)
 {
 	return with_message(oltp_workload_def(o->workload)->prewarm, o, ret_msg);
-}
-
-int oltp_server_facts(const struct oltp_options *o, struct placement *p)
-{
-	return oltp_workload_def(o->workload)->server_facts(o, p);
 }

@@ -78,8 +78,14 @@ static void options_for(const struct experiment *e, struct oltp_options *o, char
 	oltp_options_default(o);
 	/* One database per dataset shape, so that experiments of different
 	 * sizes reuse their own data on the one managed server. */
-	snprintf(db, db_len, "sbtest_%ux%u", e->tables, e->table_size);
+	if (streq(oltp_workload_def(e->workload)->protocol, "postgresql"))
+		snprintf(db, db_len, "pgbench_s%u", e->scale);
+	else
+		snprintf(db, db_len, "sbtest_%ux%u", e->tables, e->table_size);
 	o->db = db;
+	o->workload = e->workload;
+	o->scale = e->scale;
+	o->client_threads = e->client_threads;
 	o->tables = e->tables;
 	o->table_size = e->table_size;
 	o->duration_ns = e->duration_ns;
@@ -160,7 +166,7 @@ static void eta(const struct runner *rn, char *buf, size_t len)
 	snprintf(buf, len, "%ldm%02lds", left / 60, left % 60);
 }
 
-static int put_placement(struct runner *rn, const char *unit, const struct context *c, const struct oltp_options *o)
+static int put_placement(struct runner *rn, const char *unit, const struct context *c)
 {
 	_cleanup_(placement_done) struct placement p = {};
 	unsigned bad = 0;
@@ -170,7 +176,7 @@ static int put_placement(struct runner *rn, const char *unit, const struct conte
 
 	r = placement_snapshot(c->pid, getpid(), c->mode, &p);
 	if (r >= 0)
-		r = oltp_server_facts(o, &p);
+		r = server_facts(c->server, &p);
 	if (r >= 0)
 		r = managed_systemd_facts(c, &p);
 	if (r >= 0)
@@ -337,7 +343,7 @@ static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 	o.server_pid = c.pid;
 	if (cgroup_cpu_dir(c.pid, c.mode, &cpu_dir) >= 0)
 		o.server_cpu_cgroup = cpu_dir;
-	r = put_placement(rn, unit, &c, &o);
+	r = put_placement(rn, unit, &c);
 	if (r < 0)
 		log_warning_errno(r, "run: %s: cannot record the placement: %m", unit);
 	result = unit_steps(rn, unit, ctx, v, repeat, &c, &o);

@@ -64,6 +64,13 @@ static const struct word on_error_words[] = {
 	{},
 };
 
+/* What [server] flavor took before engine. */
+static const struct word mysql_flavor_words[] = {
+	{ "mariadb", 0 },
+	{ "mysql", 1 },
+	{},
+};
+
 static const struct word bool_words[] = {
 	{ "yes", true }, { "no", false }, { "true", true }, { "false", false }, { "1", true }, { "0", false }, {},
 };
@@ -85,24 +92,31 @@ static const struct key_def key_table[] = {
 	  .help = "with repeat = auto, required: the most server starts per context" },
 	{ .section = SECTION_EXPERIMENT, .name = "until", .type = KEY_PERCENT, E(until), .def = "5%",
 	  .help = "with repeat = auto: the target, each ratio's interval within +-this of it (run --until overrides)" },
+	{ .section = SECTION_EXPERIMENT, .name = "workload", .type = KEY_WORD, E(workload), .words = oltp_workload_words,
+	  .help = "oltp_read_only (sysbench's) for the mysql engines, select-only or tpcb-like (pgbench's) for "
+		  "postgresql; the engine's first by default" },
+	{ .section = SECTION_EXPERIMENT, .name = "scale", .type = KEY_UINT, E(scale), .min = 1, .max = 20000,
+	  .def = "1", .help = "pgbench's scale factor, 100000 accounts each" },
 	{ .section = SECTION_EXPERIMENT, .name = "tables", .type = KEY_UINT, E(tables), .min = 1, .max = 1024,
 	  .def = STRINGIFY(OLTP_DEFAULT_TABLES), .help = "tables sbtest1..N" },
 	{ .section = SECTION_EXPERIMENT, .name = "table-size", .type = KEY_UINT, E(table_size), .min = 1,
 	  .max = 100000000, .def = STRINGIFY(OLTP_DEFAULT_TABLE_SIZE), .help = "rows per table" },
 	{ .section = SECTION_EXPERIMENT, .name = "driver", .type = KEY_WORD, E(driver), .words = oltp_driver_words,
-	  .def = "slicebench", .help = "the OLTP driver: slicebench's own, or the real sysbench" },
+	  .def = "slicebench", .help = "the OLTP driver: slicebench's own, or the workload's real tool (sysbench, pgbench)" },
 	{ .section = SECTION_EXPERIMENT, .name = "rand-type", .type = KEY_WORD, E(rand_type),
 	  .words = sbrand_type_words, .def = "special", .help = "sysbench's distribution of the row ids" },
 	{ .section = SECTION_EXPERIMENT, .name = "baseline", .type = KEY_BASELINE, E(baseline),
 	  .help = "the context the ratios are against (the first context)", .own = true },
 	{ .section = SECTION_EXPERIMENT, .name = "on-error", .type = KEY_WORD, E(on_error), .words = on_error_words,
 	  .def = "continue", .help = "after a failed step, go on with the next context or stop the run" },
-	{ .section = SECTION_SERVER, .name = "binary", .type = KEY_STRING, E(binary), .def = SERVER_DEFAULT_BINARY,
-	  .help = "the server's binary (mariadbd or mysqld)" },
-	{ .section = SECTION_SERVER, .name = "flavor", .type = KEY_STRING, E(flavor), .words = server_flavor_words,
-	  .def = SERVER_DEFAULT_FLAVOR, .help = "how the datadir is made (mysql for MySQL 8 and Percona)" },
+	{ .section = SECTION_SERVER, .name = "engine", .type = KEY_STRING, E(engine), .words = server_engine_words,
+	  .def = SERVER_DEFAULT_ENGINE, .help = "the server: mariadb, mysql (MySQL 8 and Percona) or postgresql (15)" },
+	{ .section = SECTION_SERVER, .name = "flavor", .type = KEY_STRING, E(engine), .words = mysql_flavor_words,
+	  .help = "the old name of engine, for the mysql engines" },
+	{ .section = SECTION_SERVER, .name = "binary", .type = KEY_STRING, E(binary),
+	  .help = "the server's binary (the engine's: mariadbd, mysqld, PostgreSQL 15's postgres)" },
 	{ .section = SECTION_SERVER, .name = "buffer-pool", .type = KEY_STRING, E(buffer_pool),
-	  .def = SERVER_DEFAULT_BUFFER_POOL, .help = "innodb_buffer_pool_size" },
+	  .def = SERVER_DEFAULT_BUFFER_POOL, .help = "innodb_buffer_pool_size, or PostgreSQL's shared_buffers" },
 	{ .section = SECTION_SERVER, .name = "user", .type = KEY_STRING, E(server_user), .def = SERVER_DEFAULT_USER,
 	  .help = "the server's own user" },
 	{ .section = SECTION_SERVER, .name = "max-connections", .type = KEY_UINT, E(max_connections), .min = 10,
@@ -113,6 +127,8 @@ static const struct key_def key_table[] = {
 	  .help = "every client thread on the whole list, or thread i on CPU i mod n" },
 	{ .section = SECTION_CLIENT, .name = "scope", .type = KEY_BOOL, E(client_scope), .words = bool_words, .def = "no",
 	  .help = "yes: the client runs in a transient scope of its own" },
+	{ .section = SECTION_CLIENT, .name = "threads", .type = KEY_UINT, E(client_threads), .min = 1, .max = 1024,
+	  .help = "pgbench's workloads: the threads that drive the clients, as pgbench -j (1)" },
 };
 #undef E
 
@@ -604,11 +620,64 @@ static int handle_key(void *user, const char *section _unused_, const char *name
 }
 
 /* The line of a key of the table; 0 when the file does not give it. */
-static unsigned line_of(const struct parser *p, const char *name)
+static unsigned line_in(const struct parser *p, enum section section, const char *name)
 {
 	for (size_t i = 0; i < ELEMENTSOF(key_table); i++)
-		if (streq(key_table[i].name, name))
+		if (key_table[i].section == section && streq(key_table[i].name, name))
 			return p->key_line[i];
+	return 0;
+}
+
+static unsigned line_of(const struct parser *p, const char *name)
+{
+	return line_in(p, SECTION_EXPERIMENT, name) ?: line_in(p, SECTION_SERVER, name);
+}
+
+/* The server and the workload: the engine installed, a workload of its
+ * protocol, a driver for the workload, the largest step within the
+ * server's connections, client threads only where they mean something. */
+static int check_server(struct parser *p)
+{
+	struct experiment *e = p->e;
+	const struct server_engine *engine = server_engine_named(e->engine);
+	const struct oltp_workload_def *w;
+	const char *missing = NULL, *why = NULL;
+	long most = 0;
+
+	if (line_of(p, "engine") && line_of(p, "flavor"))
+		return fail_at(p, line_of(p, "flavor"), "flavor", "the old name of engine, which line %u gives",
+			       line_of(p, "engine"));
+	if (!engine)
+		return fail_at(p, line_of(p, "engine"), "engine", "no such engine");
+	if (!e->binary && !(e->binary = strdup(engine->binary)))
+		return -ENOMEM;
+	if (engine->installed(e->binary, &missing) < 0)
+		return fail_at(p, line_of(p, "binary") ?: line_of(p, "engine") ?: line_of(p, "flavor"),
+			       line_of(p, "binary") ? "binary" : line_of(p, "flavor") ? "flavor" : "engine",
+			       "%s is not installed here: no %s%s", engine->name, missing,
+			       streq(engine->name, "postgresql") ? " (apt-get install postgresql-15)" : "");
+	if (!line_of(p, "workload"))
+		for (int i = _OLTP_WORKLOAD_MAX - 1; i >= 0; i--)
+			if (streq(oltp_workload_def(i)->protocol, engine->protocol))
+				e->workload = (enum oltp_workload)i;
+	w = oltp_workload_def(e->workload);
+	if (!streq(w->protocol, engine->protocol))
+		return fail_at(p, line_of(p, "workload"), "workload", "%s does not run on %s, which runs %s",
+			       oltp_workload_name(e->workload), engine->name, oltp_workload_list(engine->protocol));
+	if (oltp_driver_check(e->workload, e->driver, &why) < 0)
+		return fail_at(p, line_of(p, "driver"), "driver", "%s", why);
+	if (line_in(p, SECTION_CLIENT, "threads") && !streq(w->protocol, "postgresql"))
+		return fail_at(p, line_in(p, SECTION_CLIENT, "threads"), "threads",
+			       "%s runs one client thread per connection; [client] threads is for pgbench's workloads",
+			       oltp_workload_name(e->workload));
+	for (size_t i = 0; i < e->n_threads; i++)
+		most = MAX(most, e->threads[i]);
+	/* slicebench itself needs one connection beside the clients. */
+	if ((unsigned long)most >= e->max_connections)
+		return fail_at(p, line_of(p, "threads") ?: line_of(p, "max-connections"),
+			       line_of(p, "threads") ? "threads" : "max-connections",
+			       "%ld %s need max-connections above %ld, and [server] max-connections is %u", most, w->unit,
+			       most, e->max_connections);
 	return 0;
 }
 
@@ -869,7 +938,7 @@ static int check_whole(struct parser *p)
 
 	if (!e->n_contexts)
 		return fail_at(p, p->line, NULL, "no [context NAME] section");
-	if (check_repeat(p) < 0)
+	if (check_repeat(p) < 0 || check_server(p) < 0)
 		return -EINVAL;
 	for (size_t i = 0; i < e->n_contexts; i++) {
 		struct context_spec *c = &e->contexts[i];
@@ -998,7 +1067,7 @@ void experiment_done(struct experiment *e)
 	free(e->path);
 	free(e->description);
 	free(e->binary);
-	free(e->flavor);
+	free(e->engine);
 	free(e->buffer_pool);
 	free(e->server_user);
 	for (size_t i = 0; i < e->n_contexts; i++)
@@ -1149,9 +1218,22 @@ json_t *experiment_to_json(const struct experiment *e)
 			 (int)e->repeat, "tables", (int)e->tables, "table_size", (int)e->table_size, "driver",
 			 word_name(oltp_driver_words, e->driver), "rand_type", sbrand_type_to_string(e->rand_type),
 			 "baseline", e->baseline, "on_error", word_name(on_error_words, e->on_error), "contexts", names,
-			 "context_specs", specs, "vary", vary, "server", "binary", e->binary, "flavor", e->flavor,
+			 "context_specs", specs, "vary", vary, "server", "binary", e->binary, "engine", e->engine,
 			 "buffer_pool", e->buffer_pool, "user", e->server_user, "max_connections", (int)e->max_connections,
 			 "client", "cpus", cpus, "pin", word_name(oltp_pin_words, e->pin), "scope", (int)e->client_scope);
+	/* pgbench's workloads: the workload, its scale and client threads; not
+	 * there for oltp_read_only, so that runs made before them resume. */
+	if (j && e->workload != OLTP_WORKLOAD_READ_ONLY &&
+	    (json_object_set_new(j, "workload", json_string(oltp_workload_name(e->workload))) < 0 ||
+	     json_object_set_new(j, "scale", json_integer(e->scale)) < 0)) {
+		json_decref(j);
+		j = NULL;
+	}
+	if (j && e->client_threads &&
+	    json_object_set_new(json_object_get(j, "client"), "threads", json_integer(e->client_threads)) < 0) {
+		json_decref(j);
+		j = NULL;
+	}
 	/* repeat = auto: the maximum and the target, and "auto" for the count */
 	if (j && e->repeat_auto &&
 	    (json_object_set_new(j, "repeat", json_string("auto")) < 0 ||
@@ -1291,11 +1373,14 @@ int experiment_from_results(const char *dir, struct experiment *ret, char **ret_
 	ret->tables = (unsigned)json_integer_value(json_object_get(j, "tables"));
 	ret->table_size = (unsigned)json_integer_value(json_object_get(j, "table_size"));
 	(void)word_lookup(oltp_driver_words, json_string_value(json_object_get(j, "driver")), (int *)&ret->driver);
+	(void)word_lookup(oltp_workload_words, json_string_value(json_object_get(j, "workload")), (int *)&ret->workload);
+	if (json_integer_value(json_object_get(j, "scale")) > 0)
+		ret->scale = (unsigned)json_integer_value(json_object_get(j, "scale"));
 	(void)word_lookup(sbrand_type_words, json_string_value(json_object_get(j, "rand_type")), (int *)&ret->rand_type);
 	(void)word_lookup(on_error_words, json_string_value(json_object_get(j, "on_error")), (int *)&ret->on_error);
 	server = json_object_get(j, "server");
 	r = take_string(&ret->binary, json_object_get(server, "binary"));
-	r = r ?: take_string(&ret->flavor, json_object_get(server, "flavor"));
+	r = r ?: take_string(&ret->engine, json_object_get(server, "engine") ?: json_object_get(server, "flavor"));
 	r = r ?: take_string(&ret->buffer_pool, json_object_get(server, "buffer_pool"));
 	r = r ?: take_string(&ret->server_user, json_object_get(server, "user"));
 	if (json_integer_value(json_object_get(server, "max_connections")) > 0)
@@ -1303,6 +1388,8 @@ int experiment_from_results(const char *dir, struct experiment *ret, char **ret_
 	client = json_object_get(j, "client");
 	(void)word_lookup(oltp_pin_words, json_string_value(json_object_get(client, "pin")), (int *)&ret->pin);
 	ret->client_scope = json_is_true(json_object_get(client, "scope"));
+	if (json_integer_value(json_object_get(client, "threads")) > 0)
+		ret->client_threads = (unsigned)json_integer_value(json_object_get(client, "threads"));
 	json_array_foreach(json_object_get(client, "cpus"), i, v)
 		if (ret->n_client_cpus < OLTP_MAX_CPUS)
 			ret->client_cpus_list[ret->n_client_cpus++] = (long)json_integer_value(v);
@@ -1354,8 +1441,8 @@ int experiment_key_doc(size_t i, struct experiment_key_doc *ret)
 
 void experiment_server_config(const struct experiment *e, struct server_config *ret)
 {
+	ret->engine = e->engine;
 	ret->binary = e->binary;
-	ret->flavor = e->flavor;
 	ret->buffer_pool = e->buffer_pool;
 	ret->user = e->server_user;
 	ret->max_connections = e->max_connections;

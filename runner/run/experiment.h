@@ -47,18 +47,21 @@ struct experiment {
 	bool repeat_auto;
 	unsigned repeat_max;
 	double until;
+	enum oltp_workload workload; /* not given: the engine's first */
+	unsigned scale;		     /* pgbench's workloads */
 	enum oltp_driver driver;
 	enum sbrand_type rand_type;
 	char baseline[48];
 	enum on_error on_error;
 	/* [server]: set, to the defaults if not in the file */
-	char *binary, *flavor, *buffer_pool, *server_user;
+	char *engine, *binary, *buffer_pool, *server_user;
 	unsigned max_connections;
 	/* [client] */
 	enum oltp_pin pin;
 	long client_cpus_list[OLTP_MAX_CPUS];
 	size_t n_client_cpus;
 	bool client_scope; /* the load generator in a transient scope of its own */
+	unsigned client_threads; /* pgbench's workloads: threads driving the clients (pgbench -j) */
 	/* [context NAME] */
 	struct context_spec contexts[EXP_CONTEXTS_MAX];
 	char *client_cpus[EXP_CONTEXTS_MAX]; /* client-cpus = LIST: this context's client; NULL: [client]'s */

@@ -168,9 +168,10 @@ int state_record(const char *state_dir, const struct context *c)
 	r = mkdir_new(dir, 0700);
 	if (r < 0)
 		return r;
-	j = json_pack("{s:s, s:s?, s:s?, s:i, s:s?, s:i, s:I, s:i}", "kind", c->ops->name, "unit", unit, "invocation",
-		      *invocation ? invocation : NULL, "uid", uid, "cgroup", c->cgroup_name, "server_pid", (int)c->pid,
-		      "server_start", (json_int_t)proc_start_time(c->pid), "owner_pid", (int)getpid());
+	j = json_pack("{s:s, s:s?, s:s?, s:i, s:s?, s:i, s:I, s:i, s:s, s:s}", "kind", c->ops->name, "unit", unit,
+		      "invocation", *invocation ? invocation : NULL, "uid", uid, "cgroup", c->cgroup_name, "server_pid",
+		      (int)c->pid, "server_start", (json_int_t)proc_start_time(c->pid), "owner_pid", (int)getpid(),
+		      "engine", c->server->engine->name, "socket", c->server->socket);
 	if (!j)
 		return -ENOMEM;
 	text = json_dumps(j, JSON_COMPACT);
@@ -350,6 +351,21 @@ static int record_load(const char *path, json_t **ret)
 	return *ret ? 0 : -EBADMSG;
 }
 
+/* What the engine's server leaves after a SIGKILL besides its process
+ * (PostgreSQL: a System V segment, the socket and its lock). */
+static void clear_engine_stale(const char *dir, const json_t *j)
+{
+	const struct server_engine *engine = server_engine_named(json_string_value(json_object_get(j, "engine")));
+	const char *socket = json_string_value(json_object_get(j, "socket"));
+	_cleanup_free_ char *datadir = NULL;
+
+	if (!engine || !engine->clear_stale || !socket || !strstr(dir, "/live"))
+		return;
+	if (xasprintf(&datadir, "%.*s/%s", (int)(strlen(dir) - strlen("/live")), dir, engine->datadir_name) < 0)
+		return;
+	engine->clear_stale(datadir, socket);
+}
+
 static bool clean_one(const char *dir, const char *name)
 {
 	_cleanup_free_ char *path = NULL;
@@ -376,6 +392,7 @@ static bool clean_one(const char *dir, const char *name)
 	stop_unit(unit, (int)json_integer_value(json_object_get(j, "uid")), invocation);
 	kill_server((pid_t)json_integer_value(json_object_get(j, "server_pid")),
 		    (unsigned long long)json_integer_value(json_object_get(j, "server_start")));
+	clear_engine_stale(dir, j);
 	remove_cgroup(cgroup);
 	gone = !cgroup || cgroup_gone(cgroup);
 	/* A slice tree: its units or cgroups, children first (the record lists
@@ -398,14 +415,14 @@ int state_cleanup(const char *state_dir)
 	_cleanup_free_ char *dir = NULL;
 	struct dirent **names = NULL;
 	struct stat st;
-	int n, r, cleared = 0;
+	int n, cleared = 0;
 
 	/* A first setup cut short leaves its half-made datadir. */
-	r = server_remove_half_made(state_dir);
-	if (r > 0) {
-		printf("removed the half-made datadir %s/datadir.new\n", state_dir);
-		cleared++;
-	}
+	for (size_t e = 0; server_engines[e]; e++)
+		if (server_remove_half_made(state_dir, server_engines[e]) > 0) {
+			printf("removed the half-made datadir %s/%s.new\n", state_dir, server_engines[e]->datadir_name);
+			cleared++;
+		}
 	if (xasprintf(&dir, "%s/live", state_dir) < 0)
 		return -ENOMEM;
 	if (lstat(dir, &st) < 0)
