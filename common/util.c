@@ -354,6 +354,31 @@ int dir_check_trusted(const char *path)
 	return 0;
 }
 
+int path_check_links(const char *path)
+{
+	_cleanup_free_ char *p = strdup(path);
+	struct stat st;
+
+	if (!p)
+		return -ENOMEM;
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (lstat(p, &st) < 0) {
+			if (errno == ENOENT)
+				return 0; /* the rest is made by the caller */
+			return -errno;
+		}
+		if (S_ISLNK(st.st_mode) && st.st_uid != 0)
+			return -ELOOP;
+		*s = '/';
+	}
+	if (lstat(p, &st) == 0 && S_ISLNK(st.st_mode))
+		return -ELOOP;
+	return 0;
+}
+
 int mkdir_p(const char *path, mode_t mode)
 {
 	_cleanup_free_ char *p = strdup(path);

@@ -87,6 +87,10 @@ int write_file_str(const char *path, const char *s);
 /* Atomic replace: write to a temporary file of a random name made with
  * O_EXCL (mkostemp), fsync, rename, fsync the directory.  Mode 0644. */
 int write_file_atomic(const char *path, const char *data, size_t len);
+/* 0 if path is no symbolic link and no directory on the way to it is one
+ * that someone other than root made (root's own, as /var/run, are fine);
+ * -ELOOP if not.  The part of path that does not exist yet is not looked at. */
+int path_check_links(const char *path);
 int mkdir_p(const char *path, mode_t mode);
 /* mkdir: 1 if made now, 0 if a directory (not a symbolic link) is there
  * already, -ELOOP for a symbolic link, -ENOTDIR for anything else. */

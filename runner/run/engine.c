@@ -402,7 +402,7 @@ static int open_results(const char *out, bool resume, const struct experiment *e
 		return log_error("run: %s already holds results (--resume %s to finish it)", dir, dir), r;
 	if (r < 0)
 		return log_error_errno(r, "run: cannot write results to %s: %m%s", dir,
-				       r == -ELOOP ? " (a symbolic link: give the directory itself)" : "");
+				       r == -ELOOP ? " (a symbolic link, or under one that root did not make: give the directory itself)" : "");
 	return 0;
 }
 

@@ -21,14 +21,14 @@ int results_open(const char *dir, bool resume, struct results **ret)
 {
 	_cleanup_free_ char *lock = NULL, *steps = NULL, *places = NULL, *probe = NULL, *record = NULL;
 	struct results *r;
-	struct stat st;
 	int fd, e;
 
-	/* Never write through a symbolic link: --out pointing at /etc would
-	 * put the lock, steps/ and the JSON files there. */
-	if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
-		return -ELOOP;
-	e = mkdir_p(dir, 0755);
+	/* Never write through a symbolic link: --out pointing at /etc, or at
+	 * a directory under a link another user planted, would put the lock,
+	 * steps/ and the JSON files there. */
+	e = path_check_links(dir);
+	if (e >= 0)
+		e = mkdir_p(dir, 0755);
 	if (e >= 0)
 		e = mkdir_new(dir, 0755);
 	if (e < 0)
