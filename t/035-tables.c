@@ -159,11 +159,29 @@ static void check_workloads(void)
 	}
 }
 
+/* The evidence of mechanism a step records (runner/oltp/record.c). */
+static void check_mechanism(void)
+{
+	size_t n;
+	const struct oltp_mechanism_def *rows = oltp_mechanism_table(&n);
+
+	ok(n > 0 && n <= OLTP_MECHANISM_MAX, "the mechanism table has %zu rows, at most %d", n, OLTP_MECHANISM_MAX);
+	for (size_t i = 0; i < n; i++) {
+		const struct oltp_mechanism_def *d = &rows[i];
+
+		ok(d->key && d->label && d->unit && d->scale > 0 && d->counter > 0 &&
+			   (d->per == OLTP_PER_COUNTER) == (d->of > 0),
+		   "mechanism %s: key, label, unit, scale, counter, and a denominator exactly for a share",
+		   d->key ? d->key : "(no key)");
+	}
+}
+
 int main(void)
 {
 	require("ROOT");
 	check_kinds();
 	check_attrs();
 	check_workloads();
+	check_mechanism();
 	return done_testing();
 }

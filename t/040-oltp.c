@@ -128,6 +128,25 @@ static void check_general_log(struct oltp_options *o, const struct server *srv)
 		diag("prepared: %s", set);
 }
 
+/* A step's evidence of mechanism: every row of the table, and those a
+ * 2 s step at 1 thread must have as numbers in their range. */
+static void check_mechanism(const json_t *record)
+{
+	const json_t *m = json_object_get(record, "mechanism");
+	const json_t *wait = json_object_get(m, "server_runq_wait_us"), *on = json_object_get(m, "server_on_client_cpu_pct");
+	const struct oltp_mechanism_def *rows;
+	size_t n;
+	bool all = true;
+
+	rows = oltp_mechanism_table(&n);
+	for (size_t i = 0; i < n; i++)
+		all &= json_object_get(m, rows[i].key) != NULL;
+	ok(all && json_is_number(wait) && json_number_value(wait) >= 0 && json_is_number(on) &&
+		   json_number_value(on) >= 0 && json_number_value(on) <= 100,
+	   "the record carries its mechanism: run-queue wait %.1f us per transaction, server on a client's CPU %.0f%%",
+	   json_number_value(wait), json_number_value(on));
+}
+
 /* The same keys from both drivers, so that reports need not care. */
 static void check_record_shape(const struct oltp_options *o)
 {
@@ -138,7 +157,7 @@ static void check_record_shape(const struct oltp_options *o)
 	bool same = true;
 
 	if (!have_prereq("SYSBENCH")) {
-		skip(3, "sysbench is not installed");
+		skip(4, "sysbench is not installed");
 		return;
 	}
 	oltp_run_step(o, 1, &native);
@@ -160,6 +179,7 @@ static void check_record_shape(const struct oltp_options *o)
 		   sb.samples[0].server_per_node[0] > 0,
 	   "the sysbench step samples telemetry, sysbench's threads as the client (%zu samples, %u client threads)",
 	   sb.n_samples, sb.n_samples ? sb.samples[0].client_per_node[0] : 0);
+	check_mechanism(a);
 	json_decref(a);
 	json_decref(b);
 	step_result_done(&native);
@@ -184,7 +204,7 @@ int main(void)
 	pid_t pid;
 
 	require("ROOT MYSQLD");
-	plan(27);
+	plan(28);
 	test_server_setup(NULL, &s);
 	pid = test_server_fork(&s);
 	oltp_options_default(&o);

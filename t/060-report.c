@@ -17,7 +17,8 @@
 	",\"driver\":\"slicebench\",\"duration_s\":5.0,\"tps\":" #tps ",\"failed\":false," \
 	"\"latency_ms\":{\"avg\":1.0,\"p50\":1.0,\"p95\":2.5,\"p99\":null,\"max\":null}," \
 	"\"telemetry\":[{\"t_s\":1.0,\"cpu_idle_pct\":40.0,\"nr_throttled\":3}," \
-	"{\"t_s\":2.0,\"cpu_idle_pct\":60.0,\"nr_throttled\":7}]}"
+	"{\"t_s\":2.0,\"cpu_idle_pct\":60.0,\"nr_throttled\":7}]," \
+	"\"mechanism\":{\"server_runq_wait_us\":" #tps "}}"
 
 #define EXPERIMENT \
 	"\"experiment\":{\"name\":\"quickstart\",\"description\":\"d\",\"baseline\":\"raw\"," \
@@ -150,6 +151,9 @@ static void check_text(const json_t *amd, const json_t *intel)
 	l = has(s, "p95 latency") ? line_with_prefix(strstr(s, "p95 latency"), "1 ") : "";
 	ok(has(l, "2.50"), "latency table with the p95 median (%s)", l);
 	ok(has(s, "cpu idle") && has(s, "50.0") && has(s, "nr_throttled delta"), "telemetry: idle mean 50.0 and delta");
+	l = has(s, "server run-queue wait") ? line_with_prefix(strstr(s, "server run-queue wait"), "1 ") : "";
+	ok(has(s, "server run-queue wait per transaction (us), median of the repeats") && has(l, "105") && has(l, "100"),
+	   "telemetry: the run-queue wait per transaction, median of the repeats (%s)", l);
 	free(s);
 
 	s = render(intel, REPORT_TEXT, false, false, NULL, &r);

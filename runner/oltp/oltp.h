@@ -135,7 +135,40 @@ struct oltp_telemetry_sample {
 	unsigned *server_per_node, *client_per_node; /* [n_nodes] */
 	uint64_t server_migrations, client_migrations;   /* cumulative, summed over threads; 0 if the kernel does not say */
 	uint64_t server_nonvol_ctxt, client_nonvol_ctxt; /* cumulative nonvoluntary_ctxt_switches */
+	/* Time runnable but not running (schedstat's second field), summed
+	 * over threads, cumulative; and the server's run time since the first
+	 * sample, all of it and the part whose thread last ran on a CPU where a
+	 * client thread last ran (each interval credited to the CPU seen at its
+	 * end: an estimate, sharp for a pinned pair, rough for roaming threads). */
+	uint64_t server_runq_wait_ns, client_runq_wait_ns;
+	uint64_t server_run_ns, server_run_on_client_cpu_ns;
 };
+
+/* The evidence of mechanism a step carries beside its TPS (its
+ * "mechanism" object): a row per figure, derived from the first and last
+ * telemetry samples, so that a step's record, report and explain say the
+ * same thing in the same words. */
+enum oltp_mechanism_per {
+	OLTP_PER_TRANSACTION, /* the counter's growth per second over the step's TPS */
+	OLTP_PER_COUNTER,     /* a share: the counter's growth over another's, in % */
+};
+
+struct oltp_mechanism_def {
+	const char *key;   /* in the step's "mechanism" object */
+	const char *label; /* "server run-queue wait per transaction" */
+	const char *unit;  /* "us", "%", or "" for a count */
+	double scale;      /* counter units per unit shown */
+	size_t counter;    /* offsetof(struct oltp_telemetry_sample, the cumulative counter) */
+	enum oltp_mechanism_per per;
+	size_t of;         /* OLTP_PER_COUNTER: offsetof the denominator */
+};
+
+#define OLTP_MECHANISM_MAX 8
+/* The rows; *ret_n of them. */
+const struct oltp_mechanism_def *oltp_mechanism_table(size_t *ret_n);
+/* The figure of row d over a step's samples; NAN without two samples, a
+ * transaction or a denominator that grew. */
+double oltp_mechanism_value(const struct oltp_mechanism_def *d, const struct step_result *r);
 
 struct step_result {
 	char driver[16];

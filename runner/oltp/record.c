@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <mysqld_error.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "oltp/oltp.h"
@@ -79,6 +80,68 @@ void step_result_done(struct step_result *r)
 	r->n_samples = r->n_intervals = 0;
 }
 
+#define SAMPLE_FIELD(f) offsetof(struct oltp_telemetry_sample, f)
+
+static const struct oltp_mechanism_def mechanism_table[] = {
+	{ .key = "server_runq_wait_us", .label = "server run-queue wait per transaction", .unit = "us",
+	  .scale = 1e3, .counter = SAMPLE_FIELD(server_runq_wait_ns), .per = OLTP_PER_TRANSACTION },
+	{ .key = "client_runq_wait_us", .label = "client run-queue wait per transaction", .unit = "us",
+	  .scale = 1e3, .counter = SAMPLE_FIELD(client_runq_wait_ns), .per = OLTP_PER_TRANSACTION },
+	{ .key = "server_migrations", .label = "server migrations per transaction", .unit = "", .scale = 1,
+	  .counter = SAMPLE_FIELD(server_migrations), .per = OLTP_PER_TRANSACTION },
+	{ .key = "client_migrations", .label = "client migrations per transaction", .unit = "", .scale = 1,
+	  .counter = SAMPLE_FIELD(client_migrations), .per = OLTP_PER_TRANSACTION },
+	{ .key = "server_nonvol_ctxt", .label = "server involuntary switches per transaction", .unit = "",
+	  .scale = 1, .counter = SAMPLE_FIELD(server_nonvol_ctxt), .per = OLTP_PER_TRANSACTION },
+	{ .key = "client_nonvol_ctxt", .label = "client involuntary switches per transaction", .unit = "",
+	  .scale = 1, .counter = SAMPLE_FIELD(client_nonvol_ctxt), .per = OLTP_PER_TRANSACTION },
+	{ .key = "server_on_client_cpu_pct", .label = "server run time on a client's CPU", .unit = "%",
+	  .scale = 0.01, .counter = SAMPLE_FIELD(server_run_on_client_cpu_ns), .per = OLTP_PER_COUNTER,
+	  .of = SAMPLE_FIELD(server_run_ns) },
+};
+_Static_assert(ELEMENTSOF(mechanism_table) <= OLTP_MECHANISM_MAX, "OLTP_MECHANISM_MAX too small");
+
+const struct oltp_mechanism_def *oltp_mechanism_table(size_t *ret_n)
+{
+	*ret_n = ELEMENTSOF(mechanism_table);
+	return mechanism_table;
+}
+
+static uint64_t sample_counter(const struct oltp_telemetry_sample *s, size_t offset)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)s + offset, sizeof(v));
+	return v;
+}
+
+/* From the first and the last sample: a thread that ends between them
+ * takes its counts along, so a counter that shrank says nothing. */
+double oltp_mechanism_value(const struct oltp_mechanism_def *d, const struct step_result *r)
+{
+	const struct oltp_telemetry_sample *first, *last;
+	uint64_t a, b;
+
+	if (r->n_samples < 2)
+		return NAN;
+	first = &r->samples[0];
+	last = &r->samples[r->n_samples - 1];
+	a = sample_counter(first, d->counter);
+	b = sample_counter(last, d->counter);
+	if (b < a || last->t_s <= first->t_s)
+		return NAN;
+	if (d->per == OLTP_PER_COUNTER) {
+		uint64_t of_a = sample_counter(first, d->of), of_b = sample_counter(last, d->of);
+
+		return of_b > of_a ? (double)(b - a) / (double)(of_b - of_a) / d->scale : NAN;
+	}
+	/* The counter's rate over the TPS: the samples need not span the
+	 * measured phase exactly (a tool's start with its connecting). */
+	if (r->tps <= 0)
+		return NAN;
+	return (double)(b - a) / (last->t_s - first->t_s) / r->tps / d->scale;
+}
+
 static json_t *ms_or_null(double v)
 {
 	return v < 0 ? json_null() : json_real(v);
@@ -87,7 +150,7 @@ static json_t *ms_or_null(double v)
 /* The step's record: figures only, no formatting (the renderers do that). */
 int step_result_to_json(const struct step_result *r, json_t **ret)
 {
-	json_t *o, *intervals, *samples;
+	json_t *o, *intervals, *samples, *mechanism;
 
 	o = json_pack("{s:s, s:I, s:f, s:I, s:I, s:f, s:f, s:{s:o, s:o, s:o, s:o, s:o}, s:{s:I, s:I, s:I}, s:I, s:b}",
 		      "driver", r->driver, "threads", (json_int_t)r->threads, "duration_s", r->duration_s,
@@ -111,6 +174,15 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 	for (size_t i = 0; i < r->n_intervals; i++)
 		if (json_array_append_new(intervals, json_real(r->intervals[i])) < 0)
 			goto oom;
+	mechanism = json_object();
+	if (json_object_set_new(o, "mechanism", mechanism) < 0)
+		goto oom;
+	for (size_t i = 0; i < ELEMENTSOF(mechanism_table); i++) {
+		double v = oltp_mechanism_value(&mechanism_table[i], r);
+
+		if (json_object_set_new(mechanism, mechanism_table[i].key, isnan(v) ? json_null() : json_real(v)) < 0)
+			goto oom;
+	}
 	samples = json_array();
 	if (json_object_set_new(o, "telemetry", samples) < 0)
 		goto oom;

@@ -1,7 +1,9 @@
 /* What the host and the threads do while a step runs: /proc/stat deltas,
- * load, the server's CPU time and throttling, and where every server and
+ * load, the server's CPU time and throttling, where every server and
  * client thread last ran, counted per L3 group and NUMA node (on AMD Zen an
- * L3 spans one core complex, so piling up there is the first suspect). */
+ * L3 spans one core complex, so piling up there is the first suspect), and
+ * the threads' scheduling: run-queue wait, migrations, involuntary
+ * switches, and how much of the server's run time was on a client's CPU. */
 #include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,6 +26,13 @@ struct oltp_telemetry {
 	unsigned n_l3, n_nodes;
 	struct proc_stat_totals prev;
 	uint64_t prev_ns;
+	uint8_t *client_cpus; /* [n_cpus]: where a client thread last ran, at this sample */
+	struct seen_thread {
+		int tid;
+		uint64_t run_ns;
+	} *seen; /* the server's threads and their run time at the previous sample */
+	size_t n_seen, cap_seen;
+	uint64_t server_run_ns, server_run_on_client_cpu_ns; /* since the first sample */
 };
 
 /* The index of the group whose first CPU is `first`, added if new. */
@@ -89,7 +98,8 @@ int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret
 	t->cpu_cgroup = o->server_cpu_cgroup ? strdup(o->server_cpu_cgroup) : NULL;
 	t->l3_of_cpu = calloc(t->n_cpus, sizeof(int));
 	t->node_of_cpu = calloc(t->n_cpus, sizeof(int));
-	if ((o->server_cpu_cgroup && !t->cpu_cgroup) || !t->l3_of_cpu || !t->node_of_cpu) {
+	t->client_cpus = calloc(t->n_cpus, 1);
+	if ((o->server_cpu_cgroup && !t->cpu_cgroup) || !t->l3_of_cpu || !t->node_of_cpu || !t->client_cpus) {
 		oltp_telemetry_free(t);
 		return -ENOMEM;
 	}
@@ -105,6 +115,8 @@ void oltp_telemetry_free(struct oltp_telemetry *t)
 	free(t->cpu_cgroup);
 	free(t->l3_of_cpu);
 	free(t->node_of_cpu);
+	free(t->client_cpus);
+	free(t->seen);
 	free(t);
 }
 
@@ -199,9 +211,58 @@ static int last_cpu(const char *task_dir)
 	return cpu;
 }
 
-/* Counts the threads of /proc/PID/task per L3 and node; skips thread `skip`. */
-static void count_threads(const struct oltp_telemetry *t, int pid, int skip, unsigned *per_l3, unsigned *per_node,
-			  uint64_t *migrations, uint64_t *nonvol)
+/* What a set of threads adds up to at one instant. */
+struct thread_counts {
+	unsigned *per_l3, *per_node;
+	uint64_t *migrations, *nonvol, *runq_wait_ns;
+	/* Only for the server: run time credited to its threads' last CPUs. */
+	uint64_t *run_ns, *run_on_client_cpu_ns;
+};
+
+/* schedstat: time on the CPU and time waiting on a run queue, in ns. */
+static int read_schedstat(const char *task_dir, uint64_t *ret_run, uint64_t *ret_wait)
+{
+	_cleanup_free_ char *s = NULL;
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/schedstat", task_dir);
+	if (read_file_str(path, &s) < 0 || sscanf(s, "%" SCNu64 " %" SCNu64, ret_run, ret_wait) != 2)
+		return -EIO;
+	return 0;
+}
+
+/* The run time thread tid had at the previous sample, now run_ns; 0 for a
+ * thread not seen before (its first interval is not credited: its start
+ * may lie before the step). */
+static uint64_t run_since_previous(struct oltp_telemetry *t, int tid, uint64_t run_ns)
+{
+	for (size_t i = 0; i < t->n_seen; i++)
+		if (t->seen[i].tid == tid) {
+			uint64_t d = run_ns >= t->seen[i].run_ns ? run_ns - t->seen[i].run_ns : 0;
+
+			t->seen[i].run_ns = run_ns;
+			return d;
+		}
+	if (t->n_seen == t->cap_seen) {
+		size_t cap = t->cap_seen ? 2 * t->cap_seen : 64;
+		struct seen_thread *p = realloc(t->seen, cap * sizeof(*p));
+
+		if (!p)
+			return 0;
+		t->seen = p;
+		t->cap_seen = cap;
+	}
+	t->seen[t->n_seen++] = (struct seen_thread){ .tid = tid, .run_ns = run_ns };
+	return 0;
+}
+
+/* Counts the threads of /proc/PID/task per L3 and node and adds up their
+ * counters; skips thread `skip`.  With client_cpus (a set of CPUs as a
+ * bitmap), credits each thread's run time since the previous sample to
+ * whether its last CPU is in it; with mark_cpus, marks the thread's last
+ * CPUs there. */
+static void count_threads(struct oltp_telemetry *t, int pid, int skip, const struct thread_counts *c,
+			  const uint8_t *client_cpus, uint8_t *mark_cpus)
 {
 	char dir[64], task[512], path[512 + 16];
 	DIR *d;
@@ -212,6 +273,7 @@ static void count_threads(const struct oltp_telemetry *t, int pid, int skip, uns
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
+		uint64_t run, wait;
 		int64_t v;
 		int cpu;
 
@@ -220,15 +282,27 @@ static void count_threads(const struct oltp_telemetry *t, int pid, int skip, uns
 		snprintf(task, sizeof(task), "%s/%s", dir, e->d_name);
 		cpu = last_cpu(task);
 		if (cpu >= 0 && (unsigned)cpu < t->n_cpus) {
-			per_l3[t->l3_of_cpu[cpu]]++;
-			per_node[t->node_of_cpu[cpu]]++;
+			c->per_l3[t->l3_of_cpu[cpu]]++;
+			c->per_node[t->node_of_cpu[cpu]]++;
+			if (mark_cpus)
+				mark_cpus[cpu] = 1;
 		}
 		snprintf(path, sizeof(path), "%s/sched", task);
 		v = keyed_value(path, "se.nr_migrations");
-		*migrations += v > 0 ? (uint64_t)v : 0;
+		*c->migrations += v > 0 ? (uint64_t)v : 0;
 		snprintf(path, sizeof(path), "%s/status", task);
 		v = keyed_value(path, "nonvoluntary_ctxt_switches");
-		*nonvol += v > 0 ? (uint64_t)v : 0;
+		*c->nonvol += v > 0 ? (uint64_t)v : 0;
+		if (read_schedstat(task, &run, &wait) < 0)
+			continue;
+		*c->runq_wait_ns += wait;
+		if (client_cpus) {
+			uint64_t ran = run_since_previous(t, atoi(e->d_name), run);
+
+			*c->run_ns += ran;
+			if (cpu >= 0 && (unsigned)cpu < t->n_cpus && client_cpus[cpu])
+				*c->run_on_client_cpu_ns += ran;
+		}
 	}
 	closedir(d);
 }
@@ -278,12 +352,26 @@ int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_tele
 	ret->client_per_node = calloc(t->n_nodes, sizeof(unsigned));
 	if (!ret->server_per_l3 || !ret->client_per_l3 || !ret->server_per_node || !ret->client_per_node)
 		return -ENOMEM;
-	if (t->server_pid > 0)
-		count_threads(t, t->server_pid, 0, ret->server_per_l3, ret->server_per_node, &ret->server_migrations,
-			      &ret->server_nonvol_ctxt);
+	/* The client first: where its threads are is what the server's run
+	 * time is credited against. */
+	memset(t->client_cpus, 0, t->n_cpus);
 	count_threads(t, t->client_pid ? t->client_pid : getpid(), t->client_pid ? 0 : (int)syscall(SYS_gettid),
-		      ret->client_per_l3, ret->client_per_node,
-		      &ret->client_migrations, &ret->client_nonvol_ctxt);
+		      &(struct thread_counts){ .per_l3 = ret->client_per_l3, .per_node = ret->client_per_node,
+					       .migrations = &ret->client_migrations, .nonvol = &ret->client_nonvol_ctxt,
+					       .runq_wait_ns = &ret->client_runq_wait_ns },
+		      NULL, t->client_cpus);
+	if (t->server_pid > 0) {
+		count_threads(t, t->server_pid, 0,
+			      &(struct thread_counts){ .per_l3 = ret->server_per_l3, .per_node = ret->server_per_node,
+						       .migrations = &ret->server_migrations,
+						       .nonvol = &ret->server_nonvol_ctxt,
+						       .runq_wait_ns = &ret->server_runq_wait_ns,
+						       .run_ns = &t->server_run_ns,
+						       .run_on_client_cpu_ns = &t->server_run_on_client_cpu_ns },
+			      t->client_cpus, NULL);
+		ret->server_run_ns = t->server_run_ns;
+		ret->server_run_on_client_cpu_ns = t->server_run_on_client_cpu_ns;
+	}
 	return 0;
 }
 
@@ -314,7 +402,8 @@ static json_t *known_or_null(int64_t v)
 
 json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s)
 {
-	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:i, s:i, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I}",
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:i, s:i, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, "
+			 "s:I, s:I, s:I, s:I}",
 			 "t_s", s->t_s, "cpu_user_pct", s->cpu_user_pct, "cpu_sys_pct", s->cpu_sys_pct,
 			 "cpu_idle_pct", s->cpu_idle_pct, "load1", s->load1, "procs_running", (int)s->procs_running,
 			 "procs_blocked", (int)s->procs_blocked,
@@ -327,7 +416,10 @@ json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s)
 			 counts_to_json(s->client_per_node, s->n_nodes), "server_migrations",
 			 (json_int_t)s->server_migrations, "client_migrations", (json_int_t)s->client_migrations,
 			 "server_nonvol_ctxt", (json_int_t)s->server_nonvol_ctxt, "client_nonvol_ctxt",
-			 (json_int_t)s->client_nonvol_ctxt);
+			 (json_int_t)s->client_nonvol_ctxt, "server_runq_wait_ns", (json_int_t)s->server_runq_wait_ns,
+			 "client_runq_wait_ns", (json_int_t)s->client_runq_wait_ns, "server_run_ns",
+			 (json_int_t)s->server_run_ns, "server_run_on_client_cpu_ns",
+			 (json_int_t)s->server_run_on_client_cpu_ns);
 }
 
 void oltp_telemetry_set_client(struct oltp_telemetry *t, int pid)

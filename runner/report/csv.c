@@ -43,12 +43,17 @@ void csv_verdict(FILE *out, const struct cell *c, double level)
 
 int render_csv(const struct model *m, const struct report_options *o, FILE *out)
 {
+	size_t n_mech;
+	const struct oltp_mechanism_def *mech = oltp_mechanism_table(&n_mech);
+
 	fputs("column,threads,median_tps,min_tps,max_tps,n," CSV_VERDICT_HEADER ",within_cv,across_cv,noisy_steps,failed",
 	      out);
 	if (o->latency)
 		fputs(",p95_ms", out);
 	if (o->telemetry)
 		fputs(",cpu_idle_pct,nr_throttled_delta", out);
+	for (size_t i = 0; o->telemetry && i < n_mech; i++)
+		fprintf(out, ",%s", mech[i].key);
 	fputc('\n', out);
 	for (size_t k = 0; k < m->ncols; k++)
 		for (size_t r = 0; r < m->nrows; r++) {
@@ -69,6 +74,8 @@ int render_csv(const struct model *m, const struct report_options *o, FILE *out)
 			if (o->telemetry) {
 				csv_number(out, c->idle_pct, 2);
 				csv_number(out, c->throttled, 0);
+				for (size_t i = 0; i < n_mech; i++)
+					csv_number(out, c->mechanism[i], 3);
 			}
 			fputc('\n', out);
 		}

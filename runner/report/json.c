@@ -42,6 +42,8 @@ int json_put_verdict(json_t *o, const struct cell *c)
 static int build_json(const struct model *m, const struct report_options *o, json_t **ret)
 {
 	json_t *doc, *cols, *rows;
+	size_t n_mech;
+	const struct oltp_mechanism_def *mech = oltp_mechanism_table(&n_mech);
 	int r = 0;
 
 	doc = json_pack("{s:i, s:s, s:s?, s:s?, s:f, s:s, s:f, s:[], s:[], s:O, s:O, s:O}", "format_version",
@@ -91,6 +93,8 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 			if (o->telemetry) {
 				r = r ?: put(cell, "cpu_idle_pct", real_or_null(c->idle_pct));
 				r = r ?: put(cell, "nr_throttled_delta", real_or_null(c->throttled));
+				for (size_t j = 0; j < n_mech; j++)
+					r = r ?: put(cell, mech[j].key, real_or_null(c->mechanism[j]));
 			}
 		}
 	}

@@ -151,6 +151,30 @@ static double tps_for_log(const json_t *s, double tps)
 	return tps > 0 ? tps : d > 0 ? 0.5 / d : NAN;
 }
 
+/* The medians over the cell's steps of each figure in their "mechanism". */
+static int cell_mechanism(struct model *m, const json_t *steps, size_t row, size_t col, struct cell *c)
+{
+	size_t n_rows, i;
+	const struct oltp_mechanism_def *rows = oltp_mechanism_table(&n_rows);
+	_cleanup_free_ double *x = calloc(json_array_size(steps) + 1, sizeof(double));
+	const json_t *s;
+
+	if (!x)
+		return -ENOMEM;
+	for (size_t k = 0; k < n_rows; k++) {
+		size_t n = 0;
+
+		json_array_foreach(steps, i, s) {
+			const json_t *v = json_object_get(json_object_get(s, "mechanism"), rows[k].key);
+
+			if (step_in_cell(m, s, row, col) && !step_failed(s) && json_is_number(v))
+				x[n++] = json_number_value(v);
+		}
+		c->mechanism[k] = stats_median(x, n);
+	}
+	return 0;
+}
+
 /* buf holds 6 x nsteps doubles.
  * Long because it gathers a cell's six per-repeat series in one pass. */
 static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t col, double *buf)
@@ -165,6 +189,8 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 	*c = (struct cell){ .median = NAN, .min = NAN, .max = NAN, .within_cv = NAN, .across_cv = NAN,
 			    .vs_base = { .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .df = NAN, .verdict = STATS_TOO_FEW },
 			    .p95_ms = NAN, .idle_pct = NAN, .throttled = NAN };
+	for (size_t k = 0; k < OLTP_MECHANISM_MAX; k++)
+		c->mechanism[k] = NAN;
 	json_array_foreach(steps, i, s) {
 		const json_t *p;
 		double id, th, cv;
@@ -212,7 +238,7 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 	c->p95_ms = stats_median(p95, np);
 	c->idle_pct = stats_median(idle, ni);
 	c->throttled = stats_median(thr, nt);
-	return 0;
+	return cell_mechanism(m, steps, row, col, c);
 }
 
 static int compute_ratios(struct model *m)

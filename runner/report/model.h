@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "oltp/oltp.h"
 #include "report/stats.h"
 
 #define GAP "\u2014" /* em dash: a cell without a value, never 0 */
@@ -30,6 +31,9 @@ struct cell {
 	size_t n_noisy;	  /* steps above MODEL_NOISY_CV */
 	struct stats_ratio vs_base; /* against the baseline column; .ratio NAN: none */
 	double p95_ms, idle_pct, throttled; /* medians over the repeats; NAN: none */
+	/* The steps' evidence of mechanism, a median per row of
+	 * oltp_mechanism_table(); NAN: none. */
+	double mechanism[OLTP_MECHANISM_MAX];
 };
 
 /* The verdict's ratio, and whether it is significant. */

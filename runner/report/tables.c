@@ -185,7 +185,16 @@ static void add_noise(struct table *t, const struct cell *c)
 			  c->n_noisy ? " !" : "");
 }
 
-enum metric { METRIC_TPS, METRIC_P95, METRIC_IDLE, METRIC_THROTTLED, METRIC_NOISE };
+/* METRIC_MECHANISM + i: row i of oltp_mechanism_table(). */
+enum metric { METRIC_TPS, METRIC_P95, METRIC_IDLE, METRIC_THROTTLED, METRIC_NOISE, METRIC_MECHANISM };
+
+/* Whole microseconds and percents; a count per transaction with two decimals. */
+static int mechanism_digits(size_t row)
+{
+	size_t n;
+
+	return *oltp_mechanism_table(&n)[row].unit ? 0 : 2;
+}
 
 static int build_table(const struct model *m, enum metric what, struct table *t)
 {
@@ -221,6 +230,9 @@ static int build_table(const struct model *m, enum metric what, struct table *t)
 			case METRIC_NOISE:
 				add_noise(t, c);
 				break;
+			default:
+				add_number(t, c->mechanism[what - METRIC_MECHANISM], mechanism_digits(what - METRIC_MECHANISM));
+				break;
 			}
 		}
 	}
@@ -255,6 +267,14 @@ static const char *metric_caption(const struct model *m, enum metric what, char 
 	case METRIC_THROTTLED:
 		snprintf(buf, len, "nr_throttled delta per step, median of the repeats");
 		break;
+	default: {
+		size_t n;
+		const struct oltp_mechanism_def *d = &oltp_mechanism_table(&n)[what - METRIC_MECHANISM];
+
+		snprintf(buf, len, "%s%s%s%s, median of the repeats", d->label, *d->unit ? " (" : "", d->unit,
+			 *d->unit ? ")" : "");
+		break;
+	}
 	}
 	return buf;
 }
@@ -330,7 +350,7 @@ static int print_noise(const struct model *m, bool markdown, FILE *out)
  * the failed steps, the noisy ones, the placement differences. */
 int render_tables(const struct model *m, const struct report_options *o, bool markdown, FILE *out)
 {
-	enum metric list[4] = { METRIC_TPS };
+	enum metric list[4 + OLTP_MECHANISM_MAX] = { METRIC_TPS };
 	size_t n = 1, i;
 	int r;
 	const char *ctx, *key;
@@ -342,6 +362,12 @@ int render_tables(const struct model *m, const struct report_options *o, bool ma
 	if (o->telemetry) {
 		list[n++] = METRIC_IDLE;
 		list[n++] = METRIC_THROTTLED;
+		/* The evidence of mechanism: what the scheduler did per transaction. */
+		size_t rows;
+
+		oltp_mechanism_table(&rows);
+		for (size_t k = 0; k < rows; k++)
+			list[n++] = METRIC_MECHANISM + k;
 	}
 	if (markdown)
 		fprintf(out, "### %s\n\n", m->name);
