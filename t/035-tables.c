@@ -5,7 +5,8 @@
  * in-force check, every row raw can apply has an applier, and every
  * applier does something: its example value, applied in a forked child
  * that then execs sleep, reads back in force; the workloads
- * (runner/oltp/workload.c).  Prerequisite: ROOT (the appliers need it, as
+ * (runner/oltp/workload.c); the report's telemetry summaries
+ * (runner/report/model.c).  Prerequisite: ROOT (the appliers need it, as
  * they do in a raw fork). */
 #include <fcntl.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "oltp/oltp.h"
+#include "report/model.h"
 #include "slices/context.h"
 #include "slices/snapshot.h"
 #include "tap.h"
@@ -176,6 +178,27 @@ static void check_mechanism(void)
 	}
 }
 
+/* Every summary the report makes of a step's telemetry names its key and
+ * reduces a key that a sample really has. */
+static void check_telemetry_summaries(void)
+{
+	struct oltp_telemetry_sample s = {};
+	json_t *j = oltp_telemetry_sample_to_json(&s);
+
+	ok(j != NULL, "a sample renders as JSON");
+	for (size_t k = 0; k < _TEL_MAX; k++) {
+		const struct telemetry_summary_def *d = &telemetry_summaries[k];
+		bool unique = true;
+
+		for (size_t i = 0; d->name && i < k; i++)
+			unique = unique && !streq_ptr(telemetry_summaries[i].name, d->name);
+		ok(d->name && d->sample && unique, "telemetry summary %zu has a name of its own (%s)", k, strempty(d->name));
+		ok(d->sample && json_object_get(j, d->sample), "%s reduces a key of the samples (%s)", strempty(d->name),
+		   strempty(d->sample));
+	}
+	json_decref(j);
+}
+
 int main(void)
 {
 	require("ROOT");
@@ -183,5 +206,6 @@ int main(void)
 	check_attrs();
 	check_workloads();
 	check_mechanism();
+	check_telemetry_summaries();
 	return done_testing();
 }

@@ -16,8 +16,10 @@
 	"{\"context\":\"" ctx "\",\"vary_value\":null,\"repeat\":" #rep ",\"threads\":" #thr \
 	",\"driver\":\"slicebench\",\"duration_s\":5.0,\"tps\":" #tps ",\"failed\":false," \
 	"\"latency_ms\":{\"avg\":1.0,\"p50\":1.0,\"p95\":2.5,\"p99\":null,\"max\":null}," \
-	"\"telemetry\":[{\"t_s\":1.0,\"cpu_idle_pct\":40.0,\"nr_throttled\":3}," \
-	"{\"t_s\":2.0,\"cpu_idle_pct\":60.0,\"nr_throttled\":7}]," \
+	"\"telemetry\":[{\"t_s\":1.0,\"cpu_idle_pct\":40.0,\"nr_throttled\":3,\"load1\":1.5," \
+	"\"procs_running\":3,\"procs_blocked\":0}," \
+	"{\"t_s\":2.0,\"cpu_idle_pct\":60.0,\"nr_throttled\":7,\"load1\":4.5,\"procs_running\":7," \
+	"\"procs_blocked\":2},{\"t_s\":3.0,\"cpu_idle_pct\":null}]," \
 	"\"mechanism\":{\"server_runq_wait_us\":" #tps "}}"
 
 #define EXPERIMENT \
@@ -150,10 +152,22 @@ static void check_text(const json_t *amd, const json_t *intel)
 	is_int(r, 0, "text with latency and telemetry renders");
 	l = has(s, "p95 latency") ? line_with_prefix(strstr(s, "p95 latency"), "1 ") : "";
 	ok(has(l, "2.50"), "latency table with the p95 median (%s)", l);
-	ok(has(s, "cpu idle") && has(s, "50.0") && has(s, "nr_throttled delta"), "telemetry: idle mean 50.0 and delta");
+	ok(has(s, "cpu idle") && has(s, "50.0") && has(s, "nr_throttled delta"),
+	   "telemetry: idle mean 50.0 (an unknown second left out) and delta");
 	l = has(s, "server run-queue wait") ? line_with_prefix(strstr(s, "server run-queue wait"), "1 ") : "";
 	ok(has(s, "server run-queue wait per transaction (us), median of the repeats") && has(l, "105") && has(l, "100"),
 	   "telemetry: the run-queue wait per transaction, median of the repeats (%s)", l);
+	l = has(s, "load average") ? line_with_prefix(strstr(s, "load average"), "1 ") : "";
+	ok(has(l, "1.5..4.5 | 5.0, 7 | 1.0, 2"), "telemetry: load 1.5..4.5, R mean 5 max 7, D mean 1 max 2 (%s)", l);
+	free(s);
+
+	s = render(amd, REPORT_CSV, false, true, NULL, &r);
+	is_int(r, 0, "csv with telemetry renders");
+	ok(has(line_with_prefix(s, "column,"), ",failed,cpu_idle_pct,nr_throttled_delta,load1_min,load1_max,"
+					      "procs_running_mean,procs_running_max,procs_blocked_mean,procs_blocked_max,"),
+	   "csv: a column per telemetry summary (%s)", line_with_prefix(s, "column,"));
+	ok(has(line_with_prefix(s, "raw,1,"), ",50.00,4,1.50,4.50,5.00,7,1.00,2,"), "csv: their values (%s)",
+	   line_with_prefix(s, "raw,1,"));
 	free(s);
 
 	s = render(intel, REPORT_TEXT, false, false, NULL, &r);

@@ -23,7 +23,8 @@ static const struct cli_option opt_format = { .name = "format", .arg = "FORMAT",
 static const struct cli_option opt_latency = { .name = "latency", .type = CLI_FLAG, R(ro.latency),
 					       .help = "add the median p95 latency per cell" };
 static const struct cli_option opt_telemetry = { .name = "telemetry", .type = CLI_FLAG, R(ro.telemetry),
-						 .help = "add the mean cpu idle %, the nr_throttled delta and, per "
+						 .help = "add per cell the mean cpu idle %, the load average's range, the running "
+							 "(R) and uninterruptible (D) tasks, the nr_throttled delta and, per "
 							 "transaction, run-queue wait, migrations and involuntary switches" };
 static const struct cli_option opt_output = { .name = "output", .short_name = 'o', .arg = "FILE", .type = CLI_STRING,
 					      R(output), .help = "write there, not to standard output" };

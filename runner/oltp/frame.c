@@ -133,6 +133,19 @@ static void sleep_until(struct step_frame *f, uint64_t deadline)
 	}
 }
 
+/* sysbench's progress line, and what the seed's shell loop printed beside
+ * it: the load average and the running (R) and uninterruptible (D) tasks. */
+static void print_progress(uint64_t second, unsigned clients, double tps, const struct step_result *r)
+{
+	const struct oltp_telemetry_sample *s = r->n_samples ? &r->samples[r->n_samples - 1] : NULL;
+
+	fprintf(stderr, "[ %" PRIu64 "s ] thds: %u tps: %.2f", second, clients, tps);
+	if (s && fabs(s->t_s - (double)second) < 0.5)
+		fprintf(stderr, " idle: %.0f%% load: %.2f R: %u D: %u", s->cpu_idle_pct, s->load1, s->procs_running,
+			s->procs_blocked);
+	fputc('\n', stderr);
+}
+
 /* The calling thread's part: samples once a second on absolute deadlines
  * and watches the server, until the time is up or the step stops. */
 static void report(struct step_frame *f, unsigned clients, struct oltp_telemetry *tel, struct step_result *ret)
@@ -143,6 +156,8 @@ static void report(struct step_frame *f, unsigned clients, struct oltp_telemetry
 	sleep_until(f, f->measure_ns);
 	if (interrupt_signal)
 		step_fail(f, "interrupted by a signal");
+	if (tel)
+		oltp_telemetry_restart(tel);
 	for (uint64_t k = 1; !atomic_load(&f->stop); k++) {
 		uint64_t tick = f->measure_ns + k * NSEC_PER_SEC, txns;
 
@@ -155,7 +170,7 @@ static void report(struct step_frame *f, unsigned clients, struct oltp_telemetry
 			step_fail(f, "out of memory");
 		txns = sum_transactions(f);
 		if (o->progress)
-			fprintf(stderr, "[ %" PRIu64 "s ] thds: %u tps: %.2f\n", k, clients, (double)(txns - last));
+			print_progress(k, clients, (double)(txns - last), ret);
 		last = txns;
 		if (o->server_pid > 0 && server_gone(o->server_pid))
 			step_fail(f, "the server (PID %d) is gone", o->server_pid);

@@ -122,10 +122,10 @@ enum oltp_err_class oltp_classify_error(unsigned mysql_errno);
  * report takes deltas. */
 struct oltp_telemetry_sample {
 	double t_s;                   /* since the start of the measured phase */
-	double cpu_user_pct, cpu_sys_pct, cpu_idle_pct; /* host, /proc/stat delta since the previous sample */
+	double cpu_user_pct, cpu_sys_pct, cpu_idle_pct; /* host, /proc/stat delta since the previous sample; NAN unknown */
 	double load1;
-	unsigned procs_running, procs_blocked; /* tasks in R and in D state (/proc/stat), now */
-	double ctxt_per_s;
+	unsigned procs_running, procs_blocked; /* tasks in R and in D state (/proc/stat), now, the sampler among the R */
+	double ctxt_per_s; /* NAN unknown */
 	double server_cpu_s;          /* utime+stime of the server (cgroup or /proc/PID/stat), cumulative; <0 unknown */
 	int64_t nr_throttled, throttled_usec; /* cpu.stat of server_cpu_cgroup, cumulative; -1 unknown */
 	/* The last CPU (field 39 of /proc/PID/task/TID/stat) of every server and
@@ -244,6 +244,9 @@ int sysbench_parse_report(const char *text, struct step_result *ret);
  * (runner/telemetry.c).  Client threads are this process's other threads. */
 struct oltp_telemetry;
 int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret);
+/* The next sample's CPU shares count from now (new() starts them too): the
+ * measured phase's first second is not mixed with the warmup. */
+void oltp_telemetry_restart(struct oltp_telemetry *t);
 void oltp_telemetry_free(struct oltp_telemetry *t);
 int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_telemetry_sample *ret);
 void oltp_telemetry_sample_done(struct oltp_telemetry_sample *s);

@@ -6,6 +6,7 @@
  * switches, and how much of the server's run time was on a client's CPU. */
 #include <dirent.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <sys/syscall.h>
 
@@ -34,6 +35,8 @@ struct oltp_telemetry {
 	size_t n_seen, cap_seen;
 	uint64_t server_run_ns, server_run_on_client_cpu_ns; /* since the first sample */
 };
+
+static int read_proc_stat(struct proc_stat_totals *ret);
 
 /* The index of the group whose first CPU is `first`, added if new. */
 static int group_index(int *firsts, unsigned *n, int first)
@@ -104,8 +107,14 @@ int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret
 		return -ENOMEM;
 	}
 	read_topology(t);
+	oltp_telemetry_restart(t);
 	*ret = t;
 	return 0;
+}
+
+void oltp_telemetry_restart(struct oltp_telemetry *t)
+{
+	t->prev_ns = read_proc_stat(&t->prev) < 0 ? 0 : now_ns();
 }
 
 void oltp_telemetry_free(struct oltp_telemetry *t)
@@ -315,7 +324,8 @@ int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_tele
 	char path[512];
 	int r;
 
-	*ret = (struct oltp_telemetry_sample){ .t_s = t_s, .server_cpu_s = -1, .nr_throttled = -1,
+	*ret = (struct oltp_telemetry_sample){ .t_s = t_s, .cpu_user_pct = NAN, .cpu_sys_pct = NAN, .cpu_idle_pct = NAN,
+					       .ctxt_per_s = NAN, .server_cpu_s = -1, .nr_throttled = -1,
 					       .throttled_usec = -1, .n_l3 = t->n_l3, .n_nodes = t->n_nodes };
 	r = read_proc_stat(&cur);
 	if (r < 0)
@@ -400,14 +410,20 @@ static json_t *known_or_null(int64_t v)
 	return v < 0 ? json_null() : json_integer(v);
 }
 
+static json_t *real_known_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
 json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s)
 {
-	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:i, s:i, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, "
+	return json_pack("{s:f, s:o, s:o, s:o, s:f, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, "
 			 "s:I, s:I, s:I, s:I}",
-			 "t_s", s->t_s, "cpu_user_pct", s->cpu_user_pct, "cpu_sys_pct", s->cpu_sys_pct,
-			 "cpu_idle_pct", s->cpu_idle_pct, "load1", s->load1, "procs_running", (int)s->procs_running,
+			 "t_s", s->t_s, "cpu_user_pct", real_known_or_null(s->cpu_user_pct), "cpu_sys_pct",
+			 real_known_or_null(s->cpu_sys_pct), "cpu_idle_pct", real_known_or_null(s->cpu_idle_pct), "load1",
+			 s->load1, "procs_running", (int)s->procs_running,
 			 "procs_blocked", (int)s->procs_blocked,
-			 "ctxt_per_s", s->ctxt_per_s, "server_cpu_s",
+			 "ctxt_per_s", real_known_or_null(s->ctxt_per_s), "server_cpu_s",
 			 s->server_cpu_s < 0 ? json_null() : json_real(s->server_cpu_s), "nr_throttled",
 			 known_or_null(s->nr_throttled), "throttled_usec", known_or_null(s->throttled_usec),
 			 "server_per_l3", counts_to_json(s->server_per_l3, s->n_l3), "client_per_l3",

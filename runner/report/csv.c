@@ -50,8 +50,8 @@ int render_csv(const struct model *m, const struct report_options *o, FILE *out)
 	      out);
 	if (o->latency)
 		fputs(",p95_ms", out);
-	if (o->telemetry)
-		fputs(",cpu_idle_pct,nr_throttled_delta", out);
+	for (size_t k = 0; o->telemetry && k < _TEL_MAX; k++)
+		fprintf(out, ",%s", telemetry_summaries[k].name);
 	for (size_t i = 0; o->telemetry && i < n_mech; i++)
 		fprintf(out, ",%s", mech[i].key);
 	fputc('\n', out);
@@ -71,12 +71,10 @@ int render_csv(const struct model *m, const struct report_options *o, FILE *out)
 			fprintf(out, ",%zu,%zu", c->n_noisy, c->n_failed);
 			if (o->latency)
 				csv_number(out, c->p95_ms, 3);
-			if (o->telemetry) {
-				csv_number(out, c->idle_pct, 2);
-				csv_number(out, c->throttled, 0);
-				for (size_t i = 0; i < n_mech; i++)
-					csv_number(out, c->mechanism[i], 3);
-			}
+			for (size_t t = 0; o->telemetry && t < _TEL_MAX; t++)
+				csv_number(out, c->tel[t], telemetry_summaries[t].decimals);
+			for (size_t i = 0; o->telemetry && i < n_mech; i++)
+				csv_number(out, c->mechanism[i], 3);
 			fputc('\n', out);
 		}
 	return 0;

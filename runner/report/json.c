@@ -90,12 +90,10 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 			r = r ?: put(cell, "noisy_steps", json_integer((json_int_t)c->n_noisy));
 			if (o->latency)
 				r = r ?: put(cell, "p95_ms", real_or_null(c->p95_ms));
-			if (o->telemetry) {
-				r = r ?: put(cell, "cpu_idle_pct", real_or_null(c->idle_pct));
-				r = r ?: put(cell, "nr_throttled_delta", real_or_null(c->throttled));
-				for (size_t j = 0; j < n_mech; j++)
-					r = r ?: put(cell, mech[j].key, real_or_null(c->mechanism[j]));
-			}
+			for (size_t t = 0; o->telemetry && t < _TEL_MAX; t++)
+				r = r ?: put(cell, telemetry_summaries[t].name, real_or_null(c->tel[t]));
+			for (size_t j = 0; o->telemetry && j < n_mech; j++)
+				r = r ?: put(cell, mech[j].key, real_or_null(c->mechanism[j]));
 		}
 	}
 	if (r < 0) {

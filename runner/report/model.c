@@ -90,29 +90,56 @@ static int intervals_cv(const json_t *step, double *ret)
 	return 0;
 }
 
-/* Mean cpu idle % over a step's telemetry, and the nr_throttled delta
- * (last sample minus first: the counter is cumulative). */
-static void step_telemetry(const json_t *step, double *ret_idle, double *ret_throttled)
+const struct telemetry_summary_def telemetry_summaries[_TEL_MAX] = {
+	[TEL_IDLE_PCT] = { .name = "cpu_idle_pct", .sample = "cpu_idle_pct", .reduce = REDUCE_MEAN, .decimals = 2 },
+	[TEL_THROTTLED] = { .name = "nr_throttled_delta", .sample = "nr_throttled", .reduce = REDUCE_DELTA },
+	/* The seed's loop: the load average jumping between 10 and 60 beside
+	 * the running (R) and uninterruptible (D) tasks that explain it. */
+	[TEL_LOAD1_MIN] = { .name = "load1_min", .sample = "load1", .reduce = REDUCE_MIN, .decimals = 2 },
+	[TEL_LOAD1_MAX] = { .name = "load1_max", .sample = "load1", .reduce = REDUCE_MAX, .decimals = 2 },
+	[TEL_RUNNING_MEAN] = { .name = "procs_running_mean", .sample = "procs_running", .reduce = REDUCE_MEAN,
+			       .decimals = 2 },
+	[TEL_RUNNING_MAX] = { .name = "procs_running_max", .sample = "procs_running", .reduce = REDUCE_MAX },
+	[TEL_BLOCKED_MEAN] = { .name = "procs_blocked_mean", .sample = "procs_blocked", .reduce = REDUCE_MEAN,
+			       .decimals = 2 },
+	[TEL_BLOCKED_MAX] = { .name = "procs_blocked_max", .sample = "procs_blocked", .reduce = REDUCE_MAX },
+};
+
+/* One row of telemetry_summaries over a step's samples; NAN without any
+ * (a delta needs two). */
+static double step_summary(const json_t *step, const struct telemetry_summary_def *d)
 {
-	const json_t *a = json_object_get(step, "telemetry"), *s;
-	double idle = 0, first = NAN, last = NAN;
-	size_t i, n = 0, nt = 0;
+	const json_t *s;
+	double acc = 0, first = NAN;
+	size_t i, n = 0;
 
-	json_array_foreach(a, i, s) {
-		const json_t *v = json_object_get(s, "cpu_idle_pct"), *t = json_object_get(s, "nr_throttled");
+	json_array_foreach(json_object_get(step, "telemetry"), i, s) {
+		const json_t *v = json_object_get(s, d->sample);
+		double x;
 
-		if (json_is_number(v)) {
-			idle += json_number_value(v);
-			n++;
+		if (!json_is_number(v))
+			continue;
+		x = json_number_value(v);
+		switch (d->reduce) {
+		case REDUCE_MEAN:
+			acc += x;
+			break;
+		case REDUCE_MIN:
+			acc = n ? MIN(acc, x) : x;
+			break;
+		case REDUCE_MAX:
+			acc = n ? MAX(acc, x) : x;
+			break;
+		case REDUCE_DELTA:
+			first = n ? first : x;
+			acc = x - first;
+			break;
 		}
-		if (json_is_number(t)) {
-			if (nt++ == 0)
-				first = json_number_value(t);
-			last = json_number_value(t);
-		}
+		n++;
 	}
-	*ret_idle = n ? idle / n : NAN;
-	*ret_throttled = nt >= 2 ? last - first : NAN;
+	if (n == 0 || (d->reduce == REDUCE_DELTA && n < 2))
+		return NAN;
+	return d->reduce == REDUCE_MEAN ? acc / (double)n : acc;
 }
 
 static bool step_failed(const json_t *s)
@@ -175,25 +202,29 @@ static int cell_mechanism(struct model *m, const json_t *steps, size_t row, size
 	return 0;
 }
 
-/* buf holds 6 x nsteps doubles.
- * Long because it gathers a cell's six per-repeat series in one pass. */
+/* The doubles compute_cell() needs per step of the document. */
+#define CELL_SERIES (4 + _TEL_MAX)
+
+/* buf holds CELL_SERIES x nsteps doubles.
+ * Long because it gathers a cell's per-repeat series in one pass. */
 static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t col, double *buf)
 {
-	size_t ns = json_array_size(steps), np = 0, ni = 0, nt = 0, nw = 0, i;
-	double *tps = buf, *p95 = buf + ns, *idle = buf + 2 * ns, *thr = buf + 3 * ns, *within = buf + 4 * ns;
-	double *for_log = buf + 5 * ns;
+	size_t ns = json_array_size(steps), np = 0, nw = 0, ntel[_TEL_MAX] = {}, i;
+	double *tps = buf, *p95 = buf + ns, *within = buf + 2 * ns, *for_log = buf + 3 * ns, *tel = buf + 4 * ns;
 	struct cell *c = model_cell(m, row, col);
 	const json_t *s;
 	int r;
 
 	*c = (struct cell){ .median = NAN, .min = NAN, .max = NAN, .within_cv = NAN, .across_cv = NAN,
 			    .vs_base = { .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .df = NAN, .verdict = STATS_TOO_FEW },
-			    .p95_ms = NAN, .idle_pct = NAN, .throttled = NAN };
+			    .p95_ms = NAN };
+	for (size_t k = 0; k < _TEL_MAX; k++)
+		c->tel[k] = NAN;
 	for (size_t k = 0; k < OLTP_MECHANISM_MAX; k++)
 		c->mechanism[k] = NAN;
 	json_array_foreach(steps, i, s) {
 		const json_t *p;
-		double id, th, cv;
+		double cv;
 
 		if (!step_in_cell(m, s, row, col))
 			continue;
@@ -207,11 +238,12 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 		p = json_object_get(json_object_get(s, "latency_ms"), "p95");
 		if (json_is_number(p))
 			p95[np++] = json_number_value(p);
-		step_telemetry(s, &id, &th);
-		if (!isnan(id))
-			idle[ni++] = id;
-		if (!isnan(th))
-			thr[nt++] = th;
+		for (size_t k = 0; k < _TEL_MAX; k++) {
+			double v = step_summary(s, &telemetry_summaries[k]);
+
+			if (!isnan(v))
+				tel[k * ns + ntel[k]++] = v;
+		}
 		r = intervals_cv(s, &cv);
 		if (r < 0)
 			return r;
@@ -236,8 +268,8 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 	memcpy(c->tps, for_log, c->n * sizeof(double));
 	c->within_cv = stats_median(within, nw);
 	c->p95_ms = stats_median(p95, np);
-	c->idle_pct = stats_median(idle, ni);
-	c->throttled = stats_median(thr, nt);
+	for (size_t k = 0; k < _TEL_MAX; k++)
+		c->tel[k] = stats_median(tel + k * ns, ntel[k]);
 	return cell_mechanism(m, steps, row, col, c);
 }
 
@@ -498,7 +530,7 @@ static int make_columns(struct model *m, const struct strv *ctxs)
 /* Every cell, its ratio, and the failed steps. */
 static int compute_cells(struct model *m, const json_t *steps)
 {
-	_cleanup_free_ double *buf = calloc(6 * json_array_size(steps) + 1, sizeof(double));
+	_cleanup_free_ double *buf = calloc(CELL_SERIES * json_array_size(steps) + 1, sizeof(double));
 	const json_t *s;
 	size_t i;
 	int r;

@@ -21,6 +21,30 @@
  * 1 thread stays near 4%; under a neighbour's compile it reaches 20-70%. */
 #define MODEL_NOISY_CV 0.10
 
+/* What a step's per-second telemetry comes to, one number per row, each
+ * row reducing one key of the samples over the step's seconds; a cell holds
+ * the median over its repeats.  The CSV and JSON renderers print every row
+ * under its name. */
+enum telemetry_reduce { REDUCE_MEAN, REDUCE_MIN, REDUCE_MAX, REDUCE_DELTA /* last minus first: a cumulative counter */ };
+enum telemetry_summary {
+	TEL_IDLE_PCT,
+	TEL_THROTTLED,
+	TEL_LOAD1_MIN,
+	TEL_LOAD1_MAX,
+	TEL_RUNNING_MEAN,
+	TEL_RUNNING_MAX,
+	TEL_BLOCKED_MEAN,
+	TEL_BLOCKED_MAX,
+	_TEL_MAX,
+};
+struct telemetry_summary_def {
+	const char *name;   /* the cell's key in JSON, its column in CSV */
+	const char *sample; /* the key of a telemetry sample it reduces */
+	enum telemetry_reduce reduce;
+	int decimals; /* in CSV */
+};
+extern const struct telemetry_summary_def telemetry_summaries[_TEL_MAX];
+
 struct cell {
 	size_t n, n_failed; /* successful and failed steps */
 	double *tps;	    /* the n successful repeats' TPS as the verdict takes them (a repeat at 0 TPS
@@ -30,7 +54,8 @@ struct cell {
 	double across_cv; /* noise across starts: the CV of the repeats' TPS; NAN: fewer than 2 */
 	size_t n_noisy;	  /* steps above MODEL_NOISY_CV */
 	struct stats_ratio vs_base; /* against the baseline column; .ratio NAN: none */
-	double p95_ms, idle_pct, throttled; /* medians over the repeats; NAN: none */
+	double p95_ms;		/* median over the repeats; NAN: none */
+	double tel[_TEL_MAX];	/* medians over the repeats; NAN: none */
 	/* The steps' evidence of mechanism, a median per row of
 	 * oltp_mechanism_table(); NAN: none. */
 	double mechanism[OLTP_MECHANISM_MAX];

@@ -41,7 +41,7 @@ struct report_options {
 	enum report_format format;
 	double confidence; /* the level of the intervals; 0 means STATS_CONFIDENCE_DEFAULT */
 	bool latency;	/* add the median p95 latency per cell */
-	bool telemetry; /* add the mean cpu idle %, the nr_throttled delta and the mechanism per cell */
+	bool telemetry; /* add per cell the rows of telemetry_summaries (report/model.h) and the mechanism */
 };
 
 /* Renders doc to out (SVG as XML, PNG as binary).  -EINVAL: doc is not a

@@ -185,8 +185,21 @@ static void add_noise(struct table *t, const struct cell *c)
 			  c->n_noisy ? " !" : "");
 }
 
+/* "0.8..4.1 | 2.3, 5 | 0.0, 0": the load average's range over the
+ * seconds, then the running and the uninterruptible tasks, mean and max. */
+static void add_load(struct table *t, const struct cell *c)
+{
+	const double *v = c->tel;
+
+	if (isnan(v[TEL_LOAD1_MIN]) || isnan(v[TEL_RUNNING_MEAN]))
+		table_add(t, GAP);
+	else
+		table_add(t, "%.1f..%.1f | %.1f, %.0f | %.1f, %.0f", v[TEL_LOAD1_MIN], v[TEL_LOAD1_MAX],
+			  v[TEL_RUNNING_MEAN], v[TEL_RUNNING_MAX], v[TEL_BLOCKED_MEAN], v[TEL_BLOCKED_MAX]);
+}
+
 /* METRIC_MECHANISM + i: row i of oltp_mechanism_table(). */
-enum metric { METRIC_TPS, METRIC_P95, METRIC_IDLE, METRIC_THROTTLED, METRIC_NOISE, METRIC_MECHANISM };
+enum metric { METRIC_TPS, METRIC_P95, METRIC_IDLE, METRIC_LOAD, METRIC_THROTTLED, METRIC_NOISE, METRIC_MECHANISM };
 
 /* Whole microseconds and percents; a count per transaction with two decimals. */
 static int mechanism_digits(size_t row)
@@ -222,10 +235,13 @@ static int build_table(const struct model *m, enum metric what, struct table *t)
 				add_number(t, c->p95_ms, 2);
 				break;
 			case METRIC_IDLE:
-				add_number(t, c->idle_pct, 1);
+				add_number(t, c->tel[TEL_IDLE_PCT], 1);
+				break;
+			case METRIC_LOAD:
+				add_load(t, c);
 				break;
 			case METRIC_THROTTLED:
-				add_number(t, c->throttled, 0);
+				add_number(t, c->tel[TEL_THROTTLED], 0);
 				break;
 			case METRIC_NOISE:
 				add_noise(t, c);
@@ -263,6 +279,10 @@ static const char *metric_caption(const struct model *m, enum metric what, char 
 		break;
 	case METRIC_IDLE:
 		snprintf(buf, len, "cpu idle %%, mean per step, median of the repeats");
+		break;
+	case METRIC_LOAD:
+		snprintf(buf, len, "load average min..max | running (R) tasks mean, max | uninterruptible (D) tasks "
+				   "mean, max; over the step's seconds, median of the repeats");
 		break;
 	case METRIC_THROTTLED:
 		snprintf(buf, len, "nr_throttled delta per step, median of the repeats");
@@ -350,7 +370,7 @@ static int print_noise(const struct model *m, bool markdown, FILE *out)
  * the failed steps, the noisy ones, the placement differences. */
 int render_tables(const struct model *m, const struct report_options *o, bool markdown, FILE *out)
 {
-	enum metric list[4 + OLTP_MECHANISM_MAX] = { METRIC_TPS };
+	enum metric list[5 + OLTP_MECHANISM_MAX] = { METRIC_TPS };
 	size_t n = 1, i;
 	int r;
 	const char *ctx, *key;
@@ -361,6 +381,7 @@ int render_tables(const struct model *m, const struct report_options *o, bool ma
 		list[n++] = METRIC_P95;
 	if (o->telemetry) {
 		list[n++] = METRIC_IDLE;
+		list[n++] = METRIC_LOAD;
 		list[n++] = METRIC_THROTTLED;
 		/* The evidence of mechanism: what the scheduler did per transaction. */
 		size_t rows;
