@@ -309,6 +309,57 @@ static void check_sparse(void)
 	is_int(report_format_from_string("html", &f), -EINVAL, "html is not");
 }
 
+/* Two sources of noise apart: service's first start varies 33% from second
+ * to second (100, 140, 60, 100: sample SD 32.7 over a mean of 100), its
+ * other two 2.2% and 1.8% (median of the three 2.2%); across its three
+ * starts TPS varies 9.5% (100, 110, 91). */
+static void check_noisy(void)
+{
+	json_t *doc = load("{\"format_version\":1,\"experiment\":{\"name\":\"noisy\",\"baseline\":\"raw\","
+			   "\"contexts\":[\"service\",\"raw\"],\"threads\":[1]},\"steps\":["
+			   "{\"context\":\"service\",\"repeat\":1,\"threads\":1,\"tps\":100.0,"
+			   "\"intervals_tps\":[100,140,60,100]},"
+			   "{\"context\":\"service\",\"repeat\":2,\"threads\":1,\"tps\":110.0,"
+			   "\"intervals_tps\":[110,113,107,110]},"
+			   "{\"context\":\"service\",\"repeat\":3,\"threads\":1,\"tps\":91.0,"
+			   "\"intervals_tps\":[91,93,89,91]},"
+			   "{\"context\":\"raw\",\"repeat\":1,\"threads\":1,\"tps\":100.0},"
+			   "{\"context\":\"raw\",\"repeat\":2,\"threads\":1,\"tps\":101.0},"
+			   "{\"context\":\"raw\",\"repeat\":3,\"threads\":1,\"tps\":99.0}]}");
+	json_t *j, *cell, *n;
+	const char *l;
+	char *s;
+	int r;
+
+	s = render(doc, REPORT_TEXT, false, false, NULL, &r);
+	is_int(r, 0, "a document with a noisy step renders");
+	l = line_with_prefix(strstr(s, "noise: ") ?: "", "1 ");
+	ok(has(l, "2.2% | 9.5% !"), "noise within a start (median of the starts) and across starts apart, flagged (%s)",
+	   l);
+	ok(has(s, "! 1 step vary more than 10% from second to second: service r1 t1 (33%)."),
+	   "the noisy step is named with its CV");
+	ok(has(s, "The published taskset study found that pinning client and server removed most"),
+	   "the report says what the taskset study found");
+	ok(has(s, "pin the server with CPUAffinity= in its [context NAME]") && has(s, "the client with cpus = in [client]"),
+	   "and names the experiment keys that pin server and client");
+	free(s);
+
+	s = render(doc, REPORT_JSON, false, false, NULL, &r);
+	j = json_loads(s ? s : "", 0, NULL);
+	cell = json_array_get(json_object_get(json_array_get(json_object_get(j, "rows"), 0), "cells"), 0);
+	n = json_array_get(json_object_get(j, "noisy_steps"), 0);
+	ok(json_integer_value(json_object_get(cell, "noisy_steps")) == 1 && json_array_size(json_object_get(j, "noisy_steps")) == 1,
+	   "json: one noisy step in the cell and in the list");
+	ok(streq(json_string_value(json_object_get(n, "context")) ?: "", "service") &&
+		   json_integer_value(json_object_get(n, "repeat")) == 1 &&
+		   fabs(json_number_value(json_object_get(n, "cv")) - 0.3266) < 1e-3,
+	   "json: the noisy step's context, repeat and CV");
+	cmp_ok(json_number_value(json_object_get(j, "noisy_cv")), "==", 0.10, "json: the threshold");
+	json_decref(j);
+	free(s);
+	json_decref(doc);
+}
+
 static char *compare(json_t *const *docs, enum report_format f, int *ret_r)
 {
 	static const char *const labels[] = { "amd", "intel" };
@@ -403,6 +454,7 @@ int main(int argc, char **argv)
 	check_text(amd, intel);
 	check_formats(amd);
 	check_sparse();
+	check_noisy();
 	check_compare(amd, intel);
 	json_decref(amd);
 	json_decref(intel);

@@ -182,9 +182,10 @@ struct step_result {
 	uint64_t reconnects;
 	size_t n_intervals;
 	double *intervals; /* per-second tps, one per second of the measured phase */
-	/* A stall: seconds of the measured phase in which no transaction
-	 * completed (from stalled_from_s), and transactions still in flight at
-	 * its end, whose latency counts (not their transaction). */
+	/* Seconds of the measured phase in which no transaction completed
+	 * (the longest run of them from stalled_from_s), and transactions
+	 * still in flight at its end, whose latency counts (not their
+	 * transaction). */
 	unsigned stalled_s, stalled_from_s;
 	uint64_t in_flight_at_end;
 	size_t n_samples;
@@ -197,9 +198,17 @@ struct step_result {
 void step_result_start(struct step_result *r, enum oltp_driver driver, unsigned threads);
 void step_result_done(struct step_result *r); /* frees the arrays; NULL ok */
 int step_result_to_json(const struct step_result *r, json_t **ret);
-/* A step with a second of its measured phase in which no transaction
- * completed (for the native driver, also one whose interval is missing) is
- * failed with the gap named. */
+/* A stall fails a step: OLTP_STALL_MIN_S seconds in a row of its measured
+ * phase without a completed transaction (for the native driver, a missing
+ * interval counts), from a server that completed at least
+ * OLTP_STALL_MIN_PACE a second in its other seconds; the reason names the
+ * gap.  One silent second is not a stall: on a loaded machine a
+ * descheduled client or server shows one, and the report flags it as noise
+ * within a start.  Nor is the silence of a server too slow for a second to
+ * hold a transaction (CPUQuota=1%), or of one that completed nothing at all
+ * (its result is 0 TPS).  stalled_s counts the silent seconds in any case. */
+#define OLTP_STALL_MIN_S 2
+#define OLTP_STALL_MIN_PACE 10.0
 void step_result_check_stall(const struct oltp_options *o, struct step_result *r);
 
 static inline void mysql_closep(MYSQL **m)

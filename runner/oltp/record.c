@@ -196,6 +196,31 @@ oom:
 	return -ENOMEM;
 }
 
+/* The longest run of seconds in r->intervals[0..n) (a missing one counts)
+ * without a completed transaction, and the pace of the others. */
+static void find_silence(const struct step_result *r, size_t n, unsigned *ret_longest, unsigned *ret_from,
+			 double *ret_pace)
+{
+	unsigned run = 0, longest = 0, from = 0, busy = 0;
+	double done = 0;
+
+	for (size_t s = 0; s < n; s++) {
+		if (s < r->n_intervals && r->intervals[s] > 0) {
+			busy++;
+			done += r->intervals[s];
+			run = 0;
+			continue;
+		}
+		if (++run > longest) {
+			longest = run;
+			from = (unsigned)s + 1 - run;
+		}
+	}
+	*ret_longest = longest;
+	*ret_from = from;
+	*ret_pace = busy ? done / busy : 0;
+}
+
 void step_result_check_stall(const struct oltp_options *o, struct step_result *r)
 {
 	/* The native frame has an interval for each second; a tool's report
@@ -205,20 +230,21 @@ void step_result_check_stall(const struct oltp_options *o, struct step_result *r
 			      ? (size_t)ceil((double)o->duration_ns / 1e9 - 1e-9)
 			      : r->n_intervals;
 	size_t n = MAX(want, r->n_intervals);
+	unsigned longest;
+	double pace;
 	int len;
 
+	r->stalled_s = 0;
 	for (size_t s = 0; s < n; s++)
-		if (s >= r->n_intervals || r->intervals[s] <= 0) {
-			if (!r->stalled_s)
-				r->stalled_from_s = (unsigned)s;
-			r->stalled_s++;
-		}
+		r->stalled_s += s >= r->n_intervals || r->intervals[s] <= 0;
+	find_silence(r, n, &longest, &r->stalled_from_s, &pace);
 	/* A step that failed already says why; a stall is a reason of its own. */
-	if (!r->stalled_s || r->failed)
+	if (longest < OLTP_STALL_MIN_S || pace < OLTP_STALL_MIN_PACE || r->failed)
 		return;
 	r->failed = true;
-	len = snprintf(r->reason, sizeof(r->reason), "a stall: no transaction completed in %u of the %zu seconds (from second %u)",
-		       r->stalled_s, n, r->stalled_from_s + 1);
+	len = snprintf(r->reason, sizeof(r->reason),
+		       "a stall: no transaction completed in seconds %u-%u of %zu (%.0f a second in the others)",
+		       r->stalled_from_s + 1, r->stalled_from_s + longest, n, pace);
 	if (r->in_flight_at_end && len > 0 && (size_t)len < sizeof(r->reason))
 		snprintf(r->reason + len, sizeof(r->reason) - (size_t)len,
 			 "; %" PRIu64 " transaction(s) still in flight at its end, counted in the latency", r->in_flight_at_end);

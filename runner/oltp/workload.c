@@ -90,7 +90,7 @@ int oltp_step(const struct oltp_options *o, unsigned threads, struct step_result
 	const struct oltp_workload_def *def = oltp_workload_def(o->workload);
 	int r = (o->driver == OLTP_DRIVER_NATIVE ? def->run_native : def->run_tool)(o, threads, ret);
 
-	/* Whatever the driver, a server that answered nothing for a second
+	/* Whatever the driver, a server that answered nothing for seconds
 	 * did not give a good step. */
 	if (r >= 0)
 		step_result_check_stall(o, ret);

@@ -1,0 +1,80 @@
+/* The stall rule on per-second intervals built here, no prerequisites: two
+ * silent seconds in a row from a server that otherwise keeps a pace fail a
+ * step with the gap named; one silent second (a loaded machine's hiccup),
+ * the silence of a server too slow to fill a second, and a step that
+ * completed nothing do not, and every silent second is counted in any case.
+ * t/059 stops a real server. */
+#include <stdio.h>
+
+#include "oltp/oltp.h"
+#include "tap.h"
+#include "common/util.h"
+
+/* A native step of `seconds` with these n intervals (fewer: some missing),
+ * judged; failed already with `reason` if that is not NULL. */
+static void judge_step(const double *tps, size_t n, unsigned seconds, const char *reason, struct step_result *r)
+{
+	struct oltp_options o;
+
+	oltp_options_default(&o);
+	o.duration_ns = seconds * NSEC_PER_SEC;
+	step_result_start(r, OLTP_DRIVER_NATIVE, 1);
+	if (reason) {
+		r->failed = true;
+		snprintf(r->reason, sizeof(r->reason), "%s", reason);
+	}
+	r->intervals = calloc(n, sizeof(double));
+	if (!r->intervals)
+		bail_out("out of memory");
+	memcpy(r->intervals, tps, n * sizeof(double));
+	r->n_intervals = n;
+	step_result_check_stall(&o, r);
+}
+
+static void judge(const double *tps, size_t n, struct step_result *r)
+{
+	judge_step(tps, n, (unsigned)n, NULL, r);
+}
+
+int main(void)
+{
+	struct step_result r;
+
+	plan(12);
+
+	judge((const double[]){ 500, 0, 480, 510 }, 4, &r);
+	ok(!r.failed, "one silent second among busy ones is no stall (%s)", r.reason);
+	is_int(r.stalled_s, 1, "but it is counted");
+	step_result_done(&r);
+
+	judge((const double[]){ 500, 300, 0, 0 }, 4, &r);
+	ok(r.failed, "two silent seconds in a row after 400 a second fail the step");
+	is_str(r.reason, "a stall: no transaction completed in seconds 3-4 of 4 (400 a second in the others)",
+	       "the reason names the gap and the pace");
+	is_int(r.stalled_s, 2, "stalled_s 2");
+	step_result_done(&r);
+
+	judge((const double[]){ 0, 500, 0, 500, 0, 0, 0, 500 }, 8, &r);
+	ok(r.failed && r.stalled_from_s == 4, "the longest silence is the one named (from second %u)",
+	   r.stalled_from_s + 1);
+	is_int(r.stalled_s, 5, "every silent second counted");
+	step_result_done(&r);
+
+	judge((const double[]){ 2, 0, 0, 0, 3, 0 }, 6, &r);
+	ok(!r.failed, "a server at 2-3 a second may be silent for seconds (CPUQuota=1%%): no stall");
+	step_result_done(&r);
+
+	judge((const double[]){ 0, 0, 0 }, 3, &r);
+	ok(!r.failed, "a step that completed nothing is 0 TPS, not a stall");
+	is_int(r.stalled_s, 3, "its silent seconds are counted");
+	step_result_done(&r);
+
+	judge_step((const double[]){ 600, 600 }, 2, 4, NULL, &r);
+	ok(r.failed, "missing intervals at the end of a native step count as silent");
+	step_result_done(&r);
+
+	judge_step((const double[]){ 500, 500, 0, 0 }, 4, 4, "server went away", &r);
+	is_str(r.reason, "server went away", "a step failed already keeps its own reason");
+	step_result_done(&r);
+	return done_testing();
+}
