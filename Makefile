@@ -10,7 +10,7 @@ VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 # Objects go to $(B), so that the sanitizer build sits beside the normal one.
 B ?= build
 
-PKGS := libsystemd mysqlclient libpq inih jansson cairo gsl libseccomp pam
+PKGS := libsystemd libcgroup mysqlclient libpq inih jansson cairo gsl libseccomp pam
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

@@ -1,9 +1,11 @@
 #include "slices/cgfs.h"
 
 #include <inttypes.h>
+#include <libcgroup.h>
 #include <limits.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/util.h"
 
@@ -96,95 +98,93 @@ static int copy_from_parent(const char *dir, const char *file)
 	return r < 0 ? r : write_file_str(to, value);
 }
 
-/* Does the space-separated list in dir/file hold word? */
-static int file_has_word(const char *dir, const char *file, const char *word)
+/* libcgroup reads the mounts once; its codes become errnos here. */
+static int cg_errno(int r)
 {
-	_cleanup_free_ char *path = NULL, *text = NULL;
-	char *save = NULL;
-	int r = xasprintf(&path, "%s/%s", dir, file);
+	if (r == 0)
+		return 0;
+	if (r == ECGOTHER)
+		return -cgroup_get_last_errno();
+	if (r == ECGNONEMPTY)
+		return -EBUSY;
+	return r == ECGROUPNOTEXIST ? -ENOENT : -EIO;
+}
 
+static int cg_init(void)
+{
+	static int ready = 1;
+
+	if (ready > 0)
+		ready = cg_errno(cgroup_init());
+	return ready;
+}
+
+/* A libcgroup handle of rel with the controllers slicebench uses in this
+ * mode (on v2 the parent's cgroup.subtree_control gets them from it). */
+static int cg_handle(enum cgroup_mode mode, const char *rel, struct cgroup **ret)
+{
+	ROOTS_DECL;
+	struct cgroup *cg;
+	int r;
+
+	r = cg_init();
 	if (r >= 0)
-		r = read_file_str(path, &text);
+		r = roots(mode, root, ctl, &n_roots);
 	if (r < 0)
 		return r;
-	for (char *w = strtok_r(text, " ", &save); w; w = strtok_r(NULL, " ", &save))
-		if (streq(w, word))
-			return 1;
+	cg = cgroup_new_cgroup(rel);
+	if (!cg)
+		return -ENOMEM;
+	for (size_t i = 0; i < (mode == CGROUP_UNIFIED ? 2 : n_roots); i++)
+		if (!cgroup_add_controller(cg, mode == CGROUP_UNIFIED ? (i ? "cpuset" : "cpu") : ctl[i])) {
+			cgroup_free(&cg);
+			return -ENOMEM;
+		}
+	*ret = cg;
 	return 0;
 }
 
-/* v2: the parent (if it is one of ours, not the root that systemd or the
- * host runs) delegates cpu and cpuset to its children. */
-static int delegate_from_parent(const char *dir)
+static void cg_freep(struct cgroup **cg)
 {
-	static const char *const want[] = { "cpu", "cpuset" };
-	_cleanup_free_ char *parent = strdup(dir), *path = NULL;
-	char *slash = parent ? strrchr(parent, '/') : NULL;
-	int r = 0;
-
-	if (!slash)
-		return -ENOMEM;
-	*slash = 0;
-	if (streq(parent, CGROUP_ROOT))
-		return 0;
-	if (xasprintf(&path, "%s/cgroup.subtree_control", parent) < 0)
-		return -ENOMEM;
-	for (size_t i = 0; r >= 0 && i < ELEMENTSOF(want); i++) {
-		char word[16];
-		int avail = file_has_word(parent, "cgroup.controllers", want[i]);
-		int on = file_has_word(parent, "cgroup.subtree_control", want[i]);
-
-		if (avail < 0 || on < 0)
-			return avail < 0 ? avail : on;
-		snprintf(word, sizeof(word), "+%s", want[i]);
-		if (avail && !on)
-			r = write_file_str(path, word);
-	}
-	return r;
+	if (*cg)
+		cgroup_free(cg);
 }
+#define _cleanup_cgroup_ __attribute__((cleanup(cg_freep)))
 
 int cgfs_make(enum cgroup_mode mode, const char *rel)
 {
 	ROOTS_DECL;
-	size_t made = 0;
+	_cleanup_cgroup_ struct cgroup *cg = NULL;
 	int r;
 
 	r = roots(mode, root, ctl, &n_roots);
-	if (r < 0)
-		return r;
-	for (; made < n_roots; made++) {
+	for (size_t i = 0; r >= 0 && i < n_roots; i++) {
 		_cleanup_free_ char *dir = NULL;
 
-		r = xasprintf(&dir, "%s/%s", root[made], rel);
-		if (r < 0)
-			break;
-		if (mode == CGROUP_UNIFIED && (r = delegate_from_parent(dir)) < 0)
-			break;
-		if (mkdir(dir, 0755) < 0) {
-			r = -errno;
-			break;
-		}
-		if (streq(ctl[made], "cpuset")) {
-			r = copy_from_parent(dir, "cpuset.mems");
-			if (r >= 0)
-				r = copy_from_parent(dir, "cpuset.cpus");
-			if (r < 0) {
-				made++;
-				break;
-			}
-		}
+		r = xasprintf(&dir, "%s/%s", root[i], rel);
+		if (r >= 0 && access(dir, F_OK) == 0)
+			r = -EEXIST;
 	}
-	if (r < 0) {
-		/* Only what this call made goes again. */
-		for (size_t i = 0; i < made; i++) {
-			_cleanup_free_ char *dir = NULL;
-
-			if (xasprintf(&dir, "%s/%s", root[i], rel) >= 0)
-				(void)rmdir(dir);
-		}
+	if (r >= 0)
+		r = cg_handle(mode, rel, &cg);
+	if (r < 0)
 		return r;
+	r = cg_errno(cgroup_create_cgroup(cg, 0));
+	for (size_t i = 0; r >= 0 && mode != CGROUP_UNIFIED && i < n_roots; i++) {
+		_cleanup_free_ char *dir = NULL;
+
+		if (!streq(ctl[i], "cpuset"))
+			continue;
+		r = xasprintf(&dir, "%s/%s", root[i], rel);
+		if (r >= 0)
+			r = copy_from_parent(dir, "cpuset.mems");
+		if (r >= 0)
+			r = copy_from_parent(dir, "cpuset.cpus");
 	}
-	return 0;
+	if (r < 0)
+		/* Made by this call (it was not there), so ours to remove. */
+		(void)cgroup_delete_cgroup_ext(cg, CGFLAG_DELETE_EMPTY_ONLY);
+	return r;
 }
 
 int cgfs_write_limits(enum cgroup_mode mode, const char *rel, const struct cgroup_limits *l)
@@ -232,44 +232,24 @@ int cgfs_write_limits(enum cgroup_mode mode, const char *rel, const struct cgrou
 
 int cgfs_attach(enum cgroup_mode mode, const char *rel, pid_t pid)
 {
-	ROOTS_DECL;
-	char buf[32];
-	int r;
+	_cleanup_cgroup_ struct cgroup *cg = NULL;
+	int r = cg_handle(mode, rel, &cg);
 
-	r = roots(mode, root, ctl, &n_roots);
-	snprintf(buf, sizeof(buf), "%d", (int)pid);
-	for (size_t i = 0; r >= 0 && i < n_roots; i++) {
-		_cleanup_free_ char *path = NULL;
-
-		r = xasprintf(&path, "%s/%s/cgroup.procs", root[i], rel);
-		if (r >= 0)
-			r = write_file_str(path, buf);
-	}
-	return r;
+	return r < 0 ? r : cg_errno(cgroup_attach_task_pid(cg, pid));
 }
 
 int cgfs_remove(enum cgroup_mode mode, const char *rel)
 {
-	ROOTS_DECL;
-	int r, result = 0;
+	_cleanup_cgroup_ struct cgroup *cg = NULL;
+	int r = cg_handle(mode, rel, &cg);
 
-	r = roots(mode, root, ctl, &n_roots);
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < n_roots; i++) {
-		_cleanup_free_ char *dir = NULL;
-
-		if (xasprintf(&dir, "%s/%s", root[i], rel) < 0)
-			return -ENOMEM;
-		/* A cgroup still holding a dying process is busy for a moment. */
-		for (int k = 0;; k++) {
-			r = rmdir(dir) < 0 ? -errno : 0;
-			if (r != -EBUSY || k == 100)
-				break;
-			usleep(20000);
-		}
-		if (r < 0 && r != -ENOENT)
-			result = r;
+	/* Only an empty cgroup goes: nothing is moved out of it, and one
+	 * still holding a dying process is busy for a moment. */
+	for (int k = 0; r >= 0; k++) {
+		r = cg_errno(cgroup_delete_cgroup_ext(cg, CGFLAG_DELETE_EMPTY_ONLY));
+		if (r != -EBUSY || k == 100)
+			break;
+		usleep(20000);
 	}
-	return result;
+	return r == -ENOENT ? 0 : r;
 }

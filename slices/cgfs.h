@@ -1,6 +1,9 @@
-/* cgroupfs, written directly: the cgroups of the raw kind and of its slice
- * tree.  A cgroup is named by its path relative to the root of each
- * hierarchy ("slicebench-raw-123_db.slice/slicebench-raw-server-123"); on
+/* cgroupfs: the cgroups of the raw kind and of its slice tree, made,
+ * joined and removed with libcgroup (which on v2 also turns the
+ * controllers on in the parents' cgroup.subtree_control, the root's
+ * included), their limits written into the files.  A cgroup is named by
+ * its path relative to the root of each hierarchy
+ * ("slicebench-raw-123_db.slice/slicebench-raw-server-123"); on
  * cgroup v1 it is made in the cpu, cpuacct and cpuset hierarchies only,
  * never in memory's, whose cgroups are not slicebench's to move things in
  * or out of.  Every write is checked on write and on close (the kernel
@@ -14,7 +17,7 @@
 
 /* Makes the cgroup (its parent must exist) in every hierarchy slicebench
  * uses: a v1 cpuset starts with its parent's CPUs and memory nodes, and on
- * v2 the parent delegates cpu and cpuset to its children.  -EEXIST if it
+ * v2 the parents delegate cpu and cpuset down to it.  -EEXIST if it
  * is there already: it is not ours. */
 int cgfs_make(enum cgroup_mode mode, const char *rel);
 /* Writes the limits into the cgroup's files (cpu.shares or cpu.weight,
@@ -22,8 +25,9 @@ int cgfs_make(enum cgroup_mode mode, const char *rel);
 int cgfs_write_limits(enum cgroup_mode mode, const char *rel, const struct cgroup_limits *l);
 /* Moves pid into the cgroup in every hierarchy slicebench uses. */
 int cgfs_attach(enum cgroup_mode mode, const char *rel, pid_t pid);
-/* rmdir in every hierarchy, waiting a moment for one still busy with a
- * dying process; 0 when it is gone everywhere. */
+/* Removes the empty cgroup in every hierarchy (nothing is moved out of
+ * it), waiting a moment for one still busy with a dying process; 0 when
+ * it is gone everywhere. */
 int cgfs_remove(enum cgroup_mode mode, const char *rel);
 /* The directory holding controller's files of the cgroup ("cpu", "cpuset"). */
 int cgfs_dir(enum cgroup_mode mode, const char *controller, const char *rel, char **ret);
