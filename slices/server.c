@@ -105,6 +105,7 @@ const struct server_engine *const server_engines[] = { &server_engine_mariadb, &
 const struct word server_engine_words[] = {
 	{ "mariadb", 0 },
 	{ "mysql", 1 },
+	{ "percona", 1 }, /* Percona Server, the study's server, is a mysqld */
 	{ "postgresql", 2 },
 	{},
 };

@@ -5,7 +5,9 @@
 # [client] pin, the experiment.json that explain's run writes has them all
 # (the hand-made copy dropped binary, flavor, user and max-connections, so
 # that explain of a mysqld experiment ran mariadbd).  The run stops before
-# any server starts: user = root is refused by the server's setup.
+# any server starts: user = root is refused by the server's setup.  Debian's
+# mysqld is MariaDB's mariadbd, which the mysql engine refuses, so a
+# stand-in named mysqld comes first on PATH; it never runs.
 # Prerequisites: ROOT (the state directory must be root's).
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 needs BINARY ROOT
@@ -40,7 +42,8 @@ Nice = 5
 [context b]
 kind = raw
 INI
-"$SLICEBENCH" explain "$scratch/carry.ini" a b --repeat 2 --duration 1s --out "$scratch/x" >"$scratch/out" 2>"$scratch/err"
+mkdir "$scratch/bin" && printf '#!/bin/sh\nexit 1\n' >"$scratch/bin/mysqld" && chmod +x "$scratch/bin/mysqld"
+PATH=$scratch/bin:$PATH "$SLICEBENCH" explain "$scratch/carry.ini" a b --repeat 2 --duration 1s --out "$scratch/x" >"$scratch/out" 2>"$scratch/err"
 rc=$?
 [ $rc = 1 ] && [ -f "$scratch/x/experiment.json" ]
 ok $? "explain's run wrote its experiment.json and stopped before a server started (exit $rc)" "$scratch/err"

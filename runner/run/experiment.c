@@ -68,6 +68,7 @@ static const struct word on_error_words[] = {
 static const struct word mysql_flavor_words[] = {
 	{ "mariadb", 0 },
 	{ "mysql", 1 },
+	{ "percona", 1 },
 	{},
 };
 
@@ -110,7 +111,7 @@ static const struct key_def key_table[] = {
 	{ .section = SECTION_EXPERIMENT, .name = "on-error", .type = KEY_WORD, E(on_error), .words = on_error_words,
 	  .def = "continue", .help = "after a failed step, go on with the next context or stop the run" },
 	{ .section = SECTION_SERVER, .name = "engine", .type = KEY_STRING, E(engine), .words = server_engine_words,
-	  .def = SERVER_DEFAULT_ENGINE, .help = "the server: mariadb, mysql (MySQL 8 and Percona) or postgresql (15)" },
+	  .def = SERVER_DEFAULT_ENGINE, .help = "the server: mariadb, mysql (MySQL 8), percona (Percona Server, run as mysql) or postgresql (15)" },
 	{ .section = SECTION_SERVER, .name = "flavor", .type = KEY_STRING, E(engine), .words = mysql_flavor_words,
 	  .help = "the old name of engine, for the mysql engines" },
 	{ .section = SECTION_SERVER, .name = "binary", .type = KEY_STRING, E(binary),
@@ -654,7 +655,7 @@ static int check_server(struct parser *p)
 	if (engine->installed(e->binary, &missing) < 0)
 		return fail_at(p, line_of(p, "binary") ?: line_of(p, "engine") ?: line_of(p, "flavor"),
 			       line_of(p, "binary") ? "binary" : line_of(p, "flavor") ? "flavor" : "engine",
-			       "%s is not installed here: no %s%s", engine->name, missing,
+			       "%s is not installed here: no %s%s", e->engine, missing,
 			       streq(engine->name, "postgresql") ? " (apt-get install postgresql-15)" : "");
 	if (!line_of(p, "workload"))
 		for (int i = _OLTP_WORKLOAD_MAX - 1; i >= 0; i--)
