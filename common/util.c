@@ -514,3 +514,22 @@ int remove_tree(const char *path)
 		r = -errno;
 	return r;
 }
+
+bool executable_in_path(const char *name, char **ret)
+{
+	_cleanup_free_ char *path = strdup(getenv("PATH") ?: "/usr/sbin:/usr/bin:/sbin:/bin");
+	char *save = NULL;
+
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0 && (!ret || (*ret = strdup(name)));
+	for (char *d = path ? strtok_r(path, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save)) {
+		_cleanup_free_ char *p = NULL;
+
+		if (xasprintf(&p, "%s/%s", d, name) >= 0 && access(p, X_OK) == 0) {
+			if (ret)
+				*ret = p, p = NULL;
+			return true;
+		}
+	}
+	return false;
+}

@@ -109,6 +109,10 @@ int remove_tree(const char *path);
  * PID, it names one process for good (a recycled PID has another). */
 unsigned long long proc_start_time(pid_t pid);
 
+/* Is name (a path, or a word looked up in $PATH as execvp() would) an
+ * executable?  Its path in *ret if ret is not NULL. */
+bool executable_in_path(const char *name, char **ret);
+
 /* Names from experiment files reach unit names, paths and SQL: they must match
  * [a-z0-9][a-z0-9_-]{0,39}. */
 bool name_is_valid(const char *s);

@@ -84,6 +84,7 @@ int cgroup_foreach_of_pid(pid_t pid, int (*f)(char *controllers, const char *pat
 
 struct cpu_dir {
 	enum cgroup_mode mode;
+	const char *controller; /* v1's hierarchy: "cpu", "cpuacct" */
 	char **ret;
 };
 
@@ -97,10 +98,11 @@ static int match_cpu(char *controllers, const char *cg, void *userdata)
 	else
 		for (char *save = NULL, *tok = strtok_r(controllers, ",", &save); tok && !match;
 		     tok = strtok_r(NULL, ",", &save))
-			match = streq(tok, "cpu");
+			match = streq(tok, d->controller);
 	if (!match)
 		return 0;
-	return xasprintf(d->ret, CGROUP_ROOT "%s%s", d->mode == CGROUP_UNIFIED ? "" : "/cpu", streq(cg, "/") ? "" : cg) < 0
+	return xasprintf(d->ret, CGROUP_ROOT "%s%s%s", d->mode == CGROUP_UNIFIED ? "" : "/",
+			 d->mode == CGROUP_UNIFIED ? "" : d->controller, streq(cg, "/") ? "" : cg) < 0
 		       ? -ENOMEM
 		       : 1;
 }
@@ -109,7 +111,16 @@ static int match_cpu(char *controllers, const char *cg, void *userdata)
  * (a link to cpu,cpuacct on Debian), v2 at /sys/fs/cgroup itself. */
 int cgroup_cpu_dir(pid_t pid, enum cgroup_mode mode, char **ret)
 {
-	struct cpu_dir d = { .mode = mode, .ret = ret };
+	struct cpu_dir d = { .mode = mode, .controller = "cpu", .ret = ret };
+	int r = cgroup_foreach_of_pid(pid, match_cpu, &d);
+
+	return r > 0 ? 0 : r == 0 ? -ENOENT : r;
+}
+
+/* cpuacct is a hierarchy of its own on some v1 hosts, beside cpu's. */
+int cgroup_usage_dir(pid_t pid, enum cgroup_mode mode, char **ret)
+{
+	struct cpu_dir d = { .mode = mode, .controller = "cpuacct", .ret = ret };
 	int r = cgroup_foreach_of_pid(pid, match_cpu, &d);
 
 	return r > 0 ? 0 : r == 0 ? -ENOENT : r;

@@ -28,3 +28,6 @@ int cgroup_foreach_of_pid(pid_t pid, int (*f)(char *controllers, const char *pat
 
 /* The directory of pid's cpu cgroup in cgroupfs, as /sys/fs/cgroup/cpu/PATH. */
 int cgroup_cpu_dir(pid_t pid, enum cgroup_mode mode, char **ret);
+/* The directory counting pid's cgroup's CPU time: v2's (cpu.stat's
+ * usage_usec), or v1's cpuacct hierarchy (cpuacct.usage). */
+int cgroup_usage_dir(pid_t pid, enum cgroup_mode mode, char **ret);

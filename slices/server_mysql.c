@@ -31,30 +31,10 @@ static int mysql_init_datadir(const struct server *s, const char *datadir)
 	return server_run_installer(argv, datadir, NULL);
 }
 
-/* The program name runs as, found as execvp would find it, in *ret. */
-static bool in_path(const char *name, char **ret)
-{
-	_cleanup_free_ char *path = strdup(getenv("PATH") ?: "/usr/sbin:/usr/bin:/sbin:/bin");
-	char *save = NULL;
-
-	if (strchr(name, '/'))
-		return access(name, X_OK) == 0 && (!ret || (*ret = strdup(name)));
-	for (char *d = path ? strtok_r(path, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save)) {
-		_cleanup_free_ char *p = NULL;
-
-		if (xasprintf(&p, "%s/%s", d, name) >= 0 && access(p, X_OK) == 0) {
-			if (ret)
-				*ret = p, p = NULL;
-			return true;
-		}
-	}
-	return false;
-}
-
 static int mariadb_installed(const char *binary, const char **ret_missing)
 {
-	*ret_missing = !in_path(binary, NULL)		     ? binary :
-		       !in_path("mariadb-install-db", NULL) ? "mariadb-install-db" :
+	*ret_missing = !executable_in_path(binary, NULL)		     ? binary :
+		       !executable_in_path("mariadb-install-db", NULL) ? "mariadb-install-db" :
 							      NULL;
 	return *ret_missing ? -ENOENT : 0;
 }
@@ -66,7 +46,7 @@ static int mysql_installed(const char *binary, const char **ret_missing)
 	_cleanup_free_ char *found = NULL, *real = NULL;
 
 	*ret_missing = NULL;
-	if (!in_path(binary, &found))
+	if (!executable_in_path(binary, &found))
 		*ret_missing = binary;
 	else if ((real = realpath(found, NULL)) && streq(basename(real), "mariadbd"))
 		*ret_missing = "MySQL's mysqld (this one is MariaDB's mariadbd)";

@@ -88,7 +88,7 @@ static void plan_print(const struct run_plan *p)
 	char unit[96];
 
 	printf("experiment %s (%s): %s\n", e->name, e->path, strempty(e->description));
-	printf("%s%zu units (a fresh server each) x %zu thread counts = %zu steps of %.0fs + %.0fs warm-up; "
+	printf("%s%zu server starts x %zu thread counts = %zu steps of %.0fs + %.0fs warm-up; "
 	       "about %.0f min\n",
 	       e->repeat_auto ? "at most " : "", p->n_units, e->n_threads, p->n_steps, (double)e->duration_ns / 1e9,
 	       (double)e->warmup_ns / 1e9, p->estimate_s / 60 + 0.5);
@@ -99,7 +99,7 @@ static void plan_print(const struct run_plan *p)
 	for (size_t i = 0; i < e->n_threads; i++)
 		printf(" %ld", e->threads[i]);
 	printf("\norder:\n");
-	for (unsigned r = 1; r <= e->repeat; r++)
+	for (unsigned r = 1; r <= e->repeat && (e->vary_modes & VARY_RESTART); r++)
 		for (size_t v = 0; v < experiment_n_values(e); v++)
 			for (size_t c = 0; c < e->n_contexts; c++) {
 				const struct context_spec *s = &e->contexts[c];
@@ -120,6 +120,20 @@ static void plan_print(const struct run_plan *p)
 					printf(" Slice=%s", e->slices[e->context_slice[c]].name);
 				putchar('\n');
 			}
+	if (e->vary_modes & VARY_LIVE)
+		printf("then live, one server per repeat and context, %s=%s first and changed in place to each next value "
+		       "(recorded as %s%s-vN-rR)\n",
+		       e->vary->name, e->vary_values[0], e->contexts[0].name, e->vary_modes & VARY_RESTART ? "-live" : "");
+	for (size_t i = 0; i < e->n_neighbours; i++) {
+		const struct neighbour_spec *nb = &e->neighbours[i];
+
+		printf("neighbour %s beside every step:", nb->name);
+		if (nb->kind == NEIGHBOUR_HOG)
+			printf(" slicebench hog, %u threads at %u%%", nb->threads, nb->duty);
+		for (size_t k = 0; nb->kind == NEIGHBOUR_COMMAND && nb->argv[k]; k++)
+			printf(" %s", nb->argv[k]);
+		printf(" in %s\n", e->neighbour_slice[i] >= 0 ? e->slices[e->neighbour_slice[i]].name : "the kind's default place");
+	}
 	if (e->n_slices)
 		printf("slices (made for each unit, as slice units or as raw cgroups):\n");
 	for (size_t i = 0; i < e->n_slices; i++) {

@@ -17,6 +17,7 @@ const struct verb verbs[] = {
 	{ "report", verb_report, "the per-context TPS table of a results directory", &cli_report },
 	{ "compare", verb_compare, "results of the same experiment from several hosts, side by side", &cli_compare },
 	{ "cleanup", verb_cleanup, "remove the servers, units and cgroups a killed run left behind", &cli_cleanup },
+	{ "hog", verb_hog, "burn CPU in threads at a duty cycle, as an experiment's neighbour does", &cli_hog },
 	{ "sandbox", verb_sandbox, "boot, use and remove a throwaway real systemd (container or vm)", &cli_sandbox },
 	{},
 };

@@ -17,6 +17,7 @@ int verb_place(int argc, char **argv);
 int verb_diff(int argc, char **argv);
 int verb_list(int argc, char **argv);
 int verb_cleanup(int argc, char **argv);
+int verb_hog(int argc, char **argv);
 int verb_report(int argc, char **argv);
 int verb_compare(int argc, char **argv);
 int verb_properties(int argc, char **argv);
@@ -39,4 +40,4 @@ extern const struct verb verbs[];
 int verb_exit_status(int r);
 
 extern const struct cli_verb cli_host, cli_properties, cli_diff, cli_list, cli_run, cli_explain, cli_report,
-	cli_compare, cli_cleanup, cli_sandbox;
+	cli_compare, cli_cleanup, cli_sandbox, cli_hog;

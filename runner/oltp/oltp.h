@@ -15,6 +15,7 @@
 #include "oltp/sbrand.h"
 
 #define OLTP_MAX_CPUS 1024
+#define OLTP_NEIGHBOURS_MAX 4
 
 enum oltp_pin {
 	OLTP_PIN_INHERIT,     /* leave the client threads where the scheduler puts them */
@@ -63,6 +64,13 @@ struct oltp_options {
 	unsigned client_cpus[OLTP_MAX_CPUS];
 	int server_pid;                /* for telemetry; 0 if unknown */
 	const char *server_cpu_cgroup; /* directory holding cpu.stat, or NULL */
+	/* The experiment's neighbours beside the step, for telemetry: their
+	 * names, the directories counting their cgroups' CPU time (NULL: the
+	 * process's own is read) and their PIDs */
+	size_t n_neighbours;
+	const char *neighbour_names[OLTP_NEIGHBOURS_MAX];
+	const char *neighbour_cpu_cgroups[OLTP_NEIGHBOURS_MAX];
+	int neighbour_pids[OLTP_NEIGHBOURS_MAX];
 	unsigned max_reconnects;       /* per worker; 3 */
 	unsigned timeout_s;            /* connect/read/write timeout; 10 */
 	bool prewarm;                  /* warm the buffer pool before the step */
@@ -127,6 +135,12 @@ struct oltp_telemetry_sample {
 	unsigned procs_running, procs_blocked; /* tasks in R and in D state (/proc/stat), now, the sampler among the R */
 	double ctxt_per_s; /* NAN unknown */
 	double server_cpu_s;          /* utime+stime of the server (cgroup or /proc/PID/stat), cumulative; <0 unknown */
+	double client_cpu_s;          /* utime+stime of the client's process, cumulative; <0 unknown */
+	/* each neighbour's cgroup usage, cumulative (<0 unknown), named as the
+	 * options name them (the names are the options' own) */
+	size_t n_neighbours;
+	double neighbour_cpu_s[OLTP_NEIGHBOURS_MAX];
+	const char *const *neighbour_names;
 	int64_t nr_throttled, throttled_usec; /* cpu.stat of server_cpu_cgroup, cumulative; -1 unknown */
 	/* The last CPU (field 39 of /proc/PID/task/TID/stat) of every server and
 	 * client thread, counted per L3 cache group and per NUMA node. */

@@ -147,6 +147,47 @@ static json_t *ms_or_null(double v)
 	return v < 0 ? json_null() : json_real(v);
 }
 
+/* CPU seconds per second of one counter between the first and the last
+ * sample that know it: who got the CPU during the step. */
+static json_t *cpu_rate(const struct step_result *r, size_t offset)
+{
+	const struct oltp_telemetry_sample *first = NULL, *last = NULL;
+
+	for (size_t i = 0; i < r->n_samples; i++)
+		if (*(const double *)((const char *)&r->samples[i] + offset) >= 0) {
+			first = first ?: &r->samples[i];
+			last = &r->samples[i];
+		}
+	if (!first || last->t_s <= first->t_s)
+		return json_null();
+	return json_real((*(const double *)((const char *)last + offset) - *(const double *)((const char *)first + offset)) /
+			 (last->t_s - first->t_s));
+}
+
+/* {"server": s/s, "client": s/s, "neighbours": {NAME: s/s}}, from the
+ * telemetry's cumulative counters. */
+static json_t *cpu_per_s(const struct step_result *r)
+{
+	json_t *j = json_pack("{s:o, s:o}", "server", cpu_rate(r, offsetof(struct oltp_telemetry_sample, server_cpu_s)),
+			      "client", cpu_rate(r, offsetof(struct oltp_telemetry_sample, client_cpu_s))), *nb;
+	size_t n = r->n_samples ? r->samples[0].n_neighbours : 0;
+
+	if (!j || !n)
+		return j;
+	nb = json_object();
+	if (json_object_set_new(j, "neighbours", nb) < 0) {
+		json_decref(j);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (json_object_set_new(nb, r->samples[0].neighbour_names[i],
+					cpu_rate(r, offsetof(struct oltp_telemetry_sample, neighbour_cpu_s) + i * sizeof(double))) < 0) {
+			json_decref(j);
+			return NULL;
+		}
+	return j;
+}
+
 /* The step's record: figures only, no formatting (the renderers do that). */
 int step_result_to_json(const struct step_result *r, json_t **ret)
 {
@@ -183,6 +224,8 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 		if (json_object_set_new(mechanism, mechanism_table[i].key, isnan(v) ? json_null() : json_real(v)) < 0)
 			goto oom;
 	}
+	if (r->n_samples && json_object_set_new(o, "cpu_per_s", cpu_per_s(r)) < 0)
+		goto oom;
 	samples = json_array();
 	if (json_object_set_new(o, "telemetry", samples) < 0)
 		goto oom;

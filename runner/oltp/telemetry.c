@@ -22,6 +22,10 @@ struct oltp_telemetry {
 	int server_pid;
 	int client_pid; /* 0: this process, less the sampling thread */
 	char *cpu_cgroup;
+	size_t n_neighbours;
+	const char *const *neighbour_names;   /* the options' */
+	char *neighbour_cgroups[OLTP_NEIGHBOURS_MAX]; /* NULL: its process's own time */
+	int neighbour_pids[OLTP_NEIGHBOURS_MAX];
 	unsigned n_cpus;
 	int *l3_of_cpu, *node_of_cpu; /* group index per CPU */
 	unsigned n_l3, n_nodes;
@@ -106,6 +110,17 @@ int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret
 		oltp_telemetry_free(t);
 		return -ENOMEM;
 	}
+	t->neighbour_names = o->neighbour_names;
+	for (size_t i = 0; i < o->n_neighbours; i++) {
+		const char *dir = o->neighbour_cpu_cgroups[i];
+
+		t->n_neighbours++;
+		t->neighbour_pids[i] = o->neighbour_pids[i];
+		if (dir && !(t->neighbour_cgroups[i] = strdup(dir))) {
+			oltp_telemetry_free(t);
+			return -ENOMEM;
+		}
+	}
 	read_topology(t);
 	oltp_telemetry_restart(t);
 	*ret = t;
@@ -122,6 +137,8 @@ void oltp_telemetry_free(struct oltp_telemetry *t)
 	if (!t)
 		return;
 	free(t->cpu_cgroup);
+	for (size_t i = 0; i < t->n_neighbours; i++)
+		free(t->neighbour_cgroups[i]);
 	free(t->l3_of_cpu);
 	free(t->node_of_cpu);
 	free(t->client_cpus);
@@ -168,33 +185,45 @@ static int64_t keyed_value(const char *path, const char *key)
 	return -1;
 }
 
-static double server_cpu_seconds(const struct oltp_telemetry *t)
+/* A cgroup's CPU time in seconds, cumulative; -1 if it cannot be read. */
+static double cgroup_cpu_seconds(const char *dir)
 {
 	_cleanup_free_ char *s = NULL;
 	char path[512];
 	int64_t v;
 
-	if (t->cpu_cgroup) {
-		snprintf(path, sizeof(path), "%s/cpu.stat", t->cpu_cgroup);
-		v = keyed_value(path, "usage_usec"); /* v2 */
-		if (v >= 0)
-			return (double)v / 1e6;
-		snprintf(path, sizeof(path), "%s/cpuacct.usage", t->cpu_cgroup);
-		if (read_file_str(path, &s) >= 0)
-			return (double)strtoull(s, NULL, 10) / 1e9;
-	}
-	if (t->server_pid > 0) {
-		unsigned long long utime, stime;
-		const char *p;
-
-		snprintf(path, sizeof(path), "/proc/%d/stat", t->server_pid);
-		if (read_file_str(path, &s) < 0 || !(p = strrchr(s, ')')))
-			return -1;
-		/* utime and stime are fields 14 and 15; p points at field 2's end. */
-		if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) == 2)
-			return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
-	}
+	snprintf(path, sizeof(path), "%s/cpu.stat", dir);
+	v = keyed_value(path, "usage_usec"); /* v2 */
+	if (v >= 0)
+		return (double)v / 1e6;
+	snprintf(path, sizeof(path), "%s/cpuacct.usage", dir);
+	if (read_file_str(path, &s) >= 0)
+		return (double)strtoull(s, NULL, 10) / 1e9;
 	return -1;
+}
+
+/* A process's utime+stime in seconds, all its threads; -1 if gone. */
+static double process_cpu_seconds(int pid)
+{
+	_cleanup_free_ char *s = NULL;
+	unsigned long long utime, stime;
+	char path[64];
+	const char *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (read_file_str(path, &s) < 0 || !(p = strrchr(s, ')')))
+		return -1;
+	/* utime and stime are fields 14 and 15; p points at field 2's end. */
+	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) == 2)
+		return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+	return -1;
+}
+
+static double server_cpu_seconds(const struct oltp_telemetry *t)
+{
+	double v = t->cpu_cgroup ? cgroup_cpu_seconds(t->cpu_cgroup) : -1;
+
+	return v >= 0 || t->server_pid <= 0 ? v : process_cpu_seconds(t->server_pid);
 }
 
 /* Field 39 of a thread's stat: the CPU it last ran on. */
@@ -325,7 +354,7 @@ int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_tele
 	int r;
 
 	*ret = (struct oltp_telemetry_sample){ .t_s = t_s, .cpu_user_pct = NAN, .cpu_sys_pct = NAN, .cpu_idle_pct = NAN,
-					       .ctxt_per_s = NAN, .server_cpu_s = -1, .nr_throttled = -1,
+					       .ctxt_per_s = NAN, .server_cpu_s = -1, .client_cpu_s = -1, .nr_throttled = -1,
 					       .throttled_usec = -1, .n_l3 = t->n_l3, .n_nodes = t->n_nodes };
 	r = read_proc_stat(&cur);
 	if (r < 0)
@@ -347,6 +376,12 @@ int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_tele
 	if (read_file_str("/proc/loadavg", &load) >= 0)
 		ret->load1 = strtod(load, NULL);
 	ret->server_cpu_s = server_cpu_seconds(t);
+	ret->client_cpu_s = process_cpu_seconds(t->client_pid ? t->client_pid : getpid());
+	ret->n_neighbours = t->n_neighbours;
+	ret->neighbour_names = t->neighbour_names;
+	for (size_t i = 0; i < t->n_neighbours; i++)
+		ret->neighbour_cpu_s[i] = t->neighbour_cgroups[i] ? cgroup_cpu_seconds(t->neighbour_cgroups[i])
+								  : process_cpu_seconds(t->neighbour_pids[i]);
 	if (t->cpu_cgroup) {
 		snprintf(path, sizeof(path), "%s/cpu.stat", t->cpu_cgroup);
 		ret->nr_throttled = keyed_value(path, "nr_throttled");
@@ -415,16 +450,35 @@ static json_t *real_known_or_null(double v)
 	return isnan(v) ? json_null() : json_real(v);
 }
 
+static json_t *seconds_or_null(double v)
+{
+	return v < 0 ? json_null() : json_real(v);
+}
+
 json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s)
 {
-	return json_pack("{s:f, s:o, s:o, s:o, s:f, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, "
+	json_t *j, *nb = NULL;
+
+	/* Neighbours only when the step had some, so that a step's record
+	 * without them is what it was before. */
+	if (s->n_neighbours) {
+		nb = json_object();
+		for (size_t i = 0; nb && i < s->n_neighbours; i++)
+			if (json_object_set_new(nb, s->neighbour_names[i], seconds_or_null(s->neighbour_cpu_s[i])) < 0) {
+				json_decref(nb);
+				return NULL;
+			}
+		if (!nb)
+			return NULL;
+	}
+	j = json_pack("{s:f, s:o, s:o, s:o, s:f, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, "
 			 "s:I, s:I, s:I, s:I}",
 			 "t_s", s->t_s, "cpu_user_pct", real_known_or_null(s->cpu_user_pct), "cpu_sys_pct",
 			 real_known_or_null(s->cpu_sys_pct), "cpu_idle_pct", real_known_or_null(s->cpu_idle_pct), "load1",
 			 s->load1, "procs_running", (int)s->procs_running,
 			 "procs_blocked", (int)s->procs_blocked,
 			 "ctxt_per_s", real_known_or_null(s->ctxt_per_s), "server_cpu_s",
-			 s->server_cpu_s < 0 ? json_null() : json_real(s->server_cpu_s), "nr_throttled",
+			 seconds_or_null(s->server_cpu_s), "nr_throttled",
 			 known_or_null(s->nr_throttled), "throttled_usec", known_or_null(s->throttled_usec),
 			 "server_per_l3", counts_to_json(s->server_per_l3, s->n_l3), "client_per_l3",
 			 counts_to_json(s->client_per_l3, s->n_l3), "server_per_node",
@@ -436,6 +490,18 @@ json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s)
 			 "client_runq_wait_ns", (json_int_t)s->client_runq_wait_ns, "server_run_ns",
 			 (json_int_t)s->server_run_ns, "server_run_on_client_cpu_ns",
 			 (json_int_t)s->server_run_on_client_cpu_ns);
+
+	if (j && json_object_set_new(j, "client_cpu_s", seconds_or_null(s->client_cpu_s)) < 0) {
+		json_decref(j);
+		j = NULL;
+	}
+	if (j && nb && json_object_set_new(j, "neighbour_cpu_s", nb) < 0) {
+		json_decref(j);
+		return NULL;
+	}
+	if (!j)
+		json_decref(nb);
+	return j;
 }
 
 void oltp_telemetry_set_client(struct oltp_telemetry *t, int pid)

@@ -24,6 +24,12 @@
 /* A server start, its ping and the buffer pool warm-up, for the estimate. */
 #define UNIT_OVERHEAD_S 6
 
+/* [vary] mode; an experiment not read from a file (explain's) restarts. */
+static unsigned vary_modes(const struct experiment *e)
+{
+	return e->vary_modes ? e->vary_modes : VARY_RESTART;
+}
+
 int run_plan_make(const struct experiment *e, const char *only, struct run_plan *ret)
 {
 	_cleanup_free_ char *list = only ? strdup(only) : NULL;
@@ -48,8 +54,11 @@ int run_plan_make(const struct experiment *e, const char *only, struct run_plan 
 	}
 	for (size_t i = 0; i < e->n_contexts; i++)
 		n_ctx += ret->selected[i];
-	ret->n_units = e->repeat * experiment_n_values(e) * n_ctx;
-	ret->n_steps = ret->n_units * e->n_threads;
+	/* live: one server per repeat and context for all the vary values */
+	ret->n_units = e->repeat * n_ctx *
+		       ((vary_modes(e) & VARY_RESTART ? experiment_n_values(e) : 0) + (vary_modes(e) & VARY_LIVE ? 1 : 0));
+	ret->n_steps = e->repeat * n_ctx * experiment_n_values(e) * e->n_threads *
+		       (!!(vary_modes(e) & VARY_RESTART) + !!(vary_modes(e) & VARY_LIVE));
 	ret->estimate_s = (double)ret->n_units * UNIT_OVERHEAD_S +
 			  (double)ret->n_steps * ((double)(e->warmup_ns + e->duration_ns) / 1e9 + 1);
 	return 0;
@@ -102,6 +111,11 @@ struct runner {
 	struct oltp_options o;
 	size_t units_done, steps_done, steps_failed;
 	uint64_t start_ns;
+	/* The unit running now: the name its steps are recorded under (a
+	 * context's, or NAME-live for the live steps of mode = restart live)
+	 * and its server's PID, which a live unit keeps across vary values. */
+	const char *context_name;
+	pid_t server_pid;
 };
 
 static bool unit_done(const struct runner *rn, const char *unit)
@@ -126,7 +140,8 @@ static int put_step(struct runner *rn, const char *unit, size_t ctx, size_t v, u
 	r = step_result_to_json(s, &j);
 	if (r < 0)
 		return r;
-	json_object_set_new(j, "context", json_string(e->contexts[ctx].name));
+	json_object_set_new(j, "context", json_string(rn->context_name ? rn->context_name : e->contexts[ctx].name));
+	json_object_set_new(j, "server_pid", rn->server_pid > 0 ? json_integer(rn->server_pid) : json_null());
 	json_object_set_new(j, "vary_value", e->n_vary ? json_string(e->vary_values[v]) : json_null());
 	json_object_set_new(j, "repeat", json_integer(repeat));
 	json_object_set_new(j, "unit", json_string(unit));
@@ -228,10 +243,77 @@ static void unit_slices_stop(struct runner *rn, struct slice_tree *t, struct pro
 	prop_value_done(vary);
 }
 
+static void step_neighbours_stop(struct runner *rn, struct neighbour *nb, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		managed_neighbour_stop(&nb[i], &rn->server);
+		neighbour_done(&nb[i]);
+	}
+}
+
+/* The experiment's neighbours for one step, each in its slice of the
+ * unit's tree or the kind's default place, made as the server's context
+ * makes its own; their cpu cgroups go to the step's telemetry.  On failure
+ * none is left and *ret_msg says why. */
+static int step_neighbours_start(struct runner *rn, const struct context *c, const struct slice_tree *t,
+				 struct neighbour *nb, struct oltp_options *o, char **ret_msg)
+{
+	const struct experiment *e = rn->e;
+	int r = 0;
+
+	o->n_neighbours = 0;
+	for (size_t i = 0; i < e->n_neighbours && r >= 0; i++) {
+		int slice = e->neighbour_slice[i];
+
+		nb[i] = (struct neighbour){ .spec = &e->neighbours[i], .mode = c->mode,
+					    .by_systemd = c->ops->manager != MANAGER_NONE,
+					    .slice = slice >= 0 ? slice_tree_slot(t, (size_t)slice) : NULL };
+		r = managed_neighbour_start(&nb[i], &rn->server, ret_msg);
+		if (r < 0) {
+			neighbour_done(&nb[i]);
+			break;
+		}
+		o->neighbour_names[i] = nb[i].spec->name;
+		o->neighbour_cpu_cgroups[i] = nb[i].cpu_dir;
+		o->neighbour_pids[i] = nb[i].pid;
+		o->n_neighbours++;
+	}
+	if (r < 0)
+		step_neighbours_stop(rn, nb, o->n_neighbours);
+	return r;
+}
+
+/* One step with the experiment's neighbours beside it: they start before
+ * its warm-up and stop after it, and one that ended on its own during the
+ * step fails the step. */
+static int step_with_neighbours(struct runner *rn, const struct context *c, const struct slice_tree *t,
+				const struct oltp_options *base, unsigned threads, struct step_result *s)
+{
+	struct neighbour nb[EXP_NEIGHBOURS_MAX] = {};
+	_cleanup_free_ char *msg = NULL;
+	struct oltp_options o = *base;
+	int r;
+
+	r = step_neighbours_start(rn, c, t, nb, &o, &msg);
+	if (r < 0) {
+		*s = (struct step_result){ .threads = threads, .failed = true };
+		snprintf(s->reason, sizeof(s->reason), "%s", msg ? msg : strerror(-r));
+		return 0;
+	}
+	r = oltp_step(&o, threads, s);
+	for (size_t i = 0; r >= 0 && i < o.n_neighbours; i++)
+		if (neighbour_check(&nb[i]) < 0 && !s->failed) {
+			s->failed = true;
+			snprintf(s->reason, sizeof(s->reason), "%s", strempty(nb[i].failure));
+		}
+	step_neighbours_stop(rn, nb, o.n_neighbours);
+	return r;
+}
+
 /* The steps of a unit whose server runs (c), those not yet recorded, after
  * the buffer pool's warm-up.  Returns <0 for what must end the run. */
 static int unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat, struct context *c,
-		      const struct oltp_options *o)
+		      const struct slice_tree *tree, const struct oltp_options *o)
 {
 	const struct experiment *e = rn->e;
 	_cleanup_free_ char *msg = NULL;
@@ -251,7 +333,7 @@ static int unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 		eta(rn, left, sizeof(left));
 		progress("unit %zu/%zu %s: %ld threads, ETA %s", rn->units_done, rn->plan->n_units, unit,
 			 e->threads[t], left);
-		r = oltp_step(o, (unsigned)e->threads[t], &s);
+		r = step_with_neighbours(rn, c, tree, o, (unsigned)e->threads[t], &s);
 		if (r < 0) {
 			snprintf(s.reason, sizeof(s.reason), "the step could not be set up: %s", strerror(-r));
 			s.failed = true;
@@ -340,19 +422,194 @@ static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 		return result < 0 ? result : e->on_error == ON_ERROR_STOP ? -ECANCELED : 0;
 	}
 	o.socket = rn->server.socket;
-	o.server_pid = c.pid;
+	o.server_pid = rn->server_pid = c.pid;
 	if (cgroup_cpu_dir(c.pid, c.mode, &cpu_dir) >= 0)
 		o.server_cpu_cgroup = cpu_dir;
 	r = put_placement(rn, unit, &c);
 	if (r < 0)
 		log_warning_errno(r, "run: %s: cannot record the placement: %m", unit);
-	result = unit_steps(rn, unit, ctx, v, repeat, &c, &o);
+	result = unit_steps(rn, unit, ctx, v, repeat, &c, &tree, &o);
+	rn->server_pid = 0;
 	r = managed_stop(&c);
 	if (r < 0)
 		log_warning_errno(r, "run: %s: stopping the server: %m", unit);
 	unit_slices_stop(rn, &tree, &slice_vary);
 	experiment_spec_done(e, &spec);
 	return result;
+}
+
+/* Vary value v put in force on the running server: the context's setting
+ * (the spec's last, experiment_spec_for()'s) through its kind's set op, or
+ * the slice's through the tree. */
+static int live_apply(struct runner *rn, struct context *c, struct context_spec *spec, struct slice_tree *tree,
+		      struct prop_value *slice_vary, size_t v, char **ret_why)
+{
+	const struct experiment *e = rn->e;
+	struct prop_value *target = experiment_varies_contexts(e) ? &spec->props[spec->n_props - 1] : slice_vary;
+	int r;
+
+	prop_value_done(target);
+	r = prop_parse(e->vary->name, e->vary_values[v], target);
+	if (r < 0)
+		return r;
+	if (experiment_varies_contexts(e)) {
+		r = c->ops->set(c, target);
+		if (r < 0 && c->failure) {
+			*ret_why = c->failure;
+			c->failure = NULL;
+		}
+		return r;
+	}
+	r = slice_tree_set(tree, (size_t)e->vary_slice, target);
+	if (r < 0 && tree->failure) {
+		*ret_why = tree->failure;
+		tree->failure = NULL;
+	}
+	return r;
+}
+
+/* Reads the setting back from the cgroup's files: 0 when in force, 1 with
+ * why in *ret_why when not. */
+static int live_verify(struct runner *rn, struct context *c, struct slice_tree *tree, char **ret_why)
+{
+	_cleanup_(placement_done) struct placement p = {};
+	unsigned bad = 0;
+	int r;
+
+	if (!experiment_varies_contexts(rn->e))
+		return slice_tree_verify(tree, (size_t)rn->e->vary_slice, ret_why);
+	r = placement_snapshot(c->pid, getpid(), c->mode, &p);
+	if (r >= 0)
+		r = placement_verify(&p, c->spec, c->mode, &bad);
+	if (r < 0)
+		return r;
+	for (size_t k = 0; bad && k < p.n; k++)
+		if (strncmp(p.attrs[k].key, "in_force.", 9) == 0 && strncmp(p.attrs[k].value, "no", 2) == 0)
+			return xasprintf(ret_why, "%s= is not in force: %s", p.attrs[k].key + 9, p.attrs[k].value + 4) < 0
+				       ? -ENOMEM
+				       : 1;
+	return 0;
+}
+
+/* The change and its reading back; systemd realizes a unit's cgroup after
+ * SetUnitProperties returns, so the reading is tried for a second before
+ * the value is given up. */
+static int live_change(struct runner *rn, struct context *c, struct context_spec *spec, struct slice_tree *tree,
+		       struct prop_value *slice_vary, size_t v, char **ret_why)
+{
+	int r = live_apply(rn, c, spec, tree, slice_vary, v, ret_why);
+
+	for (int i = 0; r >= 0 && i < 20; i++) {
+		free(*ret_why);
+		*ret_why = NULL;
+		r = live_verify(rn, c, tree, ret_why);
+		if (r == 0)
+			return 0;
+		usleep(50000);
+	}
+	return r < 0 ? r : -EIO;
+}
+
+/* The units of one repeat of a context in mode = live: one server for
+ * every vary value, the setting changed in place between them and read
+ * back before their steps, so that a step never runs under a setting not
+ * in force (its steps fail instead).  Long because, like run_unit, it
+ * records and undoes a start that fails, and then walks the values. */
+static int run_live_unit(struct runner *rn, size_t ctx, unsigned repeat)
+{
+	const struct experiment *e = rn->e;
+	_cleanup_free_ char *msg = NULL, *cpu_dir = NULL, *label = NULL;
+	struct context_spec spec = {};
+	struct context c = {};
+	struct slice_tree tree = {};
+	struct prop_value slice_vary = {};
+	struct oltp_options o = rn->o;
+	char unit[96], left[32];
+	size_t n_done = 0;
+	int r, result = 0;
+
+	/* Beside restart's units, the live ones are a column of their own. */
+	if (e->vary_modes & VARY_RESTART && xasprintf(&label, "%s-live", e->contexts[ctx].name) < 0)
+		return log_error_errno(-ENOMEM, "run: %s: %m", e->contexts[ctx].name);
+	rn->context_name = label ? label : e->contexts[ctx].name;
+	experiment_client_for(e, ctx, &o);
+	for (size_t v = 0; v < e->n_vary; v++)
+		if (results_unit_name(rn->context_name, v, repeat, unit, sizeof(unit)) >= 0 && unit_done(rn, unit))
+			n_done++;
+	if (n_done == e->n_vary) {
+		rn->steps_done += e->n_vary * e->n_threads;
+		rn->context_name = NULL;
+		return 0;
+	}
+	r = results_unit_name(rn->context_name, 0, repeat, unit, sizeof(unit));
+	if (r >= 0)
+		r = experiment_spec_for(e, ctx, 0, &spec);
+	if (r < 0) {
+		rn->context_name = NULL;
+		return log_error_errno(r, "run: %s: %m", unit);
+	}
+	c = (struct context){ .ops = context_ops_for(spec.kind), .spec = &spec, .server = &rn->server,
+			      .mode = cgroup_mode_detect() };
+	rn->units_done++;
+	eta(rn, left, sizeof(left));
+	progress("unit %zu/%zu %s (%s, live): starting the server, ETA %s", rn->units_done, rn->plan->n_units, unit,
+		 context_kind_to_string(spec.kind), left);
+	r = unit_slices_start(rn, &c, ctx, 0, &tree, &slice_vary, &msg);
+	if (r >= 0)
+		r = managed_start(&c, &msg);
+	if (r < 0) {
+		if (!interrupt_signal)
+			log_error_errno(r, "run: %s: the server did not start as %s: %m%s%s", unit,
+					context_kind_to_string(spec.kind), msg ? "; " : "", strempty(msg));
+		for (size_t v = 0; !interrupt_signal && result >= 0 && v < e->n_vary; v++) {
+			result = results_unit_name(rn->context_name, v, repeat, unit, sizeof(unit));
+			if (result >= 0)
+				result = put_failed_steps(rn, unit, ctx, v, repeat, 0, "the server did not start");
+			rn->steps_done += e->n_threads;
+		}
+		goto out;
+	}
+	o.socket = rn->server.socket;
+	o.server_pid = rn->server_pid = c.pid;
+	if (cgroup_cpu_dir(c.pid, c.mode, &cpu_dir) >= 0)
+		o.server_cpu_cgroup = cpu_dir;
+	for (size_t v = 0; result >= 0 && v < e->n_vary; v++) {
+		_cleanup_free_ char *why = NULL;
+
+		r = results_unit_name(rn->context_name, v, repeat, unit, sizeof(unit));
+		if (r < 0 || unit_done(rn, unit)) {
+			rn->steps_done += e->n_threads;
+			continue;
+		}
+		if (v > 0)
+			progress("unit %s: %s=%s on the running server", unit, e->vary->name, e->vary_values[v]);
+		r = live_change(rn, &c, &spec, &tree, &slice_vary, v, &why);
+		if (r < 0) {
+			log_error("run: %s: %s=%s could not be put in force live: %s", unit, e->vary->name,
+				  e->vary_values[v], why ? why : strerror(-r));
+			result = put_failed_steps(rn, unit, ctx, v, repeat, 0, why ? why : "the setting is not in force");
+			rn->steps_done += e->n_threads;
+			continue;
+		}
+		r = put_placement(rn, unit, &c);
+		if (r < 0)
+			log_warning_errno(r, "run: %s: cannot record the placement: %m", unit);
+		result = unit_steps(rn, unit, ctx, v, repeat, &c, &tree, &o);
+		if (!process_alive(&c.pid))
+			break;
+	}
+	rn->server_pid = 0;
+	r = managed_stop(&c);
+	if (r < 0)
+		log_warning_errno(r, "run: %s: stopping the server: %m", unit);
+out:
+	unit_slices_stop(rn, &tree, &slice_vary);
+	if (experiment_varies_contexts(e) && spec.n_props)
+		prop_value_done(&spec.props[spec.n_props - 1]);
+	rn->context_name = NULL;
+	if (interrupt_signal)
+		return -EINTR;
+	return result < 0 ? result : r < 0 && e->on_error == ON_ERROR_STOP ? -ECANCELED : result;
 }
 
 /* The dataset is made once, by a server with no placement of its own, so
@@ -497,12 +754,17 @@ static int run_rounds(struct runner *rn, struct run_options *o)
 		double per_unit_s, left_s;
 
 		o->rounds = rep;
-		for (size_t v = 0; r >= 0 && v < experiment_n_values(e); v++)
+		for (size_t v = 0; r >= 0 && (vary_modes(e) & VARY_RESTART) && v < experiment_n_values(e); v++)
 			for (size_t c = 0; r >= 0 && c < e->n_contexts; c++)
 				if (rn->plan->selected[c] && more[v][c]) {
 					r = interrupt_signal ? -EINTR : run_unit(rn, c, v, rep);
 					units++;
 				}
+		for (size_t c = 0; r >= 0 && (vary_modes(e) & VARY_LIVE) && c < e->n_contexts; c++)
+			if (rn->plan->selected[c]) {
+				r = interrupt_signal ? -EINTR : run_live_unit(rn, c, rep);
+				units++;
+			}
 		if (r < 0 || !adaptive || rep < RUN_AUTO_MIN_REPEATS)
 			continue;
 		r = ask_next_round(rn, o, more);

@@ -21,6 +21,7 @@ enum section {
 	SECTION_CONTEXT,
 	SECTION_VARY,
 	SECTION_SLICE,
+	SECTION_NEIGHBOUR,
 };
 
 static const char *const section_names[] = {
@@ -143,6 +144,7 @@ struct parser {
 	enum section section;
 	struct context_spec *ctx;
 	struct slice_spec *slice;
+	struct neighbour_spec *nb;
 	bool seen[ELEMENTSOF(key_table)];
 	unsigned key_line[ELEMENTSOF(key_table)];
 	unsigned baseline_line, vary_line, vary_prop_line, vary_slice_line, vary_mode_line;
@@ -159,6 +161,10 @@ struct parser {
 	char *unit[EXP_CONTEXTS_MAX];
 	unsigned unit_line[EXP_CONTEXTS_MAX];
 	unsigned prop_line[EXP_CONTEXTS_MAX][CONTEXT_PROPS_MAX];
+	/* per neighbour: its header's line, and the line of each of its keys
+	 * (neighbour_keys[]' order) */
+	unsigned nb_line[EXP_NEIGHBOURS_MAX], nb_key_line[EXP_NEIGHBOURS_MAX][5];
+	char nb_slice[EXP_NEIGHBOURS_MAX][SLICE_NAME_MAX];
 	char *msg; /* the first error */
 };
 
@@ -208,6 +214,31 @@ static void slice_header(struct parser *p, const char *header)
 	p->slice->parent = -1;
 }
 
+/* [neighbour NAME]: a competing workload, named as a context is. */
+static void neighbour_header(struct parser *p, const char *header)
+{
+	struct experiment *e = p->e;
+	char name[128], extra[2];
+
+	if (sscanf(header + 10, "%127s%1s", name, extra) != 1 || !name_is_valid(name)) {
+		fail_at(p, p->line, NULL, "[%s]: a neighbour's name is one word, [a-z0-9][a-z0-9_-]{0,39}", header);
+		return;
+	}
+	for (size_t i = 0; i < e->n_neighbours; i++)
+		if (streq(e->neighbours[i].name, name)) {
+			fail_at(p, p->line, NULL, "[neighbour %s] is defined twice (first on line %u)", name, p->nb_line[i]);
+			return;
+		}
+	if (e->n_neighbours == EXP_NEIGHBOURS_MAX) {
+		fail_at(p, p->line, NULL, "more than %d neighbours", EXP_NEIGHBOURS_MAX);
+		return;
+	}
+	p->nb_line[e->n_neighbours] = p->line;
+	p->nb = &e->neighbours[e->n_neighbours++];
+	memcpy(p->nb->name, name, strlen(name) + 1); /* at most 40, checked above */
+	p->nb->kind = -1;
+}
+
 /* Long because every malformed header has its own message. */
 static void section_header(struct parser *p, const char *line)
 {
@@ -227,6 +258,7 @@ static void section_header(struct parser *p, const char *line)
 	name[len] = 0;
 	p->ctx = NULL;
 	p->slice = NULL;
+	p->nb = NULL;
 	for (enum section i = SECTION_EXPERIMENT; i <= SECTION_VARY; i++)
 		if (section_names[i] && streq(name, section_names[i])) {
 			p->section = i;
@@ -265,9 +297,15 @@ static void section_header(struct parser *p, const char *line)
 		slice_header(p, name);
 		return;
 	}
+	if (strncmp(name, "neighbour ", 10) == 0) {
+		p->section = SECTION_NEIGHBOUR;
+		neighbour_header(p, name);
+		return;
+	}
 	p->section = SECTION_NONE;
 	fail_at(p, p->line, NULL,
-		"unknown section [%s] (want [experiment], [server], [client], [context NAME], [slice NAME] or [vary])",
+		"unknown section [%s] (want [experiment], [server], [client], [context NAME], [slice NAME], "
+		"[neighbour NAME] or [vary])",
 		name);
 }
 
@@ -511,6 +549,88 @@ static int slice_key(struct parser *p, const char *name, const char *value)
 	return 0;
 }
 
+/* The keys of [neighbour NAME], in the order of the parser's nb_key_line. */
+enum { NB_KIND, NB_THREADS, NB_DUTY, NB_COMMAND, NB_SLICE };
+static const char *const neighbour_keys[] = { "kind", "threads", "duty", "command", "Slice", NULL };
+
+/* A command line split on blanks (no quoting: a neighbour's command is a
+ * program and its words). */
+static int split_words(const char *value, char ***ret)
+{
+	_cleanup_free_ char *copy = strdup(value);
+	char *save = NULL, **argv;
+	size_t n = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	argv = calloc(strlen(value) / 2 + 2, sizeof(char *));
+	if (!argv)
+		return -ENOMEM;
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+		if (!(argv[n++] = strdup(w))) {
+			strv_free(argv);
+			return -ENOMEM;
+		}
+	*ret = argv;
+	return 0;
+}
+
+/* Long because each key of a neighbour is checked with its own message. */
+static int neighbour_key(struct parser *p, const char *name, const char *value)
+{
+	struct neighbour_spec *nb = p->nb;
+	size_t ni = (size_t)(nb - p->e->neighbours), k = 0;
+	const char *bad;
+	char list[64];
+	double pct;
+	long v;
+	int w;
+
+	while (neighbour_keys[k] && !streq(neighbour_keys[k], name))
+		k++;
+	if (!neighbour_keys[k])
+		return fail_at(p, p->line, name, "unknown key in [neighbour %s] (kind, threads, duty, command or Slice)",
+			       nb->name);
+	if (p->nb_key_line[ni][k])
+		return fail_at(p, p->line, name, "given twice in [neighbour %s] (first on line %u)", nb->name,
+			       p->nb_key_line[ni][k]);
+	p->nb_key_line[ni][k] = p->line;
+	switch (k) {
+	case NB_KIND:
+		if (word_lookup(neighbour_kind_words, value, &w) < 0)
+			return fail_at(p, p->line, name, "bad value '%s' (%s)", value,
+				       word_list(neighbour_kind_words, list, sizeof(list)));
+		nb->kind = (enum neighbour_kind)w;
+		return 0;
+	case NB_THREADS:
+		if (parse_int_range(value, 1, NEIGHBOUR_THREADS_MAX, &v) < 0)
+			return fail_at(p, p->line, name, "bad value '%s' (an integer from 1 to %d)", value,
+				       NEIGHBOUR_THREADS_MAX);
+		nb->threads = (unsigned)v;
+		return 0;
+	case NB_DUTY:
+		if (parse_percent(value, true, &pct) < 0 || pct < 1 || pct > 100 || pct != (double)(unsigned)pct)
+			return fail_at(p, p->line, name, "bad value '%s' (a whole percentage from 1%% to 100%%)", value);
+		nb->duty = (unsigned)pct;
+		return 0;
+	case NB_COMMAND:
+		if (split_words(value, &nb->argv) < 0)
+			return -ENOMEM;
+		if (!nb->argv[0])
+			return fail_at(p, p->line, name, "an empty command");
+		if (!executable_in_path(nb->argv[0], NULL))
+			return fail_at(p, p->line, name, "no command %s here (not an executable%s)", nb->argv[0],
+				       strchr(nb->argv[0], '/') ? "" : " in PATH");
+		return 0;
+	case NB_SLICE:
+		if (!slice_name_is_valid(value, &bad))
+			return fail_at(p, p->line, name, "'%s' is not a slice: %s", value, bad);
+		snprintf(p->nb_slice[ni], sizeof(p->nb_slice[ni]), "%s", value);
+		return 0; /* whether it is defined is known at the end of the file */
+	}
+	return -EINVAL;
+}
+
 /* [vary] mode = restart | live | restart live */
 static int vary_mode(struct parser *p, const char *value)
 {
@@ -598,6 +718,10 @@ static int handle_key(void *user, const char *section _unused_, const char *name
 	case SECTION_SLICE:
 		if (p->slice)
 			slice_key(p, name, value);
+		return 1;
+	case SECTION_NEIGHBOUR:
+		if (p->nb)
+			neighbour_key(p, name, value);
 		return 1;
 	default:
 		break;
@@ -869,6 +993,40 @@ static int check_slices(struct parser *p)
 	return 0;
 }
 
+/* Each neighbour's kind and the keys that kind takes, and its slice. */
+static int check_neighbours(struct parser *p)
+{
+	struct experiment *e = p->e;
+
+	for (size_t i = 0; i < e->n_neighbours; i++) {
+		struct neighbour_spec *nb = &e->neighbours[i];
+		const unsigned *line = p->nb_key_line[i];
+
+		e->neighbour_slice[i] = -1;
+		if ((int)nb->kind < 0)
+			return fail_at(p, p->nb_line[i], "kind", "[neighbour %s] needs kind = hog or command", nb->name);
+		if (nb->kind == NEIGHBOUR_HOG && line[NB_COMMAND])
+			return fail_at(p, line[NB_COMMAND], "command", "a hog runs slicebench hog; command is for kind = command");
+		if (nb->kind == NEIGHBOUR_COMMAND && (line[NB_THREADS] || line[NB_DUTY]))
+			return fail_at(p, line[NB_THREADS] ?: line[NB_DUTY], line[NB_THREADS] ? "threads" : "duty",
+				       "only a hog takes threads and duty; a command's own options say how it runs");
+		if (nb->kind == NEIGHBOUR_COMMAND && !nb->argv)
+			return fail_at(p, p->nb_line[i], "command", "[neighbour %s] of kind = command needs command = ...",
+				       nb->name);
+		if (nb->kind == NEIGHBOUR_HOG) {
+			nb->threads = nb->threads ?: 1;
+			nb->duty = nb->duty ?: 100;
+		}
+		if (!*p->nb_slice[i])
+			continue;
+		e->neighbour_slice[i] = find_slice(e, p->nb_slice[i]);
+		if (e->neighbour_slice[i] < 0)
+			return fail_at(p, line[NB_SLICE], "Slice",
+				       "no [slice %s] in this file (Slice= names a slice the experiment defines)", p->nb_slice[i]);
+	}
+	return 0;
+}
+
 /* unit = NAME.service: the installed unit's settings that the attribute
  * table knows, read over D-Bus, become the context's properties (those the
  * file gives itself win); the rest are listed as not reproduced. */
@@ -969,7 +1127,7 @@ static int check_whole(struct parser *p)
 					       context_kind_to_string(c->kind));
 		}
 	}
-	if (check_slices(p) < 0)
+	if (check_slices(p) < 0 || check_neighbours(p) < 0)
 		return -EINVAL;
 	if (!*e->baseline)
 		snprintf(e->baseline, sizeof(e->baseline), "%s", e->contexts[0].name);
@@ -1083,6 +1241,8 @@ void experiment_done(struct experiment *e)
 	for (size_t i = 0; i < e->n_slices; i++)
 		for (size_t j = 0; j < e->slices[i].n_props; j++)
 			prop_value_done(&e->slices[i].props[j]);
+	for (size_t i = 0; i < e->n_neighbours; i++)
+		strv_free(e->neighbours[i].argv);
 	*e = (struct experiment){};
 }
 
@@ -1177,6 +1337,24 @@ static json_t *slices_to_json(const struct experiment *e)
 	return a;
 }
 
+static json_t *neighbours_to_json(const struct experiment *e)
+{
+	json_t *a = json_array(), *argv;
+
+	for (size_t i = 0; a && i < e->n_neighbours; i++) {
+		const struct neighbour_spec *nb = &e->neighbours[i];
+
+		argv = json_array();
+		for (size_t k = 0; nb->argv && nb->argv[k]; k++)
+			json_array_append_new(argv, json_string(nb->argv[k]));
+		json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:i, s:o, s:s?}", "name", nb->name, "kind",
+						   word_name(neighbour_kind_words, nb->kind), "threads", (int)nb->threads,
+						   "duty_pct", (int)nb->duty, "command", argv, "slice",
+						   e->neighbour_slice[i] >= 0 ? e->slices[e->neighbour_slice[i]].name : NULL));
+	}
+	return a;
+}
+
 static json_t *context_to_json(const struct experiment *e, size_t i)
 {
 	const struct context_spec *c = &e->contexts[i];
@@ -1244,6 +1422,10 @@ json_t *experiment_to_json(const struct experiment *e)
 		j = NULL;
 	}
 	if (j && e->n_slices && json_object_set_new(j, "slices", slices_to_json(e)) < 0) {
+		json_decref(j);
+		j = NULL;
+	}
+	if (j && e->n_neighbours && json_object_set_new(j, "neighbours", neighbours_to_json(e)) < 0) {
 		json_decref(j);
 		j = NULL;
 	}

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "slices/context.h"
+#include "slices/neighbour.h"
 #include "slices/slice.h"
 #include "oltp/oltp.h"
 
@@ -18,6 +19,7 @@
 #define EXP_THREADS_MAX 64
 #define EXP_VARY_MAX 16
 #define EXP_SLICES_MAX 16
+#define EXP_NEIGHBOURS_MAX 4
 
 /* [vary] mode: a fresh server for every value (restart), or one per repeat
  * with the setting changed between steps (live); both, to tell how much of
@@ -72,6 +74,10 @@ struct experiment {
 	 * implies (db.slice of db-oltp.slice) is there without settings. */
 	struct slice_spec slices[EXP_SLICES_MAX];
 	size_t n_slices;
+	/* [neighbour NAME]: competing workloads beside every step */
+	struct neighbour_spec neighbours[EXP_NEIGHBOURS_MAX];
+	int neighbour_slice[EXP_NEIGHBOURS_MAX]; /* Slice = NAME: its index in slices; -1: the kind's default */
+	size_t n_neighbours;
 	/* [vary]: one property and its values, crossed with the contexts, or
 	 * set on one slice (vary_slice >= 0) of every context's tree */
 	const struct prop_def *vary;

@@ -138,6 +138,33 @@ void managed_slices_stop(struct slice_tree *t, const struct server *s)
 		state_forget_slices(state_dir);
 }
 
+int managed_neighbour_start(struct neighbour *n, const struct server *s, char **ret_msg)
+{
+	_cleanup_free_ char *state_dir = server_state_dir(s);
+	int r;
+
+	if (!state_dir)
+		return -ENOMEM;
+	r = neighbour_start(n);
+	/* Recorded while the step runs, for cleanup after a SIGKILL. */
+	if (r >= 0 && (r = state_record_neighbour(state_dir, n)) < 0)
+		neighbour_stop(n);
+	if (r < 0 && ret_msg && n->failure) {
+		*ret_msg = n->failure;
+		n->failure = NULL;
+	}
+	return r;
+}
+
+void managed_neighbour_stop(struct neighbour *n, const struct server *s)
+{
+	_cleanup_free_ char *state_dir = server_state_dir(s);
+
+	neighbour_stop(n);
+	if (state_dir)
+		state_forget_neighbour(state_dir, n);
+}
+
 int managed_stop(struct context *c)
 {
 	_cleanup_free_ char *state_dir = state_dir_of(c);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "slices/context.h"
+#include "slices/neighbour.h"
 #include "slices/server.h"
 #include "slices/slice.h"
 
@@ -28,6 +29,11 @@ int managed_setup(const char *verb, const struct server_config *cfg, struct serv
  * it (children first) and its record. */
 int managed_slices_start(struct slice_tree *t, const struct server *s, char **ret_msg);
 void managed_slices_stop(struct slice_tree *t, const struct server *s);
+/* A neighbour for one step, started in its place and recorded for
+ * cleanup; on failure nothing is left and *ret_msg says why.  Stop
+ * removes it and its record; n->failure stays for the caller. */
+int managed_neighbour_start(struct neighbour *n, const struct server *s, char **ret_msg);
+void managed_neighbour_stop(struct neighbour *n, const struct server *s);
 /* Stops the server and removes the context's units or cgroups. */
 int managed_stop(struct context *c);
 

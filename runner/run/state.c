@@ -216,6 +216,47 @@ int state_record_slices(const char *state_dir, const struct slice_tree *t)
 	return r < 0 ? r : write_file_atomic(path, text, strlen(text));
 }
 
+/* Sorted before the contexts' records ([a-z0-9] first) and the slices':
+ * cleanup stops a neighbour before the slices it ran in. */
+static int neighbour_record_path(const char *state_dir, const struct neighbour *n, char **ret)
+{
+	return xasprintf(ret, "%s/live/_neighbour-%s.json", state_dir, n->spec->name);
+}
+
+int state_record_neighbour(const char *state_dir, const struct neighbour *n)
+{
+	_cleanup_free_ char *path = NULL, *dir = NULL, *text = NULL;
+	char invocation[33] = "";
+	json_t *j;
+	int r;
+
+	if (n->unit && (r = unit_invocation(n->unit, -1, invocation)) < 0)
+		return r;
+	if (xasprintf(&dir, "%s/live", state_dir) < 0 || neighbour_record_path(state_dir, n, &path) < 0)
+		return -ENOMEM;
+	r = mkdir_new(dir, 0700);
+	if (r < 0)
+		return r;
+	j = json_pack("{s:s, s:s?, s:s?, s:i, s:s?, s:i, s:I, s:i}", "kind", "neighbour", "unit", n->unit, "invocation",
+		      *invocation ? invocation : NULL, "uid", -1, "cgroup", n->cgroup, "pid", (int)n->pid, "pid_start",
+		      (json_int_t)proc_start_time(n->pid), "owner_pid", (int)getpid());
+	if (!j)
+		return -ENOMEM;
+	text = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	if (!text)
+		return -ENOMEM;
+	return write_file_atomic(path, text, strlen(text));
+}
+
+void state_forget_neighbour(const char *state_dir, const struct neighbour *n)
+{
+	_cleanup_free_ char *path = NULL;
+
+	if (neighbour_record_path(state_dir, n, &path) >= 0)
+		(void)unlink(path);
+}
+
 void state_forget_slices(const char *state_dir)
 {
 	_cleanup_free_ char *path = NULL;
@@ -237,12 +278,13 @@ static bool ours(const char *name, const char *prefix)
 	return name && strncmp(name, prefix, strlen(prefix)) == 0 && !strchr(name, '/');
 }
 
-static void kill_server(pid_t pid, unsigned long long start)
+/* what: "the server", "the neighbour" */
+static void kill_process(const char *what, pid_t pid, unsigned long long start)
 {
 	if (pid <= 1 || !start || proc_start_time(pid) != start)
 		return; /* gone, or the PID now names another process */
 	if (kill(pid, SIGKILL) == 0)
-		printf("killed the server, PID %d\n", (int)pid);
+		printf("killed %s, PID %d\n", what, (int)pid);
 }
 
 static void stop_unit(const char *unit, int uid, const char *invocation)
@@ -390,8 +432,10 @@ static bool clean_one(const char *dir, const char *name)
 	       (int)json_integer_value(json_object_get(j, "owner_pid")));
 	/* The unit first: systemd then stops the server it holds. */
 	stop_unit(unit, (int)json_integer_value(json_object_get(j, "uid")), invocation);
-	kill_server((pid_t)json_integer_value(json_object_get(j, "server_pid")),
-		    (unsigned long long)json_integer_value(json_object_get(j, "server_start")));
+	kill_process("the server", (pid_t)json_integer_value(json_object_get(j, "server_pid")),
+		     (unsigned long long)json_integer_value(json_object_get(j, "server_start")));
+	kill_process("the neighbour", (pid_t)json_integer_value(json_object_get(j, "pid")),
+		     (unsigned long long)json_integer_value(json_object_get(j, "pid_start")));
 	clear_engine_stale(dir, j);
 	remove_cgroup(cgroup);
 	gone = !cgroup || cgroup_gone(cgroup);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "slices/context.h"
+#include "slices/neighbour.h"
 #include "slices/slice.h"
 
 /* Takes STATE/lock for the life of the process.  -EBUSY: another slicebench
@@ -22,6 +23,11 @@ void state_forget(const char *state_dir, const struct context *c);
  * after the contexts that ran in them. */
 int state_record_slices(const char *state_dir, const struct slice_tree *t);
 void state_forget_slices(const char *state_dir);
+
+/* After a neighbour started / once it is stopped: its scope (with its
+ * invocation) or cgroup, and its PID with its start time. */
+int state_record_neighbour(const char *state_dir, const struct neighbour *n);
+void state_forget_neighbour(const char *state_dir, const struct neighbour *n);
 
 /* Removes what the records under STATE/live/ name and is still there; the
  * lock must be held.  Prints one line per thing removed; returns how many
