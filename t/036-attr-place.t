@@ -11,9 +11,7 @@
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 needs BINARY ROOT MYSQLD
 server_scratch
-box=t036-$$
-trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
-need_systemd $box "$scratch/up"
+sandbox_test t036
 echo "1..24"
 settings=(-p SystemCallFilter=@system-service -p TimerSlackNSec=1ms -p IOSchedulingClass=idle -p UMask=0077
 	-p CPUAccounting=yes -p LimitNPROC=4096)

@@ -12,9 +12,7 @@ top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
 needs BINARY ROOT MYSQLD
 [ -f /lib/systemd/system/mariadb.service ] || sandbox_skip_all "needs Debian's mariadb.service installed"
 server_scratch
-box=t038-$$
-trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
-need_systemd $box "$scratch/up"
+sandbox_test t038
 echo "1..12"
 "${in_systemd[@]}" sh -c '! pgrep -x mariadbd && ! systemctl -q is-active mariadb.service'
 ok $? "the sandbox runs no mariadbd of Debian's own"

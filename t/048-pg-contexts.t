@@ -16,10 +16,7 @@ needs BINARY
 [ "$(id -u)" = 0 ] || sandbox_skip_all "needs ROOT"
 [ -x /usr/lib/postgresql/15/bin/initdb ] || sandbox_skip_all "needs POSTGRES (postgresql-15)"
 scratch=$(mktemp -d -p "$top" .t048.XXXXXX) || exit 1 # inside the checkout, which the sandbox binds
-box=t048-$$
-trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; rm -rf "$scratch"' EXIT
-sb=$(cd "$(dirname "$SLICEBENCH")" && pwd)/$(basename "$SLICEBENCH")
-need_systemd $box "$scratch/up"
+sandbox_test t048
 echo "1..30"
 "${in_systemd[@]}" bash "$top/t/fixtures/pg/scenarios.sh" "$sb" "$top/t/fixtures/pg" >"$scratch/out" 2>&1
 value() { sed -n "s/^$1=//p" "$scratch/out" | head -n1; }

@@ -11,11 +11,7 @@ top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
 needs BINARY
 [ "$(id -u)" = 0 ] || sandbox_skip_all "needs ROOT"
 command -v mariadbd >/dev/null || sandbox_skip_all "needs MYSQLD"
-scratch=$(mktemp -d) || exit 1
-box=t056-$$
-trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; rm -rf "$scratch"' EXIT
-sb=$(cd "$(dirname "$SLICEBENCH")" && pwd)/$(basename "$SLICEBENCH")
-need_systemd $box "$scratch/up"
+sandbox_test t056
 echo "1..20"
 "${in_systemd[@]}" bash "$top/t/fixtures/faults/scenarios.sh" "$sb" "$top/t/fixtures/faults/two-kinds.ini" \
 	"$top/t/fixtures/run/client-scope.ini" >"$scratch/out" 2>&1

@@ -11,11 +11,7 @@ top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
 needs BINARY
 [ "$(id -u)" = 0 ] || sandbox_skip_all "needs ROOT"
 command -v mariadbd >/dev/null || sandbox_skip_all "needs MYSQLD"
-scratch=$(mktemp -d) || exit 1
-box=t057-$$
-trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; rm -rf "$scratch"' EXIT
-sb=$(cd "$(dirname "$SLICEBENCH")" && pwd)/$(basename "$SLICEBENCH")
-need_systemd $box "$scratch/up"
+sandbox_test t057
 echo "1..9"
 "${in_systemd[@]}" bash "$top/t/fixtures/units/foreign.sh" "$sb" >"$scratch/out" 2>&1
 value() { sed -n "s/^$1=//p" "$scratch/out" | head -n1; }

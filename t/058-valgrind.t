@@ -9,11 +9,7 @@ for p in id:ROOT mariadbd:MYSQLD valgrind:VALGRIND; do
 	if [ "${p%%:*}" = id ]; then [ "$(id -u)" = 0 ] || sandbox_skip_all "needs ROOT"
 	else command -v "${p%%:*}" >/dev/null || sandbox_skip_all "needs ${p#*:}"; fi
 done
-scratch=$(mktemp -d) || exit 1
-box=t058-$$
-trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; rm -rf "$scratch"' EXIT
-sb=$(cd "$(dirname "$SLICEBENCH")" && pwd)/$(basename "$SLICEBENCH")
-need_systemd $box "$scratch/up"
+sandbox_test t058
 echo "1..3"
 script='w=$(mktemp -d); chmod 0755 "$w"; export SLICEBENCH_STATE_DIR=$w/s SLICEBENCH_RUN_DIR=$w/r
 valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 "$1" run "$2" --out "$w/res" >/dev/null 2>"$w/vg"

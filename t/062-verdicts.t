@@ -17,9 +17,7 @@ needs BINARY
 command -v mariadbd >/dev/null || sandbox_skip_all "needs MYSQLD"
 [ "$(nproc)" -ge 2 ] || skip_all "taskset -c 1 needs a second CPU"
 scratch=$(mktemp -d -p "$top" .t062.XXXXXX) || exit 1 # inside the checkout, which the sandbox binds
-box=t062-$$
-trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; rm -rf "$scratch"' EXIT
-need_systemd $box "$scratch/up"
+sandbox_test t062
 echo "1..8"
 
 "${in_systemd[@]}" taskset -c 1 "$SLICEBENCH" run "$exp" --out "$scratch/res" >"$scratch/out" 2>"$scratch/err"

@@ -14,9 +14,7 @@ needs BINARY
 [ "$(id -u)" = 0 ] || sandbox_skip_all "needs ROOT"
 command -v mariadbd >/dev/null || sandbox_skip_all "needs MYSQLD"
 scratch=$(mktemp -d -p "$top" .t080.XXXXXX) || exit 1 # inside the checkout, which the sandbox binds
-box=t080-$$
-trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; rm -rf "$scratch"' EXIT
-need_systemd $box "$scratch/up"
+sandbox_test t080
 echo "1..12"
 explain() { "${in_systemd[@]}" "$SLICEBENCH" explain "$exp" "$@"; }
 

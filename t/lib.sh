@@ -48,6 +48,17 @@ need_systemd() {
 	"$SLICEBENCH" sandbox --name "$1" up >"$2" 2>&1 || sandbox_skip_all "the sandbox did not boot: $(tail -n 1 "$2")"
 	in_systemd=("$SLICEBENCH" sandbox --name "$1" exec --)
 }
+# sandbox_test NAME: a container NAME-PID for the test's systemd kinds
+# (need_systemd), $sb the binary's absolute path for commands run in it,
+# and an EXIT trap that takes the container, any server of $scratch and
+# $scratch itself away.  $scratch is made first if the test has none.
+sandbox_test() {
+	[ -n "${scratch:-}" ] || scratch=$(mktemp -d) || exit 1
+	box=$1-$$
+	trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
+	sb=$(cd "$(dirname "$SLICEBENCH")" && pwd)/$(basename "$SLICEBENCH")
+	need_systemd "$box" "$scratch/up"
+}
 # need_deb: $deb, the package under test: SLICEBENCH_DEB (make check sets
 # it), or what make deb builds in this checkout.
 need_deb() {
