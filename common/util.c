@@ -440,10 +440,13 @@ int xasprintf(char **ret, const char *fmt, ...)
 	return 0;
 }
 
-/* Removes what dfd holds, entry by entry through file descriptors opened
- * with O_NOFOLLOW, so that a directory swapped for a symbolic link while we
- * work (the tree may belong to the server's user) is never followed. */
-static int remove_children(int dfd, dev_t dev, unsigned depth)
+typedef int (*tree_visit_fn)(int dirfd, const char *name, const struct stat *st, void *userdata);
+
+/* Visits what dfd holds, children before their directory, entry by entry
+ * through file descriptors opened with O_NOFOLLOW, so that a directory
+ * swapped for a symbolic link while we work (the tree may belong to the
+ * server's user) is never followed, nor another filesystem entered. */
+static int walk_children(int dfd, dev_t dev, unsigned depth, tree_visit_fn visit, void *userdata)
 {
 	DIR *d;
 	struct dirent *e;
@@ -461,56 +464,93 @@ static int remove_children(int dfd, dev_t dev, unsigned depth)
 	}
 	while ((e = readdir(d))) {
 		struct stat st;
-		int fd;
+		int fd, k;
 
-		if (streq(e->d_name, ".") || streq(e->d_name, ".."))
+		if (streq(e->d_name, ".") || streq(e->d_name, "..") ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
-		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		if (!S_ISDIR(st.st_mode)) {
-			if (unlinkat(dirfd(d), e->d_name, 0) < 0 && errno != ENOENT && r == 0)
-				r = -errno;
-			continue;
+		if (S_ISDIR(st.st_mode)) {
+			if (st.st_dev != dev)
+				continue; /* another filesystem: not ours */
+			fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
+			if (fd < 0)
+				fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (fd < 0) {
+				if (errno != ENOENT && r == 0)
+					r = -errno;
+				continue;
+			}
+			if (fstat(fd, &st) < 0 || st.st_dev != dev) {
+				close(fd);
+				continue;
+			}
+			k = walk_children(fd, dev, depth + 1, visit, userdata);
+			if (k < 0 && r == 0)
+				r = k;
 		}
-		if (st.st_dev != dev)
-			continue; /* another filesystem: not ours to empty */
-		fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
-		if (fd < 0)
-			fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0) {
-			if (errno != ENOENT && r == 0)
-				r = -errno;
-			continue;
-		}
-		if (fstat(fd, &st) < 0 || st.st_dev != dev) {
-			close(fd);
-			continue;
-		}
-		int k = remove_children(fd, dev, depth + 1);
-		if (k < 0 && r == 0)
+		k = visit(dirfd(d), e->d_name, &st, userdata);
+		if (k < 0 && k != -ENOENT && r == 0)
 			r = k;
-		if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) < 0 && errno != ENOENT && r == 0)
-			r = -errno;
 	}
 	closedir(d);
 	return r;
 }
 
-int remove_tree(const char *path)
+/* Opens path (not a symbolic link) and walks what it holds; *ret_st is
+ * path's once it is open. */
+static int walk_tree(const char *path, struct stat *ret_st, tree_visit_fn visit, void *userdata)
 {
-	struct stat st;
 	int fd, r;
 
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) < 0) {
+	if (fstat(fd, ret_st) < 0) {
 		r = -errno;
 		close(fd);
 		return r;
 	}
-	r = remove_children(fd, st.st_dev, 0);
+	return walk_children(fd, ret_st->st_dev, 0, visit, userdata);
+}
+
+static int unlink_entry(int dirfd, const char *name, const struct stat *st, void *userdata _unused_)
+{
+	return unlinkat(dirfd, name, S_ISDIR(st->st_mode) ? AT_REMOVEDIR : 0) < 0 ? -errno : 0;
+}
+
+int remove_tree(const char *path)
+{
+	struct stat st = {};
+	int r = walk_tree(path, &st, unlink_entry, NULL);
+
+	if (!st.st_ino)
+		return r; /* not opened: nothing to remove */
 	if (rmdir(path) < 0 && r == 0)
+		r = -errno;
+	return r;
+}
+
+struct owners {
+	uid_t from, uid;
+	gid_t gid;
+};
+
+static int chown_entry(int dirfd, const char *name, const struct stat *st, void *userdata)
+{
+	const struct owners *o = userdata;
+
+	if (st->st_uid != o->from)
+		return 0;
+	return fchownat(dirfd, name, o->uid, o->gid, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
+}
+
+int chown_tree(const char *path, uid_t from, uid_t uid, gid_t gid)
+{
+	struct owners o = { from, uid, gid };
+	struct stat st = {};
+	int r = walk_tree(path, &st, chown_entry, &o);
+
+	if (r >= 0 && st.st_uid == from && lchown(path, uid, gid) < 0)
 		r = -errno;
 	return r;
 }

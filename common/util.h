@@ -104,6 +104,9 @@ int dir_check_trusted(const char *path);
  * with O_NOFOLLOW, so that it never follows a symbolic link (even one
  * swapped in while it works) or crosses into another filesystem. */
 int remove_tree(const char *path);
+/* chown -R of what from owns in a tree slicebench made, the same careful
+ * way: nothing of another owner changes hands. */
+int chown_tree(const char *path, uid_t from, uid_t uid, gid_t gid);
 
 /* Field 22 of /proc/PID/stat, 0 if there is no such process: with the
  * PID, it names one process for good (a recycled PID has another). */

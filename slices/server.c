@@ -131,8 +131,9 @@ void server_config_fill(struct server_config *cfg)
 		cfg->max_connections = SERVER_DEFAULT_MAX_CONNECTIONS;
 }
 
-/* The socket's directory, one per state directory (two state directories
- * never share a socket): RUN/s-HASH, made here and given to the server's
+/* The socket's directory, one per state directory and server user (two
+ * state directories never share a socket, and a user never takes over
+ * another's directory): RUN/s-HASH, made here and given to the server's
  * user, who must create the socket in it.  Only the server's user and root
  * reach it; a symbolic link or another owner there is refused. */
 static int socket_dir_setup(const char *run_dir, const char *state_dir, const struct passwd *pw, char **ret)
@@ -147,6 +148,10 @@ static int socket_dir_setup(const char *run_dir, const char *state_dir, const st
 		return -errno;
 	for (const char *c = real; *c; c++)
 		h = (h ^ (unsigned char)*c) * UINT64_C(1099511628211);
+	/* The default user's directory keeps the name it had before. */
+	if (!streq(pw->pw_name, SERVER_DEFAULT_USER))
+		for (const char *c = pw->pw_name; *c; c++)
+			h = (h ^ (unsigned char)*c) * UINT64_C(1099511628211);
 	if (xasprintf(&dir, "%s/s-%016" PRIx64, run_dir, h) < 0)
 		return -ENOMEM;
 	r = mkdir_p(run_dir, 0755);
@@ -312,6 +317,13 @@ int server_setup(const struct server_config *config, struct server *ret)
 		if (!S_ISDIR(st.st_mode) || !datadir_is_ours(marker)) {
 			r = -EEXIST;
 			goto fail;
+		}
+		/* Made for another user ([server] user = mysql after the
+		 * default's runs): that user's files become this one's. */
+		if (st.st_uid != pw->pw_uid) {
+			r = chown_tree(s.datadir, st.st_uid, pw->pw_uid, pw->pw_gid);
+			if (r < 0)
+				goto fail;
 		}
 	} else {
 		r = datadir_create(&s, cfg->state_dir);

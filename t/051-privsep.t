@@ -10,7 +10,7 @@
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
 needs BINARY ROOT MYSQLD
 command -v setpriv >/dev/null || skip_all "needs setpriv (util-linux)"
-echo "1..17"
+echo "1..19"
 server_scratch
 state=$SLICEBENCH_STATE_DIR
 victim=
@@ -107,4 +107,22 @@ ok $? "[server] user = root is refused, saying why (exit $rc)" "$scratch/out"
 after=$(roots)
 [ "$before" = "$after" ] && [ "$(stat -c %U "$state/datadir")" = slicebench ]
 ok $? "and the shared datadir gained no file of root's ($(comm -13 <(echo "$before") <(echo "$after") | head -n 3 | tr '\n' ' '))"
+
+# 6. The same datadir for another server user ([server] user = mysql after
+# the default's runs): what the default user owned becomes mysql's, and a
+# link that user planted in it is not followed to root's file.
+if id mysql >/dev/null 2>&1; then
+	as_server "ln -s '$scratch/secret' '$state/datadir/planted'"
+	sed 's/^\[server\]$/[server]\nuser = mysql/; s/^threads = .*/threads = 1/; s/^repeat = .*/repeat = 1/' \
+		"$top/t/fixtures/run/two-raw.ini" >"$scratch/mysql-user.ini"
+	"$SLICEBENCH" run "$scratch/mysql-user.ini" --out "$scratch/res-mysql" >"$scratch/out" 2>&1; rc=$?
+	[ $rc = 0 ] && [ "$(stat -c %U "$state/datadir")" = mysql ] && [ -z "$(find "$state/datadir" -user slicebench)" ] &&
+		[ "$(stat -c %U "$state/datadir/.slicebench-datadir")" = root ]
+	ok $? "a run as mysql takes over the default user's datadir, root's marker kept (exit $rc)" "$scratch/out"
+	[ "$(stat -c %U:%a "$scratch/secret")" = root:600 ] && [ "$(stat -c %U "$state/datadir/planted")" = mysql ]
+	ok $? "the planted link changed hands, not root's file behind it ($(stat -c %U:%a "$scratch/secret"))"
+else
+	echo "ok 18 # SKIP no mysql account (mariadb-server makes it)"
+	echo "ok 19 # SKIP no mysql account"
+fi
 exit $failed
