@@ -81,6 +81,7 @@ struct context_ops {
 	enum context_cgroup cgroup;
 	enum context_manager manager;
 	bool slice; /* goes into an experiment's slice (Slice=): a unit of the system manager's, or raw's cgroup */
+	bool mirror; /* unit = NAME.service: may mirror an installed unit of the system manager's */
 	/* Stale state of a killed run is cleaned from its record: the unit
 	 * (unit_suffix) on .manager, the cgroup it made, then the server's PID. */
 	int (*start)(struct context *c);

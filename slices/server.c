@@ -260,6 +260,10 @@ int server_remove_half_made(const char *state_dir, const struct server_engine *e
 	return r == -ENOENT ? 0 : r < 0 ? r : 1;
 }
 
+/* Long because it is one sequence, each step relying on the one before:
+ * the paths, the user (never root), the trusted state directory, the
+ * socket's, the datadir adopted only if ours or made, the option file; one
+ * failure label undoes them. */
 int server_setup(const struct server_config *config, struct server *ret)
 {
 	struct server_config filled = *config, *cfg = &filled;

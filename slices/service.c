@@ -159,6 +159,7 @@ const struct context_ops context_service_ops = {
 	.cgroup = CGROUP_BY_SYSTEMD,
 	.manager = MANAGER_SYSTEM,
 	.slice = true,
+	.mirror = true,
 	.start = service_start,
 	.stop = service_stop,
 	.set = service_set,

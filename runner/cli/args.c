@@ -99,6 +99,9 @@ static const struct cli_option opt_keep = { .name = "keep", .type = CLI_FLAG, A(
 					    .help = "leave the last server running (slicebench cleanup stops it)" };
 #undef A
 
+/* The options whose values the generic types cannot parse.  Long because
+ * it is one case per such option, each a few lines: apart, the cases would
+ * be a table of one-use functions. */
 static int parse_custom(const struct cli_verb *v, const struct cli_option *opt, const char *value, void *userdata)
 {
 	struct sweep_args *a = userdata;

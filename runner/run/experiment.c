@@ -1041,7 +1041,7 @@ static int mirror_into(struct parser *p, size_t i)
 	unsigned line = p->unit_line[i];
 	int r;
 
-	if (c->kind != CONTEXT_SERVICE)
+	if (!context_ops_for(c->kind)->mirror)
 		return fail_at(p, line, "unit", "only a service context mirrors an installed unit (this is %s)",
 			       context_kind_to_string(c->kind));
 	if (bus_open_system(&bus) < 0)
@@ -1365,6 +1365,29 @@ static json_t *context_to_json(const struct experiment *e, size_t i)
 			 e->client_cpus[i], "slice", e->context_slice[i] >= 0 ? e->slices[e->context_slice[i]].name : NULL);
 }
 
+/* The keys a record carries only when they are used, so that runs made
+ * before them resume. */
+static int experiment_optional_to_json(const struct experiment *e, json_t *j)
+{
+	/* pgbench's workloads: the workload, its scale and client threads */
+	if (e->workload != OLTP_WORKLOAD_READ_ONLY &&
+	    (json_object_set_new(j, "workload", json_string(oltp_workload_name(e->workload))) < 0 ||
+	     json_object_set_new(j, "scale", json_integer(e->scale)) < 0))
+		return -ENOMEM;
+	if (e->client_threads &&
+	    json_object_set_new(json_object_get(j, "client"), "threads", json_integer(e->client_threads)) < 0)
+		return -ENOMEM;
+	/* repeat = auto: the maximum and the target, and "auto" for the count */
+	if (e->repeat_auto &&
+	    (json_object_set_new(j, "repeat", json_string("auto")) < 0 ||
+	     json_object_set_new(j, "repeat_max", json_integer(e->repeat_max)) < 0 ||
+	     json_object_set_new(j, "until", json_real(e->until)) < 0))
+		return -ENOMEM;
+	if (e->n_slices && json_object_set_new(j, "slices", slices_to_json(e)) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 json_t *experiment_to_json(const struct experiment *e)
 {
 	json_t *j, *threads = json_array(), *names = json_array(), *specs = json_array(), *cpus = json_array(),
@@ -1400,28 +1423,7 @@ json_t *experiment_to_json(const struct experiment *e)
 			 "context_specs", specs, "vary", vary, "server", "binary", e->binary, "engine", e->engine,
 			 "buffer_pool", e->buffer_pool, "user", e->server_user, "max_connections", (int)e->max_connections,
 			 "client", "cpus", cpus, "pin", word_name(oltp_pin_words, e->pin), "scope", (int)e->client_scope);
-	/* pgbench's workloads: the workload, its scale and client threads; not
-	 * there for oltp_read_only, so that runs made before them resume. */
-	if (j && e->workload != OLTP_WORKLOAD_READ_ONLY &&
-	    (json_object_set_new(j, "workload", json_string(oltp_workload_name(e->workload))) < 0 ||
-	     json_object_set_new(j, "scale", json_integer(e->scale)) < 0)) {
-		json_decref(j);
-		j = NULL;
-	}
-	if (j && e->client_threads &&
-	    json_object_set_new(json_object_get(j, "client"), "threads", json_integer(e->client_threads)) < 0) {
-		json_decref(j);
-		j = NULL;
-	}
-	/* repeat = auto: the maximum and the target, and "auto" for the count */
-	if (j && e->repeat_auto &&
-	    (json_object_set_new(j, "repeat", json_string("auto")) < 0 ||
-	     json_object_set_new(j, "repeat_max", json_integer(e->repeat_max)) < 0 ||
-	     json_object_set_new(j, "until", json_real(e->until)) < 0)) {
-		json_decref(j);
-		j = NULL;
-	}
-	if (j && e->n_slices && json_object_set_new(j, "slices", slices_to_json(e)) < 0) {
+	if (j && experiment_optional_to_json(e, j) < 0) {
 		json_decref(j);
 		j = NULL;
 	}
