@@ -179,10 +179,12 @@ static void check_mechanism(void)
 }
 
 /* Every summary the report makes of a step's telemetry names its key and
- * reduces a key that a sample really has. */
+ * reduces a key that a sample really has (one of a step with a neighbour,
+ * whose CPU time is a key of its own). */
 static void check_telemetry_summaries(void)
 {
-	struct oltp_telemetry_sample s = {};
+	static const char *const neighbours[] = { "hog" };
+	struct oltp_telemetry_sample s = { .n_neighbours = 1, .neighbour_names = neighbours };
 	json_t *j = oltp_telemetry_sample_to_json(&s);
 
 	ok(j != NULL, "a sample renders as JSON");

@@ -103,23 +103,48 @@ const struct telemetry_summary_def telemetry_summaries[_TEL_MAX] = {
 	[TEL_BLOCKED_MEAN] = { .name = "procs_blocked_mean", .sample = "procs_blocked", .reduce = REDUCE_MEAN,
 			       .decimals = 2 },
 	[TEL_BLOCKED_MAX] = { .name = "procs_blocked_max", .sample = "procs_blocked", .reduce = REDUCE_MAX },
+	/* Who got the CPU: the server's, the client's and the neighbours'
+	 * CPU seconds per second of the step. */
+	[TEL_SERVER_CPU] = { .name = "server_cpu_per_s", .sample = "server_cpu_s", .reduce = REDUCE_RATE, .decimals = 3 },
+	[TEL_CLIENT_CPU] = { .name = "client_cpu_per_s", .sample = "client_cpu_s", .reduce = REDUCE_RATE, .decimals = 3 },
+	[TEL_NEIGHBOURS_CPU] = { .name = "neighbours_cpu_per_s", .sample = "neighbour_cpu_s", .reduce = REDUCE_RATE,
+				 .decimals = 3 },
 };
+
+/* A sample's number, or the sum of an object's numbers (the neighbours'). */
+static bool sample_number(const json_t *v, double *ret)
+{
+	const char *key;
+	const json_t *m;
+
+	if (json_is_number(v)) {
+		*ret = json_number_value(v);
+		return true;
+	}
+	if (!json_is_object(v) || json_object_size(v) == 0)
+		return false;
+	*ret = 0;
+	json_object_foreach((json_t *)v, key, m) {
+		if (!json_is_number(m))
+			return false;
+		*ret += json_number_value(m);
+	}
+	return true;
+}
 
 /* One row of telemetry_summaries over a step's samples; NAN without any
  * (a delta needs two). */
 static double step_summary(const json_t *step, const struct telemetry_summary_def *d)
 {
 	const json_t *s;
-	double acc = 0, first = NAN;
+	double acc = 0, first = NAN, first_t = NAN, last_t = NAN;
 	size_t i, n = 0;
 
 	json_array_foreach(json_object_get(step, "telemetry"), i, s) {
-		const json_t *v = json_object_get(s, d->sample);
-		double x;
+		double x, t = json_number_value(json_object_get(s, "t_s"));
 
-		if (!json_is_number(v))
+		if (!sample_number(json_object_get(s, d->sample), &x))
 			continue;
-		x = json_number_value(v);
 		switch (d->reduce) {
 		case REDUCE_MEAN:
 			acc += x;
@@ -131,14 +156,19 @@ static double step_summary(const json_t *step, const struct telemetry_summary_de
 			acc = n ? MAX(acc, x) : x;
 			break;
 		case REDUCE_DELTA:
+		case REDUCE_RATE:
 			first = n ? first : x;
+			first_t = n ? first_t : t;
 			acc = x - first;
+			last_t = t;
 			break;
 		}
 		n++;
 	}
-	if (n == 0 || (d->reduce == REDUCE_DELTA && n < 2))
+	if (n == 0 || ((d->reduce == REDUCE_DELTA || d->reduce == REDUCE_RATE) && n < 2))
 		return NAN;
+	if (d->reduce == REDUCE_RATE)
+		return last_t > first_t ? acc / (last_t - first_t) : NAN;
 	return d->reduce == REDUCE_MEAN ? acc / (double)n : acc;
 }
 

@@ -25,7 +25,13 @@
  * row reducing one key of the samples over the step's seconds; a cell holds
  * the median over its repeats.  The CSV and JSON renderers print every row
  * under its name. */
-enum telemetry_reduce { REDUCE_MEAN, REDUCE_MIN, REDUCE_MAX, REDUCE_DELTA /* last minus first: a cumulative counter */ };
+enum telemetry_reduce {
+	REDUCE_MEAN,
+	REDUCE_MIN,
+	REDUCE_MAX,
+	REDUCE_DELTA, /* last minus first: a cumulative counter */
+	REDUCE_RATE,  /* the delta per second of t_s: a cumulative CPU time as CPUs used */
+};
 enum telemetry_summary {
 	TEL_IDLE_PCT,
 	TEL_THROTTLED,
@@ -35,11 +41,14 @@ enum telemetry_summary {
 	TEL_RUNNING_MAX,
 	TEL_BLOCKED_MEAN,
 	TEL_BLOCKED_MAX,
+	TEL_SERVER_CPU,
+	TEL_CLIENT_CPU,
+	TEL_NEIGHBOURS_CPU,
 	_TEL_MAX,
 };
 struct telemetry_summary_def {
 	const char *name;   /* the cell's key in JSON, its column in CSV */
-	const char *sample; /* the key of a telemetry sample it reduces */
+	const char *sample; /* the key of a telemetry sample it reduces (an object's members summed) */
 	enum telemetry_reduce reduce;
 	int decimals; /* in CSV */
 };

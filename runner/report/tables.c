@@ -198,8 +198,31 @@ static void add_load(struct table *t, const struct cell *c)
 			  v[TEL_RUNNING_MEAN], v[TEL_RUNNING_MAX], v[TEL_BLOCKED_MEAN], v[TEL_BLOCKED_MAX]);
 }
 
+/* "0.82 | 0.41 | 0.95": the CPUs the server, the client and the
+ * neighbours used; the neighbours' part only when the run had some. */
+static void add_cpu(struct table *t, const struct cell *c)
+{
+	const double *v = c->tel;
+
+	if (isnan(v[TEL_SERVER_CPU]) && isnan(v[TEL_CLIENT_CPU]))
+		table_add(t, GAP);
+	else if (isnan(v[TEL_NEIGHBOURS_CPU]))
+		table_add(t, "%.2f | %.2f", v[TEL_SERVER_CPU], v[TEL_CLIENT_CPU]);
+	else
+		table_add(t, "%.2f | %.2f | %.2f", v[TEL_SERVER_CPU], v[TEL_CLIENT_CPU], v[TEL_NEIGHBOURS_CPU]);
+}
+
 /* METRIC_MECHANISM + i: row i of oltp_mechanism_table(). */
-enum metric { METRIC_TPS, METRIC_P95, METRIC_IDLE, METRIC_LOAD, METRIC_THROTTLED, METRIC_NOISE, METRIC_MECHANISM };
+enum metric {
+	METRIC_TPS,
+	METRIC_P95,
+	METRIC_IDLE,
+	METRIC_LOAD,
+	METRIC_THROTTLED,
+	METRIC_CPU,
+	METRIC_NOISE,
+	METRIC_MECHANISM,
+};
 
 /* Whole microseconds and percents; a count per transaction with two decimals. */
 static int mechanism_digits(size_t row)
@@ -242,6 +265,9 @@ static int build_table(const struct model *m, enum metric what, struct table *t)
 				break;
 			case METRIC_THROTTLED:
 				add_number(t, c->tel[TEL_THROTTLED], 0);
+				break;
+			case METRIC_CPU:
+				add_cpu(t, c);
 				break;
 			case METRIC_NOISE:
 				add_noise(t, c);
@@ -286,6 +312,10 @@ static const char *metric_caption(const struct model *m, enum metric what, char 
 		break;
 	case METRIC_THROTTLED:
 		snprintf(buf, len, "nr_throttled delta per step, median of the repeats");
+		break;
+	case METRIC_CPU:
+		snprintf(buf, len, "who got the CPU: CPU seconds per second of the server | the client | the neighbours, "
+				   "median of the repeats");
 		break;
 	default: {
 		size_t n;
@@ -370,7 +400,7 @@ static int print_noise(const struct model *m, bool markdown, FILE *out)
  * the failed steps, the noisy ones, the placement differences. */
 int render_tables(const struct model *m, const struct report_options *o, bool markdown, FILE *out)
 {
-	enum metric list[5 + OLTP_MECHANISM_MAX] = { METRIC_TPS };
+	enum metric list[6 + OLTP_MECHANISM_MAX] = { METRIC_TPS };
 	size_t n = 1, i;
 	int r;
 	const char *ctx, *key;
@@ -383,6 +413,7 @@ int render_tables(const struct model *m, const struct report_options *o, bool ma
 		list[n++] = METRIC_IDLE;
 		list[n++] = METRIC_LOAD;
 		list[n++] = METRIC_THROTTLED;
+		list[n++] = METRIC_CPU;
 		/* The evidence of mechanism: what the scheduler did per transaction. */
 		size_t rows;
 

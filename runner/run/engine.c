@@ -236,6 +236,16 @@ static int unit_slices_start(struct runner *rn, struct context *c, size_t ctx, s
 	return r;
 }
 
+/* What a unit's server runs in, made by unit_start and undone by unit_end. */
+struct unit_parts {
+	struct context_spec spec;
+	struct context c;
+	struct slice_tree tree;
+	struct prop_value slice_vary;
+	char *cpu_dir;
+	bool started; /* managed_start() succeeded: managed_stop() undoes it */
+};
+
 static void unit_slices_stop(struct runner *rn, struct slice_tree *t, struct prop_value *vary)
 {
 	if (t->specs)
@@ -366,6 +376,56 @@ static int unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 	return result;
 }
 
+/* A unit's server started in context c (spec filled from vary value v),
+ * inside the experiment's slices, and the options pointed at it: the part
+ * run_unit and run_live_unit share.  c->ops is NULL when the spec could not
+ * be made, and nothing was started. */
+static int unit_start(struct runner *rn, size_t ctx, size_t v, const char *unit, const char *how,
+		      struct unit_parts *u, struct oltp_options *o, char **ret_msg)
+{
+	const struct experiment *e = rn->e;
+	char left[32];
+	int r;
+
+	r = experiment_spec_for(e, ctx, v, &u->spec);
+	if (r < 0)
+		return r;
+	u->c = (struct context){ .ops = context_ops_for(u->spec.kind), .spec = &u->spec, .server = &rn->server,
+				 .mode = cgroup_mode_detect() };
+	rn->units_done++;
+	eta(rn, left, sizeof(left));
+	progress("unit %zu/%zu %s (%s%s): starting the server, ETA %s", rn->units_done, rn->plan->n_units, unit,
+		 context_kind_to_string(u->spec.kind), how, left);
+	r = unit_slices_start(rn, &u->c, ctx, v, &u->tree, &u->slice_vary, ret_msg);
+	if (r >= 0)
+		r = managed_start(&u->c, ret_msg);
+	if (r < 0)
+		return r;
+	u->started = true;
+	o->socket = rn->server.socket;
+	o->server_pid = rn->server_pid = u->c.pid;
+	if (cgroup_cpu_dir(u->c.pid, u->c.mode, &u->cpu_dir) >= 0)
+		o->server_cpu_cgroup = u->cpu_dir;
+	return 0;
+}
+
+/* Undoes unit_start: the server stopped if it runs, the slices removed. */
+static int unit_end(struct runner *rn, struct unit_parts *u)
+{
+	int r = 0;
+
+	rn->server_pid = 0;
+	if (u->started)
+		r = managed_stop(&u->c);
+	u->started = false;
+	unit_slices_stop(rn, &u->tree, &u->slice_vary);
+	if (u->c.ops)
+		experiment_spec_done(rn->e, &u->spec);
+	free(u->cpu_dir);
+	u->cpu_dir = NULL;
+	return r;
+}
+
 /* One unit: a fresh server in the context, its steps, the server stopped.
  * Returns <0 only for what must end the run (a results write that failed,
  * on-error = stop, a signal).  Long because a start that fails or is cut
@@ -373,13 +433,10 @@ static int unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 {
 	const struct experiment *e = rn->e;
-	_cleanup_free_ char *msg = NULL, *cpu_dir = NULL;
-	struct context_spec spec = {};
-	struct context c = {};
-	struct slice_tree tree = {};
-	struct prop_value slice_vary = {};
+	_cleanup_free_ char *msg = NULL;
+	struct unit_parts u = {};
 	struct oltp_options o = rn->o;
-	char unit[96], left[32];
+	char unit[96];
 	int r, result = 0;
 
 	r = results_unit_name(e->contexts[ctx].name, v, repeat, unit, sizeof(unit));
@@ -390,51 +447,33 @@ static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 		rn->steps_done += e->n_threads;
 		return 0;
 	}
-	r = experiment_spec_for(e, ctx, v, &spec);
-	if (r < 0)
+	r = unit_start(rn, ctx, v, unit, "", &u, &o, &msg);
+	if (r < 0 && !u.c.ops)
 		return log_error_errno(r, "run: %s: %m", unit);
-	c = (struct context){ .ops = context_ops_for(spec.kind), .spec = &spec, .server = &rn->server,
-			      .mode = cgroup_mode_detect() };
-	rn->units_done++;
-	eta(rn, left, sizeof(left));
-	progress("unit %zu/%zu %s (%s): starting the server, ETA %s", rn->units_done, rn->plan->n_units, unit,
-		 context_kind_to_string(spec.kind), left);
-	r = unit_slices_start(rn, &c, ctx, v, &tree, &slice_vary, &msg);
-	if (r >= 0)
-		r = managed_start(&c, &msg);
 	if (r < 0 && interrupt_signal) {
 		/* A start cut short by a signal is not a failure of the unit: its
 		 * steps stay unrun, so that --resume runs them. */
-		unit_slices_stop(rn, &tree, &slice_vary);
-		experiment_spec_done(e, &spec);
+		unit_end(rn, &u);
 		return -EINTR;
 	}
 	if (r < 0) {
 		_cleanup_free_ char *reason = NULL;
 
 		log_error_errno(r, "run: %s: the server did not start as %s: %m%s%s", unit,
-				context_kind_to_string(spec.kind), msg ? "; " : "", strempty(msg));
+				context_kind_to_string(u.spec.kind), msg ? "; " : "", strempty(msg));
 		xasprintf(&reason, "the server did not start: %s", strerror(-r));
 		result = put_failed_steps(rn, unit, ctx, v, repeat, 0, reason ? reason : "the server did not start");
 		rn->steps_done += e->n_threads;
-		unit_slices_stop(rn, &tree, &slice_vary);
-		experiment_spec_done(e, &spec);
+		unit_end(rn, &u);
 		return result < 0 ? result : e->on_error == ON_ERROR_STOP ? -ECANCELED : 0;
 	}
-	o.socket = rn->server.socket;
-	o.server_pid = rn->server_pid = c.pid;
-	if (cgroup_cpu_dir(c.pid, c.mode, &cpu_dir) >= 0)
-		o.server_cpu_cgroup = cpu_dir;
-	r = put_placement(rn, unit, &c);
+	r = put_placement(rn, unit, &u.c);
 	if (r < 0)
 		log_warning_errno(r, "run: %s: cannot record the placement: %m", unit);
-	result = unit_steps(rn, unit, ctx, v, repeat, &c, &tree, &o);
-	rn->server_pid = 0;
-	r = managed_stop(&c);
+	result = unit_steps(rn, unit, ctx, v, repeat, &u.c, &u.tree, &o);
+	r = unit_end(rn, &u);
 	if (r < 0)
 		log_warning_errno(r, "run: %s: stopping the server: %m", unit);
-	unit_slices_stop(rn, &tree, &slice_vary);
-	experiment_spec_done(e, &spec);
 	return result;
 }
 
@@ -518,13 +557,10 @@ static int live_change(struct runner *rn, struct context *c, struct context_spec
 static int run_live_unit(struct runner *rn, size_t ctx, unsigned repeat)
 {
 	const struct experiment *e = rn->e;
-	_cleanup_free_ char *msg = NULL, *cpu_dir = NULL, *label = NULL;
-	struct context_spec spec = {};
-	struct context c = {};
-	struct slice_tree tree = {};
-	struct prop_value slice_vary = {};
+	_cleanup_free_ char *msg = NULL, *label = NULL;
+	struct unit_parts u = {};
 	struct oltp_options o = rn->o;
-	char unit[96], left[32];
+	char unit[96];
 	size_t n_done = 0;
 	int r, result = 0;
 
@@ -543,69 +579,46 @@ static int run_live_unit(struct runner *rn, size_t ctx, unsigned repeat)
 	}
 	r = results_unit_name(rn->context_name, 0, repeat, unit, sizeof(unit));
 	if (r >= 0)
-		r = experiment_spec_for(e, ctx, 0, &spec);
-	if (r < 0) {
+		r = unit_start(rn, ctx, 0, unit, ", live", &u, &o, &msg);
+	if (r < 0 && !u.c.ops) {
 		rn->context_name = NULL;
 		return log_error_errno(r, "run: %s: %m", unit);
 	}
-	c = (struct context){ .ops = context_ops_for(spec.kind), .spec = &spec, .server = &rn->server,
-			      .mode = cgroup_mode_detect() };
-	rn->units_done++;
-	eta(rn, left, sizeof(left));
-	progress("unit %zu/%zu %s (%s, live): starting the server, ETA %s", rn->units_done, rn->plan->n_units, unit,
-		 context_kind_to_string(spec.kind), left);
-	r = unit_slices_start(rn, &c, ctx, 0, &tree, &slice_vary, &msg);
-	if (r >= 0)
-		r = managed_start(&c, &msg);
 	if (r < 0) {
 		if (!interrupt_signal)
 			log_error_errno(r, "run: %s: the server did not start as %s: %m%s%s", unit,
-					context_kind_to_string(spec.kind), msg ? "; " : "", strempty(msg));
+					context_kind_to_string(u.spec.kind), msg ? "; " : "", strempty(msg));
 		for (size_t v = 0; !interrupt_signal && result >= 0 && v < e->n_vary; v++) {
 			result = results_unit_name(rn->context_name, v, repeat, unit, sizeof(unit));
 			if (result >= 0)
 				result = put_failed_steps(rn, unit, ctx, v, repeat, 0, "the server did not start");
 			rn->steps_done += e->n_threads;
 		}
-		goto out;
 	}
-	o.socket = rn->server.socket;
-	o.server_pid = rn->server_pid = c.pid;
-	if (cgroup_cpu_dir(c.pid, c.mode, &cpu_dir) >= 0)
-		o.server_cpu_cgroup = cpu_dir;
-	for (size_t v = 0; result >= 0 && v < e->n_vary; v++) {
+	for (size_t v = 0; r >= 0 && result >= 0 && v < e->n_vary; v++) {
 		_cleanup_free_ char *why = NULL;
 
-		r = results_unit_name(rn->context_name, v, repeat, unit, sizeof(unit));
-		if (r < 0 || unit_done(rn, unit)) {
+		if (results_unit_name(rn->context_name, v, repeat, unit, sizeof(unit)) < 0 || unit_done(rn, unit)) {
 			rn->steps_done += e->n_threads;
 			continue;
 		}
 		if (v > 0)
 			progress("unit %s: %s=%s on the running server", unit, e->vary->name, e->vary_values[v]);
-		r = live_change(rn, &c, &spec, &tree, &slice_vary, v, &why);
-		if (r < 0) {
+		if (live_change(rn, &u.c, &u.spec, &u.tree, &u.slice_vary, v, &why) < 0) {
 			log_error("run: %s: %s=%s could not be put in force live: %s", unit, e->vary->name,
-				  e->vary_values[v], why ? why : strerror(-r));
+				  e->vary_values[v], why ? why : "it was not read back");
 			result = put_failed_steps(rn, unit, ctx, v, repeat, 0, why ? why : "the setting is not in force");
 			rn->steps_done += e->n_threads;
 			continue;
 		}
-		r = put_placement(rn, unit, &c);
-		if (r < 0)
-			log_warning_errno(r, "run: %s: cannot record the placement: %m", unit);
-		result = unit_steps(rn, unit, ctx, v, repeat, &c, &tree, &o);
-		if (!process_alive(&c.pid))
+		if (put_placement(rn, unit, &u.c) < 0)
+			log_warning("run: %s: cannot record the placement", unit);
+		result = unit_steps(rn, unit, ctx, v, repeat, &u.c, &u.tree, &o);
+		if (!process_alive(&u.c.pid))
 			break;
 	}
-	rn->server_pid = 0;
-	r = managed_stop(&c);
-	if (r < 0)
-		log_warning_errno(r, "run: %s: stopping the server: %m", unit);
-out:
-	unit_slices_stop(rn, &tree, &slice_vary);
-	if (experiment_varies_contexts(e) && spec.n_props)
-		prop_value_done(&spec.props[spec.n_props - 1]);
+	if (unit_end(rn, &u) < 0)
+		log_warning("run: %s: stopping the server failed", unit);
 	rn->context_name = NULL;
 	if (interrupt_signal)
 		return -EINTR;

@@ -149,9 +149,18 @@ static int unit_invocation(const char *unit, int uid, char ret[static 33])
 	return r;
 }
 
+/* Writes j (taken, NULL for a failed json_pack) to path, atomically. */
+static int write_record(const char *path, json_t *j)
+{
+	_cleanup_free_ char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
+
+	json_decref(j);
+	return text ? write_file_atomic(path, text, strlen(text)) : -ENOMEM;
+}
+
 int state_record(const char *state_dir, const struct context *c)
 {
-	_cleanup_free_ char *path = NULL, *dir = NULL, *unit = NULL, *text = NULL;
+	_cleanup_free_ char *path = NULL, *dir = NULL, *unit = NULL;
 	struct passwd *pw = c->ops->manager == MANAGER_USER ? getpwnam(c->server->user) : NULL;
 	int uid = pw ? (int)pw->pw_uid : -1;
 	char invocation[33] = "";
@@ -172,13 +181,7 @@ int state_record(const char *state_dir, const struct context *c)
 		      "invocation", *invocation ? invocation : NULL, "uid", uid, "cgroup", c->cgroup_name, "server_pid",
 		      (int)c->pid, "server_start", (json_int_t)proc_start_time(c->pid), "owner_pid", (int)getpid(),
 		      "engine", c->server->engine->name, "socket", c->server->socket);
-	if (!j)
-		return -ENOMEM;
-	text = json_dumps(j, JSON_COMPACT);
-	json_decref(j);
-	if (!text)
-		return -ENOMEM;
-	return write_file_atomic(path, text, strlen(text));
+	return write_record(path, j);
 }
 
 int state_record_slices(const char *state_dir, const struct slice_tree *t)
@@ -225,7 +228,7 @@ static int neighbour_record_path(const char *state_dir, const struct neighbour *
 
 int state_record_neighbour(const char *state_dir, const struct neighbour *n)
 {
-	_cleanup_free_ char *path = NULL, *dir = NULL, *text = NULL;
+	_cleanup_free_ char *path = NULL, *dir = NULL;
 	char invocation[33] = "";
 	json_t *j;
 	int r;
@@ -240,13 +243,7 @@ int state_record_neighbour(const char *state_dir, const struct neighbour *n)
 	j = json_pack("{s:s, s:s?, s:s?, s:i, s:s?, s:i, s:I, s:i}", "kind", "neighbour", "unit", n->unit, "invocation",
 		      *invocation ? invocation : NULL, "uid", -1, "cgroup", n->cgroup, "pid", (int)n->pid, "pid_start",
 		      (json_int_t)proc_start_time(n->pid), "owner_pid", (int)getpid());
-	if (!j)
-		return -ENOMEM;
-	text = json_dumps(j, JSON_COMPACT);
-	json_decref(j);
-	if (!text)
-		return -ENOMEM;
-	return write_file_atomic(path, text, strlen(text));
+	return write_record(path, j);
 }
 
 void state_forget_neighbour(const char *state_dir, const struct neighbour *n)
