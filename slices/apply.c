@@ -72,6 +72,14 @@ int apply_sched(const struct prop_value *v _unused_, const struct prop_value *al
 	return sched_setscheduler(0, policy, &p) < 0 ? -errno : 0;
 }
 
+/* environment=: the inherited environment replaced as a whole. */
+int apply_whole_environment(const struct prop_value *v, const struct prop_value *all, size_t n)
+{
+	if (clearenv() != 0)
+		return -ENOMEM;
+	return apply_environment(v, all, n);
+}
+
 int apply_environment(const struct prop_value *v, const struct prop_value *all _unused_, size_t n _unused_)
 {
 	for (char **s = v->strv; *s; s++)

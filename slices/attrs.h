@@ -25,6 +25,7 @@ APPLIER(apply_affinity);
 APPLIER(apply_rlimit);
 APPLIER(apply_nice);
 APPLIER(apply_sched);
+APPLIER(apply_whole_environment);
 APPLIER(apply_environment);
 APPLIER(apply_unset_environment);
 APPLIER(apply_environment_file);
@@ -101,6 +102,15 @@ CHECK(force_protect_home);
 CHECK(force_read_only);
 CHECK(force_private_tmp);
 CHECK(force_environment);
+CHECK(force_whole_environment);
 CHECK(force_unset_environment);
 CHECK(force_environment_file);
 #undef CHECK
+
+#define TAKER(name) int name(const struct placement *from, const struct prop_def *d, struct context_spec *to)
+TAKER(take_value);
+TAKER(take_limit);
+TAKER(take_caps);
+TAKER(take_session);
+TAKER(take_environment);
+#undef TAKER

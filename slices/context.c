@@ -87,6 +87,10 @@ int context_check_prop(const struct prop_value *v, enum context_kind kind, enum 
 		return -EOPNOTSUPP;
 	}
 	by_systemd = d->class == PROP_CGROUP ? ops->cgroup == CGROUP_BY_SYSTEMD : ops->exec_by_systemd;
+	if (by_systemd && d->no_systemd) {
+		*ret_why = d->no_systemd;
+		return -EOPNOTSUPP;
+	}
 	/* What slicebench applies itself, the row must say how. */
 	if (!by_systemd && d->no_raw) {
 		*ret_why = d->no_raw;

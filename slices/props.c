@@ -231,6 +231,15 @@ nomem:
 	return -ENOMEM;
 }
 
+/* environment=: the same words, or none at all (an empty environment). */
+static int parse_whole_environment(const char *s, struct prop_value *v)
+{
+	if (s[strspn(s, " \t")])
+		return parse_environment(s, v);
+	v->strv = calloc(1, sizeof(char *));
+	return v->strv ? 0 : -ENOMEM;
+}
+
 static void strv_freep(char ***l)
 {
 	strv_free(*l);
@@ -616,28 +625,32 @@ static const struct prop_def props[] = {
 	{ .name = "CPUAccounting", .dbus_name = "CPUAccounting", .signature = "b", .class = PROP_CGROUP,
 	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_bool, .collect = collect_accounting,
 	  .read = read_cpu_accounting, .keys = { "cpu.accounting", "cgroup.cpu", "cgroup.cpuacct", "autogroup.in_force",
-						 "client.same_cpu_cgroup" },
-	  .in_force = force_accounting, .help = "yes: a cpu cgroup of its own (v1 cpu,cpuacct; v2 the cpu controller)" },
+						 "client.same_cpu_cgroup", "cpu.path*" },
+	  .in_force = force_accounting, .help = "yes: a cpu cgroup of its own (v1 cpu,cpuacct; v2 the cpu controller)", .take = take_value },
 	{ .name = "CPUWeight", .dbus_name = "CPUWeight", .signature = "t", .class = PROP_CGROUP,
 	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_ranged, .collect = collect_weight,
 	  .read = read_cpu_file, .src = "cpu.weight|cpu.shares", .keys = { "cpu.weight", "cpu.shares", "cgroup.cpu",
-									 "autogroup.in_force", "client.same_cpu_cgroup" },
+									 "autogroup.in_force", "client.same_cpu_cgroup",
+									 "cpu.accounting", "cpu.path*" },
 	  .in_force = force_weight, .help = "relative CPU weight 1-10000 (v2 cpu.weight, v1 cpu.shares = weight*1024/100)",
 	  .min = 1, .max = 10000 },
 	{ .name = "CPUShares", .dbus_name = "CPUShares", .signature = "t", .class = PROP_CGROUP,
 	  .systemd_modes = CGROUP_V1, .raw_modes = CGROUP_ANY, .parse = parse_ranged, .collect = collect_shares,
 	  .read = read_cpu_file, .src = "cpu.weight|cpu.shares", .keys = { "cpu.shares", "cgroup.cpu", "autogroup.in_force",
-									 "client.same_cpu_cgroup" },
+									 "client.same_cpu_cgroup", "cpu.accounting",
+									 "cpu.path*" },
 	  .in_force = force_weight, .help = "v1 cpu.shares 2-262144 (deprecated in systemd; use CPUWeight)", .min = 2,
 	  .max = 262144 },
 	{ .name = "CPUQuota", .dbus_name = "CPUQuotaPerSecUSec", .signature = "t", .class = PROP_CGROUP,
 	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_quota, .collect = collect_quota,
 	  .read = read_cpu_file, .src = "cpu.max|cpu.cfs_quota_us", .keys = { "cpu.cfs_quota_us", "cpu.max", "cgroup.cpu",
-									    "autogroup.in_force", "client.same_cpu_cgroup" },
+									    "autogroup.in_force", "client.same_cpu_cgroup",
+									    "cpu.accounting", "cpu.path*" },
 	  .in_force = force_quota, .help = "CPU time limit as a percentage of one CPU, e.g. 50% or 200%" },
 	{ .name = "CPUQuotaPeriodSec", .dbus_name = "CPUQuotaPeriodUSec", .signature = "t", .class = PROP_CGROUP,
 	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_usec, .collect = collect_period,
-	  .read = read_cpu_file, .src = "cpu.max|cpu.cfs_period_us", .keys = { "cpu.cfs_period_us", "cpu.max", "cgroup.cpu" },
+	  .read = read_cpu_file, .src = "cpu.max|cpu.cfs_period_us", .keys = { "cpu.cfs_period_us", "cpu.max", "cgroup.cpu",
+									     "cpu.accounting", "cpu.path*" },
 	  .in_force = force_period, .help = "CFS period for CPUQuota, 1ms-1s" },
 	{ .name = "AllowedCPUs", .dbus_name = "AllowedCPUs", .signature = "ay", .class = PROP_CGROUP,
 	  .systemd_modes = CGROUP_UNIFIED, .raw_modes = CGROUP_ANY, .parse = parse_cpus, .collect = collect_cpus,
@@ -652,13 +665,14 @@ static const struct prop_def props[] = {
 	{ .name = "slice", .class = PROP_RECORD, .read = read_slice, .keys = { "slice", "unit" },
 	  .help = "the slice and unit holding the server (recorded; the kind, or Slice=, decides it)" },
 	{ .name = "session", .class = PROP_RECORD, .read = read_session,
-	  .keys = { "session.is_leader", "pgrp.is_leader", "autogroup", "autogroup.nice", "autogroup.in_force", "parents" },
-	  .help = "the session, its autogroup and the autogroup's nice, and the ancestry (the kind's session = decides it)" },
+	  .keys = { "session.is_leader", "pgrp.is_leader", "autogroup", "autogroup.nice", "autogroup.in_force", "parents",
+		    "client.same_session", "client.same_autogroup" },
+	  .help = "the session, its autogroup and the autogroup's nice, and the ancestry (the kind's session = decides it)", .take = take_session },
 	/* Scheduling of the process. */
 	{ .name = "CPUAffinity", .dbus_name = "CPUAffinity", .signature = "ay", .class = PROP_EXEC,
 	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_cpus, .apply = apply_affinity,
 	  .read = read_affinity_attr, .keys = { "affinity", "affinity.threads" }, .in_force = force_cpus, .example = "0",
-	  .help = "sched_setaffinity() CPU list of the process: CPUs such as 0-3, or llc:N, node:N, core:N" },
+	  .help = "sched_setaffinity() CPU list of the process: CPUs such as 0-3, or llc:N, node:N, core:N", .take = take_value },
 	{ .name = "NUMAPolicy", .dbus_name = "NUMAPolicy", .signature = "i", .class = PROP_EXEC, .systemd_modes = CGROUP_ANY,
 	  .raw_modes = CGROUP_ANY, .parse = parse_numa_policy, .apply = apply_numa, .read = read_numa,
 	  .keys = { "numa.policy", "numa.mems_allowed" }, .in_force = force_numa, .example = "interleave",
@@ -668,7 +682,7 @@ static const struct prop_def props[] = {
 	  .keys = { "numa.policy" }, .in_force = force_numa_mask, .example = "0", .help = "NUMA node list for NUMAPolicy" },
 	{ .name = "Nice", .dbus_name = "Nice", .signature = "i", .class = PROP_EXEC, .systemd_modes = CGROUP_ANY,
 	  .raw_modes = CGROUP_ANY, .parse = parse_ranged, .apply = apply_nice, .read = read_nice, .keys = { "nice" },
-	  .in_force = force_i, .example = "5", .help = "nice level -20..19", .min = -20, .max = 19 },
+	  .in_force = force_i, .example = "5", .help = "nice level -20..19", .min = -20, .max = 19, .take = take_value },
 	{ .name = "CPUSchedulingPolicy", .dbus_name = "CPUSchedulingPolicy", .signature = "i", .class = PROP_EXEC,
 	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_sched_policy, .apply = apply_sched,
 	  .read = read_sched, .keys = { "sched.policy", "sched.priority" }, .in_force = force_sched_policy,
@@ -684,7 +698,7 @@ static const struct prop_def props[] = {
 	{ .name = "TimerSlackNSec", .dbus_name = "TimerSlackNSec", .signature = "t", .class = PROP_EXEC,
 	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_nsec, .apply = apply_timerslack,
 	  .read = read_timerslack, .keys = { "timerslack_ns" }, .in_force = force_u, .example = "1ms",
-	  .help = "prctl(PR_SET_TIMERSLACK): nanoseconds or a duration such as 1ms" },
+	  .help = "prctl(PR_SET_TIMERSLACK): nanoseconds or a duration such as 1ms", .take = take_value },
 	{ .name = "IOSchedulingClass", .dbus_name = "IOSchedulingClass", .signature = "i", .class = PROP_EXEC,
 	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_io_class, .apply = apply_ioprio,
 	  .read = read_ioprio, .keys = { "ioprio.class", "ioprio.priority" }, .in_force = force_ioprio_class,
@@ -696,30 +710,38 @@ static const struct prop_def props[] = {
 	{ .name = "OOMScoreAdjust", .dbus_name = "OOMScoreAdjust", .signature = "i", .class = PROP_EXEC,
 	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_ranged, .apply = apply_oom,
 	  .read = read_oom, .keys = { "oom_score_adj" }, .in_force = force_i, .example = "100",
-	  .help = "/proc/PID/oom_score_adj, -1000..1000", .min = -1000, .max = 1000 },
+	  .help = "/proc/PID/oom_score_adj, -1000..1000", .min = -1000, .max = 1000, .take = take_value },
 	/* Limits. */
 	{ .name = "LimitNOFILE", .dbus_name = "LimitNOFILE", .signature = "t", .append = append_rlimit,
 	  .class = PROP_EXEC, .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_rlimit,
 	  .apply = apply_rlimit, .rlimit = RLIMIT_NOFILE, .read = read_limit, .src = "Max open files",
-	  .keys = { "limit.nofile", "server.open_files_limit", "server.table_open_cache", "server.max_connections" },
-	  .in_force = force_rlimit, .example = "4096", .help = "RLIMIT_NOFILE, soft and hard" },
+	  .keys = { "limit.nofile", "server.open_files_limit", "server.table_open_cache", "server.max_connections",
+		    "server.table_open_cache_instances" },
+	  .in_force = force_rlimit, .example = "4096", .help = "RLIMIT_NOFILE, soft and hard", .take = take_limit },
 	{ .name = "LimitMEMLOCK", .dbus_name = "LimitMEMLOCK", .signature = "t", .append = append_rlimit,
 	  .class = PROP_EXEC, .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_rlimit,
 	  .apply = apply_rlimit, .rlimit = RLIMIT_MEMLOCK, .read = read_limit, .src = "Max locked memory", .keys = { "limit.memlock" },
-	  .in_force = force_rlimit, .example = "524288", .help = "RLIMIT_MEMLOCK in bytes, soft and hard" },
+	  .in_force = force_rlimit, .example = "524288", .help = "RLIMIT_MEMLOCK in bytes, soft and hard", .take = take_limit },
 	{ .name = "LimitNPROC", .dbus_name = "LimitNPROC", .signature = "t", .append = append_rlimit,
 	  .class = PROP_EXEC, .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_rlimit,
 	  .apply = apply_rlimit, .rlimit = RLIMIT_NPROC, .read = read_limit, .src = "Max processes", .keys = { "limit.nproc" },
-	  .in_force = force_rlimit, .example = "4096", .help = "RLIMIT_NPROC, soft and hard" },
+	  .in_force = force_rlimit, .example = "4096", .help = "RLIMIT_NPROC, soft and hard", .take = take_limit },
 	{ .name = "LimitSTACK", .dbus_name = "LimitSTACK", .signature = "t", .append = append_rlimit,
 	  .class = PROP_EXEC, .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_rlimit,
 	  .apply = apply_rlimit, .rlimit = RLIMIT_STACK, .read = read_limit, .src = "Max stack size", .keys = { "limit.stack" },
-	  .in_force = force_rlimit, .example = "4194304", .help = "RLIMIT_STACK in bytes, soft and hard" },
+	  .in_force = force_rlimit, .example = "4194304", .help = "RLIMIT_STACK in bytes, soft and hard", .take = take_limit },
 	{ .name = "LimitCORE", .dbus_name = "LimitCORE", .signature = "t", .append = append_rlimit,
 	  .class = PROP_EXEC, .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_rlimit,
 	  .apply = apply_rlimit, .rlimit = RLIMIT_CORE, .read = read_limit, .src = "Max core file size", .keys = { "limit.core" },
-	  .in_force = force_rlimit, .example = "0", .help = "RLIMIT_CORE in bytes, soft and hard" },
-	/* Environment. */
+	  .in_force = force_rlimit, .example = "0", .help = "RLIMIT_CORE in bytes, soft and hard", .take = take_limit },
+	/* Environment: the whole of it first, so that the rows after add to it. */
+	{ .name = "environment", .class = PROP_EXEC, .raw_modes = CGROUP_ANY, .parse = parse_whole_environment,
+	  .apply = apply_whole_environment,
+	  .no_systemd = "systemd builds every service's environment itself; Environment= and UnsetEnvironment= change it",
+	  .read = read_environment_attr, .keys = { "env.*" }, .in_force = force_whole_environment,
+	  .take = take_environment, .example = "SLICEBENCH_T035=1 PATH=/usr/bin:/bin",
+	  .help = "the whole environment, NAME=VALUE words replacing the inherited one (raw and scope; what a shell's "
+		  "server inherits against the clean one a service gets)" },
 	{ .name = "Environment", .dbus_name = "Environment", .signature = "as", .class = PROP_EXEC,
 	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_environment, .apply = apply_environment,
 	  .read = read_environment_attr, .keys = { "env.*" }, .in_force = force_environment,
@@ -767,16 +789,16 @@ static const struct prop_def props[] = {
 	{ .name = "CapabilityBoundingSet", .dbus_name = "CapabilityBoundingSet", .signature = "t", .class = PROP_EXEC,
 	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_caps, .apply = apply_bounding_set,
 	  .read = read_status_field, .src = "CapBnd", .keys = { "cap.bounding" }, .in_force = force_caps_equal, .format = format_caps,
-	  .example = "CAP_IPC_LOCK CAP_SETUID CAP_SETGID", .help = "capability names (~: all but these)" },
+	  .example = "CAP_IPC_LOCK CAP_SETUID CAP_SETGID", .help = "capability names (~: all but these)", .take = take_caps },
 	{ .name = "User", .dbus_name = "User", .signature = "s", .class = PROP_EXEC, .systemd_modes = CGROUP_ANY,
 	  .raw_modes = CGROUP_ANY, .parse = parse_user, .apply = apply_user, .read = read_user, .keys = { "user", "group" },
-	  .in_force = force_text, .example = "nobody", .help = "the user the server is started as" },
+	  .in_force = force_text, .example = "nobody", .help = "the user the server is started as", .take = take_value },
 	{ .name = "Group", .dbus_name = "Group", .signature = "s", .class = PROP_EXEC, .systemd_modes = CGROUP_ANY,
 	  .raw_modes = CGROUP_ANY, .parse = parse_group, .apply = apply_user, .read = read_user, .keys = { "group" },
-	  .in_force = force_text, .example = "nogroup", .help = "the group the server is started as" },
+	  .in_force = force_text, .example = "nogroup", .help = "the group the server is started as", .take = take_value },
 	{ .name = "UMask", .dbus_name = "UMask", .signature = "u", .class = PROP_EXEC, .systemd_modes = CGROUP_ANY,
 	  .raw_modes = CGROUP_ANY, .parse = parse_umask, .apply = apply_umask, .read = read_status_field, .src = "Umask",
-	  .keys = { "umask" }, .in_force = force_umask, .format = format_umask, .example = "0077", .help = "the file mode creation mask, octal" },
+	  .keys = { "umask" }, .in_force = force_umask, .format = format_umask, .example = "0077", .help = "the file mode creation mask, octal", .take = take_value },
 	{ .name = "AmbientCapabilities", .dbus_name = "AmbientCapabilities", .signature = "t", .class = PROP_EXEC,
 	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_caps, .apply = apply_ambient,
 	  .read = read_status_field, .src = "CapAmb CapEff CapPrm CapInh",
@@ -785,7 +807,7 @@ static const struct prop_def props[] = {
 	{ .name = "NoNewPrivileges", .dbus_name = "NoNewPrivileges", .signature = "b", .class = PROP_EXEC,
 	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_bool, .apply = apply_no_new_privs,
 	  .read = read_status_field, .src = "NoNewPrivs", .keys = { "no_new_privs" }, .in_force = force_bool,
-	  .example = "yes", .help = "prctl(PR_SET_NO_NEW_PRIVS)" },
+	  .example = "yes", .help = "prctl(PR_SET_NO_NEW_PRIVS)", .take = take_value },
 	/* seccomp, last. */
 	{ .name = "SystemCallArchitectures", .dbus_name = "SystemCallArchitectures", .signature = "as",
 	  .class = PROP_EXEC, .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_archs,
@@ -824,6 +846,19 @@ const struct prop_def *prop_lookup(const char *name)
 		if (streq(props[i].name, name))
 			return &props[i];
 	return NULL;
+}
+
+const struct prop_def *prop_taking_key(const char *key)
+{
+	for (size_t i = 0; i < ELEMENTSOF(props); i++)
+		if (props[i].take && prop_moves_key(&props[i], key))
+			return &props[i];
+	return NULL;
+}
+
+int prop_take(const struct prop_def *d, const struct placement *from, struct context_spec *to)
+{
+	return d->take ? d->take(from, d, to) : -EOPNOTSUPP;
 }
 
 bool prop_moves_key(const struct prop_def *d, const char *key)

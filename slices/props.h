@@ -50,6 +50,7 @@ struct cgroup_limits {
 
 struct placement;
 struct attr_reader;
+struct context_spec;
 /* What an in-force check sees: the placement read back, the cgroup limits
  * the settings add up to, and the cgroup mode. */
 struct attr_verify {
@@ -58,7 +59,7 @@ struct attr_verify {
 	enum cgroup_mode mode;
 };
 
-#define ATTR_KEYS_MAX 6
+#define ATTR_KEYS_MAX 8
 struct prop_def {
 	const char *name;      /* as users and systemd spell it: CPUQuota */
 	/* How systemd sets it: the unit property and its D-Bus signature;
@@ -82,6 +83,8 @@ struct prop_def {
 	int (*apply)(const struct prop_value *v, const struct prop_value *all, size_t n_all);
 	void (*collect)(const struct prop_value *v, struct cgroup_limits *l);
 	const char *no_raw;
+	/* A settable row without a D-Bus name: why systemd cannot set it. */
+	const char *no_systemd;
 	int rlimit; /* Limit*=: the RLIMIT_* that apply_rlimit() sets */
 	/* How it is read from a running server: read() sets keys into the
 	 * placement (src is its argument: a /proc/PID/status field, a line of
@@ -91,6 +94,13 @@ struct prop_def {
 	const char *src;
 	const char *keys[ATTR_KEYS_MAX]; /* the placement keys it moves ("env.*": a prefix) */
 	int (*in_force)(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len);
+	/* How a context that forks the server itself takes the attribute as
+	 * another placement shows it (explain's hybrids, slices/take.c): the
+	 * setting that reproduces it is added to the spec (or the spec's
+	 * session set).  -EOPNOTSUPP when that value cannot be reproduced (a
+	 * withheld secret).  NULL: no way; a difference in its keys stays
+	 * part of what explain cannot move. */
+	int (*take)(const struct placement *from, const struct prop_def *d, struct context_spec *to);
 	/* The mirror of an installed unit (slices/mirror.c): the unit's value
 	 * over D-Bus as text the parser takes; NULL: by the signature. */
 	int (*format)(sd_bus *bus, const char *path, const struct prop_def *d, char **ret);
@@ -108,6 +118,12 @@ const struct prop_def *prop_table(size_t *ret_n);
 static inline bool prop_settable(const struct prop_def *d) { return d->class != PROP_RECORD; }
 /* Does key (a placement key) belong to the row's keys? */
 bool prop_moves_key(const struct prop_def *d, const char *key);
+/* The first row that moves key and can take it from a placement, NULL if
+ * none (prop_def.take). */
+const struct prop_def *prop_taking_key(const char *key);
+/* Adds to spec what reproduces d's attribute as placement from shows it
+ * (d->take); -EOPNOTSUPP if the row has no way or that value cannot be. */
+int prop_take(const struct prop_def *d, const struct placement *from, struct context_spec *to);
 
 /* Parses "NAME=VALUE" or name and value into v; -ENOENT for an unknown
  * name (or a recorded-only attribute), -EINVAL/-ERANGE for a bad value. */

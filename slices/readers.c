@@ -927,6 +927,26 @@ int force_environment(const struct prop_value *v, const struct attr_verify *vf, 
 	return 0;
 }
 
+/* environment=: each of its variables, and no other but systemd's own. */
+int force_whole_environment(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len)
+{
+	size_t want = 0;
+
+	for (char **s = v->strv; *s; s++)
+		want++;
+	for (size_t i = 0; i < vf->p->n; i++) {
+		const char *k = vf->p->attrs[i].key;
+
+		if (strncmp(k, "env.", 4) != 0 || placement_key_is_identity(k))
+			continue;
+		if (want-- == 0) {
+			snprintf(why, len, "%s is set", k);
+			return 1;
+		}
+	}
+	return force_environment(v, vf, why, len);
+}
+
 int force_unset_environment(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len)
 {
 	for (char **s = v->strv; *s; s++) {

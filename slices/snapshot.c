@@ -86,6 +86,19 @@ bool placement_key_is_counter(const char *key)
 	return strncmp(key, "cpu.stat.", 9) == 0;
 }
 
+bool placement_key_is_identity(const char *key)
+{
+	static const char *const names[] = { "unit", "slice", "autogroup", "env.INVOCATION_ID", "env.JOURNAL_STREAM",
+					      "env.SYSTEMD_EXEC_PID", "env.NOTIFY_SOCKET", "env.MANAGERPID" };
+
+	if (strncmp(key, "cgroup.", 7) == 0)
+		return true;
+	for (size_t i = 0; i < ELEMENTSOF(names); i++)
+		if (streq(key, names[i]))
+			return true;
+	return false;
+}
+
 struct cgroups {
 	struct placement *p;
 	char **systemd_path;

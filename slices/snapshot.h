@@ -49,6 +49,10 @@ int placement_read_cgroup(const char *rel, enum cgroup_mode mode, const char *pr
 
 /* Counters (cpu.stat.*) change by themselves and are never a difference. */
 bool placement_key_is_counter(const char *key);
+/* Keys that name a start rather than describe it (the unit, its slice and
+ * cgroup paths, the autogroup's number, systemd's per-invocation
+ * variables): they differ between any two starts and are never a cause. */
+bool placement_key_is_identity(const char *key);
 
 /* The keys whose values differ (or that only one side has), in a's order
  * and then b's; *ret_keys borrows from a and b. */

@@ -64,8 +64,9 @@ static void check_row(const struct prop_def *d)
 		ok(!d->dbus_name && !d->parse && !d->apply && !d->collect, "%s: recorded only, nothing sets it", d->name);
 		return;
 	}
-	ok(d->parse && d->dbus_name && d->signature && d->in_force,
-	   "%s: a settable row has a parser, its D-Bus name and signature, and an in-force check", d->name);
+	ok(d->parse && d->in_force && (d->dbus_name && d->signature ? !d->no_systemd : d->no_systemd && !d->signature),
+	   "%s: a settable row has a parser, an in-force check, and its D-Bus name and signature or why systemd cannot "
+	   "set it", d->name);
 	if (d->class == PROP_EXEC)
 		ok(!d->apply != !d->no_raw, "%s: raw and scope apply it, or the row says why not (%s)", d->name,
 		   strempty(d->no_raw));

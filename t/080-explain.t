@@ -36,11 +36,12 @@ grep -q '^limited vs free at 2 threads: .* TPS (medians), 0\.[0-9]*x ([0-9.]*-[0
 	grep -q 'interval (Fieller)' "$scratch/known.out" &&
 	[[ $sentence == *"% ("[0-9]*-[0-9]*"%) of the gap"* || $sentence == *"% (unbounded) of the gap"* ]]
 ok $? "the gap carries its interval and p, the share Fieller's interval" "$scratch/known.out"
-[ "$(ls "$scratch/known/steps" | wc -l)" = 12 ] && "$SLICEBENCH" report "$scratch/known" >/dev/null
-ok $? "the 12 measurements are a results directory that report reads"
+[ "$(ls "$scratch/known/steps" | wc -l)" = 12 ] && "$SLICEBENCH" report "$scratch/known" >/dev/null &&
+	[ -d "$scratch/known/placed/placements" ]
+ok $? "the 12 measurements are a results directory that report reads, the placements' start one of its own"
 
 "${in_systemd[@]}" "$SLICEBENCH" explain "$scratch/known" --from a --to b --what-if >"$scratch/fromdir" 2>&1; rc=$?
-[ $rc = 0 ] && grep -q '^explain explain: a against b at 1 thread, 2 movable settings: CPUQuota= OOMScoreAdjust=' "$scratch/fromdir"
+[ $rc = 0 ] && grep -q '^explain explain: a against b at 1 thread, 2 factors: CPUQuota=, OOMScoreAdjust= (hybrids: service)$' "$scratch/fromdir"
 ok $? "explain RESULTS --from a --to b takes the design of that run (exit $rc)" "$scratch/fromdir"
 
 explain oom free --threads 2 --repeat 3 --duration 2s --confidence 99 --out "$scratch/null" >"$scratch/null.out" 2>&1

@@ -45,16 +45,16 @@ INI
 mkdir "$scratch/bin" && printf '#!/bin/sh\nexit 1\n' >"$scratch/bin/mysqld" && chmod +x "$scratch/bin/mysqld"
 PATH=$scratch/bin:$PATH "$SLICEBENCH" explain "$scratch/carry.ini" a b --repeat 2 --duration 1s --out "$scratch/x" >"$scratch/out" 2>"$scratch/err"
 rc=$?
-[ $rc = 1 ] && [ -f "$scratch/x/experiment.json" ]
+[ $rc = 1 ] && [ -f "$scratch/x/placed/experiment.json" ]
 ok $? "explain's run wrote its experiment.json and stopped before a server started (exit $rc)" "$scratch/err"
-python3 - "$scratch/x/experiment.json" >"$scratch/check" 2>&1 <<'PY'
+python3 - "$scratch/x/placed/experiment.json" >"$scratch/check" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 want = {"binary": "mysqld", "engine": "mysql", "buffer_pool": "96M", "user": "root", "max_connections": 77}
 assert d["server"] == want, d["server"]
 PY
 ok $? "the synthetic experiment runs the file's server: binary, engine, user, buffer pool, max_connections" "$scratch/check"
-python3 - "$scratch/x/experiment.json" >"$scratch/check" 2>&1 <<'PY'
+python3 - "$scratch/x/placed/experiment.json" >"$scratch/check" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 got = (d["tables"], d["table_size"], d["driver"], d["rand_type"], d["on_error"], d["client"]["pin"], d["client"]["cpus"])

@@ -22,7 +22,7 @@ static const struct cli_option opt_out = { .name = "out", .arg = "DIR", .type = 
 static const struct cli_option opt_what_if = { .name = "what-if", .type = CLI_FLAG, X(what_if),
 					       .help = "print the design and its time, start nothing" };
 static const struct cli_option opt_from = { .name = "from", .arg = "CONTEXT-A", .type = CLI_STRING, X(a),
-					    .help = "with RESULTS: the context whose settings are taken" };
+					    .help = "with RESULTS: the context whose attributes are taken" };
 static const struct cli_option opt_to = { .name = "to", .arg = "CONTEXT-B", .type = CLI_STRING, X(b),
 					  .help = "with RESULTS: the context they are moved into" };
 #undef X
@@ -31,10 +31,14 @@ const struct cli_verb cli_explain = {
 	.name = "explain",
 	.usage = (const char *const[]){ "EXPERIMENT CONTEXT-A CONTEXT-B [OPTIONS]",
 					"RESULTS --from CONTEXT-A --to CONTEXT-B [OPTIONS]", NULL },
-	.about = "Measures every mix of the settings in which A and B differ, taking each from A or from B,\n"
-		 "and names the settings that account for the TPS gap.  The gap is judged as report judges\n"
-		 "a ratio (Welch's t on log TPS across repeats, at --confidence); each share of it has\n"
-		 "Fieller's interval from the repeats.",
+	.about = "The factors are the attributes in which A and B differ: the settings their sections write,\n"
+		 "and every attribute of their placements' diff that the attribute table can take into a\n"
+		 "context (the affinity or environment a shell's server inherits, a service's session, ...;\n"
+		 "a file's contexts are started once each to read them, a results directory has them).\n"
+		 "Hybrids of the kind that takes every factor start from B and take a set of factors from A;\n"
+		 "the closure takes all of them.  Names the factors that account for the TPS gap, judged as\n"
+		 "report judges a ratio (Welch's t on log TPS across repeats, at --confidence); each share\n"
+		 "of it has Fieller's interval, and what the closure leaves is the unexplained rest.",
 	.options = (const struct cli_option *const[]){ &opt_threads, &opt_repeat, &opt_duration, &opt_budget,
 						       CLI_CONFIDENCE_OPTION(struct explain_args, confidence), &opt_out,
 						       &opt_what_if, &opt_from, &opt_to, NULL },

@@ -1,14 +1,20 @@
-/* slicebench explain EXPERIMENT A B: which settings account for the TPS gap
- * between two contexts.  The movable attributes are the settings in which A
- * and B differ (systemd properties, the session, the client's CPUs); with k
- * of them (k <= 4) every one of the 2^k mixes of "taken from A" and "taken
- * from B", beyond that each setting alone, is a context of a synthetic
- * experiment, run like any other (fresh
- * server per repeat, repeats interleaved, results on disk).  The gap is
- * judged as report judges a ratio (Welch's t on log TPS across repeats),
- * and each subset's share of it, (T(subset from A) - T(B)) / (T(A) - T(B))
- * with T the mean log TPS of the repeats, gets Fieller's interval for that
- * ratio of differences (report/stats.h). */
+/* slicebench explain EXPERIMENT A B: which attributes account for the TPS
+ * gap between two contexts, of one kind or of two.  The factors are the
+ * attributes in which A and B differ (explain/factors.h): the settings
+ * their sections write, and every attribute of their placements' diff that
+ * the attribute table can take into a context (the affinity and
+ * environment a shell's server inherits, the session a service gets, ...).
+ * A file's contexts are first started once each to read their placements
+ * (DIR/placed); a results directory has them.  Each mix is a context of a
+ * synthetic experiment, run like any other (fresh server per repeat,
+ * repeats interleaved, results on disk): B, A, hybrids of the kind that
+ * takes every factor, starting from B and taking a set of factors from A
+ * (with k <= 4 every set, beyond that each factor alone), and the closure,
+ * which takes all of them.  The gap is judged as report judges a ratio
+ * (Welch's t on log TPS across repeats), and each set's share of it,
+ * (T(set from A) - T(B)) / (T(A) - T(B)) with T the mean log TPS of the
+ * repeats, gets Fieller's interval for that ratio of differences
+ * (report/stats.h); what the closure leaves is the unexplained rest. */
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
@@ -21,216 +27,74 @@
 #include "slices/snapshot.h"
 #include "common/util.h"
 #include "explain/explain.h"
+#include "explain/factors.h"
 
-/* Up to FULL_DESIGN_MAX settings every mix is measured; beyond, each
- * setting alone (k + 2 mixes), up to KNOBS_MAX. */
+/* Up to FULL_DESIGN_MAX factors every mix is measured (if they fit in one
+ * experiment); beyond, each factor alone (k + 3 mixes with A and the
+ * closure). */
 #define FULL_DESIGN_MAX 4
-#define KNOBS_MAX 12
 #define MIXES_MAX 64
 #define ROUNDS_MAX 8
 
-enum knob_type {
-	KNOB_PROPERTY,
-	KNOB_SESSION,
-	KNOB_CLIENT_CPUS,
-};
-
-struct knob {
-	enum knob_type type;
-	const struct prop_def *def; /* KNOB_PROPERTY */
-	char label[64];
-	/* placement keys this knob moves, so that the rest of the diff can be
-	 * named as not movable */
-	const char *keys[ATTR_KEYS_MAX];
-};
-
-/* The mixes measured: masks[i] is context i's set of knobs taken from A;
- * masks[0] is B (none), masks[n - 1] is A (all). */
+/* The mixes measured: masks[i] is context i's set of factors taken from A;
+ * masks[0] is B (none), FACTORS_A is A. */
 struct design {
 	unsigned masks[MIXES_MAX];
 	size_t n;
 };
 
-static void design_make(size_t knobs, struct design *d)
+static unsigned full_mask(const struct factor_set *fs)
 {
-	unsigned all = (1u << knobs) - 1;
+	return (1u << fs->n) - 1;
+}
+
+/* Every set of factors is measured (with A apart when it is not the
+ * closure, all in one experiment), or only each factor alone. */
+static bool design_is_full(const struct factor_set *fs)
+{
+	return fs->n <= FULL_DESIGN_MAX && (1u << fs->n) + !fs->closure_is_a <= EXP_CONTEXTS_MAX;
+}
+
+/* A's mask: A itself, which is the closure when A is of the hybrids' kind. */
+static unsigned a_mask(const struct factor_set *fs)
+{
+	return fs->closure_is_a ? full_mask(fs) : FACTORS_A;
+}
+
+static void design_make(const struct factor_set *fs, struct design *d)
+{
+	unsigned all = full_mask(fs);
 
 	d->n = 0;
-	if (knobs <= FULL_DESIGN_MAX)
+	if (design_is_full(fs))
 		for (unsigned m = 0; m <= all; m++)
 			d->masks[d->n++] = m;
 	else {
 		d->masks[d->n++] = 0;
-		for (size_t k = 0; k < knobs; k++)
+		for (size_t k = 0; k < fs->n; k++)
 			d->masks[d->n++] = 1u << k;
 		d->masks[d->n++] = all;
 	}
+	if (!fs->closure_is_a)
+		d->masks[d->n++] = FACTORS_A;
 }
 
-static const struct prop_value *find_prop(const struct context_spec *s, const struct prop_def *d)
+/* "b", "a", "closure", or "mix-abb": for each factor, where the mix takes it from. */
+static void mix_name(const struct factor_set *fs, unsigned mix, char *buf, size_t len)
 {
-	for (size_t i = 0; i < s->n_props; i++)
-		if (s->props[i].def == d)
-			return &s->props[i];
-	return NULL;
-}
+	char bits[FACTORS_MAX + 1] = {};
 
-/* The placement keys a knob moves: a property's come from its row of the
- * attribute table. */
-static void knob_keys(struct knob *k)
-{
-	if (k->type == KNOB_SESSION) {
-		static const char *const session[] = { "session.is_leader", "pgrp.is_leader", "autogroup",
-						       "client.same_session", "client.same_autogroup", "parents" };
-		memcpy(k->keys, session, sizeof(session));
-		return;
-	}
-	if (k->type == KNOB_CLIENT_CPUS) {
-		k->keys[0] = "client.affinity";
-		return;
-	}
-	memcpy(k->keys, k->def->keys, sizeof(k->keys));
-}
-
-/* Attributes that name a process rather than describe it: they differ
- * between any two starts (the unit's name, its cgroup paths, the autogroup
- * number, systemd's per-invocation variables). */
-static bool is_identity(const char *key)
-{
-	static const char *const identity[] = { "unit", "autogroup", "env.INVOCATION_ID", "env.JOURNAL_STREAM",
-						"env.SYSTEMD_EXEC_PID", "env.NOTIFY_SOCKET" };
-
-	if (strncmp(key, "cgroup.", 7) == 0)
-		return true;
-	for (size_t i = 0; i < ELEMENTSOF(identity); i++)
-		if (streq(key, identity[i]))
-			return true;
-	return false;
-}
-
-/* The settings in which a and b differ and that b's kind can take from a. */
-static int find_knobs(const struct experiment *e, size_t ia, size_t ib, struct knob *knobs, size_t *ret_n,
-		      char *unmovable, size_t len)
-{
-	const struct context_spec *a = &e->contexts[ia], *b = &e->contexts[ib];
-	enum cgroup_mode mode = cgroup_mode_detect();
-	size_t n = 0, prop_count;
-	const struct prop_def *table = prop_table(&prop_count);
-
-	*unmovable = 0;
-	if (a->kind != b->kind)
-		snprintf(unmovable, len, "the kind of context (%s against %s)", context_kind_to_string(a->kind),
-			 context_kind_to_string(b->kind));
-	for (size_t i = 0; i < prop_count; i++) {
-		const struct prop_value *va = find_prop(a, &table[i]), *vb = find_prop(b, &table[i]);
-		const char *why;
-
-		if ((!va && !vb) || (va && vb && streq(va->text, vb->text)))
-			continue;
-		if (va && context_check_prop(va, b->kind, mode, &why) < 0) {
-			size_t used = strlen(unmovable);
-			snprintf(unmovable + used, len - used, "%s%s= (%s)", used ? ", " : "", table[i].name, why);
-			continue;
-		}
-		if (n == KNOBS_MAX)
-			return -E2BIG;
-		knobs[n] = (struct knob){ .type = KNOB_PROPERTY, .def = &table[i] };
-		snprintf(knobs[n].label, sizeof(knobs[n].label), "%s=", table[i].name);
-		knob_keys(&knobs[n++]);
-	}
-	if (a->session != b->session) {
-		if (!context_ops_for(b->kind)->session) {
-			size_t used = strlen(unmovable);
-			snprintf(unmovable + used, len - used, "%sthe session (only %s choose one)", used ? ", " : "",
-				 context_kind_list(true));
-		} else if (n == KNOBS_MAX)
-			return -E2BIG;
-		else {
-			knobs[n] = (struct knob){ .type = KNOB_SESSION };
-			snprintf(knobs[n].label, sizeof(knobs[n].label), "the session and its autogroup");
-			knob_keys(&knobs[n++]);
-		}
-	}
-	if (!streq_ptr(e->client_cpus[ia], e->client_cpus[ib])) {
-		if (n == KNOBS_MAX)
-			return -E2BIG;
-		knobs[n] = (struct knob){ .type = KNOB_CLIENT_CPUS };
-		snprintf(knobs[n].label, sizeof(knobs[n].label), "the client's CPUs");
-		knob_keys(&knobs[n++]);
-	}
-	*ret_n = n;
-	return 0;
-}
-
-/* "b", "a", or "mix-abb": for each knob, where the mix takes it from. */
-static void mix_name(size_t n, unsigned mix, char *buf, size_t len)
-{
-	char bits[KNOBS_MAX + 1] = {};
-
-	if (mix == 0 || mix == (1u << n) - 1) {
+	if (mix == 0 || mix == a_mask(fs) || mix == FACTORS_A) {
 		snprintf(buf, len, "%s", mix ? "a" : "b");
 		return;
 	}
-	for (size_t k = 0; k < n; k++)
+	if (mix == full_mask(fs)) {
+		snprintf(buf, len, "closure");
+		return;
+	}
+	for (size_t k = 0; k < fs->n; k++)
 		bits[k] = (mix >> k) & 1 ? 'a' : 'b';
 	snprintf(buf, len, "mix-%s", bits);
-}
-
-static int copy_prop(const struct prop_value *v, struct context_spec *to)
-{
-	int r = prop_parse(v->def->name, v->text, &to->props[to->n_props]);
-
-	if (r >= 0)
-		to->n_props++;
-	return r;
-}
-
-/* Context `mix` of the synthetic experiment: b, with the knobs whose bit is
- * set in mix taken from a.  mix 0 is b, the full mask is a's settings on b's
- * kind (a itself when the kinds agree). */
-static int make_mix(const struct experiment *e, size_t ia, size_t ib, const struct knob *knobs, size_t n, unsigned mix,
-		    struct experiment *x)
-{
-	const struct context_spec *a = &e->contexts[ia], *b = &e->contexts[ib];
-	size_t i = x->n_contexts++;
-	struct context_spec *s = &x->contexts[i];
-	const char *client = e->client_cpus[ib];
-	int r = 0;
-
-	s->kind = mix == (1u << n) - 1 ? a->kind : b->kind;
-	s->session = b->session;
-	mix_name(n, mix, s->name, sizeof(s->name));
-	if (mix == (1u << n) - 1) {
-		/* a as it is: also what cannot be moved. */
-		for (size_t p = 0; p < a->n_props && r >= 0; p++)
-			r = copy_prop(&a->props[p], s);
-		s->session = a->session;
-		client = e->client_cpus[ia];
-	} else {
-		for (size_t p = 0; p < b->n_props && r >= 0; p++) {
-			bool taken = false;
-
-			for (size_t k = 0; k < n; k++)
-				taken |= knobs[k].type == KNOB_PROPERTY && knobs[k].def == b->props[p].def && ((mix >> k) & 1);
-			if (!taken)
-				r = copy_prop(&b->props[p], s);
-		}
-		for (size_t k = 0; k < n && r >= 0; k++) {
-			const struct prop_value *va;
-
-			if (!((mix >> k) & 1))
-				continue;
-			if (knobs[k].type == KNOB_SESSION)
-				s->session = a->session;
-			else if (knobs[k].type == KNOB_CLIENT_CPUS)
-				client = e->client_cpus[ia];
-			else if ((va = find_prop(a, knobs[k].def)))
-				r = copy_prop(va, s);
-		}
-	}
-	if (r >= 0 && client && !(x->client_cpus[i] = strdup(client)))
-		r = -ENOMEM;
-	return r;
 }
 
 static bool is_results_dir(const char *path)
@@ -265,50 +129,17 @@ static double tps_of(const json_t *steps, const char *name, unsigned r)
 	return NAN;
 }
 
-/* The attributes of the placement diff of a and b that no knob moves. */
-static void print_unmovable(const char *dir, const struct knob *knobs, size_t n, const char *unmovable)
-{
-	_cleanup_(placement_done) struct placement pa = {}, pb = {};
-	_cleanup_free_ const char **keys = NULL;
-	_cleanup_free_ char *path_a = NULL, *path_b = NULL;
-	json_t *ja = NULL, *jb = NULL;
-	size_t nk = 0, shown = 0;
-
-	if (*unmovable)
-		printf("Differs and cannot be moved one at a time: %s.\n", unmovable);
-	if (results_first_placement_path(dir, "a", &path_a) < 0 || results_first_placement_path(dir, "b", &path_b) < 0)
-		return;
-	ja = json_load_file(path_a, 0, NULL);
-	jb = json_load_file(path_b, 0, NULL);
-	if (ja && jb && placement_from_json(ja, &pa) >= 0 && placement_from_json(jb, &pb) >= 0 &&
-	    placement_diff(&pa, &pb, &keys, &nk) >= 0) {
-		for (size_t i = 0; i < nk; i++) {
-			bool moved = strncmp(keys[i], "in_force.", 9) == 0;
-
-			for (size_t k = 0; k < n && !moved; k++)
-				if (knobs[k].type == KNOB_PROPERTY)
-					moved = prop_moves_key(knobs[k].def, keys[i]);
-				else
-					for (size_t j = 0; j < ELEMENTSOF(knobs[k].keys) && knobs[k].keys[j]; j++)
-						moved |= streq(keys[i], knobs[k].keys[j]);
-			if (moved || is_identity(keys[i]))
-				continue;
-			printf("%s%s", shown++ ? ", " : "The placements also differ in: ", keys[i]);
-		}
-		if (shown)
-			printf(" (not moved by any knob, so part of what stays unexplained).\n");
-	}
-	json_decref(ja);
-	json_decref(jb);
-}
-
-/* "CPUQuota= + Nice=": the knobs taken from A in mix m. */
-static void mix_label(const struct knob *knobs, size_t n, unsigned m, const char *sep, char *buf, size_t len)
+/* "CPUQuota= + Nice=": the factors taken from A in mix m. */
+static void mix_label(const struct factor_set *fs, unsigned m, const char *sep, char *buf, size_t len)
 {
 	buf[0] = 0;
-	for (size_t k = 0; k < n; k++)
+	if (m == FACTORS_A) {
+		snprintf(buf, len, "A itself");
+		return;
+	}
+	for (size_t k = 0; k < fs->n; k++)
 		if ((m >> k) & 1)
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? sep : "", knobs[k].label);
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? sep : "", fs->f[k].label);
 }
 
 /* What the rounds measured: TPS per mix and repeat (the repeats that
@@ -316,7 +147,8 @@ static void mix_label(const struct knob *knobs, size_t n, unsigned m, const char
 struct measured {
 	double t[MIXES_MAX][64], med[MIXES_MAX];
 	size_t n[MIXES_MAX];
-	size_t full; /* the index of mix A */
+	size_t full;	/* the index of mix A */
+	size_t closure; /* the index of the closure (full when it is A) */
 	double level;
 };
 
@@ -340,8 +172,8 @@ static const char *share_interval(const struct stats_share *s, char *buf, size_t
 	return buf;
 }
 
-static int load_measured(char *const *dirs, size_t n_dirs, size_t n, const struct design *d, unsigned repeats,
-			 struct measured *ret)
+static int load_measured(char *const *dirs, size_t n_dirs, const struct factor_set *fs, const struct design *d,
+			 unsigned repeats, struct measured *ret)
 {
 	json_t *steps = json_array();
 
@@ -360,7 +192,7 @@ static int load_measured(char *const *dirs, size_t n_dirs, size_t n, const struc
 		double tmp[64];
 		size_t k = 0;
 
-		mix_name(n, d->masks[m], name, sizeof(name));
+		mix_name(fs, d->masks[m], name, sizeof(name));
 		for (unsigned r = 1; r <= repeats && r <= ELEMENTSOF(ret->t[m]); r++) {
 			double v = tps_of(steps, name, r);
 
@@ -371,8 +203,10 @@ static int load_measured(char *const *dirs, size_t n_dirs, size_t n, const struc
 		}
 		ret->n[m] = k;
 		ret->med[m] = stats_median(tmp, k);
-		if (d->masks[m] == (1u << n) - 1)
+		if (d->masks[m] == a_mask(fs))
 			ret->full = m;
+		if (d->masks[m] == full_mask(fs))
+			ret->closure = m;
 	}
 	json_decref(steps);
 	return 0;
@@ -402,7 +236,7 @@ static size_t best_mix(const struct design *d, const struct measured *mz, double
 	for (size_t i = 1; i < d->n; i++) {
 		double share = share_of(mz, i).share;
 
-		if (i == mz->full && d->n > 2)
+		if (i == mz->full && (d->n > 2 || d->masks[i] == FACTORS_A))
 			continue;
 		if (share > best_share + (__builtin_popcount(d->masks[i]) > __builtin_popcount(d->masks[best]) ? 0.10 : 0)) {
 			best_share = share;
@@ -413,8 +247,36 @@ static size_t best_mix(const struct design *d, const struct measured *mz, double
 	return best;
 }
 
-static void analyse(char *const *dirs, size_t n_dirs, const struct explain_args *args, const struct knob *knobs,
-		    size_t n, const struct design *d, const char *unmovable)
+/* How close the closure comes to A, and what it leaves: the rest of the
+ * gap, with what no hybrid could take. */
+static void print_closure(const struct explain_args *args, const struct factor_set *fs, const struct measured *mz)
+{
+	struct stats_share sh = share_of(mz, mz->closure);
+	struct stats_ratio to_a;
+	char iv[32];
+
+	if (!fs->closure_is_a) {
+		if (stats_ratio(mz->t[mz->closure], mz->n[mz->closure], mz->t[mz->full], mz->n[mz->full], mz->level,
+				&to_a) < 0 || isnan(to_a.lo))
+			printf("The hybrid with all %zu attributes of %s reaches %.0f%% of its TPS (no interval)", fs->n,
+			       args->a, 100 * mz->med[mz->closure] / mz->med[mz->full]);
+		else
+			printf("The hybrid with all %zu attributes of %s reaches %.0f%% (%.0f-%.0f%%) of its TPS", fs->n,
+			       args->a, 100 * to_a.ratio, 100 * to_a.lo, 100 * to_a.hi);
+		if (!isnan(sh.share)) {
+			struct stats_share rest = { .share = 1 - sh.share, .lo = 1 - sh.hi, .hi = 1 - sh.lo,
+						    .bounded = sh.bounded };
+			printf("; the rest, %.0f%% (%s) of the gap, is what it cannot reproduce", 100 * rest.share,
+			       share_interval(&rest, iv, sizeof(iv)));
+		}
+		printf(".\n");
+	}
+	if (*fs->unmovable)
+		printf("Differs and no hybrid can take it: %s (part of what stays unexplained).\n", fs->unmovable);
+}
+
+static void analyse(char *const *dirs, size_t n_dirs, const struct explain_args *args, const struct factor_set *fs,
+		    const struct design *d)
 {
 	static struct measured mz; /* 33 KB: not on the stack */
 	double *med = mz.med, best_share;
@@ -424,7 +286,7 @@ static void analyse(char *const *dirs, size_t n_dirs, const struct explain_args 
 	unsigned R = args->repeat;
 
 	mz.level = args->confidence;
-	if (load_measured(dirs, n_dirs, n, d, R, &mz) < 0)
+	if (load_measured(dirs, n_dirs, fs, d, R, &mz) < 0)
 		return;
 	full = mz.full;
 	gap_is_significant(&mz, &gap);
@@ -442,22 +304,24 @@ static void analyse(char *const *dirs, size_t n_dirs, const struct explain_args 
 	printf("%-44s %10s %8s %s\n", "taken from A, the rest from B", "TPS", "share", "interval (Fieller)");
 	for (size_t i = 1; i < d->n; i++) {
 		struct stats_share sh = share_of(&mz, i);
-		char label[256];
+		char label[512];
 
-		mix_label(knobs, n, d->masks[i], " + ", label, sizeof(label));
+		if (i == full)
+			continue;
+		mix_label(fs, d->masks[i], " + ", label, sizeof(label));
 		printf("%-44s %10.1f %7.0f%% %s\n", label, med[i], 100 * sh.share, share_interval(&sh, iv, sizeof(iv)));
 	}
 	printf("(TPS: median of the repeats; share: of the gap in mean log TPS, with Fieller's %g%% interval)\n",
 	       100 * mz.level);
-	if (d->n < (1u << n))
-		printf("(%zu settings: searched greedily, one setting added per round; not every combination was measured)\n",
-		       n);
+	if (!design_is_full(fs))
+		printf("(%zu factors: searched greedily, one factor added per round; not every combination was measured)\n",
+		       fs->n);
 	best = best_mix(d, &mz, &best_share);
 	if (best) {
 		struct stats_share sh = share_of(&mz, best);
-		char label[256];
+		char label[512];
 
-		mix_label(knobs, n, d->masks[best], " together with ", label, sizeof(label));
+		mix_label(fs, d->masks[best], " together with ", label, sizeof(label));
 		printf("\n%s explains %.0f%% (%s) of the gap at %ld thread%s (%s at %.2fx of %s)", label, 100 * best_share,
 		       share_interval(&sh, iv, sizeof(iv)), args->threads, args->threads == 1 ? "" : "s", args->a,
 		       gap.ratio, args->b);
@@ -465,7 +329,7 @@ static void analyse(char *const *dirs, size_t n_dirs, const struct explain_args 
 			printf("; %.0f%% stays unexplained", 100 * (1 - best_share));
 		printf(".\n");
 	}
-	print_unmovable(dirs[0], knobs, n, unmovable);
+	print_closure(args, fs, &mz);
 }
 
 /* One unit: a server start and warm-up, then the step. */
@@ -475,8 +339,9 @@ static double unit_seconds(const struct experiment *e, const struct explain_args
 }
 
 /* The synthetic experiment of one round: e's workload, a context per mix. */
-static int round_experiment(const struct experiment *e, size_t ia, size_t ib, const struct knob *knobs, size_t n,
-			    const struct explain_args *args, const unsigned *masks, size_t n_masks, struct experiment *x)
+static int round_experiment(const struct experiment *e, size_t ia, size_t ib, const struct placement *pa,
+			    const struct placement *pb, const struct factor_set *fs, const struct explain_args *args,
+			    const unsigned *masks, size_t n_masks, struct experiment *x)
 {
 	int r;
 
@@ -490,9 +355,13 @@ static int round_experiment(const struct experiment *e, size_t ia, size_t ib, co
 	x->warmup_ns = e->warmup_ns ? e->warmup_ns : NSEC_PER_SEC;
 	x->duration_ns = args->duration_ns;
 	x->repeat = args->repeat;
-	mix_name(n, masks[0], x->baseline, sizeof(x->baseline)); /* b in the first round */
-	for (size_t i = 0; i < n_masks && r >= 0; i++)
-		r = make_mix(e, ia, ib, knobs, n, masks[i], x);
+	mix_name(fs, masks[0], x->baseline, sizeof(x->baseline)); /* b in the first round */
+	for (size_t i = 0; i < n_masks && r >= 0; i++) {
+		char name[48];
+
+		mix_name(fs, masks[i], name, sizeof(name));
+		r = factors_add_mix(e, ia, ib, pa, pb, fs, masks[i], name, x);
+	}
 	return r < 0 ? r : x->path && x->description ? 0 : -ENOMEM;
 }
 
@@ -504,22 +373,23 @@ static void print_round(void *userdata _unused_, const json_t *doc)
 	report_render(doc, &ro, stdout);
 }
 
-/* Runs the design: all of it at once for up to 4 settings; beyond, the
- * first round (B, A, each setting alone) and then, while the best set so
- * far leaves more than 20% of a significant gap unexplained and the budget
- * allows, a round that adds each remaining setting to that set.  d grows
- * with every round; dirs names each round's results.  Returns 0, -EIO
- * when steps failed or the results cannot be read, or -errno (logged).
- * Long because a round is one sequence (experiment, run, analysis, the
- * next masks); it stays whole until explain is reworked (issue 14). */
-static int run_rounds(const struct experiment *e, size_t ia, size_t ib, const struct knob *knobs, size_t n,
-		      const struct explain_args *args, const char *dir, struct design *d, char **dirs, size_t *n_dirs)
+/* Runs the design: all of it at once for up to 4 factors; beyond, the
+ * first round (B, A, each factor alone, the closure) and then, while the
+ * best set so far leaves more than 20% of a significant gap unexplained
+ * and the budget allows, a round that adds each remaining factor to that
+ * set.  d grows with every round; dirs names each round's results.
+ * Returns the number of failed steps (left out of the analysis), -EIO when
+ * the results cannot be read, or -errno (logged).  Long because a round is one sequence (experiment,
+ * run, analysis, the next masks). */
+static int run_rounds(const struct experiment *e, size_t ia, size_t ib, const struct placement *pa,
+		      const struct placement *pb, const struct factor_set *fs, const struct explain_args *args,
+		      const char *dir, struct design *d, char **dirs, size_t *n_dirs)
 {
 	static struct measured mz;
 	unsigned masks[MIXES_MAX];
 
 	mz.level = args->confidence;
-	size_t n_masks = d->n;
+	size_t n_masks = d->n, n = fs->n;
 	uint64_t start = now_ns();
 	int ret = 0;
 
@@ -531,9 +401,9 @@ static int run_rounds(const struct experiment *e, size_t ia, size_t ib, const st
 		size_t best;
 		int r;
 
-		r = round_experiment(e, ia, ib, knobs, n, args, masks, n_masks, &x);
+		r = round_experiment(e, ia, ib, pa, pb, fs, args, masks, n_masks, &x);
 		if (r >= 0)
-			r = n > FULL_DESIGN_MAX ? xasprintf(&dirs[*n_dirs], "%s/round-%zu", dir, round)
+			r = !design_is_full(fs) ? xasprintf(&dirs[*n_dirs], "%s/round-%zu", dir, round)
 						: ((dirs[*n_dirs] = strdup(dir)) ? 0 : -ENOMEM);
 		if (r < 0) {
 			experiment_done(&x);
@@ -542,22 +412,25 @@ static int run_rounds(const struct experiment *e, size_t ia, size_t ib, const st
 		if (round > 1)
 			printf("\nround %zu: %zu mixes\n", round, n_masks);
 		fflush(stdout);
-		if (n > FULL_DESIGN_MAX)
+		if (!design_is_full(fs))
 			(void)mkdir_p(dir, 0755);
-		ret = run_whole_experiment(&x, dirs[(*n_dirs)++], &(struct run_options){ .finished = print_round });
+		r = run_whole_experiment(&x, dirs[(*n_dirs)++], &(struct run_options){ .finished = print_round });
 		experiment_done(&x);
+		if (r < 0)
+			return r;
+		ret += r;
 		memcpy(d->masks + d->n, masks, n_masks * sizeof(unsigned));
 		d->n += n_masks;
-		if (ret != 0 || n <= FULL_DESIGN_MAX)
+		if (design_is_full(fs))
 			break;
-		if (load_measured(dirs, *n_dirs, n, d, args->repeat, &mz) < 0)
+		if (load_measured(dirs, *n_dirs, fs, d, args->repeat, &mz) < 0)
 			return -EIO;
 		best = best_mix(d, &mz, &share);
 		if (!gap_is_significant(&mz, NULL) || share >= 0.8)
 			break;
-		/* The next round: the best set with one more setting each. */
+		/* The next round: the best set with one more factor each. */
 		n_masks = 0;
-		for (size_t k = 0; k < n && d->n + n_masks < MIXES_MAX; k++) {
+		for (size_t k = 0; k < n && d->n + n_masks < MIXES_MAX && d->masks[best] != FACTORS_A; k++) {
 			unsigned m = d->masks[best] | (1u << k);
 			bool seen = false;
 
@@ -573,31 +446,114 @@ static int run_rounds(const struct experiment *e, size_t ia, size_t ib, const st
 			break;
 		}
 	}
-	return ret > 0 ? -EIO : ret;
+	return ret;
 }
 
-/* Long because it is explain's one sequence (load, knobs, budget,
- * design, measure, analyse), each step refusing with its own message; it
- * stays whole until explain is reworked (issue 14). */
+/* The placements of A and B: a results directory's, or those of one short
+ * start of each (DIR/placed), for a file.  -EINVAL (logged) when a results
+ * directory's cannot be read: bad input, nothing started. */
+static int read_placements(const struct experiment *e, size_t ia, size_t ib, const struct factor_set *fs,
+			   const struct explain_args *args, const char *dir, struct placement *pa, struct placement *pb)
+{
+	_cleanup_free_ char *placed = NULL, *path = NULL;
+	const char *from = args->experiment;
+	int r;
+
+	if (!is_results_dir(args->experiment)) {
+		struct explain_args once = *args;
+		struct experiment x;
+		unsigned masks[] = { 0, FACTORS_A };
+
+		once.repeat = 1;
+		once.duration_ns = NSEC_PER_SEC;
+		if (xasprintf(&placed, "%s/placed", dir) < 0)
+			return log_error_errno(-ENOMEM, "explain: %m");
+		r = round_experiment(e, ia, ib, NULL, NULL, fs, &once, masks, ELEMENTSOF(masks), &x);
+		if (r < 0) {
+			experiment_done(&x);
+			return log_error_errno(r, "explain: %m");
+		}
+		printf("Starting %s and %s once each to read their placements (%s)\n", args->a, args->b, placed);
+		fflush(stdout);
+		(void)mkdir_p(dir, 0755);
+		r = run_whole_experiment(&x, placed, NULL);
+		experiment_done(&x);
+		if (r < 0)
+			return r; /* a failed step still records its placement */
+		from = placed;
+	}
+	r = factors_load_placement(from, is_results_dir(args->experiment) ? args->a : "a", pa, &path);
+	if (r >= 0) {
+		free(path);
+		path = NULL;
+		r = factors_load_placement(from, is_results_dir(args->experiment) ? args->b : "b", pb, &path);
+	}
+	if (r < 0)
+		return log_error("explain: cannot read the placement %s: %s", strempty(path), strerror(-r)),
+		       placed ? -EIO : -EINVAL;
+	return 0;
+}
+
+/* The plan's time: the design's mixes at args->repeat, fewer repeats (two
+ * at least) to fit the budget; -EINVAL (logged) when even that does not. */
+static int fit_budget(const struct experiment *e, struct explain_args *args, size_t n_mixes, double before_s,
+		      double *ret_s)
+{
+	for (;;) {
+		*ret_s = before_s + (double)n_mixes * args->repeat * unit_seconds(e, args);
+		if (*ret_s * 1e9 <= (double)args->budget_ns || args->repeat <= 2)
+			break;
+		args->repeat--;
+	}
+	if (*ret_s * 1e9 > (double)args->budget_ns)
+		return log_error("explain: %zu mixes x %u repeats need about %.0f min, over --budget %.0f min", n_mixes,
+				 args->repeat, *ret_s / 60 + 0.5, (double)args->budget_ns / 60e9),
+		       -EINVAL;
+	return 0;
+}
+
+static void print_plan(const struct experiment *e, const struct explain_args *args, const struct factor_set *fs,
+		       size_t n_mixes, double estimate_s, bool placed)
+{
+	printf("explain %s: %s against %s at %ld thread%s, %zu factor%s%s", e->name, args->a, args->b, args->threads,
+	       args->threads == 1 ? "" : "s", fs->n, fs->n == 1 ? "" : "s", placed ? "" : " in the file");
+	if (fs->n)
+		putchar(':');
+	for (size_t k = 0; k < fs->n; k++)
+		printf("%s%s", k ? ", " : " ", fs->f[k].label);
+	if (fs->n)
+		printf(" (hybrids: %s)", context_kind_to_string(fs->kind));
+	if (*fs->unmovable)
+		printf("\n%s: %s", placed ? "differs, and no hybrid can take it" : "and what their placements show",
+		       fs->unmovable);
+	printf("\n%zu mixes x %u repeats, about %.0f min%s\n", n_mixes, args->repeat, estimate_s / 60 + 0.5,
+	       !design_is_full(fs) ? " in the first round (each factor alone, then a greedy search, one factor added per round)"
+				       : !placed ? " at least, after a start of each to read the placements"
+						 : "");
+}
+
+/* Long because it is explain's one sequence (load, factors, budget,
+ * placements, factors again, measure, analyse), each step refusing with its
+ * own message. */
 int explain_run(const struct explain_args *a)
 {
 	struct explain_args args = *a;
 	_cleanup_free_ char *path = NULL, *msg = NULL, *dir = NULL;
+	_cleanup_(placement_done) struct placement pa = {}, pb = {};
 	struct experiment e = {};
-	struct knob knobs[KNOBS_MAX];
+	static struct factor_set fs;
 	struct design d;
 	char *dirs[ROUNDS_MAX] = {};
-	size_t n_dirs = 0;
-	double estimate_s;
-	char unmovable[1024];
-	size_t ia, ib, n = 0;
+	size_t n_dirs = 0, ia, ib;
+	double estimate_s, place_s;
+	bool placed = is_results_dir(args.experiment);
 	int r, ret = -EINVAL;
 
 	if (!args.confidence)
 		args.confidence = STATS_CONFIDENCE_DEFAULT;
-	if (is_results_dir(args.experiment))
+	if (placed)
 		/* The design of a run already made: its contexts, measured again
-		 * in every mix. */
+		 * in every mix, its placements. */
 		r = experiment_from_results(args.experiment, &e, &msg);
 	else if (experiment_find(args.experiment, &path) < 0)
 		return log_error("explain: no experiment or results directory '%s'", args.experiment), -EINVAL;
@@ -607,36 +563,31 @@ int explain_run(const struct explain_args *a)
 		return log_error("explain: %s", msg ? msg : strerror(-r)), -EINVAL;
 	if (context_index(&e, args.a, &ia) < 0 || context_index(&e, args.b, &ib) < 0)
 		goto out;
-	r = find_knobs(&e, ia, ib, knobs, &n, unmovable, sizeof(unmovable));
+	if (placed && read_placements(&e, ia, ib, &fs, &args, NULL, &pa, &pb) < 0)
+		goto out;
+	r = factors_find(&e, ia, ib, placed ? &pa : NULL, placed ? &pb : NULL, &fs);
 	if (r == -E2BIG) {
-		log_error("explain: %s and %s differ in more than %d settings", args.a, args.b, KNOBS_MAX);
+		log_error("explain: %s and %s differ in more than %d attributes", args.a, args.b, FACTORS_MAX);
 		goto out;
 	}
-	if (n == 0) {
+	if (r < 0) {
+		ret = log_error_errno(r, "explain: %m");
+		goto out;
+	}
+	if (fs.n == 0 && (placed || e.contexts[ia].kind == e.contexts[ib].kind)) {
 		log_error("explain: %s and %s differ in no setting that can be moved%s%s", args.a, args.b,
-			  *unmovable ? ": " : "", unmovable);
+			  *fs.unmovable ? ": " : "", fs.unmovable);
 		goto out;
 	}
-	design_make(n, &d);
-	/* Over the budget, fewer repeats (two at least). */
-	for (;;) {
-		estimate_s = (double)d.n * args.repeat * unit_seconds(&e, &args);
-		if (estimate_s * 1e9 <= (double)args.budget_ns || args.repeat <= 2)
-			break;
-		args.repeat--;
-	}
-	if (estimate_s * 1e9 > (double)args.budget_ns) {
-		log_error("explain: %zu mixes x %u repeats need about %.0f min, over --budget %.0f min", d.n, args.repeat,
-			  estimate_s / 60 + 0.5, (double)args.budget_ns / 60e9);
+	/* The least a file's contexts need: a start of each, then B, A and
+	 * the closure. */
+	place_s = placed ? 0 : 2 * (unit_seconds(&e, &args) - (double)args.duration_ns / 1e9 + 1);
+	design_make(&fs, &d);
+	if (!placed && d.n < 3)
+		d.n = 3;
+	if (fit_budget(&e, &args, d.n, place_s, &estimate_s) < 0)
 		goto out;
-	}
-	printf("explain %s: %s against %s at %ld thread%s, %zu movable setting%s:", e.name, args.a, args.b, args.threads,
-	       args.threads == 1 ? "" : "s", n, n == 1 ? "" : "s");
-	for (size_t k = 0; k < n; k++)
-		printf(" %s", knobs[k].label);
-	printf("\n%zu mixes x %u repeats, about %.0f min%s\n", d.n, args.repeat, estimate_s / 60 + 0.5,
-	       n > FULL_DESIGN_MAX ? " in the first round (more than 4 settings: a greedy search, one setting added per round)"
-				   : "");
+	print_plan(&e, &args, &fs, d.n, estimate_s, placed);
 	if (args.what_if) {
 		ret = 0;
 		goto out;
@@ -654,10 +605,33 @@ int explain_run(const struct explain_args *a)
 		ret = log_error_errno(-ENOMEM, "explain: %m");
 		goto out;
 	}
-	ret = run_rounds(&e, ia, ib, knobs, n, &args, dir, &d, dirs, &n_dirs);
-	if (ret == 0)
-		analyse(dirs, n_dirs, &args, knobs, n, &d, unmovable);
-	else if (ret != -EINTR)
+	if (!placed) {
+		ret = read_placements(&e, ia, ib, &fs, &args, dir, &pa, &pb);
+		if (ret == 0)
+			ret = factors_find(&e, ia, ib, &pa, &pb, &fs);
+		if (ret == 0 && fs.n == 0) {
+			log_error("explain: the placements of %s and %s differ in nothing a hybrid can take%s%s", args.a,
+				  args.b, *fs.unmovable ? ": " : "", fs.unmovable);
+			ret = -ENOENT;
+		}
+		if (ret == 0) {
+			design_make(&fs, &d);
+			ret = fit_budget(&e, &args, d.n, place_s, &estimate_s) < 0 ? -E2BIG : 0;
+		}
+		if (ret < 0)
+			goto measured;
+		print_plan(&e, &args, &fs, d.n, estimate_s, true);
+	}
+	ret = run_rounds(&e, ia, ib, &pa, &pb, &fs, &args, dir, &d, dirs, &n_dirs);
+	if (ret > 0)
+		printf("\n%d step%s failed and %s left out of the analysis.\n", ret, ret == 1 ? "" : "s",
+		       ret == 1 ? "is" : "are");
+	if (ret >= 0) {
+		analyse(dirs, n_dirs, &args, &fs, &d);
+		ret = 0;
+	}
+measured:
+	if (ret < 0 && ret != -EINTR)
 		/* Bad input was refused above: what failed while measuring is a
 		 * failure at run time, whatever its errno. */
 		ret = -EIO;

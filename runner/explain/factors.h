@@ -1,0 +1,58 @@
+/* The factors of explain: every attribute in which A and B differ that a
+ * context can take from A, whether the file writes it (a setting, the
+ * session, the client's CPUs) or only the placements show it (what a
+ * shell's server inherits, what systemd gives a service); and the hybrid
+ * contexts that take a set of them from A and the rest from B. */
+#pragma once
+
+#include <stdbool.h>
+
+#include "run/experiment.h"
+#include "slices/snapshot.h"
+
+#define FACTORS_MAX 12
+
+struct factor {
+	/* The attribute table's row that moves it; NULL: the client's CPUs. */
+	const struct prop_def *row;
+	/* The setting as A's and B's sections write it; NULL: not written
+	 * (the placement's value is taken). */
+	const struct prop_value *in_a, *in_b;
+	char label[128]; /* "CPUQuota=", "CPUAffinity= (affinity 0-1 against 0)" */
+};
+
+struct factor_set {
+	struct factor f[FACTORS_MAX];
+	size_t n;
+	/* The kind of the hybrids: B's if it can take every factor, else raw. */
+	enum context_kind kind;
+	/* A is of the hybrids' kind: taking every factor from A is A itself,
+	 * so the closure is not measured apart. */
+	bool closure_is_a;
+	/* What differs and no factor moves ("seccomp.filters, tasks.max"),
+	 * or the kind when the placements are not known yet. */
+	char unmovable[1024];
+};
+
+/* The factors of contexts ia (A) and ib (B) of e: their settings, and with
+ * placements (pa and pb, NULL when not known yet) every attribute of the
+ * diff that the table can take, identity left out.  -E2BIG over
+ * FACTORS_MAX; -ENOMEM. */
+int factors_find(const struct experiment *e, size_t ia, size_t ib, const struct placement *pa,
+		 const struct placement *pb, struct factor_set *ret);
+
+/* The mask that stands for A itself (of its own kind, with what no
+ * hybrid can take). */
+#define FACTORS_A (1u << 31)
+
+/* The hybrid that takes the factors whose bit is set in mask from A, the
+ * rest from B, appended to x's contexts under name; mask 0 is B itself,
+ * FACTORS_A (or the full mask with closure_is_a) A itself.  Returns 0 or
+ * -errno. */
+int factors_add_mix(const struct experiment *e, size_t ia, size_t ib, const struct placement *pa,
+		    const struct placement *pb, const struct factor_set *fs, unsigned mask, const char *name,
+		    struct experiment *x);
+
+/* Reads the placement of context name in results directory dir (its first
+ * unit's).  -errno, with *ret_path set to the file it tried. */
+int factors_load_placement(const char *dir, const char *name, struct placement *ret, char **ret_path);
