@@ -8,9 +8,10 @@
 # placement into a raw hybrid) for at least 80% of the gap, the closure
 # must reach the service within its noise (its interval holds 100%), and
 # the session, autogroup, cgroup and kind must not be credited.
-# The effect is real but its size depends on the machine's load (measured
-# here between 1.2x and 3.75x); when the gap is not significant the test
-# says so with the figures and does not pretend to have checked the share.
+# The effect is real but its size and even its sign depend on the
+# machine's load (measured here between 1.2x and 3.75x); when the gap is
+# not significant the test fails its third check with the figures, and
+# marks the two it could not make TODO, with the same figures.
 # Prerequisites: ROOT, MYSQLD, NSPAWN or a running systemd (fails under CI).
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
@@ -40,13 +41,16 @@ closure=$(grep '^The hybrid with all' "$scratch/ts.out")
 echo "# ${sentence:-no sentence}"
 echo "# ${closure:-no closure line}"
 if grep -q '^No significant gap' "$scratch/ts.out"; then
-	# Not a pass in disguise: the three checks below did not run.
-	echo "# the taskset effect was not significant on this machine now ($gap): the share was not checked"
+	# Said, not hidden: TAP's TODO marks the checks that could not be made,
+	# with the figures, and prove reports them as such.
+	why="the taskset effect was not significant on this machine now ($gap)"
+	for what in "CPUAffinity= named for at least 80% of the gap" "the closure reaches the service within its noise"; do
+		n=$((n + 1))
+		echo "not ok $n - $what # TODO $why"
+	done
 	ok 1 "a significant gap to explain (the effect was too weak here: $gap)" "$scratch/ts.out"
-	ok 1 "CPUAffinity= named for at least 80% (not checked: no significant gap)"
-	ok 1 "the closure reaches the service within its noise (not checked: no significant gap)"
 else
-	share=$(sed -n 's/^CPUAffinity= (affinity [^)]*) explains \([0-9-]*\)%.*/\1/p' "$scratch/ts.out")
+	share=$(sed -n 's/^CPUAffinity= explains \([0-9-]*\)%.*/\1/p' "$scratch/ts.out")
 	[ -n "$share" ] && [ "$share" -ge 80 ] && [[ $sentence != *session* && $sentence != *kind* && $sentence != *cgroup* ]]
 	ok $? "CPUAffinity= alone is named, for at least 80% (${share:-?}%); not the session, autogroup, cgroup or kind" "$scratch/ts.out"
 	lo=$(sed -n 's/^The hybrid with all [0-9]* attributes of service reaches [0-9]*% (\([0-9]*\)-\([0-9]*\)%).*/\1/p' "$scratch/ts.out")

@@ -520,7 +520,8 @@ static void print_plan(const struct experiment *e, const struct explain_args *ar
 	if (fs->n)
 		putchar(':');
 	for (size_t k = 0; k < fs->n; k++)
-		printf("%s%s", k ? ", " : " ", fs->f[k].label);
+		printf("%s%s%s%s%s", k ? ", " : " ", fs->f[k].label, *fs->f[k].detail ? " (" : "", fs->f[k].detail,
+		       *fs->f[k].detail ? ")" : "");
 	if (fs->n)
 		printf(" (hybrids: %s)", context_kind_to_string(fs->kind));
 	if (*fs->unmovable)

@@ -140,27 +140,25 @@ static bool kind_takes(enum context_kind kind, enum cgroup_mode mode, const stru
 	       (b->kind == kind || kind_takes_side(kind, mode, f, f->in_b, pb));
 }
 
-/* "CPUQuota=" for a written setting; for one the placements show, the row's
- * first key on both sides, or the names of the variables that differ. */
+/* "CPUQuota=" (a row systemd sets) or "environment"; for a factor only the
+ * placements show, the detail: the row's first key on both sides, or the
+ * names of the variables that differ. */
 static void factor_label(struct factor *f, const struct placement *pa, const struct placement *pb)
 {
 	const char *key = f->row ? f->row->keys[0] : NULL, *va, *vb;
-	char names[96] = "";
 	size_t more = 0;
 
 	if (!f->row) {
 		snprintf(f->label, sizeof(f->label), "the client's CPUs");
 		return;
 	}
-	if (f->in_a || f->in_b || !pa) {
-		snprintf(f->label, sizeof(f->label), "%s%s", f->row->name, f->row->dbus_name ? "=" : "");
+	snprintf(f->label, sizeof(f->label), "%s%s", f->row->name, f->row->dbus_name ? "=" : "");
+	if (f->in_a || f->in_b || !pa)
 		return;
-	}
 	if (key[strlen(key) - 1] != '*') {
 		va = placement_get(pa, key);
 		vb = placement_get(pb, key);
-		snprintf(f->label, sizeof(f->label), "%s%s (%s %s against %s)", f->row->name, f->row->dbus_name ? "=" : "",
-			 key, va ? va : "unset", vb ? vb : "unset");
+		snprintf(f->detail, sizeof(f->detail), "%s %s against %s", key, va ? va : "unset", vb ? vb : "unset");
 		return;
 	}
 	for (int side = 0; side < 2; side++) {
@@ -172,15 +170,14 @@ static void factor_label(struct factor *f, const struct placement *pa, const str
 			if (!prop_moves_key(f->row, k) || !is_attribute(k) || (side && placement_get(o, k)) ||
 			    streq_ptr(placement_get(o, k), p->attrs[i].value))
 				continue;
-			if (strlen(names) + strlen(k) < sizeof(names) - 8)
-				append(names, sizeof(names), "%s%s", k + strlen(key) - 1);
+			if (strlen(f->detail) + strlen(k) < sizeof(f->detail) - 16)
+				append(f->detail, sizeof(f->detail), "%s%s", k + strlen(key) - 1);
 			else
 				more++;
 		}
 	}
 	if (more)
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), " and %zu more", more);
-	snprintf(f->label, sizeof(f->label), "%s (%s)", f->row->name, names);
+		snprintf(f->detail + strlen(f->detail), sizeof(f->detail) - strlen(f->detail), " and %zu more", more);
 }
 
 int factors_find(const struct experiment *e, size_t ia, size_t ib, const struct placement *pa,

@@ -18,7 +18,8 @@ struct factor {
 	/* The setting as A's and B's sections write it; NULL: not written
 	 * (the placement's value is taken). */
 	const struct prop_value *in_a, *in_b;
-	char label[128]; /* "CPUQuota=", "CPUAffinity= (affinity 0-1 against 0)" */
+	char label[48];	  /* "CPUQuota=", "environment", "the client's CPUs" */
+	char detail[128]; /* what the placements show: "affinity 0-1 against 0"; "": written */
 };
 
 struct factor_set {
