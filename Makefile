@@ -97,6 +97,8 @@ fuzz:
 	{ printf '\004'; cat t/fixtures/pgbench-15-select-only.txt; } >build-fuzz/corpus/pgbench-report
 	printf '\002{"affinity": "0-1", "cpu.shares": "1024"}' >build-fuzz/corpus/placement
 	printf '\003CPUQuota=50%%' >build-fuzz/corpus/prop
+	for f in t/fixtures/results/*.json; do { printf '\005'; cat "$$f"; } >build-fuzz/corpus/results-$$(basename "$$f"); \
+		{ printf '\006'; cat "$$f"; } >build-fuzz/corpus/expjson-$$(basename "$$f"); done
 	./build-fuzz/parsers -max_total_time=$(FUZZ_TIME) -max_len=16384 -print_final_stats=1 build-fuzz/corpus
 
 # Man pages (scdoc): slicebench(1) from each verb's --help, and

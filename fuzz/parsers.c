@@ -1,11 +1,17 @@
 /* libFuzzer target for every parser of outside input.  The first byte picks
  * the parser: 0 an experiment file, 1 a sysbench report, 2 a placement
  * snapshot in JSON, 3 the small value parsers (durations, lists, CPU masks,
- * NAME=VALUE properties), 4 a pgbench report.  `make fuzz` builds and runs it. */
+ * NAME=VALUE properties), 4 a pgbench report, 5 a results file (a step, a
+ * placement, experiment.json, host.json) as report reads it, rendered in
+ * every text format when it passes, 6 experiment.json as explain and --resume
+ * read it back.  `make fuzz` builds and runs it. */
+#include <libgen.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
 #include "run/experiment.h"
+#include "run/results.h"
+#include "report/report.h"
 #include "oltp/oltp.h"
 #include "oltp/pg.h"
 #include "slices/props.h"
@@ -79,6 +85,62 @@ static void fuzz_placement(const char *text, size_t len)
 	json_decref(j);
 }
 
+/* The report of a document holding the text as one step (and as its
+ * experiment.json), in each text format: a file that passes the check must
+ * render. */
+static void fuzz_results_file(const char *text, size_t len)
+{
+	/* Not the plots: cairo's fontconfig keeps what it allocates. */
+	static const enum report_format formats[] = { REPORT_TEXT, REPORT_MARKDOWN, REPORT_CSV, REPORT_JSON };
+	json_t *j = json_loadb(text, len, 0, NULL), *steps = json_array(), *places = json_object(), *doc = NULL;
+	_cleanup_free_ char *why = NULL;
+	bool exp = false;
+	FILE *null;
+
+	if (j && steps && places) {
+		if (results_check(RESULTS_FILE_STEP, j, &why) >= 0)
+			json_array_append(steps, j);
+		free(why);
+		if (results_check(RESULTS_FILE_PLACEMENT, j, &why) >= 0)
+			json_object_set(places, "x-v1-r1", j);
+		free(why);
+		exp = results_check(RESULTS_FILE_EXPERIMENT, j, &why) >= 0;
+		doc = json_pack("{s:i, s:O, s:n, s:O, s:O}", "format_version", RESULTS_FORMAT_VERSION, "experiment",
+				exp ? j : json_null(), "host", "placements", places, "steps", steps);
+	}
+	null = fopen("/dev/null", "we");
+	for (size_t i = 0; doc && null && (exp || json_array_size(steps)) && i < ELEMENTSOF(formats); i++) {
+		struct report_options o = { .format = formats[i], .latency = true, .telemetry = true };
+
+		report_render(doc, &o, null);
+	}
+	if (null)
+		fclose(null);
+	json_decref(doc);
+	json_decref(steps);
+	json_decref(places);
+	json_decref(j);
+}
+
+/* experiment.json as explain RESULTS and run --resume read it back. */
+static void fuzz_experiment_json(const uint8_t *data, size_t len)
+{
+	const char *path = scratch_file();
+	_cleanup_free_ char *dir = strdup(path), *exp_path = NULL, *msg = NULL;
+	struct experiment e;
+	FILE *f;
+
+	if (!dir || xasprintf(&exp_path, "%s/experiment.json", dirname(dir)) < 0 || !(f = fopen(exp_path, "we")))
+		return;
+	fwrite(data, 1, len, f);
+	fclose(f);
+	if (experiment_from_results(dir, &e, &msg) >= 0) {
+		json_decref(experiment_to_json(&e));
+		experiment_done(&e);
+	}
+	unlink(exp_path);
+}
+
 static void fuzz_values(const char *text)
 {
 	long list[CPU_LIST_MAX];
@@ -109,7 +171,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text = strndup((const char *)data + 1, size - 1); /* NUL-terminated, stops at an inner NUL */
 	if (!text)
 		return 0;
-	switch (data[0] % 5) {
+	switch (data[0] % 7) {
 	case 0:
 		fuzz_experiment(data + 1, size - 1);
 		break;
@@ -121,6 +183,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 4:
 		fuzz_pgbench_report(text);
+		break;
+	case 5:
+		fuzz_results_file(text, strlen(text));
+		break;
+	case 6:
+		fuzz_experiment_json(data + 1, size - 1);
 		break;
 	default:
 		fuzz_values(text);

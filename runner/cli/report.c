@@ -54,11 +54,22 @@ const struct cli_verb cli_compare = {
 
 static int load(const char *verb, const char *dir, json_t **ret)
 {
-	int r = results_load(dir, ret);
+	_cleanup_free_ char *why = NULL;
+	int r = results_load(dir, ret, &why);
 
-	if (r < 0)
+	if (r < 0 && why)
+		log_error("%s: %s (%s)", verb, why,
+			  r == -EBADMSG ? "not as slicebench run writes it" : "not a results directory of slicebench run");
+	else if (r < 0)
 		log_error_errno(r, "%s: %s is not a results directory of slicebench run: %m", verb, dir);
 	return r;
+}
+
+/* A directory that is none of run's, or a file in it that is not as run
+ * writes it, is bad input. */
+static int load_exit_status(int r)
+{
+	return r == -EBADMSG || r == -ENOENT || r == -ENOTDIR ? EXIT_USAGE : verb_exit_status(r);
 }
 
 /* The report of dir into output (NULL: standard output). */
@@ -95,7 +106,7 @@ int verb_report(int argc, char **argv)
 		return cli_usage_error(&cli_report, "give one results directory"), EXIT_USAGE;
 	if (a.ro.format == REPORT_PNG && !a.output && isatty(STDOUT_FILENO))
 		return cli_usage_error(&cli_report, "--format png writes binary; give -o FILE"), EXIT_USAGE;
-	return verb_exit_status(report(argv[first], &a));
+	return load_exit_status(report(argv[first], &a));
 }
 
 /* A column is named after its results directory's last component (the
@@ -155,5 +166,5 @@ int verb_compare(int argc, char **argv)
 	if (a.ro.format == REPORT_SVG || a.ro.format == REPORT_PNG)
 		return cli_usage_error(&cli_compare, "--format %s is for report; compare prints text, markdown, csv or json",
 				       report_format_to_string(a.ro.format)), EXIT_USAGE;
-	return verb_exit_status(compare(argv + first, (size_t)(argc - first), &a));
+	return load_exit_status(compare(argv + first, (size_t)(argc - first), &a));
 }

@@ -285,7 +285,7 @@ int verb_run(int argc, char **argv)
 		r = run_experiment(&e, &plan, a.resume ? a.resume : a.out, a.resume != NULL, &ro);
 		if (e.repeat_auto && ro.rounds >= RUN_AUTO_MIN_REPEATS)
 			adapt_summary(&ad, &ro);
-		status = verb_exit_status(r);
+		status = ro.refused ? EXIT_USAGE : verb_exit_status(r);
 	}
 	free(ad.last);
 	experiment_done(&e);

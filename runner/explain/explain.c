@@ -178,11 +178,12 @@ static int load_measured(char *const *dirs, size_t n_dirs, const struct factor_s
 	json_t *steps = json_array();
 
 	for (size_t i = 0; i < n_dirs; i++) {
+		_cleanup_free_ char *why = NULL;
 		json_t *doc = NULL;
 
-		if (results_load(dirs[i], &doc) < 0) {
+		if (results_load(dirs[i], &doc, &why) < 0) {
 			json_decref(steps);
-			return log_error("explain: cannot read the results in %s", dirs[i]), -EIO;
+			return log_error("explain: cannot read the results in %s%s%s", dirs[i], why ? ": " : "", strempty(why)), -EIO;
 		}
 		json_array_extend(steps, json_object_get(doc, "steps"));
 		json_decref(doc);

@@ -670,28 +670,39 @@ static int open_results(const char *out, bool resume, const struct experiment *e
 		return log_error("run: another run holds %s", dir), r;
 	if (r == -EEXIST)
 		return log_error("run: %s already holds results (--resume %s to finish it)", dir, dir), r;
+	if (r == -ENOENT && resume)
+		return log_error("run: --resume %s: there is no such directory to resume", dir), r;
 	if (r < 0)
 		return log_error_errno(r, "run: cannot write results to %s: %m%s", dir,
 				       r == -ELOOP ? " (a symbolic link, or under one that root did not make: give the directory itself)" : "");
 	return 0;
 }
 
-/* The same experiment, or --resume would mix two designs in one table. */
+/* Files run reads back as it wrote them, and the same experiment, or
+ * --resume would mix two designs in one table. */
 static int check_resumed(struct results *res, const json_t *exp)
 {
-	_cleanup_free_ char *path = NULL;
-	json_error_t err;
-	json_t *old;
-	int same;
+	_cleanup_free_ char *path = NULL, *why = NULL;
+	json_t *doc = NULL, *old;
+	int same, r;
 
-	if (xasprintf(&path, "%s/experiment.json", results_dir(res)) < 0)
+	r = results_load(results_dir(res), &doc, &why);
+	if (r == -EBADMSG)
+		return log_error("run: --resume %s: %s (not as slicebench run writes it)", results_dir(res), why), r;
+	if (r < 0)
+		return log_error_errno(r, "run: --resume %s: %m", results_dir(res));
+	if (xasprintf(&path, "%s/experiment.json", results_dir(res)) < 0) {
+		json_decref(doc);
 		return -ENOMEM;
-	old = json_load_file(path, 0, &err);
-	if (!old)
+	}
+	old = json_object_get(doc, "experiment");
+	if (json_is_null(old)) {
+		json_decref(doc);
 		return 0;
+	}
 	json_object_del(old, "path");
 	same = json_equal(old, exp);
-	json_decref(old);
+	json_decref(doc);
 	if (!same)
 		return log_error("run: %s was run with another version of this experiment; start a new run", path),
 		       -EINVAL;
@@ -719,16 +730,20 @@ static int write_run_facts(struct results *res, const struct experiment *e, bool
 			r = results_put(res, "host.json", host);
 		json_decref(host);
 	}
-	return r < 0 && r != -EINVAL ? log_error_errno(r, "run: cannot write to %s: %m", results_dir(res)) : r;
+	/* check_resumed() said why it refused. */
+	return r < 0 && r != -EINVAL && r != -EBADMSG ? log_error_errno(r, "run: cannot write to %s: %m", results_dir(res)) : r;
 }
 
 /* The document of record so far, handed to next_round. */
 static int ask_next_round(struct runner *rn, struct run_options *o, bool more[EXP_VARY_MAX][EXP_CONTEXTS_MAX])
 {
+	_cleanup_free_ char *why = NULL;
 	json_t *doc = NULL;
 	int r;
 
-	r = results_load(results_dir(rn->res), &doc);
+	r = results_load(results_dir(rn->res), &doc, &why);
+	if (r < 0 && why)
+		return log_error("run: cannot read back %s: %s", results_dir(rn->res), why), r;
 	if (r < 0)
 		return log_error_errno(r, "run: cannot read back %s: %m", results_dir(rn->res));
 	memset(more, 0, sizeof(bool) * EXP_VARY_MAX * EXP_CONTEXTS_MAX);
@@ -813,9 +828,10 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	struct run_options defaults = {};
 	struct runner rn = { .e = e, .plan = plan, .start_ns = now_ns() };
 	struct server_config cfg = {};
-	_cleanup_free_ char *busy = NULL;
+	_cleanup_free_ char *busy = NULL, *why = NULL;
 	char db[64];
 	json_t *doc = NULL;
+	bool started = false;
 	int r;
 
 	/* Before the first child: a signal from here on ends the run cleanly. */
@@ -826,12 +842,17 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 		o = &defaults;
 	o->stopped = RUN_STOP_NONE;
 	o->rounds = 0;
+	o->refused = false;
 	r = open_results(out, resume, e, &rn.res);
-	if (r < 0)
+	if (r < 0) {
+		o->refused = r == -ELOOP || r == -EEXIST || r == -ENOENT || r == -ENOTDIR;
 		return r;
+	}
 	r = write_run_facts(rn.res, e, resume);
-	if (r < 0)
+	if (r < 0) {
+		o->refused = r == -EINVAL || r == -EBADMSG;
 		goto out;
+	}
 	experiment_server_config(e, &cfg);
 	managed_config_default(&cfg);
 	r = managed_setup("run", &cfg, &rn.server);
@@ -852,6 +873,7 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 		progress("the client runs in %s", unit);
 	}
 	progress("run %s started, results in %s", e->name, results_dir(rn.res));
+	started = true;
 	r = prepare_dataset(&rn);
 	if (r >= 0)
 		r = run_rounds(&rn, o);
@@ -860,13 +882,17 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	progress("run %s %s: %zu steps, %zu failed, results in %s", e->name,
 		 interrupt_signal ? "interrupted" : r < 0 ? "stopped" : "finished", rn.steps_done, rn.steps_failed,
 		 results_dir(rn.res));
-	if (r >= 0 && o->finished && results_load(results_dir(rn.res), &doc) >= 0) {
+	if (r >= 0 && o->finished && results_load(results_dir(rn.res), &doc, &why) >= 0) {
 		o->finished(o->userdata, doc);
 		json_decref(doc);
 	}
 out:
 	server_done(&rn.server);
-	results_close(rn.res);
+	/* Refused or failed at set-up: no results directory stays behind. */
+	if (started)
+		results_close(rn.res);
+	else
+		results_discard(rn.res);
 	if (interrupt_signal)
 		return -EINTR;
 	return r < 0 ? r : (int)MIN(rn.steps_failed, (size_t)INT_MAX);

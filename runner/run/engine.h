@@ -48,6 +48,7 @@ struct run_options {
 	void (*finished)(void *userdata, const json_t *doc);
 	uint64_t budget_ns; /* repeat = auto: no round is begun that would end past it; 0: none */
 	/* set by the run */
+	bool refused; /* bad --out or --resume, or results files not as run writes them: nothing started */
 	enum run_stop stopped;
 	unsigned rounds; /* rounds begun */
 };

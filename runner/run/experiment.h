@@ -17,9 +17,13 @@
 
 #define EXP_CONTEXTS_MAX 16
 #define EXP_THREADS_MAX 64
+/* The most threads of one step (the key table's and the results' limit). */
+#define EXP_THREAD_COUNT_MAX 100000
 #define EXP_VARY_MAX 16
 #define EXP_SLICES_MAX 16
 #define EXP_NEIGHBOURS_MAX 4
+/* The largest experiment file read (the largest shipped is a few kB). */
+#define EXP_FILE_MAX 1048576
 
 /* [vary] mode: a fresh server for every value (restart), or one per repeat
  * with the setting changed between steps (live); both, to tell how much of

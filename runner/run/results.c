@@ -15,39 +15,48 @@
 struct results {
 	char *dir;
 	int lock_fd;
+	bool made; /* by this run: results_discard() may remove it */
 };
 
+/* Long because each step of taking the directory has its failure. */
 int results_open(const char *dir, bool resume, struct results **ret)
 {
 	_cleanup_free_ char *lock = NULL, *steps = NULL, *places = NULL, *probe = NULL, *record = NULL;
-	struct results *r;
-	int fd, e;
+	struct results *r = NULL;
+	struct stat st;
+	int fd = -EBADF, e;
+	bool made;
 
 	/* Never write through a symbolic link: --out pointing at /etc, or at
 	 * a directory under a link another user planted, would put the lock,
 	 * steps/ and the JSON files there. */
 	e = path_check_links(dir);
-	if (e >= 0)
-		e = mkdir_p(dir, 0755);
-	if (e >= 0)
-		e = mkdir_new(dir, 0755);
 	if (e < 0)
 		return e;
+	made = lstat(dir, &st) < 0 && errno == ENOENT;
+	if (made && resume)
+		return -ENOENT;
 	if (xasprintf(&lock, "%s/lock", dir) < 0 || xasprintf(&steps, "%s/" STEPS, dir) < 0 ||
 	    xasprintf(&places, "%s/" PLACEMENTS, dir) < 0 || xasprintf(&probe, "%s/.probe", dir) < 0 ||
 	    xasprintf(&record, "%s/results.json", dir) < 0)
 		return -ENOMEM;
+	e = mkdir_p(dir, 0755);
+	if (e >= 0)
+		e = mkdir_new(dir, 0755);
+	if (e < 0)
+		goto fail;
 	fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0644);
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		e = -errno;
+		goto fail;
+	}
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		e = errno == EWOULDBLOCK ? -EBUSY : -errno;
-		close(fd);
-		return e;
+		goto fail;
 	}
 	if (!resume && access(record, F_OK) == 0) {
-		close(fd);
-		return -EEXIST;
+		e = -EEXIST;
+		goto fail;
 	}
 	/* A full disk or a read-only mount shows now, not after an hour. */
 	e = mkdir_new(steps, 0755);
@@ -57,18 +66,30 @@ int results_open(const char *dir, bool resume, struct results **ret)
 		e = write_file_atomic(probe, "probe\n", 6);
 	if (e >= 0 && unlink(probe) < 0)
 		e = -errno;
-	r = e >= 0 ? calloc(1, sizeof(*r)) : NULL;
-	if (r)
-		r->dir = strdup(dir);
-	if (!r || !r->dir) {
-		if (r)
-			free(r);
-		close(fd);
-		return e < 0 ? e : -ENOMEM;
-	}
+	if (e >= 0 && (!(r = calloc(1, sizeof(*r))) || !(r->dir = strdup(dir))))
+		e = -ENOMEM;
+	if (e < 0)
+		goto fail;
 	r->lock_fd = fd;
+	r->made = made;
 	*ret = r;
 	return 0;
+fail:
+	if (r)
+		free(r);
+	if (fd >= 0)
+		close(fd);
+	/* Refused or failed before any work: nothing of this run stays. */
+	if (made)
+		(void)remove_tree(dir);
+	return e;
+}
+
+void results_discard(struct results *r)
+{
+	if (r && r->made)
+		(void)remove_tree(r->dir);
+	results_close(r);
 }
 
 void results_close(struct results *r)
@@ -119,10 +140,31 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* path, parsed and checked as a file of its kind; NULL and ret_why (naming
+ * path) if it does not parse or has not the shape. */
+static json_t *load_checked(const char *path, enum results_file kind, char **ret_why)
+{
+	_cleanup_free_ char *why = NULL;
+	json_error_t err;
+	json_t *j;
+
+	j = json_load_file(path, 0, &err);
+	if (!j) {
+		xasprintf(ret_why, "%s:%d: %s", path, err.line, err.text);
+		return NULL;
+	}
+	if (results_check(kind, j, &why) < 0) {
+		json_decref(j);
+		xasprintf(ret_why, "%s: %s", path, why ? why : "out of memory");
+		return NULL;
+	}
+	return j;
+}
+
 /* Every *.json of dir/sub, in name order, as an object keyed by file stem
  * (placements) or an array (steps).
  * Long because each step of the directory's walk has its failure. */
-static int load_dir(const char *dir, const char *sub, bool as_object, json_t **ret)
+static int load_dir(const char *dir, const char *sub, bool as_object, json_t **ret, char **ret_why)
 {
 	_cleanup_free_ char *path = NULL;
 	json_t *out = as_object ? json_object() : json_array();
@@ -137,6 +179,12 @@ static int load_dir(const char *dir, const char *sub, bool as_object, json_t **r
 		return -ENOMEM;
 	}
 	d = opendir(path);
+	/* Every run makes steps/ first: a directory without is none of slicebench's. */
+	if (!d && !as_object) {
+		r = -errno;
+		json_decref(out);
+		return xasprintf(ret_why, "%s: %s", path, strerror(-r)), r == -ENOENT ? -ENOENT : -EBADMSG;
+	}
 	while (d && (de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 		char **p;
@@ -166,7 +214,7 @@ static int load_dir(const char *dir, const char *sub, bool as_object, json_t **r
 		}
 		/* A torn write cannot be here (rename is atomic); a file that does
 		 * not parse was put there by someone else. */
-		j = json_load_file(file, 0, NULL);
+		j = load_checked(file, as_object ? RESULTS_FILE_PLACEMENT : RESULTS_FILE_STEP, ret_why);
 		if (!j) {
 			r = -EBADMSG;
 			break;
@@ -187,31 +235,41 @@ static int load_dir(const char *dir, const char *sub, bool as_object, json_t **r
 	return 0;
 }
 
-static json_t *load_optional(const char *dir, const char *name)
+/* dir/name checked as its kind, null if there is none. */
+static int load_optional(const char *dir, const char *name, enum results_file kind, json_t **ret, char **ret_why)
 {
 	_cleanup_free_ char *path = NULL;
-	json_t *j = NULL;
 
-	if (xasprintf(&path, "%s/%s", dir, name) >= 0)
-		j = json_load_file(path, 0, NULL);
-	return j ? j : json_null();
+	if (xasprintf(&path, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	if (access(path, F_OK) < 0) {
+		*ret = json_null();
+		return 0;
+	}
+	*ret = load_checked(path, kind, ret_why);
+	return *ret ? 0 : -EBADMSG;
 }
 
-static int assemble(const char *dir, json_t **ret)
+static int assemble(const char *dir, json_t **ret, char **ret_why)
 {
-	json_t *doc, *steps = NULL, *places = NULL;
+	json_t *doc, *steps = NULL, *places = NULL, *exp = NULL, *host = NULL;
 	int r;
 
-	r = load_dir(dir, STEPS, false, &steps);
+	r = load_dir(dir, STEPS, false, &steps, ret_why);
 	if (r >= 0)
-		r = load_dir(dir, PLACEMENTS, true, &places);
+		r = load_dir(dir, PLACEMENTS, true, &places, ret_why);
+	if (r >= 0)
+		r = load_optional(dir, "experiment.json", RESULTS_FILE_EXPERIMENT, &exp, ret_why);
+	if (r >= 0)
+		r = load_optional(dir, "host.json", RESULTS_FILE_HOST, &host, ret_why);
 	if (r < 0) {
 		json_decref(steps);
+		json_decref(places);
+		json_decref(exp);
 		return r;
 	}
-	doc = json_pack("{s:i, s:o, s:o, s:o, s:o}", "format_version", RESULTS_FORMAT_VERSION, "experiment",
-			load_optional(dir, "experiment.json"), "host", load_optional(dir, "host.json"), "placements",
-			places, "steps", steps);
+	doc = json_pack("{s:i, s:o, s:o, s:o, s:o}", "format_version", RESULTS_FORMAT_VERSION, "experiment", exp,
+			"host", host, "placements", places, "steps", steps);
 	if (!doc)
 		return -ENOMEM;
 	*ret = doc;
@@ -274,10 +332,11 @@ static int write_csv(const char *dir, json_t *steps)
 
 int results_rebuild(struct results *r)
 {
+	_cleanup_free_ char *why = NULL;
 	json_t *doc = NULL;
 	int e;
 
-	e = assemble(r->dir, &doc);
+	e = assemble(r->dir, &doc, &why);
 	if (e < 0)
 		return e;
 	e = results_put(r, "results.json", doc);
@@ -287,16 +346,17 @@ int results_rebuild(struct results *r)
 	return e;
 }
 
-int results_load(const char *dir, json_t **ret)
+int results_load(const char *dir, json_t **ret, char **ret_why)
 {
 	struct stat st;
 
+	*ret_why = NULL;
 	if (stat(dir, &st) < 0)
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
 		return -ENOTDIR;
 	/* Built from the step files, so that an interrupted run reports too. */
-	return assemble(dir, ret);
+	return assemble(dir, ret, ret_why);
 }
 
 static int checked(int n, size_t len)

@@ -14,9 +14,14 @@ struct results;
 
 /* Creates (or, with resume, reopens) dir, takes its lock and proves that it
  * can write there, before any work starts.  -EBUSY: another run holds the
- * lock; -EEXIST: dir holds results and resume was not asked for. */
+ * lock; -EEXIST: dir holds results and resume was not asked for; -ENOENT:
+ * there is no dir to resume; -ELOOP: see path_check_links().  On failure a
+ * directory made here is removed again. */
 int results_open(const char *dir, bool resume, struct results **ret);
 void results_close(struct results *r);
+/* results_close(), and the directory removed if results_open() made it:
+ * for a run that failed before its first step. */
+void results_discard(struct results *r);
 const char *results_dir(const struct results *r);
 
 /* Writes name (a relative path such as "host.json") atomically. */
@@ -27,8 +32,23 @@ bool results_have(const struct results *r, const char *name);
  * with host.json and placements/ alongside. */
 int results_rebuild(struct results *r);
 
-/* The document of record of a finished or interrupted run. */
-int results_load(const char *dir, json_t **ret);
+/* The document of record of a finished or interrupted run, every file
+ * checked by results_check().  -ENOENT, -ENOTDIR: dir is no results
+ * directory; -EBADMSG: a file in it does not parse or has not the shape of
+ * its kind; ret_why then names the file and the JSON path. */
+int results_load(const char *dir, json_t **ret, char **ret_why);
+
+enum results_file {
+	RESULTS_FILE_STEP,
+	RESULTS_FILE_PLACEMENT,
+	RESULTS_FILE_EXPERIMENT,
+	RESULTS_FILE_HOST,
+};
+
+/* 0 if j has the shape of its kind of file (types, and values within
+ * bounds that no run reaches), else -EBADMSG and ret_why: the JSON path,
+ * what it must be and what it holds. */
+int results_check(enum results_file kind, const json_t *j, char **ret_why);
 
 /* The names in a results directory, made here and nowhere else.  A unit is
  * a context at vary value v (0-based, named from 1) and repeat (from 1):

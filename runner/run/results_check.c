@@ -1,0 +1,233 @@
+/* The shape a results file must have to be read back.  report, compare,
+ * explain and --resume read directories that anyone may have written (or
+ * copied from another host): each file is checked against one table of
+ * rules before its values are used, so that a wrong type or an absurd value
+ * is refused with its file and JSON path rather than printed as a number. */
+#include <math.h>
+#include <stdio.h>
+
+#include "run/experiment.h"
+#include "run/results.h"
+#include "common/util.h"
+
+enum shape {
+	SHAPE_INT,	/* an integer from min to max */
+	SHAPE_NUM,	/* a number from min to max */
+	SHAPE_BOOL,
+	SHAPE_STR,
+	SHAPE_NAME,	/* a context's or an experiment's name */
+	SHAPE_SCALAR,	/* a string, number or boolean (a vary value) */
+	SHAPE_OBJ,	/* an object, checked by sub when given */
+	SHAPE_NUMS,	/* an array of numbers from min to max (or null) */
+	SHAPE_INTS,	/* an array of integers from min to max */
+	SHAPE_NAMES,	/* an array of names */
+	SHAPE_SCALARS,	/* an array of scalars */
+	SHAPE_NUM_MEMBERS, /* an object of numbers from min to max (or null) */
+	SHAPE_OBJS,	/* an array of objects, each checked by sub */
+};
+
+struct rule {
+	const char *key;
+	enum shape shape;
+	double min, max;
+	bool required;
+	const struct rule *sub; /* SHAPE_OBJ, SHAPE_OBJS: ended by a rule without key */
+};
+
+/* Far above any server's (a billion transactions a second, a step of
+ * four months), far below where a sum or a product of them overflows. */
+#define RATE_MAX 1e9
+#define MS_MAX 1e10
+#define S_MAX 1e7
+#define COUNT_MAX 1e15
+
+static const struct rule telemetry_rules[] = {
+	{ "t_s", SHAPE_NUM, 0, S_MAX },
+	{ "cpu_idle_pct", SHAPE_NUM, 0, 100 },
+	{ "nr_throttled", SHAPE_NUM, 0, COUNT_MAX },
+	{},
+};
+
+static const struct rule step_rules[] = {
+	{ "context", SHAPE_NAME, .required = true },
+	{ "threads", SHAPE_INT, 1, EXP_THREAD_COUNT_MAX, true },
+	{ "repeat", SHAPE_INT, 1, 1000 },
+	{ "vary_value", SHAPE_SCALAR },
+	{ "unit", SHAPE_STR },
+	{ "driver", SHAPE_STR },
+	{ "failed", SHAPE_BOOL },
+	{ "reason", SHAPE_STR },
+	{ "duration_s", SHAPE_NUM, 0, S_MAX },
+	{ "transactions", SHAPE_INT, 0, COUNT_MAX },
+	{ "queries", SHAPE_INT, 0, COUNT_MAX },
+	{ "tps", SHAPE_NUM, 0, RATE_MAX },
+	{ "qps", SHAPE_NUM, 0, 100 * RATE_MAX },
+	{ "latency_ms", SHAPE_NUM_MEMBERS, 0, MS_MAX },
+	{ "reconnects", SHAPE_INT, 0, COUNT_MAX },
+	{ "stalled_s", SHAPE_INT, 0, S_MAX },
+	{ "in_flight_at_end", SHAPE_INT, 0, COUNT_MAX },
+	{ "intervals_tps", SHAPE_NUMS, 0, RATE_MAX },
+	{ "telemetry", SHAPE_OBJS, .sub = telemetry_rules },
+	{},
+};
+
+static const struct rule vary_rules[] = {
+	{ "property", SHAPE_STR },
+	{ "values", SHAPE_SCALARS },
+	{},
+};
+
+/* What report and compare take from experiment.json; explain and --resume
+ * read it again with the experiment file's own rules. */
+static const struct rule experiment_rules[] = {
+	{ "name", SHAPE_NAME },
+	{ "threads", SHAPE_INTS, 1, EXP_THREAD_COUNT_MAX },
+	{ "contexts", SHAPE_NAMES },
+	{ "baseline", SHAPE_NAME },
+	{ "vary", SHAPE_OBJ, .sub = vary_rules },
+	{},
+};
+
+static int refuse(char **ret_why, const char *path, const char *key, const char *want, const json_t *v)
+{
+	_cleanup_free_ char *got = v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+
+	/* What was found, cut short: a hostile file may hold megabytes there. */
+	xasprintf(ret_why, "%s%s%s: %s%s%.40s%s", path, key ? "." : "", strempty(key), want, got ? ", not " : "",
+		  strempty(got), got && strlen(got) > 40 ? "..." : "");
+	return -EBADMSG;
+}
+
+static bool in_range(const json_t *v, const struct rule *r)
+{
+	double x = json_number_value(v);
+
+	return json_is_number(v) && isfinite(x) && x >= r->min && x <= r->max;
+}
+
+static const char *range_text(const struct rule *r, const char *what, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s from %.10g to %.10g", what, r->min, r->max);
+	return buf;
+}
+
+static int check_object(const json_t *o, const struct rule *rules, const char *path, char **ret_why);
+
+/* Long because it is the one switch over the shapes, a short case each. */
+static int check_value(const json_t *v, const struct rule *r, const char *path, char **ret_why)
+{
+	_cleanup_free_ char *sub = NULL;
+	const json_t *x;
+	const char *k;
+	char buf[96];
+	size_t i;
+
+	switch (r->shape) {
+	case SHAPE_INT:
+		if (!json_is_integer(v) || !in_range(v, r))
+			return refuse(ret_why, path, r->key, range_text(r, "an integer", buf, sizeof(buf)), v);
+		return 0;
+	case SHAPE_NUM:
+		if (!in_range(v, r))
+			return refuse(ret_why, path, r->key, range_text(r, "a number", buf, sizeof(buf)), v);
+		return 0;
+	case SHAPE_BOOL:
+		return json_is_boolean(v) ? 0 : refuse(ret_why, path, r->key, "true or false", v);
+	case SHAPE_STR:
+		return json_is_string(v) ? 0 : refuse(ret_why, path, r->key, "a string", v);
+	case SHAPE_NAME:
+		if (!json_is_string(v) || !name_is_valid(json_string_value(v)))
+			return refuse(ret_why, path, r->key, "a name, [a-z0-9][a-z0-9_-]{0,39}", v);
+		return 0;
+	case SHAPE_SCALAR:
+		if (!json_is_string(v) && !json_is_number(v) && !json_is_boolean(v))
+			return refuse(ret_why, path, r->key, "a string, a number or a boolean", v);
+		return 0;
+	case SHAPE_OBJ:
+		if (!json_is_object(v))
+			return refuse(ret_why, path, r->key, "an object", v);
+		if (xasprintf(&sub, "%s.%s", path, r->key) < 0)
+			return -ENOMEM;
+		return r->sub ? check_object(v, r->sub, sub, ret_why) : 0;
+	case SHAPE_NUMS:
+	case SHAPE_INTS:
+	case SHAPE_NAMES:
+	case SHAPE_SCALARS:
+	case SHAPE_OBJS:
+		if (!json_is_array(v))
+			return refuse(ret_why, path, r->key, "an array", v);
+		json_array_foreach(v, i, x) {
+			struct rule each = *r;
+			int e;
+
+			each.key = NULL;
+			each.shape = r->shape == SHAPE_NUMS ? SHAPE_NUM : r->shape == SHAPE_INTS ? SHAPE_INT :
+				     r->shape == SHAPE_NAMES ? SHAPE_NAME : r->shape == SHAPE_SCALARS ? SHAPE_SCALAR : SHAPE_OBJ;
+			if (r->shape == SHAPE_NUMS && json_is_null(x))
+				continue;
+			free(sub);
+			sub = NULL;
+			if (xasprintf(&sub, "%s.%s[%zu]", path, r->key, i) < 0)
+				return -ENOMEM;
+			if (each.shape == SHAPE_OBJ) {
+				if (!json_is_object(x))
+					return refuse(ret_why, sub, NULL, "an object", x);
+				e = check_object(x, r->sub, sub, ret_why);
+			} else
+				e = check_value(x, &each, sub, ret_why);
+			if (e < 0)
+				return e;
+		}
+		return 0;
+	case SHAPE_NUM_MEMBERS:
+		if (!json_is_object(v))
+			return refuse(ret_why, path, r->key, "an object", v);
+		json_object_foreach((json_t *)v, k, x) {
+			struct rule each = { .key = k, .shape = SHAPE_NUM, .min = r->min, .max = r->max };
+
+			free(sub);
+			sub = NULL;
+			if (xasprintf(&sub, "%s.%s", path, r->key) < 0)
+				return -ENOMEM;
+			if (!json_is_null(x) && check_value(x, &each, sub, ret_why) < 0)
+				return -EBADMSG;
+		}
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int check_object(const json_t *o, const struct rule *rules, const char *path, char **ret_why)
+{
+	for (const struct rule *r = rules; r->key; r++) {
+		const json_t *v = json_object_get(o, r->key);
+		int e;
+
+		if (!v || json_is_null(v)) {
+			if (r->required)
+				return refuse(ret_why, path, r->key, "required", NULL);
+			continue;
+		}
+		e = check_value(v, r, path, ret_why);
+		if (e < 0)
+			return e;
+	}
+	return 0;
+}
+
+int results_check(enum results_file kind, const json_t *j, char **ret_why)
+{
+	static const struct rule *const rules[] = {
+		[RESULTS_FILE_STEP] = step_rules,
+		[RESULTS_FILE_EXPERIMENT] = experiment_rules,
+	};
+
+	*ret_why = NULL;
+	/* experiment.json and host.json may be missing (null), as in a run
+	 * interrupted before it wrote them. */
+	if ((kind == RESULTS_FILE_EXPERIMENT || kind == RESULTS_FILE_HOST) && json_is_null(j))
+		return 0;
+	if (!json_is_object(j))
+		return refuse(ret_why, "$", NULL, "an object", j);
+	return rules[kind] ? check_object(j, rules[kind], "$", ret_why) : 0;
+}

@@ -1,0 +1,69 @@
+#!/bin/bash
+# Results directories written by someone else: report, compare and
+# run --resume refuse a file that does not parse or has not the shape run
+# writes (wrong types, absurd values, escape sequences where a name goes)
+# with its file and JSON path and exit 2, never a table of nonsense; --resume
+# of no directory and a run that fails at set-up leave no directory behind.
+# Prerequisites: ROOT (run), python3.
+. "${SLICEBENCH_TOP:-.}/t/lib.sh"
+top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
+needs BINARY ROOT
+echo "1..12"
+server_scratch
+trap 'rm -rf "$scratch"' EXIT
+fx=$top/t/fixtures/results
+
+# results DIR [PYTHON]: a results directory from the fixtures, the step file
+# changed by PYTHON (s is the step, e the experiment).
+results() {
+	mkdir -p "$1/steps" "$1/placements"
+	cp "$fx/placement.json" "$1/placements/shell-v1-r1.json"
+	python3 - "$fx" "$1" "${2:-pass}" <<'PY'
+import json, sys
+fx, d, change = sys.argv[1:]
+s = json.load(open(fx + "/step.json")); e = json.load(open(fx + "/experiment.json"))
+exec(change)
+json.dump(s, open(d + "/steps/shell-v1-r1-t1.json", "w")); json.dump(e, open(d + "/experiment.json", "w"))
+PY
+}
+results "$scratch/good"
+"$SLICEBENCH" report "$scratch/good" >"$scratch/out" 2>&1
+ok $? "the fixture reports (exit 0)" "$scratch/out"
+
+# refused NAME PYTHON WANT: report of the changed directory exits 2 saying WANT.
+refused() {
+	results "$scratch/$1" "$2"
+	"$SLICEBENCH" report "$scratch/$1" >"$scratch/out" 2>&1
+	rc=$?
+	[ $rc = 2 ] && grep -qF -- "$3" "$scratch/out" && ! grep -q $'\e' "$scratch/out"
+	ok $? "report refuses $1 (exit $rc): $(head -c 160 "$scratch/out")" "$scratch/out"
+}
+refused tps-string 's["tps"] = "fast"' 'steps/shell-v1-r1-t1.json: $.tps: a number'
+refused threads-absurd 's["threads"] = 4611686018427387904' '$.threads: an integer from 1 to 100000'
+refused tps-huge 's["tps"] = 1e308' '$.tps: a number'
+refused context-escape 's["context"] = "\u001b[31mred"' '$.context: a name'
+refused intervals-string 's["intervals_tps"] = "x"' '$.intervals_tps: an array'
+refused experiment-array 'e = []' 'experiment.json: $: an object'
+printf '{"tps": ' >"$scratch/tps-string/steps/shell-v1-r1-t1.json"
+"$SLICEBENCH" report "$scratch/tps-string" >"$scratch/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q 'shell-v1-r1-t1.json:1:' "$scratch/out"
+ok $? "a step file that is not JSON is refused with its line (exit $rc)" "$scratch/out"
+
+"$SLICEBENCH" compare "$scratch/good" "$scratch/threads-absurd" >"$scratch/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q 'threads-absurd/steps/shell-v1-r1-t1.json: $.threads' "$scratch/out"
+ok $? "compare refuses it too (exit $rc)" "$scratch/out"
+
+"$SLICEBENCH" run "$top/t/fixtures/run/two-raw.ini" --resume "$scratch/tps-huge" >"$scratch/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q 'tps-huge/steps/shell-v1-r1-t1.json: $.tps' "$scratch/out" && [ ! -e "$SLICEBENCH_STATE_DIR" ]
+ok $? "run --resume of it is refused before anything starts (exit $rc)" "$scratch/out"
+
+"$SLICEBENCH" run "$top/t/fixtures/run/two-raw.ini" --resume "$scratch/none" >"$scratch/out" 2>&1; rc=$?
+[ $rc = 2 ] && [ ! -e "$scratch/none" ] && grep -q 'no such directory to resume' "$scratch/out"
+ok $? "--resume of a directory that does not exist is refused and makes none (exit $rc)" "$scratch/out"
+
+# A state directory that is not root's alone: the run fails at set-up.
+mkdir -m 0777 "$SLICEBENCH_STATE_DIR"
+"$SLICEBENCH" run "$top/t/fixtures/run/two-raw.ini" --out "$scratch/setup-fails" >"$scratch/out" 2>&1; rc=$?
+[ $rc != 0 ] && [ ! -e "$scratch/setup-fails" ]
+ok $? "a run that fails at set-up leaves no results directory (exit $rc)" "$scratch/out"
+exit $failed
