@@ -147,7 +147,9 @@ struct oltp_telemetry_sample {
 	unsigned n_l3, n_nodes;
 	unsigned *server_per_l3, *client_per_l3;     /* [n_l3] */
 	unsigned *server_per_node, *client_per_node; /* [n_nodes] */
-	uint64_t server_migrations, client_migrations;   /* cumulative, summed over threads; 0 if the kernel does not say */
+	/* Cumulative, summed over every thread seen so far (one that ended with
+	 * its last counts); 0 if the kernel does not say. */
+	uint64_t server_migrations, client_migrations;
 	uint64_t server_nonvol_ctxt, client_nonvol_ctxt; /* cumulative nonvoluntary_ctxt_switches */
 	/* Time runnable but not running (schedstat's second field), summed
 	 * over threads, cumulative; and the server's run time since the first

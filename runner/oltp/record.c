@@ -115,8 +115,8 @@ static uint64_t sample_counter(const struct oltp_telemetry_sample *s, size_t off
 	return v;
 }
 
-/* From the first and the last sample: a thread that ends between them
- * takes its counts along, so a counter that shrank says nothing. */
+/* From the first and the last sample (the totals keep the counts of
+ * threads that ended, so they only grow). */
 double oltp_mechanism_value(const struct oltp_mechanism_def *d, const struct step_result *r)
 {
 	const struct oltp_telemetry_sample *first, *last;

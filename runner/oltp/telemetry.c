@@ -31,12 +31,15 @@ struct oltp_telemetry {
 	unsigned n_l3, n_nodes;
 	struct proc_stat_totals prev;
 	uint64_t prev_ns;
-	uint8_t *client_cpus; /* [n_cpus]: where a client thread last ran, at this sample */
-	struct seen_thread {
+	uint8_t *client_cpus; /* [n_cpus]: where a client thread last ran, at the latest sample that saw one */
+	/* Every thread seen, as last read: a thread that ends keeps its counts
+	 * in the totals, which therefore never shrink. */
+	struct thread_memory {
 		int tid;
-		uint64_t run_ns;
-	} *seen; /* the server's threads and their run time at the previous sample */
-	size_t n_seen, cap_seen;
+		bool server;
+		uint64_t run_ns, wait_ns, migrations, nonvol;
+	} *threads;
+	size_t n_threads, cap_threads;
 	uint64_t server_run_ns, server_run_on_client_cpu_ns; /* since the first sample */
 };
 
@@ -142,7 +145,7 @@ void oltp_telemetry_free(struct oltp_telemetry *t)
 	free(t->l3_of_cpu);
 	free(t->node_of_cpu);
 	free(t->client_cpus);
-	free(t->seen);
+	free(t->threads);
 	free(t);
 }
 
@@ -249,14 +252,6 @@ static int last_cpu(const char *task_dir)
 	return cpu;
 }
 
-/* What a set of threads adds up to at one instant. */
-struct thread_counts {
-	unsigned *per_l3, *per_node;
-	uint64_t *migrations, *nonvol, *runq_wait_ns;
-	/* Only for the server: run time credited to its threads' last CPUs. */
-	uint64_t *run_ns, *run_on_client_cpu_ns;
-};
-
 /* schedstat: time on the CPU and time waiting on a run queue, in ns. */
 static int read_schedstat(const char *task_dir, uint64_t *ret_run, uint64_t *ret_wait)
 {
@@ -269,38 +264,34 @@ static int read_schedstat(const char *task_dir, uint64_t *ret_run, uint64_t *ret
 	return 0;
 }
 
-/* The run time thread tid had at the previous sample, now run_ns; 0 for a
- * thread not seen before (its first interval is not credited: its start
- * may lie before the step). */
-static uint64_t run_since_previous(struct oltp_telemetry *t, int tid, uint64_t run_ns)
+/* The entry of thread tid on one side, added (zeroed, *ret_new set) if
+ * not seen before; NULL when out of memory. */
+static struct thread_memory *remember(struct oltp_telemetry *t, int tid, bool server, bool *ret_new)
 {
-	for (size_t i = 0; i < t->n_seen; i++)
-		if (t->seen[i].tid == tid) {
-			uint64_t d = run_ns >= t->seen[i].run_ns ? run_ns - t->seen[i].run_ns : 0;
-
-			t->seen[i].run_ns = run_ns;
-			return d;
-		}
-	if (t->n_seen == t->cap_seen) {
-		size_t cap = t->cap_seen ? 2 * t->cap_seen : 64;
-		struct seen_thread *p = realloc(t->seen, cap * sizeof(*p));
+	*ret_new = false;
+	for (size_t i = 0; i < t->n_threads; i++)
+		if (t->threads[i].tid == tid && t->threads[i].server == server)
+			return &t->threads[i];
+	if (t->n_threads == t->cap_threads) {
+		size_t cap = t->cap_threads ? 2 * t->cap_threads : 64;
+		struct thread_memory *p = realloc(t->threads, cap * sizeof(*p));
 
 		if (!p)
-			return 0;
-		t->seen = p;
-		t->cap_seen = cap;
+			return NULL;
+		t->threads = p;
+		t->cap_threads = cap;
 	}
-	t->seen[t->n_seen++] = (struct seen_thread){ .tid = tid, .run_ns = run_ns };
-	return 0;
+	*ret_new = true;
+	t->threads[t->n_threads] = (struct thread_memory){ .tid = tid, .server = server };
+	return &t->threads[t->n_threads++];
 }
 
-/* Counts the threads of /proc/PID/task per L3 and node and adds up their
- * counters; skips thread `skip`.  With client_cpus (a set of CPUs as a
- * bitmap), credits each thread's run time since the previous sample to
- * whether its last CPU is in it; with mark_cpus, marks the thread's last
- * CPUs there. */
-static void count_threads(struct oltp_telemetry *t, int pid, int skip, const struct thread_counts *c,
-			  const uint8_t *client_cpus, uint8_t *mark_cpus)
+/* Counts the threads of /proc/PID/task per L3 and node, skipping thread
+ * `skip`, and remembers their counters.  A client thread that ran marks
+ * its last CPU in seen_cpus; a server thread's run time since the previous sample is
+ * credited to whether its last CPU is in t->client_cpus. */
+static void count_threads(struct oltp_telemetry *t, int pid, int skip, bool server, unsigned *per_l3,
+			  unsigned *per_node, uint8_t *seen_cpus)
 {
 	char dir[64], task[512], path[512 + 16];
 	DIR *d;
@@ -311,38 +302,62 @@ static void count_threads(struct oltp_telemetry *t, int pid, int skip, const str
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
+		struct thread_memory *m;
 		uint64_t run, wait;
-		int64_t v;
+		int64_t migrations, nonvol;
+		bool in_range, fresh;
 		int cpu;
 
 		if (e->d_name[0] == '.' || atoi(e->d_name) == skip)
 			continue;
 		snprintf(task, sizeof(task), "%s/%s", dir, e->d_name);
 		cpu = last_cpu(task);
-		if (cpu >= 0 && (unsigned)cpu < t->n_cpus) {
-			c->per_l3[t->l3_of_cpu[cpu]]++;
-			c->per_node[t->node_of_cpu[cpu]]++;
-			if (mark_cpus)
-				mark_cpus[cpu] = 1;
+		in_range = cpu >= 0 && (unsigned)cpu < t->n_cpus;
+		if (in_range) {
+			per_l3[t->l3_of_cpu[cpu]]++;
+			per_node[t->node_of_cpu[cpu]]++;
 		}
 		snprintf(path, sizeof(path), "%s/sched", task);
-		v = keyed_value(path, "se.nr_migrations");
-		*c->migrations += v > 0 ? (uint64_t)v : 0;
+		migrations = keyed_value(path, "se.nr_migrations");
 		snprintf(path, sizeof(path), "%s/status", task);
-		v = keyed_value(path, "nonvoluntary_ctxt_switches");
-		*c->nonvol += v > 0 ? (uint64_t)v : 0;
+		nonvol = keyed_value(path, "nonvoluntary_ctxt_switches");
 		if (read_schedstat(task, &run, &wait) < 0)
+			run = wait = 0;
+		m = remember(t, atoi(e->d_name), server, &fresh);
+		if (!m)
 			continue;
-		*c->runq_wait_ns += wait;
-		if (client_cpus) {
-			uint64_t ran = run_since_previous(t, atoi(e->d_name), run);
-
-			*c->run_ns += ran;
-			if (cpu >= 0 && (unsigned)cpu < t->n_cpus && client_cpus[cpu])
-				*c->run_on_client_cpu_ns += ran;
+		/* Only a client thread that ran since the previous sample says
+		 * where the client is (the process has idle threads too); a
+		 * thread's first interval is not credited: it may have begun
+		 * before the step. */
+		if (!server && in_range && !fresh && run > m->run_ns)
+			seen_cpus[cpu] = 1;
+		if (server && !fresh && run > m->run_ns) {
+			t->server_run_ns += run - m->run_ns;
+			if (in_range && t->client_cpus[cpu])
+				t->server_run_on_client_cpu_ns += run - m->run_ns;
 		}
+		*m = (struct thread_memory){ .tid = m->tid, .server = server, .run_ns = MAX(run, m->run_ns),
+					     .wait_ns = MAX(wait, m->wait_ns),
+					     .migrations = MAX(migrations > 0 ? (uint64_t)migrations : 0, m->migrations),
+					     .nonvol = MAX(nonvol > 0 ? (uint64_t)nonvol : 0, m->nonvol) };
 	}
 	closedir(d);
+}
+
+/* The counters of every thread seen on each side, also of those that have
+ * ended, into the sample. */
+static void sum_threads(const struct oltp_telemetry *t, struct oltp_telemetry_sample *s)
+{
+	for (size_t i = 0; i < t->n_threads; i++) {
+		const struct thread_memory *m = &t->threads[i];
+
+		*(m->server ? &s->server_migrations : &s->client_migrations) += m->migrations;
+		*(m->server ? &s->server_nonvol_ctxt : &s->client_nonvol_ctxt) += m->nonvol;
+		*(m->server ? &s->server_runq_wait_ns : &s->client_runq_wait_ns) += m->wait_ns;
+	}
+	s->server_run_ns = t->server_run_ns;
+	s->server_run_on_client_cpu_ns = t->server_run_on_client_cpu_ns;
 }
 
 int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_telemetry_sample *ret)
@@ -350,6 +365,7 @@ int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_tele
 	struct proc_stat_totals cur;
 	uint64_t now = now_ns();
 	_cleanup_free_ char *load = NULL;
+	_cleanup_free_ uint8_t *seen_cpus = NULL;
 	char path[512];
 	int r;
 
@@ -398,25 +414,18 @@ int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_tele
 	if (!ret->server_per_l3 || !ret->client_per_l3 || !ret->server_per_node || !ret->client_per_node)
 		return -ENOMEM;
 	/* The client first: where its threads are is what the server's run
-	 * time is credited against. */
-	memset(t->client_cpus, 0, t->n_cpus);
-	count_threads(t, t->client_pid ? t->client_pid : getpid(), t->client_pid ? 0 : (int)syscall(SYS_gettid),
-		      &(struct thread_counts){ .per_l3 = ret->client_per_l3, .per_node = ret->client_per_node,
-					       .migrations = &ret->client_migrations, .nonvol = &ret->client_nonvol_ctxt,
-					       .runq_wait_ns = &ret->client_runq_wait_ns },
-		      NULL, t->client_cpus);
-	if (t->server_pid > 0) {
-		count_threads(t, t->server_pid, 0,
-			      &(struct thread_counts){ .per_l3 = ret->server_per_l3, .per_node = ret->server_per_node,
-						       .migrations = &ret->server_migrations,
-						       .nonvol = &ret->server_nonvol_ctxt,
-						       .runq_wait_ns = &ret->server_runq_wait_ns,
-						       .run_ns = &t->server_run_ns,
-						       .run_on_client_cpu_ns = &t->server_run_on_client_cpu_ns },
-			      t->client_cpus, NULL);
-		ret->server_run_ns = t->server_run_ns;
-		ret->server_run_on_client_cpu_ns = t->server_run_on_client_cpu_ns;
-	}
+	 * time is credited against.  Once they have ended (a tool's process
+	 * gone, the workers joined) the last CPUs seen stay. */
+	seen_cpus = calloc(t->n_cpus, 1);
+	if (!seen_cpus)
+		return -ENOMEM;
+	count_threads(t, t->client_pid ? t->client_pid : getpid(), t->client_pid ? 0 : (int)syscall(SYS_gettid), false,
+		      ret->client_per_l3, ret->client_per_node, seen_cpus);
+	if (memchr(seen_cpus, 1, t->n_cpus))
+		memcpy(t->client_cpus, seen_cpus, t->n_cpus);
+	if (t->server_pid > 0)
+		count_threads(t, t->server_pid, 0, true, ret->server_per_l3, ret->server_per_node, NULL);
+	sum_threads(t, ret);
 	return 0;
 }
 
