@@ -92,21 +92,53 @@ int parse_duration_ns(const char *s, uint64_t *ret)
 		{ "ms", NSEC_PER_MSEC }, { "us", NSEC_PER_USEC }, { "s", NSEC_PER_SEC },
 		{ "m", 60 * NSEC_PER_SEC }, { "min", 60 * NSEC_PER_SEC }, { "h", 3600 * NSEC_PER_SEC }, { "", NSEC_PER_SEC },
 	};
-	char *end;
-	double v;
+	size_t digits = s ? strspn(s, "0123456789") : 0, n = digits;
+	double v, ns;
 
-	if (!s || !isdigit((unsigned char)*s))
+	/* Decimal digits with at most one point, then a unit: strtod alone
+	 * would take 0x10s as 16 s and 1e3s as 1000 s. */
+	if (digits == 0)
 		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno == ERANGE || v < 0 || v > 1e7)
-		return -ERANGE;
+	if (s[n] == '.')
+		n += 1 + strspn(s + n + 1, "0123456789");
+	v = strtod(s, NULL);
 	for (size_t i = 0; i < ELEMENTSOF(units); i++)
-		if (streq(end, units[i].suffix)) {
-			*ret = (uint64_t)(v * (double)units[i].ns);
+		if (streq(s + n, units[i].suffix)) {
+			ns = v * (double)units[i].ns;
+			/* A year at most: 9999999h would wrap a uint64_t to 0. */
+			if (!(ns <= 366.0 * 24 * 3600 * NSEC_PER_SEC))
+				return -ERANGE;
+			*ret = (uint64_t)ns;
 			return 0;
 		}
 	return -EINVAL;
+}
+
+int parse_size_bytes(const char *s, uint64_t *ret)
+{
+	size_t digits = s ? strspn(s, "0123456789") : 0;
+	uint64_t v, mult = 1;
+	_cleanup_free_ char *number = NULL;
+
+	if (digits == 0 || digits > 19)
+		return -EINVAL;
+	switch (s[digits]) {
+	case 0: break;
+	case 'K': case 'k': mult = UINT64_C(1) << 10; break;
+	case 'M': case 'm': mult = UINT64_C(1) << 20; break;
+	case 'G': case 'g': mult = UINT64_C(1) << 30; break;
+	case 'T': case 't': mult = UINT64_C(1) << 40; break;
+	default: return -EINVAL;
+	}
+	if (s[digits] && s[digits + 1])
+		return -EINVAL;
+	number = strndup(s, digits);
+	if (!number)
+		return -ENOMEM;
+	if (parse_u64(number, &v) < 0 || v > UINT64_MAX / mult)
+		return -ERANGE;
+	*ret = v * mult;
+	return 0;
 }
 
 int parse_percent(const char *s, bool sign_required, double *ret)

@@ -70,8 +70,12 @@ uint64_t now_ns(void);
  * Return 0 or -EINVAL / -ERANGE. */
 int parse_u64(const char *s, uint64_t *ret);
 int parse_int_range(const char *s, long min, long max, long *ret);
-/* "10s", "500ms", "2m", "1h", or a bare number of seconds. */
+/* "10s", "500ms", "2m", "1h", or a bare number of seconds: decimal, at most
+ * a year (-ERANGE beyond). */
 int parse_duration_ns(const char *s, uint64_t *ret);
+/* "1G", "512M", "131072K" or bytes, as innodb_buffer_pool_size takes them
+ * (K, M, G, T: powers of 1024). */
+int parse_size_bytes(const char *s, uint64_t *ret);
 /* "95", "97.5", "2%": a decimal number of percent, the sign required when
  * sign_required.  -EINVAL: anything else. */
 int parse_percent(const char *s, bool sign_required, double *ret);

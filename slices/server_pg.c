@@ -69,30 +69,15 @@ static int pg_init_datadir(const struct server *s, const char *datadir)
 	return server_run_installer(argv, datadir, pw);
 }
 
-/* "1G", "512M", "131072K" or bytes, as innodb_buffer_pool_size takes them,
- * in the kB that shared_buffers takes without ambiguity (a bare number
- * would be 8 kB pages). */
+/* buffer-pool in the kB that shared_buffers takes without ambiguity (a
+ * bare number would be 8 kB pages). */
 static int size_kb(const char *s, uint64_t *ret)
 {
-	_cleanup_free_ char *digits = strdup(s);
-	size_t n = digits ? strlen(digits) : 0;
-	uint64_t v, mult = 1;
+	uint64_t v;
 
-	if (!digits)
-		return -ENOMEM;
-	if (n > 1) {
-		switch (digits[n - 1]) {
-		case 'K': case 'k': mult = UINT64_C(1) << 10; break;
-		case 'M': case 'm': mult = UINT64_C(1) << 20; break;
-		case 'G': case 'g': mult = UINT64_C(1) << 30; break;
-		case 'T': case 't': mult = UINT64_C(1) << 40; break;
-		}
-		if (mult > 1)
-			digits[n - 1] = 0;
-	}
-	if (parse_u64(digits, &v) < 0 || v == 0 || v > UINT64_MAX / mult)
+	if (parse_size_bytes(s, &v) < 0 || v == 0)
 		return -EINVAL;
-	*ret = MAX(v * mult / 1024, UINT64_C(128)); /* PostgreSQL's minimum, 128 kB */
+	*ret = MAX(v / 1024, UINT64_C(128)); /* PostgreSQL's minimum, 128 kB */
 	return 0;
 }
 

@@ -54,6 +54,10 @@ int run_plan_make(const struct experiment *e, const char *only, struct run_plan 
 	}
 	for (size_t i = 0; i < e->n_contexts; i++)
 		n_ctx += ret->selected[i];
+	if (n_ctx == 0) {
+		log_error("run: --only: give the contexts to run, as --only %s", e->contexts[0].name);
+		return -EINVAL;
+	}
 	/* live: one server per repeat and context for all the vary values */
 	ret->n_units = e->repeat * n_ctx *
 		       ((vary_modes(e) & VARY_RESTART ? experiment_n_values(e) : 0) + (vary_modes(e) & VARY_LIVE ? 1 : 0));

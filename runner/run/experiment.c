@@ -2,6 +2,7 @@
  * gives every key its line and registers sections (empty ones too), and one
  * table of typed keys fills struct experiment.  Context sections take
  * systemd's property names from the property table. */
+#include <fcntl.h>
 #include <ini.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -42,6 +43,7 @@ enum key_type {
 	KEY_BOOL, /* yes or no (true, false, 1, 0) */
 	KEY_REPEAT,
 	KEY_PERCENT,
+	KEY_SIZE, /* bytes with K, M, G or T, at least min and at most this machine's memory; kept as written */
 };
 
 /* A key of [experiment], [server] or [client]: where it goes, how it is
@@ -52,7 +54,7 @@ struct key_def {
 	const char *name;
 	enum key_type type;
 	size_t offset;
-	long min, max;		  /* KEY_UINT, KEY_THREADS, KEY_CPUS */
+	long min, max;		  /* KEY_UINT, KEY_THREADS, KEY_CPUS; KEY_DURATION in seconds; KEY_SIZE in bytes */
 	const struct word *words; /* KEY_WORD, KEY_STRING */
 	const char *def;	  /* NULL: none (or, for baseline, the first context) */
 	const char *help;
@@ -81,11 +83,11 @@ static const struct word bool_words[] = {
 static const struct key_def key_table[] = {
 	{ .section = SECTION_EXPERIMENT, .name = "description", .type = KEY_STRING, E(description),
 	  .help = "one line shown by list", .own = true },
-	{ .section = SECTION_EXPERIMENT, .name = "threads", .type = KEY_THREADS, E(threads), .min = 1, .max = 100000,
+	{ .section = SECTION_EXPERIMENT, .name = "threads", .type = KEY_THREADS, E(threads), .min = 1, .max = EXP_THREAD_COUNT_MAX,
 	  .def = OLTP_DEFAULT_THREADS, .help = "thread counts, as 1 2 4 or 1,2,4 or 1-8" },
 	{ .section = SECTION_EXPERIMENT, .name = "warmup", .type = KEY_DURATION, E(warmup_ns), .def = "0",
 	  .help = "uncounted time before each step" },
-	{ .section = SECTION_EXPERIMENT, .name = "duration", .type = KEY_DURATION, E(duration_ns),
+	{ .section = SECTION_EXPERIMENT, .name = "duration", .type = KEY_DURATION, E(duration_ns), .min = 1,
 	  .def = STRINGIFY(OLTP_DEFAULT_DURATION_S) "s", .help = "measured time per step" },
 	{ .section = SECTION_EXPERIMENT, .name = "repeat", .type = KEY_REPEAT, E(repeat), .min = 1, .max = 100, .def = "1",
 	  .help = "server starts per context, or auto: interleaved repeats are added until every ratio is known to "
@@ -117,7 +119,7 @@ static const struct key_def key_table[] = {
 	  .help = "the old name of engine, for the mysql engines" },
 	{ .section = SECTION_SERVER, .name = "binary", .type = KEY_STRING, E(binary),
 	  .help = "the server's binary (the engine's: mariadbd, mysqld, PostgreSQL 15's postgres)" },
-	{ .section = SECTION_SERVER, .name = "buffer-pool", .type = KEY_STRING, E(buffer_pool),
+	{ .section = SECTION_SERVER, .name = "buffer-pool", .type = KEY_SIZE, E(buffer_pool), .min = 2 << 20,
 	  .def = SERVER_DEFAULT_BUFFER_POOL, .help = "innodb_buffer_pool_size, or PostgreSQL's shared_buffers" },
 	{ .section = SECTION_SERVER, .name = "user", .type = KEY_STRING, E(server_user), .def = SERVER_DEFAULT_USER,
 	  .help = "the server's own user" },
@@ -166,6 +168,7 @@ struct parser {
 	unsigned nb_line[EXP_NEIGHBOURS_MAX], nb_key_line[EXP_NEIGHBOURS_MAX][5];
 	char nb_slice[EXP_NEIGHBOURS_MAX][SLICE_NAME_MAX];
 	char *msg; /* the first error */
+	bool from_json; /* experiment.json read back: no lines */
 };
 
 static int fail_at(struct parser *p, unsigned line, const char *key, const char *fmt, ...) _printf_(4, 5);
@@ -180,7 +183,10 @@ static int fail_at(struct parser *p, unsigned line, const char *key, const char 
 	if (vasprintf(&why, fmt, ap) < 0)
 		why = NULL;
 	va_end(ap);
-	xasprintf(&p->msg, "%s:%u: %s%s%s", p->path, line, strempty(key), key ? ": " : "", why ? why : "bad input");
+	if (p->from_json) /* experiment.json has no lines worth naming */
+		xasprintf(&p->msg, "%s: %s%s%s", p->path, strempty(key), key ? ": " : "", why ? why : "bad input");
+	else
+		xasprintf(&p->msg, "%s:%u: %s%s%s", p->path, line, strempty(key), key ? ": " : "", why ? why : "bad input");
 	return -EINVAL;
 }
 
@@ -310,18 +316,30 @@ static void section_header(struct parser *p, const char *line)
 }
 
 /* fgets for inih that counts lines and sees section headers itself, so that
- * every key has a line and an empty [context NAME] still counts. */
+ * every key has a line and an empty [context NAME] still counts.  A line
+ * inih would split, a NUL that would cut it short and a control character
+ * that would reach the terminal (in list, in --dry-run) end the file with
+ * an error instead: each changed what was read without a word. */
 static char *read_line(char *str, int num, void *stream)
 {
 	struct parser *p = stream;
+	long before = ftell(p->f);
+	size_t len;
 
-	if (!fgets(str, num, p->f))
+	if (p->msg || !fgets(str, num, p->f))
 		return NULL;
-	if (p->at_line_start) {
+	len = (size_t)(ftell(p->f) - before);
+	if (p->at_line_start)
 		p->line++;
-		section_header(p, str);
-	}
-	p->at_line_start = strchr(str, '\n') != NULL;
+	p->at_line_start = true;
+	if (strlen(str) != len)
+		return fail_at(p, p->line, NULL, "a NUL byte in the line"), NULL;
+	if (len == (size_t)num - 1 && str[len - 1] != '\n' && !feof(p->f))
+		return fail_at(p, p->line, NULL, "a line longer than %d characters", num - 2), NULL;
+	for (const char *c = str; *c; c++)
+		if (((unsigned char)*c < 0x20 && *c != '\t' && *c != '\n' && *c != '\r') || *c == 0x7f)
+			return fail_at(p, p->line, NULL, "a control character (0x%02x) in the line", (unsigned char)*c), NULL;
+	section_header(p, str);
 	return str;
 }
 
@@ -407,10 +425,25 @@ static int set_key(struct parser *p, const struct key_def *k, const char *value)
 		*(double *)field = pct / 100;
 		return 0;
 	}
-	case KEY_DURATION:
-		if (parse_duration_ns(value, (uint64_t *)field) < 0)
-			return fail_at(p, p->line, k->name, "bad value '%s' (a duration such as 10s, 500ms or 2m)", value);
+	case KEY_DURATION: {
+		uint64_t ns;
+
+		if (parse_duration_ns(value, &ns) < 0 || ns < (uint64_t)k->min * NSEC_PER_SEC)
+			return fail_at(p, p->line, k->name, "bad value '%s' (a duration such as 10s, 500ms or 2m, from %lds to a year)",
+				       value, k->min);
+		*(uint64_t *)field = ns;
 		return 0;
+	}
+	case KEY_SIZE: {
+		uint64_t bytes, mem = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+
+		if (parse_size_bytes(value, &bytes) < 0 || bytes < (uint64_t)k->min || bytes > mem)
+			return fail_at(p, p->line, k->name, "bad value '%s' (a size such as 128M or 1G, from %ldM to this machine's %" PRIu64 "M)",
+				       value, k->min >> 20, mem >> 20);
+		free(*(char **)field);
+		*(char **)field = strdup(value);
+		return *(char **)field ? 0 : -ENOMEM;
+	}
 	case KEY_THREADS:
 		if (parse_list(value, k->min, k->max, e->threads, EXP_THREADS_MAX, &e->n_threads) < 0 || !e->n_threads)
 			return fail_at(p, p->line, k->name, "bad value '%s' (thread counts such as 1 2 4, at most %d)",
@@ -1167,6 +1200,34 @@ static int stem_of(const char *path, char *buf, size_t len)
 	return name_is_valid(buf) ? 0 : -EINVAL;
 }
 
+/* A regular file of at most EXP_FILE_MAX bytes: a FIFO would block the
+ * open and /dev/zero never end. */
+static int open_experiment_file(const char *path, FILE **ret, char **ret_msg)
+{
+	struct stat st;
+	int fd, r;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		r = -errno;
+		return xasprintf(ret_msg, "%s: %s", path, strerror(-r)), r;
+	}
+	r = fstat(fd, &st) < 0 ? -errno : !S_ISREG(st.st_mode) ? -EINVAL : st.st_size > EXP_FILE_MAX ? -EFBIG : 0;
+	if (r < 0) {
+		close(fd);
+		return xasprintf(ret_msg, "%s: %s", path,
+				 r == -EINVAL ? "not a regular file"
+				 : r == -EFBIG ? "larger than " STRINGIFY(EXP_FILE_MAX) " bytes"
+					       : strerror(-r)), r;
+	}
+	*ret = fdopen(fd, "r");
+	if (!*ret) {
+		close(fd);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *ret, char **ret_msg)
 {
 	struct parser p = { .e = ret, .path = path, .mode = mode, .at_line_start = true };
@@ -1187,10 +1248,8 @@ int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *
 		experiment_done(ret);
 		return -EINVAL;
 	}
-	p.f = fopen(path, "re");
-	if (!p.f) {
-		r = -errno;
-		xasprintf(ret_msg, "%s: %s", path, strerror(-r));
+	r = open_experiment_file(path, &p.f, ret_msg);
+	if (r < 0) {
 		experiment_done(ret);
 		return r;
 	}
@@ -1451,22 +1510,6 @@ void experiment_client_for(const struct experiment *e, size_t i, struct oltp_opt
 		o->client_cpus[c] = (unsigned)cpus[c];
 }
 
-/* A string of experiment.json in place of the default in *field; absent:
- * the default stays. */
-static int take_string(char **field, const json_t *v)
-{
-	char *s;
-
-	if (!json_is_string(v) || !*json_string_value(v))
-		return 0;
-	s = strdup(json_string_value(v));
-	if (!s)
-		return -ENOMEM;
-	free(*field);
-	*field = s;
-	return 0;
-}
-
 /* One [context NAME] of experiment.json back into a spec. */
 static int context_from_json(const json_t *j, struct experiment *e, char **ret_msg)
 {
@@ -1520,11 +1563,84 @@ static int slice_from_json(const json_t *j, struct experiment *e, char **ret_msg
 	return 0;
 }
 
-/* Long because it reads experiment.json back field by field. */
+/* A setting of experiment.json as the experiment file would write it, so
+ * that the key table's own parser checks it: numbers as digits, durations
+ * in seconds, until as a percentage, lists joined with commas. */
+static int setting_text(const struct key_def *k, const json_t *v, char *buf, size_t len)
+{
+	const json_t *x;
+	size_t i, n = 0;
+	int w;
+
+	if (json_is_string(v))
+		w = snprintf(buf, len, "%s", json_string_value(v));
+	else if (json_is_boolean(v))
+		w = snprintf(buf, len, "%s", json_is_true(v) ? "yes" : "no");
+	else if (json_is_number(v) && k->type == KEY_DURATION)
+		w = snprintf(buf, len, "%.9gs", json_number_value(v));
+	else if (json_is_number(v) && k->type == KEY_PERCENT)
+		w = snprintf(buf, len, "%.9g%%", json_number_value(v) * 100);
+	else if (json_is_integer(v))
+		w = snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else if (json_is_array(v)) {
+		*buf = 0;
+		w = 0;
+		json_array_foreach(v, i, x) {
+			if (!json_is_integer(x))
+				return -EINVAL;
+			w = snprintf(buf + n, len - n, "%s%" JSON_INTEGER_FORMAT, i ? "," : "", json_integer_value(x));
+			if (w < 0 || (size_t)w >= len - n)
+				return -EINVAL;
+			n += (size_t)w;
+		}
+	} else
+		return -EINVAL;
+	/* A real number where a count goes, an object, a value too long for
+	 * any key: not as run writes it. */
+	if (json_is_real(v) && k->type != KEY_DURATION && k->type != KEY_PERCENT)
+		return -EINVAL;
+	return w < 0 || (size_t)w >= len ? -EINVAL : 0;
+}
+
+/* The key table's settings out of experiment.json, each through set_key()
+ * as if it came from a file: the same ranges, words and checks. */
+static int settings_from_json(struct parser *p, const json_t *j)
+{
+	for (size_t i = 0; i < ELEMENTSOF(key_table) && !p->msg; i++) {
+		const struct key_def *k = &key_table[i];
+		const json_t *in = k->section == SECTION_EXPERIMENT ? j : json_object_get(j, section_names[k->section]);
+		char name[64], text[512];
+		const json_t *v;
+
+		if (k->own)
+			continue;
+		snprintf(name, sizeof(name), "%s%s", k->name, k->type == KEY_DURATION ? "_s" : "");
+		for (char *c = name; *c; c++)
+			if (*c == '-')
+				*c = '_';
+		v = json_object_get(in, name);
+		/* Absent: the default; client cpus [] is none given. */
+		if (!v || json_is_null(v) || (k->type == KEY_CPUS && json_array_size(v) == 0))
+			continue;
+		/* repeat_max, until: only with repeat = auto, which puts them there. */
+		if ((streq(k->name, "repeat-max") || streq(k->name, "until")) &&
+		    !streq_ptr(json_string_value(json_object_get(j, "repeat")), "auto"))
+			continue;
+		p->seen[i] = true;
+		p->key_line[i] = 1; /* given; fail_at() names no line in experiment.json */
+		if (setting_text(k, v, text, sizeof(text)) < 0)
+			return fail_at(p, 1, k->name, "not a value of the key's type");
+		if (set_key(p, k, text) < 0)
+			return -EINVAL;
+	}
+	return p->msg ? -EINVAL : 0;
+}
+
 int experiment_from_results(const char *dir, struct experiment *ret, char **ret_msg)
 {
 	_cleanup_free_ char *path = NULL;
-	json_t *j, *v, *server, *client;
+	struct parser p = { .e = ret, .mode = cgroup_mode_detect(), .from_json = true };
+	json_t *j, *v;
 	json_error_t err;
 	size_t i;
 	int r = 0;
@@ -1535,62 +1651,39 @@ int experiment_from_results(const char *dir, struct experiment *ret, char **ret_
 		return -ENOMEM;
 	j = json_load_file(path, 0, &err);
 	if (!j)
-		return xasprintf(ret_msg, "%s: %s", path, err.text), -EINVAL;
+		return xasprintf(ret_msg, "%s:%d: %s", path, err.line, err.text), -EINVAL;
 	r = experiment_defaults(ret);
 	if (r < 0) {
 		json_decref(j);
 		return r;
 	}
 	ret->path = strdup(path);
+	p.path = ret->path;
 	snprintf(ret->name, sizeof(ret->name), "%s", strempty(json_string_value(json_object_get(j, "name"))));
-	ret->n_threads = 0;
-	json_array_foreach(json_object_get(j, "threads"), i, v)
-		if (ret->n_threads < EXP_THREADS_MAX)
-			ret->threads[ret->n_threads++] = (long)json_integer_value(v);
-	ret->warmup_ns = (uint64_t)(json_number_value(json_object_get(j, "warmup_s")) * 1e9);
-	ret->duration_ns = (uint64_t)(json_number_value(json_object_get(j, "duration_s")) * 1e9);
-	ret->repeat = (unsigned)json_integer_value(json_object_get(j, "repeat"));
-	if (streq_ptr(json_string_value(json_object_get(j, "repeat")), "auto")) {
-		ret->repeat_auto = true;
-		ret->repeat = ret->repeat_max = (unsigned)json_integer_value(json_object_get(j, "repeat_max"));
-		ret->until = json_number_value(json_object_get(j, "until"));
-	}
-	ret->tables = (unsigned)json_integer_value(json_object_get(j, "tables"));
-	ret->table_size = (unsigned)json_integer_value(json_object_get(j, "table_size"));
-	(void)word_lookup(oltp_driver_words, json_string_value(json_object_get(j, "driver")), (int *)&ret->driver);
-	(void)word_lookup(oltp_workload_words, json_string_value(json_object_get(j, "workload")), (int *)&ret->workload);
-	if (json_integer_value(json_object_get(j, "scale")) > 0)
-		ret->scale = (unsigned)json_integer_value(json_object_get(j, "scale"));
-	(void)word_lookup(sbrand_type_words, json_string_value(json_object_get(j, "rand_type")), (int *)&ret->rand_type);
-	(void)word_lookup(on_error_words, json_string_value(json_object_get(j, "on_error")), (int *)&ret->on_error);
-	server = json_object_get(j, "server");
-	r = take_string(&ret->binary, json_object_get(server, "binary"));
-	r = r ?: take_string(&ret->engine, json_object_get(server, "engine") ?: json_object_get(server, "flavor"));
-	r = r ?: take_string(&ret->buffer_pool, json_object_get(server, "buffer_pool"));
-	r = r ?: take_string(&ret->server_user, json_object_get(server, "user"));
-	if (json_integer_value(json_object_get(server, "max_connections")) > 0)
-		ret->max_connections = (unsigned)json_integer_value(json_object_get(server, "max_connections"));
-	client = json_object_get(j, "client");
-	(void)word_lookup(oltp_pin_words, json_string_value(json_object_get(client, "pin")), (int *)&ret->pin);
-	ret->client_scope = json_is_true(json_object_get(client, "scope"));
-	if (json_integer_value(json_object_get(client, "threads")) > 0)
-		ret->client_threads = (unsigned)json_integer_value(json_object_get(client, "threads"));
-	json_array_foreach(json_object_get(client, "cpus"), i, v)
-		if (ret->n_client_cpus < OLTP_MAX_CPUS)
-			ret->client_cpus_list[ret->n_client_cpus++] = (long)json_integer_value(v);
+	if (!json_is_object(j) || !name_is_valid(ret->name))
+		r = fail_at(&p, 1, "name", "not the experiment of a slicebench run");
+	if (r >= 0)
+		r = settings_from_json(&p, j);
 	json_array_foreach(json_object_get(j, "slices"), i, v)
 		if (r >= 0)
 			r = slice_from_json(v, ret, ret_msg);
 	slices_link(ret);
 	json_array_foreach(json_object_get(j, "context_specs"), i, v)
-		if (r >= 0)
+		if (r >= 0) {
 			r = context_from_json(v, ret, ret_msg);
+			p.kind_given[i] = true;
+			p.ctx_line[i] = 1;
+		}
 	json_decref(j);
-	if (r >= 0 && (!name_is_valid(ret->name) || !ret->n_threads || !ret->tables || !ret->table_size ||
-		       !ret->n_contexts)) {
-		xasprintf(ret_msg, "%s is not the experiment of a slicebench run", path);
+	/* The checks of a whole file, as when the experiment was first read. */
+	if (r >= 0 && !p.msg)
+		(void)check_whole(&p);
+	if (p.msg && !*ret_msg)
+		*ret_msg = p.msg;
+	else
+		free(p.msg);
+	if (r >= 0 && *ret_msg)
 		r = -EINVAL;
-	}
 	if (r < 0)
 		experiment_done(ret);
 	return r;
@@ -1599,7 +1692,7 @@ int experiment_from_results(const char *dir, struct experiment *ret, char **ret_
 static const char *const key_syntax[] = {
 	[KEY_STRING] = "TEXT",	[KEY_UINT] = "N",	   [KEY_DURATION] = "DURATION", [KEY_THREADS] = "LIST",
 	[KEY_CPUS] = "CPUS",	[KEY_BASELINE] = "CONTEXT", [KEY_BOOL] = "yes|no",	[KEY_REPEAT] = "N|auto",
-	[KEY_PERCENT] = "PERCENT",
+	[KEY_PERCENT] = "PERCENT", [KEY_SIZE] = "SIZE",
 };
 
 int experiment_key_doc(size_t i, struct experiment_key_doc *ret)
@@ -1643,7 +1736,8 @@ int experiment_copy_settings(const struct experiment *from, struct experiment *t
 		if (k->own)
 			continue;
 		switch (k->type) {
-		case KEY_STRING: {
+		case KEY_STRING:
+		case KEY_SIZE: {
 			char *s = *(char *const *)src ? strdup(*(char *const *)src) : NULL;
 
 			if (*(char *const *)src && !s)

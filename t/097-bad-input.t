@@ -1,0 +1,74 @@
+#!/bin/bash
+# Every bad input refused before anything starts: experiment files with a
+# buffer-pool that is no size (or smuggles a my.cnf line), durations of 0, of
+# 9999999h (which wrapped to 0) and in hex, a line longer than inih's buffer
+# (which split it), a NUL byte (which cut it), an escape sequence, /dev/zero
+# and a FIFO, --only '', and explain of a results directory whose
+# experiment.json holds what no experiment file may: each exits 2 naming the
+# file, line and key, and leaves no results or state directory.
+# Prerequisites: ROOT, MYSQLD (the engine of the files must be installed).
+. "${SLICEBENCH_TOP:-.}/t/lib.sh"
+top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
+needs BINARY ROOT MYSQLD
+echo "1..17"
+server_scratch
+trap 'rm -rf "$scratch"' EXIT
+cd "$scratch" || exit 1
+
+# refused NAME WANT [LINES...]: the experiment file NAME.ini of [experiment]
+# LINES (after tables on lines 2 and 3), and a raw context, run for real: exit 2, saying WANT,
+# and nothing made.
+refused() {
+	local name=$1 want=$2
+	shift 2
+	{ printf '[experiment]\ntables = 1\ntable-size = 100\n'; printf '%s\n' "$@"; printf '[context a]\nkind = raw\n'; } >"$name.ini"
+	timeout 20 "$SLICEBENCH" run "./$name.ini" --out "$scratch/res-$name" >"$name.out" 2>&1
+	check_refused $? "$name" "$want"
+}
+check_refused() {
+	local rc=$1 name=$2 want=$3
+	[ "$rc" = 2 ] && grep -qF -- "$want" "$name.out" && [ ! -e "$scratch/res-$name" ] && [ ! -e "$SLICEBENCH_STATE_DIR" ] &&
+		! grep -q $'\e' "$name.out"
+	ok $? "$name: exit $rc, $(head -c 150 "$name.out")" "$name.out"
+}
+refused buffer-pool-word "buffer-pool-word.ini:6: buffer-pool: bad value 'abc'" "threads = 1" "[server]" "buffer-pool = abc"
+refused buffer-pool-peta "buffer-pool-peta.ini:6: buffer-pool: bad value '1P'" "threads = 1" "[server]" "buffer-pool = 1P"
+refused buffer-pool-inject "buffer-pool-inject.ini:6: buffer-pool: bad value '128M;init-file=/etc/shadow'" "threads = 1" \
+	"[server]" "buffer-pool = 128M;init-file=/etc/shadow"
+refused duration-zero "duration-zero.ini:5: duration: bad value '0s'" "threads = 1" "duration = 0s"
+refused duration-wraps "duration-wraps.ini:5: duration: bad value '9999999h'" "threads = 1" "duration = 9999999h"
+refused duration-hex "duration-hex.ini:5: duration: bad value '0x10s'" "threads = 1" "duration = 0x10s"
+refused long-line "long-line.ini:4: a line longer than" "description = $(printf 'x%.0s' $(seq 250)) duration=0s" "threads = 1"
+refused escape "escape.ini:4: a control character (0x1b)" $'description = \e[2J\e[31mred' "threads = 1"
+refused threads-over-connections "threads-over-connections.ini:4: threads: 100000 threads need max-connections above" "threads = 100000"
+
+printf '[experiment]\nthreads = 1\nduration = 5s\0duration = 0s\n[context a]\nkind = raw\n' >nul.ini
+timeout 20 "$SLICEBENCH" run ./nul.ini --out "$scratch/res-nul" >nul.out 2>&1
+check_refused $? nul "nul.ini:3: a NUL byte"
+{ printf '[experiment]\nthreads = 1\n'; printf 'description = %s\n' "$(head -c 100000 /dev/zero | tr '\0' y)"; printf '[context a]\nkind = raw\n'; } >huge-line.ini
+timeout 20 "$SLICEBENCH" run ./huge-line.ini --out "$scratch/res-huge-line" >huge-line.out 2>&1
+check_refused $? huge-line "huge-line.ini:3: a line longer than"
+
+timeout 5 "$SLICEBENCH" run /dev/zero --out "$scratch/res-zero" >zero.out 2>&1
+check_refused $? zero "/dev/zero: not a regular file"
+mkfifo fifo.ini
+timeout 5 "$SLICEBENCH" run ./fifo.ini --out "$scratch/res-fifo" >fifo.out 2>&1
+check_refused $? fifo "fifo.ini: not a regular file"
+timeout 20 "$SLICEBENCH" run "$top/t/fixtures/run/two-raw.ini" --only '' --out "$scratch/res-only" >only.out 2>&1
+check_refused $? only "--only: give the contexts to run"
+
+# explain RESULTS reads experiment.json with the experiment file's rules.
+# explained NAME PYTHON WANT: experiment.json changed by PYTHON (e).
+explained() {
+	mkdir -p "$1/steps"
+	python3 - "$top/t/fixtures/results/experiment.json" "$1/experiment.json" "$2" <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(e, open(sys.argv[2], "w"))
+PY
+	timeout 20 "$SLICEBENCH" explain "$1" --from service --to weighted --what-if >"$1.out" 2>&1
+	check_refused $? "$1" "$3"
+}
+explained tables-negative 'e["tables"] = -1' "tables-negative/experiment.json: tables: bad value '-1'"
+explained pool-inject 'e["server"]["buffer_pool"] = "1M\ninit-file=/etc/shadow"' "pool-inject/experiment.json: buffer-pool: bad value"
+explained duration-absurd 'e["duration_s"] = 1e300' "duration-absurd/experiment.json: duration: bad value"
+exit $failed
