@@ -7,7 +7,8 @@
 # server's share of the two rises with its slice's weight; after SIGKILL,
 # cleanup stops the hog.  Then CPUQuota= 50% 100% 200% in mode = restart
 # live: the live steps of a repeat share one server PID and each value's
-# quota is read back from the cgroup, as the restarted servers' are.
+# quota is read back from the cgroup, as the restarted servers' are.  A
+# neighbour whose command ends during a step fails that step.
 # The scenarios run in one go
 # (t/fixtures/neighbours/scenarios.sh) and print what they saw.
 # Prerequisites: ROOT, MYSQLD, NSPAWN or a running systemd (fails under CI).
@@ -21,7 +22,7 @@ box=t039-$$
 trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; rm -rf "$scratch"' EXIT
 sb=$(cd "$(dirname "$SLICEBENCH")" && pwd)/$(basename "$SLICEBENCH")
 need_systemd $box "$scratch/up"
-echo "1..26"
+echo "1..29"
 "${in_systemd[@]}" bash "$top/t/fixtures/neighbours/scenarios.sh" "$sb" "$top/t/fixtures/run" >"$scratch/out" 2>&1
 value() { sed -n "s/^$1=//p" "$scratch/out" | head -n1; }
 is() { # is KEY WANT DESC
@@ -58,6 +59,9 @@ ok $? "cleanup says it stopped the hog's scope ($(value kill.cleanup))" "$scratc
 is kill.hogs_after "" "and no hog is left"
 [ -z "$(value kill.units_after)" ] && [ -z "$(value kill.servers_after)" ]
 ok $? "nor any unit or server" "$scratch/out"
+is dies.rc 1 "a run whose neighbour ends during the step exits 1"
+is dies.failed true "and its step is failed"
+is dies.reason "neighbour sleeper exited with status 0 during the step" "with the neighbour's end as the reason"
 is live.rc 0 "a run of mode = restart live exits 0"
 is live.steps 12 "with the restart steps and the live steps of both kinds"
 is service-live.pids 1 "the service's live steps share one server"
