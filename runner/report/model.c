@@ -284,6 +284,12 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 			c->n_noisy++;
 			if (add_step_note(m->noisy, s, "cv", json_real(cv)) < 0)
 				return -ENOMEM;
+			/* A second without a completed transaction, too short
+			 * for a stall (oltp.h), is said with the noise. */
+			if (json_integer_value(json_object_get(s, "stalled_s")) > 0 &&
+			    json_object_set(json_array_get(m->noisy, json_array_size(m->noisy) - 1), "stalled_s",
+					    json_object_get(s, "stalled_s")) < 0)
+				return -ENOMEM;
 		}
 	}
 	if (c->n == 0)

@@ -100,7 +100,7 @@ struct model {
 	size_t nvary;
 	json_t *failures; /* [{context, vary_value, threads, repeat, reason}] */
 	json_t *diffs;	  /* {context: {key: [baseline value, context value]}} */
-	json_t *noisy;	  /* [{context, vary_value, threads, repeat, cv}]: steps above MODEL_NOISY_CV */
+	json_t *noisy;	  /* [{context, vary_value, threads, repeat, cv, stalled_s if > 0}]: steps above MODEL_NOISY_CV */
 	double level;	  /* of the intervals, 0.95 */
 	bool any_ns;	  /* a ratio whose interval contains 1, or that has none */
 	double min_df;	  /* the fewest degrees of freedom behind an interval; INFINITY: none */

@@ -383,11 +383,16 @@ static int print_noise(const struct model *m, bool markdown, FILE *out)
 		}
 		const char *vary = scalar_str(json_object_get(v, "vary_value"), vb, sizeof(vb));
 
-		fprintf(out, "%s %s%s%s r%s t%s (%.0f%%)", i ? "," : "",
+		json_int_t silent = json_integer_value(json_object_get(v, "stalled_s"));
+
+		fprintf(out, "%s %s%s%s r%s t%s (%.0f%%", i ? "," : "",
 			strempty(json_string_value(json_object_get(v, "context"))), vary ? " " : "", strempty(vary),
 			strempty(scalar_str(json_object_get(v, "repeat"), buf, 32)),
 			strempty(scalar_str(json_object_get(v, "threads"), buf + 32, 32)),
 			100 * json_number_value(json_object_get(v, "cv")));
+		if (silent > 0)
+			fprintf(out, ", %lld s without a transaction", (long long)silent);
+		fputc(')', out);
 	}
 	fprintf(out, ".\n%sThe published taskset study found that pinning client and server removed most of a 20%% "
 		     "run-to-run noise: pin the server with CPUAffinity= in its [context NAME] and the client with "
