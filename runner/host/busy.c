@@ -94,9 +94,14 @@ int host_busy_processes(unsigned interval_ms, unsigned min_percent, char **ret)
 				continue;
 			used = b[i].ticks - a[j].ticks;
 			pct = (unsigned)(used * 100 * 1000 / ((uint64_t)hz * interval_ms));
-			if (pct >= min_percent && !ours(b, nb, b[i].pid))
-				r = xasprintf(&list, "%s%s%s (PID %d, %u%% of a CPU)", strempty(list), list ? ", " : "",
+			if (pct >= min_percent && !ours(b, nb, b[i].pid)) {
+				char *longer = NULL;
+
+				r = xasprintf(&longer, "%s%s%s (PID %d, %u%% of a CPU)", strempty(list), list ? ", " : "",
 					      b[i].comm, (int)b[i].pid, pct);
+				free(list);
+				list = longer;
+			}
 			break;
 		}
 	if (r >= 0) {
