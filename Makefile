@@ -31,7 +31,7 @@ TEST_HELPER_OBJS := $(patsubst %.c,$(B)/%.o,$(filter-out $(wildcard t/[0-9]*.c),
 TEST_CPROGS := $(patsubst t/%.c,$(B)/t/%.t,$(wildcard t/[0-9]*.c))
 TESTS := $(sort $(wildcard t/[0-9]*.t) $(TEST_CPROGS))
 
-.PHONY: all check asan asan-check deps install clean fuzz quickstart man deb deb-path FORCE
+.PHONY: all check asan asan-unit asan-check deps install clean fuzz quickstart man deb deb-path FORCE
 all: slicebench $(TEST_CPROGS) man
 
 slicebench: $(B)/slicebench
@@ -67,6 +67,15 @@ check: all deb
 asan:
 	$(MAKE) B=build-asan EXTRA_CFLAGS='-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' \
 		EXTRA_LDFLAGS='-fsanitize=address,undefined' all
+
+# The part of asan-check that CI runs (.ci/run): the C tests that need no
+# server or sandbox, and the hostile-input tests against the ASan binary.
+ASAN_UNIT_TESTS := $(addprefix build-asan/t/,012-topology.t 035-tables.t 041-histogram.t 043-sysbench-report.t \
+	046-pgbench-report.t 060-report.t 061-stats.t 063-stall-rule.t 091-hostile-files.t 094-secrets.t) \
+	t/096-results-hostile.t t/097-bad-input.t
+asan-unit: asan
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=suppressions=$(CURDIR)/t/lsan.supp \
+		SLICEBENCH=$(CURDIR)/build-asan/slicebench SLICEBENCH_TOP=$(CURDIR) prove -f $(ASAN_UNIT_TESTS)
 
 asan-check: asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=suppressions=$(CURDIR)/t/lsan.supp \
