@@ -50,8 +50,8 @@ grep -q '^No significant gap' "$scratch/null.out" && ! grep -q ' explains ' "$sc
 ok $? "the null case: no significant gap, no cause named" "$scratch/null.out"
 
 explain many free --what-if >"$scratch/many" 2>&1; rc=$?
-[ $rc = 0 ] && grep -q '^7 mixes x 3 repeats.*greedy search' "$scratch/many"
-ok $? "five differing settings: a greedy search, 7 mixes in its first round (exit $rc)" "$scratch/many"
+[ $rc = 0 ] && grep -q '^12 mixes x 3 repeats.*screening design' "$scratch/many"
+ok $? "five differing settings: a screening design, 12 mixes in its first round (each alone, A without each) (exit $rc)" "$scratch/many"
 explain many free --what-if --budget 1m >"$scratch/budget" 2>&1; rc=$?
 [ $rc = 2 ] && grep -q 'over --budget 1 min' "$scratch/budget"
 ok $? "a plan over --budget is refused even with fewer repeats (exit $rc)" "$scratch/budget"

@@ -14,7 +14,11 @@
  * (Welch's t on log TPS across repeats), and each set's share of it,
  * (T(set from A) - T(B)) / (T(A) - T(B)) with T the mean log TPS of the
  * repeats, gets Fieller's interval for that ratio of differences
- * (report/stats.h); what the closure leaves is the unexplained rest. */
+ * (report/stats.h); what the closure leaves is the unexplained rest.
+ * Beyond 4 factors a screening design: each alone and A without each, then
+ * the combinations of the strongest.  What the mixes say, the set named and
+ * its interactions, and the figure of mechanism that moved with the gap,
+ * is explain/attribute.c. */
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
@@ -27,21 +31,15 @@
 #include "slices/snapshot.h"
 #include "common/util.h"
 #include "explain/explain.h"
+#include "explain/attribute.h"
 #include "explain/factors.h"
 
 /* Up to FULL_DESIGN_MAX factors every mix is measured (if they fit in one
- * experiment); beyond, each factor alone (k + 3 mixes with A and the
- * closure). */
+ * experiment); beyond, the screening design (each factor alone, A without
+ * each: 2k + 3 mixes with A and the closure), then the combinations of the
+ * strongest.  In a design masks[0] is B and FACTORS_A is A. */
 #define FULL_DESIGN_MAX 4
-#define MIXES_MAX 64
-#define ROUNDS_MAX 8
-
-/* The mixes measured: masks[i] is context i's set of factors taken from A;
- * masks[0] is B (none), FACTORS_A is A. */
-struct design {
-	unsigned masks[MIXES_MAX];
-	size_t n;
-};
+#define ROUNDS_MAX 2
 
 static unsigned full_mask(const struct factor_set *fs)
 {
@@ -70,9 +68,13 @@ static void design_make(const struct factor_set *fs, struct design *d)
 		for (unsigned m = 0; m <= all; m++)
 			d->masks[d->n++] = m;
 	else {
+		/* Screening: a factor that acts only with others moves nothing
+		 * alone, but leaving it out of the closure takes the gap away. */
 		d->masks[d->n++] = 0;
 		for (size_t k = 0; k < fs->n; k++)
 			d->masks[d->n++] = 1u << k;
+		for (size_t k = 0; k < fs->n; k++)
+			d->masks[d->n++] = all & ~(1u << k);
 		d->masks[d->n++] = all;
 	}
 	if (!fs->closure_is_a)
@@ -114,8 +116,22 @@ static int context_index(const struct experiment *e, const char *name, size_t *r
 	return log_error("explain: %s has no context '%s'", e->path, name), -ENOENT;
 }
 
-/* TPS of context `name`, repeat r (1-based); NAN if missing or failed. */
-static double tps_of(const json_t *steps, const char *name, unsigned r)
+/* The step's figures of mechanism for mix `name`, repeat r, into row[]. */
+static void mechanism_of(const json_t *step, double *row)
+{
+	size_t n;
+	const struct oltp_mechanism_def *defs = oltp_mechanism_table(&n);
+	const json_t *m = json_object_get(step, "mechanism");
+
+	for (size_t k = 0; k < n; k++) {
+		const json_t *v = json_object_get(m, defs[k].key);
+
+		row[k] = json_is_number(v) ? json_number_value(v) : NAN;
+	}
+}
+
+/* The step of context `name`, repeat r (1-based); NULL if missing or failed. */
+static const json_t *step_of(const json_t *steps, const char *name, unsigned r)
 {
 	size_t i;
 	json_t *s;
@@ -124,52 +140,37 @@ static double tps_of(const json_t *steps, const char *name, unsigned r)
 	{
 		if (streq(strempty(json_string_value(json_object_get(s, "context"))), name) &&
 		    json_integer_value(json_object_get(s, "repeat")) == r && !json_is_true(json_object_get(s, "failed")))
-			return json_number_value(json_object_get(s, "tps"));
+			return s;
 	}
-	return NAN;
+	return NULL;
 }
 
-/* "CPUQuota= + Nice=": the factors taken from A in mix m. */
-static void mix_label(const struct factor_set *fs, unsigned m, const char *sep, char *buf, size_t len)
+/* Mix m's TPS per repeat and the medians of its TPS and its mechanism. */
+static void load_mix(const json_t *steps, const char *name, unsigned repeats, struct measured *ret, size_t m)
 {
-	buf[0] = 0;
-	if (m == FACTORS_A) {
-		snprintf(buf, len, "A itself");
-		return;
+	double tmp[64], mech[64][OLTP_MECHANISM_MAX], col[64];
+	size_t k = 0;
+
+	for (unsigned r = 1; r <= repeats && r <= ELEMENTSOF(ret->t[m]); r++) {
+		const json_t *s = step_of(steps, name, r);
+
+		if (!s)
+			continue;
+		ret->t[m][k] = tmp[k] = report_step_tps_for_log(s);
+		if (isnan(tmp[k]))
+			continue;
+		mechanism_of(s, mech[k++]);
 	}
-	for (size_t k = 0; k < fs->n; k++)
-		if ((m >> k) & 1)
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? sep : "", fs->f[k].label);
-}
+	ret->n[m] = k;
+	ret->med[m] = stats_median(tmp, k);
+	for (size_t f = 0; f < OLTP_MECHANISM_MAX; f++) {
+		size_t n = 0;
 
-/* What the rounds measured: TPS per mix and repeat (the repeats that
- * finished first, n[m] of them), and the medians. */
-struct measured {
-	double t[MIXES_MAX][64], med[MIXES_MAX];
-	size_t n[MIXES_MAX];
-	size_t full;	/* the index of mix A */
-	size_t closure; /* the index of the closure (full when it is A) */
-	double level;
-};
-
-/* The share of the gap from B to A that mix i covers, with its interval. */
-static struct stats_share share_of(const struct measured *mz, size_t i)
-{
-	struct stats_share s;
-
-	if (stats_share(mz->t[i], mz->n[i], mz->t[mz->full], mz->n[mz->full], mz->t[0], mz->n[0], mz->level, &s) < 0)
-		s = (struct stats_share){ .share = NAN, .lo = NAN, .hi = NAN, .df = NAN };
-	return s;
-}
-
-/* "43-58%", "unbounded", or "no interval". */
-static const char *share_interval(const struct stats_share *s, char *buf, size_t len)
-{
-	if (s->bounded)
-		snprintf(buf, len, "%.0f-%.0f%%", 100 * s->lo, 100 * s->hi);
-	else
-		snprintf(buf, len, "%s", isnan(s->lo) ? "no interval" : "unbounded");
-	return buf;
+		for (size_t i = 0; i < k; i++)
+			if (!isnan(mech[i][f]))
+				col[n++] = mech[i][f];
+		ret->mech[m][f] = stats_median(col, n);
+	}
 }
 
 static int load_measured(char *const *dirs, size_t n_dirs, const struct factor_set *fs, const struct design *d,
@@ -190,20 +191,9 @@ static int load_measured(char *const *dirs, size_t n_dirs, const struct factor_s
 	}
 	for (size_t m = 0; m < d->n; m++) {
 		char name[48];
-		double tmp[64];
-		size_t k = 0;
 
 		mix_name(fs, d->masks[m], name, sizeof(name));
-		for (unsigned r = 1; r <= repeats && r <= ELEMENTSOF(ret->t[m]); r++) {
-			double v = tps_of(steps, name, r);
-
-			if (isnan(v))
-				continue;
-			ret->t[m][k] = v;
-			tmp[k++] = v;
-		}
-		ret->n[m] = k;
-		ret->med[m] = stats_median(tmp, k);
+		load_mix(steps, name, repeats, ret, m);
 		if (d->masks[m] == a_mask(fs))
 			ret->full = m;
 		if (d->masks[m] == full_mask(fs))
@@ -213,46 +203,11 @@ static int load_measured(char *const *dirs, size_t n_dirs, const struct factor_s
 	return 0;
 }
 
-/* A against B judged as report judges a ratio: significant when its
- * interval excludes 1. */
-static bool gap_is_significant(const struct measured *mz, struct stats_ratio *ret)
-{
-	struct stats_ratio r;
-
-	if (stats_ratio(mz->t[mz->full], mz->n[mz->full], mz->t[0], mz->n[0], mz->level, &r) < 0)
-		r = (struct stats_ratio){ .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .df = NAN,
-					  .verdict = STATS_TOO_FEW };
-	if (ret)
-		*ret = r;
-	return r.verdict == STATS_SIGNIFICANT;
-}
-
-/* The smallest set that moves most of the gap: a larger set must beat a
- * smaller one by 10 points to be preferred.  A itself does not count. */
-static size_t best_mix(const struct design *d, const struct measured *mz, double *ret_share)
-{
-	double best_share = -INFINITY;
-	size_t best = 0;
-
-	for (size_t i = 1; i < d->n; i++) {
-		double share = share_of(mz, i).share;
-
-		if (i == mz->full && (d->n > 2 || d->masks[i] == FACTORS_A))
-			continue;
-		if (share > best_share + (__builtin_popcount(d->masks[i]) > __builtin_popcount(d->masks[best]) ? 0.10 : 0)) {
-			best_share = share;
-			best = i;
-		}
-	}
-	*ret_share = best_share;
-	return best;
-}
-
 /* How close the closure comes to A, and what it leaves: the rest of the
  * gap, with what no hybrid could take. */
 static void print_closure(const struct explain_args *args, const struct factor_set *fs, const struct measured *mz)
 {
-	struct stats_share sh = share_of(mz, mz->closure);
+	struct stats_share sh = attribute_share(mz, mz->closure);
 	struct stats_ratio to_a;
 	char iv[32];
 
@@ -268,7 +223,7 @@ static void print_closure(const struct explain_args *args, const struct factor_s
 			struct stats_share rest = { .share = 1 - sh.share, .lo = 1 - sh.hi, .hi = 1 - sh.lo,
 						    .bounded = sh.bounded };
 			printf("; the rest, %.0f%% (%s) of the gap, is what it cannot reproduce", 100 * rest.share,
-			       share_interval(&rest, iv, sizeof(iv)));
+			       attribute_share_interval(&rest, iv, sizeof(iv)));
 		}
 		printf(".\n");
 	}
@@ -279,58 +234,22 @@ static void print_closure(const struct explain_args *args, const struct factor_s
 static void analyse(char *const *dirs, size_t n_dirs, const struct explain_args *args, const struct factor_set *fs,
 		    const struct design *d)
 {
-	static struct measured mz; /* 33 KB: not on the stack */
-	double *med = mz.med, best_share;
-	char verdict[REPORT_RATIO_MAX], iv[32];
-	struct stats_ratio gap;
-	size_t full, best;
-	unsigned R = args->repeat;
+	static struct measured mz; /* large: not on the stack */
+	const char *labels[FACTORS_MAX];
 
-	mz.level = args->confidence;
-	if (load_measured(dirs, n_dirs, fs, d, R, &mz) < 0)
+	for (size_t k = 0; k < fs->n; k++)
+		labels[k] = fs->f[k].label;
+	mz = (struct measured){ .level = args->confidence };
+	/* A's own mix is a cause to name only when it is the closure and
+	 * nothing else differs (a closure measured apart is named as any
+	 * set is). */
+	mz.full_counts = fs->closure_is_a && !*fs->unmovable;
+	if (load_measured(dirs, n_dirs, fs, d, args->repeat, &mz) < 0)
 		return;
-	full = mz.full;
-	gap_is_significant(&mz, &gap);
-	report_format_ratio(&gap, verdict, sizeof(verdict));
-	printf("\n%s vs %s at %ld thread%s: %.1f vs %.1f TPS (medians), %s at %g%%, %u repeats each\n", args->a, args->b,
-	       args->threads, args->threads == 1 ? "" : "s", med[full], med[0], isnan(gap.ratio) ? "no ratio" : verdict,
-	       100 * mz.level, R);
-	if (gap.verdict != STATS_SIGNIFICANT) {
-		printf("No significant gap: %s, so no cause is named.\n",
-		       gap.verdict == STATS_NOT_SIGNIFICANT ? "the interval of the ratio contains 1"
-		       : gap.verdict == STATS_NO_SPREAD   ? "the repeats have no spread to judge it by"
-							  : "fewer than two repeats a side give no interval");
-		return;
-	}
-	printf("%-44s %10s %8s %s\n", "taken from A, the rest from B", "TPS", "share", "interval (Fieller)");
-	for (size_t i = 1; i < d->n; i++) {
-		struct stats_share sh = share_of(&mz, i);
-		char label[512];
-
-		if (i == full)
-			continue;
-		mix_label(fs, d->masks[i], " + ", label, sizeof(label));
-		printf("%-44s %10.1f %7.0f%% %s\n", label, med[i], 100 * sh.share, share_interval(&sh, iv, sizeof(iv)));
-	}
-	printf("(TPS: median of the repeats; share: of the gap in mean log TPS, with Fieller's %g%% interval)\n",
-	       100 * mz.level);
-	if (!design_is_full(fs))
-		printf("(%zu factors: searched greedily, one factor added per round; not every combination was measured)\n",
-		       fs->n);
-	best = best_mix(d, &mz, &best_share);
-	if (best) {
-		struct stats_share sh = share_of(&mz, best);
-		char label[512];
-
-		mix_label(fs, d->masks[best], " together with ", label, sizeof(label));
-		printf("\n%s explains %.0f%% (%s) of the gap at %ld thread%s (%s at %.2fx of %s)", label, 100 * best_share,
-		       share_interval(&sh, iv, sizeof(iv)), args->threads, args->threads == 1 ? "" : "s", args->a,
-		       gap.ratio, args->b);
-		if (best_share < 0.9)
-			printf("; %.0f%% stays unexplained", 100 * (1 - best_share));
-		printf(".\n");
-	}
-	print_closure(args, fs, &mz);
+	if (attribute_print(&(struct attribution_names){ .labels = labels, .n = fs->n, .a = args->a, .b = args->b,
+							.threads = args->threads, .repeats = args->repeat },
+			    d, &mz, stdout))
+		print_closure(args, fs, &mz);
 }
 
 /* One unit: a server start and warm-up, then the step. */
@@ -375,10 +294,10 @@ static void print_round(void *userdata _unused_, const json_t *doc)
 }
 
 /* Runs the design: all of it at once for up to 4 factors; beyond, the
- * first round (B, A, each factor alone, the closure) and then, while the
- * best set so far leaves more than 20% of a significant gap unexplained
- * and the budget allows, a round that adds each remaining factor to that
- * set.  d grows with every round; dirs names each round's results.
+ * screening's first round (B, A, each factor alone, the closure without
+ * each, the closure) and then, if the best set so far leaves more than 20%
+ * of a significant gap unexplained and the budget allows, the combinations
+ * of the strongest.  d grows with every round; dirs names each round's results.
  * Returns the number of failed steps (left out of the analysis), -EIO when
  * the results cannot be read, or -errno (logged).  Long because a round is one sequence (experiment,
  * run, analysis, the next masks). */
@@ -399,7 +318,6 @@ static int run_rounds(const struct experiment *e, size_t ia, size_t ib, const st
 	for (size_t round = 1; round <= ROUNDS_MAX && n_masks; round++) {
 		struct experiment x;
 		double share, left_s;
-		size_t best;
 		int r;
 
 		r = round_experiment(e, ia, ib, pa, pb, fs, args, masks, n_masks, &x);
@@ -426,20 +344,10 @@ static int run_rounds(const struct experiment *e, size_t ia, size_t ib, const st
 			break;
 		if (load_measured(dirs, *n_dirs, fs, d, args->repeat, &mz) < 0)
 			return -EIO;
-		best = best_mix(d, &mz, &share);
-		if (!gap_is_significant(&mz, NULL) || share >= 0.8)
+		attribute_best_set(d, &mz, &share);
+		if (!attribute_gap(&mz, NULL) || attribute_fit(share) >= 0.8)
 			break;
-		/* The next round: the best set with one more factor each. */
-		n_masks = 0;
-		for (size_t k = 0; k < n && d->n + n_masks < MIXES_MAX && d->masks[best] != FACTORS_A; k++) {
-			unsigned m = d->masks[best] | (1u << k);
-			bool seen = false;
-
-			for (size_t i = 0; i < d->n; i++)
-				seen |= d->masks[i] == m;
-			if (!seen)
-				masks[n_masks++] = m;
-		}
+		n_masks = attribute_strongest_combinations(d, &mz, n, masks);
 		left_s = (double)args->budget_ns / 1e9 - (double)(now_ns() - start) / 1e9;
 		if (n_masks && (double)n_masks * args->repeat * unit_seconds(e, args) > left_s) {
 			printf("\nthe budget leaves no time for round %zu (%zu mixes); stopping the search\n", round + 1,
@@ -529,7 +437,8 @@ static void print_plan(const struct experiment *e, const struct explain_args *ar
 		printf("\n%s: %s", placed ? "differs, and no hybrid can take it" : "and what their placements show",
 		       fs->unmovable);
 	printf("\n%zu mixes x %u repeats, about %.0f min%s\n", n_mixes, args->repeat, estimate_s / 60 + 0.5,
-	       !design_is_full(fs) ? " in the first round (each factor alone, then a greedy search, one factor added per round)"
+	       !design_is_full(fs) ? " in the first round (a screening design: each factor alone and A without each, then the "
+					 "combinations of the strongest)"
 				       : !placed ? " at least, after a start of each to read the placements"
 						 : "");
 }

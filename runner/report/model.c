@@ -198,12 +198,9 @@ static int add_step_note(json_t *list, const json_t *s, const char *key, json_t 
 	return f && json_array_append_new(list, f) == 0 ? 0 : -ENOMEM;
 }
 
-/* A step's TPS as the verdicts take it: a logarithm needs a floor, and a
- * step that completed nothing counts as half a transaction over its
- * duration (NAN without one). */
-static double tps_for_log(const json_t *s, double tps)
+double report_step_tps_for_log(const json_t *s)
 {
-	double d = json_number_value(json_object_get(s, "duration_s"));
+	double tps = json_number_value(json_object_get(s, "tps")), d = json_number_value(json_object_get(s, "duration_s"));
 
 	return tps > 0 ? tps : d > 0 ? 0.5 / d : NAN;
 }
@@ -263,7 +260,7 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 			continue;
 		}
 		tps[c->n] = json_number_value(json_object_get(s, "tps"));
-		for_log[c->n] = tps_for_log(s, tps[c->n]);
+		for_log[c->n] = report_step_tps_for_log(s);
 		c->n++;
 		p = json_object_get(json_object_get(s, "latency_ms"), "p95");
 		if (json_is_number(p))

@@ -65,6 +65,11 @@ struct report_comparison {
 	struct stats_ratio r;
 };
 
+/* A step's TPS as the verdicts take it: a logarithm needs a floor, and a
+ * step that completed nothing counts as half a transaction over its
+ * duration (NAN without one).  report and explain share it. */
+double report_step_tps_for_log(const json_t *step);
+
 /* Every ratio of doc at level, in the report's order; *ret (to free())
  * holds *ret_n of them.  Errors as report_render(). */
 int report_comparisons(const json_t *doc, double level, struct report_comparison **ret, size_t *ret_n);

@@ -136,41 +136,44 @@ double stats_ratio_precision(const struct stats_ratio *r)
 	return r->hi / r->ratio - 1;
 }
 
-int stats_share(const double *x, size_t n_x, const double *a, size_t n_a, const double *b, size_t n_b, double level,
-		struct stats_share *ret)
+int stats_share_of_contrast(const struct stats_term *t, size_t k, double level, struct stats_share *ret)
 {
-	double mx, vx, ma, va, mb, vb, num, den, s, v11, v22, v12, tq, qa, qb, qc, disc, c[3];
-	size_t n[3] = { n_x, n_a, n_b };
-	int r;
+	double m[STATS_TERMS_MAX], w[STATS_TERMS_MAX], c[STATS_TERMS_MAX], num = 0, den = 0, s, v11 = 0, v22 = 0,
+										      v12 = 0, tq, qa, qb, qc, disc;
+	size_t n[STATS_TERMS_MAX];
+	bool spread = true;
 
-	if (!(level > 0 && level < 1))
+	if (!(level > 0 && level < 1) || k > STATS_TERMS_MAX)
 		return -EINVAL;
 	*ret = (struct stats_share){ .share = NAN, .lo = NAN, .hi = NAN, .df = NAN };
-	if (n_x == 0 || n_a == 0 || n_b == 0)
-		return 0;
-	r = log_moments(x, n_x, &mx, &vx);
-	if (r >= 0)
-		r = log_moments(a, n_a, &ma, &va);
-	if (r >= 0)
-		r = log_moments(b, n_b, &mb, &vb);
-	if (r < 0)
-		return r;
-	num = mx - mb;
-	den = ma - mb;
+	for (size_t i = 0; i < k; i++) {
+		double var;
+		int r;
+
+		if (t[i].n == 0)
+			return 0;
+		r = log_moments(t[i].v, t[i].n, &m[i], &var);
+		if (r < 0)
+			return r;
+		n[i] = t[i].n;
+		w[i] = var / (double)t[i].n;
+		spread &= t[i].n >= 2;
+		num += t[i].num * m[i];
+		den += t[i].den * m[i];
+	}
 	if (den == 0)
 		return 0;
 	s = ret->share = num / den;
-	if (n_x < 2 || n_a < 2 || n_b < 2)
+	if (!spread)
 		return 0;
-	/* var(mean x - mean b), var(mean a - mean b) and their covariance,
-	 * which mean b shares. */
-	v11 = vx / (double)n_x + vb / (double)n_b;
-	v22 = va / (double)n_a + vb / (double)n_b;
-	v12 = vb / (double)n_b;
-	c[0] = vx / (double)n_x;
-	c[1] = s * s * va / (double)n_a;
-	c[2] = (1 - s) * (1 - s) * vb / (double)n_b;
-	ret->df = satterthwaite(c, n, 3);
+	/* var(num), var(den) and their covariance, from the groups both hold. */
+	for (size_t i = 0; i < k; i++) {
+		v11 += t[i].num * t[i].num * w[i];
+		v22 += t[i].den * t[i].den * w[i];
+		v12 += t[i].num * t[i].den * w[i];
+		c[i] = (t[i].num - s * t[i].den) * (t[i].num - s * t[i].den) * w[i];
+	}
+	ret->df = satterthwaite(c, n, k);
 	if (isnan(ret->df))
 		return 0;
 	/* Fieller: every s' with (num - s' den)^2 <= t^2 var(num - s' den),
@@ -191,6 +194,18 @@ int stats_share(const double *x, size_t n_x, const double *a, size_t n_a, const 
 		ret->hi = INFINITY;
 	}
 	return 0;
+}
+
+int stats_share(const double *x, size_t n_x, const double *a, size_t n_a, const double *b, size_t n_b, double level,
+		struct stats_share *ret)
+{
+	const struct stats_term t[] = {
+		{ .v = x, .n = n_x, .num = 1, .den = 0 },
+		{ .v = a, .n = n_a, .num = 0, .den = 1 },
+		{ .v = b, .n = n_b, .num = -1, .den = -1 },
+	};
+
+	return stats_share_of_contrast(t, ELEMENTSOF(t), level, ret);
 }
 
 int stats_parse_confidence(const char *s, double *ret)

@@ -82,6 +82,21 @@ struct stats_share {
 int stats_share(const double *x, size_t n_x, const double *a, size_t n_a, const double *b, size_t n_b, double level,
 		struct stats_share *ret);
 
+/* A group of repeats in a share of contrasts: its values, and its
+ * coefficients in the numerator and in the denominator (of mean log TPS). */
+struct stats_term {
+	const double *v;
+	size_t n;
+	double num, den;
+};
+#define STATS_TERMS_MAX 8
+
+/* The general form of a share, on the same scale: sum(num_i mean ln v_i) over
+ * sum(den_i mean ln v_i), the groups independent, with Fieller's interval
+ * as above.  An interaction is one: (x_ij - x_i - x_j + b) / (a - b).
+ * -EINVAL: a level outside (0, 1) or more than STATS_TERMS_MAX groups. */
+int stats_share_of_contrast(const struct stats_term *t, size_t k, double level, struct stats_share *ret);
+
 /* The coefficient of variation (sample standard deviation over the mean);
  * NAN with fewer than two values or a mean that is not positive. */
 double stats_cv(const double *v, size_t n);
