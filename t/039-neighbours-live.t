@@ -22,7 +22,7 @@ box=t039-$$
 trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; rm -rf "$scratch"' EXIT
 sb=$(cd "$(dirname "$SLICEBENCH")" && pwd)/$(basename "$SLICEBENCH")
 need_systemd $box "$scratch/up"
-echo "1..29"
+echo "1..30"
 "${in_systemd[@]}" bash "$top/t/fixtures/neighbours/scenarios.sh" "$sb" "$top/t/fixtures/run" >"$scratch/out" 2>&1
 value() { sed -n "s/^$1=//p" "$scratch/out" | head -n1; }
 is() { # is KEY WANT DESC
@@ -71,6 +71,7 @@ if $v2; then q="50000 100000 100000 100000 200000 100000 "; else q="50000 100000
 is service-live.quotas "$q" "each live value's quota is read back from the service's cgroup"
 is raw-live.quotas "$q" "and from raw's"
 is service.quotas "$q" "as the restarted servers' are"
+is live.report 6 "report sets each kind's restart noise against its live noise, value by value"
 [ -z "$(value live.units_after)$(value live.cgroups_after)$(value live.servers_after)" ]
 ok $? "no unit, cgroup or server is left after it" "$scratch/out"
 exit $failed

@@ -354,6 +354,39 @@ static void print_method(const struct model *m, bool markdown, FILE *out)
 #define NOISY_LISTED 6
 
 /* The two noises apart, the noisy steps, and what to do about them. */
+/* mode = restart live: each NAME-live column beside NAME's at the same
+ * value, the CV across starts of each, so that the restarts' share of the
+ * variance is read off one line per thread count. */
+static void print_restart_vs_live(const struct model *m, bool markdown, FILE *out)
+{
+	bool said = false;
+	char a[16], b[16];
+
+	for (size_t k = 0; k < m->ncols; k++) {
+		const char *live = m->cols[k].context;
+		size_t n = strlen(live);
+
+		if (n <= 5 || !streq(live + n - 5, "-live"))
+			continue;
+		for (size_t j = 0; j < m->ncols; j++) {
+			if (strlen(m->cols[j].context) != n - 5 || strncmp(m->cols[j].context, live, n - 5) ||
+			    !streq_ptr(m->cols[j].vary, m->cols[k].vary))
+				continue;
+			for (size_t r = 0; r < m->nrows; r++) {
+				if (!said)
+					fprintf(out, "%srestart against live, CV of TPS across starts (a fresh server per "
+						     "value | one changed in place):\n%s", markdown ? "\n" : "",
+						markdown ? "\n" : "");
+				said = true;
+				fprintf(out, "%s%s %s, %lld threads: %s | %s\n", markdown ? "- " : "  ", m->cols[j].context,
+					strempty(m->cols[j].vary), m->threads[r],
+					percent(model_cell(m, r, j)->across_cv, a, sizeof(a)),
+					percent(model_cell(m, r, k)->across_cv, b, sizeof(b)));
+			}
+		}
+	}
+}
+
 static int print_noise(const struct model *m, bool markdown, FILE *out)
 {
 	struct table t;
@@ -368,6 +401,7 @@ static int print_noise(const struct model *m, bool markdown, FILE *out)
 	fprintf(out, "%s\n%s", metric_caption(m, METRIC_NOISE, buf, sizeof(buf)), markdown ? "\n" : "");
 	markdown ? table_print_markdown(&t, out) : table_print_text(&t, out);
 	table_done(&t);
+	print_restart_vs_live(m, markdown, out);
 	if (json_array_size(m->noisy) == 0) {
 		fputc('\n', out);
 		return 0;
