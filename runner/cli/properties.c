@@ -1,6 +1,7 @@
 /* slicebench properties [--json]: the attribute table as the user sees it:
  * each attribute, how systemd sets it, whether raw and scope reproduce it
- * in their fork (or why not), and the placement keys it moves; then the
+ * in their fork (or why not), whether explain takes it from a placement,
+ * and the placement keys it moves; then the
  * kinds of context. */
 #include <stdio.h>
 
@@ -25,6 +26,12 @@ static const char *raw_how(const struct prop_def *d)
 	return d->class == PROP_CGROUP ? "raw writes cgroupfs, scope asks systemd" : "applied in the fork before exec";
 }
 
+/* How explain's hybrids take it when two placements differ in its keys. */
+static const char *take_how(const struct prop_def *d)
+{
+	return d->take ? "taken from the other context's placement" : "cannot be taken: a difference stays unexplained";
+}
+
 static void print_keys(const struct prop_def *d, FILE *f)
 {
 	for (size_t k = 0; k < ATTR_KEYS_MAX && d->keys[k]; k++)
@@ -38,7 +45,8 @@ const struct cli_verb cli_properties = {
 	.name = "properties",
 	.usage = (const char *const[]){ "[--json]", NULL },
 	.about = "The attributes slicebench reads, sets and reproduces, straight from the property table: each\n"
-		 "one's class, D-Bus name, what it does, how raw and scope reproduce it, the placement keys it\n"
+		 "one's class, D-Bus name (or why systemd cannot set it), what it does, how raw and scope\n"
+		 "reproduce it, whether explain's hybrids can take it from a placement, the placement keys it\n"
 		 "moves; then the kinds of context.",
 	.options = (const struct cli_option *const[]){ &opt_json, NULL },
 };
@@ -61,10 +69,11 @@ int verb_properties(int argc, char **argv)
 
 			for (size_t k = 0; k < ATTR_KEYS_MAX && table[i].keys[k]; k++)
 				json_array_append_new(keys, json_string(table[i].keys[k]));
-			json_array_append_new(attrs, json_pack("{s:s, s:s, s:s?, s:s?, s:s, s:o, s:s}", "name", table[i].name,
-							       "class", class_names[table[i].class], "dbus", table[i].dbus_name,
-							       "signature", table[i].signature, "raw", raw_how(&table[i]),
-							       "keys", keys, "help", table[i].help));
+			json_array_append_new(attrs, json_pack("{s:s, s:s, s:s?, s:s?, s:s?, s:s, s:b, s:o, s:s}", "name",
+							       table[i].name, "class", class_names[table[i].class], "dbus",
+							       table[i].dbus_name, "signature", table[i].signature, "no_systemd",
+							       table[i].no_systemd, "raw", raw_how(&table[i]), "explain_takes",
+							       table[i].take != NULL, "keys", keys, "help", table[i].help));
 		}
 		for (enum context_kind k = 0; context_ops_for(k); k++)
 			json_array_append_new(kinds, json_pack("{s:s, s:b, s:b}", "name", context_ops_for(k)->name, "session",
@@ -80,8 +89,11 @@ int verb_properties(int argc, char **argv)
 		return 0;
 	}
 	for (size_t i = 0; i < n; i++) {
-		printf("%s (%s%s%s)\n  %s\n  raw and scope: %s\n  keys: ", table[i].name, class_names[table[i].class],
-		       table[i].dbus_name ? ", D-Bus " : "", strempty(table[i].dbus_name), table[i].help, raw_how(&table[i]));
+		printf("%s (%s%s%s)\n  %s\n", table[i].name, class_names[table[i].class], table[i].dbus_name ? ", D-Bus " : "",
+		       strempty(table[i].dbus_name), table[i].help);
+		if (table[i].no_systemd)
+			printf("  systemd: %s\n", table[i].no_systemd);
+		printf("  raw and scope: %s\n  explain's hybrids: %s\n  keys: ", raw_how(&table[i]), take_how(&table[i]));
 		print_keys(&table[i], stdout);
 		putchar('\n');
 	}
