@@ -153,7 +153,15 @@ static int put_step(struct runner *rn, const char *unit, size_t ctx, size_t v, u
 	if (r >= 0)
 		r = results_put(rn->res, name, j);
 	json_decref(j);
-	return r < 0 ? r : results_rebuild(rn->res);
+	if (r < 0)
+		return log_error_errno(r, "run: cannot write %s/%s: %m", results_dir(rn->res), name);
+	/* The step is kept even when the document of record cannot follow
+	 * (a full disk): say which file failed. */
+	r = results_rebuild(rn->res);
+	if (r < 0)
+		return log_error_errno(r, "run: cannot write %s/results.json: %m (the step is kept in %s)",
+				       results_dir(rn->res), name);
+	return 0;
 }
 
 /* A step that did not run: recorded as failed, so that the report shows a
@@ -365,7 +373,7 @@ static int unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 		r = put_step(rn, unit, ctx, v, repeat, &s);
 		rn->steps_done++;
 		if (r < 0)
-			result = log_error_errno(r, "run: cannot write %s/%s: %m", results_dir(rn->res), name);
+			result = r; /* put_step() said which file */
 		else if (s.failed && e->on_error == ON_ERROR_STOP)
 			result = -ECANCELED;
 		else if (s.failed && !process_alive(&c->pid)) {
