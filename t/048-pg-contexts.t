@@ -1,14 +1,18 @@
 #!/bin/bash
 # PostgreSQL as the managed server in a real systemd (the container sandbox,
-# or the guest when PID 1 is systemd): pgbench-readonly's design, tiny, runs
-# in a service and a shell-started (raw) context with TPS above zero, the
-# placements record both and diff names the unit, slice, session and
-# autogroup; after a run, after SIGINT, and after SIGKILL of slicebench and
-# cleanup (service and raw) no unit, postgres, socket or System V segment
-# is left; Debian's postgresql@15-main.service is mirrored by a transient
-# unit of slicebench's, and Debian's own server does not run in the sandbox;
-# explain credits a known CPUQuota= effect to CPUQuota=.  The scenarios run
-# in one go (t/fixtures/pg/scenarios.sh) and print what they saw.
+# or the guest when PID 1 is systemd): the shipped experiment
+# pgbench-readonly, its steps and client counts cut short (the same file
+# with threads, warmup, duration, repeat, scale and buffer-pool replaced),
+# runs in a service and a shell-started (raw) context with TPS above zero,
+# with R and D counts in every second's telemetry and report --telemetry's
+# load table; the placements record both and diff names the unit, slice,
+# session and autogroup; after a run, after SIGINT, and after SIGKILL of
+# slicebench and cleanup (service and raw) no unit, postgres, socket or
+# System V segment is left; Debian's postgresql@15-main.service is mirrored
+# by a transient unit of slicebench's, and Debian's own server does not run
+# in the sandbox; the whole pgbench-readonly plans 1 to 800 clients; explain
+# credits a known CPUQuota= effect to CPUQuota=.  The scenarios run in one
+# go (t/fixtures/pg/scenarios.sh) and print what they saw.
 # Prerequisites: ROOT, POSTGRES, NSPAWN or a running systemd (fails under CI).
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
@@ -17,8 +21,18 @@ needs BINARY
 [ -x /usr/lib/postgresql/15/bin/initdb ] || sandbox_skip_all "needs POSTGRES (postgresql-15)"
 scratch=$(mktemp -d -p "$top" .t048.XXXXXX) || exit 1 # inside the checkout, which the sandbox binds
 sandbox_test t048
-echo "1..30"
-"${in_systemd[@]}" bash "$top/t/fixtures/pg/scenarios.sh" "$sb" "$top/t/fixtures/pg" >"$scratch/out" 2>&1
+echo "1..33"
+# The shipped experiment, short: each key replaced must be there to replace.
+shipped=$top/experiments/pgbench-readonly.ini short=$scratch/pgbench-readonly.ini
+sed -e '0,/^threads = .*/s//threads = 1 40/' -e 's/^warmup = .*/warmup = 1s/' -e 's/^duration = .*/duration = 3s/' \
+	-e 's/^repeat = .*/repeat = 1/' -e 's/^scale = .*/scale = 1/' -e 's/^buffer-pool = .*/buffer-pool = 128M/' \
+	"$shipped" >"$short"
+[ "$(diff "$shipped" "$short" | grep -c '^>')" = 6 ]
+ok $? "the short pgbench-readonly differs from the shipped one in its 6 sizes and times only" "$short"
+"${in_systemd[@]}" "$SLICEBENCH" run "$shipped" --dry-run >"$scratch/plan" 2>&1 &&
+	grep -q '^threads: 1 8 64 200 800$' "$scratch/plan" && grep -q '^6 units (a fresh server each)' "$scratch/plan"
+ok $? "the shipped pgbench-readonly plans 1 to 800 clients, a service and a shell 3 times each" "$scratch/plan"
+"${in_systemd[@]}" bash "$top/t/fixtures/pg/scenarios.sh" "$sb" "$top/t/fixtures/pg" "$short" >"$scratch/out" 2>&1
 value() { sed -n "s/^$1=//p" "$scratch/out" | head -n1; }
 is() { # is KEY WANT DESC
 	local got; got=$(value "$1")
@@ -29,11 +43,13 @@ is() { # is KEY WANT DESC
 is debian.postgres inactive "the sandbox runs no postgres of Debian's own"
 is run.rc 0 "a run of a service and a shell-started postgres exits 0"
 is run.positive 4 "all 4 steps have TPS above zero"
-is run.blocked_key True "every telemetry sample has the blocked task count"
+is run.blocked_key True "every telemetry sample has the running and the blocked task counts"
+[[ "$(value report.load)" =~ ^[0-9.]+\.\.[0-9.]+\ \|\ [0-9.]+,\ [0-9]+\ \|\ [0-9.]+,\ [0-9]+$ ]]
+ok $? "report --telemetry shows load min..max | R mean, max | D mean, max (got: $(value report.load))" "$scratch/out"
 is run.service_unit slicebench-service.service "the service's placement names its unit"
 is run.service_user slicebench "postgres runs as slicebench's unprivileged user"
 is run.shell_unit "" "the shell-started one has no unit"
-is run.max_connections "100 100" "both report the experiment's max_connections over SQL"
+is run.max_connections "850 850" "both report the experiment's max_connections (800 clients and ours) over SQL"
 is diff.rc 0 "diff of the two contexts exits 0"
 is diff.keys "autogroup session.is_leader slice unit " "diff names the unit, slice, session and autogroup"
 for s in run int kill rawkill; do
