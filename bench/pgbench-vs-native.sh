@@ -3,7 +3,8 @@
 # and the same data in the same run, alternating the two so that drift hits
 # both.  Prints ratios: prepare time (slicebench prepare against pgbench -i),
 # TPS and client CPU per transaction at each client count (-M prepared,
-# select-only, 2 client threads), and errors, which must be none at 800.
+# select-only, 2 client threads), and errors, which must be none at 800
+# (each one's first message is printed under the table).
 #
 #   bench/pgbench-vs-native.sh [--time SECONDS] [--clients "1 8 64 800"] [--rounds N] [--scale N] [--jobs N]
 set -euo pipefail
@@ -86,16 +87,24 @@ printf 'pgbench -i %.2fs  slicebench prepare %.2fs  speed-up %sx\n' "$pgbench_pr
 "$sb" sweep --socket "$work/run" --workload select-only --scale "$scale" --threads 1 --time 1s >/dev/null
 
 run_pgbench() { # clients, seconds -> "tps transactions errors"
+	local result
 	timed "$work/time" "$bin/pgbench" --no-vacuum -h "$work/run" -U root -M prepared -b select-only \
 		-c "$1" -j "$jobs" -T "$(($2 + $1 / 50))" pgbench >"$work/out" 2>&1 || true
-	awk '/^number of transactions actually processed:/ { t = $6 } /^tps = / { tps = $3 }
+	result=$(awk '/^number of transactions actually processed:/ { t = $6 } /^tps = / { tps = $3 }
 		/^number of failed transactions:/ { e = $5 } /aborted|error/ { a++ }
-		END { print tps + 0, t + 0, e + a }' "$work/out"
+		END { print tps + 0, t + 0, e + a }' "$work/out")
+	# What went wrong, for the notes under the table.
+	case $result in
+	"0 "* | *" "*" "[1-9]*) { grep -m1 -iE 'error|abort|fatal|could not' "$work/out" || tail -n1 "$work/out"; } |
+		sed "s/^/$1 clients, pgbench: /" >>"$work/why" ;;
+	esac
+	echo "$result"
 }
 run_native() {
 	timed "$work/time" "$sb" sweep --socket "$work/run" --workload select-only --scale "$scale" --no-prewarm \
 		--client-threads "$jobs" --threads "$1" --time "$2"s --json >"$work/out" || true
 	jq -r '.steps[0] | "\(.tps) \(.transactions) \(.errors.ignorable + .errors.reconnect + .errors.fatal + (if .failed then 1 else 0 end))"' "$work/out"
+	jq -r --arg c "$1" '.steps[0] | select(.failed) | "\($c) clients, native: \(.reason)"' "$work/out" >>"$work/why" || true
 }
 
 echo
@@ -121,3 +130,8 @@ for c in $clients; do
 	printf '%8s %12.1f %12.1f %7s %14.1f %14.1f %7s %8s %8s\n' "$c" "$p_tps" "$n_tps" "$(ratio "$n_tps" "$p_tps")" \
 		"$p_cpu" "$n_cpu" "$(ratio "$n_cpu" "$p_cpu")" "$p_err" "$n_err"
 done
+if [ -s "$work/why" ]; then
+	echo
+	echo "# errors and failed steps"
+	sort "$work/why" | uniq -c
+fi

@@ -30,7 +30,7 @@ sed -e '0,/^threads = .*/s//threads = 1 40/' -e 's/^warmup = .*/warmup = 1s/' -e
 [ "$(diff "$shipped" "$short" | grep -c '^>')" = 6 ]
 ok $? "the short pgbench-readonly differs from the shipped one in its 6 sizes and times only" "$short"
 "${in_systemd[@]}" "$SLICEBENCH" run "$shipped" --dry-run >"$scratch/plan" 2>&1 &&
-	grep -q '^threads: 1 8 64 200 800$' "$scratch/plan" && grep -q '^6 units (a fresh server each)' "$scratch/plan"
+	grep -q '^threads: 1 8 64 200 800$' "$scratch/plan" && grep -q '^6 .* x 5 thread counts = 30 steps' "$scratch/plan"
 ok $? "the shipped pgbench-readonly plans 1 to 800 clients, a service and a shell 3 times each" "$scratch/plan"
 "${in_systemd[@]}" bash "$top/t/fixtures/pg/scenarios.sh" "$sb" "$top/t/fixtures/pg" "$short" >"$scratch/out" 2>&1
 value() { sed -n "s/^$1=//p" "$scratch/out" | head -n1; }
