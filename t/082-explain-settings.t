@@ -4,10 +4,11 @@
 # mysqld, flavor = mysql, user, buffer-pool and max-connections, and a
 # [client] pin, the experiment.json that explain's run writes has them all
 # (the hand-made copy dropped binary, flavor, user and max-connections, so
-# that explain of a mysqld experiment ran mariadbd).  The run stops before
-# any server starts: user = root is refused by the server's setup.  Debian's
-# mysqld is MariaDB's mariadbd, which the mysql engine refuses, so a
-# stand-in named mysqld comes first on PATH; it never runs.
+# that explain of a mysqld experiment ran mariadbd).  Debian's mysqld is
+# MariaDB's mariadbd, which the mysql engine refuses, so a stand-in named
+# mysqld comes first on PATH: it "initialises" an empty datadir and fails
+# as a server, so that the run is set up, writes its experiment.json and
+# stops at the first start.
 # Prerequisites: ROOT (the state directory must be root's).
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 needs BINARY ROOT
@@ -28,7 +29,7 @@ on-error = stop
 binary = mysqld
 flavor = mysql
 buffer-pool = 96M
-user = root
+user = mysql
 max-connections = 77
 
 [client]
@@ -42,15 +43,15 @@ Nice = 5
 [context b]
 kind = raw
 INI
-mkdir "$scratch/bin" && printf '#!/bin/sh\nexit 1\n' >"$scratch/bin/mysqld" && chmod +x "$scratch/bin/mysqld"
+mkdir "$scratch/bin" && printf '#!/bin/sh\ncase " $* " in *" --initialize-insecure "*) exit 0 ;; esac\nexit 1\n' >"$scratch/bin/mysqld" && chmod +x "$scratch/bin/mysqld"
 PATH=$scratch/bin:$PATH "$SLICEBENCH" explain "$scratch/carry.ini" a b --repeat 2 --duration 1s --out "$scratch/x" >"$scratch/out" 2>"$scratch/err"
 rc=$?
 [ $rc = 1 ] && [ -f "$scratch/x/placed/experiment.json" ]
-ok $? "explain's run wrote its experiment.json and stopped before a server started (exit $rc)" "$scratch/err"
+ok $? "explain's run wrote its experiment.json and stopped when the server did not start (exit $rc)" "$scratch/err"
 python3 - "$scratch/x/placed/experiment.json" >"$scratch/check" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-want = {"binary": "mysqld", "engine": "mysql", "buffer_pool": "96M", "user": "root", "max_connections": 77}
+want = {"binary": "mysqld", "engine": "mysql", "buffer_pool": "96M", "user": "mysql", "max_connections": 77}
 assert d["server"] == want, d["server"]
 PY
 ok $? "the synthetic experiment runs the file's server: binary, engine, user, buffer pool, max_connections" "$scratch/check"
