@@ -10,8 +10,9 @@
 # slicebench and cleanup (service and raw) no unit, postgres, socket or
 # System V segment is left; Debian's postgresql@15-main.service is mirrored
 # by a transient unit of slicebench's, and Debian's own server does not run
-# in the sandbox; the whole pgbench-readonly plans 1 to 800 clients; explain
-# credits a known CPUQuota= effect to CPUQuota=.  The scenarios run in one
+# in the sandbox; the whole pgbench-readonly plans 1 to 800 clients, and
+# explain plans its service against its shell; explain credits a known
+# CPUQuota= effect to CPUQuota=.  The scenarios run in one
 # go (t/fixtures/pg/scenarios.sh) and print what they saw.
 # Prerequisites: ROOT, POSTGRES, NSPAWN or a running systemd (fails under CI).
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
@@ -21,7 +22,7 @@ needs BINARY
 [ -x /usr/lib/postgresql/15/bin/initdb ] || sandbox_skip_all "needs POSTGRES (postgresql-15)"
 scratch=$(mktemp -d -p "$top" .t048.XXXXXX) || exit 1 # inside the checkout, which the sandbox binds
 sandbox_test t048
-echo "1..33"
+echo "1..34"
 # The shipped experiment, short: each key replaced must be there to replace.
 shipped=$top/experiments/pgbench-readonly.ini short=$scratch/pgbench-readonly.ini
 sed -e '0,/^threads = .*/s//threads = 1 40/' -e 's/^warmup = .*/warmup = 1s/' -e 's/^duration = .*/duration = 3s/' \
@@ -32,6 +33,10 @@ ok $? "the short pgbench-readonly differs from the shipped one in its 6 sizes an
 "${in_systemd[@]}" "$SLICEBENCH" run "$shipped" --dry-run >"$scratch/plan" 2>&1 &&
 	grep -q '^threads: 1 8 64 200 800$' "$scratch/plan" && grep -q '^6 .* x 5 thread counts = 30 steps' "$scratch/plan"
 ok $? "the shipped pgbench-readonly plans 1 to 800 clients, a service and a shell 3 times each" "$scratch/plan"
+"${in_systemd[@]}" "$SLICEBENCH" explain "$shipped" service shell --threads 64 --what-if >"$scratch/kinds" 2>&1 &&
+	grep -q '^explain pgbench-readonly: service against shell at 64 threads' "$scratch/kinds" &&
+	grep -q 'the kind of context (service against raw)' "$scratch/kinds"
+ok $? "explain plans pgbench-readonly's service against its shell, the kind's attributes from the placements" "$scratch/kinds"
 "${in_systemd[@]}" bash "$top/t/fixtures/pg/scenarios.sh" "$sb" "$top/t/fixtures/pg" "$short" >"$scratch/out" 2>&1
 value() { sed -n "s/^$1=//p" "$scratch/out" | head -n1; }
 is() { # is KEY WANT DESC
