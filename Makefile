@@ -62,7 +62,7 @@ $(B)/t/%.t: $(B)/t/%.o $(TEST_HELPER_OBJS) $(B)/libslicebench.a
 # Tests find the binary and helpers through SLICEBENCH and SLICEBENCH_TOP,
 # the package through SLICEBENCH_DEB.
 check: all deb
-	SLICEBENCH=$(CURDIR)/$(B)/slicebench SLICEBENCH_TOP=$(CURDIR) SLICEBENCH_DEB=$(abspath $(DEB)) prove -v -f $(PROVE_FLAGS) $(TESTS)
+	SLICEBENCH=$(CURDIR)/$(B)/slicebench SLICEBENCH_TOP=$(CURDIR) SLICEBENCH_DEB=$(abspath $(DEB)) prove -v -f --timer $(PROVE_FLAGS) $(TESTS)
 
 asan:
 	$(MAKE) B=build-asan EXTRA_CFLAGS='-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' \
@@ -95,10 +95,10 @@ quickstart: all
 # from experiments/ and the fixtures; FUZZ_TIME seconds, a crash fails.
 FUZZ_TIME ?= 60
 fuzz:
-	$(MAKE) B=build-fuzz CC=clang EXTRA_CFLAGS='-O1 -g -fsanitize=fuzzer-no-link,address,undefined' \
+	$(MAKE) B=build-fuzz CC=clang EXTRA_CFLAGS='-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined' \
 		EXTRA_LDFLAGS='-fsanitize=address,undefined' build-fuzz/libslicebench.a
 	clang -O1 -g -std=gnu11 -D_GNU_SOURCE -I. -Irunner $(PKG_CFLAGS) \
-		-fsanitize=fuzzer,address,undefined -o build-fuzz/parsers fuzz/parsers.c build-fuzz/libslicebench.a $(LDLIBS)
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o build-fuzz/parsers fuzz/parsers.c build-fuzz/libslicebench.a $(LDLIBS)
 	rm -rf build-fuzz/corpus && mkdir -p build-fuzz/corpus
 	for f in experiments/*.ini t/fixtures/experiments/*.ini t/fixtures/run/*.ini t/fixtures/explain/*.ini; do \
 		{ printf '\000'; cat "$$f"; } >build-fuzz/corpus/exp-$$(basename "$$f"); done

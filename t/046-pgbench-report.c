@@ -28,10 +28,10 @@ __attribute__((noinline)) static char *fixture(void)
 int main(void)
 {
 	_cleanup_free_ char *text = fixture();
-	_cleanup_free_ char *failed = NULL, *cut = NULL;
+	_cleanup_free_ char *failed = NULL, *cut = NULL, *huge = NULL;
 	struct step_result r = {};
 
-	plan(11);
+	plan(12);
 	is_int(pgbench_parse_report(text, &r), 0, "the report parses");
 	is_str(r.driver, "pgbench", "the driver is pgbench");
 	is_int(r.transactions, 45185, "transactions actually processed");
@@ -57,6 +57,11 @@ int main(void)
 	is_int(pgbench_parse_report(cut, &r), -EBADMSG, "a report cut before its summary is -EBADMSG");
 	step_result_done(&r);
 	is_int(pgbench_parse_report("", &r), -EBADMSG, "so is an empty one");
+	step_result_done(&r);
+	/* The fuzzer's find: a count no integer holds was converted anyway. */
+	xasprintf(&huge, "number of transactions actually processed: 4.51e+87\ntps = 1.0 (without initial connection time)\n");
+	r = (struct step_result){};
+	is_int(pgbench_parse_report(huge, &r), -EBADMSG, "a count that is not a whole number in range is -EBADMSG");
 	step_result_done(&r);
 	return done_testing();
 }

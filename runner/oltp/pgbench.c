@@ -24,19 +24,6 @@ static const char *pgbench_path(const struct oltp_options *o)
 	return o->pgbench_path;
 }
 
-/* The number after `key` ("tps = 4530.1", "processed: 13590"). */
-static bool find_number(const char *text, const char *key, double *ret)
-{
-	const char *p = strstr(text, key);
-	char *end;
-
-	if (!p)
-		return false;
-	p += strlen(key);
-	*ret = strtod(p, &end);
-	return end != p;
-}
-
 /* The -P 1 lines after the connections were made: pgbench's -T counts
  * from before it connects, its rates from after. */
 static int parse_progress(const char *text, double connect_s, struct step_result *ret)
@@ -57,21 +44,19 @@ static int parse_progress(const char *text, double connect_s, struct step_result
 
 int pgbench_parse_report(const char *text, struct step_result *ret)
 {
-	double transactions, failed = 0, connect_ms = 0;
+	double connect_ms = 0;
 
 	snprintf(ret->driver, sizeof(ret->driver), "%s", word_name(oltp_driver_words, OLTP_DRIVER_PGBENCH));
-	if (!find_number(text, "number of transactions actually processed:", &transactions) ||
-	    !find_number(text, "\ntps = ", &ret->tps))
+	if (!tool_report_count(text, "number of transactions actually processed:", &ret->transactions) ||
+	    !tool_report_number(text, "\ntps = ", &ret->tps))
 		return -EBADMSG;
-	ret->transactions = (uint64_t)transactions;
 	/* pgbench 15 goes on after serialization failures and deadlocks and
 	 * counts them, as the native driver's ignorable class. */
-	if (find_number(text, "number of failed transactions:", &failed))
-		ret->errors[OLTP_ERR_IGNORABLE] = (uint64_t)failed;
-	ret->duration_s = ret->tps > 0 ? transactions / ret->tps : 0;
+	tool_report_count(text, "number of failed transactions:", &ret->errors[OLTP_ERR_IGNORABLE]);
+	ret->duration_s = ret->tps > 0 ? (double)ret->transactions / ret->tps : 0;
 	ret->lat_avg_ms = -1;
-	find_number(text, "latency average = ", &ret->lat_avg_ms);
-	find_number(text, "initial connection time = ", &connect_ms);
+	tool_report_number(text, "latency average = ", &ret->lat_avg_ms);
+	tool_report_number(text, "initial connection time = ", &connect_ms);
 	return parse_progress(text, connect_ms / 1000, ret);
 }
 

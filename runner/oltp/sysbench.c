@@ -9,19 +9,6 @@
 #include "oltp/tool.h"
 #include "common/util.h"
 
-/* The number after `key` on the first line that contains it. */
-static bool find_number(const char *text, const char *key, double *ret)
-{
-	const char *p = strstr(text, key);
-	char *end;
-
-	if (!p)
-		return false;
-	p += strlen(key);
-	*ret = strtod(p, &end);
-	return end != p;
-}
-
 /* "    transactions:   5676   (2837.04 per sec.)": the count and the rate. */
 static bool find_count_rate(const char *text, const char *key, uint64_t *ret_count, double *ret_rate)
 {
@@ -104,12 +91,12 @@ int sysbench_parse_report(const char *text, struct step_result *ret)
 		ret->errors[OLTP_ERR_IGNORABLE] = ignored;
 	if (find_count_rate(text, "reconnects:", &reconnects, &rate))
 		ret->reconnects = reconnects;
-	if (find_number(text, "total time:", &total_time))
+	if (tool_report_number(text, "total time:", &total_time))
 		ret->duration_s = ret->tps > 0 ? (double)ret->transactions / ret->tps : total_time;
 	ret->lat_avg_ms = ret->lat_max_ms = ret->lat_p95_ms = -1;
-	find_number(text, "avg:", &ret->lat_avg_ms);
-	find_number(text, "max:", &ret->lat_max_ms);
-	find_number(text, "th percentile:", &ret->lat_p95_ms);
+	tool_report_number(text, "avg:", &ret->lat_avg_ms);
+	tool_report_number(text, "max:", &ret->lat_max_ms);
+	tool_report_number(text, "th percentile:", &ret->lat_p95_ms);
 	parse_histogram(text, ret);
 	return parse_intervals(text, ret);
 }

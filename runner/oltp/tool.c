@@ -1,4 +1,5 @@
 /* The child that runs a real load generator (see tool.h). */
+#include <ctype.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
@@ -161,4 +162,32 @@ int tool_failed(const char *tool, int r, int status, const char *out, const char
 		return 0;
 	}
 	return 1;
+}
+
+bool tool_report_number(const char *text, const char *key, double *ret)
+{
+	const char *p = strstr(text, key);
+	char *end;
+
+	if (!p)
+		return false;
+	p += strlen(key);
+	*ret = strtod(p, &end);
+	return end != p;
+}
+
+bool tool_report_count(const char *text, const char *key, uint64_t *ret)
+{
+	const char *p = strstr(text, key);
+	char *end;
+
+	if (!p)
+		return false;
+	p += strlen(key);
+	p += strspn(p, " \t");
+	if (!isdigit((unsigned char)*p))
+		return false;
+	errno = 0;
+	*ret = strtoull(p, &end, 10);
+	return errno == 0 && (!*end || isspace((unsigned char)*end) || *end == '/');
 }

@@ -35,3 +35,10 @@ int tool_run(const struct oltp_options *o, const struct tool_argv *a, uint64_t t
  * the first line of out holding `marker` is quoted), 0 if it did, r if r
  * is another error. */
 int tool_failed(const char *tool, int r, int status, const char *out, const char *marker, struct step_result *ret);
+
+/* In a tool's report: the number after the first `key` ("tps = 4530.1"),
+ * and the whole count after it ("processed: 13590"), which a report that
+ * is not the tool's may spell out of range: a count is digits only, up to
+ * a space or pgbench's "/" of the planned total. */
+bool tool_report_number(const char *text, const char *key, double *ret);
+bool tool_report_count(const char *text, const char *key, uint64_t *ret);
