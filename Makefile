@@ -92,7 +92,8 @@ quickstart: all
 	./slicebench sandbox --name $(QUICKSTART_SANDBOX) exec -- ./slicebench run quickstart $(RUN_FLAGS)
 
 # The fuzz target (fuzz/parsers.c) under libFuzzer, ASan and UBSan, seeded
-# from experiments/ and the fixtures; FUZZ_TIME seconds, a crash fails.
+# from experiments/, the fixtures and fuzz/regress (what it found before);
+# FUZZ_TIME seconds, a crash fails.
 FUZZ_TIME ?= 60
 fuzz:
 	$(MAKE) B=build-fuzz CC=clang EXTRA_CFLAGS='-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined' \
@@ -108,6 +109,7 @@ fuzz:
 	printf '\003CPUQuota=50%%' >build-fuzz/corpus/prop
 	for f in t/fixtures/results/*.json; do { printf '\005'; cat "$$f"; } >build-fuzz/corpus/results-$$(basename "$$f"); \
 		{ printf '\006'; cat "$$f"; } >build-fuzz/corpus/expjson-$$(basename "$$f"); done
+	cp fuzz/regress/* build-fuzz/corpus/
 	./build-fuzz/parsers -max_total_time=$(FUZZ_TIME) -max_len=16384 -print_final_stats=1 build-fuzz/corpus
 
 # Man pages (scdoc): slicebench(1) from each verb's --help, and

@@ -8,7 +8,7 @@
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
 needs BINARY ROOT
-echo "1..12"
+echo "1..13"
 server_scratch
 trap 'rm -rf "$scratch"' EXIT
 fx=$top/t/fixtures/results
@@ -44,6 +44,12 @@ refused tps-huge 's["tps"] = 1e308' '$.tps: a number'
 refused context-escape 's["context"] = "\u001b[31mred"' '$.context: a name'
 refused intervals-string 's["intervals_tps"] = "x"' '$.intervals_tps: an array'
 refused experiment-array 'e = []' 'experiment.json: $: an object'
+# The fuzzer's find: the 17th context of experiment.json was refused, and
+# its flag written one past the parser's arrays.
+results "$scratch/contexts-17" 'e["context_specs"] = [dict(e["context_specs"][0], name="c%d" % i) for i in range(17)]'
+"$SLICEBENCH" explain "$scratch/contexts-17" --from c1 --to c2 >"$scratch/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -qF 'experiment.json: $.context_specs: more than 16 contexts' "$scratch/out"
+ok $? "explain refuses an experiment.json of 17 contexts, saying so (exit $rc): $(head -c 160 "$scratch/out")" "$scratch/out"
 printf '{"tps": ' >"$scratch/tps-string/steps/shell-v1-r1-t1.json"
 "$SLICEBENCH" report "$scratch/tps-string" >"$scratch/out" 2>&1; rc=$?
 [ $rc = 2 ] && grep -q 'shell-v1-r1-t1.json:1:' "$scratch/out"

@@ -1519,7 +1519,10 @@ static int context_from_json(const json_t *j, struct experiment *e, char **ret_m
 	json_t *v;
 	enum context_kind kind = context_kind_from_string(strempty(json_string_value(json_object_get(j, "kind"))));
 
-	if (e->n_contexts == EXP_CONTEXTS_MAX || !name_is_valid(name) || kind == CONTEXT_KIND_INVALID)
+	if (e->n_contexts == EXP_CONTEXTS_MAX)
+		return xasprintf(ret_msg, "experiment.json: $.context_specs: more than %d contexts", EXP_CONTEXTS_MAX),
+		       -EINVAL;
+	if (!name_is_valid(name) || kind == CONTEXT_KIND_INVALID)
 		return xasprintf(ret_msg, "experiment.json: a context without a valid name and kind"), -EINVAL;
 	memcpy(c->name, name, strlen(name) + 1);
 	c->kind = kind;
@@ -1669,8 +1672,7 @@ int experiment_from_results(const char *dir, struct experiment *ret, char **ret_
 			r = slice_from_json(v, ret, ret_msg);
 	slices_link(ret);
 	json_array_foreach(json_object_get(j, "context_specs"), i, v)
-		if (r >= 0) {
-			r = context_from_json(v, ret, ret_msg);
+		if (r >= 0 && (r = context_from_json(v, ret, ret_msg)) >= 0) {
 			p.kind_given[i] = true;
 			p.ctx_line[i] = 1;
 		}
