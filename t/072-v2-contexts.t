@@ -2,12 +2,15 @@
 # The systemd tests again, in the cgroup v2 guest: one boot runs the bus,
 # service/scope and user context tests and the raw context, each of which
 # checks the v2 files (cpu.max, cpu.weight) itself, then the placement
-# snapshots of every kind and a short sweep through the command line.
+# snapshots of every kind and a short sweep through the command line.  The
+# guest's two CPUs are two L3 groups (sandbox/slicebench-vm), so the same
+# boot checks llc:N: the topology test, slicebench host, and AllowedCPUs=
+# llc:1 resolved, recorded and in force in a raw cgroup and in a service.
 top=${SLICEBENCH_TOP:-.}
 . "$top/t/lib.sh"
 vm=$top/sandbox/slicebench-vm
 build=${SLICEBENCH_BUILD:-$top/build}
-tests="020-bus-transient 031-raw-context 032-systemd-contexts 033-user-context 034-place 044-sweep-cli"
+tests="012-topology 020-bus-transient 031-raw-context 032-systemd-contexts 033-user-context 034-place 044-sweep-cli"
 
 [ "$(id -u)" = 0 ] || sandbox_skip_all "needs root"
 command -v qemu-system-x86_64 >/dev/null || sandbox_skip_all "no qemu-system-x86_64"
@@ -22,10 +25,22 @@ for t in "$@"; do
 	echo "=== $t"
 	if [ -x '"$b"'/t/$t.t ]; then ./'"$b"'/t/$t.t 2>&1; else bash t/$t.t 2>&1; fi
 	echo "=== rc $?"
-done'
+done
+f=t/fixtures/run/llc.ini s0=$SECONDS
+echo "=== llc"
+echo "host.l3_groups=$($SLICEBENCH host --json | jq -r ".cpu.l3_groups | join(\" \")")"
+echo "host.text=$($SLICEBENCH host 2>/dev/null | sed -n "s/^cpu.l3_groups: *//p")"
+echo "plan=$($SLICEBENCH run $f --dry-run | sed -n "s/^  *[^ ]*  *\([a-z]*\) .*\(AllowedCPUs=[^ ]*\).*/\1:\2/p" | tr "\n" " ")"
+$SLICEBENCH place --experiment $f raw service --json >/tmp/llc.json
+echo "place.rc=$?"
+for c in raw service; do
+	echo "$c=$(jq -r --arg c $c "[.[\$c][\"cpuset.cpus.effective\", \"in_force.AllowedCPUs\"]] | join(\",\")" /tmp/llc.json)"
+done
+echo "seconds=$((SECONDS - s0))"
+echo "=== llc end"'
 out=$(cd "$top" && "$vm" --name t072-$$ run -- bash -c "$script" sh "$(cd "$top" && pwd)" $tests 2>&1)
 n=0
-echo "1..$(echo $tests | wc -w)"
+echo "1..$(($(echo $tests | wc -w) + 6))"
 for t in $tests; do
 	n=$((n + 1))
 	section=$(printf '%s\n' "$out" | sed -n "/^=== $t\$/,/^=== rc /p")
@@ -37,3 +52,25 @@ for t in $tests; do
 		printf '%s\n' "${section:-$out}" | tail -n 40 | sed 's/^/# /'
 	fi
 done
+
+# llc:N in the guest: group 1 is CPU 1 alone.
+llc=$(printf '%s\n' "$out" | sed -n '/^=== llc$/,/^=== llc end$/p')
+value() { printf '%s\n' "$llc" | sed -n "s/^$1=//p" | head -n1; }
+expect() { # expect KEY WANT DESC
+	local got; got=$(value "$1")
+	n=$((n + 1))
+	if [ "$got" = "$2" ]; then
+		echo "ok $n - $3"
+	else
+		echo "not ok $n - $3"
+		echo "# ${BASH_SOURCE[0]}:${BASH_LINENO[0]}: $1: want '$2', got '$got'"
+		printf '%s\n' "${llc:-$out}" | tail -n 20 | sed 's/^/# /'
+	fi
+}
+expect host.l3_groups "0 1" "slicebench host --json in the guest: cpu.l3_groups [\"0\", \"1\"]"
+expect host.text "0 1" "slicebench host prints them: cpu.l3_groups: 0 1"
+expect plan "raw:AllowedCPUs=1 service:AllowedCPUs=1 " "run --dry-run plans AllowedCPUs=llc:1 as the list it resolved to, 1, for each kind"
+expect place.rc 0 "place of a raw and a service context with AllowedCPUs=llc:1 exits 0"
+expect raw "1,yes" "the raw cgroup's cpuset.cpus.effective is 1, in force"
+expect service "1,yes" "the service's cpuset.cpus.effective is 1, in force"
+echo "# the llc checks took $(value seconds)s in the guest"
