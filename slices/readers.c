@@ -565,6 +565,14 @@ int read_environment_attr(struct attr_reader *r, const struct prop_def *d _unuse
 		next = off + strlen(kv) + 1;
 		if (!eq || eq - kv >= 200)
 			continue;
+		/* glibc 2.36 parses GLIBC_TUNABLES in place, writing a NUL over
+		 * each ':', so environ holds "GLIBC_TUNABLES=glibc.a=0" then
+		 * "glibc.b=1": the pieces go back together. */
+		if (strncmp(kv, "GLIBC_TUNABLES=", 15) == 0)
+			while (next < len && strncmp(env + next, "glibc.", 6) == 0) {
+				env[next - 1] = ':';
+				next += strlen(env + next) + 1;
+			}
 		snprintf(key, sizeof(key), "env.%.*s", (int)(eq - kv), kv);
 		*eq = 0;
 		shown = secret_mask_value(kv, eq + 1);

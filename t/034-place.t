@@ -7,7 +7,7 @@
 # Prerequisites: ROOT, MYSQLD; NSPAWN for the systemd kinds (fails under CI).
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 needs BINARY ROOT MYSQLD
-echo "1..22"
+echo "1..23"
 server_scratch
 box=t034-$$
 trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
@@ -17,11 +17,13 @@ expect() { # expect FILE KEY WANT DESC
 	ok $? "$4: $2 is '$3' (got '$got')"
 }
 
-GLIBC_TUNABLES=glibc.malloc.tcache_count=0 "$SLICEBENCH" place --context raw --json >"$scratch/a.json" 2>"$scratch/err"
+GLIBC_TUNABLES=glibc.malloc.tcache_count=0:glibc.malloc.arena_max=1 "$SLICEBENCH" place --context raw --json >"$scratch/a.json" 2>"$scratch/err"
 ok $? "place --context raw --json exits 0" "$scratch/err"
 expect "$scratch/a.json" client.same_session yes "a raw server with session=inherit"
-expect "$scratch/a.json" env.GLIBC_TUNABLES glibc.malloc.tcache_count=0 "an inherited variable whose value holds '='"
+expect "$scratch/a.json" env.GLIBC_TUNABLES glibc.malloc.tcache_count=0:glibc.malloc.arena_max=1 \
+	"an inherited variable whose value holds '=' and ':' (which glibc cuts in place)"
 expect "$scratch/a.json" env.glibc.malloc.tcache_count "(none)" "and no part of a value read as a variable of its own"
+expect "$scratch/a.json" env.glibc.malloc.arena_max "(none)" "not even the tunable after the ':'"
 MYSQL_PWD=hunter2 "$SLICEBENCH" place --context raw --session new -p CPUAffinity=1 -p Nice=5 -p LimitNOFILE=4096 \
 	-p CPUWeight=50 --json >"$scratch/b.json" 2>"$scratch/err"
 ok $? "place with four properties and session=new exits 0" "$scratch/err"
