@@ -24,7 +24,7 @@ ok $? "--what-if prints the plan (4 mixes) and starts nothing (exit $rc)" "$scra
 
 # Three repeats: with two, Welch's t has about one degree of freedom (t = 12.7
 # at 95%) and even this gap can fall inside a busy machine's noise.
-explain limited free --threads 2 --repeat 3 --duration 3s --out "$scratch/known" >"$scratch/known.out" 2>&1
+explain limited free --threads 2 --repeat 3 --duration 2s --out "$scratch/known" >"$scratch/known.out" 2>&1
 ok $? "explain of the known effect exits 0" "$scratch/known.out"
 sentence=$(grep ' explains ' "$scratch/known.out")
 [[ $sentence == "CPUQuota= explains "* ]]
