@@ -126,7 +126,7 @@ static const struct key_def key_table[] = {
 	{ .section = SECTION_SERVER, .name = "max-connections", .type = KEY_UINT, E(max_connections), .min = 10,
 	  .max = 100000, .def = STRINGIFY(SERVER_DEFAULT_MAX_CONNECTIONS), .help = "max_connections" },
 	{ .section = SECTION_CLIENT, .name = "cpus", .type = KEY_CPUS, E(client_cpus_list), .max = OLTP_MAX_CPUS - 1,
-	  .help = "CPUs of the client threads (where the scheduler puts them)" },
+	  .help = "CPUs of the client threads (where the scheduler puts them): such as 0-3, or llc:N, node:N, core:N" },
 	{ .section = SECTION_CLIENT, .name = "pin", .type = KEY_WORD, E(pin), .words = oltp_pin_words, .def = "all",
 	  .help = "every client thread on the whole list, or thread i on CPU i mod n" },
 	{ .section = SECTION_CLIENT, .name = "scope", .type = KEY_BOOL, E(client_scope), .words = bool_words, .def = "no",
