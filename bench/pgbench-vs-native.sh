@@ -6,25 +6,26 @@
 # select-only, 2 client threads), and errors, which must be none at 800
 # (each one's first message is printed under the table).
 #
-#   bench/pgbench-vs-native.sh [--time SECONDS] [--clients "1 8 64 800"] [--rounds N] [--scale N] [--jobs N]
+#   bench/pgbench-vs-native.sh [--time SECONDS] [--warmup SECONDS] [--clients "1 8 64 800"] [--rounds N] [--scale N] [--jobs N]
 set -euo pipefail
 
-time_s=10 clients="1 8 64 800" rounds=3 scale=10 jobs=2
+time_s=10 warmup_s=3 clients="1 8 64 800" rounds=3 scale=10 jobs=2
 while [ $# -gt 0 ]; do
 	case $1 in
 	--time) time_s=$2; shift 2 ;;
+	--warmup) warmup_s=$2; shift 2 ;;
 	--clients) clients=$2; shift 2 ;;
 	--rounds) rounds=$2; shift 2 ;;
 	--scale) scale=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
-	*) echo "usage: $0 [--time SECONDS] [--clients LIST] [--rounds N] [--scale N] [--jobs N]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--time SECONDS] [--warmup SECONDS] [--clients LIST] [--rounds N] [--scale N] [--jobs N]" >&2; exit 2 ;;
 	esac
 done
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 sb=${SLICEBENCH:-$top/slicebench}
 bin=/usr/lib/postgresql/15/bin
-for tool in "$sb" "$bin/initdb" "$bin/postgres" "$bin/pgbench" "$bin/psql" /usr/bin/time jq; do
+for tool in "$sb" "$bin/initdb" "$bin/postgres" "$bin/pgbench" "$bin/psql" jq; do
 	command -v "$tool" >/dev/null || { echo "$0: $tool is missing (make deps; make)" >&2; exit 2; }
 done
 getent passwd postgres >/dev/null || { echo "$0: no postgres user (apt-get install postgresql-15)" >&2; exit 2; }
@@ -68,9 +69,6 @@ done
 psql() { "$bin/psql" -X -q -h "$work/run" -U root "$@"; }
 psql -d postgres -c 'CREATE DATABASE pgbench' -c 'CREATE DATABASE pgbench_tool'
 
-# $1: output file, the rest: command.  Writes "user sys maxrss_kb" to $1.
-timed() { local out=$1; shift; /usr/bin/time -f '%U %S %M' -o "$out" "$@"; }
-cpu_s() { awk '{ print $1 + $2 }' "$1"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 elapsed() { awk -v s="$1" -v e="$(date +%s.%N)" 'BEGIN { print e - s }'; }
 
@@ -86,29 +84,20 @@ printf 'pgbench -i %.2fs  slicebench prepare %.2fs  speed-up %sx\n' "$pgbench_pr
 # Both drivers measure the same data from here on: slicebench's.
 "$sb" sweep --socket "$work/run" --workload select-only --scale "$scale" --threads 1 --time 1s >/dev/null
 
-run_pgbench() { # clients, seconds -> "tps transactions errors"
-	local result
-	timed "$work/time" "$bin/pgbench" --no-vacuum -h "$work/run" -U root -M prepared -b select-only \
-		-c "$1" -j "$jobs" -T "$(($2 + $1 / 50))" pgbench >"$work/out" 2>&1 || true
-	result=$(awk '/^number of transactions actually processed:/ { t = $6 } /^tps = / { tps = $3 }
-		/^number of failed transactions:/ { e = $5 } /aborted|error/ { a++ }
-		END { print tps + 0, t + 0, e + a }' "$work/out")
-	# What went wrong, for the notes under the table.
-	case $result in
-	"0 "* | *" "*" "[1-9]*) { grep -m1 -iE 'error|abort|fatal|could not' "$work/out" || tail -n1 "$work/out"; } |
-		sed "s/^/$1 clients, pgbench: /" >>"$work/why" ;;
-	esac
-	echo "$result"
-}
-run_native() {
-	timed "$work/time" "$sb" sweep --socket "$work/run" --workload select-only --scale "$scale" --no-prewarm \
-		--client-threads "$jobs" --threads "$1" --time "$2"s --json >"$work/out" || true
-	jq -r '.steps[0] | "\(.tps) \(.transactions) \(.errors.ignorable + .errors.reconnect + .errors.fatal + (if .failed then 1 else 0 end))"' "$work/out"
-	jq -r --arg c "$1" '.steps[0] | select(.failed) | "\($c) clients, native: \(.reason)"' "$work/out" >>"$work/why" || true
+# One step by driver $1 at $2 clients -> "tps transactions errors us_per_tx".
+# Both drivers connect every client before the clock starts and count
+# nothing in the warm-up (800 fresh backends' first queries among it);
+# client CPU is the client process's (pgbench's, or slicebench's) in the
+# measured seconds only, from the step's telemetry.
+run_step() {
+	"$sb" sweep --socket "$work/run" --workload select-only --scale "$scale" --no-prewarm --driver "$1" \
+		--client-threads "$jobs" --threads "$2" --warmup "$warmup_s"s --time "$time_s"s --json >"$work/out" || true
+	jq -r '.steps[0] | "\(.tps) \(.transactions) \(.errors.ignorable + .errors.reconnect + .errors.fatal + (if .failed then 1 else 0 end)) \(if .transactions > 0 and .cpu_per_s.client != null then .cpu_per_s.client * .duration_s / .transactions * 1e6 else 0 end)"' "$work/out"
+	jq -r --arg c "$2" --arg d "$1" '.steps[0] | select(.failed) | "\($c) clients, \($d): \(.reason)"' "$work/out" >>"$work/why" || true
 }
 
 echo
-echo "# select-only -M prepared, $jobs client threads, ${time_s}s steps, $rounds alternating rounds, medians"
+echo "# select-only -M prepared, $jobs client threads, ${warmup_s}s warm-up, ${time_s}s steps, $rounds alternating rounds, medians"
 printf '%8s %12s %12s %7s %14s %14s %7s %8s %8s\n' clients pgbench_tps native_tps ratio pgbench_us/tx native_us/tx \
 	ratio pg_errs nat_errs
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -116,14 +105,14 @@ for c in $clients; do
 	: >"$work/p.tps"; : >"$work/n.tps"; : >"$work/p.cpu"; : >"$work/n.cpu"
 	p_err=0 n_err=0
 	for _ in $(seq "$rounds"); do
-		read -r tps txns errs < <(run_pgbench "$c" "$time_s")
+		read -r tps _ errs cpu < <(run_step pgbench "$c")
 		echo "$tps" >>"$work/p.tps"
+		echo "$cpu" >>"$work/p.cpu"
 		p_err=$((p_err + errs))
-		awk -v c="$(cpu_s "$work/time")" -v n="$txns" 'BEGIN { print (n > 0 ? c / n * 1e6 : 0) }' >>"$work/p.cpu"
-		read -r tps txns errs < <(run_native "$c" "$time_s")
+		read -r tps _ errs cpu < <(run_step slicebench "$c")
 		echo "$tps" >>"$work/n.tps"
+		echo "$cpu" >>"$work/n.cpu"
 		n_err=$((n_err + errs))
-		awk -v c="$(cpu_s "$work/time")" -v n="$txns" 'BEGIN { print (n > 0 ? c / n * 1e6 : 0) }' >>"$work/n.cpu"
 	done
 	p_tps=$(median <"$work/p.tps") n_tps=$(median <"$work/n.tps")
 	p_cpu=$(median <"$work/p.cpu") n_cpu=$(median <"$work/n.cpu")

@@ -59,3 +59,20 @@ int pgbench_scale_of(PGconn *c, unsigned *ret);
 /* Parses pgbench's report (-P 1 progress lines and the summary of a -T
  * run) into *ret (exposed for the tests). */
 int pgbench_parse_report(const char *text, struct step_result *ret);
+
+/* The step measured from pgbench's transaction logs in dir (-l, one file a
+ * thread) as the native driver measures it: the clock starts once every
+ * one of the clients has completed its first transaction (pgbench -M
+ * prepared prepares then; the native driver's clients before the clock
+ * starts), then warmup_us are not counted, and the duration_us after are
+ * the step: its transactions, tps, percentiles and per-second intervals
+ * into *ret.  1 if the run ended before that (short_s: by how much; 0 if
+ * nothing was logged), with *ret untouched.  duration_us 0 (an
+ * event-count step): the percentiles of every transaction only.  Sets
+ * from_us, the clock's start (epoch microseconds). */
+struct pgbench_window {
+	uint64_t warmup_us, duration_us;
+	uint64_t from_us;
+	double short_s;
+};
+int pgbench_measure_logs(const char *dir, unsigned clients, struct pgbench_window *w, struct step_result *ret);

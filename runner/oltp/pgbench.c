@@ -1,12 +1,16 @@
 /* The cross-check: the same step run by the real pgbench (-M prepared, the
- * same script, clients and threads), with its report parsed into the same
- * record: the summary for the counts and rates, the -P 1 progress lines
- * for the intervals, and its per-transaction log (-l) through the
- * histogram for the percentiles, which the summary does not print. */
+ * same script, clients and threads), into the same record, measured as
+ * the native driver measures: from its per-transaction log (-l), the
+ * clock starting once every client is connected and the warm-up's
+ * transactions left out, its summary for the errors and the connection
+ * time (an event-count step keeps the summary's counts and the -P 1
+ * progress lines for the intervals). */
 #include <dirent.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "oltp/histogram.h"
 #include "oltp/pg.h"
@@ -60,41 +64,155 @@ int pgbench_parse_report(const char *text, struct step_result *ret)
 	return parse_progress(text, connect_ms / 1000, ret);
 }
 
+/* A transaction from pgbench's log, in microseconds of the epoch. */
+struct logged_txn {
+	unsigned client;
+	uint64_t start_us, end_us;
+};
+
+struct txn_log {
+	struct logged_txn *v;
+	size_t n, cap;
+	unsigned n_clients; /* the step's: client ids are below it */
+	uint64_t last_end_us;
+};
+
+static void txn_log_done(struct txn_log *log)
+{
+	free(log->v);
+	*log = (struct txn_log){ .n_clients = log->n_clients };
+}
+
 /* One transaction log line: "client_id transaction_no time script_no
  * time_epoch time_us", time being the latency in microseconds ("failed"
- * and the like for a transaction that failed). */
-static void add_log_file(const char *path, struct histogram *h)
+ * and the like for a transaction that failed) and time_epoch time_us when
+ * it ended. */
+static int add_log_file(const char *path, struct txn_log *log)
 {
 	_cleanup_fclose_ FILE *f = fopen(path, "re");
 	char line[256];
 
 	while (f && fgets(line, sizeof(line), f)) {
-		unsigned long long us;
+		unsigned long long us, sec, usec;
+		unsigned client;
 
-		if (sscanf(line, "%*d %*d %llu", &us) == 1)
-			histogram_add(h, us * NSEC_PER_USEC);
+		if (sscanf(line, "%u %*d %llu %*d %llu %llu", &client, &us, &sec, &usec) != 4 ||
+		    sec * USEC_PER_SEC + usec < us || client >= log->n_clients)
+			continue;
+		if (log->n == log->cap) {
+			size_t cap = MAX(log->cap * 2, (size_t)4096);
+			struct logged_txn *v = realloc(log->v, cap * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			log->v = v;
+			log->cap = cap;
+		}
+		log->v[log->n] = (struct logged_txn){ .client = client, .end_us = sec * USEC_PER_SEC + usec,
+						      .start_us = sec * USEC_PER_SEC + usec - us };
+		log->last_end_us = MAX(log->last_end_us, log->v[log->n].end_us);
+		log->n++;
 	}
+	return 0;
 }
 
-/* Every thread's log (PREFIX.PID, PREFIX.PID.N) in dir, into the percentiles. */
-static int percentiles_from_logs(const char *dir, struct step_result *ret)
+/* Every thread's log (PREFIX.PID, PREFIX.PID.N) in dir. */
+static int read_logs(const char *dir, struct txn_log *log)
 {
-	_cleanup_free_ struct histogram *h = malloc(sizeof(*h));
+	DIR *d = opendir(dir);
 	struct dirent *e;
-	DIR *d;
+	int r = 0;
+
+	while (r >= 0 && d && (e = readdir(d))) {
+		_cleanup_free_ char *path = NULL;
+
+		if (strncmp(e->d_name, "txn.", 4) == 0 && xasprintf(&path, "%s/%s", dir, e->d_name) >= 0)
+			r = add_log_file(path, log);
+	}
+	if (d)
+		closedir(d);
+	return r;
+}
+
+/* When every client had completed its first transaction: pgbench -M
+ * prepared prepares its statements then, where the native driver's clients
+ * do it before the clock starts.  With hundreds of fresh backends that is
+ * seconds of catalog loading on a small machine, with nothing completed. */
+static int clients_ready_us(const struct txn_log *log, uint64_t *ret)
+{
+	_cleanup_free_ uint64_t *first = calloc(MAX(log->n_clients, 1u), sizeof(*first));
+	uint64_t ready = 0;
+
+	if (!first)
+		return -ENOMEM;
+	for (size_t i = 0; i < log->n; i++) {
+		uint64_t *f = &first[log->v[i].client];
+
+		*f = *f ? MIN(*f, log->v[i].end_us) : log->v[i].end_us;
+	}
+	/* A client that completed none is not ready when the run ends. */
+	for (unsigned c = 0; c < log->n_clients; c++)
+		ready = MAX(ready, first[c] ? first[c] : log->last_end_us);
+	*ret = ready;
+	return 0;
+}
+
+/* The step as the native driver measures it, from pgbench's log: the clock
+ * starts once every client is connected and has prepared (completed a
+ * transaction), the warm-up's transactions are not counted, and the
+ * measured phase is duration_us long: its transactions, their percentiles
+ * and one interval per second (see pg.h). */
+static int measure_log(const struct txn_log *log, struct pgbench_window *w, struct step_result *ret)
+{
+	uint64_t warmup_us = w->warmup_us, duration_us = w->duration_us;
+	_cleanup_free_ struct histogram *h = malloc(sizeof(*h));
+	size_t n_seconds = (duration_us + USEC_PER_SEC - 1) / USEC_PER_SEC;
+	uint64_t from = 0, to = UINT64_MAX;
+	int r;
 
 	if (!h)
 		return -ENOMEM;
 	histogram_init(h);
-	d = opendir(dir);
-	while (d && (e = readdir(d))) {
-		_cleanup_free_ char *path = NULL;
+	if (duration_us) {
+		double *iv;
 
-		if (strncmp(e->d_name, "txn.", 4) == 0 && xasprintf(&path, "%s/%s", dir, e->d_name) >= 0)
-			add_log_file(path, h);
+		r = clients_ready_us(log, &from);
+		if (r < 0)
+			return r;
+		from += warmup_us;
+		to = from + duration_us;
+		w->from_us = from;
+		if (log->n == 0 || to > log->last_end_us) {
+			w->short_s = log->n ? (double)(to - log->last_end_us) / USEC_PER_SEC : 0;
+			return 1;
+		}
+		iv = calloc(n_seconds, sizeof(*iv));
+		if (!iv)
+			return -ENOMEM;
+		free(ret->intervals);
+		ret->intervals = iv;
+		ret->n_intervals = n_seconds;
+		ret->transactions = 0;
 	}
-	if (d)
-		closedir(d);
+	for (size_t i = 0; i < log->n; i++) {
+		const struct logged_txn *t = &log->v[i];
+
+		if (t->start_us < from || t->end_us > to)
+			continue;
+		histogram_add(h, (t->end_us - t->start_us) * NSEC_PER_USEC);
+		if (duration_us) {
+			ret->intervals[MIN((t->end_us - from) / USEC_PER_SEC, n_seconds - 1)]++;
+			ret->transactions++;
+		}
+	}
+	if (duration_us) {
+		ret->duration_s = (double)duration_us / USEC_PER_SEC;
+		ret->tps = (double)ret->transactions / ret->duration_s;
+		/* A last second shorter than one counts at its rate. */
+		if (duration_us % USEC_PER_SEC)
+			ret->intervals[n_seconds - 1] /= (double)(duration_us % USEC_PER_SEC) / USEC_PER_SEC;
+		ret->lat_avg_ms = h->count ? histogram_mean(h) / 1e6 : -1;
+	}
 	if (h->count == 0)
 		return 0;
 	ret->lat_p50_ms = (double)histogram_percentile(h, 50) / 1e6;
@@ -104,17 +222,55 @@ static int percentiles_from_logs(const char *dir, struct step_result *ret)
 	return 0;
 }
 
-/* pgbench's -T includes making the connections, which takes seconds for
- * hundreds of them (a backend forked for each): the time it is given on
- * top, so that the measured part is about as long as the native driver's,
- * whose clock starts once all are connected. */
-static uint64_t pgbench_connect_allowance(unsigned clients)
+int pgbench_measure_logs(const char *dir, unsigned clients, struct pgbench_window *w, struct step_result *ret)
 {
-	return clients / 50;
+	_cleanup_(txn_log_done) struct txn_log log = { .n_clients = clients };
+	int r = read_logs(dir, &log);
+
+	return r < 0 ? r : measure_log(&log, w, ret);
 }
 
-/* Runs pgbench once for time_s seconds (or events per client); with
- * log_dir, each transaction's latency is logged there. */
+/* pgbench's log is timed by the wall clock. */
+static uint64_t realtime_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * USEC_PER_SEC + (uint64_t)ts.tv_nsec / NSEC_PER_USEC;
+}
+
+/* The telemetry of the measured part only, its clock starting with it,
+ * as the native driver's: pgbench's run also connects, warms up and goes
+ * on to the end of its -T.  Samples are timed from pgbench's start. */
+static void keep_measured_samples(struct step_result *r, double from_s, double to_s)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < r->n_samples; i++) {
+		struct oltp_telemetry_sample *s = &r->samples[i];
+
+		if (s->t_s < from_s || s->t_s > to_s + 0.5) {
+			oltp_telemetry_sample_done(s);
+			continue;
+		}
+		s->t_s -= from_s;
+		r->samples[kept++] = *s;
+	}
+	r->n_samples = kept;
+}
+
+/* pgbench's -T includes making the connections, which takes seconds for
+ * hundreds of them (a backend forked for each, more on a loaded machine):
+ * the first run is given this on top of the warm-up and the measured
+ * time, and a run that spent more than that connecting is run again with
+ * the time it took (twice at most). */
+static uint64_t pgbench_connect_allowance(unsigned clients)
+{
+	return 1 + clients / 50;
+}
+
+/* Runs pgbench once, for -T time_s (or events per client), each
+ * transaction logged in log_dir. */
 static int run_pgbench(const struct oltp_options *o, unsigned clients, uint64_t time_s, uint64_t events,
 		       const char *log_dir, struct step_result *samples, char **ret_out, int *ret_status)
 {
@@ -138,15 +294,12 @@ static int run_pgbench(const struct oltp_options *o, unsigned clients, uint64_t 
 	if (events)
 		tool_arg(&a, "--transactions=%" PRIu64, (events + clients - 1) / clients);
 	else
-		tool_arg(&a, "--time=%" PRIu64, time_s + pgbench_connect_allowance(clients));
+		tool_arg(&a, "--time=%" PRIu64, time_s);
 	tool_arg(&a, "--progress=1");
-	if (log_dir) {
-		tool_arg(&a, "--log");
-		tool_arg(&a, "--log-prefix=%s/txn", log_dir);
-	}
+	tool_arg(&a, "--log");
+	tool_arg(&a, "--log-prefix=%s/txn", log_dir);
 	tool_arg(&a, "%s", oltp_db(o));
-	return tool_run(o, &a, time_s + pgbench_connect_allowance(clients) + 60 + clients / 10, samples, ret_out,
-			ret_status);
+	return tool_run(o, &a, time_s + 60 + clients / 10, samples, ret_out, ret_status);
 }
 
 static void remove_logs(char **dir)
@@ -156,40 +309,106 @@ static void remove_logs(char **dir)
 	free(*dir);
 }
 
-int pgbench_tool_step(const struct oltp_options *o, unsigned clients, struct step_result *ret)
+static int warm_up(const struct oltp_options *o, unsigned clients, uint64_t time_s)
 {
-	uint64_t time_s = (o->duration_ns + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
 	_cleanup_(remove_logs) char *logs = strdup("/tmp/slicebench-pgbench.XXXXXX");
 	_cleanup_free_ char *out = NULL;
-	int status = 0, r = 0;
+	int status;
 
-	step_result_start(ret, OLTP_DRIVER_PGBENCH, clients);
 	if (!logs || !mkdtemp(logs)) {
 		free(logs);
 		logs = NULL;
 		return -errno;
 	}
-	/* pgbench has no warm-up: it is a run of its own whose report is dropped. */
-	if (o->warmup_ns) {
-		r = run_pgbench(o, clients, (o->warmup_ns + NSEC_PER_SEC - 1) / NSEC_PER_SEC, 0, NULL, NULL, &out,
-				&status);
-		free(out);
-		out = NULL;
-	}
-	if (r >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		r = run_pgbench(o, clients, time_s, o->events, logs, ret, &out, &status);
+	return run_pgbench(o, clients, time_s, 0, logs, NULL, &out, &status);
+}
+
+/* Runs pgbench for the step into ret: 1 if it gave no report (ret says
+ * why), 0 with the report parsed and *ret_connect_s the time it took to
+ * connect, <0 on an error of ours. */
+static int run_and_parse(const struct oltp_options *o, unsigned clients, uint64_t time_s, const char *logs,
+			 struct step_result *ret, double *ret_connect_s)
+{
+	_cleanup_free_ char *out = NULL;
+	double connect_ms = 0;
+	uint64_t processed;
+	int status = 0, r;
+
+	*ret_connect_s = 0;
+	r = run_pgbench(o, clients, time_s, o->events, logs, ret, &out, &status);
 	r = tool_failed(pgbench_path(o), r, status, out, "pgbench: error:", ret);
 	if (r != 0)
-		return r < 0 ? r : 0;
-	r = pgbench_parse_report(out, ret);
-	if (r >= 0)
-		r = percentiles_from_logs(logs, ret);
-	if (r == -ENOMEM)
 		return r;
-	if (r < 0) {
+	r = pgbench_parse_report(out, ret);
+	/* pgbench 15 prints no rates (nor the connection time) for a run that
+	 * processed nothing: its -T ran out while it connected. */
+	if (r == -EBADMSG && tool_report_count(out, "number of transactions actually processed:", &processed) &&
+	    processed == 0)
+		return 0;
+	if (r == -EBADMSG) {
 		ret->failed = true;
 		snprintf(ret->reason, sizeof(ret->reason), "cannot parse pgbench's report");
+		return 1;
 	}
+	tool_report_number(out, "initial connection time = ", &connect_ms);
+	*ret_connect_s = connect_ms / 1000;
+	return r;
+}
+
+int pgbench_tool_step(const struct oltp_options *o, unsigned clients, struct step_result *ret)
+{
+	uint64_t time_s = (o->duration_ns + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
+	uint64_t warmup_s = (o->warmup_ns + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
+	uint64_t given = pgbench_connect_allowance(clients) + warmup_s + time_s;
+	_cleanup_(remove_logs) char *logs = NULL;
+	struct pgbench_window w = {};
+	double connect_s = 0;
+	uint64_t launched_us = 0;
+	int r;
+
+	step_result_start(ret, OLTP_DRIVER_PGBENCH, clients);
+	/* An event-count step is pgbench -t: its warm-up, a run of its own
+	 * (one that fails, fails again in the step, which says why). */
+	if (o->events && o->warmup_ns)
+		(void)warm_up(o, clients, warmup_s);
+	for (unsigned attempt = 0;; attempt++) {
+		logs = strdup("/tmp/slicebench-pgbench.XXXXXX");
+		if (!logs || !mkdtemp(logs)) {
+			free(logs);
+			logs = NULL;
+			return -errno;
+		}
+		launched_us = realtime_us();
+		r = run_and_parse(o, clients, given, logs, ret, &connect_s);
+		if (r != 0)
+			return r < 0 ? r : 0;
+		w = (struct pgbench_window){ .warmup_us = o->events ? 0 : o->warmup_ns / NSEC_PER_USEC,
+					     .duration_us = o->events ? 0 : o->duration_ns / NSEC_PER_USEC };
+		r = pgbench_measure_logs(logs, clients, &w, ret);
+		if (r <= 0 || attempt == 2)
+			break;
+		/* Connecting and the clients' first transactions took more of
+		 * -T than allowed for: again, with the time they took (all of
+		 * it and more if nothing was logged). */
+		given += (uint64_t)ceil(w.short_s > 0 ? w.short_s * 1.5 : MAX(connect_s * 1.5, (double)given)) + 1;
+		remove_logs(&logs);
+		logs = NULL;
+		step_result_done(ret);
+		step_result_start(ret, OLTP_DRIVER_PGBENCH, clients);
+	}
+	if (r < 0)
+		return r;
+	if (r > 0) {
+		ret->failed = true;
+		snprintf(ret->reason, sizeof(ret->reason),
+			 "pgbench's -T %" PRIu64 " ended before the measured part did, three times: connecting %u clients "
+			 "and their first transactions (pgbench prepares then) took longer",
+			 given, clients);
+		return 0;
+	}
+	if (!o->events)
+		keep_measured_samples(ret, (double)(w.from_us - launched_us) / USEC_PER_SEC,
+				      (double)(w.from_us + w.duration_us - launched_us) / USEC_PER_SEC);
 	ret->queries = ret->transactions * pgbench_statements(o->workload);
 	ret->qps = ret->tps * pgbench_statements(o->workload);
 	return 0;
