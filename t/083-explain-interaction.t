@@ -19,7 +19,7 @@ scratch=$(mktemp -d -p "$top" .t083.XXXXXX) || exit 1 # inside the checkout, whi
 sandbox_test t083
 echo "1..6"
 
-"${in_systemd[@]}" "$SLICEBENCH" explain "$exp" together free --threads 1 --repeat 3 --duration 3s \
+"${in_systemd[@]}" "$SLICEBENCH" explain "$exp" together free --threads 1 --repeat 5 --duration 3s \
 	--out "$scratch/x" >"$scratch/out" 2>&1
 ok $? "explain of the pinned pair against the free one exits 0" "$scratch/out"
 gap=$(grep '^together vs free at 1 thread:' "$scratch/out")
