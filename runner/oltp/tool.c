@@ -164,26 +164,32 @@ int tool_failed(const char *tool, int r, int status, const char *out, const char
 	return 1;
 }
 
-bool tool_report_number(const char *text, const char *key, double *ret)
+/* What follows the first `key` in text, or NULL. */
+static const char *after_key(const char *text, const char *key)
 {
 	const char *p = strstr(text, key);
+
+	return p ? p + strlen(key) : NULL;
+}
+
+bool tool_report_number(const char *text, const char *key, double *ret)
+{
+	const char *p = after_key(text, key);
 	char *end;
 
 	if (!p)
 		return false;
-	p += strlen(key);
 	*ret = strtod(p, &end);
 	return end != p;
 }
 
 bool tool_report_count(const char *text, const char *key, uint64_t *ret)
 {
-	const char *p = strstr(text, key);
+	const char *p = after_key(text, key);
 	char *end;
 
 	if (!p)
 		return false;
-	p += strlen(key);
 	p += strspn(p, " \t");
 	if (!isdigit((unsigned char)*p))
 		return false;
