@@ -309,18 +309,28 @@ static void remove_logs(char **dir)
 	free(*dir);
 }
 
-static int warm_up(const struct oltp_options *o, unsigned clients, uint64_t time_s)
+/* A private directory for one pgbench run's transaction logs. */
+static int make_log_dir(char **ret)
 {
-	_cleanup_(remove_logs) char *logs = strdup("/tmp/slicebench-pgbench.XXXXXX");
-	_cleanup_free_ char *out = NULL;
-	int status;
+	char *dir = strdup("/tmp/slicebench-pgbench.XXXXXX");
 
-	if (!logs || !mkdtemp(logs)) {
-		free(logs);
-		logs = NULL;
+	if (!dir)
+		return -ENOMEM;
+	if (!mkdtemp(dir)) {
+		free(dir);
 		return -errno;
 	}
-	return run_pgbench(o, clients, time_s, 0, logs, NULL, &out, &status);
+	*ret = dir;
+	return 0;
+}
+
+static int warm_up(const struct oltp_options *o, unsigned clients, uint64_t time_s)
+{
+	_cleanup_(remove_logs) char *logs = NULL;
+	_cleanup_free_ char *out = NULL;
+	int status, r = make_log_dir(&logs);
+
+	return r < 0 ? r : run_pgbench(o, clients, time_s, 0, logs, NULL, &out, &status);
 }
 
 /* Runs pgbench for the step into ret: 1 if it gave no report (ret says
@@ -372,12 +382,9 @@ int pgbench_tool_step(const struct oltp_options *o, unsigned clients, struct ste
 	if (o->events && o->warmup_ns)
 		(void)warm_up(o, clients, warmup_s);
 	for (unsigned attempt = 0;; attempt++) {
-		logs = strdup("/tmp/slicebench-pgbench.XXXXXX");
-		if (!logs || !mkdtemp(logs)) {
-			free(logs);
-			logs = NULL;
-			return -errno;
-		}
+		r = make_log_dir(&logs);
+		if (r < 0)
+			return r;
 		launched_us = realtime_us();
 		r = run_and_parse(o, clients, given, logs, ret, &connect_s);
 		if (r != 0)
