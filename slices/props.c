@@ -477,6 +477,9 @@ int prop_parse(const char *name, const char *value, struct prop_value *v)
 	if (!def || !prop_settable(def))
 		return -ENOENT;
 	v->def = def;
+	v->given = strdup(value);
+	if (!v->given)
+		return -ENOMEM;
 	r = def->parse(value, v);
 	if (r < 0) {
 		prop_value_done(v);
@@ -498,8 +501,10 @@ void prop_value_done(struct prop_value *v)
 		return;
 	strv_free(v->strv);
 	free(v->text);
+	free(v->given);
 	v->strv = NULL;
 	v->text = NULL;
+	v->given = NULL;
 }
 
 /* ("Name", <as>) or ("Name", <ay>): an array in a variant in a struct. */

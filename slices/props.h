@@ -34,7 +34,8 @@ struct prop_value {
 	uint8_t cpus[CPUSET_BYTES];   /* CPU and NUMA masks, bit n of byte n/8 */
 	size_t cpus_bytes;	      /* bytes up to the highest set bit */
 	char **strv;		      /* Environment, syscall names, ... */
-	char *text;		      /* the value as given, for messages and records */
+	char *text;		      /* the value resolved on this host (llc:1 as 1), for messages and records */
+	char *given;		      /* the value as written (llc:1): what a placement records beside text */
 };
 
 /* The cgroup limits a raw context writes into cgroupfs itself. */
@@ -57,6 +58,10 @@ struct attr_verify {
 	const struct placement *p;
 	const struct cgroup_limits *limits;
 	enum cgroup_mode mode;
+	/* What the check read, "KEY=VALUE; KEY=VALUE", for the placement's
+	 * setting.NAME.read (a buffer of read_len bytes, or NULL). */
+	char *read;
+	size_t read_len;
 };
 
 #define ATTR_KEYS_MAX 8

@@ -674,9 +674,25 @@ int read_process_misc(struct attr_reader *r, const struct prop_def *d _unused_)
 
 /* In-force checks: 0 in force, 1 not (why says what was read instead). */
 
-static int expect_key(const struct attr_verify *vf, const char *key, const char *want, char *why, size_t len)
+/* key's value in the placement, noted in vf->read as what the check read
+ * back; a note that does not fit ends the list with "...". */
+static const char *read_back(const struct attr_verify *vf, const char *key)
 {
 	const char *got = placement_get(vf->p, key);
+	size_t off = vf->read ? strlen(vf->read) : 0;
+	int n;
+
+	if (!vf->read || (off >= 3 && streq(vf->read + off - 3, "...")))
+		return got;
+	n = snprintf(vf->read + off, vf->read_len - off, "%s%s=%s", off ? "; " : "", key, got ? got : "(none)");
+	if (n < 0 || (size_t)n >= vf->read_len - off)
+		snprintf(vf->read + MIN(off, vf->read_len - 4), 4, "...");
+	return got;
+}
+
+static int expect_key(const struct attr_verify *vf, const char *key, const char *want, char *why, size_t len)
+{
+	const char *got = read_back(vf, key);
 	_cleanup_free_ char *shown = NULL;
 
 	/* The snapshot withholds secrets: compare with what it shows, and say
@@ -715,7 +731,7 @@ int force_quota(const struct prop_value *v _unused_, const struct attr_verify *v
 
 int force_period(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len)
 {
-	const char *max = placement_get(vf->p, "cpu.max");
+	const char *max = read_back(vf, "cpu.max");
 	char want[32];
 
 	snprintf(want, sizeof(want), "%" PRIu64, v->u);
@@ -802,7 +818,7 @@ int force_numa(const struct prop_value *v, const struct attr_verify *vf, char *w
 {
 	/* numa_maps' words for the policies, in the parser's order. */
 	static const char *const words[] = { "default", "prefer", "bind", "interleave", "local" };
-	const char *got = placement_get(vf->p, "numa.policy");
+	const char *got = read_back(vf, "numa.policy");
 
 	if (got && strncmp(got, words[v->i], strlen(words[v->i])) == 0)
 		return 0;
@@ -836,7 +852,7 @@ int force_text(const struct prop_value *v, const struct attr_verify *vf, char *w
 
 int force_caps_include(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len)
 {
-	const char *got = placement_get(vf->p, v->def->keys[0]);
+	const char *got = read_back(vf, v->def->keys[0]);
 
 	if (got && (strtoull(got, NULL, 16) & v->u) == v->u)
 		return 0;
@@ -854,7 +870,7 @@ int force_caps_equal(const struct prop_value *v, const struct attr_verify *vf, c
 
 int force_seccomp(const struct prop_value *v _unused_, const struct attr_verify *vf, char *why, size_t len)
 {
-	const char *got = placement_get(vf->p, "seccomp.filters");
+	const char *got = read_back(vf, "seccomp.filters");
 
 	if (got && strtoul(got, NULL, 10) > 0)
 		return 0;
@@ -875,7 +891,7 @@ static int expect_paths(const struct prop_value *v, const struct attr_verify *vf
 		const char *got;
 
 		snprintf(key, sizeof(key), "mount.%s", p);
-		got = placement_get(vf->p, key);
+		got = read_back(vf, key);
 		if (got && strncmp(got, want, strlen(want)) != 0) {
 			snprintf(why, len, "%s is %s, not %s", key, got, want);
 			return 1;
@@ -895,7 +911,7 @@ int force_protect_system(const struct prop_value *v, const struct attr_verify *v
 	if (is_off(v))
 		return 0;
 	if (streq(v->text, "yes") || streq(v->text, "true")) {
-		const char *got = placement_get(vf->p, "mount./usr");
+		const char *got = read_back(vf, "mount./usr");
 
 		if (!got || strncmp(got, "ro", 2) == 0)
 			return 0;
@@ -961,7 +977,7 @@ int force_unset_environment(const struct prop_value *v, const struct attr_verify
 		char key[256];
 
 		snprintf(key, sizeof(key), "env.%s", *s);
-		if (placement_get(vf->p, key)) {
+		if (read_back(vf, key)) {
 			snprintf(why, len, "%s is set", key);
 			return 1;
 		}
@@ -996,7 +1012,7 @@ int force_environment_file(const struct prop_value *v, const struct attr_verify 
  * that takes no nodes (default, local) leaves nothing to check. */
 int force_numa_mask(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len)
 {
-	const char *got = placement_get(vf->p, "numa.policy"), *colon = got ? strchr(got, ':') : NULL;
+	const char *got = read_back(vf, "numa.policy"), *colon = got ? strchr(got, ':') : NULL;
 	char want[CPUSET_BYTES * 8];
 
 	if (got && !colon)

@@ -12,6 +12,7 @@
 #include "slices/context.h"
 #include "slices/props.h"
 #include "slices/snapshot.h"
+#include "common/secret.h"
 #include "common/util.h"
 
 int placement_set(struct placement *p, const char *key, const char *value)
@@ -97,6 +98,69 @@ bool placement_key_is_identity(const char *key)
 		if (streq(key, names[i]))
 			return true;
 	return false;
+}
+
+bool placement_key_is_setting(const char *key)
+{
+	return strncmp(key, "setting.", 8) == 0 || strncmp(key, "in_force.", 9) == 0;
+}
+
+void placement_setting_names(const struct placement *p, const char **names, size_t *n)
+{
+	/* Every settable row has an in-force check (t/035): in_force.NAME
+	 * stands for the setting. */
+	for (size_t i = 0; i < p->n && *n < PLACEMENT_SETTINGS_MAX; i++) {
+		const char *name = strncmp(p->attrs[i].key, "in_force.", 9) == 0 ? p->attrs[i].key + 9 : NULL;
+		size_t k;
+
+		for (k = 0; name && k < *n && !streq(names[k], name); k++)
+			;
+		if (name && k == *n)
+			names[(*n)++] = name;
+	}
+}
+
+#define SETTING_KEY_MAX 96
+/* The key setting.NAME.FIELD, or in_force.NAME for a NULL field. */
+static int setting_key(char key[static SETTING_KEY_MAX], const char *name, const char *field)
+{
+	int n = field ? snprintf(key, SETTING_KEY_MAX, "setting.%s.%s", name, field)
+		      : snprintf(key, SETTING_KEY_MAX, "in_force.%s", name);
+
+	return n > 0 && n < SETTING_KEY_MAX ? 0 : -ENOBUFS;
+}
+
+static const char *setting_get(const struct placement *p, const char *name, const char *field)
+{
+	char key[SETTING_KEY_MAX];
+
+	return setting_key(key, name, field) < 0 ? NULL : placement_get(p, key);
+}
+
+int placement_setting_text(const struct placement *p, const char *name, char **ret)
+{
+	const char *written = setting_get(p, name, "written"), *resolved = setting_get(p, name, "resolved"),
+		   *read = setting_get(p, name, "read"), *in_force = setting_get(p, name, NULL),
+		   *verdict = !in_force ? "not checked" : streq(in_force, "yes") ? "in force" : "not in force",
+		   *why = in_force && strncmp(in_force, "no: ", 4) == 0 ? in_force + 2 : "";
+
+	if (!written && !in_force)
+		return (*ret = strdup("not set")) ? 0 : -ENOMEM;
+	/* A placement recorded before the values set were kept: only the verdict. */
+	if (!written)
+		return xasprintf(ret, "%s%s", verdict, why);
+	return xasprintf(ret, "%s -> %s -> %s: %s%s", written, resolved ? resolved : "?", read ? read : "(not read)",
+			 verdict, why);
+}
+
+bool placement_setting_differs(const struct placement *a, const struct placement *b, const char *name)
+{
+	static const char *const fields[] = { "written", "resolved", "read" };
+
+	for (size_t i = 0; i < ELEMENTSOF(fields); i++)
+		if (!streq_ptr(setting_get(a, name, fields[i]), setting_get(b, name, fields[i])))
+			return true;
+	return !streq_ptr(setting_get(a, name, NULL), "yes") || !streq_ptr(setting_get(b, name, NULL), "yes");
 }
 
 struct cgroups {
@@ -270,28 +334,58 @@ int placement_verify(struct placement *p, const struct context_spec *spec, enum 
 	return placement_verify_props(p, spec->props, spec->n_props, mode, ret_bad);
 }
 
+/* What was asked for, beside what was read back (field NULL: in_force). */
+static int set_setting(struct placement *p, const struct prop_def *d, const char *field, const char *value)
+{
+	char key[SETTING_KEY_MAX];
+	int r = setting_key(key, d->name, field);
+
+	return r < 0 ? r : placement_set(p, key, value);
+}
+
+/* The setting as written and as resolved on this host (llc:1 and 1),
+ * secrets withheld. */
+static int record_setting(struct placement *p, const struct prop_value *v)
+{
+	_cleanup_free_ char *written = secret_mask_text(v->given ? v->given : v->text),
+			    *resolved = secret_mask_text(v->text);
+	int r;
+
+	if (!written || !resolved)
+		return -ENOMEM;
+	r = set_setting(p, v->def, "written", written);
+	return r < 0 ? r : set_setting(p, v->def, "resolved", resolved);
+}
+
 int placement_verify_props(struct placement *p, const struct prop_value *props, size_t n, enum cgroup_mode mode,
 			   unsigned *ret_bad)
 {
 	struct cgroup_limits l = {};
-	struct attr_verify vf = { .p = p, .limits = &l, .mode = mode };
+	char read[1024];
+	struct attr_verify vf = { .p = p, .limits = &l, .mode = mode, .read = read, .read_len = sizeof(read) };
 	unsigned bad = 0;
 	int r = 0;
 
 	prop_collect_cgroup_limits(props, n, &l);
 	for (size_t i = 0; r >= 0 && i < n; i++) {
 		const struct prop_value *v = &props[i];
-		char key[80], why[512];
+		_cleanup_free_ char *no = NULL;
+		char why[512];
+		int in_force;
 
-		if (!v->def->in_force)
+		r = record_setting(p, v);
+		if (r < 0 || !v->def->in_force)
 			continue;
-		snprintf(key, sizeof(key), "in_force.%s", v->def->name);
-		r = v->def->in_force(v, &vf, why, sizeof(why));
-		if (r == 0)
-			r = placement_set(p, key, "yes");
-		else if (r > 0) {
+		read[0] = 0;
+		in_force = r = v->def->in_force(v, &vf, why, sizeof(why));
+		if (r >= 0 && read[0])
+			r = set_setting(p, v->def, "read", read);
+		if (r >= 0 && in_force == 0)
+			r = set_setting(p, v->def, NULL, "yes");
+		else if (r >= 0) {
 			bad++;
-			r = placement_setf(p, key, "no: %s", why);
+			r = xasprintf(&no, "no: %s", why);
+			r = r < 0 ? r : set_setting(p, v->def, NULL, no);
 		}
 	}
 	*ret_bad = bad;

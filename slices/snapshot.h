@@ -30,10 +30,13 @@ const char *placement_get(const struct placement *p, const char *key);
 int placement_set(struct placement *p, const char *key, const char *value);
 int placement_setf(struct placement *p, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Adds in_force.NAME = "yes" or "no: KEY is X, not Y" for each setting of
- * spec, as its row of the attribute table decides: a setting systemd
- * accepts may still not apply (a user manager without the controller
- * delegated).  *ret_bad counts the "no"s. */
+/* Adds, for each setting of spec, what was set beside what was read back:
+ * setting.NAME.written (as written: llc:1), setting.NAME.resolved (as
+ * resolved on this host: 1), setting.NAME.read (the keys the row's
+ * in-force check read, "KEY=VALUE; ...") and in_force.NAME = "yes" or
+ * "no: KEY is X, not Y", as the row decides: a setting systemd accepts may
+ * still not apply (a user manager without the controller delegated).
+ * *ret_bad counts the "no"s. */
 struct context_spec;
 struct prop_value;
 int placement_verify(struct placement *p, const struct context_spec *spec, enum cgroup_mode mode, unsigned *ret_bad);
@@ -53,6 +56,21 @@ bool placement_key_is_counter(const char *key);
  * cgroup paths, the autogroup's number, systemd's per-invocation
  * variables): they differ between any two starts and are never a cause. */
 bool placement_key_is_identity(const char *key);
+
+/* Keys that say what was asked for and whether it holds (setting.NAME.*,
+ * in_force.NAME), not what the process has. */
+bool placement_key_is_setting(const char *key);
+
+#define PLACEMENT_SETTINGS_MAX 128
+/* The names of the settings p records, in its order, added to names at *n
+ * (each once, up to PLACEMENT_SETTINGS_MAX); they borrow from p. */
+void placement_setting_names(const struct placement *p, const char **names, size_t *n);
+/* One setting as "written -> resolved -> read back: in force" (or "not in
+ * force: why", or "not set"), into *ret (to free()). */
+int placement_setting_text(const struct placement *p, const char *name, char **ret);
+/* Do a and b record setting name differently, or is it not in force in
+ * either? */
+bool placement_setting_differs(const struct placement *a, const struct placement *b, const char *name);
 
 /* The keys whose values differ (or that only one side has), in a's order
  * and then b's; *ret_keys borrows from a and b. */

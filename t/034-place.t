@@ -2,12 +2,14 @@
 # slicebench place and diff: the placement snapshot of a real server shows
 # what the context set (affinity, nice, limits, cgroup weight, session and
 # autogroup), hides secrets in the environment, and diff names exactly the
-# attributes that differ, never the counters.  The service and user kinds
+# attributes that differ, never the counters.  Each setting is recorded as
+# written, as resolved on this host (CPUAffinity=core:0 as core 0's CPUs)
+# and as read back, and place and diff show the three.  The service and user kinds
 # run in the container sandbox and land in their unit and slice.
 # Prerequisites: ROOT, MYSQLD; NSPAWN for the systemd kinds (fails under CI).
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 needs BINARY ROOT MYSQLD
-echo "1..23"
+echo "1..28"
 server_scratch
 box=t034-$$
 trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
@@ -17,8 +19,15 @@ expect() { # expect FILE KEY WANT DESC
 	ok $? "$4: $2 is '$3' (got '$got')"
 }
 
-GLIBC_TUNABLES=glibc.malloc.tcache_count=0:glibc.malloc.arena_max=1 "$SLICEBENCH" place --context raw --json >"$scratch/a.json" 2>"$scratch/err"
+GLIBC_TUNABLES=glibc.malloc.tcache_count=0:glibc.malloc.arena_max=1 "$SLICEBENCH" place --context raw -p CPUAffinity=core:0 \
+	--json >"$scratch/a.json" 2>"$scratch/err"
 ok $? "place --context raw --json exits 0" "$scratch/err"
+core0=$(json_get "$scratch/a.json" setting.CPUAffinity.resolved)
+[[ $core0 =~ ^[0-9][0-9,-]*$ ]] && [ "$(json_get "$scratch/a.json" affinity)" = "$core0" ]
+ok $? "CPUAffinity=core:0 is recorded as the CPUs it resolved to ($core0), which the server has" "$scratch/a.json"
+got="$(json_get "$scratch/a.json" setting.CPUAffinity.written) | $(json_get "$scratch/a.json" setting.CPUAffinity.read) | $(json_get "$scratch/a.json" in_force.CPUAffinity)"
+[ "$got" = "core:0 | affinity=$core0 | yes" ]
+ok $? "and as written (core:0) and as read back (affinity=$core0), in force (got '$got')"
 expect "$scratch/a.json" client.same_session yes "a raw server with session=inherit"
 expect "$scratch/a.json" env.GLIBC_TUNABLES glibc.malloc.tcache_count=0:glibc.malloc.arena_max=1 \
 	"an inherited variable whose value holds '=' and ':' (which glibc cuts in place)"
@@ -54,13 +63,24 @@ for k in affinity nice limit.nofile session.is_leader autogroup client.same_sess
 	[[ " $keys " == *" $k "* ]] || { echo "# missing $k" >>"$scratch/diff"; false; }
 done && [[ "$keys" != *cpu.stat.* ]]
 ok $? "diff names affinity, nice, limit.nofile, session, autogroup and no counter (got: $keys)" "$scratch/diff"
+grep -A2 -x "  CPUAffinity" "$scratch/diff" >"$scratch/setting"
+[ "$(sed -n 2p "$scratch/setting")" = "    $scratch/a.json: core:0 -> $core0 -> affinity=$core0: in force" ] &&
+	[ "$(sed -n 3p "$scratch/setting")" = "    $scratch/b.json: 1 -> 1 -> affinity=1: in force" ]
+ok $? "diff shows CPUAffinity= on each side as written -> resolved -> read back" "$scratch/diff"
 
 "$SLICEBENCH" place --experiment "${SLICEBENCH_TOP:-.}/t/fixtures/run/two-raw.ini" inherit newsession --json \
 	>"$scratch/two.json" 2>"$scratch/err"
 got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(" ".join("%s:%s" % (k, v["session.is_leader"]) for k, v in d.items()))' "$scratch/two.json" 2>&1)
 [ "$got" = "inherit:no newsession:yes" ]
 ok $? "place --experiment with two contexts places each in turn (got: $got)" "$scratch/err"
-"$SLICEBENCH" place raw --keep >/dev/null 2>"$scratch/err"
+"$SLICEBENCH" place raw --keep -p CPUAffinity=core:0 -p UMask=0077 >"$scratch/keep" 2>"$scratch/err"
+grep -qx "  CPUAffinity: core:0 -> $core0 -> affinity=$core0: in force" "$scratch/keep"
+ok $? "place prints CPUAffinity=core:0 as written, resolved ($core0) and read back" "$scratch/keep"
+# mariadbd sets its own umask from $UMASK: in force only if it kept 0077.
+u=$(grep "^  UMask: " "$scratch/keep")
+[[ $u == "  UMask: 0077 -> 0077 -> umask=0077: in force" ||
+	$u =~ ^"  UMask: 0077 -> 0077 -> umask="0[0-7]{3}": not in force: umask is "0[0-7]{3}", not 0077" ]]
+ok $? "place prints UMask= with what was read back and whether it is in force ($u)" "$scratch/keep"
 kept=$(servers)
 [ -n "$kept" ] && grep -q "left place-raw running (PID $kept)" "$scratch/err"
 ok $? "place --keep leaves the server running and says so (PID ${kept:-none})" "$scratch/err"

@@ -33,8 +33,10 @@ static int placement_path(const char *dir, const char *context, char **ret)
 const struct cli_verb cli_diff = {
 	.name = "diff",
 	.usage = (const char *const[]){ "A.json B.json", "RESULTS-DIR CONTEXT-A CONTEXT-B", NULL },
-	.about = "Shows the attributes in which two placements differ, counters left out: two files that\n"
-		 "place --json wrote, or two contexts of a results directory (their first unit's placement).",
+	.about = "Shows the attributes in which two placements differ, counters left out, then each setting\n"
+		 "that differs or is not in force, as written, as resolved on the host and as read back: two\n"
+		 "files that place --json wrote, or two contexts of a results directory (their first unit's\n"
+		 "placement).",
 };
 
 /* The two placements of the operands; -EINVAL (logged) for bad input. */
@@ -57,21 +59,53 @@ static int load_both(char **operands, int n, struct placement *a, struct placeme
 	return r < 0 ? r : load_placement(pb, b);
 }
 
+/* The settings either side records that differ, or that are not in
+ * force, as written -> as resolved -> as read back on each side. */
+static int print_settings_diff(const struct placement *a, const struct placement *b, const char *la, const char *lb)
+{
+	const char *names[PLACEMENT_SETTINGS_MAX];
+	size_t n = 0;
+	bool said = false;
+
+	placement_setting_names(a, names, &n);
+	placement_setting_names(b, names, &n);
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_free_ char *ta = NULL, *tb = NULL;
+
+		if (!placement_setting_differs(a, b, names[i]))
+			continue;
+		if (placement_setting_text(a, names[i], &ta) < 0 || placement_setting_text(b, names[i], &tb) < 0)
+			return log_error_errno(-ENOMEM, "diff: %m");
+		if (!said)
+			printf("settings that differ or are not in force, as written -> as resolved -> as read back:\n");
+		said = true;
+		printf("  %s\n    %s: %s\n    %s: %s\n", names[i], la, ta, lb, tb);
+	}
+	return said;
+}
+
 static int print_diff(const struct placement *a, const struct placement *b, const char *la, const char *lb)
 {
 	_cleanup_free_ const char **keys = NULL;
-	size_t n;
+	size_t n, shown = 0;
+	int r;
 
 	if (placement_diff(a, b, &keys, &n) < 0)
 		return log_error_errno(-ENOMEM, "diff: %m");
-	if (!n) {
-		printf("the placements of %s and %s do not differ (counters aside)\n", la, lb);
-		return 0;
-	}
-	printf("%-28s %-36s %s\n", "attribute", la, lb);
 	for (size_t i = 0; i < n; i++)
-		printf("%-28s %-36s %s\n", keys[i], placement_get(a, keys[i]) ?: "(none)", placement_get(b, keys[i]) ?: "(none)");
-	return 0;
+		if (!placement_key_is_setting(keys[i]))
+			keys[shown++] = keys[i];
+	if (shown) {
+		printf("%-28s %-36s %s\n", "attribute", la, lb);
+		for (size_t i = 0; i < shown; i++)
+			printf("%-28s %-36s %s\n", keys[i], placement_get(a, keys[i]) ?: "(none)",
+			       placement_get(b, keys[i]) ?: "(none)");
+	}
+	r = print_settings_diff(a, b, la, lb);
+	if (r == 0 && !shown)
+		printf("the placements of %s and %s do not differ (counters aside), and their settings are in force\n", la,
+		       lb);
+	return r < 0 ? r : 0;
 }
 
 int verb_diff(int argc, char **argv)

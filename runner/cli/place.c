@@ -1,5 +1,6 @@
 /* slicebench place: the server started in each context in turn, and where
- * it landed (cgroups, CPU settings read back, affinity, session, ...). */
+ * it landed (cgroups, CPU settings read back, affinity, session, ...), and
+ * each setting as written, as resolved on this host and as read back. */
 #include <stdio.h>
 
 #include "slices/cgmode.h"
@@ -10,6 +11,25 @@
 #include "slices/snapshot.h"
 #include "common/util.h"
 #include "cli/verbs.h"
+
+/* What was set beside what was read back, one line per setting. */
+static int print_settings(const struct placement *p)
+{
+	const char *names[PLACEMENT_SETTINGS_MAX];
+	size_t n = 0;
+
+	placement_setting_names(p, names, &n);
+	if (n)
+		printf("settings, as written -> as resolved on this host -> as read back:\n");
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_free_ char *text = NULL;
+
+		if (placement_setting_text(p, names[i], &text) < 0)
+			return log_error_errno(-ENOMEM, "place: %m");
+		printf("  %s: %s\n", names[i], text);
+	}
+	return 0;
+}
 
 static int print_placement(struct sweep_args *a, struct context *c)
 {
@@ -46,8 +66,9 @@ static int print_placement(struct sweep_args *a, struct context *c)
 	if (a->n_places > 1)
 		printf("== %s (%s)\n", a->spec.name, context_kind_to_string(a->spec.kind));
 	for (size_t i = 0; i < p.n; i++)
-		printf("%s: %s\n", p.attrs[i].key, p.attrs[i].value);
-	return 0;
+		if (!placement_key_is_setting(p.attrs[i].key))
+			printf("%s: %s\n", p.attrs[i].key, p.attrs[i].value);
+	return print_settings(&p);
 }
 
 /* The spec of place's i-th named context: a kind with the -p properties,

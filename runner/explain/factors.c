@@ -78,7 +78,7 @@ static bool moved_by(const struct factor_set *fs, size_t n, const char *key)
 
 static bool is_attribute(const char *key)
 {
-	return !placement_key_is_identity(key) && strncmp(key, "in_force.", 9) != 0;
+	return !placement_key_is_identity(key) && !placement_key_is_setting(key);
 }
 
 /* The rows of the placement diff: owners first, then the keys no factor
