@@ -70,17 +70,34 @@ psql() { "$bin/psql" -X -q -h "$work/run" -U root "$@"; }
 psql -d postgres -c 'CREATE DATABASE pgbench' -c 'CREATE DATABASE pgbench_tool'
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 elapsed() { awk -v s="$1" -v e="$(date +%s.%N)" 'BEGIN { print e - s }'; }
 
-echo "# prepare, scale $scale ($((scale * 100000)) accounts)"
-start=$(date +%s.%N)
-"$bin/pgbench" -i -q -s "$scale" -h "$work/run" -U root pgbench_tool >"$work/init.log" 2>&1
-pgbench_prepare=$(elapsed "$start")
-start=$(date +%s.%N)
-"$sb" prepare --socket "$work/run" --workload select-only --scale "$scale"
-native_prepare=$(elapsed "$start")
-printf 'pgbench -i %.2fs  slicebench prepare %.2fs  speed-up %sx\n' "$pgbench_prepare" "$native_prepare" \
-	"$(ratio "$pgbench_prepare" "$native_prepare")"
+# Each load starts from no tables and a CHECKPOINT, so that neither pays
+# for writing out the other's pages; the two take turns going first.
+tables=pgbench_accounts,pgbench_branches,pgbench_tellers,pgbench_history
+prepare_pgbench() { "$bin/pgbench" -i -q -s "$scale" -h "$work/run" -U root pgbench_tool >"$work/init.log" 2>&1; }
+prepare_native() { "$sb" prepare --socket "$work/run" --workload select-only --scale "$scale"; }
+time_prepare() { # $1: pgbench or native, $2: database
+	psql -d "$2" -c 'SET client_min_messages = warning' -c "DROP TABLE IF EXISTS $tables" -c CHECKPOINT
+	local start
+	start=$(date +%s.%N)
+	"prepare_$1"
+	elapsed "$start" >>"$work/$1.prepare"
+}
+echo "# prepare, scale $scale ($((scale * 100000)) accounts), $rounds alternating rounds, medians"
+: >"$work/pgbench.prepare"; : >"$work/native.prepare"
+for round in $(seq "$rounds"); do
+	if [ $((round % 2)) = 1 ]; then
+		time_prepare pgbench pgbench_tool; time_prepare native pgbench
+	else
+		time_prepare native pgbench; time_prepare pgbench pgbench_tool
+	fi
+done
+pgbench_prepare=$(median <"$work/pgbench.prepare") native_prepare=$(median <"$work/native.prepare")
+printf 'pgbench -i %.2fs  slicebench prepare %.2fs  speed-up %sx  (pgbench -i: %s; slicebench: %s)\n' \
+	"$pgbench_prepare" "$native_prepare" "$(ratio "$pgbench_prepare" "$native_prepare")" \
+	"$(xargs printf '%.2f ' <"$work/pgbench.prepare")" "$(xargs printf '%.2f ' <"$work/native.prepare")"
 # Both drivers measure the same data from here on: slicebench's.
 "$sb" sweep --socket "$work/run" --workload select-only --scale "$scale" --threads 1 --time 1s >/dev/null
 
@@ -100,7 +117,6 @@ echo
 echo "# select-only -M prepared, $jobs client threads, ${warmup_s}s warm-up, ${time_s}s steps, $rounds alternating rounds, medians"
 printf '%8s %12s %12s %7s %14s %14s %7s %8s %8s\n' clients pgbench_tps native_tps ratio pgbench_us/tx native_us/tx \
 	ratio pg_errs nat_errs
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 for c in $clients; do
 	: >"$work/p.tps"; : >"$work/n.tps"; : >"$work/p.cpu"; : >"$work/n.cpu"
 	p_err=0 n_err=0

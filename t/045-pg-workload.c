@@ -46,9 +46,35 @@ static int sql(const struct oltp_options *o, const char *db, const char *q)
 	return pg_exec(c, NULL, "%s", q);
 }
 
+/* The real pgbench -i at the same scale in another database: the same
+ * pages for the accounts and their key, and prepare takes its dataset. */
+static void check_as_pgbench_i(const struct oltp_options *o)
+{
+	static const char sizes[] = "SELECT pg_relation_size('pgbench_accounts') || ' ' || "
+				    "pg_relation_size('pgbench_accounts_pkey')";
+	_cleanup_free_ char *ours = NULL, *theirs = NULL, *msg = NULL;
+	struct oltp_options t = *o;
+	char cmd[1024];
+
+	if (!have_prereq("PGBENCH")) {
+		skip(2, "pgbench is not installed");
+		return;
+	}
+	t.db = "pgbench_i";
+	snprintf(cmd, sizeof(cmd), "%s/pgbench -i -q -s %u -h %s -U root %s >/dev/null 2>&1", TEST_PG_BINDIR, o->scale,
+		 o->socket, t.db);
+	if (sql(o, "postgres", "CREATE DATABASE pgbench_i") < 0 || system(cmd) != 0)
+		bail_out("%s failed", cmd);
+	ours = value(o, sizes);
+	theirs = value(&t, sizes);
+	is_str(ours, theirs, "the accounts and their key take the pages pgbench -i's do (bytes)");
+	if (!is_int(oltp_prepare(&t, &msg), 0, "prepare takes pgbench -i's dataset as it is"))
+		diag("%s", strempty(msg));
+}
+
 static void check_prepare(struct oltp_options *o)
 {
-	_cleanup_free_ char *msg = NULL, *accounts = NULL, *tellers = NULL, *filler = NULL, *keys = NULL;
+	_cleanup_free_ char *msg = NULL, *accounts = NULL, *tellers = NULL, *filler = NULL, *keys = NULL, *frozen = NULL;
 	uint64_t t0;
 
 	if (!is_int(oltp_prepare(o, &msg), 0, "prepare pgbench's dataset at scale 2"))
@@ -62,6 +88,12 @@ static void check_prepare(struct oltp_options *o)
 	keys = value(o, "SELECT string_agg(indexrelid::regclass::text, ',' ORDER BY 1) FROM pg_index WHERE indisprimary "
 			"AND indrelid::regclass::text LIKE 'pgbench_%'");
 	is_str(keys, "pgbench_tellers_pkey,pgbench_accounts_pkey,pgbench_branches_pkey", "pgbench's primary keys");
+	frozen = sql(o, NULL, "CREATE EXTENSION IF NOT EXISTS pg_visibility") < 0
+			 ? strdup("(no pg_visibility)")
+			 : value(o, "SELECT all_frozen || ' of ' || pg_relation_size('pgbench_accounts') / 8192 "
+				    "FROM pg_visibility_map_summary('pgbench_accounts')");
+	is_str(frozen, "3279 of 3279", "COPY FREEZE loaded the accounts: every page all-frozen");
+	check_as_pgbench_i(o);
 	t0 = now_ns();
 	is_int(oltp_prepare(o, NULL), 0, "a second prepare reuses the dataset");
 	cmp_ok((double)(now_ns() - t0) / 1e9, "<", 2, "and loads nothing");
@@ -257,7 +289,7 @@ int main(void)
 	uint64_t t0;
 
 	require("ROOT POSTGRES");
-	plan(57);
+	plan(60);
 	test_pg_start(getenv("SLICEBENCH_TEST_800") ? 850 : 200, &pg);
 	oltp_options_default(&o);
 	o.workload = OLTP_WORKLOAD_SELECT_ONLY;

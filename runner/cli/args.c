@@ -40,7 +40,7 @@ static const struct cli_option opt_table_size = { .name = "table-size", .arg = "
 						  .help = "rows per table (" STRINGIFY(OLTP_DEFAULT_TABLE_SIZE) ")" };
 static const struct cli_option opt_prepare_threads = { .name = "prepare-threads", .arg = "N", .type = CLI_UINT,
 						       A(o.prepare_threads), .min = 1, .max = 256,
-						       .help = "tables (pgbench: account streams) loaded in parallel (at most 16)" };
+						       .help = "sbtest tables loaded in parallel (at most 16)" };
 static const struct cli_option opt_seed = { .name = "seed", .arg = "N", .type = CLI_U64, A(o.seed),
 					    .help = "PRNG seed (from the clock)" };
 /* The workload and the client: sweep's */

@@ -1,9 +1,15 @@
 /* pgbench's dataset: its four tables with pgbench -i's schema and values at
- * a scale factor, loaded with COPY from a row generator (the accounts in
- * parallel streams, one connection each, where pgbench -i has one), then
- * pgbench's vacuum and primary keys; a dataset that is there is checked
- * (columns, keys, rows) before it is reused. */
-#include <pthread.h>
+ * a scale factor, loaded with COPY from a row generator; a dataset that is
+ * there is checked (columns, keys, rows) before it is reused.
+ *
+ * One transaction creates the tables and their primary keys and loads them
+ * with COPY ... FREEZE: the keys are filled in aid order as the rows come
+ * (the rightmost leaf, never a split in the middle), which comes out page
+ * for page as pgbench -i's index built after the load, without its sort and
+ * second pass over the table; the frozen rows leave pgbench's vacuum only
+ * its ANALYZE; and an interrupted load leaves no table behind.  One stream:
+ * FREEZE needs the creating transaction's connection, and parallel streams
+ * into one table wait on its extension lock more than they gain. */
 #include <stdio.h>
 
 #include "oltp/pg.h"
@@ -11,8 +17,6 @@
 #include "common/util.h"
 
 #define NACCOUNTS 100000 /* per unit of scale, as pgbench's naccounts */
-#define MAX_LOAD_THREADS 16
-#define MIN_ROWS_PER_STREAM 200000
 #define COPY_BUF (256 * 1024)
 
 /* One row per table, in pgbench -i's words. */
@@ -98,8 +102,9 @@ static char *put_u32(char *p, uint32_t v)
 	return p;
 }
 
-/* One COPY ... FROM STDIN of rows first..last (1-based) of a table, each
- * made by row() into a buffer that is sent as it fills. */
+/* One COPY ... FROM STDIN WITH (FREEZE) of rows first..last (1-based) of a
+ * table created in this transaction, each made by row() into a buffer that
+ * is sent as it fills. */
 static int copy_rows(PGconn *c, const char *table, uint32_t first, uint32_t last,
 		     char *(*row)(char *p, uint32_t id), char **ret_msg)
 {
@@ -110,7 +115,7 @@ static int copy_rows(PGconn *c, const char *table, uint32_t first, uint32_t last
 
 	if (!buf)
 		return -ENOMEM;
-	snprintf(buf, COPY_BUF, "COPY %s FROM STDIN", table);
+	snprintf(buf, COPY_BUF, "COPY %s FROM STDIN WITH (FREEZE)", table);
 	res = PQexec(c, buf);
 	if (PQresultStatus(res) != PGRES_COPY_IN) {
 		if (ret_msg && !*ret_msg)
@@ -169,85 +174,27 @@ static char *account_row(char *p, uint32_t aid)
 	return p + 4;
 }
 
-struct stream {
-	const struct oltp_options *o;
-	uint32_t first, last;
-	pthread_t thread;
-	int r;
-	char *msg;
-};
-
-static void *stream_main(void *arg)
-{
-	struct stream *s = arg;
-	_cleanup_pg_ PGconn *c = NULL;
-
-	s->r = pg_connect(s->o, NULL, &c, &s->msg);
-	if (s->r >= 0)
-		s->r = copy_rows(c, "pgbench_accounts", s->first, s->last, account_row, &s->msg);
-	return NULL;
-}
-
-static unsigned stream_count(const struct oltp_options *o)
-{
-	uint64_t rows = (uint64_t)NACCOUNTS * o->scale;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned n = o->prepare_threads ? o->prepare_threads : (unsigned)MAX(1L, cpus);
-
-	return (unsigned)MAX(1u, MIN(MIN(n, (unsigned)MAX_LOAD_THREADS), rows / MIN_ROWS_PER_STREAM));
-}
-
-/* The accounts in n streams of consecutive aids, each on its own
- * connection; the first failure wins. */
-static int load_accounts(const struct oltp_options *o, char **ret_msg)
-{
-	uint32_t rows = NACCOUNTS * o->scale;
-	unsigned n = stream_count(o), started = 0;
-	struct stream s[MAX_LOAD_THREADS] = {};
-	int r = 0;
-
-	for (unsigned i = 0; i < n; i++) {
-		s[i] = (struct stream){ .o = o, .first = (uint32_t)((uint64_t)rows * i / n) + 1,
-					.last = (uint32_t)((uint64_t)rows * (i + 1) / n) };
-		r = -pthread_create(&s[i].thread, NULL, stream_main, &s[i]);
-		if (r < 0)
-			break;
-		started++;
-	}
-	for (unsigned i = 0; i < started; i++) {
-		pthread_join(s[i].thread, NULL);
-		if (s[i].r < 0 && r >= 0) {
-			r = s[i].r;
-			*ret_msg = s[i].msg;
-			s[i].msg = NULL;
-		}
-		free(s[i].msg);
-	}
-	return r;
-}
-
 static int load(PGconn *c, const struct oltp_options *o, char **ret_msg)
 {
-	int r = 0;
+	int r = pg_exec(c, ret_msg, "BEGIN");
 
-	for (size_t i = 0; i < ELEMENTSOF(tables) && r >= 0; i++)
+	for (size_t i = 0; i < ELEMENTSOF(tables) && r >= 0; i++) {
 		r = pg_exec(c, ret_msg, "CREATE TABLE %s%s", tables[i].name, tables[i].columns);
+		if (r >= 0 && tables[i].key)
+			r = pg_exec(c, ret_msg, "ALTER TABLE %s ADD PRIMARY KEY (%s)", tables[i].name, tables[i].key);
+	}
 	if (r >= 0)
 		r = copy_rows(c, "pgbench_branches", 1, o->scale, branch_row, ret_msg);
 	if (r >= 0)
 		r = copy_rows(c, "pgbench_tellers", 1, 10 * o->scale, teller_row, ret_msg);
 	if (r >= 0)
-		r = load_accounts(o, ret_msg);
-	/* pgbench -i's steps after the data: vacuum, then the primary keys,
-	 * whose presence marks a finished load.  An index sort in memory is
-	 * what takes the time out of the accounts' key. */
+		r = copy_rows(c, "pgbench_accounts", 1, NACCOUNTS * o->scale, account_row, ret_msg);
+	/* On failure the caller's PQfinish() rolls it all back. */
+	if (r >= 0)
+		r = pg_exec(c, ret_msg, "COMMIT");
+	/* pgbench -i's step after the data: on frozen rows, its statistics. */
 	for (size_t i = 0; i < ELEMENTSOF(tables) && r >= 0; i++)
 		r = pg_exec(c, ret_msg, "VACUUM ANALYZE %s", tables[i].name);
-	if (r >= 0)
-		r = pg_exec(c, ret_msg, "SET maintenance_work_mem = '%uMB'", MIN(1024u, 64u + o->scale * 8u));
-	for (size_t i = 0; i < ELEMENTSOF(tables) && r >= 0; i++)
-		if (tables[i].key)
-			r = pg_exec(c, ret_msg, "ALTER TABLE %s ADD PRIMARY KEY (%s)", tables[i].name, tables[i].key);
 	return r;
 }
 
