@@ -64,6 +64,24 @@ static const char doc_sparse[] =
 	"\"host\":null,\"placements\":{},"
 	"\"steps\":[{\"context\":\"service\",\"vary_value\":\"50%\",\"repeat\":1,\"threads\":4,\"tps\":80.0,\"failed\":false}]}";
 
+#define VSTEP(ctx, vary, rep, tps) \
+	"{\"context\":\"" ctx "\",\"vary_value\":\"" vary "\",\"repeat\":" #rep ",\"threads\":4," \
+	"\"duration_s\":5.0,\"tps\":" #tps ",\"failed\":false}"
+
+/* A vary, laid out as run writes it: CPUWeight= 100 400.  service 100:
+ * 100/101/99, 400: 130/131/129 (1.30x, 1.27-1.33, p 6.6e-6, as doc_intel's
+ * 1 thread); raw 100: 100/110/90, 400: 105/120/95 (1.07x, 0.83-1.37, p
+ * 0.52, as doc_amd's). */
+static const char doc_vary[] =
+	"{\"format_version\":1,\"experiment\":{\"name\":\"weights\",\"baseline\":\"raw\","
+	"\"contexts\":[\"service\",\"raw\"],\"threads\":[4],\"repeat\":3,"
+	"\"vary\":{\"property\":\"CPUWeight\",\"values\":[\"100\",\"400\"],\"slice\":\"db.slice\",\"mode\":null}},"
+	"\"host\":null,\"placements\":{},\"steps\":["
+	VSTEP("service", "100", 1, 100.0) "," VSTEP("service", "100", 2, 101.0) "," VSTEP("service", "100", 3, 99.0) ","
+	VSTEP("raw", "100", 1, 100.0) "," VSTEP("raw", "100", 2, 110.0) "," VSTEP("raw", "100", 3, 90.0) ","
+	VSTEP("service", "400", 1, 130.0) "," VSTEP("service", "400", 2, 131.0) "," VSTEP("service", "400", 3, 129.0) ","
+	VSTEP("raw", "400", 1, 105.0) "," VSTEP("raw", "400", 2, 120.0) "," VSTEP("raw", "400", 3, 95.0) "]}";
+
 static json_t *load(const char *text)
 {
 	json_error_t e;
@@ -362,6 +380,62 @@ static void check_noisy(void)
 	json_decref(doc);
 }
 
+/* Each vary value's TPS against its context's first value, in every format. */
+static void check_vary(void)
+{
+	json_t *doc = load(doc_vary), *j, *cells, *v;
+	const char *part, *l;
+	char *s;
+	int r;
+
+	s = render(doc, REPORT_TEXT, false, false, NULL, &r);
+	is_int(r, 0, "a vary renders");
+	diag("vary report:\n%s", s);
+	part = strstr(s, "TPS against the first CPUWeight value (100), per context: ratio with its 95% interval and p\n");
+	ok(part != NULL, "vary: a table of ratios to the first value, named");
+	l = line_with_prefix(part ?: "", "threads");
+	ok(has(l, "service CPUWeight=400") && has(l, "raw CPUWeight=400") && !has(l, "=100"),
+	   "vary: a column per context and later value (%s)", l);
+	l = line_with_prefix(part ?: "", "4 ");
+	ok(has(l, "1.30x (1.27-1.33) p<0.001") && has(l, "1.07x (0.83-1.37) p=0.52 n.s."),
+	   "vary: service 400 over 100 1.30x significant, raw 1.07x n.s., each with its interval (%s)", l);
+	ok(has(part ?: "", "over the first value's; 95% interval and p from Welch's t"), "vary: the method under it");
+	free(s);
+
+	s = render(doc, REPORT_CSV, false, false, NULL, &r);
+	is_int(r, 0, "vary: csv renders");
+	ok(has(line_with_prefix(s, "column,"), ",failed,vary_first,vary_ratio,vary_ratio_lo,vary_ratio_hi,vary_p,vary_df,"
+					      "vary_level,vary_significant"),
+	   "vary csv: the verdict against the first value after the other fields (%s)", line_with_prefix(s, "column,"));
+	l = line_with_prefix(s, "service CPUWeight=400,4,");
+	ok(has(l, ",service CPUWeight=100,1.3000,1.2733,1.3273,0.000007,3.75,0.9500,true"), "vary csv: service 400 (%s)", l);
+	l = line_with_prefix(s, "raw CPUWeight=400,4,");
+	ok(has(l, ",raw CPUWeight=100,1.0653,0.8299,1.3675,0.517566,3.91,0.9500,false"), "vary csv: raw 400 (%s)", l);
+	l = line_with_prefix(s, "service CPUWeight=100,4,");
+	ok(strlen(l) > 8 && streq(l + strlen(l) - 8, ",,,,,,,,"), "vary csv: the first value's record has none (%s)", l);
+	free(s);
+
+	s = render(doc, REPORT_JSON, false, false, NULL, &r);
+	j = json_loads(s ? s : "", 0, NULL);
+	cells = json_object_get(json_array_get(json_object_get(j, "rows"), 0), "cells");
+	v = json_object_get(json_array_get(cells, 2), "vs_first");
+	ok(streq(json_string_value(json_object_get(v, "column")) ?: "", "service CPUWeight=100") &&
+		   fabs(json_number_value(json_object_get(v, "ratio")) - 1.3) < 1e-3 &&
+		   fabs(json_number_value(json_object_get(v, "ratio_lo")) - 1.2733) < 1e-4 &&
+		   json_is_true(json_object_get(v, "significant")),
+	   "vary json: service 400's vs_first against service 100, 1.30x (1.27-), significant");
+	ok(json_is_null(json_object_get(json_array_get(cells, 0), "vs_first")), "vary json: none for a first value");
+	json_decref(j);
+	free(s);
+	json_decref(doc);
+
+	doc = load(doc_amd);
+	s = render(doc, REPORT_TEXT, false, false, NULL, &r);
+	ok(!has(s, "TPS against the first"), "without a vary, no such table");
+	free(s);
+	json_decref(doc);
+}
+
 static char *compare(json_t *const *docs, enum report_format f, int *ret_r)
 {
 	static const char *const labels[] = { "amd", "intel" };
@@ -457,6 +531,7 @@ int main(int argc, char **argv)
 	check_formats(amd);
 	check_sparse();
 	check_noisy();
+	check_vary();
 	check_compare(amd, intel);
 	json_decref(amd);
 	json_decref(intel);

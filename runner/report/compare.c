@@ -308,7 +308,7 @@ static int compare_metric(const struct comparison *c, bool ratios, bool markdown
 				else if (isnan(cell_ratio(x)) && c->m[d].cols[col].is_baseline)
 					table_add(&t, "baseline");
 				else
-					add_ratio(&t, x);
+					add_ratio(&t, &x->vs_base);
 			}
 		}
 	if (t.error == 0)
@@ -400,7 +400,7 @@ static int compare_csv(const struct comparison *c, FILE *out)
 				fprintf(out, ",%lld,", c->threads[row]);
 				csv_field(out, c->cols[col]);
 				csv_number(out, x->median, 3);
-				csv_verdict(out, x, c->m[d].level);
+				csv_verdict(out, &x->vs_base, c->m[d].level);
 				fputs(",,\n", out);
 			}
 	for (size_t k = 0; k < ELEMENTSOF(host_facts); k++)
@@ -480,7 +480,7 @@ static int compare_json(const struct comparison *c, json_t **ret)
 				if (json_array_append_new(vals, v) < 0)
 					r = -ENOMEM;
 				else if (x)
-					r = json_put_verdict(v, x);
+					r = json_put_verdict(v, &x->vs_base);
 			}
 		}
 	/* host_facts: every row of host_facts[]; host_diffs: every key whose

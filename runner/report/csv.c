@@ -1,5 +1,7 @@
 /* The CSV renderer: a record per column and thread count, with the verdict
- * against the baseline and the two noises. */
+ * against the baseline and the two noises, and with a vary the verdict
+ * against the first value (after the other fields, so that a vary adds
+ * columns and moves none). */
 #include <math.h>
 #include <stdio.h>
 
@@ -28,17 +30,17 @@ void csv_number(FILE *out, double v, int decimals)
 		fprintf(out, "%.*f", decimals, v);
 }
 
-void csv_verdict(FILE *out, const struct cell *c, double level)
+void csv_verdict(FILE *out, const struct stats_ratio *r, double level)
 {
-	bool none = isnan(cell_ratio(c));
+	bool none = isnan(r->ratio);
 
-	csv_number(out, cell_ratio(c), 4);
-	csv_number(out, c->vs_base.lo, 4);
-	csv_number(out, c->vs_base.hi, 4);
-	csv_number(out, c->vs_base.p, 6);
-	csv_number(out, c->vs_base.df, 2);
+	csv_number(out, r->ratio, 4);
+	csv_number(out, r->lo, 4);
+	csv_number(out, r->hi, 4);
+	csv_number(out, r->p, 6);
+	csv_number(out, r->df, 2);
 	csv_number(out, none ? NAN : level, 4);
-	fprintf(out, ",%s", none ? "" : cell_significant(c) ? "true" : "false");
+	fprintf(out, ",%s", none ? "" : r->verdict == STATS_SIGNIFICANT ? "true" : "false");
 }
 
 int render_csv(const struct model *m, const struct report_options *o, FILE *out)
@@ -54,6 +56,8 @@ int render_csv(const struct model *m, const struct report_options *o, FILE *out)
 		fprintf(out, ",%s", telemetry_summaries[k].name);
 	for (size_t i = 0; o->telemetry && i < n_mech; i++)
 		fprintf(out, ",%s", mech[i].key);
+	if (m->any_vs_first)
+		fputs("," CSV_VARY_VERDICT_HEADER, out);
 	fputc('\n', out);
 	for (size_t k = 0; k < m->ncols; k++)
 		for (size_t r = 0; r < m->nrows; r++) {
@@ -65,7 +69,7 @@ int render_csv(const struct model *m, const struct report_options *o, FILE *out)
 			csv_number(out, c->min, 3);
 			csv_number(out, c->max, 3);
 			fprintf(out, ",%zu", c->n);
-			csv_verdict(out, c, m->level);
+			csv_verdict(out, &c->vs_base, m->level);
 			csv_number(out, c->within_cv, 4);
 			csv_number(out, c->across_cv, 4);
 			fprintf(out, ",%zu,%zu", c->n_noisy, c->n_failed);
@@ -75,6 +79,11 @@ int render_csv(const struct model *m, const struct report_options *o, FILE *out)
 				csv_number(out, c->tel[t], telemetry_summaries[t].decimals);
 			for (size_t i = 0; o->telemetry && i < n_mech; i++)
 				csv_number(out, c->mechanism[i], 3);
+			if (m->any_vs_first) {
+				fputc(',', out);
+				csv_field(out, m->cols[k].first >= 0 ? m->cols[m->cols[k].first].label : "");
+				csv_verdict(out, &c->vs_first, m->level);
+			}
 			fputc('\n', out);
 		}
 	return 0;

@@ -1,5 +1,6 @@
 /* The JSON renderer: the model as one tree (columns, rows of cells with
- * their verdicts and noises, the failed and noisy steps and the placement
+ * their verdicts and noises, with a vary each cell's verdict against its
+ * context's first value, the failed and noisy steps and the placement
  * differences), printed once, with REPORT_FORMAT_VERSION. */
 #include <math.h>
 #include <stdio.h>
@@ -24,18 +25,32 @@ static const char *const verdict_names[] = {
 	[STATS_NO_SPREAD] = "no_spread",
 };
 
-int json_put_verdict(json_t *o, const struct cell *c)
+int json_put_verdict(json_t *o, const struct stats_ratio *v)
 {
-	bool none = isnan(cell_ratio(c));
+	bool none = isnan(v->ratio);
 	int r;
 
-	r = put(o, "ratio", real_or_null(cell_ratio(c)));
-	r = r ?: put(o, "ratio_lo", real_or_null(c->vs_base.lo));
-	r = r ?: put(o, "ratio_hi", real_or_null(c->vs_base.hi));
-	r = r ?: put(o, "p", real_or_null(c->vs_base.p));
-	r = r ?: put(o, "df", real_or_null(c->vs_base.df));
-	r = r ?: put(o, "verdict", none ? json_null() : json_string(verdict_names[c->vs_base.verdict]));
-	return r ?: put(o, "significant", none ? json_null() : json_boolean(cell_significant(c)));
+	r = put(o, "ratio", real_or_null(v->ratio));
+	r = r ?: put(o, "ratio_lo", real_or_null(v->lo));
+	r = r ?: put(o, "ratio_hi", real_or_null(v->hi));
+	r = r ?: put(o, "p", real_or_null(v->p));
+	r = r ?: put(o, "df", real_or_null(v->df));
+	r = r ?: put(o, "verdict", none ? json_null() : json_string(verdict_names[v->verdict]));
+	return r ?: put(o, "significant", none ? json_null() : json_boolean(v->verdict == STATS_SIGNIFICANT));
+}
+
+/* "vs_first": the verdict against the column's first vary value, with
+ * the column it is against; null for a first value's column. */
+static int put_vs_first(json_t *cell, const struct model *m, size_t col, const struct cell *c)
+{
+	json_t *v;
+
+	if (m->cols[col].first < 0)
+		return put(cell, "vs_first", json_null());
+	v = json_pack("{s:s}", "column", m->cols[m->cols[col].first].label);
+	if (put(cell, "vs_first", v) < 0)
+		return -ENOMEM;
+	return json_put_verdict(v, &c->vs_first);
 }
 
 /* Long because the JSON tree is built member by member. */
@@ -84,7 +99,7 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 			r = r ?: put(cell, "max", real_or_null(c->max));
 			r = r ?: put(cell, "n", json_integer((json_int_t)c->n));
 			r = r ?: put(cell, "failed", json_integer((json_int_t)c->n_failed));
-			r = r ?: json_put_verdict(cell, c);
+			r = r ?: json_put_verdict(cell, &c->vs_base);
 			r = r ?: put(cell, "within_cv", real_or_null(c->within_cv));
 			r = r ?: put(cell, "across_cv", real_or_null(c->across_cv));
 			r = r ?: put(cell, "noisy_steps", json_integer((json_int_t)c->n_noisy));
@@ -94,6 +109,8 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 				r = r ?: put(cell, telemetry_summaries[t].name, real_or_null(c->tel[t]));
 			for (size_t j = 0; o->telemetry && j < n_mech; j++)
 				r = r ?: put(cell, mech[j].key, real_or_null(c->mechanism[j]));
+			if (m->any_vs_first)
+				r = r ?: put_vs_first(cell, m, k, c);
 		}
 	}
 	if (r < 0) {

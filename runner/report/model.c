@@ -1,8 +1,9 @@
 /* The report's model: the document of record read once into cells of TPS
  * (median of the successful repeats, min..max, n, the noise within a start
- * and across starts, and the verdict against the baseline column of the
- * same vary value), the failed and the noisy steps, and the placement
- * differences against the baseline. */
+ * and across starts, the verdict against the baseline column of the same
+ * vary value, and against its context's column at the first vary value),
+ * the failed and the noisy steps, and the placement differences against
+ * the baseline. */
 #include <math.h>
 #include <stdio.h>
 
@@ -245,6 +246,7 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 	*c = (struct cell){ .median = NAN, .min = NAN, .max = NAN, .within_cv = NAN, .across_cv = NAN,
 			    .vs_base = { .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .df = NAN, .verdict = STATS_TOO_FEW },
 			    .p95_ms = NAN };
+	c->vs_first = c->vs_base;
 	for (size_t k = 0; k < _TEL_MAX; k++)
 		c->tel[k] = NAN;
 	for (size_t k = 0; k < OLTP_MECHANISM_MAX; k++)
@@ -306,29 +308,43 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 	return cell_mechanism(m, steps, row, col, c);
 }
 
+/* The cell c against the cell of column against in its row, into *ret. */
+static int judge(struct model *m, size_t row, const struct cell *c, long against, struct stats_ratio *ret)
+{
+	const struct cell *b;
+	int e;
+
+	if (against < 0)
+		return 0;
+	b = model_cell(m, row, (size_t)against);
+	if (c->n == 0 || b->n == 0)
+		return 0;
+	e = stats_ratio(c->tps, c->n, b->tps, b->n, m->level, ret);
+	if (e == -ENOMEM)
+		return e;
+	/* A repeat at 0 TPS has no logarithm (-EDOM): no ratio, a gap. */
+	if (e < 0)
+		ret->ratio = NAN;
+	if (!isnan(ret->ratio) && ret->verdict != STATS_SIGNIFICANT)
+		m->any_ns = true;
+	if (!isnan(ret->df))
+		m->min_df = MIN(m->min_df, ret->df);
+	return 0;
+}
+
 static int compute_ratios(struct model *m)
 {
 	m->min_df = INFINITY;
 	for (size_t r = 0; r < m->nrows; r++)
 		for (size_t k = 0; k < m->ncols; k++) {
-			struct cell *c = model_cell(m, r, k), *b;
-			int e;
+			struct cell *c = model_cell(m, r, k);
+			int e = judge(m, r, c, m->cols[k].base, &c->vs_base);
 
-			if (m->cols[k].base < 0)
-				continue;
-			b = model_cell(m, r, (size_t)m->cols[k].base);
-			if (c->n == 0 || b->n == 0)
-				continue;
-			e = stats_ratio(c->tps, c->n, b->tps, b->n, m->level, &c->vs_base);
-			if (e == -ENOMEM)
-				return e;
-			/* A repeat at 0 TPS has no logarithm (-EDOM): no ratio, a gap. */
+			if (e >= 0)
+				e = judge(m, r, c, m->cols[k].first, &c->vs_first);
 			if (e < 0)
-				c->vs_base.ratio = NAN;
-			if (!isnan(c->vs_base.ratio) && !cell_significant(c))
-				m->any_ns = true;
-			if (!isnan(c->vs_base.df))
-				m->min_df = MIN(m->min_df, c->vs_base.df);
+				return e;
+			m->any_vs_first = m->any_vs_first || !isnan(c->vs_first.ratio);
 		}
 	return 0;
 }
@@ -543,6 +559,8 @@ static int make_columns(struct model *m, const struct strv *ctxs)
 			c->vary_index = vi;
 			c->is_baseline = streq_ptr(c->context, m->baseline);
 			c->base = -1;
+			/* The first value's columns come first, a context's at index ci. */
+			c->first = vi > 0 && c->vary ? (long)ci : -1;
 			if (!c->vary)
 				r = xasprintf(&c->label, "%s", c->context);
 			else if (m->vary_property)

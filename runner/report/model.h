@@ -1,8 +1,9 @@
 /* The report's model, inside report/: the document of record (results_load())
  * read once into a table of TPS, a row per thread count and a column per
  * context (or context x vary value), each cell with its verdict against the
- * baseline (report/stats.h: Welch's t on log TPS across repeats) and its two
- * noises, within a start and across starts.  Every renderer reads only this;
+ * baseline (report/stats.h: Welch's t on log TPS across repeats), with a
+ * vary its verdict against its context's first value (CPUWeight=400 against
+ * CPUWeight=100), and its two noises, within a start and across starts.  Every renderer reads only this;
  * the numbers are formatted by the renderers and nowhere else. */
 #pragma once
 
@@ -63,6 +64,7 @@ struct cell {
 	double across_cv; /* noise across starts: the CV of the repeats' TPS; NAN: fewer than 2 */
 	size_t n_noisy;	  /* steps above MODEL_NOISY_CV */
 	struct stats_ratio vs_base; /* against the baseline column; .ratio NAN: none */
+	struct stats_ratio vs_first; /* against its context's column at the first vary value; .ratio NAN: none */
 	double p95_ms;		/* median over the repeats; NAN: none */
 	double tel[_TEL_MAX];	/* medians over the repeats; NAN: none */
 	/* The steps' evidence of mechanism, a median per row of
@@ -86,6 +88,7 @@ struct column {
 	const char *vary;    /* borrowed from the model's vary values; NULL without vary */
 	size_t vary_index;
 	long base; /* the baseline column with the same vary value; -1: none, or this is one */
+	long first; /* the column of the same context at the first vary value; -1: none, or this is one */
 	bool is_baseline;
 };
 
@@ -103,6 +106,7 @@ struct model {
 	json_t *noisy;	  /* [{context, vary_value, threads, repeat, cv, stalled_s if > 0}]: steps above MODEL_NOISY_CV */
 	double level;	  /* of the intervals, 0.95 */
 	bool any_ns;	  /* a ratio whose interval contains 1, or that has none */
+	bool any_vs_first; /* a ratio against a first vary value */
 	double min_df;	  /* the fewest degrees of freedom behind an interval; INFINITY: none */
 };
 

@@ -24,8 +24,8 @@ void table_add(struct table *t, const char *fmt, ...) _printf_(2, 3);
 void table_done(struct table *t);
 void table_print_text(const struct table *t, FILE *out);
 void table_print_markdown(const struct table *t, FILE *out);
-/* "1.05x", "0.98x (n.s.)", or a gap. */
-void add_ratio(struct table *t, const struct cell *c);
+/* "1.05x (0.98-1.12) p=0.11 n.s.", or a gap without a ratio. */
+void add_ratio(struct table *t, const struct stats_ratio *r);
 
 int render_tables(const struct model *m, const struct report_options *o, bool markdown, FILE *out);
 
@@ -37,7 +37,10 @@ void csv_field(FILE *out, const char *s);
 void csv_number(FILE *out, double v, int decimals);
 /* The verdict's fields after CSV_VERDICT_HEADER: ",ratio,lo,hi,p,df,level,significant". */
 #define CSV_VERDICT_HEADER "ratio,ratio_lo,ratio_hi,p,df,level,significant"
-void csv_verdict(FILE *out, const struct cell *c, double level);
+/* The same against the first vary value, with the column it is against. */
+#define CSV_VARY_VERDICT_HEADER                                                                            \
+	"vary_first,vary_ratio,vary_ratio_lo,vary_ratio_hi,vary_p,vary_df,vary_level,vary_significant"
+void csv_verdict(FILE *out, const struct stats_ratio *r, double level);
 
 int render_csv(const struct model *m, const struct report_options *o, FILE *out);
 
@@ -45,7 +48,7 @@ int render_csv(const struct model *m, const struct report_options *o, FILE *out)
 
 json_t *real_or_null(double v);
 /* The verdict's keys into o: ratio, ratio_lo, ratio_hi, p, df, verdict, significant. */
-int json_put_verdict(json_t *o, const struct cell *c);
+int json_put_verdict(json_t *o, const struct stats_ratio *r);
 /* Indented, with a final newline; -EIO if the write failed. */
 int dump_json(json_t *j, FILE *out);
 

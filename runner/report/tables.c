@@ -146,14 +146,14 @@ const char *report_format_ratio(const struct stats_ratio *r, char *buf, size_t l
 	return buf;
 }
 
-void add_ratio(struct table *t, const struct cell *c)
+void add_ratio(struct table *t, const struct stats_ratio *r)
 {
 	char buf[REPORT_RATIO_MAX];
 
-	if (isnan(cell_ratio(c)))
+	if (isnan(r->ratio))
 		table_add(t, GAP);
 	else
-		table_add(t, "%s", report_format_ratio(&c->vs_base, buf, sizeof(buf)));
+		table_add(t, "%s", report_format_ratio(r, buf, sizeof(buf)));
 }
 
 static void add_number(struct table *t, double v, int decimals)
@@ -252,7 +252,7 @@ static int build_table(const struct model *m, enum metric what, struct table *t)
 			case METRIC_TPS:
 				add_tps(t, c);
 				if (m->cols[k].base >= 0)
-					add_ratio(t, c);
+					add_ratio(t, &c->vs_base);
 				break;
 			case METRIC_P95:
 				add_number(t, c->p95_ms, 2);
@@ -329,25 +329,77 @@ static const char *metric_caption(const struct model *m, enum metric what, char 
 	return buf;
 }
 
-/* Under the TPS table: how the ratios were computed, and what few repeats
- * mean for them. */
-static void print_method(const struct model *m, bool markdown, FILE *out)
+static bool any_base_ratio(const struct model *m)
 {
-	bool any = false;
-
 	for (size_t i = 0; i < m->nrows * m->ncols; i++)
-		any = any || !isnan(cell_ratio(&m->cells[i]));
-	if (!any)
-		return;
-	fprintf(out, "%sratio: geometric mean of the repeats over the baseline's; %g%% interval and p from Welch's t "
+		if (!isnan(cell_ratio(&m->cells[i])))
+			return true;
+	return false;
+}
+
+/* Under a table of ratios: how they were computed (over the baseline's
+ * repeats, or the first value's), and, once, what few repeats mean. */
+static void print_method(const struct model *m, const char *over, bool df_note, bool markdown, FILE *out)
+{
+	fprintf(out, "%sratio: geometric mean of the repeats over %s; %g%% interval and p from Welch's t "
 		     "on log TPS across repeats (a restart is the unit); n.s.: the interval contains 1\n",
-		markdown ? "\n" : "", 100 * m->level);
-	if (m->min_df < 3)
+		markdown ? "\n" : "", over, 100 * m->level);
+	if (df_note && m->min_df < 3)
 		fprintf(out, "%sfew repeats: an interval here rests on %.1f degrees of freedom, where t is %.1f against "
 			     "%.1f with 5 repeats a side; it is wide because it is honest, not because the machine "
 			     "is noisy\n",
 			markdown ? "\n" : "", m->min_df, stats_t_critical(m->level, m->min_df),
 			stats_t_critical(m->level, 8));
+}
+
+/* The columns of the table against the first vary value: each context's
+ * other values, context by context; *ret (to free()) holds *ret_n. */
+static int vary_columns(const struct model *m, size_t **ret, size_t *ret_n)
+{
+	size_t *cols = calloc(m->ncols + 1, sizeof(*cols)), n = 0;
+
+	if (!cols)
+		return -ENOMEM;
+	for (size_t f = 0; f < m->ncols; f++)
+		for (size_t k = 0; k < m->ncols; k++)
+			if (m->cols[k].first == (long)f)
+				cols[n++] = k;
+	*ret = cols;
+	*ret_n = n;
+	return 0;
+}
+
+/* With a [vary]: per context and thread count, each value's TPS against
+ * the context's first value, with its interval and p. */
+static int print_vary_ratios(const struct model *m, bool markdown, FILE *out)
+{
+	_cleanup_free_ size_t *cols = NULL;
+	struct table t = { .ncols = 1 };
+	size_t n;
+	int r = vary_columns(m, &cols, &n);
+
+	if (r < 0)
+		return r;
+	t.ncols += n;
+	table_add(&t, "threads");
+	for (size_t i = 0; i < n; i++)
+		table_add(&t, "%s", m->cols[cols[i]].label);
+	for (size_t row = 0; row < m->nrows; row++) {
+		table_add(&t, "%lld", m->threads[row]);
+		for (size_t i = 0; i < n; i++)
+			add_ratio(&t, &model_cell(m, row, cols[i])->vs_first);
+	}
+	if (t.error) {
+		table_done(&t);
+		return t.error;
+	}
+	fprintf(out, "TPS against the first %s%svalue (%s), per context: ratio with its %g%% interval and p\n%s",
+		strempty(m->vary_property), m->vary_property ? " " : "", m->vary[0], 100 * m->level, markdown ? "\n" : "");
+	markdown ? table_print_markdown(&t, out) : table_print_text(&t, out);
+	table_done(&t);
+	print_method(m, "the first value's", !any_base_ratio(m), markdown, out);
+	fputc('\n', out);
+	return 0;
 }
 
 /* The noisy steps named in the text; JSON and CSV carry all of them. */
@@ -478,9 +530,11 @@ int render_tables(const struct model *m, const struct report_options *o, bool ma
 			table_print_text(&t, out);
 		}
 		table_done(&t);
-		if (i == 0)
-			print_method(m, markdown, out);
+		if (i == 0 && any_base_ratio(m))
+			print_method(m, "the baseline's", true, markdown, out);
 		fputc('\n', out);
+		if (i == 0 && m->any_vs_first && (r = print_vary_ratios(m, markdown, out)) < 0)
+			return r;
 	}
 	r = print_noise(m, markdown, out);
 	if (r < 0)
