@@ -2,6 +2,8 @@
 # slicebench run on the host with raw contexts: the results directory holds
 # a step file per (context, repeat, threads) with TPS above zero, results.json
 # and results.csv agree, repeats are interleaved, report renders the table,
+# each unit's placement records its settings as written, resolved and read
+# back, and diff of two contexts shows them,
 # a second run into the same directory is refused, SIGINT mid-run exits 130
 # keeping the finished steps and leaving no server or cgroup, and --resume
 # runs only what is missing.
@@ -10,7 +12,7 @@
 top=${SLICEBENCH_TOP:-.}
 exp=$top/t/fixtures/run/two-raw.ini
 needs BINARY ROOT MYSQLD
-echo "1..20"
+echo "1..22"
 server_scratch
 trap 'servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
 steps() { ls "$1/steps" 2>/dev/null | wc -l; }
@@ -40,6 +42,15 @@ grep -q '^threads .*inherit.*newsession' "$scratch/out" && grep -q '^1 ' "$scrat
 ok $? "the run ends with the TPS table, a row per thread count" "$scratch/out"
 grep -q '^placement differences, inherit | context' "$scratch/out" && grep -q '^  newsession:$' "$scratch/out"
 ok $? "the report names the placements' differences from the baseline's unit (placements/inherit-v1-r1.json)" "$scratch/out"
+place=$scratch/res/placements/newsession-v1-r1.json
+shares=cpu.shares=512; [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ] && shares=cpu.weight=50
+got="$(json_get "$place" setting.CPUWeight.written) | $(json_get "$place" setting.CPUWeight.resolved) | $(json_get "$place" setting.CPUWeight.read) | $(json_get "$place" in_force.CPUWeight)"
+[ "$got" = "50 | 50 | $shares | yes" ]
+ok $? "a unit's placement records CPUWeight=50 as written, resolved and read back ($got)" "$place"
+"$SLICEBENCH" diff "$scratch/res" inherit newsession >"$scratch/diff" 2>&1
+[ "$(grep -A2 -x '  CPUWeight' "$scratch/diff" | tail -n 2 | tr -s ' ')" = " inherit: not set
+ newsession: 50 -> 50 -> $shares: in force" ]
+ok $? "diff of the two contexts shows CPUWeight= on each side" "$scratch/diff"
 "$SLICEBENCH" report "$scratch/res" --format csv >"$scratch/csv" 2>&1
 ok $? "report --format csv exits 0" "$scratch/csv"
 # compare: the same run as if from another host.
