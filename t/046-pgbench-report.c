@@ -88,7 +88,7 @@ int main(void)
 	_cleanup_free_ char *failed = NULL, *cut = NULL, *huge = NULL;
 	struct step_result r = {};
 
-	plan(18);
+	plan(19);
 	is_int(pgbench_parse_report(text, &r), 0, "the report parses");
 	is_str(r.driver, "pgbench", "the driver is pgbench");
 	is_int(r.transactions, 45185, "transactions actually processed");
@@ -96,6 +96,7 @@ int main(void)
 	cmp_ok(fabs(r.duration_s - 45185 / 15106.012885), "<", 1e-9, "the duration is transactions over tps (%.4f s)",
 	       r.duration_s);
 	cmp_ok(fabs(r.lat_avg_ms - 0.132), "<", 1e-9, "the average latency (%.3f ms)", r.lat_avg_ms);
+	cmp_ok(fabs(r.connect_s - 0.009121), "<", 1e-12, "the initial connection time, apart (%.6f s)", r.connect_s);
 	ok(r.n_intervals == 3 && r.intervals[0] == 14923.0 && r.intervals[1] == 17088.9 && r.intervals[2] == 13163.1,
 	   "the three progress lines are the intervals (%zu)", r.n_intervals);
 	is_int(r.errors[OLTP_ERR_IGNORABLE], 0, "no failed transactions");

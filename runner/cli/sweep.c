@@ -11,8 +11,8 @@
 
 static void print_text_header(const char *unit)
 {
-	printf("%-10s %7s %10s %11s %8s %8s %8s %8s %8s %7s %6s\n", "driver", unit, "tps", "qps", "avg_ms",
-	       "p50_ms", "p95_ms", "p99_ms", "max_ms", "errors", "recon");
+	printf("%-10s %7s %10s %11s %8s %8s %8s %8s %8s %7s %6s %9s\n", "driver", unit, "tps", "qps", "avg_ms",
+	       "p50_ms", "p95_ms", "p99_ms", "max_ms", "errors", "recon", "connect_s");
 }
 
 static void print_text_step(const struct step_result *r)
@@ -21,9 +21,14 @@ static void print_text_step(const struct step_result *r)
 		printf("%-10s %7u FAILED: %s\n", r->driver, r->threads, r->reason);
 		return;
 	}
-	printf("%-10s %7u %10.2f %11.2f %8.2f %8.2f %8.2f %8.2f %8.2f %7" PRIu64 " %6" PRIu64 "\n", r->driver,
-	       r->threads, r->tps, r->qps, r->lat_avg_ms, r->lat_p50_ms, r->lat_p95_ms, r->lat_p99_ms, r->lat_max_ms,
+	printf("%-10s %7u %10.2f %11.2f %8.2f %8.2f %8.2f %8.2f %8.2f %7" PRIu64 " %6" PRIu64, r->driver, r->threads,
+	       r->tps, r->qps, r->lat_avg_ms, r->lat_p50_ms, r->lat_p95_ms, r->lat_p99_ms, r->lat_max_ms,
 	       r->errors[OLTP_ERR_IGNORABLE] + r->errors[OLTP_ERR_RECONNECT] + r->errors[OLTP_ERR_FATAL], r->reconnects);
+	/* Connecting is not in the tps: it is shown apart, as pgbench does. */
+	if (r->connect_s > 0)
+		printf(" %9.2f\n", r->connect_s);
+	else
+		printf(" %9s\n", "-");
 	fflush(stdout);
 }
 

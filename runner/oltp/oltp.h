@@ -204,6 +204,11 @@ struct step_result {
 	 * transaction). */
 	unsigned stalled_s, stalled_from_s;
 	uint64_t in_flight_at_end;
+	/* The initial connection time, as pgbench reports it: from the step's
+	 * start until every client was connected (natively, and had prepared
+	 * its statements), all of it before the clock of the warm-up and the
+	 * measured phase starts; 0: not reported (sysbench's report has none). */
+	double connect_s;
 	size_t n_samples;
 	struct oltp_telemetry_sample *samples;
 	bool failed;

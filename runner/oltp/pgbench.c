@@ -61,7 +61,8 @@ int pgbench_parse_report(const char *text, struct step_result *ret)
 	ret->lat_avg_ms = -1;
 	tool_report_number(text, "latency average = ", &ret->lat_avg_ms);
 	tool_report_number(text, "initial connection time = ", &connect_ms);
-	return parse_progress(text, connect_ms / 1000, ret);
+	ret->connect_s = connect_ms / 1000;
+	return parse_progress(text, ret->connect_s, ret);
 }
 
 /* A transaction from pgbench's log, in microseconds of the epoch. */
@@ -340,7 +341,6 @@ static int run_and_parse(const struct oltp_options *o, unsigned clients, uint64_
 			 struct step_result *ret, double *ret_connect_s)
 {
 	_cleanup_free_ char *out = NULL;
-	double connect_ms = 0;
 	uint64_t processed;
 	int status = 0, r;
 
@@ -360,8 +360,7 @@ static int run_and_parse(const struct oltp_options *o, unsigned clients, uint64_
 		snprintf(ret->reason, sizeof(ret->reason), "cannot parse pgbench's report");
 		return 1;
 	}
-	tool_report_number(out, "initial connection time = ", &connect_ms);
-	*ret_connect_s = connect_ms / 1000;
+	*ret_connect_s = ret->connect_s;
 	return r;
 }
 

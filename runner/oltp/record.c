@@ -206,7 +206,8 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 		return -ENOMEM;
 	if (r->failed && json_object_set_new(o, "reason", json_string(r->reason)) < 0)
 		goto oom;
-	if (json_object_set_new(o, "stalled_s", json_integer(r->stalled_s)) < 0 ||
+	if (json_object_set_new(o, "connect_s", r->connect_s > 0 ? json_real(r->connect_s) : json_null()) < 0 ||
+	    json_object_set_new(o, "stalled_s", json_integer(r->stalled_s)) < 0 ||
 	    json_object_set_new(o, "in_flight_at_end", json_integer((json_int_t)r->in_flight_at_end)) < 0)
 		goto oom;
 	intervals = json_array();

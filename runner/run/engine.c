@@ -369,7 +369,11 @@ static int unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 		if (s.failed) {
 			log_error("run: %s: %ld threads failed: %s", unit, e->threads[t], s.reason);
 			rn->steps_failed++;
-		}
+		} else if (s.connect_s > 0)
+			/* 800 clients take tens of seconds to connect here: said apart
+			 * from the TPS, which does not count them. */
+			progress("unit %zu/%zu %s: %ld threads: %.1f TPS, measured after %.1f s of connecting", rn->units_done,
+				 rn->plan->n_units, unit, e->threads[t], s.tps, s.connect_s);
 		r = put_step(rn, unit, ctx, v, repeat, &s);
 		rn->steps_done++;
 		if (r < 0)

@@ -294,6 +294,7 @@ static int write_csv(const char *dir, json_t *steps)
 		{ "qps", "qps", NULL },		    { "lat_avg_ms", "latency_ms", "avg" },
 		{ "lat_p95_ms", "latency_ms", "p95" }, { "lat_p99_ms", "latency_ms", "p99" },
 		{ "errors", "errors", "fatal" },    { "reconnects", "reconnects", NULL }, { "failed", "failed", NULL },
+		{ "connect_s", "connect_s", NULL },
 	};
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	size_t len = 0;

@@ -64,6 +64,7 @@ static const struct rule step_rules[] = {
 	{ "qps", SHAPE_NUM, 0, 100 * RATE_MAX },
 	{ "latency_ms", SHAPE_NUM_MEMBERS, 0, MS_MAX },
 	{ "reconnects", SHAPE_INT, 0, COUNT_MAX },
+	{ "connect_s", SHAPE_NUM, 0, S_MAX },
 	{ "stalled_s", SHAPE_INT, 0, S_MAX },
 	{ "in_flight_at_end", SHAPE_INT, 0, COUNT_MAX },
 	{ "intervals_tps", SHAPE_NUMS, 0, RATE_MAX },
