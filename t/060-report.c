@@ -71,12 +71,16 @@ static const char doc_sparse[] =
 /* A vary, laid out as run writes it: CPUWeight= 100 400.  service 100:
  * 100/101/99, 400: 130/131/129 (1.30x, 1.27-1.33, p 6.6e-6, as doc_intel's
  * 1 thread); raw 100: 100/110/90, 400: 105/120/95 (1.07x, 0.83-1.37, p
- * 0.52, as doc_amd's). */
+ * 0.52, as doc_amd's).  service's placement records CPUAffinity=core:0,
+ * raw's none. */
 static const char doc_vary[] =
 	"{\"format_version\":1,\"experiment\":{\"name\":\"weights\",\"baseline\":\"raw\","
 	"\"contexts\":[\"service\",\"raw\"],\"threads\":[4],\"repeat\":3,"
 	"\"vary\":{\"property\":\"CPUWeight\",\"values\":[\"100\",\"400\"],\"slice\":\"db.slice\",\"mode\":null}},"
-	"\"host\":null,\"placements\":{},\"steps\":["
+	"\"host\":null,\"placements\":{\"raw-v1-r1\":{\"affinity\":\"0-1\"},"
+	"\"service-v1-r1\":{\"affinity\":\"0\",\"setting.CPUAffinity.written\":\"core:0\","
+	"\"setting.CPUAffinity.resolved\":\"0\",\"setting.CPUAffinity.read\":\"affinity=0\","
+	"\"in_force.CPUAffinity\":\"yes\"}},\"steps\":["
 	VSTEP("service", "100", 1, 100.0) "," VSTEP("service", "100", 2, 101.0) "," VSTEP("service", "100", 3, 99.0) ","
 	VSTEP("raw", "100", 1, 100.0) "," VSTEP("raw", "100", 2, 110.0) "," VSTEP("raw", "100", 3, 90.0) ","
 	VSTEP("service", "400", 1, 130.0) "," VSTEP("service", "400", 2, 131.0) "," VSTEP("service", "400", 3, 129.0) ","
@@ -400,6 +404,9 @@ static void check_vary(void)
 	ok(has(l, "1.30x (1.27-1.33) p<0.001") && has(l, "1.07x (0.83-1.37) p=0.52 n.s."),
 	   "vary: service 400 over 100 1.30x significant, raw 1.07x n.s., each with its interval (%s)", l);
 	ok(has(part ?: "", "over the first value's; 95% interval and p from Welch's t"), "vary: the method under it");
+	ok(has(s, "\n    affinity: 0-1 | 0\n    setting.CPUAffinity: not set | core:0 -> 0 -> affinity=0: in force\n"),
+	   "placement differences: a setting whole, as written -> resolved -> read back, after the keys");
+	ok(!has(s, "setting.CPUAffinity.written") && !has(s, "in_force.CPUAffinity"), "and not key by key");
 	free(s);
 
 	s = render(doc, REPORT_CSV, false, false, NULL, &r);

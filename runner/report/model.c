@@ -10,6 +10,7 @@
 #include "report/model.h"
 #include "report/stats.h"
 #include "run/results.h"
+#include "slices/snapshot.h"
 #include "common/util.h"
 
 void model_done(struct model *m)
@@ -369,6 +370,35 @@ static int strv_add_unique(struct strv *l, const char *s)
 	return 0;
 }
 
+/* "setting.NAME": [a's, b's] as written -> resolved -> read back, for each
+ * setting that differs or is not in force; none for a placement that is
+ * not an object of strings. */
+static int diff_settings(const json_t *a, const json_t *b, json_t *out)
+{
+	_cleanup_(placement_done) struct placement pa = {}, pb = {};
+	const char *names[PLACEMENT_SETTINGS_MAX];
+	size_t n = 0;
+	int r = placement_from_json(a, &pa);
+
+	if (r >= 0)
+		r = placement_from_json(b, &pb);
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	placement_setting_names(&pa, names, &n);
+	placement_setting_names(&pb, names, &n);
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_free_ char *key = NULL, *ta = NULL, *tb = NULL;
+
+		if (!placement_setting_differs(&pa, &pb, names[i]))
+			continue;
+		if (xasprintf(&key, "setting.%s", names[i]) < 0 || placement_setting_text(&pa, names[i], &ta) < 0 ||
+		    placement_setting_text(&pb, names[i], &tb) < 0 ||
+		    json_object_set_new(out, key, json_pack("[ss]", ta, tb)) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int diff_one(json_t *a, json_t *b, json_t **ret)
 {
 	const char *key, **keys = NULL;
@@ -392,8 +422,9 @@ static int diff_one(json_t *a, json_t *b, json_t **ret)
 	for (i = 0; i < n && r == 0; i++) {
 		_cleanup_free_ char *x = NULL, *y = NULL;
 
-		/* Counters move between any two snapshots: not a difference of placement. */
-		if (strncmp(keys[i], "cpu.stat.", 9) == 0)
+		/* Counters move between any two snapshots: not a difference of
+		 * placement; settings are shown whole, after the keys. */
+		if (strncmp(keys[i], "cpu.stat.", 9) == 0 || placement_key_is_setting(keys[i]))
 			continue;
 		if (value_dup(json_object_get(a, keys[i]), &x) < 0 || value_dup(json_object_get(b, keys[i]), &y) < 0) {
 			r = -ENOMEM;
@@ -405,6 +436,8 @@ static int diff_one(json_t *a, json_t *b, json_t **ret)
 			r = -ENOMEM;
 	}
 	free(keys);
+	if (r == 0)
+		r = diff_settings(a, b, out);
 	if (r < 0) {
 		json_decref(out);
 		return r;
