@@ -22,11 +22,12 @@ expect() { # expect FILE KEY WANT DESC
 GLIBC_TUNABLES=glibc.malloc.tcache_count=0:glibc.malloc.arena_max=1 "$SLICEBENCH" place --context raw -p CPUAffinity=core:0 \
 	--json >"$scratch/a.json" 2>"$scratch/err"
 ok $? "place --context raw --json exits 0" "$scratch/err"
-core0=$(json_get "$scratch/a.json" setting.CPUAffinity.resolved)
-[[ $core0 =~ ^[0-9][0-9,-]*$ ]] && [ "$(json_get "$scratch/a.json" affinity)" = "$core0" ]
-ok $? "CPUAffinity=core:0 is recorded as the CPUs it resolved to ($core0), which the server has" "$scratch/a.json"
-got="$(json_get "$scratch/a.json" setting.CPUAffinity.written) | $(json_get "$scratch/a.json" setting.CPUAffinity.read) | $(json_get "$scratch/a.json" in_force.CPUAffinity)"
-[ "$got" = "core:0 | affinity=$core0 | yes" ]
+read -r core0 affinity got < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+print(" ".join(d.get(k, "(none)") for k in sys.argv[2:]))' "$scratch/a.json" setting.CPUAffinity.resolved affinity \
+	setting.CPUAffinity.written setting.CPUAffinity.read in_force.CPUAffinity)
+[[ $core0 =~ ^[0-9][0-9,-]*$ ]] && [ "$affinity" = "$core0" ]
+ok $? "CPUAffinity=core:0 is recorded as the CPUs it resolved to ($core0), which the server has ($affinity)" "$scratch/a.json"
+[ "$got" = "core:0 affinity=$core0 yes" ]
 ok $? "and as written (core:0) and as read back (affinity=$core0), in force (got '$got')"
 expect "$scratch/a.json" client.same_session yes "a raw server with session=inherit"
 expect "$scratch/a.json" env.GLIBC_TUNABLES glibc.malloc.tcache_count=0:glibc.malloc.arena_max=1 \
