@@ -44,7 +44,9 @@ grep -q '^placement differences, inherit | context' "$scratch/out" && grep -q '^
 ok $? "the report names the placements' differences from the baseline's unit (placements/inherit-v1-r1.json)" "$scratch/out"
 place=$scratch/res/placements/newsession-v1-r1.json
 shares=cpu.shares=512; [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ] && shares=cpu.weight=50
-got="$(json_get "$place" setting.CPUWeight.written) | $(json_get "$place" setting.CPUWeight.resolved) | $(json_get "$place" setting.CPUWeight.read) | $(json_get "$place" in_force.CPUWeight)"
+got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+print(" | ".join(d.get(k, "(none)") for k in sys.argv[2:]))' "$place" setting.CPUWeight.written setting.CPUWeight.resolved \
+	setting.CPUWeight.read in_force.CPUWeight)
 [ "$got" = "50 | 50 | $shares | yes" ]
 ok $? "a unit's placement records CPUWeight=50 as written, resolved and read back ($got)" "$place"
 "$SLICEBENCH" diff "$scratch/res" inherit newsession >"$scratch/diff" 2>&1
