@@ -36,7 +36,8 @@ const struct cli_verb cli_report = {
 					NULL },
 	.about = "The per-context TPS table of a results directory: the median of the repeats, min..max, the\n"
 		 "ratio to the baseline with its interval and p-value from Welch's t on log TPS across repeats,\n"
-		 "n.s. where the interval contains 1, then the noise within a start and across starts.",
+		 "n.s. where the interval contains 1; with a [vary], each value's TPS against its context's\n"
+		 "first value, by the same method; then the noise within a start and across starts.",
 	.options = (const struct cli_option *const[]){ &opt_format, &opt_latency, &opt_telemetry, CLI_CONFIDENCE_OPTION(struct report_args, ro.confidence),
 						       &opt_output, NULL },
 };
