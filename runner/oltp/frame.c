@@ -180,6 +180,39 @@ static void report(struct step_frame *f, unsigned clients, struct oltp_telemetry
 	atomic_store(&f->stop, true);
 }
 
+/* With f->lock held, until the started workers are ready; with --progress
+ * a line a second says how many clients are connected, so that 800 of
+ * them connecting for half a minute do not look like a hang. */
+static void wait_ready(struct step_frame *f, unsigned started, unsigned clients, uint64_t start_ns)
+{
+	uint64_t next = start_ns + NSEC_PER_SEC;
+	bool said = false;
+
+	while (f->n_ready < started) {
+		struct timespec deadline;
+		uint64_t now = now_ns();
+
+		if (!f->o->progress) {
+			pthread_cond_wait(&f->cond, &f->lock);
+			continue;
+		}
+		if (now >= next) {
+			fprintf(stderr, "connecting: %u of %u clients\n", atomic_load(&f->connected), clients);
+			said = true;
+			next += NSEC_PER_SEC * (1 + (now - next) / NSEC_PER_SEC);
+		}
+		/* The condition variable's clock is the realtime one. */
+		clock_gettime(CLOCK_REALTIME, &deadline);
+		deadline.tv_nsec += (long)(next - now);
+		deadline.tv_sec += deadline.tv_nsec / (long)NSEC_PER_SEC;
+		deadline.tv_nsec %= (long)NSEC_PER_SEC;
+		pthread_cond_timedwait(&f->cond, &f->lock, &deadline);
+	}
+	if (said)
+		fprintf(stderr, "connected: %u of %u clients in %.1f s\n", atomic_load(&f->connected), clients,
+			(double)(now_ns() - start_ns) / NSEC_PER_SEC);
+}
+
 static int collect(struct step_frame *f, struct step_result *ret)
 {
 	_cleanup_free_ struct histogram *all = malloc(sizeof(*all));
@@ -277,8 +310,7 @@ int step_frame_run(struct step_frame *f, const struct oltp_options *o, unsigned 
 			break;
 	}
 	pthread_mutex_lock(&f->lock);
-	while (f->n_ready < started)
-		pthread_cond_wait(&f->cond, &f->lock);
+	wait_ready(f, started, clients, start_ns);
 	/* Connecting is over: the warm-up's and the measured phase's clock
 	 * starts here, so that 800 clients' connecting is reported apart. */
 	gate_ns = now_ns();

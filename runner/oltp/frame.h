@@ -35,6 +35,7 @@ struct step_frame {
 	uint64_t measure_ns, end_ns;	/* set before the gate opens; end_ns UINT64_MAX: events only */
 	atomic_bool stop;
 	atomic_uint_fast64_t events_done;
+	atomic_uint connected; /* clients connected so far, for the progress while they connect */
 	pthread_mutex_t lock; /* the gate, and the first failure */
 	pthread_cond_t cond;
 	unsigned n_ready;
@@ -44,6 +45,13 @@ struct step_frame {
 
 /* Records the first failure (later ones are dropped) and stops the step. */
 void step_fail(struct step_frame *f, const char *fmt, ...) _printf_(2, 3);
+
+/* In a worker, for each of its clients as it is connected: counted for
+ * --progress, which says while they connect how many are. */
+static inline void step_frame_connected(struct step_frame *f)
+{
+	atomic_fetch_add_explicit(&f->connected, 1, memory_order_relaxed);
+}
 
 /* In a worker, once it is connected (or failed to): counts it ready and
  * waits until the gate opens. */

@@ -322,6 +322,8 @@ static void *worker_main(void *arg)
 		r = client_connect(&w->clients[i]);
 		if (r < 0)
 			step_fail(f, "client %u: %s", w->clients[i].id, w->error);
+		else
+			step_frame_connected(f);
 	}
 	failed = r < 0;
 	step_frame_ready(f);

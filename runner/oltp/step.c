@@ -202,6 +202,8 @@ static void *worker_main(void *arg)
 	else if ((r = worker_connect(w)) < 0)
 		step_fail(f, "thread %u: %s", w->id, w->error);
 	failed = r < 0;
+	if (!failed)
+		step_frame_connected(f);
 	step_frame_ready(f);
 
 	while (!failed && !step_frame_stopped(f)) {
