@@ -135,7 +135,8 @@ char *test_pg_log_lines(const struct test_pg *pg, const char *needle)
 		lines[n++] = strdup(p);
 		len += strlen(p) + 1;
 	}
-	qsort(lines, n, sizeof(*lines), cmp_str);
+	if (n) /* qsort() wants an array, even of none */
+		qsort(lines, n, sizeof(*lines), cmp_str);
 	out = calloc(1, len);
 	for (size_t i = 0; i < n; i++) {
 		strcat(strcat(out, lines[i]), "\n");
