@@ -38,6 +38,38 @@ struct stats_share attribute_share(const struct measured *mz, size_t i)
 	return s;
 }
 
+/* The share of the gap that the set of mix i moves, with its interval:
+ * the mean of what the set moves added to B and what the closure loses
+ * without it, when the closure without it was measured too (the
+ * screening's "A without each", every mix of a full design); otherwise
+ * what it moves added to B.  With effects of single settings and of pairs
+ * this mean is the set's Shapley value, its own effect and half of each
+ * interaction it takes part in, so that a set's share and its
+ * complement's add up to the closure's.  And as the mean of two
+ * measurements it is the steadier: a setting whose hybrids land on the
+ * client's CPU by lottery in some starts is judged by both. */
+struct stats_share attribute_set_share(const struct design *d, const struct measured *mz, size_t i)
+{
+	unsigned all = d->masks[mz->closure], m = d->masks[i];
+	long rest = mix_index(d, all & ~m);
+	size_t c = mz->closure, f = mz->full;
+	struct stats_share s;
+
+	if (c == 0 || i == c || i == f || (m & ~all) || rest <= 0)
+		return attribute_share(mz, i);
+	/* x/2 - b/2 + c/2 - rest/2 over a - b; A may be the closure itself. */
+	const struct stats_term t[] = {
+		{ .v = mz->t[i], .n = mz->n[i], .num = 0.5 },
+		{ .v = mz->t[0], .n = mz->n[0], .num = -0.5, .den = -1 },
+		{ .v = mz->t[rest], .n = mz->n[rest], .num = -0.5 },
+		{ .v = mz->t[c], .n = mz->n[c], .num = 0.5, .den = c == f },
+		{ .v = mz->t[f], .n = mz->n[f], .den = 1 },
+	};
+	if (stats_share_of_contrast(t, c == f ? 4 : 5, mz->level, &s) < 0)
+		s = (struct stats_share){ .share = NAN, .lo = NAN, .hi = NAN, .df = NAN };
+	return s;
+}
+
 /* A share in whole percent, never "-0". */
 static double pct(double share)
 {
@@ -87,12 +119,17 @@ double attribute_fit(double share)
 	return 1 - fabs(1 - share);
 }
 
-/* Does the set of mix i account for the gap: a fit of SUFFICIENT_FIT or
- * more, or a share whose interval excludes none of it and none of nothing
- * (bounded, holding 100% and not 0%)? */
-static bool accounts_for_gap(const struct stats_share *s)
+/* Does the set of mix i account for the gap: a share s (attribute_set_share())
+ * with a fit of SUFFICIENT_FIT or more, or one whose interval excludes
+ * none of the gap and none of nothing (bounded, holding 100% and not 0%)
+ * when what the set moves added to B, `added`, is clear of nothing too.
+ * Not by its interval alone: the stronger of two settings that act only
+ * together has half of the gap or more for its share, and an interval as
+ * wide as the noise, but it does not move the gap by itself. */
+static bool accounts_for_gap(const struct stats_share *s, const struct stats_share *added)
 {
-	return attribute_fit(s->share) >= SUFFICIENT_FIT || (s->bounded && s->lo <= 1 && s->hi >= 1 && s->lo > 0);
+	return attribute_fit(s->share) >= SUFFICIENT_FIT ||
+	       (s->bounded && s->lo <= 1 && s->hi >= 1 && s->lo > 0 && added->bounded && added->lo > 0);
 }
 
 /* The set named as the cause.  The smallest set that accounts for the gap
@@ -108,7 +145,7 @@ size_t attribute_best_set(const struct design *d, const struct measured *mz, dou
 
 	for (size_t pass = 0; pass < 3 && !(pass == 2 && best); pass++)
 		for (size_t i = 1; i < d->n; i++) {
-			struct stats_share s = attribute_share(mz, i);
+			struct stats_share s = attribute_set_share(d, mz, i), added = attribute_share(mz, i);
 			double share = s.share, fi = attribute_fit(share);
 			int size = __builtin_popcount(d->masks[i]), best_size = __builtin_popcount(d->masks[best]);
 			bool better = !best || size < best_size || (size == best_size && fi > best_fit);
@@ -117,7 +154,7 @@ size_t attribute_best_set(const struct design *d, const struct measured *mz, dou
 				continue;
 			if (pass == 0)
 				top = MAX(top, fi);
-			else if (better && (pass == 1 ? accounts_for_gap(&s) : fi >= top - LARGER_SET_MARGIN)) {
+			else if (better && (pass == 1 ? accounts_for_gap(&s, &added) : fi >= top - LARGER_SET_MARGIN)) {
 				best = i;
 				best_fit = fi;
 				best_share = share;
@@ -351,19 +388,23 @@ bool attribute_print(const struct attribution_names *names, const struct design 
 							  : "fewer than two repeats a side give no interval");
 		return false;
 	}
-	fprintf(out, "%-44s %10s %8s %s\n", "taken from A, the rest from B", "TPS", "share", "interval (Fieller)");
+	fprintf(out, "%-44s %10s %10s %8s %s\n", "taken from A, the rest from B", "TPS", "added to B", "share",
+		"interval (Fieller)");
 	for (size_t i = 1; i < d->n; i++) {
-		struct stats_share sh = attribute_share(mz, i);
+		struct stats_share sh = attribute_set_share(d, mz, i);
 		char label[256];
 
 		/* A itself, apart from the hybrids: 100% by construction. */
 		if (d->masks[i] & ~((1u << n) - 1))
 			continue;
 		mix_label(labels, n, d->masks[i], " + ", label, sizeof(label));
-		fprintf(out, "%-44s %10.1f %7.0f%% %s\n", label, med[i], pct(sh.share), attribute_share_interval(&sh, iv, sizeof(iv)));
+		fprintf(out, "%-44s %10.1f %9.0f%% %7.0f%% %s\n", label, med[i], pct(attribute_share(mz, i).share),
+			pct(sh.share), attribute_share_interval(&sh, iv, sizeof(iv)));
 	}
-	fprintf(out, "(TPS: median of the repeats; share: of the gap in mean log TPS, with Fieller's %g%% interval)\n",
-	       100 * mz->level);
+	fprintf(out, "(TPS: median of the repeats; added to B: what the set moves from B, of the gap in mean log TPS; "
+		"share: the mean of that and what the closure loses without the set, where both were measured, "
+		"with Fieller's %g%% interval)\n",
+		100 * mz->level);
 	if (d->n < (1u << n))
 		fprintf(out, "(%zu factors: a screening design, each alone and A without each, then combinations of the "
 		       "strongest; not every combination was measured)\n",
@@ -371,7 +412,7 @@ bool attribute_print(const struct attribution_names *names, const struct design 
 	print_interactions(labels, n, d, mz, out);
 	best = attribute_best_set(d, mz, &best_share);
 	if (best) {
-		struct stats_share sh = attribute_share(mz, best);
+		struct stats_share sh = attribute_set_share(d, mz, best);
 		char label[256];
 		bool set = __builtin_popcount(d->masks[best]) > 1;
 

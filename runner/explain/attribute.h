@@ -1,7 +1,9 @@
 /* explain's analysis, inside explain/: what the measured mixes say about
  * the gap between A and B.  Each mix takes a set of factors from A and the
  * rest from B; its share of the gap, (T(mix) - T(B)) / (T(A) - T(B)) with T
- * the mean log TPS of the repeats, has Fieller's interval (report/stats.h).
+ * the mean log TPS of the repeats, has Fieller's interval (report/stats.h);
+ * a set whose complement was measured too is judged by the mean of that
+ * share and what the closure loses without it (attribute_set_share()).
  * The cause named is the smallest set that accounts for the gap; a set whose
  * members do not move it alone is an interaction; the two-way interactions
  * of a full design are listed; and the figure of mechanism (oltp/oltp.h)
@@ -52,6 +54,10 @@ struct attribution_names {
 
 /* The share of the gap from B to A that mix i covers, with its interval. */
 struct stats_share attribute_share(const struct measured *mz, size_t i);
+/* The share of the gap that the set of mix i moves: the mean of what it
+ * moves added to B and what the closure loses without it where both were
+ * measured (its Shapley value up to pairs), else the first. */
+struct stats_share attribute_set_share(const struct design *d, const struct measured *mz, size_t i);
 /* "43-58%", "unbounded", or "no interval". */
 const char *attribute_share_interval(const struct stats_share *s, char *buf, size_t len);
 /* The index of the mix with exactly mask m in the design; -1: not measured. */

@@ -1,0 +1,62 @@
+#!/bin/bash
+# explain across kinds, the inherited shell state: slicebench itself
+# started under `taskset -c 0`, a service against a shell-started server
+# (raw, session inherited) at 1 thread with no client pinning in the file.
+# The shell's server inherits CPU 0 with its client (the load generator
+# runs in slicebench, on CPU 0 too); the service does not.  explain must
+# name the inherited CPU affinity (CPUAffinity=, taken from the service's
+# placement into a raw hybrid) for at least 80% of the gap, the closure
+# must reach the service within its noise (its interval holds 100%), and
+# the session, autogroup, cgroup and kind must not be credited.
+# The effect is real but its size and even its sign depend on the
+# machine's load (measured here between 1.2x and 3.75x, service or shell
+# ahead); when the gap is not significant the three checks that need one
+# are TAP TODOs that give the figures, so that prove shows them.
+# Prerequisites: ROOT, MYSQLD, NSPAWN or a running systemd (fails under CI).
+. "${SLICEBENCH_TOP:-.}/t/lib.sh"
+top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
+exp=$top/t/fixtures/explain/kinds.ini
+needs BINARY
+[ "$(id -u)" = 0 ] || sandbox_skip_all "needs ROOT"
+command -v mariadbd >/dev/null || sandbox_skip_all "needs MYSQLD"
+command -v taskset >/dev/null || sandbox_skip_all "needs taskset"
+scratch=$(mktemp -d -p "$top" .t085.XXXXXX) || exit 1 # inside the checkout, which the sandbox binds
+box=t085-$$
+trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1' EXIT
+need_systemd $box "$scratch/up"
+[ "$(nproc --all)" -ge 2 ] || sandbox_skip_all "needs 2 CPUs (the service must have one the shell's server has not)"
+echo "1..5"
+started=$(date +%s)
+
+"${in_systemd[@]}" taskset -c 0 "$SLICEBENCH" explain "$exp" service shell --threads 1 --repeat 5 --duration 2s \
+	--out "$scratch/ts" >"$scratch/ts.out" 2>&1
+ok $? "explain under taskset -c 0 exits 0" "$scratch/ts.out"
+factors=$(grep '^explain kinds: service against shell at 1 thread, [0-9]* factors' "$scratch/ts.out" | tail -n 1)
+[[ $factors == *"CPUAffinity= (affinity "*" against 0)"* ]]
+ok $? "the inherited affinity is a factor, read from the placements (got: ${factors:-nothing})" "$scratch/ts.out"
+gap=$(grep '^service vs shell at 1 thread:' "$scratch/ts.out")
+echo "# $gap"
+grep -A3 '^explain: TPS' "$scratch/ts.out" | sed 's/^/# /' # every mix's median TPS, for the record
+sentence=$(grep ' explains ' "$scratch/ts.out")
+closure=$(grep '^The hybrid with all' "$scratch/ts.out")
+echo "# ${sentence:-no sentence}"
+echo "# ${closure:-no closure line}"
+if grep -q '^No significant gap' "$scratch/ts.out"; then
+	# Said, not hidden: TAP's TODO marks the checks that could not be made,
+	# with the figures, and prove reports them as such.
+	why="the taskset effect was not significant on this machine now ($gap)"
+	todo "CPUAffinity= named for at least 80% of the gap" "$why"
+	todo "the closure reaches the service within its noise" "$why"
+	todo "a significant gap to explain" "$why"
+else
+	share=$(sed -n 's/^CPUAffinity= explains \([0-9-]*\)%.*/\1/p' "$scratch/ts.out")
+	[ -n "$share" ] && [ "$share" -ge 80 ] && [[ $sentence != *session* && $sentence != *kind* && $sentence != *cgroup* ]]
+	ok $? "CPUAffinity= alone is named, for at least 80% (${share:-?}%); not the session, autogroup, cgroup or kind" "$scratch/ts.out"
+	lo=$(sed -n 's/^The hybrid with all [0-9]* attributes of service reaches [0-9]*% (\([0-9]*\)-\([0-9]*\)%).*/\1/p' "$scratch/ts.out")
+	hi=$(sed -n 's/^The hybrid with all [0-9]* attributes of service reaches [0-9]*% (\([0-9]*\)-\([0-9]*\)%).*/\2/p' "$scratch/ts.out")
+	[ -n "$lo" ] && [ "$lo" -le 100 ] && [ "$hi" -ge 100 ]
+	ok $? "the closure reaches the service within its noise (${lo:-?}-${hi:-?}%)" "$scratch/ts.out"
+	ok 0 "a significant gap to explain ($gap)"
+fi
+echo "# t/085 took $(($(date +%s) - started)) s"
+exit $failed
