@@ -62,6 +62,9 @@ struct attr_verify {
 	 * setting.NAME.read (a buffer of read_len bytes, or NULL). */
 	char *read;
 	size_t read_len;
+	/* Every setting of the context, for a check that depends on another. */
+	const struct prop_value *props;
+	size_t n_props;
 };
 
 #define ATTR_KEYS_MAX 8

@@ -951,24 +951,54 @@ int force_environment(const struct prop_value *v, const struct attr_verify *vf, 
 	return 0;
 }
 
-/* environment=: each of its variables, and no other but systemd's own. */
+/* The NAME=VALUE word of strv that sets the name name[0..n), or NULL. */
+static const char *word_setting(char *const *strv, const char *name, size_t n)
+{
+	for (char *const *s = strv; s && *s; s++)
+		if (strncmp(*s, name, n) == 0 && (*s)[n] == '=')
+			return *s;
+	return NULL;
+}
+
+/* The word of an Environment= beside environment= that sets name[0..n),
+ * or NULL: the raw kind applies environment= first and Environment= on
+ * top of it, as the table orders them. */
+static const char *added_on_top(const struct attr_verify *vf, const char *name, size_t n)
+{
+	const char *w = NULL;
+
+	for (size_t i = 0; i < vf->n_props && !w; i++)
+		if (streq(vf->props[i].def->name, "Environment"))
+			w = word_setting(vf->props[i].strv, name, n);
+	return w;
+}
+
+/* environment=: each of its variables, and no other but systemd's own and
+ * those an Environment= beside it adds (whose own check sees to their
+ * values, the ones it sets again included). */
 int force_whole_environment(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len)
 {
-	size_t want = 0;
-
-	for (char **s = v->strv; *s; s++)
-		want++;
 	for (size_t i = 0; i < vf->p->n; i++) {
-		const char *k = vf->p->attrs[i].key;
+		const char *k = vf->p->attrs[i].key, *name = k + 4;
 
 		if (strncmp(k, "env.", 4) != 0 || placement_key_is_identity(k))
 			continue;
-		if (want-- == 0) {
+		if (!word_setting(v->strv, name, strlen(name)) && !added_on_top(vf, name, strlen(name))) {
 			snprintf(why, len, "%s is set", k);
 			return 1;
 		}
 	}
-	return force_environment(v, vf, why, len);
+	for (char **s = v->strv; *s; s++) {
+		size_t n = strcspn(*s, "=");
+		char key[256];
+
+		if (added_on_top(vf, *s, n))
+			continue;
+		snprintf(key, sizeof(key), "env.%.*s", (int)n, *s);
+		if (expect_key(vf, key, *s + n + 1, why, len))
+			return 1;
+	}
+	return 0;
 }
 
 int force_unset_environment(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len)

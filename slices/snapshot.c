@@ -362,7 +362,8 @@ int placement_verify_props(struct placement *p, const struct prop_value *props, 
 {
 	struct cgroup_limits l = {};
 	char read[1024];
-	struct attr_verify vf = { .p = p, .limits = &l, .mode = mode, .read = read, .read_len = sizeof(read) };
+	struct attr_verify vf = { .p = p, .limits = &l, .mode = mode, .read = read, .read_len = sizeof(read),
+				  .props = props, .n_props = n };
 	unsigned bad = 0;
 	int r = 0;
 

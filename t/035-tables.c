@@ -8,6 +8,7 @@
  * (runner/oltp/workload.c); the report's telemetry summaries
  * (runner/report/model.c).  Prerequisite: ROOT (the appliers need it, as
  * they do in a raw fork). */
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -76,28 +77,30 @@ static void check_row(const struct prop_def *d)
 		ok(d->example != NULL, "%s: an example value to prove the applier", d->name);
 }
 
-/* Applies the example in a child that then execs sleep, reads it back. */
-static void check_applier(const struct prop_def *d)
+/* Applies the settings in spec, in the table's order as a raw fork does,
+ * in a child that then execs sleep; its placement, verified, into p.
+ * Returns the child's PID (killed by the caller), or -1 if the appliers failed. */
+static pid_t apply_in_child(const struct context_spec *spec, struct placement *p, int *ret)
 {
-	_cleanup_(placement_done) struct placement p = {};
-	struct context_spec spec = { .kind = CONTEXT_RAW, .n_props = 1 };
+	size_t n_table;
+	const struct prop_def *table = prop_table(&n_table);
 	enum cgroup_mode mode = cgroup_mode_detect();
-	int pipefd[2], r;
+	int pipefd[2];
 	unsigned bad = 0;
 	char status = 1;
 	pid_t pid;
 
-	if (prop_parse(d->name, d->example, &spec.props[0]) < 0) {
-		ok(false, "%s: example '%s' parses", d->name, d->example);
-		return;
-	}
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		bail_out("pipe: %m");
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
-		char c = prop_apply_exec(&spec.props[0], spec.props, 1) < 0 ? 1 : 0;
+		char c = 0;
 
+		for (size_t t = 0; t < n_table; t++)
+			for (size_t i = 0; i < spec->n_props; i++)
+				if (spec->props[i].def == &table[t] && prop_apply_exec(&spec->props[i], spec->props, spec->n_props) < 0)
+					c = 1;
 		(void)!write(pipefd[1], &c, 1);
 		execlp("sleep", "sleep", "30", (char *)NULL);
 		_exit(127);
@@ -111,20 +114,63 @@ static void check_applier(const struct prop_def *d)
 			;
 	}
 	close(pipefd[0]);
-	ok(status == 0, "%s=%s: the applier succeeds in a forked child", d->name, d->example);
-	r = status == 0 ? placement_snapshot(pid, 0, mode, &p) : -ESRCH;
-	if (r >= 0)
-		r = placement_verify(&p, &spec, mode, &bad);
-	if (r >= 0) {
-		char key[80];
+	*ret = status == 0 ? placement_snapshot(pid, 0, mode, p) : -ECHILD;
+	if (*ret >= 0)
+		*ret = placement_verify(p, spec, mode, &bad);
+	return pid;
+}
 
-		snprintf(key, sizeof(key), "in_force.%s", d->name);
+/* Applies the example in a child that then execs sleep, reads it back. */
+static void check_applier(const struct prop_def *d)
+{
+	_cleanup_(placement_done) struct placement p = {};
+	struct context_spec spec = { .kind = CONTEXT_RAW, .n_props = 1 };
+	char key[80];
+	pid_t pid;
+	int r;
+
+	if (prop_parse(d->name, d->example, &spec.props[0]) < 0) {
+		ok(false, "%s: example '%s' parses", d->name, d->example);
+		return;
+	}
+	pid = apply_in_child(&spec, &p, &r);
+	ok(r != -ECHILD, "%s=%s: the applier succeeds in a forked child", d->name, d->example);
+	snprintf(key, sizeof(key), "in_force.%s", d->name);
+	if (r >= 0)
 		is_str(placement_get(&p, key), "yes", "%s=%s: read back in force from the child", d->name, d->example);
-	} else
+	else
 		ok(false, "%s=%s: the child's placement can be read (%s)", d->name, d->example, strerror(-r));
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	prop_value_done(&spec.props[0]);
+}
+
+/* environment= replaces the environment and Environment= adds to it, one
+ * variable set again: each is in force, and what the second adds is not
+ * counted against the first; without the second, it is. */
+static void check_environment_on_top(void)
+{
+	_cleanup_(placement_done) struct placement p = {};
+	struct context_spec spec = { .kind = CONTEXT_RAW, .n_props = 2 };
+	unsigned bad = 0;
+	pid_t pid;
+	int r;
+
+	if (prop_parse("environment", "SLICEBENCH_T035=1 PATH=/usr/bin:/bin", &spec.props[0]) < 0 ||
+	    prop_parse("Environment", "SLICEBENCH_T035=2 SLICEBENCH_T035_ADDED=3", &spec.props[1]) < 0)
+		bail_out("the environment settings do not parse");
+	pid = apply_in_child(&spec, &p, &r);
+	is_str(r >= 0 ? placement_get(&p, "in_force.environment") : strerror(-r), "yes",
+	       "environment= with an Environment= on top: in force");
+	is_str(r >= 0 ? placement_get(&p, "in_force.Environment") : strerror(-r), "yes", "and the Environment= too");
+	spec.n_props = 1;
+	r = r >= 0 ? placement_verify(&p, &spec, cgroup_mode_detect(), &bad) : r;
+	is_str(r >= 0 ? placement_get(&p, "in_force.environment") : strerror(-r),
+	       "no: env.SLICEBENCH_T035_ADDED is set", "without the Environment=, what it added is not environment='s");
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	prop_value_done(&spec.props[0]);
+	prop_value_done(&spec.props[1]);
 }
 
 static void check_attrs(void)
@@ -137,6 +183,7 @@ static void check_attrs(void)
 	for (size_t i = 0; i < n; i++)
 		if (table[i].apply && table[i].example)
 			check_applier(&table[i]);
+	check_environment_on_top();
 }
 
 /* The workloads (runner/oltp/workload.c). */

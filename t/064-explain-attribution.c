@@ -81,6 +81,8 @@ static void check_interaction(void)
 	   "as an interaction, each alone near 0%%");
 	s = line_with(text, "CPUAffinity= x the client's CPUs: ", buf, sizeof(buf));
 	good &= ok(strncmp(s, "  CPUAffinity= x the client's CPUs: 100% (", 42) == 0, "the two-way interaction: %s", s);
+	s = line_with(text, "CPUAffinity= + the client's CPUs ", buf, sizeof(buf));
+	good &= ok(strstr(s, " 100% A itself") != NULL, "A's own row is A, not a sample with an interval: %s", s);
 	s = line_with(text, "What moved with it: ", buf, sizeof(buf));
 	good &= ok(strncmp(s, "What moved with it: server run-queue wait per transaction 95 us against 610 us (together against "
 		      "free; r = -1.00",

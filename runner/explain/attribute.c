@@ -28,11 +28,16 @@ static void mix_label(const char *const *labels, size_t n, unsigned m, const cha
 			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? sep : "", labels[k]);
 }
 
-/* The share of the gap from B to A that mix i covers, with its interval. */
+/* The share of the gap from B to A that mix i covers, with its interval.
+ * A's own mix (the closure, when it is A) covers all of it by
+ * construction: its repeats are the denominator's, not a sample beside
+ * them. */
 struct stats_share attribute_share(const struct measured *mz, size_t i)
 {
 	struct stats_share s;
 
+	if (i == mz->full)
+		return (struct stats_share){ .share = 1, .lo = 1, .hi = 1, .df = INFINITY, .bounded = true };
 	if (stats_share(mz->t[i], mz->n[i], mz->t[mz->full], mz->n[mz->full], mz->t[0], mz->n[0], mz->level, &s) < 0)
 		s = (struct stats_share){ .share = NAN, .lo = NAN, .hi = NAN, .df = NAN };
 	return s;
@@ -399,7 +404,7 @@ bool attribute_print(const struct attribution_names *names, const struct design 
 			continue;
 		mix_label(labels, n, d->masks[i], " + ", label, sizeof(label));
 		fprintf(out, "%-44s %10.1f %9.0f%% %7.0f%% %s\n", label, med[i], pct(attribute_share(mz, i).share),
-			pct(sh.share), attribute_share_interval(&sh, iv, sizeof(iv)));
+			pct(sh.share), i == full ? "A itself" : attribute_share_interval(&sh, iv, sizeof(iv)));
 	}
 	fprintf(out, "(TPS: median of the repeats; added to B: what the set moves from B, of the gap in mean log TPS; "
 		"share: the mean of that and what the closure loses without the set, where both were measured, "

@@ -206,11 +206,20 @@ int factors_find(const struct experiment *e, size_t ia, size_t ib, const struct 
 			 context_kind_to_string(b->kind));
 	if (r < 0)
 		return r;
-	/* B's kind if it takes every factor, else raw, which forks the server itself. */
-	ret->kind = b->kind;
-	for (size_t k = 0; k < ret->n; k++)
-		if (!kind_takes(ret->kind, mode, &ret->f[k], b, pa, pb))
-			ret->kind = CONTEXT_RAW;
+	/* B's kind if it takes every factor; else a scope, whose server
+	 * slicebench forks (so that it inherits what a shell's does) and
+	 * systemd places as it places B's; else raw, which forks it outside
+	 * systemd. */
+	const enum context_kind kinds[] = { b->kind, CONTEXT_SCOPE, CONTEXT_RAW };
+	for (size_t i = 0; i < ELEMENTSOF(kinds); i++) {
+		bool all = true;
+
+		for (size_t k = 0; k < ret->n && all; k++)
+			all = kind_takes(kinds[i], mode, &ret->f[k], b, pa, pb);
+		ret->kind = kinds[i];
+		if (all)
+			break;
+	}
 	for (size_t k = 0; k < ret->n; k++) {
 		if (!kind_takes(ret->kind, mode, &ret->f[k], b, pa, pb)) {
 			char what[160];
