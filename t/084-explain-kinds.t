@@ -12,7 +12,8 @@
 # them) is measured and its distance to the service said.  A null case (a
 # service against one with an OOMScoreAdjust= of no effect, whose
 # placements differ only in identity and that) names nothing, at 99% as in
-# t/080.  Bad input (an unknown context, placements that cannot be read, a
+# t/080.  The reverse, the shell's server against the service, is planned
+# with scopes for hybrids.  Bad input (an unknown context, placements that cannot be read, a
 # budget too small for the closure) exits 2 and starts nothing.
 # Prerequisites: ROOT, MYSQLD, NSPAWN or a running systemd (fails under CI).
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
@@ -25,7 +26,7 @@ scratch=$(mktemp -d -p "$top" .t084.XXXXXX) || exit 1 # inside the checkout, whi
 box=t084-$$
 trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; rm -rf "$scratch"' EXIT
 need_systemd $box "$scratch/up"
-echo "1..12"
+echo "1..13"
 explain() { "${in_systemd[@]}" "$SLICEBENCH" explain "$@"; }
 started=$(date +%s)
 
@@ -74,6 +75,13 @@ else
 fi
 [ -d "$scratch/env/placed/placements" ] && "$SLICEBENCH" report "$scratch/env/round-1" >/dev/null
 ok $? "the placements' start and the mixes are results directories that report reads"
+
+# The other way round, the shell's server explained against the service:
+# a service cannot take the shell's session, a scope can, and is nearer
+# the service than a raw fork (systemd places it).  Planned only.
+explain "$scratch/env/placed" --from b --to a --what-if >"$scratch/reverse" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q '^explain .*: b against a at .*session (session.is_leader no against yes).* (hybrids: scope)$' "$scratch/reverse"
+ok $? "the shell against the service: the hybrids are scopes (exit $rc, $(grep -o '(hybrids: [a-z]*)' "$scratch/reverse"))" "$scratch/reverse"
 
 # A results directory whose placements are gone: refused before anything starts.
 cp -r "$scratch/env/placed" "$scratch/noplace" && rm -rf "$scratch/noplace/placements"
