@@ -73,7 +73,7 @@ static int check_table(PGconn *c, const struct oltp_options *o, const struct pg_
 	if (r < 0)
 		return r;
 	if (!streq(keys, "1")) {
-		xasprintf(ret_msg, "table %s.%s exists without its primary key on %s (an interrupted load?)", oltp_db(o),
+		xasprintf(ret_msg, "table %s.%s exists without its primary key on %s (an interrupted pgbench -i?)", oltp_db(o),
 			  t->name, t->key);
 		return -EEXIST;
 	}
@@ -252,7 +252,7 @@ int pgbench_prepare(const struct oltp_options *o, char **ret_msg)
 	if (r < 0)
 		return r;
 	if (missing && present) {
-		xasprintf(ret_msg, "table %s.%s is missing beside %s (an interrupted load?)", oltp_db(o), missing->name,
+		xasprintf(ret_msg, "table %s.%s is missing beside %s (an interrupted pgbench -i?)", oltp_db(o), missing->name,
 			  present->name);
 		return -EEXIST;
 	}
