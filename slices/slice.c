@@ -241,29 +241,62 @@ int slice_tree_set(struct slice_tree *t, size_t i, const struct prop_value *v)
 	return r;
 }
 
-int slice_tree_verify(const struct slice_tree *t, size_t i, char **ret_why)
+/* Slice i's cgroup files read back into *ret with its settings as
+ * placement_verify_props() records them; *ret_bad counts those not in force. */
+static int slice_settings(const struct slice_tree *t, size_t i, struct placement *ret, unsigned *ret_bad)
 {
-	_cleanup_(placement_done) struct placement p = {};
 	const struct prop_value *props[SLICE_PROPS_MAX + 1];
 	struct prop_value vals[SLICE_PROPS_MAX + 1];
-	unsigned bad = 0;
 	size_t n;
 	int r;
 
-	*ret_why = NULL;
 	if (i >= t->n_made)
 		return -ESRCH;
 	n = slice_tree_props(t, i, props, ELEMENTSOF(props));
 	for (size_t k = 0; k < n; k++)
 		vals[k] = *props[k];
-	r = placement_read_cgroup(t->cgroups[i], t->mode, "", &p);
-	if (r >= 0)
-		r = placement_verify_props(&p, vals, n, t->mode, &bad);
+	r = placement_read_cgroup(t->cgroups[i], t->mode, "", ret);
+	return r < 0 ? r : placement_verify_props(ret, vals, n, t->mode, ret_bad);
+}
+
+int slice_tree_verify(const struct slice_tree *t, size_t i, char **ret_why)
+{
+	_cleanup_(placement_done) struct placement p = {};
+	unsigned bad = 0;
+	int r;
+
+	*ret_why = NULL;
+	r = slice_settings(t, i, &p, &bad);
 	if (r < 0)
 		return r;
 	for (size_t k = 0; bad && k < p.n; k++)
 		if (strncmp(p.attrs[k].key, "in_force.", 9) == 0 && strncmp(p.attrs[k].value, "no", 2) == 0)
 			return xasprintf(ret_why, "slice %s: %s= is not in force: %s", t->specs[i].name,
 					 p.attrs[k].key + 9, p.attrs[k].value + 4) < 0 ? -ENOMEM : 1;
+	return 0;
+}
+
+int slice_tree_record(const struct slice_tree *t, struct placement *p)
+{
+	for (size_t i = 0; i < t->n_made; i++) {
+		_cleanup_(placement_done) struct placement s = {};
+		unsigned bad;
+		int r = slice_settings(t, i, &s, &bad);
+
+		/* setting.CPUWeight.read as setting.db.slice/CPUWeight.read. */
+		for (size_t k = 0; r >= 0 && k < s.n; k++) {
+			const char *key = s.attrs[k].key;
+			size_t dot = strcspn(key, ".") + 1;
+			_cleanup_free_ char *name = NULL;
+
+			if (!placement_key_is_setting(key))
+				continue;
+			r = xasprintf(&name, "%.*s%s/%s", (int)dot, key, t->specs[i].name, key + dot);
+			if (r >= 0)
+				r = placement_set(p, name, s.attrs[k].value);
+		}
+		if (r < 0)
+			return r;
+	}
 	return 0;
 }

@@ -74,3 +74,8 @@ int slice_tree_set(struct slice_tree *t, size_t i, const struct prop_value *v);
 /* Reads slice i's cgroup files back: 0 when every setting of it is in
  * force, 1 when one is not (why in *ret_why, the caller frees it). */
 int slice_tree_verify(const struct slice_tree *t, size_t i, char **ret_why);
+/* Adds to p each slice's settings as written, resolved and read back, and
+ * whether each is in force, named by slice: setting.db.slice/CPUWeight.written,
+ * in_force.db.slice/CPUWeight (slices/snapshot.h). */
+struct placement;
+int slice_tree_record(const struct slice_tree *t, struct placement *p);

@@ -193,13 +193,15 @@ static void eta(const struct runner *rn, char *buf, size_t len)
 	snprintf(buf, len, "%ldm%02lds", left / 60, left % 60);
 }
 
-static int put_placement(struct runner *rn, const char *unit, const struct context *c)
+/* The unit's placement, with its settings and its slices' as written,
+ * resolved and read back. */
+static int put_placement(struct runner *rn, const char *unit, const struct context *c, const struct slice_tree *tree)
 {
 	_cleanup_(placement_done) struct placement p = {};
 	unsigned bad = 0;
 	char name[160];
 	json_t *j;
-	int r;
+	int r, e;
 
 	r = placement_snapshot(c->pid, getpid(), c->mode, &p);
 	if (r >= 0)
@@ -208,6 +210,9 @@ static int put_placement(struct runner *rn, const char *unit, const struct conte
 		r = managed_systemd_facts(c, &p);
 	if (r >= 0)
 		r = placement_verify(&p, c->spec, c->mode, &bad);
+	/* The unit's own placement is kept even if its slices cannot be read. */
+	if (r >= 0 && (e = slice_tree_record(tree, &p)) < 0)
+		log_warning_errno(e, "run: %s: cannot read its slices' settings back: %m", unit);
 	if (r < 0)
 		return r;
 	if (bad)
@@ -483,7 +488,7 @@ static int run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 		unit_end(rn, &u);
 		return result < 0 ? result : e->on_error == ON_ERROR_STOP ? -ECANCELED : 0;
 	}
-	r = put_placement(rn, unit, &u.c);
+	r = put_placement(rn, unit, &u.c, &u.tree);
 	if (r < 0)
 		log_warning_errno(r, "run: %s: cannot record the placement: %m", unit);
 	result = unit_steps(rn, unit, ctx, v, repeat, &u.c, &u.tree, &o);
@@ -627,7 +632,7 @@ static int run_live_unit(struct runner *rn, size_t ctx, unsigned repeat)
 			rn->steps_done += e->n_threads;
 			continue;
 		}
-		if (put_placement(rn, unit, &u.c) < 0)
+		if (put_placement(rn, unit, &u.c, &u.tree) < 0)
 			log_warning("run: %s: cannot record the placement", unit);
 		result = unit_steps(rn, unit, ctx, v, repeat, &u.c, &u.tree, &o);
 		if (!process_alive(&u.c.pid))
