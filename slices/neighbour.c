@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "slices/bus.h"
@@ -15,6 +16,7 @@
 const struct word neighbour_kind_words[] = {
 	{ "hog", NEIGHBOUR_HOG },
 	{ "command", NEIGHBOUR_COMMAND },
+	{ "oltp", NEIGHBOUR_OLTP },
 	{},
 };
 
@@ -31,8 +33,9 @@ static void note(struct neighbour *n, const char *what, int r, const sd_bus_erro
 		xasprintf(&n->failure, "neighbour %s: %s: %s", n->spec->name, what, strerror(-r));
 }
 
-int neighbour_argv(const struct neighbour_spec *s, char ***ret)
+int neighbour_argv(const struct neighbour_spec *spec, const struct server *srv, char ***ret)
 {
+	const struct neighbour_spec *s = spec;
 	char self[PATH_MAX], threads[16], duty[16];
 	char **argv;
 	ssize_t len;
@@ -50,6 +53,8 @@ int neighbour_argv(const struct neighbour_spec *s, char ***ret)
 		*ret = argv;
 		return argv ? 0 : -ENOMEM;
 	}
+	if (s->kind == NEIGHBOUR_OLTP)
+		return srv ? server_argv(srv, ret) : -EINVAL;
 	/* The hog is this very binary, whatever its path. */
 	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (len < 0)
@@ -188,7 +193,7 @@ int neighbour_start(struct neighbour *n)
 	r = make_place(n);
 	if (r < 0)
 		return r;
-	r = neighbour_argv(n->spec, &argv);
+	r = neighbour_argv(n->spec, n->server, &argv);
 	if (r >= 0)
 		r = pipe2(gate, O_CLOEXEC) < 0 ? -errno : spawn(argv, gated_setup, gate, &n->pid);
 	strv_free(argv);
@@ -211,17 +216,41 @@ int neighbour_start(struct neighbour *n)
 	return r;
 }
 
+int neighbour_wait_ready(struct neighbour *n)
+{
+	_cleanup_free_ char *tail = NULL;
+	int r;
+
+	if (n->spec->kind != NEIGHBOUR_OLTP)
+		return 0;
+	r = server_wait_ready(n->server, &n->pid, 120 * NSEC_PER_SEC, NULL);
+	if (r < 0 && !n->failure) {
+		(void)server_log_tail(n->server, 0, 3, &tail);
+		xasprintf(&n->failure, "neighbour %s: %s%s%s", n->spec->name,
+			  r == -ECHILD	    ? "its server exited before it answered"
+			  : r == -EINTR	    ? "interrupted while its server came up"
+			  : r == -EADDRINUSE ? "its server's socket answers for another server"
+					    : "its server did not answer in time",
+			  tail ? "; its log says: " : "", strempty(tail));
+	}
+	if (r < 0)
+		neighbour_stop(n);
+	return r;
+}
+
 static void note_exit(struct neighbour *n, int status)
 {
+	const char *what = n->spec->kind == NEIGHBOUR_OLTP ? "'s server" : "";
+
 	if (n->failure)
 		return;
 	if (WIFSIGNALED(status))
-		xasprintf(&n->failure, "neighbour %s was killed by signal %d during the step", n->spec->name,
+		xasprintf(&n->failure, "neighbour %s%s was killed by signal %d during the step", n->spec->name, what,
 			  WTERMSIG(status));
 	else if (WEXITSTATUS(status) == 127)
 		xasprintf(&n->failure, "neighbour %s: its command could not be executed", n->spec->name);
 	else
-		xasprintf(&n->failure, "neighbour %s exited with status %d during the step", n->spec->name,
+		xasprintf(&n->failure, "neighbour %s%s exited with status %d during the step", n->spec->name, what,
 			  WEXITSTATUS(status));
 }
 
@@ -244,6 +273,8 @@ int neighbour_check(struct neighbour *n)
 
 void neighbour_stop(struct neighbour *n)
 {
+	struct stat st;
+
 	if (n->pid > 0) {
 		/* Its whole session: a command may have started children. */
 		(void)kill(-n->pid, SIGTERM);
@@ -251,6 +282,10 @@ void neighbour_stop(struct neighbour *n)
 		(void)kill(-n->pid, SIGKILL);
 		n->pid = 0;
 	}
+	/* A server that died (or was killed above) leaves its socket; its
+	 * process is gone now, and the socket's directory is its own. */
+	if (n->spec->kind == NEIGHBOUR_OLTP && n->server && lstat(n->server->socket, &st) == 0 && S_ISSOCK(st.st_mode))
+		(void)unlink(n->server->socket);
 	if (n->bus && n->unit) {
 		/* An empty scope stops by itself; one still holding a child of
 		 * the command is stopped, which kills what is left. */

@@ -228,14 +228,16 @@ static void check_mechanism(void)
 
 /* Every summary the report makes of a step's telemetry names its key and
  * reduces a key that a sample really has (one of a step with a neighbour,
- * whose CPU time is a key of its own). */
+ * whose CPU time is a key of its own), or one of the step's own (an oltp
+ * neighbour's TPS). */
 static void check_telemetry_summaries(void)
 {
 	static const char *const neighbours[] = { "hog" };
 	struct oltp_telemetry_sample s = { .n_neighbours = 1, .neighbour_names = neighbours };
-	json_t *j = oltp_telemetry_sample_to_json(&s);
+	struct step_result r = { .n_neighbour_tps = 1, .neighbour_tps_names = { "db" }, .neighbour_tps = { 10 } };
+	json_t *j = oltp_telemetry_sample_to_json(&s), *step = NULL;
 
-	ok(j != NULL, "a sample renders as JSON");
+	ok(j != NULL && step_result_to_json(&r, &step) >= 0, "a sample and a step render as JSON");
 	for (size_t k = 0; k < _TEL_MAX; k++) {
 		const struct telemetry_summary_def *d = &telemetry_summaries[k];
 		bool unique = true;
@@ -243,10 +245,11 @@ static void check_telemetry_summaries(void)
 		for (size_t i = 0; d->name && i < k; i++)
 			unique = unique && !streq_ptr(telemetry_summaries[i].name, d->name);
 		ok(d->name && d->sample && unique, "telemetry summary %zu has a name of its own (%s)", k, strempty(d->name));
-		ok(d->sample && json_object_get(j, d->sample), "%s reduces a key of the samples (%s)", strempty(d->name),
-		   strempty(d->sample));
+		ok(d->sample && json_object_get(d->reduce == REDUCE_STEP ? step : j, d->sample), "%s reduces a key of the %s (%s)",
+		   strempty(d->name), d->reduce == REDUCE_STEP ? "step" : "samples", strempty(d->sample));
 	}
 	json_decref(j);
+	json_decref(step);
 }
 
 int main(void)

@@ -11,6 +11,7 @@
 #include "report/stats.h"
 #include "run/engine.h"
 #include "run/experiment.h"
+#include "run/managed.h"
 #include "common/interrupt.h"
 #include "run/results.h"
 #include "common/util.h"
@@ -130,6 +131,9 @@ static void plan_print(const struct run_plan *p)
 		printf("neighbour %s beside every step:", nb->name);
 		if (nb->kind == NEIGHBOUR_HOG)
 			printf(" slicebench hog, %u threads at %u%%", nb->threads, nb->duty);
+		if (nb->kind == NEIGHBOUR_OLTP)
+			printf(" a mariadbd of its own (buffer pool " NEIGHBOUR_OLTP_BUFFER_POOL ") and %u client threads of "
+			       "oltp_read_only on 1 x %u rows", nb->threads, NEIGHBOUR_OLTP_TABLE_SIZE);
 		for (size_t k = 0; nb->kind == NEIGHBOUR_COMMAND && nb->argv[k]; k++)
 			printf(" %s", nb->argv[k]);
 		printf(" in %s\n", e->neighbour_slice[i] >= 0 ? e->slices[e->neighbour_slice[i]].name : "the kind's default place");

@@ -122,10 +122,20 @@ static bool server_gone(pid_t pid)
 	return read_file_str(path, &stat) >= 0 && (p = strrchr(stat, ')')) && p[1] == ' ' && p[2] == 'Z';
 }
 
+/* A background client's owner has said stop: the measured phase ends now. */
+static bool until_reached(struct step_frame *f)
+{
+	if (!f->o->until || !atomic_load(f->o->until))
+		return false;
+	if (!f->until_ns)
+		f->until_ns = now_ns();
+	return true;
+}
+
 /* Sleeps to an absolute deadline, waking every 100 ms to notice a stop. */
 static void sleep_until(struct step_frame *f, uint64_t deadline)
 {
-	for (uint64_t now; !atomic_load(&f->stop) && !interrupt_signal && (now = now_ns()) < deadline;) {
+	for (uint64_t now; !atomic_load(&f->stop) && !interrupt_signal && !until_reached(f) && (now = now_ns()) < deadline;) {
 		uint64_t t = MIN(deadline, now + 100 * NSEC_PER_MSEC);
 		struct timespec ts = { .tv_sec = t / NSEC_PER_SEC, .tv_nsec = t % NSEC_PER_SEC };
 
@@ -164,7 +174,7 @@ static void report(struct step_frame *f, unsigned clients, struct oltp_telemetry
 		sleep_until(f, MIN(tick, f->end_ns));
 		if (interrupt_signal)
 			step_fail(f, "interrupted by a signal");
-		if (atomic_load(&f->stop))
+		if (atomic_load(&f->stop) || until_reached(f))
 			break;
 		if (tel && oltp_telemetry_append(tel, (double)(MIN(tick, f->end_ns) - f->measure_ns) / NSEC_PER_SEC, ret) < 0)
 			step_fail(f, "out of memory");
@@ -234,8 +244,11 @@ static int collect(struct step_frame *f, struct step_result *ret)
 			ret->errors[e] += c->errors[e];
 		n_seconds = MAX(n_seconds, c->n_seconds);
 	}
-	/* An event-count step ends with its last transaction; a timed one at its deadline. */
-	if (f->end_ns != UINT64_MAX)
+	/* An event-count step ends with its last transaction; a timed one at
+	 * its deadline; a background one when its owner said stop. */
+	if (f->until_ns)
+		last_end = MAX(f->measure_ns, MIN(f->until_ns, f->end_ns));
+	else if (f->end_ns != UINT64_MAX)
 		last_end = f->end_ns;
 	else
 		for (unsigned i = 0; i < f->n_threads; i++)
@@ -300,8 +313,10 @@ int step_frame_run(struct step_frame *f, const struct oltp_options *o, unsigned 
 	memset(f->counters, 0, n_threads * sizeof(*f->counters));
 	for (unsigned i = 0; i < n_threads; i++)
 		histogram_init(&f->counters[i].latency);
-	/* Telemetry is an extra: a step still runs where /proc cannot be read. */
-	(void)oltp_telemetry_new(o, &tel);
+	/* Telemetry is an extra: a step still runs where /proc cannot be read.
+	 * A background client's would sample the step's threads twice. */
+	if (!o->until)
+		(void)oltp_telemetry_new(o, &tel);
 
 	start_ns = now_ns();
 	for (; started < n_threads; started++) {

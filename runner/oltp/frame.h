@@ -32,7 +32,8 @@ struct step_frame {
 	const struct oltp_options *o;
 	unsigned n_threads;
 	struct step_counters *counters; /* [n_threads], one per worker thread */
-	uint64_t measure_ns, end_ns;	/* set before the gate opens; end_ns UINT64_MAX: events only */
+	uint64_t measure_ns, end_ns;	/* set before the gate opens; end_ns UINT64_MAX: events only, or until o->until */
+	uint64_t until_ns;		/* when o->until was seen set (the reporter's, read after the join); 0: not */
 	atomic_bool stop;
 	atomic_uint_fast64_t events_done;
 	atomic_uint connected; /* clients connected so far, for the progress while they connect */

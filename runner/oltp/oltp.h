@@ -6,6 +6,7 @@
 #pragma once
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -77,6 +78,10 @@ struct oltp_options {
 	const char *sysbench_path;     /* "sysbench" */
 	const char *pgbench_path;      /* "pgbench" */
 	bool progress;                 /* a line per second on stderr */
+	/* A client in the background (an oltp neighbour's): it runs until
+	 * *until is set rather than for duration_ns, and samples no
+	 * telemetry; NULL: a step of its own. */
+	const atomic_bool *until;
 };
 
 /* The workload's defaults, here for oltp_options_default() and for the
@@ -211,6 +216,11 @@ struct step_result {
 	double connect_s;
 	size_t n_samples;
 	struct oltp_telemetry_sample *samples;
+	/* The oltp neighbours' own TPS beside the step (their clients' from
+	 * before its warm-up to its end), named as the telemetry names them */
+	size_t n_neighbour_tps;
+	const char *neighbour_tps_names[OLTP_NEIGHBOURS_MAX];
+	double neighbour_tps[OLTP_NEIGHBOURS_MAX];
 	bool failed;
 	char reason[256];
 };
@@ -267,6 +277,14 @@ int oltp_run_step(const struct oltp_options *o, unsigned threads, struct step_re
 int sysbench_run_step(const struct oltp_options *o, unsigned threads, struct step_result *ret);
 /* The step of o->workload with o->driver. */
 int oltp_step(const struct oltp_options *o, unsigned threads, struct step_result *ret);
+/* A native oltp_read_only client of `threads` connections that runs in a
+ * thread of its own beside a step, until stopped: an oltp neighbour's.
+ * Start copies o (its socket and database must outlive the client). */
+struct oltp_background;
+int oltp_background_start(const struct oltp_options *o, unsigned threads, struct oltp_background **ret);
+/* Stops and joins it; *ret is its record (failed, with the reason, if a
+ * connection failed or its server went away).  NULL b: nothing. */
+int oltp_background_stop(struct oltp_background *b, struct step_result *ret);
 /* Parse sysbench 1.0.20's run output into *ret (exposed for the tests). */
 int sysbench_parse_report(const char *text, struct step_result *ret);
 

@@ -227,6 +227,15 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 	}
 	if (r->n_samples && json_object_set_new(o, "cpu_per_s", cpu_per_s(r)) < 0)
 		goto oom;
+	if (r->n_neighbour_tps) {
+		json_t *nb = json_object();
+
+		if (json_object_set_new(o, "neighbour_tps", nb) < 0)
+			goto oom;
+		for (size_t i = 0; i < r->n_neighbour_tps; i++)
+			if (json_object_set_new(nb, r->neighbour_tps_names[i], json_real(r->neighbour_tps[i])) < 0)
+				goto oom;
+	}
 	samples = json_array();
 	if (json_object_set_new(o, "telemetry", samples) < 0)
 		goto oom;

@@ -233,7 +233,7 @@ int oltp_run_step(const struct oltp_options *o, unsigned threads, struct step_re
 	uint64_t seed;
 	int r = -ENOMEM;
 
-	if (threads == 0 || o->tables == 0 || o->table_size == 0 || (!o->duration_ns && !o->events))
+	if (threads == 0 || o->tables == 0 || o->table_size == 0 || (!o->duration_ns && !o->events && !o->until))
 		return -EINVAL;
 	ws = calloc(threads, sizeof(*ws));
 	if (!ws)

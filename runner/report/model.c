@@ -111,6 +111,8 @@ const struct telemetry_summary_def telemetry_summaries[_TEL_MAX] = {
 	[TEL_CLIENT_CPU] = { .name = "client_cpu_per_s", .sample = "client_cpu_s", .reduce = REDUCE_RATE, .decimals = 3 },
 	[TEL_NEIGHBOURS_CPU] = { .name = "neighbours_cpu_per_s", .sample = "neighbour_cpu_s", .reduce = REDUCE_RATE,
 				 .decimals = 3 },
+	/* and what the oltp neighbours' servers did with theirs */
+	[TEL_NEIGHBOURS_TPS] = { .name = "neighbours_tps", .sample = "neighbour_tps", .reduce = REDUCE_STEP, .decimals = 1 },
 };
 
 /* A sample's number, or the sum of an object's numbers (the neighbours'). */
@@ -142,6 +144,8 @@ static double step_summary(const json_t *step, const struct telemetry_summary_de
 	double acc = 0, first = NAN, first_t = NAN, last_t = NAN;
 	size_t i, n = 0;
 
+	if (d->reduce == REDUCE_STEP)
+		return sample_number(json_object_get(step, d->sample), &acc) ? acc : NAN;
 	json_array_foreach(json_object_get(step, "telemetry"), i, s) {
 		double x, t = json_number_value(json_object_get(s, "t_s"));
 
@@ -157,6 +161,7 @@ static double step_summary(const json_t *step, const struct telemetry_summary_de
 		case REDUCE_MAX:
 			acc = n ? MAX(acc, x) : x;
 			break;
+		case REDUCE_STEP: /* returned above */
 		case REDUCE_DELTA:
 		case REDUCE_RATE:
 			first = n ? first : x;

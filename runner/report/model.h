@@ -32,6 +32,7 @@ enum telemetry_reduce {
 	REDUCE_MAX,
 	REDUCE_DELTA, /* last minus first: a cumulative counter */
 	REDUCE_RATE,  /* the delta per second of t_s: a cumulative CPU time as CPUs used */
+	REDUCE_STEP,  /* not the samples': the step's own key (an object's members summed) */
 };
 enum telemetry_summary {
 	TEL_IDLE_PCT,
@@ -45,11 +46,12 @@ enum telemetry_summary {
 	TEL_SERVER_CPU,
 	TEL_CLIENT_CPU,
 	TEL_NEIGHBOURS_CPU,
+	TEL_NEIGHBOURS_TPS,
 	_TEL_MAX,
 };
 struct telemetry_summary_def {
 	const char *name;   /* the cell's key in JSON, its column in CSV */
-	const char *sample; /* the key of a telemetry sample it reduces (an object's members summed) */
+	const char *sample; /* the key of a telemetry sample it reduces (an object's members summed); REDUCE_STEP: the step's */
 	enum telemetry_reduce reduce;
 	int decimals; /* in CSV */
 };

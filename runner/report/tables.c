@@ -198,8 +198,9 @@ static void add_load(struct table *t, const struct cell *c)
 			  v[TEL_RUNNING_MEAN], v[TEL_RUNNING_MAX], v[TEL_BLOCKED_MEAN], v[TEL_BLOCKED_MAX]);
 }
 
-/* "0.82 | 0.41 | 0.95": the CPUs the server, the client and the
- * neighbours used; the neighbours' part only when the run had some. */
+/* "0.82 | 0.41 | 0.95 (812.3 TPS)": the CPUs the server, the client and
+ * the neighbours used; the neighbours' part only when the run had some,
+ * their servers' TPS only when some were oltp neighbours. */
 static void add_cpu(struct table *t, const struct cell *c)
 {
 	const double *v = c->tel;
@@ -208,8 +209,11 @@ static void add_cpu(struct table *t, const struct cell *c)
 		table_add(t, GAP);
 	else if (isnan(v[TEL_NEIGHBOURS_CPU]))
 		table_add(t, "%.2f | %.2f", v[TEL_SERVER_CPU], v[TEL_CLIENT_CPU]);
-	else
+	else if (isnan(v[TEL_NEIGHBOURS_TPS]))
 		table_add(t, "%.2f | %.2f | %.2f", v[TEL_SERVER_CPU], v[TEL_CLIENT_CPU], v[TEL_NEIGHBOURS_CPU]);
+	else
+		table_add(t, "%.2f | %.2f | %.2f (%.1f TPS)", v[TEL_SERVER_CPU], v[TEL_CLIENT_CPU], v[TEL_NEIGHBOURS_CPU],
+			  v[TEL_NEIGHBOURS_TPS]);
 }
 
 /* METRIC_MECHANISM + i: row i of oltp_mechanism_table(). */
@@ -314,8 +318,8 @@ static const char *metric_caption(const struct model *m, enum metric what, char 
 		snprintf(buf, len, "nr_throttled delta per step, median of the repeats");
 		break;
 	case METRIC_CPU:
-		snprintf(buf, len, "who got the CPU: CPU seconds per second of the server | the client | the neighbours, "
-				   "median of the repeats");
+		snprintf(buf, len, "who got the CPU: CPU seconds per second of the server | the client | the neighbours "
+				   "(the oltp neighbours' own TPS), median of the repeats");
 		break;
 	default: {
 		size_t n;

@@ -1030,6 +1030,7 @@ static int check_slices(struct parser *p)
 static int check_neighbours(struct parser *p)
 {
 	struct experiment *e = p->e;
+	const char *missing;
 
 	for (size_t i = 0; i < e->n_neighbours; i++) {
 		struct neighbour_spec *nb = &e->neighbours[i];
@@ -1037,12 +1038,25 @@ static int check_neighbours(struct parser *p)
 
 		e->neighbour_slice[i] = -1;
 		if ((int)nb->kind < 0)
-			return fail_at(p, p->nb_line[i], "kind", "[neighbour %s] needs kind = hog or command", nb->name);
+			return fail_at(p, p->nb_line[i], "kind", "[neighbour %s] needs kind = hog, command or oltp", nb->name);
 		if (nb->kind == NEIGHBOUR_HOG && line[NB_COMMAND])
 			return fail_at(p, line[NB_COMMAND], "command", "a hog runs slicebench hog; command is for kind = command");
 		if (nb->kind == NEIGHBOUR_COMMAND && (line[NB_THREADS] || line[NB_DUTY]))
 			return fail_at(p, line[NB_THREADS] ?: line[NB_DUTY], line[NB_THREADS] ? "threads" : "duty",
-				       "only a hog takes threads and duty; a command's own options say how it runs");
+				       "threads and duty are a hog's (threads an oltp neighbour's too); a command's own options say how it runs");
+		if (nb->kind == NEIGHBOUR_OLTP && (line[NB_DUTY] || line[NB_COMMAND]))
+			return fail_at(p, line[NB_DUTY] ?: line[NB_COMMAND], line[NB_DUTY] ? "duty" : "command",
+				       "an oltp neighbour is a mariadbd of its own and slicebench's client with threads; "
+				       "duty is a hog's, command a command's");
+		if (nb->kind == NEIGHBOUR_OLTP && nb->threads > NEIGHBOUR_OLTP_THREADS_MAX)
+			return fail_at(p, line[NB_THREADS], "threads",
+				       "bad value '%u' (an oltp neighbour's client threads: an integer from 1 to %d)",
+				       nb->threads, NEIGHBOUR_OLTP_THREADS_MAX);
+		if (nb->kind == NEIGHBOUR_OLTP && server_engine_mariadb.installed(server_engine_mariadb.binary, &missing) < 0)
+			return fail_at(p, line[NB_KIND], "kind", "an oltp neighbour runs a mariadbd of its own: no %s here",
+				       missing);
+		if (nb->kind == NEIGHBOUR_OLTP)
+			nb->threads = nb->threads ?: 1;
 		if (nb->kind == NEIGHBOUR_COMMAND && !nb->argv)
 			return fail_at(p, p->nb_line[i], "command", "[neighbour %s] of kind = command needs command = ...",
 				       nb->name);

@@ -240,9 +240,11 @@ int state_record_neighbour(const char *state_dir, const struct neighbour *n)
 	r = mkdir_new(dir, 0700);
 	if (r < 0)
 		return r;
-	j = json_pack("{s:s, s:s?, s:s?, s:i, s:s?, s:i, s:I, s:i}", "kind", "neighbour", "unit", n->unit, "invocation",
-		      *invocation ? invocation : NULL, "uid", -1, "cgroup", n->cgroup, "pid", (int)n->pid, "pid_start",
-		      (json_int_t)proc_start_time(n->pid), "owner_pid", (int)getpid());
+	/* An oltp neighbour's server leaves its socket when killed. */
+	j = json_pack("{s:s, s:s?, s:s?, s:i, s:s?, s:i, s:I, s:i, s:s?}", "kind", "neighbour", "unit", n->unit,
+		      "invocation", *invocation ? invocation : NULL, "uid", -1, "cgroup", n->cgroup, "pid", (int)n->pid,
+		      "pid_start", (json_int_t)proc_start_time(n->pid), "owner_pid", (int)getpid(), "socket",
+		      n->server && n->spec->kind == NEIGHBOUR_OLTP ? n->server->socket : NULL);
 	return write_record(path, j);
 }
 
@@ -405,6 +407,21 @@ static void clear_engine_stale(const char *dir, const json_t *j)
 	engine->clear_stale(datadir, socket);
 }
 
+/* The socket a killed neighbour's server left (only a socket: it is in
+ * the neighbour's own socket directory, and the state's lock keeps any
+ * other run of this state directory away). */
+static void remove_neighbour_socket(const json_t *j)
+{
+	const char *socket = json_string_value(json_object_get(j, "socket"));
+	struct stat st;
+
+	if (!socket || !streq_ptr(json_string_value(json_object_get(j, "kind")), "neighbour") ||
+	    lstat(socket, &st) < 0 || !S_ISSOCK(st.st_mode))
+		return;
+	if (unlink(socket) == 0)
+		printf("removed the neighbour's socket %s\n", socket);
+}
+
 static bool clean_one(const char *dir, const char *name)
 {
 	_cleanup_free_ char *path = NULL;
@@ -434,6 +451,7 @@ static bool clean_one(const char *dir, const char *name)
 	kill_process("the neighbour", (pid_t)json_integer_value(json_object_get(j, "pid")),
 		     (unsigned long long)json_integer_value(json_object_get(j, "pid_start")));
 	clear_engine_stale(dir, j);
+	remove_neighbour_socket(j);
 	remove_cgroup(cgroup);
 	gone = !cgroup || cgroup_gone(cgroup);
 	/* A slice tree: its units or cgroups, children first (the record lists
@@ -451,6 +469,29 @@ static bool clean_one(const char *dir, const char *name)
 	return true;
 }
 
+/* An oltp neighbour's first setup cut short leaves its half-made datadir
+ * in STATE/slicebench-neighbour-NAME (run/managed.h). */
+static int remove_neighbours_half_made(const char *state_dir)
+{
+	struct dirent **names = NULL;
+	int n, cleared = 0;
+
+	n = scandir(state_dir, &names, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		_cleanup_free_ char *sub = NULL;
+
+		if (strncmp(names[i]->d_name, "slicebench-neighbour-", 21) == 0 && names[i]->d_type == DT_DIR &&
+		    xasprintf(&sub, "%s/%s", state_dir, names[i]->d_name) >= 0 &&
+		    server_remove_half_made(sub, &server_engine_mariadb) > 0) {
+			printf("removed the half-made datadir %s/%s.new\n", sub, server_engine_mariadb.datadir_name);
+			cleared++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return cleared;
+}
+
 int state_cleanup(const char *state_dir)
 {
 	_cleanup_free_ char *dir = NULL;
@@ -464,6 +505,7 @@ int state_cleanup(const char *state_dir)
 			printf("removed the half-made datadir %s/%s.new\n", state_dir, server_engines[e]->datadir_name);
 			cleared++;
 		}
+	cleared += remove_neighbours_half_made(state_dir);
 	if (xasprintf(&dir, "%s/live", state_dir) < 0)
 		return -ENOMEM;
 	if (lstat(dir, &st) < 0)
