@@ -4,8 +4,11 @@
 # raw server in db.slice, db.slice's weight 100 then 1600.  The hog's scope
 # (its cgroup for raw) is there during the steps and gone after, its CPU
 # time per second is in each step's record beside the server's, and the
-# server's share of the two rises with its slice's weight; after SIGKILL,
-# cleanup stops the hog.  Then CPUQuota= 50% 100% 200% in mode = restart
+# server's share of the two rises with its slice's weight.  Beside the hog
+# in batch.slice, an oltp neighbour: its own mariadbd runs in its scope
+# (its cgroup for raw) during the steps, its TPS is in each step's record,
+# and it is gone after the run, socket and all.  After SIGKILL, cleanup
+# stops the hog and the neighbour's server.  Then CPUQuota= 50% 100% 200% in mode = restart
 # live: the live steps of a repeat share one server PID and each value's
 # quota is read back from the cgroup, as the restarted servers' are.  A
 # neighbour whose command ends during a step fails that step.
@@ -22,7 +25,7 @@ box=t039-$$
 trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; rm -rf "$scratch"' EXIT
 sb=$(cd "$(dirname "$SLICEBENCH")" && pwd)/$(basename "$SLICEBENCH")
 need_systemd $box "$scratch/up"
-echo "1..30"
+echo "1..38"
 "${in_systemd[@]}" bash "$top/t/fixtures/neighbours/scenarios.sh" "$sb" "$top/t/fixtures/run" >"$scratch/out" 2>&1
 value() { sed -n "s/^$1=//p" "$scratch/out" | head -n1; }
 is() { # is KEY WANT DESC
@@ -43,6 +46,15 @@ is run.steps 4 "with a step per kind and weight"
 ok $? "the hog's scope ran in slicebench_batch.slice during the service's steps (seen $(value seen.scope) times)" "$scratch/out"
 [ "$(value seen.raw_cgroup)" -gt 0 ]
 ok $? "the raw hog's cgroup sat below raw's batch.slice during its steps (seen $(value seen.raw_cgroup) times)" "$scratch/out"
+[ "$(value seen.db_scope)" -gt 0 ]
+ok $? "the oltp neighbour's mariadbd ran in its scope in slicebench_batch.slice during the service's steps (seen $(value seen.db_scope) times)" "$scratch/out"
+[ "$(value seen.db_raw)" -gt 0 ]
+ok $? "and in its cgroup below raw's batch.slice during raw's (seen $(value seen.db_raw) times)" "$scratch/out"
+for u in service-v1 service-v2 raw-v1 raw-v2; do
+	awk -v x="$(value $u.db_tps)" 'BEGIN { exit !(x + 0 > 0) }' || break
+done
+ok $? "every step records the oltp neighbour's own TPS above zero ($(for u in service-v1 service-v2 raw-v1 raw-v2; do printf '%s ' "$(value $u.db_tps)"; done))" "$scratch/out"
+positive service-v1.db_cpu "and its server's CPU time per second beside the hog's"
 positive service-v1.hog "the hog's CPU time per second is in the service's step"
 positive raw-v1.hog "and in the raw server's"
 positive service-v1.server "the server's is beside it"
@@ -51,12 +63,18 @@ rises raw
 is run.units_after "" "no unit, slice or scope is left after the run"
 is run.cgroups_after "" "no cgroup is left"
 is run.hogs_after "" "and no hog runs"
+is run.dbs_after "" "nor the oltp neighbour's mariadbd, and its socket is gone"
 [ "$(value kill.hogs_left)" -ge 1 ]
 ok $? "SIGKILL of the run leaves its hog running ($(value kill.hogs_left))" "$scratch/out"
+[ "$(value kill.dbs_left)" -ge 1 ]
+ok $? "and its oltp neighbour's mariadbd ($(value kill.dbs_left))" "$scratch/out"
 is kill.cleanup_rc 0 "cleanup exits 0"
+[[ "$(value kill.cleanup)" == *"stopped unit slicebench-neighbour-db-"* ]]
+ok $? "cleanup says it stopped the oltp neighbour's scope" "$scratch/out"
 [[ "$(value kill.cleanup)" == *"stopped unit slicebench-neighbour-hog-"* ]]
 ok $? "cleanup says it stopped the hog's scope ($(value kill.cleanup))" "$scratch/out"
 is kill.hogs_after "" "and no hog is left"
+is kill.dbs_after "" "nor the oltp neighbour's mariadbd or its socket"
 [ -z "$(value kill.units_after)" ] && [ -z "$(value kill.servers_after)" ]
 ok $? "nor any unit or server" "$scratch/out"
 is dies.rc 1 "a run whose neighbour ends during the step exits 1"
