@@ -375,22 +375,22 @@ static int step_neighbours_start(struct runner *rn, const struct context *c, con
 
 /* One step with the experiment's neighbours beside it: they start before
  * its warm-up and stop after it, and one that ended on its own during the
- * step fails the step. */
+ * step fails the step.  o is the step's copy of the unit's options, which
+ * must live as long as *s: its samples name the neighbours from it. */
 static int step_with_neighbours(struct runner *rn, const struct context *c, const struct slice_tree *t,
-				const struct oltp_options *base, unsigned threads, struct step_result *s)
+				struct oltp_options *o, unsigned threads, struct step_result *s)
 {
 	struct step_neighbours sn = {};
 	_cleanup_free_ char *msg = NULL;
-	struct oltp_options o = *base;
 	int r;
 
-	r = step_neighbours_start(rn, c, t, &sn, &o, &msg);
+	r = step_neighbours_start(rn, c, t, &sn, o, &msg);
 	if (r < 0) {
 		*s = (struct step_result){ .threads = threads, .failed = true };
 		snprintf(s->reason, sizeof(s->reason), "%s", msg ? msg : strerror(-r));
 		return 0;
 	}
-	r = oltp_step(&o, threads, s);
+	r = oltp_step(o, threads, s);
 	/* A server that died says so better than its client's lost connections. */
 	for (size_t i = 0; r >= 0 && i < sn.n; i++)
 		if (neighbour_check(&sn.nb[i]) < 0 && !s->failed) {
@@ -417,6 +417,7 @@ static int unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 		log_warning("run: %s: warming the buffer pool: %s", unit, strempty(msg));
 	for (size_t t = 0; t < e->n_threads && result >= 0; t++) {
 		struct step_result s = {};
+		struct oltp_options step_o = *o;
 
 		if (results_step_file(unit, e->threads[t], name, sizeof(name)) >= 0 && results_have(rn->res, name)) {
 			rn->steps_done++;
@@ -425,7 +426,7 @@ static int unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 		eta(rn, left, sizeof(left));
 		progress("unit %zu/%zu %s: %ld threads, ETA %s", rn->units_done, rn->plan->n_units, unit,
 			 e->threads[t], left);
-		r = step_with_neighbours(rn, c, tree, o, (unsigned)e->threads[t], &s);
+		r = step_with_neighbours(rn, c, tree, &step_o, (unsigned)e->threads[t], &s);
 		if (r < 0) {
 			snprintf(s.reason, sizeof(s.reason), "the step could not be set up: %s", strerror(-r));
 			s.failed = true;
