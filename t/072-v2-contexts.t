@@ -5,7 +5,8 @@
 # snapshots of every kind and a short sweep through the command line.  The
 # guest's two CPUs are two L3 groups (sandbox/slicebench-vm), so the same
 # boot checks llc:N: the topology test, slicebench host, and AllowedCPUs=
-# llc:1 resolved, recorded and in force in a raw cgroup and in a service.
+# llc:1 resolved, recorded (as written and as resolved) and in force in a
+# raw cgroup and in a service.
 top=${SLICEBENCH_TOP:-.}
 . "$top/t/lib.sh"
 vm=$top/sandbox/slicebench-vm
@@ -34,7 +35,7 @@ echo "plan=$($SLICEBENCH run $f --dry-run | sed -n "s/^  *[^ ]*  *\([a-z]*\) .*\
 $SLICEBENCH place --experiment $f raw service --json >/tmp/llc.json
 echo "place.rc=$?"
 for c in raw service; do
-	echo "$c=$(jq -r --arg c $c "[.[\$c][\"cpuset.cpus.effective\", \"in_force.AllowedCPUs\"]] | join(\",\")" /tmp/llc.json)"
+	echo "$c=$(jq -r --arg c $c "[.[\$c][\"cpuset.cpus.effective\", \"in_force.AllowedCPUs\", \"setting.AllowedCPUs.written\", \"setting.AllowedCPUs.resolved\"]] | join(\",\")" /tmp/llc.json)"
 done
 echo "seconds=$((SECONDS - s0))"
 echo "=== llc end"'
@@ -71,6 +72,6 @@ expect host.l3_groups "0 1" "slicebench host --json in the guest: cpu.l3_groups 
 expect host.text "0 1" "slicebench host prints them: cpu.l3_groups: 0 1"
 expect plan "raw:AllowedCPUs=1 service:AllowedCPUs=1 " "run --dry-run plans AllowedCPUs=llc:1 as the list it resolved to, 1, for each kind"
 expect place.rc 0 "place of a raw and a service context with AllowedCPUs=llc:1 exits 0"
-expect raw "1,yes" "the raw cgroup's cpuset.cpus.effective is 1, in force"
-expect service "1,yes" "the service's cpuset.cpus.effective is 1, in force"
+expect raw "1,yes,llc:1,1" "the raw cgroup's cpuset.cpus.effective is 1, in force, recorded as written (llc:1) and resolved (1)"
+expect service "1,yes,llc:1,1" "the service's cpuset.cpus.effective is 1, in force, recorded as written (llc:1) and resolved (1)"
 echo "# the llc checks took $(value seconds)s in the guest"
