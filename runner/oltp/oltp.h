@@ -278,12 +278,13 @@ int sysbench_run_step(const struct oltp_options *o, unsigned threads, struct ste
 /* The step of o->workload with o->driver. */
 int oltp_step(const struct oltp_options *o, unsigned threads, struct step_result *ret);
 /* A native oltp_read_only client of `threads` connections that runs in a
- * thread of its own beside a step, until stopped: an oltp neighbour's.
- * Start copies o (its socket and database must outlive the client). */
+ * process of its own beside a step, until stopped: an oltp neighbour's.
+ * Its threads are not the step's client's in the step's telemetry. */
 struct oltp_background;
 int oltp_background_start(const struct oltp_options *o, unsigned threads, struct oltp_background **ret);
-/* Stops and joins it; *ret is its record (failed, with the reason, if a
- * connection failed or its server went away).  NULL b: nothing. */
+/* Stops and reaps it; *ret holds its TPS, and failed with the reason if a
+ * connection failed or its server went away (-EPIPE: it ended without
+ * saying).  NULL b: nothing. */
 int oltp_background_stop(struct oltp_background *b, struct step_result *ret);
 /* Parse sysbench 1.0.20's run output into *ret (exposed for the tests). */
 int sysbench_parse_report(const char *text, struct step_result *ret);
