@@ -1,12 +1,12 @@
 #!/bin/bash
 # A killed run and slicebench cleanup: SIGKILL of a sweep leaves its raw
-# server and cgroup behind with a record under STATE/live/; cleanup names and
-# removes exactly those, a second cleanup finds nothing, and a second
+# server, its socket and cgroup behind with a record under STATE/live/;
+# cleanup names and removes exactly those, a second cleanup finds nothing, and a second
 # slicebench on a locked state directory is refused.
 # Prerequisites: ROOT, MYSQLD.
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 needs BINARY ROOT MYSQLD
-echo "1..9"
+echo "1..10"
 server_scratch
 raw_cgroups() { find /sys/fs/cgroup -mindepth 1 -maxdepth 2 -type d -name "slicebench-raw-sweep-raw-$1" 2>/dev/null; }
 trap 'servers | xargs -r kill -9; sleep 0.5; for d in $(raw_cgroups "*"); do rmdir "$d"; done; rm -rf "$scratch"' EXIT
@@ -36,6 +36,8 @@ ok $? "no server is left"
 ok $? "no cgroup is left"
 [ -z "$(ls "$scratch/state/live")" ]
 ok $? "no record is left"
+[ -z "$(find "$scratch/run" -type s)" ] && grep -q "removed the socket $scratch/run/" "$scratch/out"
+ok $? "nor the killed server's socket, which cleanup names ($(find "$scratch/run" -type s))" "$scratch/out"
 "$SLICEBENCH" cleanup >"$scratch/out" 2>&1
 grep -q "nothing to clean up" "$scratch/out"
 ok $? "a second cleanup finds nothing" "$scratch/out"

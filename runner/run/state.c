@@ -407,19 +407,19 @@ static void clear_engine_stale(const char *dir, const json_t *j)
 	engine->clear_stale(datadir, socket);
 }
 
-/* The socket a killed neighbour's server left (only a socket: it is in
- * the neighbour's own socket directory, and the state's lock keeps any
- * other run of this state directory away). */
-static void remove_neighbour_socket(const json_t *j)
+/* The socket a killed server left, the run's or a neighbour's: only a
+ * socket, in a socket directory of slicebench's under the run directory,
+ * and the state's lock keeps any other run of this state directory away.
+ * (PostgreSQL's, with its lock, clear_engine_stale() removed first.) */
+static void remove_socket(const json_t *j)
 {
 	const char *socket = json_string_value(json_object_get(j, "socket"));
 	struct stat st;
 
-	if (!socket || !streq_ptr(json_string_value(json_object_get(j, "kind")), "neighbour") ||
-	    lstat(socket, &st) < 0 || !S_ISSOCK(st.st_mode))
+	if (!socket || lstat(socket, &st) < 0 || !S_ISSOCK(st.st_mode))
 		return;
 	if (unlink(socket) == 0)
-		printf("removed the neighbour's socket %s\n", socket);
+		printf("removed the socket %s\n", socket);
 }
 
 static bool clean_one(const char *dir, const char *name)
@@ -451,7 +451,7 @@ static bool clean_one(const char *dir, const char *name)
 	kill_process("the neighbour", (pid_t)json_integer_value(json_object_get(j, "pid")),
 		     (unsigned long long)json_integer_value(json_object_get(j, "pid_start")));
 	clear_engine_stale(dir, j);
-	remove_neighbour_socket(j);
+	remove_socket(j);
 	remove_cgroup(cgroup);
 	gone = !cgroup || cgroup_gone(cgroup);
 	/* A slice tree: its units or cgroups, children first (the record lists
