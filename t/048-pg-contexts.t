@@ -5,7 +5,7 @@
 # with threads, warmup, duration, repeat, scale and buffer-pool replaced),
 # runs in a service and a shell-started (raw) context with TPS above zero,
 # with R and D counts in every second's telemetry and report --telemetry's
-# load table; the placements record both and diff names the unit, slice,
+# load table, the server's CPU time (its backends') in every step; the placements record both and diff names the unit, slice,
 # session and autogroup; after a run, after SIGINT, and after SIGKILL of
 # slicebench and cleanup (service and raw) no unit, postgres, socket or
 # System V segment is left; Debian's postgresql@15-main.service is mirrored
@@ -22,7 +22,7 @@ needs BINARY
 [ -x /usr/lib/postgresql/15/bin/initdb ] || sandbox_skip_all "needs POSTGRES (postgresql-15)"
 scratch=$(mktemp -d -p "$top" .t048.XXXXXX) || exit 1 # inside the checkout, which the sandbox binds
 sandbox_test t048
-echo "1..34"
+echo "1..36"
 # The shipped experiment, short: each key replaced must be there to replace.
 shipped=$top/experiments/pgbench-readonly.ini short=$scratch/pgbench-readonly.ini
 sed -e '0,/^threads = .*/s//threads = 1 40/' -e 's/^warmup = .*/warmup = 1s/' -e 's/^duration = .*/duration = 3s/' \
@@ -49,6 +49,8 @@ is debian.postgres inactive "the sandbox runs no postgres of Debian's own"
 is run.rc 0 "a run of a service and a shell-started postgres exits 0"
 is run.positive 4 "all 4 steps have TPS above zero"
 is run.blocked_key True "every telemetry sample has the running and the blocked task counts"
+is run.server_cpu 4 "every step has the server's CPU time, its backends' with the postmaster's"
+is run.server_wait 4 "and the share of the server's run time on a client's CPU, from the backends' threads"
 [[ "$(value report.load)" =~ ^[0-9.]+\.\.[0-9.]+\ \|\ [0-9.]+,\ [0-9]+\ \|\ [0-9.]+,\ [0-9]+$ ]]
 ok $? "report --telemetry shows load min..max | R mean, max | D mean, max (got: $(value report.load))" "$scratch/out"
 is run.service_unit slicebench-service.service "the service's placement names its unit"

@@ -1,5 +1,6 @@
 /* What the host and the threads do while a step runs: /proc/stat deltas,
- * load, the server's CPU time and throttling, where every server and
+ * load, the server's CPU time and throttling (its processes', PostgreSQL's
+ * backends with its postmaster), where every server and
  * client thread last ran, counted per L3 group and NUMA node (on AMD Zen an
  * L3 spans one core complex, so piling up there is the first suspect), and
  * the threads' scheduling: run-queue wait, migrations, involuntary
@@ -12,6 +13,10 @@
 
 #include "oltp/oltp.h"
 #include "common/util.h"
+
+/* The server's processes followed: PostgreSQL's postmaster, its 850
+ * backends at most in the shipped experiments, and its helpers. */
+#define SERVER_PROCESSES_MAX 2048
 
 struct proc_stat_totals {
 	uint64_t user, sys, idle, total, ctxt;
@@ -222,11 +227,61 @@ static double process_cpu_seconds(int pid)
 	return -1;
 }
 
+/* The server's processes: the server and its descendants, which are
+ * where PostgreSQL does its work (a backend per connection; mysqld's is
+ * threads), from /proc/PID/task/TID/children.  At most n into pids; how
+ * many. */
+static size_t server_processes(int pid, int *pids, size_t n)
+{
+	size_t k = 0;
+
+	if (pid <= 0 || n == 0)
+		return 0;
+	pids[k++] = pid;
+	for (size_t i = 0; i < k && k < n; i++) {
+		char dir[64];
+		DIR *d;
+		struct dirent *e;
+
+		snprintf(dir, sizeof(dir), "/proc/%d/task", pids[i]);
+		d = opendir(dir);
+		if (!d)
+			continue;
+		while ((e = readdir(d)) && k < n) {
+			_cleanup_free_ char *children = NULL;
+			char path[64 + 256 + 16];
+			const char *p;
+
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/children", dir, e->d_name);
+			if (read_file_str(path, &children) < 0)
+				continue;
+			for (p = children; *p && k < n; p += strcspn(p, " "), p += strspn(p, " "))
+				if (atoi(p) > 0)
+					pids[k++] = atoi(p);
+		}
+		closedir(d);
+	}
+	return k;
+}
+
 static double server_cpu_seconds(const struct oltp_telemetry *t)
 {
 	double v = t->cpu_cgroup ? cgroup_cpu_seconds(t->cpu_cgroup) : -1;
+	int pids[SERVER_PROCESSES_MAX];
+	size_t n;
 
-	return v >= 0 || t->server_pid <= 0 ? v : process_cpu_seconds(t->server_pid);
+	if (v >= 0 || t->server_pid <= 0)
+		return v;
+	n = server_processes(t->server_pid, pids, ELEMENTSOF(pids));
+	for (size_t i = 0; i < n; i++) {
+		double c = process_cpu_seconds(pids[i]);
+
+		if (c >= 0)
+			v = MAX(v, 0) + c;
+	}
+	return v;
 }
 
 /* Field 39 of a thread's stat: the CPU it last ran on. */
@@ -366,6 +421,8 @@ int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_tele
 	uint64_t now = now_ns();
 	_cleanup_free_ char *load = NULL;
 	_cleanup_free_ uint8_t *seen_cpus = NULL;
+	int server_pids[SERVER_PROCESSES_MAX];
+	size_t n_server;
 	char path[512];
 	int r;
 
@@ -423,8 +480,9 @@ int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_tele
 		      ret->client_per_l3, ret->client_per_node, seen_cpus);
 	if (memchr(seen_cpus, 1, t->n_cpus))
 		memcpy(t->client_cpus, seen_cpus, t->n_cpus);
-	if (t->server_pid > 0)
-		count_threads(t, t->server_pid, 0, true, ret->server_per_l3, ret->server_per_node, NULL);
+	n_server = server_processes(t->server_pid, server_pids, ELEMENTSOF(server_pids));
+	for (size_t i = 0; i < n_server; i++)
+		count_threads(t, server_pids[i], 0, true, ret->server_per_l3, ret->server_per_node, NULL);
 	sum_threads(t, ret);
 	return 0;
 }
