@@ -266,15 +266,14 @@ static size_t server_processes(int pid, int *pids, size_t n)
 	return k;
 }
 
-static double server_cpu_seconds(const struct oltp_telemetry *t)
+/* The server's CPU seconds: its cpu cgroup's, else the sum over its
+ * processes pids[0..n) (-1: none readable). */
+static double server_cpu_seconds(const struct oltp_telemetry *t, const int *pids, size_t n)
 {
 	double v = t->cpu_cgroup ? cgroup_cpu_seconds(t->cpu_cgroup) : -1;
-	int pids[SERVER_PROCESSES_MAX];
-	size_t n;
 
-	if (v >= 0 || t->server_pid <= 0)
+	if (v >= 0)
 		return v;
-	n = server_processes(t->server_pid, pids, ELEMENTSOF(pids));
 	for (size_t i = 0; i < n; i++) {
 		double c = process_cpu_seconds(pids[i]);
 
@@ -448,7 +447,9 @@ int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_tele
 	t->prev_ns = now;
 	if (read_file_str("/proc/loadavg", &load) >= 0)
 		ret->load1 = strtod(load, NULL);
-	ret->server_cpu_s = server_cpu_seconds(t);
+	/* The server's processes once a sample, for its CPU time and its threads. */
+	n_server = server_processes(t->server_pid, server_pids, ELEMENTSOF(server_pids));
+	ret->server_cpu_s = server_cpu_seconds(t, server_pids, n_server);
 	ret->client_cpu_s = process_cpu_seconds(t->client_pid ? t->client_pid : getpid());
 	ret->n_neighbours = t->n_neighbours;
 	ret->neighbour_names = t->neighbour_names;
@@ -480,7 +481,6 @@ int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_tele
 		      ret->client_per_l3, ret->client_per_node, seen_cpus);
 	if (memchr(seen_cpus, 1, t->n_cpus))
 		memcpy(t->client_cpus, seen_cpus, t->n_cpus);
-	n_server = server_processes(t->server_pid, server_pids, ELEMENTSOF(server_pids));
 	for (size_t i = 0; i < n_server; i++)
 		count_threads(t, server_pids[i], 0, true, ret->server_per_l3, ret->server_per_node, NULL);
 	sum_threads(t, ret);
