@@ -2,8 +2,9 @@
  * written here, no prerequisites: what the sentence names for an
  * interaction (two settings that move the gap only together), for a single
  * cause beside an idle setting, and for no gap; the figure of mechanism it
- * quotes; and the screening's second round, which must find a pair that
- * acts only together among five settings.  t/083 makes the interaction
+ * quotes; the screening's second round, which must find a pair that
+ * acts only together among five settings; and the confirmation, which
+ * measures again the mixes of a share whose interval is too wide.  t/083 makes the interaction
  * for real. */
 #include <math.h>
 #include <stdio.h>
@@ -38,7 +39,7 @@ static char *analysis(const char *const *labels, size_t n, const struct design *
 
 	if (!f)
 		bail_out("open_memstream: %m");
-	attribute_print(&(struct attribution_names){ .labels = labels, .n = n, .a = a, .b = b, .threads = 1, .repeats = 3 },
+	attribute_print(&(struct attribution_names){ .labels = labels, .n = n, .a = a, .b = b, .threads = 1 },
 			d, &mz, f);
 	fclose(f);
 	return text;
@@ -108,6 +109,7 @@ static void check_single(void)
 {
 	const char *labels[] = { "CPUQuota=", "OOMScoreAdjust=" };
 	struct design d = { .masks = { 0, 1, 2, 3 }, .n = 4 };
+	unsigned confirm[5];
 	char buf[1024];
 	const char *s;
 	char *text;
@@ -122,6 +124,7 @@ static void check_single(void)
 	ok(strncmp(s, "CPUQuota= explains 99% (", 24) == 0 && !strstr(text, "together explain"),
 	   "CPUQuota= alone, not the pair: %s", s);
 	free(text);
+	ok(attribute_confirm_masks(&d, &mz, confirm) == 0, "a share with a narrow interval is not measured again");
 
 	set_mix(3, 1010, 1045, 1095, 100);
 	text = analysis(labels, 2, &d, "same", "free");
@@ -174,6 +177,8 @@ static void check_lottery(void)
 	unsigned all = 31;
 	long alone, without;
 	struct stats_share s_alone, s_without, s_closure;
+	unsigned confirm[5];
+	size_t n_confirm;
 	char buf[1024];
 	const char *s;
 	char *text;
@@ -217,6 +222,11 @@ static void check_lottery(void)
 	s_alone = attribute_set_share(&d, &mz, (size_t)alone);
 	s_without = attribute_set_share(&d, &mz, (size_t)without);
 	s_closure = attribute_share(&mz, mz.closure);
+	n_confirm = attribute_confirm_masks(&d, &mz, confirm);
+	ok(n_confirm == 5 && confirm[0] == 0 && confirm[1] == 2 && confirm[2] == (all & ~2u) && confirm[3] == all &&
+		   confirm[4] == 1u << 31,
+	   "a share as wide as the lottery's is confirmed: B, the affinity, the closure without it, the closure and A "
+	   "are measured again (%zu mixes)", n_confirm);
 	ok(fabs(s_alone.share + s_without.share - s_closure.share) < 1e-9,
 	   "a set's share and its complement's add up to the closure's (%.3f + %.3f = %.3f)", s_alone.share,
 	   s_without.share, s_closure.share);

@@ -27,8 +27,8 @@ struct design {
 	size_t n;
 };
 
-/* What the rounds measured: TPS per mix and repeat (the repeats that
- * finished first, n[m] of them), the medians, and per mix the median of
+/* What the rounds measured: TPS per mix and repeat (n[m] of them, pooled
+ * over the rounds that measured the mix), the medians, and per mix the median of
  * each figure of mechanism over its repeats (NAN: none). */
 struct measured {
 	double t[MIXES_MAX][REPEATS_MAX], med[MIXES_MAX];
@@ -49,7 +49,6 @@ struct attribution_names {
 	size_t n;
 	const char *a, *b;
 	long threads;
-	unsigned repeats;
 };
 
 /* The share of the gap from B to A that mix i covers, with its interval. */
@@ -72,6 +71,9 @@ double attribute_fit(double share);
 /* The screening's second round into masks (at most 4), how many. */
 size_t attribute_strongest_combinations(const struct design *d, const struct measured *mz, size_t n,
 					 unsigned *masks);
+/* The mixes to measure again and pool, when the set named accounts for the
+ * gap by a wide interval, into masks (at most 5); how many (0: none). */
+size_t attribute_confirm_masks(const struct design *d, const struct measured *mz, unsigned *masks);
 /* The verdict on the gap, the table of shares, the interactions, the
  * sentence naming the cause and the one quoting the mechanism, to out.
  * Returns whether the gap is significant (nothing is named otherwise). */

@@ -16,7 +16,9 @@
  * repeats, gets Fieller's interval for that ratio of differences
  * (report/stats.h); what the closure leaves is the unexplained rest.
  * Beyond 4 factors a screening design: each alone and A without each, then
- * the combinations of the strongest.  What the mixes say, the set named and
+ * the combinations of the strongest.  A set named by an interval too wide
+ * to say how much of the gap it moves is confirmed: its mixes, B and A are
+ * measured again and pooled.  What the mixes say, the set named and
  * its interactions, and the figure of mechanism that moved with the gap,
  * is explain/attribute.c. */
 #include <math.h>
@@ -39,7 +41,8 @@
  * each: 2k + 3 mixes with A and the closure), then the combinations of the
  * strongest.  In a design masks[0] is B and FACTORS_A is A. */
 #define FULL_DESIGN_MAX 4
-#define ROUNDS_MAX 2
+/* The first round, the screening's second, the confirmation. */
+#define ROUNDS_MAX 3
 
 static unsigned full_mask(const struct factor_set *fs)
 {
@@ -116,7 +119,7 @@ static int context_index(const struct experiment *e, const char *name, size_t *r
 	return log_error("explain: %s has no context '%s'", e->path, name), -ENOENT;
 }
 
-/* The step's figures of mechanism for mix `name`, repeat r, into row[]. */
+/* A step's figures of mechanism into row[]. */
 static void mechanism_of(const json_t *step, double *row)
 {
 	size_t n;
@@ -130,31 +133,21 @@ static void mechanism_of(const json_t *step, double *row)
 	}
 }
 
-/* The step of context `name`, repeat r (1-based); NULL if missing or failed. */
-static const json_t *step_of(const json_t *steps, const char *name, unsigned r)
+/* Mix m's TPS per repeat, pooled over the rounds that measured it (steps
+ * holds every round's), and the medians of its TPS and its mechanism.  A
+ * failed step is left out; of each round, the first `repeats`. */
+static void load_mix(const json_t *steps, const char *name, unsigned repeats, struct measured *ret, size_t m)
 {
-	size_t i;
+	double tmp[REPEATS_MAX], mech[REPEATS_MAX][OLTP_MECHANISM_MAX], col[REPEATS_MAX];
+	size_t k = 0, i;
 	json_t *s;
 
 	json_array_foreach(steps, i, s)
 	{
-		if (streq(strempty(json_string_value(json_object_get(s, "context"))), name) &&
-		    json_integer_value(json_object_get(s, "repeat")) == r && !json_is_true(json_object_get(s, "failed")))
-			return s;
-	}
-	return NULL;
-}
+		json_int_t r = json_integer_value(json_object_get(s, "repeat"));
 
-/* Mix m's TPS per repeat and the medians of its TPS and its mechanism. */
-static void load_mix(const json_t *steps, const char *name, unsigned repeats, struct measured *ret, size_t m)
-{
-	double tmp[64], mech[64][OLTP_MECHANISM_MAX], col[64];
-	size_t k = 0;
-
-	for (unsigned r = 1; r <= repeats && r <= ELEMENTSOF(ret->t[m]); r++) {
-		const json_t *s = step_of(steps, name, r);
-
-		if (!s)
+		if (k == REPEATS_MAX || !streq(strempty(json_string_value(json_object_get(s, "context"))), name) ||
+		    r < 1 || r > repeats || json_is_true(json_object_get(s, "failed")))
 			continue;
 		ret->t[m][k] = tmp[k] = report_step_tps_for_log(s);
 		if (isnan(tmp[k]))
@@ -166,9 +159,9 @@ static void load_mix(const json_t *steps, const char *name, unsigned repeats, st
 	for (size_t f = 0; f < OLTP_MECHANISM_MAX; f++) {
 		size_t n = 0;
 
-		for (size_t i = 0; i < k; i++)
-			if (!isnan(mech[i][f]))
-				col[n++] = mech[i][f];
+		for (size_t j = 0; j < k; j++)
+			if (!isnan(mech[j][f]))
+				col[n++] = mech[j][f];
 		ret->mech[m][f] = stats_median(col, n);
 	}
 }
@@ -247,7 +240,7 @@ static void analyse(char *const *dirs, size_t n_dirs, const struct explain_args 
 	if (load_measured(dirs, n_dirs, fs, d, args->repeat, &mz) < 0)
 		return;
 	if (attribute_print(&(struct attribution_names){ .labels = labels, .n = fs->n, .a = args->a, .b = args->b,
-							.threads = args->threads, .repeats = args->repeat },
+							.threads = args->threads},
 			    d, &mz, stdout))
 		print_closure(args, fs, &mz);
 }
@@ -293,11 +286,35 @@ static void print_round(void *userdata _unused_, const json_t *doc)
 	report_render(doc, &ro, stdout);
 }
 
+/* "CPUAffinity= + LimitNOFILE=": the factors mix m takes from A. */
+static void mix_label(const struct factor_set *fs, unsigned m, char *buf, size_t len)
+{
+	buf[0] = 0;
+	for (size_t k = 0; k < fs->n; k++)
+		if ((m >> k) & 1)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? " + " : "", fs->f[k].label);
+}
+
+/* The directory of a round's results: DIR itself for a full design's
+ * first round, DIR/round-N for a screening's, DIR/confirm for the
+ * confirmation. */
+static int round_dir(const struct factor_set *fs, const char *dir, size_t round, bool confirm, char **ret)
+{
+	if (confirm)
+		return xasprintf(ret, "%s/confirm", dir);
+	if (design_is_full(fs))
+		return (*ret = strdup(dir)) ? 0 : -ENOMEM;
+	return xasprintf(ret, "%s/round-%zu", dir, round);
+}
+
 /* Runs the design: all of it at once for up to 4 factors; beyond, the
  * screening's first round (B, A, each factor alone, the closure without
  * each, the closure) and then, if the best set so far leaves more than 20%
  * of a significant gap unexplained and the budget allows, the combinations
- * of the strongest.  d grows with every round; dirs names each round's results.
+ * of the strongest.  Last, when the set named accounts for the gap by an
+ * interval too wide to say how much of it (attribute_confirm_masks()), the
+ * mixes its share rests on are measured again and pooled.  d grows with
+ * every round but the confirmation; dirs names each round's results.
  * Returns the number of failed steps (left out of the analysis), -EIO when
  * the results cannot be read, or -errno (logged).  Long because a round is one sequence (experiment,
  * run, analysis, the next masks). */
@@ -311,6 +328,7 @@ static int run_rounds(const struct experiment *e, size_t ia, size_t ib, const st
 	mz.level = args->confidence;
 	size_t n_masks = d->n, n = fs->n;
 	uint64_t start = now_ns();
+	bool confirm = false;
 	int ret = 0;
 
 	memcpy(masks, d->masks, d->n * sizeof(unsigned));
@@ -318,40 +336,53 @@ static int run_rounds(const struct experiment *e, size_t ia, size_t ib, const st
 	for (size_t round = 1; round <= ROUNDS_MAX && n_masks; round++) {
 		struct experiment x;
 		double share, left_s;
+		size_t best;
 		int r;
 
 		r = round_experiment(e, ia, ib, pa, pb, fs, args, masks, n_masks, &x);
 		if (r >= 0)
-			r = !design_is_full(fs) ? xasprintf(&dirs[*n_dirs], "%s/round-%zu", dir, round)
-						: ((dirs[*n_dirs] = strdup(dir)) ? 0 : -ENOMEM);
+			r = round_dir(fs, dir, round, confirm, &dirs[*n_dirs]);
 		if (r < 0) {
 			experiment_done(&x);
 			return log_error_errno(r, "explain: %m");
 		}
-		if (round > 1)
+		if (round > 1 && !confirm)
 			printf("\nround %zu: %zu mixes\n", round, n_masks);
 		fflush(stdout);
-		if (!design_is_full(fs))
+		if (confirm || !design_is_full(fs))
 			(void)mkdir_p(dir, 0755);
 		r = run_whole_experiment(&x, dirs[(*n_dirs)++], &(struct run_options){ .finished = print_round });
 		experiment_done(&x);
 		if (r < 0)
 			return r;
 		ret += r;
+		if (confirm)
+			break;
 		memcpy(d->masks + d->n, masks, n_masks * sizeof(unsigned));
 		d->n += n_masks;
-		if (design_is_full(fs))
-			break;
 		if (load_measured(dirs, *n_dirs, fs, d, args->repeat, &mz) < 0)
 			return -EIO;
-		attribute_best_set(d, &mz, &share);
-		if (!attribute_gap(&mz, NULL) || attribute_fit(share) >= 0.8)
+		best = attribute_best_set(d, &mz, &share);
+		if (!attribute_gap(&mz, NULL))
 			break;
-		n_masks = attribute_strongest_combinations(d, &mz, n, masks);
+		n_masks = attribute_confirm_masks(d, &mz, masks);
+		confirm = n_masks > 0;
+		if (confirm) {
+			struct stats_share s = attribute_set_share(d, &mz, best);
+			char label[256], iv[32];
+
+			mix_label(fs, d->masks[best], label, sizeof(label));
+			printf("\nconfirming: %s moves %.0f%% (%s) of the gap, an interval too wide to say how much; B, A "
+			       "and the %zu mixes its share rests on are measured %u times more and pooled\n",
+			       label, 100 * s.share, attribute_share_interval(&s, iv, sizeof(iv)), n_masks, args->repeat);
+		} else if (round == 1 && !design_is_full(fs) && attribute_fit(share) < 0.8)
+			n_masks = attribute_strongest_combinations(d, &mz, n, masks);
+		else
+			break;
 		left_s = (double)args->budget_ns / 1e9 - (double)(now_ns() - start) / 1e9;
 		if (n_masks && (double)n_masks * args->repeat * unit_seconds(e, args) > left_s) {
-			printf("\nthe budget leaves no time for round %zu (%zu mixes); stopping the search\n", round + 1,
-			       n_masks);
+			printf("\nthe budget leaves no time for %s (%zu mixes); stopping\n",
+			       confirm ? "the confirmation" : "round 2", n_masks);
 			break;
 		}
 	}
