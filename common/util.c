@@ -267,12 +267,46 @@ int write_file_str(const char *path, const char *s)
 	return 0;
 }
 
+int loop_write(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+ssize_t loop_read(int fd, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, (char *)buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
 int write_file_atomic(const char *path, const char *data, size_t len)
 {
 	_cleanup_free_ char *tmp = NULL, *dir = NULL;
 	_cleanup_close_ int fd = -EBADF, dfd = -EBADF;
 	char *slash;
-	size_t done = 0;
 	int r;
 
 	/* A random name made with O_EXCL: whoever else can write in the
@@ -287,14 +321,9 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 		r = -errno;
 		goto fail;
 	}
-	while (done < len) {
-		ssize_t n = write(fd, data + done, len - done);
-		if (n < 0) {
-			r = -errno;
-			goto fail;
-		}
-		done += (size_t)n;
-	}
+	r = loop_write(fd, data, len);
+	if (r < 0)
+		goto fail;
 	if (fsync(fd) < 0) {
 		r = -errno;
 		goto fail;

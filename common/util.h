@@ -91,6 +91,11 @@ int write_file_str(const char *path, const char *s);
 /* Atomic replace: write to a temporary file of a random name made with
  * O_EXCL (mkostemp), fsync, rename, fsync the directory.  Mode 0644. */
 int write_file_atomic(const char *path, const char *data, size_t len);
+/* All of buf to fd, through short writes and EINTR: 0 or -errno. */
+int loop_write(int fd, const void *buf, size_t len);
+/* Up to len bytes from fd, until EOF, through short reads and EINTR: how
+ * many, or -errno. */
+ssize_t loop_read(int fd, void *buf, size_t len);
 /* 0 if path is no symbolic link and no directory on the way to it is one
  * that someone other than root made (root's own, as /var/run, are fine);
  * -ELOOP if not.  The part of path that does not exist yet is not looked at. */

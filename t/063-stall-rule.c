@@ -2,8 +2,10 @@
  * silent seconds in a row from a server that otherwise keeps a pace fail a
  * step with the gap named; one silent second (a loaded machine's hiccup),
  * the silence of a server too slow to fill a second, and a step that
- * completed nothing do not, and every silent second is counted in any case.
+ * completed nothing do not, and every silent second is counted in any case;
+ * and an oltp neighbour's per-second TPS cut to a step's measured seconds.
  * t/059 stops a real server. */
+#include <math.h>
 #include <stdio.h>
 
 #include "oltp/oltp.h"
@@ -36,11 +38,30 @@ static void judge(const double *tps, size_t n, struct step_result *r)
 	judge_step(tps, n, (unsigned)n, NULL, r);
 }
 
+/* An oltp neighbour's TPS in the step's measured seconds: its client's
+ * seconds start 0.4 s before the step's, and its last second is half of
+ * one. */
+static void check_rate_within(void)
+{
+	const double rates[] = { 100, 200, 300, 400, 500 };
+	uint64_t s = 1000 * NSEC_PER_SEC, from = s + 4 * NSEC_PER_SEC / 10;
+
+	/* [s+0.4, s+2.4): 0.6 s at 100, 1 s at 200 and 0.4 s at 300, 190 */
+	ok(fabs(oltp_rate_within(rates, 5, s, s + 45 * NSEC_PER_SEC / 10, from, from + 2 * NSEC_PER_SEC) - 190) < 1e-9,
+	   "the neighbour's seconds are weighted by their overlap with the step's (%.1f)",
+	   oltp_rate_within(rates, 5, s, s + 45 * NSEC_PER_SEC / 10, from, from + 2 * NSEC_PER_SEC));
+	ok(fabs(oltp_rate_within(rates, 5, s, s + 45 * NSEC_PER_SEC / 10, s + 4 * NSEC_PER_SEC, s + 9 * NSEC_PER_SEC) -
+		500) < 1e-9,
+	   "its last, half second counts for the half it ran");
+	ok(isnan(oltp_rate_within(rates, 5, s, s + 5 * NSEC_PER_SEC, s + 6 * NSEC_PER_SEC, s + 7 * NSEC_PER_SEC)),
+	   "a step after its run: no rate");
+}
+
 int main(void)
 {
 	struct step_result r;
 
-	plan(12);
+	plan(15);
 
 	judge((const double[]){ 500, 0, 480, 510 }, 4, &r);
 	ok(!r.failed, "one silent second among busy ones is no stall (%s)", r.reason);
@@ -76,5 +97,6 @@ int main(void)
 	judge_step((const double[]){ 500, 500, 0, 0 }, 4, 4, "server went away", &r);
 	is_str(r.reason, "server went away", "a step failed already keeps its own reason");
 	step_result_done(&r);
+	check_rate_within();
 	return done_testing();
 }

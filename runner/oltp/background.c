@@ -1,10 +1,13 @@
 /* The native oltp_read_only client run beside a step, as an oltp
  * neighbour's: the same driver as a step's (oltp_run_step), measuring from
- * its gate until its owner says stop.  It runs in a process of its own, so
+ * its gate until its owner says stop, and handing back its per-second TPS
+ * so that the owner takes the seconds of its own step's measured phase
+ * (the client runs from before the step's warm-up to after its end).  It runs in a process of its own, so
  * that the step's telemetry, which counts this process's threads as the
  * client's (their CPU time, run-queue wait, migrations), does not count the
  * neighbour's client with them. */
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/prctl.h>
@@ -13,11 +16,18 @@
 #include "oltp/oltp.h"
 #include "common/util.h"
 
-/* What the child hands back through its pipe. */
+/* The seconds a neighbour's client hands back: an hour and then some. */
+#define BACKGROUND_SECONDS_MAX 4096
+
+/* What the child hands back through its pipe, its per-second TPS after it
+ * (n_intervals of them), so that its owner can take the seconds of its
+ * own step's measured phase. */
 struct background_record {
 	int r;
 	bool failed;
-	double tps;
+	double tps, duration_s;
+	uint64_t measured_from_ns;
+	uint32_t n_intervals;
 	char reason[256];
 };
 
@@ -53,8 +63,14 @@ static _Noreturn void child_main(const struct oltp_options *base, unsigned threa
 	rec.r = oltp_run_step(&o, threads, &res);
 	rec.failed = res.failed;
 	rec.tps = res.tps;
+	rec.duration_s = res.duration_s;
+	rec.measured_from_ns = res.measured_from_ns;
+	rec.n_intervals = (uint32_t)MIN(res.n_intervals, BACKGROUND_SECONDS_MAX);
 	snprintf(rec.reason, sizeof(rec.reason), "%s", res.reason);
-	_exit(write(fd, &rec, sizeof(rec)) == (ssize_t)sizeof(rec) ? 0 : 1);
+	_exit(loop_write(fd, &rec, sizeof(rec)) < 0 ||
+			      loop_write(fd, res.intervals, rec.n_intervals * sizeof(double)) < 0
+		      ? 1
+		      : 0);
 }
 
 int oltp_background_start(const struct oltp_options *o, unsigned threads, struct oltp_background **ret)
@@ -89,27 +105,49 @@ int oltp_background_start(const struct oltp_options *o, unsigned threads, struct
 	return 0;
 }
 
-int oltp_background_stop(struct oltp_background *b, struct step_result *ret)
+double oltp_rate_within(const double *rates, size_t n, uint64_t start_ns, uint64_t end_ns, uint64_t from_ns,
+			uint64_t to_ns)
 {
+	double sum = 0, covered = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t a = start_ns + i * NSEC_PER_SEC, b = MIN(a + NSEC_PER_SEC, end_ns);
+		uint64_t lo = MAX(a, from_ns), hi = MIN(b, to_ns);
+
+		if (hi > lo) {
+			sum += rates[i] * (double)(hi - lo);
+			covered += (double)(hi - lo);
+		}
+	}
+	return covered > 0 ? sum / covered : NAN;
+}
+
+int oltp_background_stop(struct oltp_background *b, const struct step_result *beside, struct step_result *ret)
+{
+	double rates[BACKGROUND_SECONDS_MAX], within = NAN;
 	struct background_record rec = {};
-	ssize_t n;
+	ssize_t n, m = 0;
 
 	if (!b)
 		return 0;
 	(void)kill(b->pid, SIGUSR1);
-	do
-		n = read(b->fd, &rec, sizeof(rec));
-	while (n < 0 && errno == EINTR);
+	n = loop_read(b->fd, &rec, sizeof(rec));
+	if (n == (ssize_t)sizeof(rec) && rec.n_intervals <= BACKGROUND_SECONDS_MAX)
+		m = loop_read(b->fd, rates, rec.n_intervals * sizeof(double));
 	close(b->fd);
 	/* It exits once its record is written, or has died already. */
 	while (waitpid(b->pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	free(b);
-	if (n != (ssize_t)sizeof(rec))
+	if (n != (ssize_t)sizeof(rec) || m != (ssize_t)(rec.n_intervals * sizeof(double)))
 		return -EPIPE; /* it ended without its record */
 	if (rec.r < 0)
 		return rec.r;
-	*ret = (struct step_result){ .tps = rec.tps, .failed = rec.failed };
+	if (beside && beside->measured_from_ns && rec.measured_from_ns)
+		within = oltp_rate_within(rates, rec.n_intervals, rec.measured_from_ns,
+					  rec.measured_from_ns + (uint64_t)(rec.duration_s * 1e9), beside->measured_from_ns,
+					  beside->measured_from_ns + (uint64_t)(beside->duration_s * 1e9));
+	*ret = (struct step_result){ .tps = isnan(within) ? rec.tps : within, .failed = rec.failed };
 	snprintf(ret->reason, sizeof(ret->reason), "%s", rec.reason);
 	return 0;
 }

@@ -254,6 +254,7 @@ static int collect(struct step_frame *f, struct step_result *ret)
 		for (unsigned i = 0; i < f->n_threads; i++)
 			last_end = MAX(last_end, f->counters[i].last_counted_ns);
 	ret->duration_s = (double)(last_end - f->measure_ns) / NSEC_PER_SEC;
+	ret->measured_from_ns = f->measure_ns;
 	/* Every second of the measured phase has its interval, also one in
 	 * which nothing completed: a stall shows as a zero, not as a gap. */
 	n_seconds = (size_t)ceil(ret->duration_s - 1e-9);

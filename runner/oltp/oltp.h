@@ -214,10 +214,14 @@ struct step_result {
 	 * its statements), all of it before the clock of the warm-up and the
 	 * measured phase starts; 0: not reported (sysbench's report has none). */
 	double connect_s;
+	/* CLOCK_MONOTONIC when the measured phase began (a native driver's; 0:
+	 * not known), so that what ran beside the step is cut to its seconds */
+	uint64_t measured_from_ns;
 	size_t n_samples;
 	struct oltp_telemetry_sample *samples;
-	/* The oltp neighbours' own TPS beside the step (their clients' from
-	 * before its warm-up to its end), named as the telemetry names them */
+	/* The oltp neighbours' own TPS in the step's measured seconds (over
+	 * their clients' whole run when the step's driver does not say when
+	 * they were), named as the telemetry names them */
 	size_t n_neighbour_tps;
 	const char *neighbour_tps_names[OLTP_NEIGHBOURS_MAX];
 	double neighbour_tps[OLTP_NEIGHBOURS_MAX];
@@ -282,10 +286,16 @@ int oltp_step(const struct oltp_options *o, unsigned threads, struct step_result
  * Its threads are not the step's client's in the step's telemetry. */
 struct oltp_background;
 int oltp_background_start(const struct oltp_options *o, unsigned threads, struct oltp_background **ret);
-/* Stops and reaps it; *ret holds its TPS, and failed with the reason if a
- * connection failed or its server went away (-EPIPE: it ended without
- * saying).  NULL b: nothing. */
-int oltp_background_stop(struct oltp_background *b, struct step_result *ret);
+/* Stops and reaps it; *ret holds its TPS in the measured seconds of the
+ * step `beside` (its whole run's if beside does not say when they were),
+ * and failed with the reason if a connection failed or its server went
+ * away (-EPIPE: it ended without saying).  NULL b: nothing. */
+int oltp_background_stop(struct oltp_background *b, const struct step_result *beside, struct step_result *ret);
+/* The mean of per-second rates, the first second from start_ns and the
+ * last ending at end_ns, over [from_ns, to_ns), each second weighted by
+ * its overlap; NAN when none overlaps. */
+double oltp_rate_within(const double *rates, size_t n, uint64_t start_ns, uint64_t end_ns, uint64_t from_ns,
+			uint64_t to_ns);
 /* Parse sysbench 1.0.20's run output into *ret (exposed for the tests). */
 int sysbench_parse_report(const char *text, struct step_result *ret);
 

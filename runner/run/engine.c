@@ -280,7 +280,7 @@ struct step_neighbours {
 };
 
 /* The oltp neighbours' clients stopped, before their servers are: their
- * TPS into s (NULL: not wanted), and a client that failed on its own
+ * TPS in s's measured seconds into s (NULL: not wanted), and a client that failed on its own
  * fails the step with its reason. */
 static void step_clients_stop(struct step_neighbours *sn, struct step_result *s)
 {
@@ -290,7 +290,7 @@ static void step_clients_stop(struct step_neighbours *sn, struct step_result *s)
 
 		if (!sn->client[i])
 			continue;
-		r = oltp_background_stop(sn->client[i], &c);
+		r = oltp_background_stop(sn->client[i], s, &c);
 		sn->client[i] = NULL;
 		if (s && r >= 0 && s->n_neighbour_tps < OLTP_NEIGHBOURS_MAX) {
 			s->neighbour_tps_names[s->n_neighbour_tps] = sn->nb[i].spec->name;
