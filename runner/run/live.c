@@ -1,0 +1,154 @@
+/* mode = live: one server per repeat and context for every vary value,
+ * the setting changed in place between them and read back before their
+ * steps. */
+#include "run/runner.h"
+#include "common/interrupt.h"
+#include "slices/snapshot.h"
+
+/* Vary value v put in force on the running server: the context's setting
+ * (the spec's last, experiment_spec_for()'s) through its kind's set op, or
+ * the slice's through the tree. */
+static int live_apply(struct runner *rn, struct context *c, struct context_spec *spec, struct slice_tree *tree,
+		      struct prop_value *slice_vary, size_t v, char **ret_why)
+{
+	const struct experiment *e = rn->e;
+	struct prop_value *target = experiment_varies_contexts(e) ? &spec->props[spec->n_props - 1] : slice_vary;
+	int r;
+
+	prop_value_done(target);
+	r = prop_parse(e->vary->name, e->vary_values[v], target);
+	if (r < 0)
+		return r;
+	if (experiment_varies_contexts(e)) {
+		r = c->ops->set(c, target);
+		if (r < 0 && c->failure) {
+			*ret_why = c->failure;
+			c->failure = NULL;
+		}
+		return r;
+	}
+	r = slice_tree_set(tree, (size_t)e->vary_slice, target);
+	if (r < 0 && tree->failure) {
+		*ret_why = tree->failure;
+		tree->failure = NULL;
+	}
+	return r;
+}
+
+/* Reads the setting back from the cgroup's files: 0 when in force, 1 with
+ * why in *ret_why when not. */
+static int live_verify(struct runner *rn, struct context *c, struct slice_tree *tree, char **ret_why)
+{
+	_cleanup_(placement_done) struct placement p = {};
+	unsigned bad = 0;
+	int r;
+
+	if (!experiment_varies_contexts(rn->e))
+		return slice_tree_verify(tree, (size_t)rn->e->vary_slice, ret_why);
+	r = placement_snapshot(c->pid, getpid(), c->mode, &p);
+	if (r >= 0)
+		r = placement_verify(&p, c->spec, c->mode, &bad);
+	if (r < 0)
+		return r;
+	for (size_t k = 0; bad && k < p.n; k++)
+		if (strncmp(p.attrs[k].key, "in_force.", 9) == 0 && strncmp(p.attrs[k].value, "no", 2) == 0)
+			return xasprintf(ret_why, "%s= is not in force: %s", p.attrs[k].key + 9, p.attrs[k].value + 4) < 0
+				       ? -ENOMEM
+				       : 1;
+	return 0;
+}
+
+/* The change and its reading back; systemd realizes a unit's cgroup after
+ * SetUnitProperties returns, so the reading is tried for a second before
+ * the value is given up. */
+static int live_change(struct runner *rn, struct context *c, struct context_spec *spec, struct slice_tree *tree,
+		       struct prop_value *slice_vary, size_t v, char **ret_why)
+{
+	int r = live_apply(rn, c, spec, tree, slice_vary, v, ret_why);
+
+	for (int i = 0; r >= 0 && i < 20; i++) {
+		free(*ret_why);
+		*ret_why = NULL;
+		r = live_verify(rn, c, tree, ret_why);
+		if (r == 0)
+			return 0;
+		usleep(50000);
+	}
+	return r < 0 ? r : -EIO;
+}
+
+/* The units of one repeat of a context in mode = live: one server for
+ * every vary value, the setting changed in place between them and read
+ * back before their steps, so that a step never runs under a setting not
+ * in force (its steps fail instead).  Long because, like run_unit, it
+ * records and undoes a start that fails, and then walks the values. */
+int runner_run_live_unit(struct runner *rn, size_t ctx, unsigned repeat)
+{
+	const struct experiment *e = rn->e;
+	_cleanup_free_ char *msg = NULL, *label = NULL;
+	struct unit_parts u = {};
+	struct oltp_options o = rn->o;
+	char unit[96];
+	size_t n_done = 0;
+	int r, result = 0;
+
+	/* Beside restart's units, the live ones are a column of their own. */
+	if (e->vary_modes & VARY_RESTART && xasprintf(&label, "%s-live", e->contexts[ctx].name) < 0)
+		return log_error_errno(-ENOMEM, "run: %s: %m", e->contexts[ctx].name);
+	rn->context_name = label ? label : e->contexts[ctx].name;
+	experiment_client_for(e, ctx, &o);
+	for (size_t v = 0; v < e->n_vary; v++)
+		if (results_unit_name(rn->context_name, v, repeat, unit, sizeof(unit)) >= 0 && runner_unit_done(rn, unit))
+			n_done++;
+	if (n_done == e->n_vary) {
+		rn->steps_done += e->n_vary * e->n_threads;
+		rn->context_name = NULL;
+		return 0;
+	}
+	r = results_unit_name(rn->context_name, 0, repeat, unit, sizeof(unit));
+	if (r >= 0)
+		r = runner_unit_start(rn, ctx, 0, unit, ", live", &u, &o, &msg);
+	if (r < 0 && !u.c.ops) {
+		rn->context_name = NULL;
+		return log_error_errno(r, "run: %s: %m", unit);
+	}
+	if (r < 0) {
+		if (!interrupt_signal)
+			log_error_errno(r, "run: %s: the server did not start as %s: %m%s%s", unit,
+					context_kind_to_string(u.spec.kind), msg ? "; " : "", strempty(msg));
+		for (size_t v = 0; !interrupt_signal && result >= 0 && v < e->n_vary; v++) {
+			result = results_unit_name(rn->context_name, v, repeat, unit, sizeof(unit));
+			if (result >= 0)
+				result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, "the server did not start");
+			rn->steps_done += e->n_threads;
+		}
+	}
+	for (size_t v = 0; r >= 0 && result >= 0 && v < e->n_vary; v++) {
+		_cleanup_free_ char *why = NULL;
+
+		if (results_unit_name(rn->context_name, v, repeat, unit, sizeof(unit)) < 0 || runner_unit_done(rn, unit)) {
+			rn->steps_done += e->n_threads;
+			continue;
+		}
+		if (v > 0)
+			runner_progress("unit %s: %s=%s on the running server", unit, e->vary->name, e->vary_values[v]);
+		if (live_change(rn, &u.c, &u.spec, &u.tree, &u.slice_vary, v, &why) < 0) {
+			log_error("run: %s: %s=%s could not be put in force live: %s", unit, e->vary->name,
+				  e->vary_values[v], why ? why : "it was not read back");
+			result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, why ? why : "the setting is not in force");
+			rn->steps_done += e->n_threads;
+			continue;
+		}
+		if (runner_put_placement(rn, unit, &u.c, &u.tree) < 0)
+			log_warning("run: %s: cannot record the placement", unit);
+		result = runner_unit_steps(rn, unit, ctx, v, repeat, &u.c, &u.tree, &o);
+		if (!process_alive(&u.c.pid))
+			break;
+	}
+	if (runner_unit_end(rn, &u) < 0)
+		log_warning("run: %s: stopping the server failed", unit);
+	rn->context_name = NULL;
+	if (interrupt_signal)
+		return -EINTR;
+	return result < 0 ? result : r < 0 && e->on_error == ON_ERROR_STOP ? -ECANCELED : result;
+}

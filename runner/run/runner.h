@@ -1,0 +1,89 @@
+/* Inside the run engine (run/engine.h): the state of one run, shared by
+ * its parts: the plan (plan.c), the units and their steps (unit.c), the
+ * neighbours beside a step (neighbours.c), live changes (live.c) and the
+ * rounds (rounds.c).  Not for use outside run/. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "run/engine.h"
+#include "run/experiment.h"
+#include "run/managed.h"
+#include "run/results.h"
+#include "common/util.h"
+
+/* [vary] mode; an experiment not read from a file (explain's) restarts. */
+static inline unsigned runner_vary_modes(const struct experiment *e)
+{
+	return e->vary_modes ? e->vary_modes : VARY_RESTART;
+}
+
+struct runner {
+	const struct experiment *e;
+	const struct run_plan *plan;
+	struct results *res;
+	struct server server;
+	struct server neighbour_servers[EXP_NEIGHBOURS_MAX]; /* the oltp neighbours' own, by index */
+	struct oltp_options o;
+	size_t units_done, steps_done, steps_failed;
+	uint64_t start_ns;
+	/* The unit running now: the name its steps are recorded under (a
+	 * context's, or NAME-live for the live steps of mode = restart live)
+	 * and its server's PID, which a live unit keeps across vary values. */
+	const char *context_name;
+	pid_t server_pid;
+};
+
+/* What a unit's server runs in, made by runner_unit_start and undone by
+ * runner_unit_end. */
+struct unit_parts {
+	struct context_spec spec;
+	struct context c;
+	struct slice_tree tree;
+	struct prop_value slice_vary;
+	char *cpu_dir;
+	bool started; /* managed_start() succeeded: managed_stop() undoes it */
+};
+
+/* Progress on the terminal, and the same line in the journal. */
+void runner_progress(const char *fmt, ...) _printf_(1, 2);
+
+/* Has every step of unit been recorded? */
+bool runner_unit_done(const struct runner *rn, const char *unit);
+/* The unit's steps from thread index `from` on, recorded as failed with
+ * reason, so that the report shows a gap and not a zero. */
+int runner_put_failed_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat, size_t from,
+			    const char *reason);
+/* The unit's placement, with its settings and its slices' as written,
+ * resolved and read back. */
+int runner_put_placement(struct runner *rn, const char *unit, const struct context *c, const struct slice_tree *tree);
+/* A unit's server started in context ctx at vary value v (how: what the
+ * progress line adds to its kind), inside the experiment's slices, and o
+ * pointed at it.  u->c.ops is NULL when the spec could not be made, and
+ * nothing was started. */
+int runner_unit_start(struct runner *rn, size_t ctx, size_t v, const char *unit, const char *how, struct unit_parts *u,
+		      struct oltp_options *o, char **ret_msg);
+/* Undoes runner_unit_start: the server stopped if it runs, the slices removed. */
+int runner_unit_end(struct runner *rn, struct unit_parts *u);
+/* The steps of a unit whose server runs (c), those not yet recorded.
+ * Returns <0 for what must end the run. */
+int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat, struct context *c,
+		      const struct slice_tree *tree, const struct oltp_options *o);
+/* One unit: a fresh server in the context, its steps, the server stopped.
+ * Returns <0 only for what must end the run. */
+int runner_run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat);
+
+/* One step with the experiment's neighbours beside it (neighbours.c).  o
+ * is the step's own copy of the unit's options, which must live as long
+ * as *s. */
+int runner_step(struct runner *rn, const struct context *c, const struct slice_tree *t, struct oltp_options *o,
+		unsigned threads, struct step_result *s);
+
+/* The units of one repeat of a context in mode = live (live.c). */
+int runner_run_live_unit(struct runner *rn, size_t ctx, unsigned repeat);
+
+/* Every round of the plan (rounds.c). */
+int runner_run_rounds(struct runner *rn, struct run_options *o);

@@ -1,0 +1,306 @@
+/* A unit of a run: a fresh server in a context (at a vary value, in a
+ * repeat), its placement recorded, its steps one per thread count, each
+ * recorded as it finishes, and the server stopped. */
+#include "run/runner.h"
+#include "common/interrupt.h"
+#include "slices/snapshot.h"
+
+bool runner_unit_done(const struct runner *rn, const char *unit)
+{
+	char name[160];
+
+	for (size_t t = 0; t < rn->e->n_threads; t++) {
+		if (results_step_file(unit, rn->e->threads[t], name, sizeof(name)) < 0 || !results_have(rn->res, name))
+			return false;
+	}
+	return true;
+}
+
+static int put_step(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat,
+		    const struct step_result *s)
+{
+	const struct experiment *e = rn->e;
+	json_t *j = NULL;
+	char name[160];
+	int r;
+
+	r = step_result_to_json(s, &j);
+	if (r < 0)
+		return r;
+	json_object_set_new(j, "context", json_string(rn->context_name ? rn->context_name : e->contexts[ctx].name));
+	json_object_set_new(j, "server_pid", rn->server_pid > 0 ? json_integer(rn->server_pid) : json_null());
+	json_object_set_new(j, "vary_value", e->n_vary ? json_string(e->vary_values[v]) : json_null());
+	json_object_set_new(j, "repeat", json_integer(repeat));
+	json_object_set_new(j, "unit", json_string(unit));
+	r = results_step_file(unit, (long)s->threads, name, sizeof(name));
+	if (r >= 0)
+		r = results_put(rn->res, name, j);
+	json_decref(j);
+	if (r < 0)
+		return log_error_errno(r, "run: cannot write %s/%s: %m", results_dir(rn->res), name);
+	/* The step is kept even when the document of record cannot follow
+	 * (a full disk): say which file failed. */
+	r = results_rebuild(rn->res);
+	if (r < 0)
+		return log_error_errno(r, "run: cannot write %s/results.json: %m (the step is kept in %s)",
+				       results_dir(rn->res), name);
+	return 0;
+}
+
+/* A step that did not run: recorded as failed, so that the report shows a
+ * gap and not a zero. */
+int runner_put_failed_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat,
+			    size_t from, const char *reason)
+{
+	int r = 0;
+
+	for (size_t t = from; t < rn->e->n_threads && r >= 0; t++) {
+		struct step_result s = { .threads = (unsigned)rn->e->threads[t], .failed = true };
+
+		snprintf(s.driver, sizeof(s.driver), "%s", word_name(oltp_driver_words, rn->e->driver));
+		snprintf(s.reason, sizeof(s.reason), "%s", reason);
+		s.lat_avg_ms = s.lat_p50_ms = s.lat_p95_ms = s.lat_p99_ms = s.lat_max_ms = -1;
+		r = put_step(rn, unit, ctx, v, repeat, &s);
+		rn->steps_failed++;
+	}
+	return r;
+}
+
+static void eta(const struct runner *rn, char *buf, size_t len)
+{
+	double elapsed = (double)(now_ns() - rn->start_ns) / 1e9;
+	long left = (long)(rn->steps_done ? elapsed / (double)rn->steps_done *
+						    (double)(rn->plan->n_steps - rn->steps_done)
+					  : rn->plan->estimate_s);
+
+	snprintf(buf, len, "%ldm%02lds", left / 60, left % 60);
+}
+
+/* The unit's placement, with its settings and its slices' as written,
+ * resolved and read back. */
+int runner_put_placement(struct runner *rn, const char *unit, const struct context *c, const struct slice_tree *tree)
+{
+	_cleanup_(placement_done) struct placement p = {};
+	unsigned bad = 0;
+	char name[160];
+	json_t *j;
+	int r, e;
+
+	r = placement_snapshot(c->pid, getpid(), c->mode, &p);
+	if (r >= 0)
+		r = server_facts(c->server, &p);
+	if (r >= 0)
+		r = managed_systemd_facts(c, &p);
+	if (r >= 0)
+		r = placement_verify(&p, c->spec, c->mode, &bad);
+	/* The unit's own placement is kept even if its slices cannot be read. */
+	if (r >= 0 && (e = slice_tree_record(tree, &p)) < 0)
+		log_warning_errno(e, "run: %s: cannot read its slices' settings back: %m", unit);
+	if (r < 0)
+		return r;
+	if (bad)
+		managed_warn_not_in_force(unit, &p);
+	j = placement_to_json(&p);
+	if (!j)
+		return -ENOMEM;
+	r = results_placement_file(unit, name, sizeof(name));
+	if (r >= 0)
+		r = results_put(rn->res, name, j);
+	json_decref(j);
+	return r;
+}
+
+/* The experiment's slices for a context of that kind: slice units for the
+ * systemd kinds, cgroups for raw; the [vary] value of vary index v goes to
+ * its slice.  The context is given its slot in the tree. */
+static int unit_slices_start(struct runner *rn, struct context *c, size_t ctx, size_t v, struct slice_tree *t,
+			     struct prop_value *vary, char **ret_msg)
+{
+	const struct experiment *e = rn->e;
+	int r;
+
+	if (!e->n_slices)
+		return 0;
+	*t = (struct slice_tree){ .specs = e->slices, .n = e->n_slices, .mode = c->mode,
+				  .by_systemd = c->ops->manager != MANAGER_NONE };
+	if (e->n_vary && e->vary_slice >= 0) {
+		r = prop_parse(e->vary->name, e->vary_values[v], vary);
+		if (r < 0)
+			return r;
+		t->vary = vary;
+		t->vary_in = (size_t)e->vary_slice;
+	}
+	r = managed_slices_start(t, &rn->server, ret_msg);
+	if (r >= 0 && e->context_slice[ctx] >= 0)
+		c->slice = slice_tree_slot(t, (size_t)e->context_slice[ctx]);
+	return r;
+}
+
+static void unit_slices_stop(struct runner *rn, struct slice_tree *t, struct prop_value *vary)
+{
+	if (t->specs)
+		managed_slices_stop(t, &rn->server);
+	prop_value_done(vary);
+}
+
+/* The steps of a unit whose server runs (c), those not yet recorded, after
+ * the buffer pool's warm-up.  Returns <0 for what must end the run. */
+int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat, struct context *c,
+		      const struct slice_tree *tree, const struct oltp_options *o)
+{
+	const struct experiment *e = rn->e;
+	_cleanup_free_ char *msg = NULL;
+	char name[160], left[32];
+	int r, result = 0;
+
+	r = oltp_prewarm(o, &msg);
+	if (r < 0)
+		log_warning("run: %s: warming the buffer pool: %s", unit, strempty(msg));
+	for (size_t t = 0; t < e->n_threads && result >= 0; t++) {
+		struct step_result s = {};
+		struct oltp_options step_o = *o;
+
+		if (results_step_file(unit, e->threads[t], name, sizeof(name)) >= 0 && results_have(rn->res, name)) {
+			rn->steps_done++;
+			continue;
+		}
+		eta(rn, left, sizeof(left));
+		runner_progress("unit %zu/%zu %s: %ld threads, ETA %s", rn->units_done, rn->plan->n_units, unit,
+			 e->threads[t], left);
+		r = runner_step(rn, c, tree, &step_o, (unsigned)e->threads[t], &s);
+		if (r < 0) {
+			snprintf(s.reason, sizeof(s.reason), "the step could not be set up: %s", strerror(-r));
+			s.failed = true;
+			s.threads = (unsigned)e->threads[t];
+		}
+		if (interrupt_signal) {
+			/* A step cut short by a signal is not a result. */
+			step_result_done(&s);
+			return -EINTR;
+		}
+		if (s.failed) {
+			log_error("run: %s: %ld threads failed: %s", unit, e->threads[t], s.reason);
+			rn->steps_failed++;
+		} else if (s.connect_s > 0)
+			/* 800 clients take tens of seconds to connect here: said apart
+			 * from the TPS, which does not count them. */
+			runner_progress("unit %zu/%zu %s: %ld threads: %.1f TPS, measured after %.1f s of connecting", rn->units_done,
+				 rn->plan->n_units, unit, e->threads[t], s.tps, s.connect_s);
+		r = put_step(rn, unit, ctx, v, repeat, &s);
+		rn->steps_done++;
+		if (r < 0)
+			result = r; /* put_step() said which file */
+		else if (s.failed && e->on_error == ON_ERROR_STOP)
+			result = -ECANCELED;
+		else if (s.failed && !process_alive(&c->pid)) {
+			/* The server is gone: the unit's other steps cannot run. */
+			result = runner_put_failed_steps(rn, unit, ctx, v, repeat, t + 1, "the server was no longer running");
+			rn->steps_done += e->n_threads - t - 1;
+			step_result_done(&s);
+			break;
+		}
+		step_result_done(&s);
+	}
+	return result;
+}
+
+/* A unit's server started in context c (spec filled from vary value v),
+ * inside the experiment's slices, and the options pointed at it: the part
+ * run_unit and run_live_unit share.  c->ops is NULL when the spec could not
+ * be made, and nothing was started. */
+int runner_unit_start(struct runner *rn, size_t ctx, size_t v, const char *unit, const char *how,
+		      struct unit_parts *u, struct oltp_options *o, char **ret_msg)
+{
+	const struct experiment *e = rn->e;
+	char left[32];
+	int r;
+
+	r = experiment_spec_for(e, ctx, v, &u->spec);
+	if (r < 0)
+		return r;
+	u->c = (struct context){ .ops = context_ops_for(u->spec.kind), .spec = &u->spec, .server = &rn->server,
+				 .mode = cgroup_mode_detect() };
+	rn->units_done++;
+	eta(rn, left, sizeof(left));
+	runner_progress("unit %zu/%zu %s (%s%s): starting the server, ETA %s", rn->units_done, rn->plan->n_units, unit,
+		 context_kind_to_string(u->spec.kind), how, left);
+	r = unit_slices_start(rn, &u->c, ctx, v, &u->tree, &u->slice_vary, ret_msg);
+	if (r >= 0)
+		r = managed_start(&u->c, ret_msg);
+	if (r < 0)
+		return r;
+	u->started = true;
+	o->socket = rn->server.socket;
+	o->server_pid = rn->server_pid = u->c.pid;
+	if (cgroup_cpu_dir(u->c.pid, u->c.mode, &u->cpu_dir) >= 0)
+		o->server_cpu_cgroup = u->cpu_dir;
+	return 0;
+}
+
+/* Undoes unit_start: the server stopped if it runs, the slices removed. */
+int runner_unit_end(struct runner *rn, struct unit_parts *u)
+{
+	int r = 0;
+
+	rn->server_pid = 0;
+	if (u->started)
+		r = managed_stop(&u->c);
+	u->started = false;
+	unit_slices_stop(rn, &u->tree, &u->slice_vary);
+	if (u->c.ops)
+		experiment_spec_done(rn->e, &u->spec);
+	free(u->cpu_dir);
+	u->cpu_dir = NULL;
+	return r;
+}
+
+/* One unit: a fresh server in the context, its steps, the server stopped.
+ * Returns <0 only for what must end the run (a results write that failed,
+ * on-error = stop, a signal).  Long because a start that fails or is cut
+ * short has to be recorded and undone here, each its own way. */
+int runner_run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
+{
+	const struct experiment *e = rn->e;
+	_cleanup_free_ char *msg = NULL;
+	struct unit_parts u = {};
+	struct oltp_options o = rn->o;
+	char unit[96];
+	int r, result = 0;
+
+	r = results_unit_name(e->contexts[ctx].name, v, repeat, unit, sizeof(unit));
+	if (r < 0)
+		return log_error_errno(r, "run: %s: %m", e->contexts[ctx].name);
+	experiment_client_for(e, ctx, &o);
+	if (runner_unit_done(rn, unit)) {
+		rn->steps_done += e->n_threads;
+		return 0;
+	}
+	r = runner_unit_start(rn, ctx, v, unit, "", &u, &o, &msg);
+	if (r < 0 && !u.c.ops)
+		return log_error_errno(r, "run: %s: %m", unit);
+	if (r < 0 && interrupt_signal) {
+		/* A start cut short by a signal is not a failure of the unit: its
+		 * steps stay unrun, so that --resume runs them. */
+		runner_unit_end(rn, &u);
+		return -EINTR;
+	}
+	if (r < 0) {
+		_cleanup_free_ char *reason = NULL;
+
+		log_error_errno(r, "run: %s: the server did not start as %s: %m%s%s", unit,
+				context_kind_to_string(u.spec.kind), msg ? "; " : "", strempty(msg));
+		xasprintf(&reason, "the server did not start: %s", strerror(-r));
+		result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, reason ? reason : "the server did not start");
+		rn->steps_done += e->n_threads;
+		runner_unit_end(rn, &u);
+		return result < 0 ? result : e->on_error == ON_ERROR_STOP ? -ECANCELED : 0;
+	}
+	r = runner_put_placement(rn, unit, &u.c, &u.tree);
+	if (r < 0)
+		log_warning_errno(r, "run: %s: cannot record the placement: %m", unit);
+	result = runner_unit_steps(rn, unit, ctx, v, repeat, &u.c, &u.tree, &o);
+	r = runner_unit_end(rn, &u);
+	if (r < 0)
+		log_warning_errno(r, "run: %s: stopping the server: %m", unit);
+	return result;
+}
