@@ -1,12 +1,16 @@
 /* stats: Welch's t on log TPS and Fieller's share interval against reference
  * values that SciPy computed another way (t/fixtures/stats/make-reference.py
  * wrote t/fixtures/stats/reference.txt: the intervals by inverting SciPy's
- * own Welch test numerically), then the cases without an interval and the
- * parsing of --confidence.  No prerequisites. */
+ * own Welch test numerically); the block model's ratios and shares, the
+ * rank test and Holm's step-down against statsmodels and SciPy
+ * (make-block-reference.py, block-reference.txt); then the cases without
+ * an interval and the parsing of --confidence.  No prerequisites. */
 #include <math.h>
 #include <stdio.h>
 
-#include "report/stats.h"
+#include "stats/block.h"
+#include "stats/rank.h"
+#include "stats/stats.h"
 #include "tap.h"
 #include "common/util.h"
 
@@ -117,6 +121,168 @@ static void check_reference(void)
 	ok(n_ratio >= 10 && n_share >= 4, "the reference holds %zu ratio and %zu share cases", n_ratio, n_share);
 }
 
+#define OBS_MAX 64
+
+/* "c:b:tps,..." into obs; how many. */
+static size_t parse_obs(const char *s, struct block_obs *obs)
+{
+	_cleanup_free_ char *copy = strdup(s);
+	char *save = NULL;
+	size_t n = 0;
+
+	if (!copy)
+		bail_out("out of memory");
+	for (char *tok = strtok_r(copy, ",", &save); tok && n < OBS_MAX; tok = strtok_r(NULL, ",", &save)) {
+		unsigned long c, b;
+		double t;
+
+		if (sscanf(tok, "%lu:%lu:%lf", &c, &b, &t) != 3)
+			bail_out("observation '%s' does not parse", tok);
+		obs[n++] = (struct block_obs){ .cell = c, .block = b, .y = log(t) };
+	}
+	return n;
+}
+
+static void check_block(const char *line, size_t no)
+{
+	char level_s[32], obs_s[1024], label[64];
+	struct block_obs obs[OBS_MAX];
+	unsigned long cells, blocks, a, b;
+	double want[6];
+	struct block_fit f;
+	struct stats_ratio r;
+	size_t n;
+
+	if (sscanf(line, "block %31s %lu %lu %1023s %lu %lu %lf %lf %lf %lf %lf %lf", level_s, &cells, &blocks, obs_s, &a,
+		   &b, &want[0], &want[1], &want[2], &want[3], &want[4], &want[5]) != 12)
+		bail_out("reference line %zu does not parse: %s", no, line);
+	n = parse_obs(obs_s, obs);
+	snprintf(label, sizeof(label), "block line %zu (%lu cells, %zu obs, %s)", no, cells, n, level_s);
+	is_int(block_fit(obs, n, cells, blocks, &f), 0, "%s: fitted", label);
+	is_int(block_ratio(&f, a, b, strtod(level_s, NULL), &r), 0, "%s: ratio computed", label);
+	near(r.ratio, want[0], "ratio", label);
+	near(r.lo, want[1], "lower bound", label);
+	near(r.hi, want[2], "upper bound", label);
+	near(r.p, want[3], "p-value", label);
+	near(r.df, want[4], "residual df", label);
+	near(block_sigma(&f), want[5], "residual sigma", label);
+	block_fit_done(&f);
+}
+
+static void check_block_share(const char *line, size_t no)
+{
+	char level_s[32], obs_s[1024], num_s[256], den_s[256], label[64];
+	struct block_obs obs[OBS_MAX];
+	double num[VALUES_MAX], den[VALUES_MAX], want[4];
+	unsigned long cells, blocks;
+	struct block_fit f;
+	struct stats_share s;
+	int bounded;
+	size_t n;
+
+	if (sscanf(line, "bshare %31s %lu %lu %1023s %255s %255s %lf %lf %lf %lf %d", level_s, &cells, &blocks, obs_s,
+		   num_s, den_s, &want[0], &want[1], &want[2], &want[3], &bounded) != 11)
+		bail_out("reference line %zu does not parse: %s", no, line);
+	n = parse_obs(obs_s, obs);
+	parse_values(num_s, num);
+	parse_values(den_s, den);
+	snprintf(label, sizeof(label), "bshare line %zu (%s)", no, level_s);
+	is_int(block_fit(obs, n, cells, blocks, &f), 0, "%s: fitted", label);
+	is_int(block_share(&f, num, den, strtod(level_s, NULL), &s), 0, "%s: share computed", label);
+	near(s.share, want[0], "share", label);
+	near(s.df, want[3], "residual df", label);
+	is_int(s.bounded, bounded, "%s: bounded as in the reference", label);
+	near(s.lo, want[1], "lower bound (Fieller)", label);
+	near(s.hi, want[2], "upper bound (Fieller)", label);
+	block_fit_done(&f);
+}
+
+static void check_rank(const char *line, size_t no)
+{
+	char level_s[32], a_s[512], b_s[512], label[64];
+	double a[VALUES_MAX], b[VALUES_MAX], want[4];
+	struct stats_rank r;
+	size_t na, nb;
+
+	if (sscanf(line, "rank %31s %511s %511s %lf %lf %lf %lf", level_s, a_s, b_s, &want[0], &want[1], &want[2],
+		   &want[3]) != 7)
+		bail_out("reference line %zu does not parse: %s", no, line);
+	na = parse_values(a_s, a);
+	nb = parse_values(b_s, b);
+	snprintf(label, sizeof(label), "rank line %zu (n=%zu/%zu, %s)", no, na, nb, level_s);
+	is_int(stats_rank_ratio(a, na, b, nb, strtod(level_s, NULL), &r), 0, "%s: computed", label);
+	near(r.ratio, want[0], "Hodges-Lehmann ratio", label);
+	near(r.lo, want[1], "lower bound", label);
+	near(r.hi, want[2], "upper bound", label);
+	near(r.p, want[3], "Mann-Whitney p (exact)", label);
+	ok(r.exact, "%s: exact", label);
+}
+
+static void check_holm(const char *line, size_t no)
+{
+	char level_s[32], p_s[512], adj_s[512], label[64];
+	double p[VALUES_MAX], want[VALUES_MAX], adj[VALUES_MAX], lev[VALUES_MAX], level;
+	size_t n;
+
+	if (sscanf(line, "holm %31s %511s %511s", level_s, p_s, adj_s) != 3)
+		bail_out("reference line %zu does not parse: %s", no, line);
+	level = strtod(level_s, NULL);
+	n = parse_values(p_s, p);
+	is_int(parse_values(adj_s, want), (long)n, "holm line %zu: as many adjusted as raw", no);
+	stats_holm(p, n, level, adj, lev);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(label, sizeof(label), "holm line %zu, p %g", no, p[i]);
+		near(adj[i], want[i], "adjusted p", label);
+		/* The interval's level agrees with the decision: p below 1 - its level exactly when rejected. */
+		ok((p[i] <= 1 - lev[i] + 1e-15) == (adj[i] <= 1 - level + 1e-15), "%s: its interval's level %g agrees with "
+		   "the decision", label, lev[i]);
+	}
+}
+
+static void check_block_reference(void)
+{
+	_cleanup_free_ char *path = NULL, *line = NULL;
+	_cleanup_fclose_ FILE *f = NULL;
+	size_t cap = 0, no = 0, n[4] = {};
+
+	xasprintf(&path, "%s/t/fixtures/stats/block-reference.txt", getenv("SLICEBENCH_TOP") ?: ".");
+	f = fopen(path, "re");
+	if (!f)
+		bail_out("cannot open %s: %m", path);
+	while (getline(&line, &cap, f) > 0) {
+		no++;
+		if (strncmp(line, "block ", 6) == 0 && ++n[0])
+			check_block(line, no);
+		else if (strncmp(line, "bshare ", 7) == 0 && ++n[1])
+			check_block_share(line, no);
+		else if (strncmp(line, "rank ", 5) == 0 && ++n[2])
+			check_rank(line, no);
+		else if (strncmp(line, "holm ", 5) == 0 && ++n[3])
+			check_holm(line, no);
+	}
+	ok(n[0] >= 5 && n[1] >= 3 && n[2] >= 4 && n[3] >= 3, "the block reference holds %zu block, %zu share, %zu rank "
+	   "and %zu holm cases", n[0], n[1], n[2], n[3]);
+}
+
+/* What the model refuses, and its cases without an interval. */
+static void check_block_edges(void)
+{
+	const struct block_obs two[] = { { 0, 0, 1 }, { 1, 0, 1.1 } }, apart[] = { { 0, 0, 1 }, { 1, 1, 1.2 } },
+			       bad[] = { { 2, 0, 1 } };
+	struct block_fit f;
+	struct stats_ratio r;
+	double w[2] = { 1, 0 }, est, se;
+
+	is_int(block_fit(two, 2, 2, 1, &f), 0, "one round of two cells: fitted");
+	is_int(block_ratio(&f, 1, 0, 0.95, &r), 0, "one round: ratio computed");
+	is_int(r.verdict, STATS_TOO_FEW, "one round: no degrees of freedom, no verdict");
+	cmp_ok(fabs(r.ratio - exp(0.1)), "<", 1e-12, "one round: the ratio is still there");
+	is_int(block_contrast(&f, w, &est, &se), -EDOM, "a weight vector that is not a contrast: -EDOM");
+	block_fit_done(&f);
+	is_int(block_fit(apart, 2, 2, 2, &f), -EDOM, "cells that share no round: not connected, -EDOM");
+	is_int(block_fit(bad, 1, 2, 1, &f), -EINVAL, "a cell index out of range: -EINVAL");
+}
+
 static void check_without_interval(void)
 {
 	const double one[] = { 500 }, three[] = { 480, 500, 520 }, flat[] = { 300, 300, 300 }, flat2[] = { 200, 200 };
@@ -196,6 +362,8 @@ static void check_confidence(void)
 int main(void)
 {
 	check_reference();
+	check_block_reference();
+	check_block_edges();
 	check_without_interval();
 	check_cv();
 	check_confidence();

@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "explain/explain.h"
-#include "report/stats.h"
+#include "stats/stats.h"
 #include "common/util.h"
 #include "cli/verbs.h"
 

@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "cli/options.h"
-#include "report/stats.h"
+#include "stats/stats.h"
 #include "common/util.h"
 
 #define OPTIONS_MAX 64

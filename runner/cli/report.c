@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "report/report.h"
-#include "report/stats.h"
+#include "stats/stats.h"
 #include "run/results.h"
 #include "common/util.h"
 #include "cli/verbs.h"

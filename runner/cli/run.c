@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "report/report.h"
-#include "report/stats.h"
+#include "stats/stats.h"
 #include "run/engine.h"
 #include "run/experiment.h"
 #include "run/managed.h"

@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "oltp/oltp.h"
-#include "report/stats.h"
+#include "stats/stats.h"
 
 #define MIXES_MAX 64
 #define REPEATS_MAX 64

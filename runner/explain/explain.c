@@ -26,7 +26,7 @@
 #include <time.h>
 
 #include "report/report.h"
-#include "report/stats.h"
+#include "stats/stats.h"
 #include "run/experiment.h"
 #include "run/results.h"
 #include "run/engine.h"

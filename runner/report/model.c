@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "report/model.h"
-#include "report/stats.h"
+#include "stats/stats.h"
 #include "run/results.h"
 #include "slices/snapshot.h"
 #include "common/util.h"

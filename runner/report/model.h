@@ -13,7 +13,7 @@
 #include <jansson.h>
 
 #include "oltp/oltp.h"
-#include "report/stats.h"
+#include "stats/stats.h"
 
 #define GAP "\u2014" /* em dash: a cell without a value, never 0 */
 

@@ -17,7 +17,7 @@
 
 #include "common/words.h"
 
-#include "report/stats.h"
+#include "stats/stats.h"
 
 /* The version of the JSON that report_render() and compare_render() print:
  * 2 has the interval, the p-value and the two noises of every ratio. */

@@ -54,10 +54,22 @@ struct stats_ratio {
 	size_t n_a, n_b;
 	double ratio;	    /* geometric mean of a over that of b; NAN: a side is empty */
 	double lo, hi;	    /* the interval at the level asked for; NAN: none (see verdict) */
-	double p;	    /* two-sided p-value; NAN: none */
-	double df;	    /* Welch-Satterthwaite degrees of freedom; NAN: none */
+	double p;	    /* two-sided p-value, adjusted for the family (Holm); NAN: none */
+	double df;	    /* degrees of freedom of the interval; NAN: none */
 	enum stats_verdict verdict;
+	double se;	    /* of the log ratio; NAN: none */
+	double sigma;	    /* the standard deviation of ln TPS between starts behind se; NAN: none */
+	/* Among many comparisons: the family's size (1: alone), the p before
+	 * the adjustment, and the level the interval was made at. */
+	size_t family;
+	double p_raw, level;
+	/* The smallest gap (a ratio >= 1, either way) that these repeats
+	 * detect with STATS_POWER at the interval's level; NAN: none. */
+	double mde;
 };
+
+/* The power "what could have been seen" is stated at. */
+#define STATS_POWER 0.80
 
 /* a against b at level (0.95).  -EINVAL: a level outside (0, 1); -EDOM: a
  * value that is not positive and finite (TPS has a logarithm). */
@@ -65,6 +77,30 @@ int stats_ratio(const double *a, size_t n_a, const double *b, size_t n_b, double
 
 /* The two-sided critical value t(1 - (1 - level)/2, df). */
 double stats_t_critical(double level, double df);
+
+/* A log ratio d with standard error se on df degrees of freedom, made a
+ * verdict at level (interval, p, mde; family 1).  se 0: STATS_NO_SPREAD;
+ * df not above 0 or se NAN: STATS_TOO_FEW. */
+void stats_ratio_from_t(double d, double se, double df, double level, struct stats_ratio *ret);
+
+/* The smallest |log ratio| that a test at level on df degrees of freedom
+ * with standard error se detects with probability power, as a ratio:
+ * exp((t(1 - alpha/2, df) + t(power, df)) se). */
+double stats_mde(double se, double df, double level, double power);
+
+/* Holm's step-down over the two-sided p-values p[0..n) at level: each
+ * comparison's adjusted p (*ret_p_adj, monotone in the order of the
+ * p-values) and the level its interval is made at (*ret_level): the step's
+ * own, 1 - alpha/(n - i) for the i-th smallest while they are rejected,
+ * and the level of the step that stopped for every later one, so that an
+ * interval excludes its null exactly when Holm rejects.  NAN p-values
+ * take no part (their level: level). */
+void stats_holm(const double *p, size_t n, double level, double *ret_p_adj, double *ret_level);
+
+/* The ratios r[0..n) as one family: Holm's adjustment applied to each
+ * (p, p_raw, the interval at its step's level, the verdict, the mde and
+ * family).  Ratios without a p take no part. */
+void stats_holm_ratios(struct stats_ratio *const *r, size_t n, double level);
 
 /* The interval's half-width relative to the ratio, exp(t se) - 1: the ratio
  * is known to within +-this.  INFINITY without an interval. */
@@ -75,6 +111,10 @@ struct stats_share {
 	double lo, hi;	 /* -INFINITY / INFINITY when unbounded; NAN: no interval */
 	double df;	 /* NAN: no interval */
 	bool bounded;
+	/* The test of share 0 (the numerator 0): its p, adjusted within its
+	 * family of family shares, and the level of the interval.  NAN p: none. */
+	double p, p_raw, level;
+	size_t family;
 };
 
 /* The share of the gap from b to a that x covers, on log TPS, at level.
@@ -90,6 +130,18 @@ struct stats_term {
 	double num, den;
 };
 #define STATS_TERMS_MAX 8
+
+/* A share without a value or interval. */
+#define STATS_SHARE_NONE \
+	((struct stats_share){ .share = NAN, .lo = NAN, .hi = NAN, .df = NAN, .p = NAN, .p_raw = NAN, .level = NAN })
+
+/* The test of a share's numerator against 0 (num with variance var_num on
+ * s->df degrees of freedom) into s: p, p_raw, level, family 1. */
+void stats_share_test(struct stats_share *s, double num, double var_num, double level);
+
+/* Fieller's set for num/den at t quantile tq, given var(num) v11, var(den)
+ * v22 and their covariance v12: bounded, or the whole line. */
+void stats_fieller(double num, double den, double v11, double v22, double v12, double tq, struct stats_share *ret);
 
 /* The general form of a share, on the same scale: sum(num_i mean ln v_i) over
  * sum(den_i mean ln v_i), the groups independent, with Fieller's interval

@@ -5,7 +5,7 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "report/stats.h"
+#include "stats/stats.h"
 #include "common/util.h"
 
 int stats_cmp_double(const void *a, const void *b)
@@ -91,16 +91,49 @@ static double satterthwaite(const double *c, const size_t *n, size_t k)
 	return den > 0 ? sum * sum / den : NAN;
 }
 
+void stats_ratio_from_t(double d, double se, double df, double level, struct stats_ratio *ret)
+{
+	double tq;
+
+	ret->ratio = exp(d);
+	ret->se = se;
+	ret->df = df;
+	ret->level = level;
+	ret->family = 1;
+	ret->lo = ret->hi = ret->p = ret->p_raw = ret->mde = NAN;
+	ret->verdict = STATS_TOO_FEW;
+	if (isnan(se) || !(df > 0))
+		return;
+	if (!(se > 0)) {
+		ret->verdict = STATS_NO_SPREAD;
+		return;
+	}
+	ret->p = ret->p_raw = 2 * gsl_cdf_tdist_Q(fabs(d) / se, df);
+	tq = stats_t_critical(level, df);
+	ret->lo = exp(d - tq * se);
+	ret->hi = exp(d + tq * se);
+	ret->mde = stats_mde(se, df, level, STATS_POWER);
+	ret->verdict = ret->lo > 1 || ret->hi < 1 ? STATS_SIGNIFICANT : STATS_NOT_SIGNIFICANT;
+}
+
+double stats_mde(double se, double df, double level, double power)
+{
+	if (isnan(se) || !(df > 0))
+		return NAN;
+	return exp((stats_t_critical(level, df) + gsl_cdf_tdist_Pinv(power, df)) * se);
+}
+
 int stats_ratio(const double *a, size_t n_a, const double *b, size_t n_b, double level, struct stats_ratio *ret)
 {
-	double ma, va, mb, vb, d, se, tq, c[2];
+	double ma, va, mb, vb, c[2];
 	size_t n[2] = { n_a, n_b };
 	int r;
 
 	if (!(level > 0 && level < 1))
 		return -EINVAL;
 	*ret = (struct stats_ratio){ .n_a = n_a, .n_b = n_b, .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .df = NAN,
-				     .verdict = STATS_TOO_FEW };
+				     .verdict = STATS_TOO_FEW, .se = NAN, .sigma = NAN, .family = 1, .p_raw = NAN,
+				     .level = level, .mde = NAN };
 	if (n_a == 0 || n_b == 0)
 		return 0;
 	r = log_moments(a, n_a, &ma, &va);
@@ -108,24 +141,74 @@ int stats_ratio(const double *a, size_t n_a, const double *b, size_t n_b, double
 		r = log_moments(b, n_b, &mb, &vb);
 	if (r < 0)
 		return r;
-	d = ma - mb;
-	ret->ratio = exp(d);
+	ret->ratio = exp(ma - mb);
 	if (n_a < 2 || n_b < 2)
 		return 0;
 	c[0] = va / (double)n_a;
 	c[1] = vb / (double)n_b;
-	se = sqrt(c[0] + c[1]);
-	if (!(se > 0)) {
-		ret->verdict = STATS_NO_SPREAD;
-		return 0;
-	}
-	ret->df = satterthwaite(c, n, 2);
-	ret->p = 2 * gsl_cdf_tdist_Q(fabs(d) / se, ret->df);
-	tq = stats_t_critical(level, ret->df);
-	ret->lo = exp(d - tq * se);
-	ret->hi = exp(d + tq * se);
-	ret->verdict = ret->lo > 1 || ret->hi < 1 ? STATS_SIGNIFICANT : STATS_NOT_SIGNIFICANT;
+	stats_ratio_from_t(ma - mb, sqrt(c[0] + c[1]), c[0] + c[1] > 0 ? satterthwaite(c, n, 2) : INFINITY, level, ret);
 	return 0;
+}
+
+/* Long because it is Holm's one pass: the order, the step-down, the levels. */
+void stats_holm(const double *p, size_t n, double level, double *ret_p_adj, double *ret_level)
+{
+	_cleanup_free_ size_t *order = calloc(n + 1, sizeof(size_t));
+	double alpha = 1 - level, running = 0, stop_level = level;
+	size_t m = 0;
+	bool stopped = false;
+
+	for (size_t i = 0; i < n; i++) {
+		ret_p_adj[i] = NAN;
+		ret_level[i] = level;
+	}
+	if (!order)
+		return; /* without memory, unadjusted: the caller's values stand */
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(p[i]))
+			order[m++] = i;
+	/* Insertion sort by p: a family is a table's cells, a few dozen. */
+	for (size_t i = 1; i < m; i++)
+		for (size_t j = i; j > 0 && p[order[j]] < p[order[j - 1]]; j--) {
+			size_t t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (size_t i = 0; i < m; i++) {
+		size_t k = order[i];
+		double step_alpha = alpha / (double)(m - i);
+
+		running = MAX(running, MIN(1, (double)(m - i) * p[k]));
+		ret_p_adj[k] = running;
+		if (!stopped && p[k] > step_alpha) {
+			stopped = true;
+			stop_level = 1 - step_alpha;
+		}
+		ret_level[k] = stopped ? stop_level : 1 - step_alpha;
+	}
+}
+
+void stats_holm_ratios(struct stats_ratio *const *r, size_t n, double level)
+{
+	_cleanup_free_ double *p = calloc(2 * n + 1, sizeof(double)), *adj = calloc(n + 1, sizeof(double));
+	size_t m = 0;
+
+	if (!p || !adj)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		p[i] = r[i]->p_raw;
+		m += !isnan(p[i]);
+	}
+	stats_holm(p, n, level, adj, p + n);
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(p[i]))
+			continue;
+		stats_ratio_from_t(log(r[i]->ratio), r[i]->se, r[i]->df, p[n + i], r[i]);
+		r[i]->p = adj[i];
+		r[i]->p_raw = p[i];
+		r[i]->family = m;
+	}
 }
 
 double stats_ratio_precision(const struct stats_ratio *r)
@@ -139,13 +222,13 @@ double stats_ratio_precision(const struct stats_ratio *r)
 int stats_share_of_contrast(const struct stats_term *t, size_t k, double level, struct stats_share *ret)
 {
 	double m[STATS_TERMS_MAX], w[STATS_TERMS_MAX], c[STATS_TERMS_MAX], num = 0, den = 0, s, v11 = 0, v22 = 0,
-										      v12 = 0, tq, qa, qb, qc, disc;
+										      v12 = 0;
 	size_t n[STATS_TERMS_MAX];
 	bool spread = true;
 
 	if (!(level > 0 && level < 1) || k > STATS_TERMS_MAX)
 		return -EINVAL;
-	*ret = (struct stats_share){ .share = NAN, .lo = NAN, .hi = NAN, .df = NAN };
+	*ret = STATS_SHARE_NONE;
 	for (size_t i = 0; i < k; i++) {
 		double var;
 		int r;
@@ -176,24 +259,35 @@ int stats_share_of_contrast(const struct stats_term *t, size_t k, double level, 
 	ret->df = satterthwaite(c, n, k);
 	if (isnan(ret->df))
 		return 0;
-	/* Fieller: every s' with (num - s' den)^2 <= t^2 var(num - s' den),
-	 * a quadratic qa s'^2 - 2 qb s' + qc <= 0. */
-	tq = stats_t_critical(level, ret->df);
-	qa = den * den - tq * tq * v22;
-	qb = num * den - tq * tq * v12;
-	qc = num * num - tq * tq * v11;
-	disc = qb * qb - qa * qc;
-	if (qa > 0 && disc >= 0) {
+	stats_fieller(num, den, v11, v22, v12, stats_t_critical(level, ret->df), ret);
+	stats_share_test(ret, num, v11, level);
+	return 0;
+}
+
+void stats_fieller(double num, double den, double v11, double v22, double v12, double tq, struct stats_share *ret)
+{
+	/* Every s' with (num - s' den)^2 <= t^2 var(num - s' den), a
+	 * quadratic qa s'^2 - 2 qb s' + qc <= 0. */
+	double qa = den * den - tq * tq * v22, qb = num * den - tq * tq * v12, qc = num * num - tq * tq * v11,
+	       disc = qb * qb - qa * qc;
+
+	ret->bounded = qa > 0 && disc >= 0;
+	if (ret->bounded) {
 		ret->lo = (qb - sqrt(disc)) / qa;
 		ret->hi = (qb + sqrt(disc)) / qa;
-		ret->bounded = true;
 	} else {
 		/* The gap is not clearly away from zero at this level: the set is
 		 * the whole line or all but an interval. */
 		ret->lo = -INFINITY;
 		ret->hi = INFINITY;
 	}
-	return 0;
+}
+
+void stats_share_test(struct stats_share *s, double num, double var_num, double level)
+{
+	s->level = level;
+	s->family = 1;
+	s->p = s->p_raw = var_num > 0 && s->df > 0 ? 2 * gsl_cdf_tdist_Q(fabs(num) / sqrt(var_num), s->df) : NAN;
 }
 
 int stats_share(const double *x, size_t n_x, const double *a, size_t n_a, const double *b, size_t n_b, double level,
