@@ -47,6 +47,14 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
+double wall_clock_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 int parse_u64(const char *s, uint64_t *ret)
 {
 	char *end;

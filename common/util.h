@@ -65,6 +65,9 @@ int log_errno(int level, int r, const char *fmt, ...) _printf_(3, 4);
 
 /* Monotonic time in nanoseconds. */
 uint64_t now_ns(void);
+/* The wall clock in seconds since the epoch: when a step began, for the
+ * record (now_ns() measures, this dates). */
+double wall_clock_s(void);
 
 /* Strict parsers: the whole string must be consumed, ranges are checked.
  * Return 0 or -EINVAL / -ERANGE. */

@@ -36,8 +36,21 @@ ok $? "results.json: 8 steps with TPS above zero, both contexts, repeats 1 and 2
 [ "$(tail -n +2 "$scratch/res/results.csv" | wc -l)" = 8 ]
 ok $? "results.csv has a row per step"
 order=$(grep -o 'unit [0-9]/4 [a-z]*-v1-r[0-9]' "$scratch/err" | awk '{print $3}' | uniq | tr '\n' ' ')
-[ "$order" = "inherit-v1-r1 newsession-v1-r1 inherit-v1-r2 newsession-v1-r2 " ]
-ok $? "repeats are interleaved across contexts (got: $order)" "$scratch/err"
+python3 - "$scratch/res" "$order" >"$scratch/check" 2>&1 <<'PY'
+import json, sys
+d, ran = sys.argv[1], sys.argv[2].split()
+s = json.load(open(d + "/schedule.json"))
+assert s["order"] == "random" and isinstance(s["seed"], int), s
+units = [u for r in s["rounds"] for u in r["units"]]
+assert units == ran, (units, ran)
+for r in s["rounds"]:
+    assert sorted(r["units"]) == ["inherit-v1-r%d" % r["round"], "newsession-v1-r%d" % r["round"]], r
+steps = json.load(open(d + "/results.json"))["steps"]
+assert all(st["slot"] == s["rounds"][st["repeat"] - 1]["units"].index(st["unit"]) + 1 and st["started_at"] > 1.7e9
+           for st in steps), [(st["unit"], st["slot"]) for st in steps]
+print("ok")
+PY
+ok $? "every round runs each context once in the order schedule.json records, with its seed; each step its slot and start (ran: $order)" "$scratch/check"
 grep -q '^threads .*inherit.*newsession' "$scratch/out" && grep -q '^1 ' "$scratch/out" && grep -q '^2 ' "$scratch/out"
 ok $? "the run ends with the TPS table, a row per thread count" "$scratch/out"
 grep -q '^placement differences, inherit | context' "$scratch/out" && grep -q '^  newsession:$' "$scratch/out"

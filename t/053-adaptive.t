@@ -42,6 +42,6 @@ ok $? "--until 2 is not a percentage: exit 2 naming the option (got $rc)" "$scra
 [ $rc = 2 ] && grep -q -- '--until is for repeat = auto' "$scratch/err"
 ok $? "--until where repeat is a number: exit 2 (got $rc)" "$scratch/err"
 "$SLICEBENCH" run "$exp" --dry-run >"$scratch/out" 2>"$scratch/err"
-grep -q '^repeat = auto: 3 to 4 repeats, until every ratio is within +-5%$' "$scratch/out"
+grep -q '^repeat = auto: 3 to 4 repeats, until every ratio is within +-5% (a pilot of 3 rounds, then as many as its spread asks for)$' "$scratch/out"
 ok $? "--dry-run states the range of repeats and the default target" "$scratch/out"
 exit $failed

@@ -1,8 +1,10 @@
+#include <inttypes.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 
 #include "cli/options.h"
+#include "common/rng.h"
 #include "stats/stats.h"
 #include "common/util.h"
 
@@ -127,6 +129,13 @@ static int take_value(const struct cli_verb *v, const struct cli_option *o, cons
 				 STATS_CONFIDENCE_MIN_PCT, STATS_CONFIDENCE_MAX_PCT);
 			return cli_bad_value(v, o, value, want);
 		}
+		return 0;
+	case CLI_SEED:
+		if (parse_u64(value, &u) < 0 || u > RNG_SEED_MAX) {
+			snprintf(want, sizeof(want), "an integer from 0 to %" PRIu64, RNG_SEED_MAX);
+			return cli_bad_value(v, o, value, want);
+		}
+		*(struct cli_seed *)field = (struct cli_seed){ .value = u, .given = true };
 		return 0;
 	case CLI_CUSTOM:
 		break;

@@ -4,11 +4,14 @@
  * the one-line usage errors and --help are all made from it. */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "common/util.h"
 #include "common/words.h"
+#include "run/engine.h"
 
 /* How cli_parse() takes an option's value: into the field at offset in the
  * verb's argument struct, checked against min..max or words; CLI_CUSTOM
@@ -22,7 +25,14 @@ enum cli_type {
 	CLI_U64,      /* uint64_t, at least min */
 	CLI_DURATION, /* uint64_t nanoseconds, at least min */
 	CLI_WORD,     /* an enum, one of words */
-	CLI_CONFIDENCE, /* double, a confidence level (report/stats.h) */
+	CLI_CONFIDENCE, /* double, a confidence level (stats/stats.h) */
+	CLI_SEED,	/* struct cli_seed: a seed of the rounds' orders, at most RNG_SEED_MAX */
+};
+
+/* A seed given or not. */
+struct cli_seed {
+	uint64_t value;
+	bool given;
 };
 
 struct cli_option {
@@ -43,6 +53,20 @@ struct cli_option {
 	(&(const struct cli_option){ .name = "confidence", .arg = "PCT", .type = CLI_CONFIDENCE,                     \
 				     .offset = offsetof(args_type, field),                                              \
 				     .help = "the level of the intervals, above 50 and below 99.9 (95)" })
+
+/* --order and --seed, the rows of the verbs that run rounds (run, explain,
+ * calibrate): the order of the units within a round (run/engine.h's
+ * words) into an int field, the seed it is drawn from into a struct
+ * cli_seed. */
+#define CLI_ORDER_OPTION(args_type, field)                                                                               \
+	(&(const struct cli_option){ .name = "order", .arg = "random|fixed", .type = CLI_WORD, .words = run_order_words, \
+				     .offset = offsetof(args_type, field),                                              \
+				     .help = "the units of a round in an order drawn afresh for each round (random), or "   \
+					     "in the file's order every round (fixed)" })
+#define CLI_SEED_OPTION(args_type, field)                                                                                \
+	(&(const struct cli_option){ .name = "seed", .arg = "N", .type = CLI_SEED, .offset = offsetof(args_type, field), \
+				     .help = "the seed of the rounds' orders (one is drawn, and recorded in "             \
+					     "schedule.json)" })
 
 struct cli_verb;
 /* Takes one option: 0, or -EINVAL after logging why (cli_bad_value()). */

@@ -1,7 +1,6 @@
 /* slicebench run: a named experiment (or an experiment file) from start to
- * finish, or with --dry-run its plan.  With repeat = auto it decides, after
- * each round, which contexts need another repeat: those in a ratio whose
- * interval is wider than the target (report/stats.h), and their baseline. */
+ * finish, or with --dry-run its plan.  With repeat = auto the pilot's
+ * spread decides how many rounds the target needs (report_rounds_needed()). */
 #include <stddef.h>
 #include <limits.h>
 #include <math.h>
@@ -22,6 +21,8 @@ struct run_args {
 	bool dry_run;
 	double confidence, until; /* 0: the defaults (95%, the file's until) */
 	uint64_t budget_ns;
+	int order; /* enum run_order */
+	struct cli_seed seed;
 };
 
 enum { OPT_UNTIL };
@@ -55,15 +56,17 @@ static int parse_until(const struct cli_verb *v, const struct cli_option *o, con
 const struct cli_verb cli_run = {
 	.name = "run",
 	.usage = (const char *const[]){ "NAME|PATH [--out DIR | --resume DIR] [--only CONTEXT,...] [--dry-run]",
-					"NAME|PATH [--confidence 95] [--until 5%] [--budget 30m]", NULL },
-	.about = "Runs a named experiment (slicebench list) or an experiment file: every context x vary value\n"
-		 "x repeat gets a fresh server, and each thread count a step, recorded as it finishes.\n"
-		 "With repeat = auto, interleaved repeats are added after the third, for the contexts of every\n"
-		 "ratio whose interval is still wider than the target, until none is, repeat-max is reached\n"
-		 "or the next round would overrun --budget.",
+					"NAME|PATH [--confidence 95] [--until 5%] [--budget 30m] [--order random|fixed] [--seed N]",
+					NULL },
+	.about = "Runs a named experiment (slicebench list) or an experiment file in rounds: each round runs\n"
+		 "every context x vary value once, with a fresh server, in an order drawn afresh for that round\n"
+		 "(the seed and the orders in schedule.json), and each thread count a step, recorded as it\n"
+		 "finishes.  With repeat = auto, a pilot of 3 rounds, then as many rounds as its spread says\n"
+		 "the target needs (Stein's two-stage rule), within repeat-max and --budget.",
 	.options = (const struct cli_option *const[]){ &opt_out, &opt_resume, &opt_only, &opt_dry_run,
 						       CLI_CONFIDENCE_OPTION(struct run_args, confidence), &opt_until,
-						       &opt_budget, NULL },
+						       &opt_budget, CLI_ORDER_OPTION(struct run_args, order),
+						       CLI_SEED_OPTION(struct run_args, seed), NULL },
 	.parse = parse_until,
 };
 
@@ -94,8 +97,8 @@ static void plan_print(const struct run_plan *p)
 	       e->repeat_auto ? "at most " : "", p->n_units, e->n_threads, p->n_steps, (double)e->duration_ns / 1e9,
 	       (double)e->warmup_ns / 1e9, p->estimate_s / 60 + 0.5);
 	if (e->repeat_auto)
-		printf("repeat = auto: %d to %u repeats, until every ratio is within +-%g%%\n", RUN_AUTO_MIN_REPEATS,
-		       e->repeat_max, 100 * e->until);
+		printf("repeat = auto: %d to %u repeats, until every ratio is within +-%g%% (a pilot of %d rounds, then "
+		       "as many as its spread asks for)\n", RUN_AUTO_PILOT, e->repeat_max, 100 * e->until, RUN_AUTO_PILOT);
 	printf("threads:");
 	for (size_t i = 0; i < e->n_threads; i++)
 		printf(" %ld", e->threads[i]);
@@ -152,77 +155,46 @@ static void plan_print(const struct run_plan *p)
 	}
 }
 
-/* repeat = auto: what next_round needs, and what it last found. */
+/* What the run's callbacks need: the experiment, the level, and the
+ * options the run fills in. */
 struct adapt {
 	const struct experiment *e;
 	double level;
-	struct report_comparison *last;
-	size_t n_last;
+	const struct run_options *o;
 };
 
-static long index_of_context(const struct experiment *e, const char *name)
+/* Stein's second stage: the rounds the pilot's spread asks for. */
+static int adapt_rounds_needed(void *userdata, const json_t *doc, unsigned *ret)
 {
-	for (size_t i = 0; i < e->n_contexts; i++)
-		if (streq(e->contexts[i].name, name))
-			return (long)i;
-	return -1;
+	const struct adapt *a = userdata;
+	int r = report_rounds_needed(doc, a->level, a->e->until, ret);
+
+	return r < 0 ? log_error_errno(r, "run: cannot judge the pilot's spread: %m") : 0;
 }
 
-static long index_of_vary(const struct experiment *e, const char *value)
+/* What the rounds came to, ratio by ratio. */
+static void adapt_summary(const struct adapt *a, const json_t *doc)
 {
-	if (!e->n_vary)
-		return *value ? -1 : 0;
-	for (size_t i = 0; i < e->n_vary; i++)
-		if (streq(e->vary_values[i], value))
-			return (long)i;
-	return -1;
-}
-
-/* Another repeat for both sides of every ratio not yet within the target;
- * returns how many such ratios there are. */
-static int adapt_next_round(void *userdata, const json_t *doc, bool more[EXP_VARY_MAX][EXP_CONTEXTS_MAX])
-{
-	struct adapt *a = userdata;
-	long base = index_of_context(a->e, a->e->baseline);
-	size_t n = 0;
-	int r;
-
-	free(a->last);
-	a->last = NULL;
-	a->n_last = 0;
-	r = report_comparisons(doc, a->level, &a->last, &a->n_last);
-	if (r < 0)
-		return log_error_errno(r, "run: cannot judge the ratios so far: %m");
-	for (size_t i = 0; i < a->n_last; i++) {
-		const struct report_comparison *c = &a->last[i];
-		long ci = index_of_context(a->e, c->context), vi = index_of_vary(a->e, c->vary);
-
-		if (ci < 0 || vi < 0 || base < 0 || stats_ratio_precision(&c->r) <= a->e->until)
-			continue;
-		more[vi][ci] = more[vi][base] = true;
-		n++;
-	}
-	return (int)MIN(n, (size_t)INT_MAX);
-}
-
-/* Which comparison stopped for which reason. */
-static void adapt_summary(const struct adapt *a, const struct run_options *o)
-{
+	const struct run_options *o = a->o;
 	static const char *const why[] = {
 		[RUN_STOP_NONE] = "the run did not finish",
-		[RUN_STOP_SETTLED] = "",
+		[RUN_STOP_SETTLED] = "wider than the target",
 		[RUN_STOP_MAX] = "stopped at repeat-max",
 		[RUN_STOP_BUDGET] = "stopped by --budget",
 	};
+	_cleanup_free_ struct report_comparison *list = NULL;
+	size_t n = 0;
 
-	printf("repeat = auto: target +-%g%% at %g%%, %u round%s\n", 100 * a->e->until, 100 * a->level, o->rounds,
+	printf("repeat = auto: target +-%g%% at %g%%, %u round%s", 100 * a->e->until, 100 * a->level, o->rounds,
 	       o->rounds == 1 ? "" : "s");
-	if (a->n_last == 0)
+	if (o->rounds_wanted > RUN_AUTO_PILOT)
+		printf(" (the pilot's spread asked for %u)", o->rounds_wanted);
+	printf("\n");
+	if (report_comparisons(doc, a->level, &list, &n) < 0 || n == 0)
 		printf("  no ratio to judge (one context, or no baseline): stopped after %u repeats\n", o->rounds);
-	for (size_t i = 0; i < a->n_last; i++) {
-		const struct report_comparison *c = &a->last[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct report_comparison *c = &list[i];
 		double prec = stats_ratio_precision(&c->r);
-		bool settled = prec <= a->e->until;
 
 		printf("  %s%s%s vs %s at %lld thread%s: ", c->context, *c->vary ? " " : "", c->vary, a->e->baseline,
 		       c->threads, c->threads == 1 ? "" : "s");
@@ -231,17 +203,20 @@ static void adapt_summary(const struct adapt *a, const struct run_options *o)
 		else
 			printf("%.2fx +-%.1f%%", c->r.ratio, 100 * prec);
 		printf(" after %zu and %zu repeats: %s\n", c->r.n_a, c->r.n_b,
-		       settled ? "within the target" : why[o->stopped]);
+		       prec <= a->e->until ? "within the target" : why[o->stopped]);
 	}
 }
 
-/* The run's TPS table at its end. */
+/* The run's TPS table at its end, and with repeat = auto what the rounds
+ * came to. */
 static void print_report(void *userdata, const json_t *doc)
 {
 	const struct adapt *a = userdata;
 	struct report_options ro = { .format = REPORT_TEXT, .confidence = a->level };
 
 	report_render(doc, &ro, stdout);
+	if (a->e->repeat_auto)
+		adapt_summary(a, doc);
 }
 
 int verb_run(int argc, char **argv)
@@ -276,10 +251,10 @@ int verb_run(int argc, char **argv)
 	}
 	if (a.until)
 		e.until = a.until;
-	ad = (struct adapt){ .e = &e, .level = a.confidence ? a.confidence : STATS_CONFIDENCE_DEFAULT };
-	ro = (struct run_options){ .confidence = a.confidence, .next_round = adapt_next_round, .finished = print_report,
-				   .userdata = &ad,
-				   .budget_ns = a.budget_ns };
+	ad = (struct adapt){ .e = &e, .level = a.confidence ? a.confidence : STATS_CONFIDENCE_DEFAULT, .o = &ro };
+	ro = (struct run_options){ .confidence = a.confidence, .rounds_needed = adapt_rounds_needed,
+				   .finished = print_report, .userdata = &ad, .budget_ns = a.budget_ns,
+				   .order = (enum run_order)a.order, .seed = a.seed.value, .seed_given = a.seed.given };
 	r = run_plan_make(&e, a.only, &plan);
 	if (r < 0)
 		status = EXIT_USAGE;
@@ -287,11 +262,8 @@ int verb_run(int argc, char **argv)
 		plan_print(&plan);
 	else {
 		r = run_experiment(&e, &plan, a.resume ? a.resume : a.out, a.resume != NULL, &ro);
-		if (e.repeat_auto && ro.rounds >= RUN_AUTO_MIN_REPEATS)
-			adapt_summary(&ad, &ro);
 		status = ro.refused ? EXIT_USAGE : verb_exit_status(r);
 	}
-	free(ad.last);
 	experiment_done(&e);
 	return status;
 }

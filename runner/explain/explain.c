@@ -149,7 +149,7 @@ static void load_mix(const json_t *steps, const char *name, unsigned repeats, st
 		if (k == REPEATS_MAX || !streq(strempty(json_string_value(json_object_get(s, "context"))), name) ||
 		    r < 1 || r > repeats || json_is_true(json_object_get(s, "failed")))
 			continue;
-		ret->t[m][k] = tmp[k] = report_step_tps_for_log(s);
+		ret->t[m][k] = tmp[k] = report_step_tps(s);
 		if (isnan(tmp[k]))
 			continue;
 		mechanism_of(s, mech[k++]);

@@ -41,6 +41,13 @@ void csv_verdict(FILE *out, const struct stats_ratio *r, double level)
 	csv_number(out, r->df, 2);
 	csv_number(out, none ? NAN : level, 4);
 	fprintf(out, ",%s", none ? "" : r->verdict == STATS_SIGNIFICANT ? "true" : "false");
+	csv_number(out, r->p_raw, 6);
+	if (none)
+		fputc(',', out);
+	else
+		fprintf(out, ",%zu", r->family);
+	csv_number(out, r->mde, 4);
+	csv_number(out, r->sigma, 4);
 }
 
 int render_csv(const struct model *m, const struct report_options *o, FILE *out)
@@ -48,7 +55,7 @@ int render_csv(const struct model *m, const struct report_options *o, FILE *out)
 	size_t n_mech;
 	const struct oltp_mechanism_def *mech = oltp_mechanism_table(&n_mech);
 
-	fputs("column,threads,median_tps,min_tps,max_tps,n," CSV_VERDICT_HEADER ",within_cv,across_cv,noisy_steps,failed",
+	fputs("column,threads,median_tps,min_tps,max_tps,n," CSV_VERDICT_HEADER ",within_cv,across_cv,noisy_steps,failed,zero_tps",
 	      out);
 	if (o->latency)
 		fputs(",p95_ms", out);
@@ -72,7 +79,7 @@ int render_csv(const struct model *m, const struct report_options *o, FILE *out)
 			csv_verdict(out, &c->vs_base, m->level);
 			csv_number(out, c->within_cv, 4);
 			csv_number(out, c->across_cv, 4);
-			fprintf(out, ",%zu,%zu", c->n_noisy, c->n_failed);
+			fprintf(out, ",%zu,%zu,%zu", c->n_noisy, c->n_failed, c->n_zero);
 			if (o->latency)
 				csv_number(out, c->p95_ms, 3);
 			for (size_t t = 0; o->telemetry && t < _TEL_MAX; t++)

@@ -36,7 +36,41 @@ int json_put_verdict(json_t *o, const struct stats_ratio *v)
 	r = r ?: put(o, "p", real_or_null(v->p));
 	r = r ?: put(o, "df", real_or_null(v->df));
 	r = r ?: put(o, "verdict", none ? json_null() : json_string(verdict_names[v->verdict]));
-	return r ?: put(o, "significant", none ? json_null() : json_boolean(v->verdict == STATS_SIGNIFICANT));
+	r = r ?: put(o, "significant", none ? json_null() : json_boolean(v->verdict == STATS_SIGNIFICANT));
+	r = r ?: put(o, "p_raw", real_or_null(v->p_raw));
+	r = r ?: put(o, "family", json_integer((json_int_t)v->family));
+	r = r ?: put(o, "interval_level", real_or_null(none ? NAN : v->level));
+	r = r ?: put(o, "sigma", real_or_null(v->sigma));
+	return r ?: put(o, "mde", real_or_null(v->mde));
+}
+
+/* The cross-checks of a verdict: Welch's t on the two columns alone, the
+ * rank-based interval. */
+static int put_crosschecks(json_t *o, const struct stats_ratio *welch, const struct stats_rank *rank)
+{
+	json_t *w = json_pack("{s:o, s:o, s:o, s:o, s:o}", "ratio", real_or_null(welch->ratio), "ratio_lo",
+			      real_or_null(welch->lo), "ratio_hi", real_or_null(welch->hi), "p", real_or_null(welch->p),
+			      "df", real_or_null(welch->df));
+	json_t *k = json_pack("{s:o, s:o, s:o, s:o, s:o, s:b}", "ratio", real_or_null(rank->ratio), "ratio_lo",
+			      real_or_null(rank->lo), "ratio_hi", real_or_null(rank->hi), "p", real_or_null(rank->p),
+			      "p_min", real_or_null(rank->p_min), "reaches", rank->reaches);
+	int r = put(o, "welch", w);
+
+	return r ?: put(o, "rank", k);
+}
+
+/* A cell's failures: the starts that failed, those that completed
+ * nothing, the rate's interval, and the stalls inside successful ones. */
+static int put_failures(json_t *cell, const struct cell *c)
+{
+	int r = put(cell, "failed", json_integer((json_int_t)c->n_failed));
+
+	r = r ?: put(cell, "zero_tps", json_integer((json_int_t)c->n_zero));
+	r = r ?: put(cell, "failure_rate_lo", real_or_null(c->fail_lo));
+	r = r ?: put(cell, "failure_rate_hi", real_or_null(c->fail_hi));
+	r = r ?: put(cell, "too_many_failed", json_boolean(c->too_many_failed));
+	r = r ?: put(cell, "stalled_steps", json_integer((json_int_t)c->n_stalled));
+	return r ?: put(cell, "stalled_s", json_integer(c->stalled_s));
 }
 
 /* "vs_first": the verdict against the column's first vary value, with
@@ -50,7 +84,7 @@ static int put_vs_first(json_t *cell, const struct model *m, size_t col, const s
 	v = json_pack("{s:s}", "column", m->cols[m->cols[col].first].label);
 	if (put(cell, "vs_first", v) < 0)
 		return -ENOMEM;
-	return json_put_verdict(v, &c->vs_first);
+	return json_put_verdict(v, &c->vs_first) ?: put_crosschecks(v, &c->welch_first, &c->rank_first);
 }
 
 /* Long because the JSON tree is built member by member. */
@@ -61,11 +95,12 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 	const struct oltp_mechanism_def *mech = oltp_mechanism_table(&n_mech);
 	int r = 0;
 
-	doc = json_pack("{s:i, s:s, s:s?, s:s?, s:f, s:s, s:f, s:[], s:[], s:O, s:O, s:O}", "format_version",
-			REPORT_FORMAT_VERSION, "experiment", m->name, "baseline", m->baseline, "vary_property",
-			m->vary_property, "confidence", m->level, "method", "welch_t_log_tps_across_repeats",
-			"noisy_cv", MODEL_NOISY_CV, "columns", "rows", "diffs", m->diffs, "failures", m->failures,
-			"noisy_steps", m->noisy);
+	doc = json_pack("{s:i, s:s, s:s?, s:s?, s:f, s:s, s:I, s:I, s:f, s:f, s:[], s:[], s:O, s:O, s:O}",
+			"format_version", REPORT_FORMAT_VERSION, "experiment", m->name, "baseline", m->baseline,
+			"vary_property", m->vary_property, "confidence", m->level, "method", "block_model_log_tps_column_round_holm",
+			"family", (json_int_t)m->family_base, "family_vs_first", (json_int_t)m->family_first, "power",
+			STATS_POWER, "noisy_cv", MODEL_NOISY_CV, "columns", "rows", "diffs", m->diffs, "failures",
+			m->failures, "noisy_steps", m->noisy);
 	if (!doc)
 		return -ENOMEM;
 	cols = json_object_get(doc, "columns");
@@ -98,8 +133,9 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 			r = r ?: put(cell, "min", real_or_null(c->min));
 			r = r ?: put(cell, "max", real_or_null(c->max));
 			r = r ?: put(cell, "n", json_integer((json_int_t)c->n));
-			r = r ?: put(cell, "failed", json_integer((json_int_t)c->n_failed));
+			r = r ?: put_failures(cell, c);
 			r = r ?: json_put_verdict(cell, &c->vs_base);
+			r = r ?: put_crosschecks(cell, &c->welch_base, &c->rank_base);
 			r = r ?: put(cell, "within_cv", real_or_null(c->within_cv));
 			r = r ?: put(cell, "across_cv", real_or_null(c->across_cv));
 			r = r ?: put(cell, "noisy_steps", json_integer((json_int_t)c->n_noisy));

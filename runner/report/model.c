@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "report/model.h"
+#include "report/report.h"
 #include "stats/stats.h"
 #include "run/results.h"
 #include "slices/snapshot.h"
@@ -22,8 +23,10 @@ void model_done(struct model *m)
 		free(m->vary[i]);
 	free(m->vary);
 	free(m->threads);
-	for (size_t i = 0; m->cells && i < m->nrows * m->ncols; i++)
+	for (size_t i = 0; m->cells && i < m->nrows * m->ncols; i++) {
 		free(m->cells[i].tps);
+		free(m->cells[i].round);
+	}
 	free(m->cells);
 	json_decref(m->failures);
 	json_decref(m->diffs);
@@ -179,9 +182,11 @@ static double step_summary(const json_t *step, const struct telemetry_summary_de
 	return d->reduce == REDUCE_MEAN ? acc / (double)n : acc;
 }
 
+/* Failed, or ran and completed nothing: a step at 0 TPS has no logarithm,
+ * and a floor put in its place would be a made-up number in a mean. */
 static bool step_failed(const json_t *s)
 {
-	return json_is_true(json_object_get(s, "failed")) || !json_is_number(json_object_get(s, "tps"));
+	return isnan(report_step_tps(s));
 }
 
 static bool step_in_cell(const struct model *m, const json_t *s, size_t row, size_t col)
@@ -205,11 +210,13 @@ static int add_step_note(json_t *list, const json_t *s, const char *key, json_t 
 	return f && json_array_append_new(list, f) == 0 ? 0 : -ENOMEM;
 }
 
-double report_step_tps_for_log(const json_t *s)
+double report_step_tps(const json_t *s)
 {
-	double tps = json_number_value(json_object_get(s, "tps")), d = json_number_value(json_object_get(s, "duration_s"));
+	const json_t *tps = json_object_get(s, "tps");
 
-	return tps > 0 ? tps : d > 0 ? 0.5 / d : NAN;
+	if (json_is_true(json_object_get(s, "failed")) || !json_is_number(tps) || !(json_number_value(tps) > 0))
+		return NAN;
+	return json_number_value(tps);
 }
 
 /* The medians over the cell's steps of each figure in their "mechanism". */
@@ -239,37 +246,97 @@ static int cell_mechanism(struct model *m, const json_t *steps, size_t row, size
 /* The doubles compute_cell() needs per step of the document. */
 #define CELL_SERIES (4 + _TEL_MAX)
 
-/* buf holds CELL_SERIES x nsteps doubles.
- * Long because it gathers a cell's per-repeat series in one pass. */
-static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t col, double *buf)
+/* A step of the cell that failed: counted, and one that ran and completed
+ * nothing counted apart. */
+static void count_failed(struct cell *c, const json_t *s)
 {
-	size_t ns = json_array_size(steps), np = 0, nw = 0, ntel[_TEL_MAX] = {}, i;
-	double *tps = buf, *p95 = buf + ns, *within = buf + 2 * ns, *for_log = buf + 3 * ns, *tel = buf + 4 * ns;
-	struct cell *c = model_cell(m, row, col);
-	const json_t *s;
+	c->n_failed++;
+	c->n_zero += !json_is_true(json_object_get(s, "failed"));
+}
+
+/* The noise within a successful step: its CV among the cell's, and the
+ * step among the noisy ones with its silent seconds. */
+static int step_noise(struct model *m, struct cell *c, const json_t *s, double *within, size_t *nw)
+{
+	json_int_t silent = json_integer_value(json_object_get(s, "stalled_s"));
+	double cv;
 	int r;
 
-	*c = (struct cell){ .median = NAN, .min = NAN, .max = NAN, .within_cv = NAN, .across_cv = NAN,
-			    .vs_base = { .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .df = NAN, .verdict = STATS_TOO_FEW },
-			    .p95_ms = NAN };
-	c->vs_first = c->vs_base;
+	if (silent > 0) {
+		c->n_stalled++;
+		c->stalled_s += silent;
+	}
+	r = intervals_cv(s, &cv);
+	if (r < 0 || isnan(cv))
+		return r;
+	within[(*nw)++] = cv;
+	if (cv <= MODEL_NOISY_CV)
+		return 0;
+	c->n_noisy++;
+	if (add_step_note(m->noisy, s, "cv", json_real(cv)) < 0)
+		return -ENOMEM;
+	/* A second without a completed transaction, too short for a stall
+	 * (oltp.h), is said with the noise. */
+	if (silent > 0 && json_object_set(json_array_get(m->noisy, json_array_size(m->noisy) - 1), "stalled_s",
+					  json_object_get(s, "stalled_s")) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/* The cell's medians and noises from its repeats' series, and its TPS and
+ * rounds kept for the verdicts. */
+static int cell_summarize(struct cell *c, double *tps, const unsigned *round, double *p95, size_t np, double *within,
+			  size_t nw, double *tel, const size_t *ntel, size_t ns)
+{
+	c->tps = malloc(c->n * sizeof(double));
+	c->round = malloc(c->n * sizeof(unsigned));
+	if (!c->tps || !c->round)
+		return -ENOMEM;
+	/* Before the medians sort them: the verdicts pair a TPS with its round. */
+	memcpy(c->tps, tps, c->n * sizeof(double));
+	memcpy(c->round, round, c->n * sizeof(unsigned));
+	c->across_cv = stats_cv(tps, c->n);
+	c->median = stats_median(tps, c->n);
+	c->min = tps[0];
+	c->max = tps[c->n - 1];
+	c->within_cv = stats_median(within, nw);
+	c->p95_ms = stats_median(p95, np);
+	for (size_t k = 0; k < _TEL_MAX; k++)
+		c->tel[k] = stats_median(tel + k * ns, ntel[k]);
+	return 0;
+}
+
+static void cell_clear(struct cell *c)
+{
+	*c = (struct cell){ .median = NAN, .min = NAN, .max = NAN, .within_cv = NAN, .across_cv = NAN, .p95_ms = NAN,
+			    .fail_lo = NAN, .fail_hi = NAN };
 	for (size_t k = 0; k < _TEL_MAX; k++)
 		c->tel[k] = NAN;
 	for (size_t k = 0; k < OLTP_MECHANISM_MAX; k++)
 		c->mechanism[k] = NAN;
+}
+
+/* buf holds CELL_SERIES x nsteps doubles, rounds the steps' rounds. */
+static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t col, double *buf, unsigned *rounds)
+{
+	size_t ns = json_array_size(steps), np = 0, nw = 0, ntel[_TEL_MAX] = {}, i;
+	double *tps = buf, *p95 = buf + ns, *within = buf + 2 * ns, *tel = buf + 4 * ns;
+	struct cell *c = model_cell(m, row, col);
+	const json_t *s;
+	int r;
+
+	cell_clear(c);
 	json_array_foreach(steps, i, s) {
 		const json_t *p;
-		double cv;
 
 		if (!step_in_cell(m, s, row, col))
 			continue;
 		if (step_failed(s)) {
-			c->n_failed++;
+			count_failed(c, s);
 			continue;
 		}
-		tps[c->n] = json_number_value(json_object_get(s, "tps"));
-		for_log[c->n] = report_step_tps_for_log(s);
-		c->n++;
+		rounds[c->n] = (unsigned)MAX(1, json_integer_value(json_object_get(s, "repeat")));
+		tps[c->n++] = report_step_tps(s);
 		p = json_object_get(json_object_get(s, "latency_ms"), "p95");
 		if (json_is_number(p))
 			p95[np++] = json_number_value(p);
@@ -279,80 +346,14 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 			if (!isnan(v))
 				tel[k * ns + ntel[k]++] = v;
 		}
-		r = intervals_cv(s, &cv);
+		r = step_noise(m, c, s, within, &nw);
 		if (r < 0)
 			return r;
-		if (isnan(cv))
-			continue;
-		within[nw++] = cv;
-		if (cv > MODEL_NOISY_CV) {
-			c->n_noisy++;
-			if (add_step_note(m->noisy, s, "cv", json_real(cv)) < 0)
-				return -ENOMEM;
-			/* A second without a completed transaction, too short
-			 * for a stall (oltp.h), is said with the noise. */
-			if (json_integer_value(json_object_get(s, "stalled_s")) > 0 &&
-			    json_object_set(json_array_get(m->noisy, json_array_size(m->noisy) - 1), "stalled_s",
-					    json_object_get(s, "stalled_s")) < 0)
-				return -ENOMEM;
-		}
 	}
 	if (c->n == 0)
 		return 0;
-	c->across_cv = stats_cv(tps, c->n);
-	c->median = stats_median(tps, c->n);
-	c->min = tps[0];
-	c->max = tps[c->n - 1];
-	c->tps = malloc(c->n * sizeof(double));
-	if (!c->tps)
-		return -ENOMEM;
-	memcpy(c->tps, for_log, c->n * sizeof(double));
-	c->within_cv = stats_median(within, nw);
-	c->p95_ms = stats_median(p95, np);
-	for (size_t k = 0; k < _TEL_MAX; k++)
-		c->tel[k] = stats_median(tel + k * ns, ntel[k]);
-	return cell_mechanism(m, steps, row, col, c);
-}
-
-/* The cell c against the cell of column against in its row, into *ret. */
-static int judge(struct model *m, size_t row, const struct cell *c, long against, struct stats_ratio *ret)
-{
-	const struct cell *b;
-	int e;
-
-	if (against < 0)
-		return 0;
-	b = model_cell(m, row, (size_t)against);
-	if (c->n == 0 || b->n == 0)
-		return 0;
-	e = stats_ratio(c->tps, c->n, b->tps, b->n, m->level, ret);
-	if (e == -ENOMEM)
-		return e;
-	/* A repeat at 0 TPS has no logarithm (-EDOM): no ratio, a gap. */
-	if (e < 0)
-		ret->ratio = NAN;
-	if (!isnan(ret->ratio) && ret->verdict != STATS_SIGNIFICANT)
-		m->any_ns = true;
-	if (!isnan(ret->df))
-		m->min_df = MIN(m->min_df, ret->df);
-	return 0;
-}
-
-static int compute_ratios(struct model *m)
-{
-	m->min_df = INFINITY;
-	for (size_t r = 0; r < m->nrows; r++)
-		for (size_t k = 0; k < m->ncols; k++) {
-			struct cell *c = model_cell(m, r, k);
-			int e = judge(m, r, c, m->cols[k].base, &c->vs_base);
-
-			if (e >= 0)
-				e = judge(m, r, c, m->cols[k].first, &c->vs_first);
-			if (e < 0)
-				return e;
-			m->any_vs_first = m->any_vs_first || !isnan(c->vs_first.ratio);
-		}
-	return 0;
+	r = cell_summarize(c, tps, rounds, p95, np, within, nw, tel, ntel, ns);
+	return r < 0 ? r : cell_mechanism(m, steps, row, col, c);
 }
 
 struct strv {
@@ -620,24 +621,29 @@ static int make_columns(struct model *m, const struct strv *ctxs)
 static int compute_cells(struct model *m, const json_t *steps)
 {
 	_cleanup_free_ double *buf = calloc(CELL_SERIES * json_array_size(steps) + 1, sizeof(double));
+	_cleanup_free_ unsigned *rounds = calloc(json_array_size(steps) + 1, sizeof(unsigned));
 	const json_t *s;
 	size_t i;
 	int r;
 
 	m->cells = calloc(m->nrows * m->ncols + 1, sizeof(*m->cells));
-	if (!m->cells || !buf)
+	if (!m->cells || !buf || !rounds)
 		return -ENOMEM;
 	for (size_t row = 0; row < m->nrows; row++)
 		for (size_t col = 0; col < m->ncols; col++)
-			if ((r = compute_cell(m, steps, row, col, buf)) < 0)
+			if ((r = compute_cell(m, steps, row, col, buf, rounds)) < 0)
 				return r;
-	r = compute_ratios(m);
+	r = model_judge(m);
 	if (r < 0)
 		return r;
 	json_array_foreach(steps, i, s) {
 		const char *why = json_string_value(json_object_get(s, "reason"));
 
-		if (step_failed(s) && add_step_note(m->failures, s, "reason", why ? json_string(why) : json_null()) < 0)
+		if (!step_failed(s))
+			continue;
+		if (!why && !json_is_true(json_object_get(s, "failed")))
+			why = "it completed no transaction";
+		if (add_step_note(m->failures, s, "reason", why ? json_string(why) : json_null()) < 0)
 			return -ENOMEM;
 	}
 	return 0;

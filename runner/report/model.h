@@ -1,9 +1,10 @@
 /* The report's model, inside report/: the document of record (results_load())
  * read once into a table of TPS, a row per thread count and a column per
  * context (or context x vary value), each cell with its verdict against the
- * baseline (report/stats.h: Welch's t on log TPS across repeats), with a
- * vary its verdict against its context's first value (CPUWeight=400 against
- * CPUWeight=100), and its two noises, within a start and across starts.  Every renderer reads only this;
+ * baseline (stats/block.h: log TPS ~ column + round, Holm-adjusted across
+ * the table), with a vary its verdict against its context's first value
+ * (CPUWeight=400 against CPUWeight=100), its failures, and its two noises,
+ * within a start and across starts.  Every renderer reads only this;
  * the numbers are formatted by the renderers and nowhere else. */
 #pragma once
 
@@ -13,6 +14,7 @@
 #include <jansson.h>
 
 #include "oltp/oltp.h"
+#include "stats/rank.h"
 #include "stats/stats.h"
 
 #define GAP "\u2014" /* em dash: a cell without a value, never 0 */
@@ -57,16 +59,30 @@ struct telemetry_summary_def {
 };
 extern const struct telemetry_summary_def telemetry_summaries[_TEL_MAX];
 
+/* A cell whose starts fail more often than this gets no ratio: what it
+ * measured is a server that keeps failing, not a placement's TPS. */
+#define MODEL_FAIL_MAX 0.20
+
 struct cell {
-	size_t n, n_failed; /* successful and failed steps */
-	double *tps;	    /* the n successful repeats' TPS as the verdict takes them (a repeat at 0 TPS
-			     * as half a transaction over its duration: the logarithm needs a floor) */
+	size_t n, n_failed; /* successful and failed steps (a step at 0 TPS is a failed one) */
+	size_t n_zero;	    /* of the failed: steps that ran and completed no transaction */
+	size_t n_stalled;   /* of the successful: steps with seconds at 0 TPS inside them */
+	long long stalled_s;
+	double *tps;	    /* the n successful repeats' TPS */
+	unsigned *round;    /* the round (repeat) of each */
 	double median, min, max;
 	double within_cv; /* noise within a start: the CV of a step's per-second TPS, median over the repeats */
 	double across_cv; /* noise across starts: the CV of the repeats' TPS; NAN: fewer than 2 */
 	size_t n_noisy;	  /* steps above MODEL_NOISY_CV */
-	struct stats_ratio vs_base; /* against the baseline column; .ratio NAN: none */
-	struct stats_ratio vs_first; /* against its context's column at the first vary value; .ratio NAN: none */
+	bool too_many_failed; /* more than MODEL_FAIL_MAX of its starts failed: no ratio */
+	double fail_lo, fail_hi; /* the failure rate's interval at the model's level (Wilson); NAN: no start */
+	/* Against the baseline column, and against its context's column at
+	 * the first vary value: the model's verdict (.ratio NAN: none), and
+	 * the two cross-checks, Welch's t on the two columns alone and the
+	 * rank-based interval. */
+	struct stats_ratio vs_base, vs_first;
+	struct stats_ratio welch_base, welch_first;
+	struct stats_rank rank_base, rank_first;
 	double p95_ms;		/* median over the repeats; NAN: none */
 	double tel[_TEL_MAX];	/* medians over the repeats; NAN: none */
 	/* The steps' evidence of mechanism, a median per row of
@@ -110,7 +126,15 @@ struct model {
 	bool any_ns;	  /* a ratio whose interval contains 1, or that has none */
 	bool any_vs_first; /* a ratio against a first vary value */
 	double min_df;	  /* the fewest degrees of freedom behind an interval; INFINITY: none */
+	size_t family_base, family_first; /* the ratios each table's Holm adjustment is across */
+	bool any_too_many_failed;
 };
+
+/* The verdicts of every cell (report/verdicts.c): per thread count the
+ * block model over every column, each column against its baseline and its
+ * first vary value, Holm-adjusted across each table, with Welch's and the
+ * rank-based cross-checks and the failure rates. */
+int model_judge(struct model *m);
 
 /* The verdicts at level (0.95).  -EINVAL: doc is not a document of record,
  * or level is outside (0, 1); -EPROTONOSUPPORT: an unknown format_version;

@@ -36,10 +36,11 @@ void csv_field(FILE *out, const char *s);
 /* ",v" with decimals, or "," alone for NAN. */
 void csv_number(FILE *out, double v, int decimals);
 /* The verdict's fields after CSV_VERDICT_HEADER: ",ratio,lo,hi,p,df,level,significant". */
-#define CSV_VERDICT_HEADER "ratio,ratio_lo,ratio_hi,p,df,level,significant"
+#define CSV_VERDICT_HEADER "ratio,ratio_lo,ratio_hi,p,df,level,significant,p_raw,family,mde,sigma"
 /* The same against the first vary value, with the column it is against. */
 #define CSV_VARY_VERDICT_HEADER                                                                            \
-	"vary_first,vary_ratio,vary_ratio_lo,vary_ratio_hi,vary_p,vary_df,vary_level,vary_significant"
+	"vary_first,vary_ratio,vary_ratio_lo,vary_ratio_hi,vary_p,vary_df,vary_level,vary_significant,vary_p_raw," \
+	"vary_family,vary_mde,vary_sigma"
 void csv_verdict(FILE *out, const struct stats_ratio *r, double level);
 
 int render_csv(const struct model *m, const struct report_options *o, FILE *out);
@@ -47,7 +48,8 @@ int render_csv(const struct model *m, const struct report_options *o, FILE *out)
 /* ---- report/json.c ---- */
 
 json_t *real_or_null(double v);
-/* The verdict's keys into o: ratio, ratio_lo, ratio_hi, p, df, verdict, significant. */
+/* The verdict's keys into o: ratio, ratio_lo, ratio_hi, p, df, verdict,
+ * significant, p_raw, family, interval_level, sigma, mde. */
 int json_put_verdict(json_t *o, const struct stats_ratio *r);
 /* Indented, with a final newline; -EIO if the write failed. */
 int dump_json(json_t *j, FILE *out);

@@ -1,5 +1,6 @@
 /* The report's entry points: the format names, and report_render(), which
  * builds the model once and hands it to the format's renderer. */
+#include <math.h>
 #include <stdio.h>
 
 #include "report/render.h"
@@ -94,5 +95,27 @@ int report_comparisons(const json_t *doc, double level, struct report_comparison
 	model_done(&m);
 	*ret = list;
 	*ret_n = n;
+	return 0;
+}
+
+int report_rounds_needed(const json_t *doc, double level, double until, unsigned *ret)
+{
+	struct model m;
+	unsigned most = 0;
+	int r;
+
+	r = model_build(doc, level, &m);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < m.nrows * m.ncols; i++) {
+		const struct stats_ratio *v = &m.cells[i].vs_base;
+
+		/* The pilot's own sigma and degrees of freedom, before any
+		 * adjustment: the target is each ratio's own interval. */
+		if (!isnan(v->ratio))
+			most = MAX(most, stats_rounds_for_width(v->sigma, v->df, level, log1p(until)));
+	}
+	model_done(&m);
+	*ret = most;
 	return 0;
 }

@@ -18,10 +18,13 @@
 #include "common/words.h"
 
 #include "stats/stats.h"
+#include "stats/rank.h"
 
 /* The version of the JSON that report_render() and compare_render() print:
- * 2 has the interval, the p-value and the two noises of every ratio. */
-#define REPORT_FORMAT_VERSION 2
+ * 2 has the interval, the p-value and the two noises of every ratio; 3 has
+ * the block model's verdicts with their family, the smallest gap they
+ * could detect and the cross-checks, and each cell's failures. */
+#define REPORT_FORMAT_VERSION 3
 
 enum report_format {
 	REPORT_TEXT,
@@ -65,14 +68,21 @@ struct report_comparison {
 	struct stats_ratio r;
 };
 
-/* A step's TPS as the verdicts take it: a logarithm needs a floor, and a
- * step that completed nothing counts as half a transaction over its
- * duration (NAN without one).  report and explain share it. */
-double report_step_tps_for_log(const json_t *step);
+/* A step's TPS as the verdicts take it: NAN for a step that failed or
+ * completed nothing, which counts as a failure (a floor in its place
+ * would be a made-up number in a mean).  report and explain share it. */
+double report_step_tps(const json_t *step);
 
 /* Every ratio of doc at level, in the report's order; *ret (to free())
  * holds *ret_n of them.  Errors as report_render(). */
 int report_comparisons(const json_t *doc, double level, struct report_comparison **ret, size_t *ret_n);
+
+/* repeat = auto after the pilot: the rounds in all that the widest of
+ * doc's ratios needs to be within +-until (a fraction) at level
+ * (stats_rounds_for_width(), each ratio's own sigma and degrees of
+ * freedom); 0 without any ratio that has an interval.  Errors as
+ * report_render(). */
+int report_rounds_needed(const json_t *doc, double level, double until, unsigned *ret);
 
 /* A verdict as the tables print it: "0.27x (0.19-0.38) p=0.001",
  * "1.02x (0.95-1.10) p=0.45 n.s.", "1.02x (one repeat: no interval)". */

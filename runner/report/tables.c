@@ -255,7 +255,9 @@ static int build_table(const struct model *m, enum metric what, struct table *t)
 			switch (what) {
 			case METRIC_TPS:
 				add_tps(t, c);
-				if (m->cols[k].base >= 0)
+				if (m->cols[k].base >= 0 && c->too_many_failed)
+					table_add(t, "no ratio: %zu of %zu failed", c->n_failed, c->n + c->n_failed);
+				else if (m->cols[k].base >= 0)
 					add_ratio(t, &c->vs_base);
 				break;
 			case METRIC_P95:
@@ -341,19 +343,124 @@ static bool any_base_ratio(const struct model *m)
 	return false;
 }
 
-/* Under a table of ratios: how they were computed (over the baseline's
- * repeats, or the first value's), and, once, what few repeats mean. */
-static void print_method(const struct model *m, const char *over, bool df_note, bool markdown, FILE *out)
+/* Under a table of ratios: how they were computed (against the
+ * baseline's column, or the first value's), across how many, and, once,
+ * what few repeats mean. */
+static void print_method(const struct model *m, const char *over, size_t family, bool df_note, bool markdown,
+			 FILE *out)
 {
-	fprintf(out, "%sratio: geometric mean of the repeats over %s; %g%% interval and p from Welch's t "
-		     "on log TPS across repeats (a restart is the unit); n.s.: the interval contains 1\n",
-		markdown ? "\n" : "", over, 100 * m->level);
+	fprintf(out, "%sratio: to %s, from one model of log TPS, column + round (each round runs every column once, "
+		     "in an order drawn afresh), by least squares; %g%% intervals and p from its residual sigma, "
+		     "Holm-adjusted across the %zu ratio%s of this table; n.s.: the interval contains 1\n",
+		markdown ? "\n" : "", over, 100 * m->level, family, family == 1 ? "" : "s");
 	if (df_note && m->min_df < 3)
-		fprintf(out, "%sfew repeats: an interval here rests on %.1f degrees of freedom, where t is %.1f against "
-			     "%.1f with 5 repeats a side; it is wide because it is honest, not because the machine "
-			     "is noisy\n",
-			markdown ? "\n" : "", m->min_df, stats_t_critical(m->level, m->min_df),
-			stats_t_critical(m->level, 8));
+		fprintf(out, "%sfew repeats: an interval here rests on %.0f degree%s of freedom, where t is %.1f against "
+			     "%.1f on 8; with 2 repeats a column no %g%% verdict is possible short of a very large gap\n",
+			markdown ? "\n" : "", m->min_df, m->min_df == 1 ? "" : "s", stats_t_critical(m->level, m->min_df),
+			stats_t_critical(m->level, 8), 100 * m->level);
+}
+
+/* "1.24x (1.02-1.50) p=0.03" of a cross-check. */
+static const char *crosscheck_text(double ratio, double lo, double hi, double p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.2fx (%.2f-%.2f) p=%.2g", ratio, lo, hi, p);
+	return buf;
+}
+
+/* What a verdict's cross-checks say where they disagree with it: Welch's
+ * t on the two columns alone, and the rank-based interval where the rank
+ * test can reach the level at all with these repeats. */
+static void print_disagreements(const struct stats_ratio *v, const struct stats_ratio *welch,
+				const struct stats_rank *rank, double level, FILE *out)
+{
+	bool sig = v->verdict == STATS_SIGNIFICANT;
+	char buf[96];
+
+	if (!isnan(welch->p) && (welch->verdict == STATS_SIGNIFICANT) != sig)
+		fprintf(out, "; Welch's t on the two alone says %s: %s", sig ? "n.s." : "significant",
+			crosscheck_text(welch->ratio, welch->lo, welch->hi, welch->p, buf, sizeof(buf)));
+	if (rank->reaches && !isnan(rank->p) && (rank->p < 1 - level) != sig)
+		fprintf(out, "; rank-based (Hodges-Lehmann, Mann-Whitney) says %s: %s", sig ? "n.s." : "significant",
+			crosscheck_text(rank->ratio, rank->lo, rank->hi, rank->p, buf, sizeof(buf)));
+}
+
+/* "service vs shell at 1 thread" */
+static void print_pair(const struct model *m, size_t row, size_t k, long against, bool markdown, FILE *out)
+{
+	fprintf(out, "%s%s vs %s at %lld thread%s", markdown ? "- " : "  ", m->cols[k].label,
+		m->cols[against].label, m->threads[row], m->threads[row] == 1 ? "" : "s");
+}
+
+/* One line per verdict with something to say: what a "not significant"
+ * could have seen, a cross-check that disagrees, a column that failed too
+ * often for a ratio. */
+static void print_verdict_notes(const struct model *m, bool first, bool markdown, FILE *out)
+{
+	bool said = false;
+
+	for (size_t row = 0; row < m->nrows; row++)
+		for (size_t k = 0; k < m->ncols; k++) {
+			const struct cell *c = model_cell(m, row, k);
+			const struct stats_ratio *v = first ? &c->vs_first : &c->vs_base;
+			long against = first ? m->cols[k].first : m->cols[k].base;
+			bool ns = !isnan(v->ratio) && v->verdict != STATS_SIGNIFICANT, welch_off, rank_off;
+
+			if (against < 0)
+				continue;
+			welch_off = !isnan((first ? &c->welch_first : &c->welch_base)->p) &&
+				    ((first ? &c->welch_first : &c->welch_base)->verdict == STATS_SIGNIFICANT) != !ns;
+			rank_off = (first ? &c->rank_first : &c->rank_base)->reaches &&
+				   ((first ? &c->rank_first : &c->rank_base)->p < 1 - m->level) != !ns;
+			if (isnan(v->ratio) || !(ns || welch_off || rank_off))
+				continue;
+			if (!said)
+				fprintf(out, "%s%s:\n%s", markdown ? "\n" : "", first ? "against the first value" : "verdicts",
+					markdown ? "\n" : "");
+			said = true;
+			print_pair(m, row, k, against, markdown, out);
+			if (ns && !isnan(v->mde))
+				fprintf(out, ": n.s.; at sigma %.1f%% with %zu and %zu repeats, a gap under %.2fx cannot be told "
+					     "from noise (%.0f%% power%s)",
+					100 * v->sigma, v->n_a, v->n_b, v->mde, 100 * STATS_POWER,
+					v->family > 1 ? ", the level of its Holm step" : "");
+			else
+				fprintf(out, ": %s", ns ? "n.s., and no interval" : "significant");
+			print_disagreements(v, first ? &c->welch_first : &c->welch_base, first ? &c->rank_first : &c->rank_base,
+					    m->level, out);
+			fputs("\n", out);
+		}
+}
+
+/* The cells that failed: each with failures, its count and rate with its
+ * interval, and whether it got a ratio; and the stalls inside steps. */
+static void print_failure_counts(const struct model *m, bool markdown, FILE *out)
+{
+	bool said = false;
+
+	for (size_t row = 0; row < m->nrows; row++)
+		for (size_t k = 0; k < m->ncols; k++) {
+			const struct cell *c = model_cell(m, row, k);
+			size_t starts = c->n + c->n_failed;
+
+			if (c->n_failed == 0 && c->n_stalled == 0)
+				continue;
+			if (!said)
+				fprintf(out, "%sfailures:\n%s", markdown ? "\n" : "", markdown ? "\n" : "");
+			said = true;
+			fprintf(out, "%s%s at %lld thread%s: ", markdown ? "- " : "  ", m->cols[k].label, m->threads[row],
+				m->threads[row] == 1 ? "" : "s");
+			if (c->n_failed)
+				fprintf(out, "%zu of %zu starts failed (%.0f%%, %.0f-%.0f%%", c->n_failed, starts,
+					100.0 * (double)c->n_failed / (double)starts, 100 * c->fail_lo, 100 * c->fail_hi);
+			if (c->n_zero)
+				fprintf(out, "; %zu of them completed no transaction", c->n_zero);
+			if (c->n_failed)
+				fprintf(out, ")%s", c->too_many_failed ? ": more than a fifth, so no ratio" : "");
+			if (c->n_stalled)
+				fprintf(out, "%s%zu step%s with seconds at 0 TPS (%lld s in all)", c->n_failed ? "; " : "",
+					c->n_stalled, c->n_stalled == 1 ? "" : "s", c->stalled_s);
+			fputs("\n", out);
+		}
 }
 
 /* The columns of the table against the first vary value: each context's
@@ -401,7 +508,8 @@ static int print_vary_ratios(const struct model *m, bool markdown, FILE *out)
 		strempty(m->vary_property), m->vary_property ? " " : "", m->vary[0], 100 * m->level, markdown ? "\n" : "");
 	markdown ? table_print_markdown(&t, out) : table_print_text(&t, out);
 	table_done(&t);
-	print_method(m, "the first value's", !any_base_ratio(m), markdown, out);
+	print_method(m, "the context's first value", m->family_first, !any_base_ratio(m), markdown, out);
+	print_verdict_notes(m, true, markdown, out);
 	fputc('\n', out);
 	return 0;
 }
@@ -534,8 +642,12 @@ int render_tables(const struct model *m, const struct report_options *o, bool ma
 			table_print_text(&t, out);
 		}
 		table_done(&t);
-		if (i == 0 && any_base_ratio(m))
-			print_method(m, "the baseline's", true, markdown, out);
+		if (i == 0 && any_base_ratio(m)) {
+			print_method(m, m->baseline, m->family_base, true, markdown, out);
+			print_verdict_notes(m, false, markdown, out);
+		}
+		if (i == 0)
+			print_failure_counts(m, markdown, out);
 		fputc('\n', out);
 		if (i == 0 && m->any_vs_first && (r = print_vary_ratios(m, markdown, out)) < 0)
 			return r;

@@ -19,6 +19,7 @@
 #include "slices/snapshot.h"
 #include "run/state.h"
 #include "common/secret.h"
+#include "common/rng.h"
 #include "common/util.h"
 
 /* Progress on the terminal, and the same line in the journal when one is
@@ -74,17 +75,18 @@ static int prepare_dataset(struct runner *rn)
 	runner_progress("preparing %u x %u rows", o.tables, o.table_size);
 	r = managed_start(&c, &msg);
 	if (r < 0)
-		return log_error_errno(r, "run: the server for the dataset did not start: %m%s%s",
+		return log_error_errno(r, "%s: the server for the dataset did not start: %m%s%s", rn->verb,
 				       msg ? "; " : "", strempty(msg));
 	o.socket = rn->server.socket;
 	r = oltp_prepare(&o, &msg);
 	if (r < 0)
-		log_error_errno(r, "run: preparing the dataset: %s", msg ? msg : strerror(-r));
+		log_error_errno(r, "%s: preparing the dataset: %s", rn->verb, msg ? msg : strerror(-r));
 	managed_stop(&c);
 	return r;
 }
 
-static int open_results(const char *out, bool resume, const struct experiment *e, struct results **ret)
+static int open_results(const char *verb, const char *out, bool resume, const struct experiment *e,
+			struct results **ret)
 {
 	_cleanup_free_ char *dir = NULL;
 	char stamp[32];
@@ -101,20 +103,20 @@ static int open_results(const char *out, bool resume, const struct experiment *e
 		return -ENOMEM;
 	r = results_open(dir, resume, ret);
 	if (r == -EBUSY)
-		return log_error("run: another run holds %s", dir), r;
+		return log_error("%s: another run holds %s", verb, dir), r;
 	if (r == -EEXIST)
-		return log_error("run: %s already holds results (--resume %s to finish it)", dir, dir), r;
+		return log_error("%s: %s already holds results (--resume %s to finish it)", verb, dir, dir), r;
 	if (r == -ENOENT && resume)
-		return log_error("run: --resume %s: there is no such directory to resume", dir), r;
+		return log_error("%s: --resume %s: there is no such directory to resume", verb, dir), r;
 	if (r < 0)
-		return log_error_errno(r, "run: cannot write results to %s: %m%s", dir,
+		return log_error_errno(r, "%s: cannot write results to %s: %m%s", verb, dir,
 				       r == -ELOOP ? " (a symbolic link, or under one that root did not make: give the directory itself)" : "");
 	return 0;
 }
 
 /* Files run reads back as it wrote them, and the same experiment, or
  * --resume would mix two designs in one table. */
-static int check_resumed(struct results *res, const json_t *exp)
+static int check_resumed(const char *verb, struct results *res, const json_t *exp)
 {
 	_cleanup_free_ char *path = NULL, *why = NULL;
 	json_t *doc = NULL, *old;
@@ -122,9 +124,9 @@ static int check_resumed(struct results *res, const json_t *exp)
 
 	r = results_load(results_dir(res), &doc, &why);
 	if (r == -EBADMSG)
-		return log_error("run: --resume %s: %s (not as slicebench run writes it)", results_dir(res), why), r;
+		return log_error("%s: --resume %s: %s (not as slicebench run writes it)", verb, results_dir(res), why), r;
 	if (r < 0)
-		return log_error_errno(r, "run: --resume %s: %m", results_dir(res));
+		return log_error_errno(r, "%s: --resume %s: %m", verb, results_dir(res));
 	if (xasprintf(&path, "%s/experiment.json", results_dir(res)) < 0) {
 		json_decref(doc);
 		return -ENOMEM;
@@ -138,12 +140,12 @@ static int check_resumed(struct results *res, const json_t *exp)
 	same = json_equal(old, exp);
 	json_decref(doc);
 	if (!same)
-		return log_error("run: %s was run with another version of this experiment; start a new run", path),
+		return log_error("%s: %s was run with another version of this experiment; start a new run", verb, path),
 		       -EINVAL;
 	return 0;
 }
 
-static int write_run_facts(struct results *res, const struct experiment *e, bool resume)
+static int write_run_facts(const char *verb, struct results *res, const struct experiment *e, bool resume)
 {
 	json_t *exp = experiment_to_json(e), *host = NULL;
 	int r;
@@ -154,7 +156,7 @@ static int write_run_facts(struct results *res, const struct experiment *e, bool
 	/* As it is written, so that a resumed run compares like with like. */
 	r = secret_mask_json(exp);
 	if (r >= 0 && resume)
-		r = check_resumed(res, exp);
+		r = check_resumed(verb, res, exp);
 	if (r >= 0)
 		r = results_put(res, "experiment.json", exp);
 	json_decref(exp);
@@ -165,81 +167,130 @@ static int write_run_facts(struct results *res, const struct experiment *e, bool
 		json_decref(host);
 	}
 	/* check_resumed() said why it refused. */
-	return r < 0 && r != -EINVAL && r != -EBADMSG ? log_error_errno(r, "run: cannot write to %s: %m", results_dir(res)) : r;
+	return r < 0 && r != -EINVAL && r != -EBADMSG ? log_error_errno(r, "%s: cannot write to %s: %m", verb, results_dir(res)) : r;
 }
 
-/* Long because it is a run's one sequence: results, facts, server,
- * client scope, dataset, the interleaved units, the document for the caller. */
+/* The seed of the rounds' orders: a resumed run's own (schedule.json),
+ * else the one asked for, else a fresh one. */
+static int choose_seed(struct runner *rn, const struct run_options *o, bool resume)
+{
+	_cleanup_free_ char *path = NULL;
+	json_t *sched = NULL;
+	int r;
+
+	if (resume && xasprintf(&path, "%s/" RESULTS_SCHEDULE, results_dir(rn->res)) >= 0 &&
+	    (sched = json_load_file(path, 0, NULL))) {
+		const json_t *seed = json_object_get(sched, "seed");
+		int order;
+		bool kept = json_is_integer(seed) &&
+			    word_lookup(run_order_words, json_string_value(json_object_get(sched, "order")), &order) >= 0;
+
+		if (kept) {
+			rn->seed = (uint64_t)json_integer_value(seed);
+			rn->order = (enum run_order)order;
+		}
+		json_decref(sched);
+		if (kept)
+			return 0;
+	}
+	if (o->seed_given) {
+		rn->seed = o->seed;
+		return 0;
+	}
+	r = rng_fresh_seed(&rn->seed);
+	return r < 0 ? log_error_errno(r, "%s: cannot draw a seed for the order of the rounds: %m", rn->verb) : 0;
+}
+
+/* The managed server, the oltp neighbours' own servers, and with [client]
+ * scope the load generator in a scope of its own. */
+static int runner_setup(struct runner *rn)
+{
+	const struct experiment *e = rn->e;
+	struct server_config cfg = {};
+	_cleanup_free_ char *unit = NULL;
+	int r;
+
+	experiment_server_config(e, &cfg);
+	managed_config_default(&cfg);
+	r = managed_setup(rn->verb, &cfg, &rn->server);
+	for (size_t i = 0; r >= 0 && i < e->n_neighbours; i++)
+		if (e->neighbours[i].kind == NEIGHBOUR_OLTP)
+			r = managed_neighbour_server_setup(rn->verb, &cfg, e->neighbours[i].name, &rn->neighbour_servers[i]);
+	if (r < 0 || !e->client_scope)
+		return r;
+	r = xasprintf(&unit, "slicebench-client-%s-%d.scope", e->name, (int)getpid());
+	if (r >= 0)
+		r = scope_wrap_pid(getpid(), unit, "slicebench load generator");
+	if (r < 0)
+		return log_error_errno(r, "%s: cannot move the client into %s: %m%s", rn->verb, strempty(unit),
+				       r == -ENOENT || r == -ECONNREFUSED ? " (no systemd here: [client] scope needs one)" : "");
+	runner_progress("the client runs in %s", unit);
+	return 0;
+}
+
+/* The rounds, and the document of record for the caller. */
+static int runner_measure(struct runner *rn, struct run_options *o)
+{
+	_cleanup_free_ char *why = NULL;
+	json_t *doc = NULL;
+	int r;
+
+	runner_progress("%s %s started, results in %s (%s order, seed %" PRIu64 ")", rn->verb, rn->e->name,
+			results_dir(rn->res), word_name(run_order_words, rn->order), rn->seed);
+	r = prepare_dataset(rn);
+	if (r >= 0)
+		r = runner_run_rounds(rn, o);
+	if (r >= 0 || r == -EINTR || r == -ECANCELED)
+		(void)results_rebuild(rn->res);
+	runner_progress("%s %s %s: %zu steps, %zu failed, results in %s", rn->verb, rn->e->name,
+			interrupt_signal ? "interrupted" : r < 0 ? "stopped" : "finished", rn->steps_done, rn->steps_failed,
+			results_dir(rn->res));
+	if (r >= 0 && o->finished && results_load(results_dir(rn->res), &doc, &why) >= 0) {
+		o->finished(o->userdata, doc);
+		json_decref(doc);
+	}
+	return r;
+}
+
 int run_experiment(const struct experiment *e, const struct run_plan *plan, const char *out, bool resume,
 		   struct run_options *o)
 {
 	struct run_options defaults = {};
 	struct runner rn = { .e = e, .plan = plan, .start_ns = now_ns() };
-	struct server_config cfg = {};
-	_cleanup_free_ char *busy = NULL, *why = NULL;
+	_cleanup_free_ char *busy = NULL;
 	char db[64];
-	json_t *doc = NULL;
 	bool started = false;
 	int r;
 
+	if (!o)
+		o = &defaults;
+	rn.verb = o->verb ? o->verb : "run";
+	rn.order = o->order;
 	/* Before the first child: a signal from here on ends the run cleanly. */
 	interrupt_catch();
 	if (host_busy_processes(500, 5, &busy) >= 0 && busy)
-		log_warning("run: other processes are busy on the CPUs and will be measured too: %s", busy);
-	if (!o)
-		o = &defaults;
+		log_warning("%s: other processes are busy on the CPUs and will be measured too: %s", rn.verb, busy);
 	o->stopped = RUN_STOP_NONE;
-	o->rounds = 0;
+	o->rounds = o->rounds_wanted = 0;
 	o->refused = false;
-	r = open_results(out, resume, e, &rn.res);
+	r = open_results(rn.verb, out, resume, e, &rn.res);
 	if (r < 0) {
 		o->refused = r == -ELOOP || r == -EEXIST || r == -ENOENT || r == -ENOTDIR;
 		return r;
 	}
-	r = write_run_facts(rn.res, e, resume);
-	if (r < 0) {
+	r = write_run_facts(rn.verb, rn.res, e, resume);
+	if (r < 0)
 		o->refused = r == -EINVAL || r == -EBADMSG;
-		goto out;
-	}
-	experiment_server_config(e, &cfg);
-	managed_config_default(&cfg);
-	r = managed_setup("run", &cfg, &rn.server);
-	if (r < 0)
-		goto out;
-	for (size_t i = 0; i < e->n_neighbours && r >= 0; i++)
-		if (e->neighbours[i].kind == NEIGHBOUR_OLTP)
-			r = managed_neighbour_server_setup("run", &cfg, e->neighbours[i].name, &rn.neighbour_servers[i]);
-	if (r < 0)
-		goto out;
-	options_for(e, &rn.o, db, sizeof(db));
-	if (e->client_scope) {
-		_cleanup_free_ char *unit = NULL;
-
-		r = xasprintf(&unit, "slicebench-client-%s-%d.scope", e->name, (int)getpid());
-		if (r >= 0)
-			r = scope_wrap_pid(getpid(), unit, "slicebench load generator");
-		if (r < 0) {
-			log_error_errno(r, "run: cannot move the client into %s: %m%s", strempty(unit),
-					r == -ENOENT || r == -ECONNREFUSED ? " (no systemd here: [client] scope needs one)" : "");
-			goto out;
-		}
-		runner_progress("the client runs in %s", unit);
-	}
-	runner_progress("run %s started, results in %s", e->name, results_dir(rn.res));
-	started = true;
-	r = prepare_dataset(&rn);
 	if (r >= 0)
-		r = runner_run_rounds(&rn, o);
-	if (r >= 0 || r == -EINTR || r == -ECANCELED)
-		(void)results_rebuild(rn.res);
-	runner_progress("run %s %s: %zu steps, %zu failed, results in %s", e->name,
-		 interrupt_signal ? "interrupted" : r < 0 ? "stopped" : "finished", rn.steps_done, rn.steps_failed,
-		 results_dir(rn.res));
-	if (r >= 0 && o->finished && results_load(results_dir(rn.res), &doc, &why) >= 0) {
-		o->finished(o->userdata, doc);
-		json_decref(doc);
+		r = choose_seed(&rn, o, resume);
+	if (r >= 0)
+		r = runner_setup(&rn);
+	if (r >= 0) {
+		o->seed_used = rn.seed;
+		options_for(e, &rn.o, db, sizeof(db));
+		started = true;
+		r = runner_measure(&rn, o);
 	}
-out:
 	server_done(&rn.server);
 	for (size_t i = 0; i < EXP_NEIGHBOURS_MAX; i++)
 		server_done(&rn.neighbour_servers[i]);

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "run/experiment.h"
+#include "common/words.h"
 
 /* Which contexts run, and what that costs. */
 struct run_plan {
@@ -22,26 +23,36 @@ struct run_plan {
  * (-EINVAL, logged, for a name e does not have). */
 int run_plan_make(const struct experiment *e, const char *only, struct run_plan *ret);
 
-/* repeat = auto: the rounds before the first look at the intervals (with
- * two repeats a side an interval rests on about one degree of freedom and
- * a lucky pair would stop the run). */
-#define RUN_AUTO_MIN_REPEATS 3
+/* repeat = auto: the pilot's rounds, from whose spread the number of
+ * rounds is computed (with two a side an interval rests on about one
+ * degree of freedom). */
+#define RUN_AUTO_PILOT 3
 
 enum run_stop {
 	RUN_STOP_NONE,	  /* a fixed count of repeats, or the run did not finish */
-	RUN_STOP_SETTLED, /* next_round asked for no more */
-	RUN_STOP_MAX,	  /* repeat-max reached */
-	RUN_STOP_BUDGET,  /* the next round would not fit in the budget */
+	RUN_STOP_SETTLED, /* the rounds the target needs were run */
+	RUN_STOP_MAX,	  /* it needs more than repeat-max */
+	RUN_STOP_BUDGET,  /* the rounds it needs would not fit in the budget */
 };
+
+/* The order of the units within a round. */
+enum run_order {
+	RUN_ORDER_RANDOM, /* drawn afresh for every round from the seed */
+	RUN_ORDER_FIXED,  /* A B C D in every round, as the file lists them */
+};
+extern const struct word run_order_words[];
 
 /* What a run takes beyond its plan. */
 struct run_options {
+	const char *verb; /* what logs say is running: "run" (NULL), "explain", "calibrate" */
+	enum run_order order;
+	uint64_t seed; /* of the rounds' orders; with seed_given, else one is drawn (a resumed run keeps its own) */
+	bool seed_given;
 	double confidence; /* of the intervals that judge the rounds; 0: the default */
-	/* repeat = auto: after every round from RUN_AUTO_MIN_REPEATS on, which
-	 * units (vary value, context) the next round runs again, from the
-	 * document of record so far; returns >= 0, or -errno (logged).  Only
-	 * selected contexts run; none asked for ends the rounds. */
-	int (*next_round)(void *userdata, const json_t *doc, bool more[EXP_VARY_MAX][EXP_CONTEXTS_MAX]);
+	/* repeat = auto: after the pilot, how many rounds in all the target
+	 * needs, from the document of record so far; returns >= 0, or -errno
+	 * (logged). */
+	int (*rounds_needed)(void *userdata, const json_t *doc, unsigned *ret);
 	void *userdata;
 	/* A run that finished (or stopped cleanly): its document of record,
 	 * for the caller to report; NULL: nothing. */
@@ -50,7 +61,9 @@ struct run_options {
 	/* set by the run */
 	bool refused; /* bad --out or --resume, or results files not as run writes them: nothing started */
 	enum run_stop stopped;
-	unsigned rounds; /* rounds begun */
+	unsigned rounds;	/* rounds begun */
+	unsigned rounds_wanted; /* repeat = auto: what rounds_needed asked for */
+	uint64_t seed_used;
 };
 
 /* Runs the plan into the results directory out (NULL:

@@ -94,7 +94,7 @@ int runner_run_live_unit(struct runner *rn, size_t ctx, unsigned repeat)
 
 	/* Beside restart's units, the live ones are a column of their own. */
 	if (e->vary_modes & VARY_RESTART && xasprintf(&label, "%s-live", e->contexts[ctx].name) < 0)
-		return log_error_errno(-ENOMEM, "run: %s: %m", e->contexts[ctx].name);
+		return log_error_errno(-ENOMEM, "%s: %s: %m", rn->verb, e->contexts[ctx].name);
 	rn->context_name = label ? label : e->contexts[ctx].name;
 	experiment_client_for(e, ctx, &o);
 	for (size_t v = 0; v < e->n_vary; v++)
@@ -110,11 +110,11 @@ int runner_run_live_unit(struct runner *rn, size_t ctx, unsigned repeat)
 		r = runner_unit_start(rn, ctx, 0, unit, ", live", &u, &o, &msg);
 	if (r < 0 && !u.c.ops) {
 		rn->context_name = NULL;
-		return log_error_errno(r, "run: %s: %m", unit);
+		return log_error_errno(r, "%s: %s: %m", rn->verb, unit);
 	}
 	if (r < 0) {
 		if (!interrupt_signal)
-			log_error_errno(r, "run: %s: the server did not start as %s: %m%s%s", unit,
+			log_error_errno(r, "%s: %s: the server did not start as %s: %m%s%s", rn->verb, unit,
 					context_kind_to_string(u.spec.kind), msg ? "; " : "", strempty(msg));
 		for (size_t v = 0; !interrupt_signal && result >= 0 && v < e->n_vary; v++) {
 			result = results_unit_name(rn->context_name, v, repeat, unit, sizeof(unit));
@@ -133,20 +133,20 @@ int runner_run_live_unit(struct runner *rn, size_t ctx, unsigned repeat)
 		if (v > 0)
 			runner_progress("unit %s: %s=%s on the running server", unit, e->vary->name, e->vary_values[v]);
 		if (live_change(rn, &u.c, &u.spec, &u.tree, &u.slice_vary, v, &why) < 0) {
-			log_error("run: %s: %s=%s could not be put in force live: %s", unit, e->vary->name,
+			log_error("%s: %s: %s=%s could not be put in force live: %s", rn->verb, unit, e->vary->name,
 				  e->vary_values[v], why ? why : "it was not read back");
 			result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, why ? why : "the setting is not in force");
 			rn->steps_done += e->n_threads;
 			continue;
 		}
 		if (runner_put_placement(rn, unit, &u.c, &u.tree) < 0)
-			log_warning("run: %s: cannot record the placement", unit);
+			log_warning("%s: %s: cannot record the placement", rn->verb, unit);
 		result = runner_unit_steps(rn, unit, ctx, v, repeat, &u.c, &u.tree, &o);
 		if (!process_alive(&u.c.pid))
 			break;
 	}
 	if (runner_unit_end(rn, &u) < 0)
-		log_warning("run: %s: stopping the server failed", unit);
+		log_warning("%s: %s: stopping the server failed", rn->verb, unit);
 	rn->context_name = NULL;
 	if (interrupt_signal)
 		return -EINTR;

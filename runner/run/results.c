@@ -135,6 +135,32 @@ bool results_have(const struct results *r, const char *name)
 	return xasprintf(&path, "%s/%s", r->dir, name) >= 0 && access(path, F_OK) == 0;
 }
 
+int results_put_step(struct results *r, const struct results_step_place *p, const struct step_result *s, char *name,
+		     size_t len)
+{
+	json_t *j = NULL;
+	int e;
+
+	e = step_result_to_json(s, &j);
+	if (e < 0)
+		return e;
+	e = json_object_set_new(j, "context", json_string(p->context)) ||
+		    json_object_set_new(j, "server_pid", p->server_pid > 0 ? json_integer(p->server_pid) : json_null()) ||
+		    json_object_set_new(j, "vary_value", p->vary_value ? json_string(p->vary_value) : json_null()) ||
+		    json_object_set_new(j, "repeat", json_integer(p->repeat)) ||
+		    json_object_set_new(j, "slot", json_integer(p->slot)) ||
+		    json_object_set_new(j, "started_at", json_real(p->started_at)) ||
+		    json_object_set_new(j, "unit", json_string(p->unit))
+		? -ENOMEM
+		: 0;
+	if (e >= 0)
+		e = results_step_file(p->unit, (long)s->threads, name, len);
+	if (e >= 0)
+		e = results_put(r, name, j);
+	json_decref(j);
+	return e;
+}
+
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -252,7 +278,7 @@ static int load_optional(const char *dir, const char *name, enum results_file ki
 
 static int assemble(const char *dir, json_t **ret, char **ret_why)
 {
-	json_t *doc, *steps = NULL, *places = NULL, *exp = NULL, *host = NULL;
+	json_t *doc, *steps = NULL, *places = NULL, *exp = NULL, *host = NULL, *schedule = NULL;
 	int r;
 
 	r = load_dir(dir, STEPS, false, &steps, ret_why);
@@ -262,14 +288,17 @@ static int assemble(const char *dir, json_t **ret, char **ret_why)
 		r = load_optional(dir, "experiment.json", RESULTS_FILE_EXPERIMENT, &exp, ret_why);
 	if (r >= 0)
 		r = load_optional(dir, "host.json", RESULTS_FILE_HOST, &host, ret_why);
+	if (r >= 0)
+		r = load_optional(dir, RESULTS_SCHEDULE, RESULTS_FILE_SCHEDULE, &schedule, ret_why);
 	if (r < 0) {
 		json_decref(steps);
 		json_decref(places);
 		json_decref(exp);
+		json_decref(host);
 		return r;
 	}
-	doc = json_pack("{s:i, s:o, s:o, s:o, s:o}", "format_version", RESULTS_FORMAT_VERSION, "experiment", exp,
-			"host", host, "placements", places, "steps", steps);
+	doc = json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}", "format_version", RESULTS_FORMAT_VERSION, "experiment", exp,
+			"host", host, "schedule", schedule, "placements", places, "steps", steps);
 	if (!doc)
 		return -ENOMEM;
 	*ret = doc;

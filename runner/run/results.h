@@ -6,7 +6,11 @@
 
 #include <stdbool.h>
 
+#include <sys/types.h>
+
 #include <jansson.h>
+
+#include "oltp/oltp.h"
 
 #define RESULTS_FORMAT_VERSION 1
 
@@ -28,6 +32,24 @@ const char *results_dir(const struct results *r);
 int results_put(struct results *r, const char *name, const json_t *j);
 bool results_have(const struct results *r, const char *name);
 
+/* Where a step stands in its run: the names it is recorded under and its
+ * place in the schedule. */
+struct results_step_place {
+	const char *context, *unit;
+	const char *vary_value; /* NULL: the experiment has no [vary] */
+	pid_t server_pid;	/* 0: none ran */
+	unsigned repeat;	/* its round, from 1 */
+	unsigned slot;		/* its unit's place in the round's order, from 1 */
+	double started_at;	/* when the step began, in seconds since the epoch */
+};
+/* Writes step s to its file under steps/ (its name into name); -errno. */
+int results_put_step(struct results *r, const struct results_step_place *p, const struct step_result *s, char *name,
+		     size_t len);
+
+/* The order of the rounds, schedule.json: how it was drawn and, per
+ * round, its units in the order they ran. */
+#define RESULTS_SCHEDULE "schedule.json"
+
 /* Rebuilds results.json and results.csv from the step files under steps/,
  * with host.json and placements/ alongside. */
 int results_rebuild(struct results *r);
@@ -43,6 +65,7 @@ enum results_file {
 	RESULTS_FILE_PLACEMENT,
 	RESULTS_FILE_EXPERIMENT,
 	RESULTS_FILE_HOST,
+	RESULTS_FILE_SCHEDULE,
 };
 
 /* 0 if j has the shape of its kind of file (types, and values within

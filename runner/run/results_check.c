@@ -22,6 +22,7 @@ enum shape {
 	SHAPE_INTS,	/* an array of integers from min to max */
 	SHAPE_NAMES,	/* an array of names */
 	SHAPE_SCALARS,	/* an array of scalars */
+	SHAPE_STRS,	/* an array of strings */
 	SHAPE_NUM_MEMBERS, /* an object of numbers from min to max (or null) */
 	SHAPE_OBJS,	/* an array of objects, each checked by sub */
 };
@@ -52,6 +53,8 @@ static const struct rule step_rules[] = {
 	{ "context", SHAPE_NAME, .required = true },
 	{ "threads", SHAPE_INT, 1, EXP_THREAD_COUNT_MAX, true },
 	{ "repeat", SHAPE_INT, 1, 1000 },
+	{ "slot", SHAPE_INT, 1, 100000 },
+	{ "started_at", SHAPE_NUM, 0, 1e11 },
 	{ "vary_value", SHAPE_SCALAR },
 	{ "unit", SHAPE_STR },
 	{ "driver", SHAPE_STR },
@@ -75,6 +78,20 @@ static const struct rule step_rules[] = {
 static const struct rule vary_rules[] = {
 	{ "property", SHAPE_STR },
 	{ "values", SHAPE_SCALARS },
+	{},
+};
+
+static const struct rule round_rules[] = {
+	{ "round", SHAPE_INT, 1, 1000, true },
+	{ "units", SHAPE_STRS, .required = true },
+	{},
+};
+
+/* schedule.json: how the rounds' orders were drawn, and each round's. */
+static const struct rule schedule_rules[] = {
+	{ "order", SHAPE_STR, .required = true },
+	{ "seed", SHAPE_INT, 0, 9007199254740991.0 },
+	{ "rounds", SHAPE_OBJS, .sub = round_rules },
 	{},
 };
 
@@ -113,6 +130,17 @@ static const char *range_text(const struct rule *r, const char *what, char *buf,
 }
 
 static int check_object(const json_t *o, const struct rule *rules, const char *path, char **ret_why);
+
+/* The shape of each element of an array shape. */
+static enum shape element_shape(enum shape array)
+{
+	static const enum shape of[] = {
+		[SHAPE_NUMS] = SHAPE_NUM,     [SHAPE_INTS] = SHAPE_INT, [SHAPE_NAMES] = SHAPE_NAME,
+		[SHAPE_SCALARS] = SHAPE_SCALAR, [SHAPE_STRS] = SHAPE_STR, [SHAPE_OBJS] = SHAPE_OBJ,
+	};
+
+	return of[array];
+}
 
 /* Long because it is the one switch over the shapes, a short case each. */
 static int check_value(const json_t *v, const struct rule *r, const char *path, char **ret_why)
@@ -154,6 +182,7 @@ static int check_value(const json_t *v, const struct rule *r, const char *path, 
 	case SHAPE_INTS:
 	case SHAPE_NAMES:
 	case SHAPE_SCALARS:
+	case SHAPE_STRS:
 	case SHAPE_OBJS:
 		if (!json_is_array(v))
 			return refuse(ret_why, path, r->key, "an array", v);
@@ -162,8 +191,7 @@ static int check_value(const json_t *v, const struct rule *r, const char *path, 
 			int e;
 
 			each.key = NULL;
-			each.shape = r->shape == SHAPE_NUMS ? SHAPE_NUM : r->shape == SHAPE_INTS ? SHAPE_INT :
-				     r->shape == SHAPE_NAMES ? SHAPE_NAME : r->shape == SHAPE_SCALARS ? SHAPE_SCALAR : SHAPE_OBJ;
+			each.shape = element_shape(r->shape);
 			if (r->shape == SHAPE_NUMS && json_is_null(x))
 				continue;
 			free(sub);
@@ -222,12 +250,14 @@ int results_check(enum results_file kind, const json_t *j, char **ret_why)
 		[RESULTS_FILE_STEP] = step_rules,
 		[RESULTS_FILE_EXPERIMENT] = experiment_rules,
 		[RESULTS_FILE_HOST] = NULL, /* its shape is the host's; sized so that rules[kind] is in bounds */
+		[RESULTS_FILE_SCHEDULE] = schedule_rules,
 	};
 
 	*ret_why = NULL;
 	/* experiment.json and host.json may be missing (null), as in a run
 	 * interrupted before it wrote them. */
-	if ((kind == RESULTS_FILE_EXPERIMENT || kind == RESULTS_FILE_HOST) && json_is_null(j))
+	if ((kind == RESULTS_FILE_EXPERIMENT || kind == RESULTS_FILE_HOST || kind == RESULTS_FILE_SCHEDULE) &&
+	    json_is_null(j))
 		return 0;
 	if (!json_is_object(j))
 		return refuse(ret_why, "$", NULL, "an object", j);

@@ -1,90 +1,177 @@
-/* Rounds of repeats, interleaved (A B C D A B C D): every repeat of a
- * fixed count, or with repeat = auto the units next_round asks for. */
+/* Rounds: each measures every selected unit (a context at a vary value,
+ * and each context's live unit) once, in an order drawn afresh for that
+ * round from the run's seed, so that a drift of the host (warming up, a
+ * neighbour ramping up) falls on no context more than on another and the
+ * round term of the model (stats/block.h) takes out what a round shares.
+ * The seed and every round's order go to schedule.json before the round
+ * begins; a resumed run draws the same orders again from the same seed.
+ *
+ * repeat = auto is Stein's two-stage rule: RUN_AUTO_PILOT rounds, then,
+ * from the pilot's spread, as many whole rounds as the target width needs
+ * (o->rounds_needed), within repeat-max and --budget.  It never stops
+ * because an interval happened to be narrow: a rule that does stops on the
+ * lucky draws, and its intervals cover less than they say. */
+#include <math.h>
+
 #include "run/runner.h"
 #include "common/interrupt.h"
+#include "common/rng.h"
 
-/* The document of record so far, handed to next_round. */
-static int ask_next_round(struct runner *rn, struct run_options *o, bool more[EXP_VARY_MAX][EXP_CONTEXTS_MAX])
+const struct word run_order_words[] = {
+	{ "random", RUN_ORDER_RANDOM },
+	{ "fixed", RUN_ORDER_FIXED },
+	{},
+};
+
+/* One unit of a round: restart's (a fresh server for vary value v) or
+ * the context's live one (every vary value on one server). */
+struct round_unit {
+	size_t ctx, v;
+	bool live;
+};
+
+/* The round's units, in the fixed order (A B C D for every vary value,
+ * then the live ones), shuffled unless the order is fixed. */
+static size_t round_units(const struct runner *rn, unsigned round, struct round_unit *u)
+{
+	const struct experiment *e = rn->e;
+	struct rng g = rng_seeded(rn->seed, round);
+	size_t n = 0;
+
+	for (size_t v = 0; (runner_vary_modes(e) & VARY_RESTART) && v < experiment_n_values(e); v++)
+		for (size_t c = 0; c < e->n_contexts; c++)
+			if (rn->plan->selected[c])
+				u[n++] = (struct round_unit){ .ctx = c, .v = v };
+	for (size_t c = 0; (runner_vary_modes(e) & VARY_LIVE) && c < e->n_contexts; c++)
+		if (rn->plan->selected[c])
+			u[n++] = (struct round_unit){ .ctx = c, .live = true };
+	if (rn->order == RUN_ORDER_RANDOM)
+		rng_shuffle(&g, u, n, sizeof(*u));
+	return n;
+}
+
+/* The name a unit's steps are recorded under, as results.h makes it. */
+static int round_unit_name(const struct runner *rn, const struct round_unit *u, unsigned round, char *buf, size_t len)
+{
+	const char *ctx = rn->e->contexts[u->ctx].name;
+	char live[64];
+
+	if (!u->live)
+		return results_unit_name(ctx, u->v, round, buf, len);
+	/* The live unit's first value stands for it; beside restart's units
+	 * it is a column of its own (run_live_unit()). */
+	snprintf(live, sizeof(live), "%s%s", ctx, rn->e->vary_modes & VARY_RESTART ? "-live" : "");
+	return results_unit_name(live, 0, round, buf, len);
+}
+
+/* A round's unit names in their order, as a JSON array. */
+static json_t *round_names(const struct runner *rn, unsigned round, const struct round_unit *u, size_t n)
+{
+	json_t *names = json_array();
+	char name[96];
+
+	for (size_t i = 0; names && i < n; i++)
+		if (round_unit_name(rn, &u[i], round, name, sizeof(name)) < 0 ||
+		    json_array_append_new(names, json_string(name)) < 0) {
+			json_decref(names);
+			return NULL;
+		}
+	return names;
+}
+
+/* schedule.json with this round's order added (or put again, on resume):
+ * the earlier rounds' orders drawn again from the seed. */
+static int schedule_put(struct runner *rn, unsigned round, const struct round_unit *u, size_t n)
+{
+	json_t *sched, *rounds;
+	int r = 0;
+
+	sched = json_pack("{s:s, s:I, s:[]}", "order", word_name(run_order_words, rn->order), "seed",
+			  (json_int_t)rn->seed, "rounds");
+	rounds = json_object_get(sched, "rounds");
+	for (unsigned k = 1; sched && k <= round && r >= 0; k++) {
+		struct round_unit earlier[EXP_VARY_MAX * EXP_CONTEXTS_MAX + EXP_CONTEXTS_MAX];
+		size_t m = k == round ? n : round_units(rn, k, earlier);
+		json_t *names = round_names(rn, k, k == round ? u : earlier, m);
+
+		if (!names || json_array_append_new(rounds, json_pack("{s:i, s:o}", "round", (int)k, "units", names)) < 0)
+			r = -ENOMEM;
+	}
+	r = !sched ? -ENOMEM : r >= 0 ? results_put(rn->res, RESULTS_SCHEDULE, sched) : r;
+	json_decref(sched);
+	return r < 0 ? log_error_errno(r, "%s: cannot write %s/" RESULTS_SCHEDULE ": %m", rn->verb, results_dir(rn->res))
+		     : 0;
+}
+
+/* One round: its order recorded, then its units in that order. */
+static int run_round(struct runner *rn, unsigned round)
+{
+	struct round_unit u[EXP_VARY_MAX * EXP_CONTEXTS_MAX + EXP_CONTEXTS_MAX];
+	size_t n = round_units(rn, round, u);
+	int r = schedule_put(rn, round, u, n);
+
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		rn->slot = (unsigned)i + 1;
+		if (interrupt_signal)
+			r = -EINTR;
+		else if (u[i].live)
+			r = runner_run_live_unit(rn, u[i].ctx, round);
+		else
+			r = runner_run_unit(rn, u[i].ctx, u[i].v, round);
+	}
+	rn->slot = 0;
+	return r;
+}
+
+/* repeat = auto after the pilot: the rounds the target needs, from the
+ * document of record so far, within repeat-max and the budget. */
+static int auto_rounds(struct runner *rn, struct run_options *o, uint64_t start, unsigned *ret)
 {
 	_cleanup_free_ char *why = NULL;
 	json_t *doc = NULL;
+	unsigned want = 0, fits;
+	double per_round_s, left_s;
 	int r;
 
 	r = results_load(results_dir(rn->res), &doc, &why);
 	if (r < 0 && why)
-		return log_error("run: cannot read back %s: %s", results_dir(rn->res), why), r;
+		return log_error("%s: cannot read back %s: %s", rn->verb, results_dir(rn->res), why), r;
 	if (r < 0)
-		return log_error_errno(r, "run: cannot read back %s: %m", results_dir(rn->res));
-	memset(more, 0, sizeof(bool) * EXP_VARY_MAX * EXP_CONTEXTS_MAX);
-	r = o->next_round(o->userdata, doc, more);
+		return log_error_errno(r, "%s: cannot read back %s: %m", rn->verb, results_dir(rn->res));
+	r = o->rounds_needed(o->userdata, doc, &want);
 	json_decref(doc);
-	return r;
+	if (r < 0)
+		return r;
+	o->rounds_wanted = want;
+	*ret = MIN(MAX(want, RUN_AUTO_PILOT), rn->e->repeat);
+	o->stopped = want > rn->e->repeat ? RUN_STOP_MAX : RUN_STOP_SETTLED;
+	per_round_s = (double)(now_ns() - start) / 1e9 / RUN_AUTO_PILOT;
+	left_s = (double)o->budget_ns / 1e9 - (double)(now_ns() - start) / 1e9;
+	fits = RUN_AUTO_PILOT + (unsigned)MAX(0, floor(left_s / per_round_s));
+	if (o->budget_ns && fits < *ret) {
+		runner_progress("the budget leaves no time for round %u (about %.0fs a round)", fits + 1, per_round_s);
+		*ret = fits;
+		o->stopped = RUN_STOP_BUDGET;
+	}
+	if (*ret > RUN_AUTO_PILOT)
+		runner_progress("the pilot's spread asks for %u rounds%s: %u more", want,
+				*ret < want ? ", more than can be run" : "", *ret - RUN_AUTO_PILOT);
+	return 0;
 }
 
-/* How many units the next round runs: the selected ones in more. */
-static size_t round_size(const struct runner *rn, bool more[EXP_VARY_MAX][EXP_CONTEXTS_MAX])
-{
-	size_t n = 0;
-
-	for (size_t v = 0; v < experiment_n_values(rn->e); v++)
-		for (size_t c = 0; c < rn->e->n_contexts; c++)
-			n += more[v][c] && rn->plan->selected[c];
-	return n;
-}
-
-/* Rounds of repeats, interleaved (A B C D A B C D): every repeat of a fixed
- * count; with repeat = auto, from RUN_AUTO_MIN_REPEATS on only the units
- * next_round asks for, until it asks for none, repeat-max is reached, or
- * the next round would end past the budget. */
 int runner_run_rounds(struct runner *rn, struct run_options *o)
 {
 	const struct experiment *e = rn->e;
-	bool more[EXP_VARY_MAX][EXP_CONTEXTS_MAX];
-	bool adaptive = e->repeat_auto && o->next_round;
+	bool adaptive = e->repeat_auto && o->rounds_needed;
+	unsigned last = adaptive ? RUN_AUTO_PILOT : e->repeat;
 	uint64_t start = now_ns();
-	size_t units = 0;
 	int r = 0;
 
-	memset(more, 1, sizeof(more));
-	for (unsigned rep = 1; rep <= e->repeat; rep++) {
-		size_t next;
-		double per_unit_s, left_s;
-
-		o->rounds = rep;
-		for (size_t v = 0; r >= 0 && (runner_vary_modes(e) & VARY_RESTART) && v < experiment_n_values(e); v++)
-			for (size_t c = 0; r >= 0 && c < e->n_contexts; c++)
-				if (rn->plan->selected[c] && more[v][c]) {
-					r = interrupt_signal ? -EINTR : runner_run_unit(rn, c, v, rep);
-					units++;
-				}
-		for (size_t c = 0; r >= 0 && (runner_vary_modes(e) & VARY_LIVE) && c < e->n_contexts; c++)
-			if (rn->plan->selected[c]) {
-				r = interrupt_signal ? -EINTR : runner_run_live_unit(rn, c, rep);
-				units++;
-			}
-		if (r < 0 || !adaptive || rep < RUN_AUTO_MIN_REPEATS)
-			continue;
-		r = ask_next_round(rn, o, more);
-		if (r < 0)
-			return r;
-		next = round_size(rn, more);
-		if (next == 0) {
-			o->stopped = RUN_STOP_SETTLED;
-			return 0;
-		}
-		if (rep == e->repeat) {
-			o->stopped = RUN_STOP_MAX;
-			return 0;
-		}
-		per_unit_s = (double)(now_ns() - start) / 1e9 / (double)units;
-		left_s = (double)o->budget_ns / 1e9 - (double)(now_ns() - start) / 1e9;
-		if (o->budget_ns && per_unit_s * (double)next > left_s) {
-			runner_progress("the budget leaves no time for round %u (%zu units, about %.0fs)", rep + 1, next,
-				 per_unit_s * (double)next);
-			o->stopped = RUN_STOP_BUDGET;
-			return 0;
-		}
-		runner_progress("round %u: %zu units whose ratios are not yet known well enough", rep + 1, next);
+	for (unsigned round = 1; r >= 0 && round <= last; round++) {
+		o->rounds = round;
+		r = run_round(rn, round);
+		if (r >= 0 && adaptive && round == RUN_AUTO_PILOT)
+			r = auto_rounds(rn, o, start, &last);
 	}
 	return r;
 }

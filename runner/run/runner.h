@@ -22,6 +22,10 @@ static inline unsigned runner_vary_modes(const struct experiment *e)
 }
 
 struct runner {
+	const char *verb; /* the log prefix: run, explain, calibrate */
+	enum run_order order;
+	uint64_t seed;
+	unsigned slot; /* the running unit's place in its round's order, from 1 */
 	const struct experiment *e;
 	const struct run_plan *plan;
 	struct results *res;

@@ -16,33 +16,32 @@ bool runner_unit_done(const struct runner *rn, const char *unit)
 	return true;
 }
 
-static int put_step(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat,
+/* Step s of unit, begun at started_at, recorded; then the document of
+ * record rebuilt. */
+static int put_step(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat, double started_at,
 		    const struct step_result *s)
 {
 	const struct experiment *e = rn->e;
-	json_t *j = NULL;
-	char name[160];
+	const struct results_step_place place = {
+		.context = rn->context_name ? rn->context_name : e->contexts[ctx].name,
+		.unit = unit,
+		.vary_value = e->n_vary ? e->vary_values[v] : NULL,
+		.server_pid = rn->server_pid,
+		.repeat = repeat,
+		.slot = rn->slot,
+		.started_at = started_at,
+	};
+	char name[160] = "steps";
 	int r;
 
-	r = step_result_to_json(s, &j);
+	r = results_put_step(rn->res, &place, s, name, sizeof(name));
 	if (r < 0)
-		return r;
-	json_object_set_new(j, "context", json_string(rn->context_name ? rn->context_name : e->contexts[ctx].name));
-	json_object_set_new(j, "server_pid", rn->server_pid > 0 ? json_integer(rn->server_pid) : json_null());
-	json_object_set_new(j, "vary_value", e->n_vary ? json_string(e->vary_values[v]) : json_null());
-	json_object_set_new(j, "repeat", json_integer(repeat));
-	json_object_set_new(j, "unit", json_string(unit));
-	r = results_step_file(unit, (long)s->threads, name, sizeof(name));
-	if (r >= 0)
-		r = results_put(rn->res, name, j);
-	json_decref(j);
-	if (r < 0)
-		return log_error_errno(r, "run: cannot write %s/%s: %m", results_dir(rn->res), name);
+		return log_error_errno(r, "%s: cannot write %s/%s: %m", rn->verb, results_dir(rn->res), name);
 	/* The step is kept even when the document of record cannot follow
 	 * (a full disk): say which file failed. */
 	r = results_rebuild(rn->res);
 	if (r < 0)
-		return log_error_errno(r, "run: cannot write %s/results.json: %m (the step is kept in %s)",
+		return log_error_errno(r, "%s: cannot write %s/results.json: %m (the step is kept in %s)", rn->verb,
 				       results_dir(rn->res), name);
 	return 0;
 }
@@ -60,7 +59,7 @@ int runner_put_failed_steps(struct runner *rn, const char *unit, size_t ctx, siz
 		snprintf(s.driver, sizeof(s.driver), "%s", word_name(oltp_driver_words, rn->e->driver));
 		snprintf(s.reason, sizeof(s.reason), "%s", reason);
 		s.lat_avg_ms = s.lat_p50_ms = s.lat_p95_ms = s.lat_p99_ms = s.lat_max_ms = -1;
-		r = put_step(rn, unit, ctx, v, repeat, &s);
+		r = put_step(rn, unit, ctx, v, repeat, wall_clock_s(), &s);
 		rn->steps_failed++;
 	}
 	return r;
@@ -95,7 +94,7 @@ int runner_put_placement(struct runner *rn, const char *unit, const struct conte
 		r = placement_verify(&p, c->spec, c->mode, &bad);
 	/* The unit's own placement is kept even if its slices cannot be read. */
 	if (r >= 0 && (e = slice_tree_record(tree, &p)) < 0)
-		log_warning_errno(e, "run: %s: cannot read its slices' settings back: %m", unit);
+		log_warning_errno(e, "%s: %s: cannot read its slices' settings back: %m", rn->verb, unit);
 	if (r < 0)
 		return r;
 	if (bad)
@@ -155,10 +154,11 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 
 	r = oltp_prewarm(o, &msg);
 	if (r < 0)
-		log_warning("run: %s: warming the buffer pool: %s", unit, strempty(msg));
+		log_warning("%s: %s: warming the buffer pool: %s", rn->verb, unit, strempty(msg));
 	for (size_t t = 0; t < e->n_threads && result >= 0; t++) {
 		struct step_result s = {};
 		struct oltp_options step_o = *o;
+		double started_at;
 
 		if (results_step_file(unit, e->threads[t], name, sizeof(name)) >= 0 && results_have(rn->res, name)) {
 			rn->steps_done++;
@@ -167,6 +167,7 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 		eta(rn, left, sizeof(left));
 		runner_progress("unit %zu/%zu %s: %ld threads, ETA %s", rn->units_done, rn->plan->n_units, unit,
 			 e->threads[t], left);
+		started_at = wall_clock_s();
 		r = runner_step(rn, c, tree, &step_o, (unsigned)e->threads[t], &s);
 		if (r < 0) {
 			snprintf(s.reason, sizeof(s.reason), "the step could not be set up: %s", strerror(-r));
@@ -179,14 +180,14 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 			return -EINTR;
 		}
 		if (s.failed) {
-			log_error("run: %s: %ld threads failed: %s", unit, e->threads[t], s.reason);
+			log_error("%s: %s: %ld threads failed: %s", rn->verb, unit, e->threads[t], s.reason);
 			rn->steps_failed++;
 		} else if (s.connect_s > 0)
 			/* 800 clients take tens of seconds to connect here: said apart
 			 * from the TPS, which does not count them. */
 			runner_progress("unit %zu/%zu %s: %ld threads: %.1f TPS, measured after %.1f s of connecting", rn->units_done,
 				 rn->plan->n_units, unit, e->threads[t], s.tps, s.connect_s);
-		r = put_step(rn, unit, ctx, v, repeat, &s);
+		r = put_step(rn, unit, ctx, v, repeat, started_at, &s);
 		rn->steps_done++;
 		if (r < 0)
 			result = r; /* put_step() said which file */
@@ -269,7 +270,7 @@ int runner_run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 
 	r = results_unit_name(e->contexts[ctx].name, v, repeat, unit, sizeof(unit));
 	if (r < 0)
-		return log_error_errno(r, "run: %s: %m", e->contexts[ctx].name);
+		return log_error_errno(r, "%s: %s: %m", rn->verb, e->contexts[ctx].name);
 	experiment_client_for(e, ctx, &o);
 	if (runner_unit_done(rn, unit)) {
 		rn->steps_done += e->n_threads;
@@ -277,7 +278,7 @@ int runner_run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 	}
 	r = runner_unit_start(rn, ctx, v, unit, "", &u, &o, &msg);
 	if (r < 0 && !u.c.ops)
-		return log_error_errno(r, "run: %s: %m", unit);
+		return log_error_errno(r, "%s: %s: %m", rn->verb, unit);
 	if (r < 0 && interrupt_signal) {
 		/* A start cut short by a signal is not a failure of the unit: its
 		 * steps stay unrun, so that --resume runs them. */
@@ -287,7 +288,7 @@ int runner_run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 	if (r < 0) {
 		_cleanup_free_ char *reason = NULL;
 
-		log_error_errno(r, "run: %s: the server did not start as %s: %m%s%s", unit,
+		log_error_errno(r, "%s: %s: the server did not start as %s: %m%s%s", rn->verb, unit,
 				context_kind_to_string(u.spec.kind), msg ? "; " : "", strempty(msg));
 		xasprintf(&reason, "the server did not start: %s", strerror(-r));
 		result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, reason ? reason : "the server did not start");
@@ -297,10 +298,10 @@ int runner_run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 	}
 	r = runner_put_placement(rn, unit, &u.c, &u.tree);
 	if (r < 0)
-		log_warning_errno(r, "run: %s: cannot record the placement: %m", unit);
+		log_warning_errno(r, "%s: %s: cannot record the placement: %m", rn->verb, unit);
 	result = runner_unit_steps(rn, unit, ctx, v, repeat, &u.c, &u.tree, &o);
 	r = runner_unit_end(rn, &u);
 	if (r < 0)
-		log_warning_errno(r, "run: %s: stopping the server: %m", unit);
+		log_warning_errno(r, "%s: %s: stopping the server: %m", rn->verb, unit);
 	return result;
 }

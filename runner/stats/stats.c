@@ -97,7 +97,7 @@ void stats_ratio_from_t(double d, double se, double df, double level, struct sta
 
 	ret->ratio = exp(d);
 	ret->se = se;
-	ret->df = df;
+	ret->df = df > 0 ? df : NAN;
 	ret->level = level;
 	ret->family = 1;
 	ret->lo = ret->hi = ret->p = ret->p_raw = ret->mde = NAN;
@@ -114,6 +114,16 @@ void stats_ratio_from_t(double d, double se, double df, double level, struct sta
 	ret->hi = exp(d + tq * se);
 	ret->mde = stats_mde(se, df, level, STATS_POWER);
 	ret->verdict = ret->lo > 1 || ret->hi < 1 ? STATS_SIGNIFICANT : STATS_NOT_SIGNIFICANT;
+}
+
+unsigned stats_rounds_for_width(double sigma, double df, double level, double half_width)
+{
+	double n;
+
+	if (isnan(sigma) || !(df > 0) || !(half_width > 0))
+		return 0;
+	n = ceil(2 * pow(stats_t_critical(level, df) * sigma / half_width, 2));
+	return n > 1e6 ? 1000000u : (unsigned)n;
 }
 
 double stats_mde(double se, double df, double level, double power)

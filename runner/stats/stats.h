@@ -97,6 +97,13 @@ double stats_mde(double se, double df, double level, double power);
  * take no part (their level: level). */
 void stats_holm(const double *p, size_t n, double level, double *ret_p_adj, double *ret_level);
 
+/* Stein's two-stage rule: the rounds a comparison of two cells of a block
+ * design needs for its interval to be within +-half_width (on log TPS) at
+ * level, from a pilot's residual sigma on df degrees of freedom:
+ * ceil(2 (t(level, df) sigma / half_width)^2).  The pilot's t, not the
+ * normal quantile: its sigma is itself an estimate.  0 without a sigma. */
+unsigned stats_rounds_for_width(double sigma, double df, double level, double half_width);
+
 /* The ratios r[0..n) as one family: Holm's adjustment applied to each
  * (p, p_raw, the interval at its step's level, the verdict, the mde and
  * family).  Ratios without a p take no part. */

@@ -1,0 +1,170 @@
+/* The report's verdicts (report/model.h): for each thread count one fit
+ * of the block model (stats/block.h) over every column whose starts did
+ * not fail too often, the rounds as blocks; each column's ratio to its
+ * baseline and to its context's first vary value is a contrast of that
+ * fit.  Each table's ratios are one family, Holm-adjusted.  Beside each,
+ * Welch's t on the two columns alone and the rank-based interval, which
+ * the renderers show where they disagree with the model. */
+#include <math.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "report/model.h"
+#include "stats/block.h"
+#include "common/util.h"
+
+/* The failure rate's Wilson interval, and whether the cell fails too
+ * often to be given a ratio. */
+static void judge_failures(struct model *m, struct cell *c)
+{
+	double n = (double)(c->n + c->n_failed), p, z, z2, centre, half;
+
+	if (n == 0)
+		return;
+	p = (double)c->n_failed / n;
+	z = gsl_cdf_ugaussian_Qinv((1 - m->level) / 2);
+	z2 = z * z;
+	centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+	half = z * sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
+	c->fail_lo = MAX(0, centre - half);
+	c->fail_hi = MIN(1, centre + half);
+	c->too_many_failed = (double)c->n_failed > MODEL_FAIL_MAX * n;
+	m->any_too_many_failed |= c->too_many_failed;
+}
+
+static bool takes_part(const struct cell *c)
+{
+	return c->n > 0 && !c->too_many_failed;
+}
+
+/* The row's observations: log TPS of every column that takes part, its
+ * round the block.  *ret (to free()) holds *ret_n of them. */
+static int row_observations(const struct model *m, size_t row, struct block_obs **ret, size_t *ret_n,
+			    size_t *ret_blocks)
+{
+	size_t n = 0, cap = 0, blocks = 0;
+	struct block_obs *obs;
+
+	for (size_t k = 0; k < m->ncols; k++)
+		cap += model_cell(m, row, k)->n;
+	obs = calloc(cap + 1, sizeof(*obs));
+	if (!obs)
+		return -ENOMEM;
+	for (size_t k = 0; k < m->ncols; k++) {
+		const struct cell *c = model_cell(m, row, k);
+
+		for (size_t i = 0; takes_part(c) && i < c->n; i++) {
+			obs[n++] = (struct block_obs){ .cell = k, .block = c->round[i] - 1, .y = log(c->tps[i]) };
+			blocks = MAX(blocks, c->round[i]);
+		}
+	}
+	*ret = obs;
+	*ret_n = n;
+	*ret_blocks = blocks;
+	return 0;
+}
+
+/* Column k against column against in the row: the model's ratio (from
+ * fit, NULL when the row could not be fitted), Welch's and the rank test. */
+static int judge_pair(const struct model *m, const struct block_fit *fit, size_t row, size_t k, long against,
+		      struct stats_ratio *model, struct stats_ratio *welch, struct stats_rank *rank)
+{
+	const struct cell *c = model_cell(m, row, k), *b;
+	int r;
+
+	*model = *welch = (struct stats_ratio){ .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .df = NAN, .se = NAN,
+						.sigma = NAN, .p_raw = NAN, .mde = NAN, .verdict = STATS_TOO_FEW,
+						.family = 1, .level = m->level };
+	*rank = (struct stats_rank){ .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .p_min = NAN };
+	if (against < 0)
+		return 0;
+	b = model_cell(m, row, (size_t)against);
+	if (!takes_part(c) || !takes_part(b))
+		return 0;
+	r = fit ? block_ratio(fit, k, (size_t)against, m->level, model) : 0;
+	if (r >= 0)
+		r = stats_ratio(c->tps, c->n, b->tps, b->n, m->level, welch);
+	if (r >= 0)
+		r = stats_rank_ratio(c->tps, c->n, b->tps, b->n, m->level, rank);
+	if (r >= 0 && !fit) {
+		/* Rounds that share no column: no model, the pair's own test. */
+		*model = *welch;
+	}
+	return r;
+}
+
+static int judge_row(struct model *m, size_t row)
+{
+	_cleanup_free_ struct block_obs *obs = NULL;
+	struct block_fit fit = {};
+	size_t n, blocks;
+	bool fitted;
+	int r;
+
+	for (size_t k = 0; k < m->ncols; k++)
+		judge_failures(m, model_cell(m, row, k));
+	r = row_observations(m, row, &obs, &n, &blocks);
+	if (r < 0)
+		return r;
+	r = n ? block_fit(obs, n, m->ncols, blocks, &fit) : -EDOM;
+	if (r == -ENOMEM)
+		return r;
+	fitted = r >= 0;
+	r = 0;
+	for (size_t k = 0; r >= 0 && k < m->ncols; k++) {
+		struct cell *c = model_cell(m, row, k);
+
+		r = judge_pair(m, fitted ? &fit : NULL, row, k, m->cols[k].base, &c->vs_base, &c->welch_base,
+			       &c->rank_base);
+		if (r >= 0)
+			r = judge_pair(m, fitted ? &fit : NULL, row, k, m->cols[k].first, &c->vs_first, &c->welch_first,
+				       &c->rank_first);
+	}
+	block_fit_done(&fit);
+	return r == -ENOMEM ? r : 0;
+}
+
+/* One table's ratios (against the baseline, or the first value) as a
+ * family: Holm across those that have a p.  Returns its size. */
+static size_t adjust_family(struct model *m, bool first)
+{
+	_cleanup_free_ struct stats_ratio **r = calloc(m->nrows * m->ncols + 1, sizeof(*r));
+	size_t n = 0;
+
+	if (!r)
+		return 0;
+	for (size_t i = 0; i < m->nrows * m->ncols; i++) {
+		struct stats_ratio *v = first ? &m->cells[i].vs_first : &m->cells[i].vs_base;
+
+		if (!isnan(v->p_raw))
+			r[n++] = v;
+	}
+	stats_holm_ratios(r, n, m->level);
+	return n;
+}
+
+int model_judge(struct model *m)
+{
+	int r;
+
+	for (size_t row = 0; row < m->nrows; row++) {
+		r = judge_row(m, row);
+		if (r < 0)
+			return r;
+	}
+	m->family_base = adjust_family(m, false);
+	m->family_first = adjust_family(m, true);
+	m->min_df = INFINITY;
+	for (size_t i = 0; i < m->nrows * m->ncols; i++) {
+		const struct stats_ratio *v = &m->cells[i].vs_base, *f = &m->cells[i].vs_first;
+
+		if (!isnan(v->ratio) && v->verdict != STATS_SIGNIFICANT)
+			m->any_ns = true;
+		if (!isnan(v->df))
+			m->min_df = MIN(m->min_df, v->df);
+		if (!isnan(f->df))
+			m->min_df = MIN(m->min_df, f->df);
+		m->any_vs_first = m->any_vs_first || !isnan(f->ratio);
+	}
+	return 0;
+}
