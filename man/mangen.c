@@ -7,6 +7,10 @@
  *   @KEYS SECTION@   the keys of [SECTION], with their form, range and help
  *   @PROPERTIES@     the systemd properties a [context NAME] or [vary] takes
  *   @KINDS@          (anywhere in a line) the kinds of context
+ *
+ * `mangen --keys` lists the key table instead, a "SECTION KEY" line per row,
+ * for the test that the page documents exactly the table's keys.  Either
+ * fails on a row without its form or its help.
  */
 #include <stdio.h>
 
@@ -25,6 +29,16 @@ static void put_escaped(const char *s)
 	}
 }
 
+/* A row the page cannot say: no section, name, form or help. */
+static int check_row(const struct experiment_key_doc *k)
+{
+	if (k->section && k->name && k->syntax && *k->syntax && k->help && *k->help)
+		return 0;
+	fprintf(stderr, "mangen: the key table's row [%s] %s lacks its form or its help\n", strempty(k->section),
+		strempty(k->name));
+	return -EINVAL;
+}
+
 static int put_keys(const char *section)
 {
 	struct experiment_key_doc k;
@@ -33,7 +47,10 @@ static int put_keys(const char *section)
 	for (size_t i = 0; experiment_key_doc(i, &k) >= 0; i++) {
 		if (!streq(k.section, section))
 			continue;
-		printf("*%s* = _", k.name);
+		if (check_row(&k) < 0)
+			return -EINVAL;
+		/* A property row's name is a placeholder, as its value is. */
+		printf(k.property ? "_%s_ = _" : "*%s* = _", k.name);
 		put_escaped(k.syntax);
 		printf("_\n\t");
 		put_escaped(k.help);
@@ -83,16 +100,36 @@ static void put_line(const char *line)
 	printf("%.*s%s%s", (int)(at - line), line, context_kind_list(false), at + strlen("@KINDS@"));
 }
 
-int main(void)
+static int list_keys(void)
+{
+	struct experiment_key_doc k;
+
+	for (size_t i = 0; experiment_key_doc(i, &k) >= 0; i++) {
+		if (check_row(&k) < 0)
+			return 1;
+		printf("%s %s\n", k.section, k.name);
+	}
+	return fflush(stdout) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
 {
 	char line[4096], section[64];
+	int r;
 
+	if (argc == 2 && streq(argv[1], "--keys"))
+		return list_keys();
+	if (argc > 1) {
+		fprintf(stderr, "mangen: takes no argument but --keys\n");
+		return 2;
+	}
 	while (fgets(line, sizeof(line), stdin)) {
 		if (sscanf(line, "@KEYS %63[a-z]@", section) == 1) {
-			if (put_keys(section) < 0) {
+			r = put_keys(section);
+			if (r == -ENOENT)
 				fprintf(stderr, "mangen: no keys in section [%s]\n", section);
+			if (r < 0)
 				return 1;
-			}
 		} else if (streq(line, "@PROPERTIES@\n"))
 			put_properties();
 		else

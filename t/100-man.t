@@ -2,7 +2,9 @@
 # The man pages: both render with man -l without a warning; slicebench(1)
 # has a section for every verb of `slicebench --help` and lists exactly the
 # options that `slicebench VERB --help` lists; slicebench.experiment(5) has
-# every key the shipped experiments use and every systemd property.
+# every key the shipped experiments use and every systemd property, and
+# documents in each section exactly the rows of the key table (which
+# mangen --keys lists) and no other key.
 # Prerequisites: the built pages beside the binary (make man), man-db.
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=${SLICEBENCH_TOP:-.}
@@ -14,7 +16,7 @@ scratch=$(mktemp -d) || exit 1
 trap 'rm -rf "$scratch"' EXIT
 
 "$SLICEBENCH" --help | sed -n '/^verbs:/,/^$/p' | awk 'NF >= 2 { print $1 }' >"$scratch/verbs"
-echo "1..$((4 + $(wc -l <"$scratch/verbs")))"
+echo "1..$((5 + $(wc -l <"$scratch/verbs")))"
 
 for page in slicebench.1 slicebench.experiment.5; do
 	MANWIDTH=80 man --warnings -l "$mandir/$page" >"$scratch/$page.txt" 2>"$scratch/$page.err"
@@ -56,4 +58,20 @@ for prop in CPUWeight CPUShares CPUQuota CPUQuotaPeriodSec AllowedCPUs CPUAffini
 done
 [ -z "$missing" ]
 ok $? "slicebench.experiment(5) lists the systemd properties${missing:+ (missing:$missing)}"
+# The key table and the page agree: each row is documented in its section,
+# and each key documented in a section ("[name ...]" to the next heading) is
+# a row of it.  The systemd properties are the attribute table's, above.
+if [ -x "$mandir/mangen" ]; then
+	"$mandir/mangen" --keys >"$scratch/rows" 2>"$scratch/mangen.err"; rc=$?
+	sort -o "$scratch/rows" "$scratch/rows"
+	awk '/^[^ ]/ { sec = ""; if (match($0, /^\[[a-z]+/)) sec = substr($0, 2, RLENGTH - 1); next }
+	     sec != "" && /^       [A-Za-z][A-Za-z-]* = / { print sec, $1 }' "$scratch/slicebench.experiment.5.txt" |
+		sort >"$scratch/documented"
+	diff "$scratch/rows" "$scratch/documented" >"$scratch/diff"
+	[ $rc = 0 ] && [ -s "$scratch/rows" ] && [ ! -s "$scratch/diff" ]
+	ok $? "slicebench.experiment(5) documents exactly the $(wc -l <"$scratch/rows") rows of the key table (< table only, > page only)" \
+		"$([ -s "$scratch/mangen.err" ] && echo "$scratch/mangen.err" || echo "$scratch/diff")"
+else
+	n=$((n + 1)); echo "ok $n # SKIP no $mandir/mangen to list the key table (make man)"
+fi
 exit $failed

@@ -132,10 +132,12 @@ void experiment_server_config(const struct experiment *e, struct server_config *
 int experiment_copy_settings(const struct experiment *from, struct experiment *to);
 
 /* One row of the key table as documentation sees it (the man page is made
- * from these, so that it cannot drift from the parser). */
+ * from these, so that it cannot drift from the parser): every key of every
+ * section. */
 struct experiment_key_doc {
-	const char *section; /* "experiment", "server" or "client" */
+	const char *section; /* "experiment", "context", "vary", ... */
 	const char *name;
+	bool property; /* name stands for any systemd property of the attribute table */
 	const char *syntax; /* the value's form: N, DURATION, LIST, ... */
 	long min, max;      /* for N; both 0 when not bounded */
 	const char *def;    /* as written in a file; NULL: none */

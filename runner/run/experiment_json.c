@@ -1,0 +1,302 @@
+/* An experiment as JSON: experiment.json of a results directory, which
+ * records what ran, and the experiment read back from it (explain RESULTS,
+ * run --resume), each setting through the key table's own parser. */
+#include "run/experiment_parse.h"
+
+static json_t *props_to_json(const struct prop_value *v, size_t n)
+{
+	json_t *props = json_object();
+
+	for (size_t j = 0; props && j < n; j++)
+		json_object_set_new(props, v[j].def->name, json_string(v[j].text));
+	return props;
+}
+
+static json_t *slices_to_json(const struct experiment *e)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < e->n_slices; i++)
+		json_array_append_new(a, json_pack("{s:s, s:o*}", "name", e->slices[i].name, "properties",
+						   props_to_json(e->slices[i].props, e->slices[i].n_props)));
+	return a;
+}
+
+static json_t *neighbours_to_json(const struct experiment *e)
+{
+	json_t *a = json_array(), *argv;
+
+	for (size_t i = 0; a && i < e->n_neighbours; i++) {
+		const struct neighbour_spec *nb = &e->neighbours[i];
+
+		argv = json_array();
+		for (size_t k = 0; nb->argv && nb->argv[k]; k++)
+			json_array_append_new(argv, json_string(nb->argv[k]));
+		json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:i, s:o, s:s?}", "name", nb->name, "kind",
+						   word_name(neighbour_kind_words, nb->kind), "threads", (int)nb->threads,
+						   "duty_pct", (int)nb->duty, "command", argv, "slice",
+						   e->neighbour_slice[i] >= 0 ? e->slices[e->neighbour_slice[i]].name : NULL));
+	}
+	return a;
+}
+
+static json_t *context_to_json(const struct experiment *e, size_t i)
+{
+	const struct context_spec *c = &e->contexts[i];
+	json_t *props = props_to_json(c->props, c->n_props);
+
+	return json_pack("{s:s, s:s, s:s, s:o*, s:s?, s:s?}", "name", c->name, "kind", context_kind_to_string(c->kind),
+			 "session", word_name(session_words, c->session), "properties", props, "client_cpus",
+			 e->client_cpus[i], "slice", e->context_slice[i] >= 0 ? e->slices[e->context_slice[i]].name : NULL);
+}
+
+/* The keys a record carries only when they are used, so that runs made
+ * before them resume. */
+static int experiment_optional_to_json(const struct experiment *e, json_t *j)
+{
+	/* pgbench's workloads: the workload, its scale and client threads */
+	if (e->workload != OLTP_WORKLOAD_READ_ONLY &&
+	    (json_object_set_new(j, "workload", json_string(oltp_workload_name(e->workload))) < 0 ||
+	     json_object_set_new(j, "scale", json_integer(e->scale)) < 0))
+		return -ENOMEM;
+	if (e->client_threads &&
+	    json_object_set_new(json_object_get(j, "client"), "threads", json_integer(e->client_threads)) < 0)
+		return -ENOMEM;
+	/* repeat = auto: the maximum and the target, and "auto" for the count */
+	if (e->repeat_auto &&
+	    (json_object_set_new(j, "repeat", json_string("auto")) < 0 ||
+	     json_object_set_new(j, "repeat_max", json_integer(e->repeat_max)) < 0 ||
+	     json_object_set_new(j, "until", json_real(e->until)) < 0))
+		return -ENOMEM;
+	if (e->n_slices && json_object_set_new(j, "slices", slices_to_json(e)) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+json_t *experiment_to_json(const struct experiment *e)
+{
+	json_t *j, *threads = json_array(), *names = json_array(), *specs = json_array(), *cpus = json_array(),
+	       *vary = json_null(), *values;
+
+	for (size_t i = 0; i < e->n_threads; i++)
+		json_array_append_new(threads, json_integer(e->threads[i]));
+	for (size_t i = 0; i < e->n_contexts; i++) {
+		json_array_append_new(names, json_string(e->contexts[i].name));
+		json_array_append_new(specs, context_to_json(e, i));
+	}
+	for (size_t i = 0; i < e->n_client_cpus; i++)
+		json_array_append_new(cpus, json_integer(e->client_cpus_list[i]));
+	if (e->n_vary) {
+		values = json_array();
+		for (size_t i = 0; i < e->n_vary; i++)
+			json_array_append_new(values, json_string(e->vary_values[i]));
+		json_decref(vary);
+		/* mode only when not the default, so that runs made before it resume. */
+		vary = json_pack("{s:s, s:o, s:s?, s:s?}", "property", e->vary->name, "values", values, "slice",
+				 e->vary_slice >= 0 ? e->slices[e->vary_slice].name : NULL, "mode",
+				 e->vary_modes == (VARY_RESTART | VARY_LIVE) ? "restart live"
+				 : e->vary_modes == VARY_LIVE		     ? "live"
+									     : NULL);
+	}
+	j = json_pack("{s:s, s:s, s:s?, s:o, s:f, s:f, s:i, s:i, s:i, s:s, s:s, s:s, s:s, s:o, s:o, s:o,"
+			 " s:{s:s, s:s, s:s, s:s, s:i}, s:{s:o, s:s, s:b}}",
+			 "name", e->name, "path", e->path, "description", e->description, "threads", threads,
+			 "warmup_s", (double)e->warmup_ns / 1e9, "duration_s", (double)e->duration_ns / 1e9, "repeat",
+			 (int)e->repeat, "tables", (int)e->tables, "table_size", (int)e->table_size, "driver",
+			 word_name(oltp_driver_words, e->driver), "rand_type", sbrand_type_to_string(e->rand_type),
+			 "baseline", e->baseline, "on_error", word_name(key_table[KEY_ON_ERROR].words, e->on_error), "contexts", names,
+			 "context_specs", specs, "vary", vary, "server", "binary", e->binary, "engine", e->engine,
+			 "buffer_pool", e->buffer_pool, "user", e->server_user, "max_connections", (int)e->max_connections,
+			 "client", "cpus", cpus, "pin", word_name(oltp_pin_words, e->pin), "scope", (int)e->client_scope);
+	if (j && experiment_optional_to_json(e, j) < 0) {
+		json_decref(j);
+		j = NULL;
+	}
+	if (j && e->n_neighbours && json_object_set_new(j, "neighbours", neighbours_to_json(e)) < 0) {
+		json_decref(j);
+		j = NULL;
+	}
+	return j;
+}
+
+/* A record's "properties", {NAME: VALUE}, into props (n of at most max);
+ * what and name say whose in the message. */
+static int props_from_json(const json_t *j, struct prop_value *props, size_t *n, size_t max, const char *what,
+			   const char *name, char **ret_msg)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(json_object_get(j, "properties"), key, v)
+	{
+		if (*n == max || !json_is_string(v) || prop_parse(key, json_string_value(v), &props[*n]) < 0)
+			return xasprintf(ret_msg, "experiment.json: %s %s: bad property %s", what, name, key), -EINVAL;
+		(*n)++;
+	}
+	return 0;
+}
+
+/* One [context NAME] of experiment.json back into a spec. */
+static int context_from_json(const json_t *j, struct experiment *e, char **ret_msg)
+{
+	struct context_spec *c = &e->contexts[e->n_contexts];
+	const char *name = json_string_value(json_object_get(j, "name"));
+	const char *client = json_string_value(json_object_get(j, "client_cpus"));
+	enum context_kind kind = context_kind_from_string(strempty(json_string_value(json_object_get(j, "kind"))));
+
+	if (e->n_contexts == EXP_CONTEXTS_MAX)
+		return xasprintf(ret_msg, "experiment.json: $.context_specs: more than %d contexts", EXP_CONTEXTS_MAX),
+		       -EINVAL;
+	if (!name_is_valid(name) || kind == CONTEXT_KIND_INVALID)
+		return xasprintf(ret_msg, "experiment.json: a context without a valid name and kind"), -EINVAL;
+	memcpy(c->name, name, strlen(name) + 1);
+	c->kind = kind;
+	c->session = SESSION_INHERIT;
+	(void)word_lookup(session_words, json_string_value(json_object_get(j, "session")), (int *)&c->session);
+	e->n_contexts++;
+	if (props_from_json(j, c->props, &c->n_props, CONTEXT_PROPS_MAX, "context", name, ret_msg) < 0)
+		return -EINVAL;
+	if (client && !(e->client_cpus[e->n_contexts - 1] = strdup(client)))
+		return -ENOMEM;
+	/* Slice= after the slices, which are read first. */
+	if (json_is_string(json_object_get(j, "slice")))
+		e->context_slice[e->n_contexts - 1] = find_slice(e, json_string_value(json_object_get(j, "slice")));
+	return 0;
+}
+
+/* One slice of experiment.json back into a spec (parents come first). */
+static int slice_from_json(const json_t *j, struct experiment *e, char **ret_msg)
+{
+	struct slice_spec *sl = &e->slices[e->n_slices];
+	const char *name = json_string_value(json_object_get(j, "name"));
+
+	if (e->n_slices == EXP_SLICES_MAX || !name || !slice_name_is_valid(name, NULL))
+		return xasprintf(ret_msg, "experiment.json: a slice without a valid name"), -EINVAL;
+	snprintf(sl->name, sizeof(sl->name), "%s", name);
+	e->n_slices++;
+	return props_from_json(j, sl->props, &sl->n_props, SLICE_PROPS_MAX, "slice", name, ret_msg);
+}
+
+/* A setting of experiment.json as the experiment file would write it, so
+ * that the key table's own parser checks it: numbers as digits, durations
+ * in seconds, until as a percentage, lists joined with commas. */
+static int setting_text(const struct key_def *k, const json_t *v, char *buf, size_t len)
+{
+	const json_t *x;
+	size_t i, n = 0;
+	int w;
+
+	if (json_is_string(v))
+		w = snprintf(buf, len, "%s", json_string_value(v));
+	else if (json_is_boolean(v))
+		w = snprintf(buf, len, "%s", json_is_true(v) ? "yes" : "no");
+	else if (json_is_number(v) && k->type == TYPE_DURATION)
+		w = snprintf(buf, len, "%.9gs", json_number_value(v));
+	else if (json_is_number(v) && k->type == TYPE_PERCENT)
+		w = snprintf(buf, len, "%.9g%%", json_number_value(v) * 100);
+	else if (json_is_integer(v))
+		w = snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else if (json_is_array(v)) {
+		*buf = 0;
+		w = 0;
+		json_array_foreach(v, i, x) {
+			if (!json_is_integer(x))
+				return -EINVAL;
+			w = snprintf(buf + n, len - n, "%s%" JSON_INTEGER_FORMAT, i ? "," : "", json_integer_value(x));
+			if (w < 0 || (size_t)w >= len - n)
+				return -EINVAL;
+			n += (size_t)w;
+		}
+	} else
+		return -EINVAL;
+	/* A real number where a count goes, an object, a value too long for
+	 * any key: not as run writes it. */
+	if (json_is_real(v) && k->type != TYPE_DURATION && k->type != TYPE_PERCENT)
+		return -EINVAL;
+	return w < 0 || (size_t)w >= len ? -EINVAL : 0;
+}
+
+/* The key table's settings out of experiment.json, each through set_key()
+ * as if it came from a file: the same ranges, words and checks. */
+static int settings_from_json(struct parser *p, const json_t *j)
+{
+	for (size_t i = 0; i < _KEY_MAX && !p->msg; i++) {
+		const struct key_def *k = &key_table[i];
+		const json_t *in = k->section == SECTION_EXPERIMENT ? j : json_object_get(j, section_table[k->section].name);
+		char name[64], text[512];
+		const json_t *v;
+
+		if (!key_is_setting(k))
+			continue;
+		snprintf(name, sizeof(name), "%s%s", k->name, k->type == TYPE_DURATION ? "_s" : "");
+		for (char *c = name; *c; c++)
+			if (*c == '-')
+				*c = '_';
+		v = json_object_get(in, name);
+		/* Absent: the default; client cpus [] is none given. */
+		if (!v || json_is_null(v) || (k->type == TYPE_CPUS && json_array_size(v) == 0))
+			continue;
+		/* repeat_max, until: only with repeat = auto, which puts them there. */
+		if ((i == KEY_REPEAT_MAX || i == KEY_UNTIL) &&
+		    !streq_ptr(json_string_value(json_object_get(j, "repeat")), "auto"))
+			continue;
+		p->key_line[0][i] = 1; /* given; fail_at() names no line in experiment.json */
+		if (setting_text(k, v, text, sizeof(text)) < 0)
+			return fail_at(p, 1, k->name, "not a value of the key's type");
+		if (set_key(p, k, text) < 0)
+			return -EINVAL;
+	}
+	return p->msg ? -EINVAL : 0;
+}
+
+int experiment_from_results(const char *dir, struct experiment *ret, char **ret_msg)
+{
+	_cleanup_free_ char *path = NULL;
+	struct parser p = { .e = ret, .mode = cgroup_mode_detect(), .from_json = true };
+	json_t *j, *v;
+	json_error_t err;
+	size_t i;
+	int r = 0;
+
+	*ret = (struct experiment){};
+	*ret_msg = NULL;
+	if (xasprintf(&path, "%s/experiment.json", dir) < 0)
+		return -ENOMEM;
+	j = json_load_file(path, 0, &err);
+	if (!j)
+		return xasprintf(ret_msg, "%s:%d: %s", path, err.line, err.text), -EINVAL;
+	r = experiment_defaults(ret);
+	if (r < 0) {
+		json_decref(j);
+		return r;
+	}
+	ret->path = strdup(path);
+	p.path = ret->path;
+	snprintf(ret->name, sizeof(ret->name), "%s", strempty(json_string_value(json_object_get(j, "name"))));
+	if (!json_is_object(j) || !name_is_valid(ret->name))
+		r = fail_at(&p, 1, "name", "not the experiment of a slicebench run");
+	if (r >= 0)
+		r = settings_from_json(&p, j);
+	json_array_foreach(json_object_get(j, "slices"), i, v)
+		if (r >= 0)
+			r = slice_from_json(v, ret, ret_msg);
+	slices_link(ret);
+	json_array_foreach(json_object_get(j, "context_specs"), i, v)
+		if (r >= 0 && (r = context_from_json(v, ret, ret_msg)) >= 0) {
+			p.key_line[i][KEY_CONTEXT_KIND] = 1;
+			p.header_line[SECTION_CONTEXT][i] = 1;
+		}
+	json_decref(j);
+	/* The checks of a whole file, as when the experiment was first read. */
+	if (r >= 0 && !p.msg && check_file(&p) >= 0)
+		(void)check_settings(&p);
+	if (p.msg && !*ret_msg)
+		*ret_msg = p.msg;
+	else
+		free(p.msg);
+	if (r >= 0 && *ret_msg)
+		r = -EINVAL;
+	if (r < 0)
+		experiment_done(ret);
+	return r;
+}

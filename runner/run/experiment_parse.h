@@ -1,0 +1,174 @@
+/* What the parts of the experiment reader share: the key table
+ * (experiment_keys.c), the parser (experiment_parse.c), the checks of the
+ * whole experiment (experiment_check.c), the mirror of installed units
+ * (experiment_mirror.c) and experiment.json (experiment_json.c).  struct
+ * parser is the experiment being read and where in the file each thing of
+ * it was written, so that every later step's message names its line. */
+#pragma once
+
+#include <stdio.h>
+
+#include "run/experiment.h"
+#include "common/util.h"
+
+enum section {
+	SECTION_NONE,
+	SECTION_EXPERIMENT,
+	SECTION_SERVER,
+	SECTION_CLIENT,
+	SECTION_CONTEXT,
+	SECTION_SLICE,
+	SECTION_NEIGHBOUR,
+	SECTION_VARY,
+	_SECTION_MAX,
+};
+
+/* A section: [name], or [name NAME] for one of many (a context, a slice, a
+ * neighbour), whose names are in struct experiment at names + i * stride,
+ * their count at count. */
+struct section_def {
+	const char *name;
+	bool named;
+	size_t names, stride, count, max;
+	bool (*valid)(const char *name, const char **ret_why); /* ret_why NULL: rule says why */
+	const char *rule;				      /* what a NAME is */
+	bool settings; /* the experiment's settings: in experiment.json and in a copy (experiment_copy_settings) */
+	/* The messages of its keys, as they have always read: an unknown key's
+	 * lists the section's keys, a key given twice names the first line. */
+	bool unknown_lists_keys, twice_names_line;
+};
+extern const struct section_def section_table[_SECTION_MAX];
+
+enum key_type {
+	TYPE_STRING, /* not empty; with words: one of them */
+	TYPE_UNIT,   /* any text: a unit the mirror step looks for */
+	TYPE_UINT,
+	TYPE_DURATION,
+	TYPE_THREADS,
+	TYPE_CPUS,	/* into [client]'s list */
+	TYPE_CPUS_TEXT, /* kept as text, a topological one as the CPUs it names here */
+	TYPE_WORD,	/* an enum, one of words */
+	TYPE_FLAGS,	/* one of two words or both, into a bitmask */
+	TYPE_KIND,	/* a kind of context */
+	TYPE_BASELINE,
+	TYPE_BOOL, /* yes or no (true, false, 1, 0) */
+	TYPE_REPEAT,
+	TYPE_PERCENT,	    /* a fraction, above 0% and below 100% */
+	TYPE_WHOLE_PERCENT, /* a whole number of percent, from min to max */
+	TYPE_SIZE, /* bytes with K, M, G or T, at least min and at most this machine's memory; kept as written */
+	TYPE_SLICE,	/* a slice's name, looked for among the file's slices by the checks */
+	TYPE_COMMAND,	/* a program and its words */
+	TYPE_PROPERTY,	/* the key is any property of the attribute table (the row's name a placeholder) */
+	TYPE_PROPERTY_VALUES, /* the same, with values separated by blanks */
+};
+
+/* The rows of key_table[], in the order of the documentation: the checks
+ * name a key's row (its line) by these, not by its name. */
+enum key_id {
+	KEY_DESCRIPTION, KEY_THREADS, KEY_WARMUP, KEY_DURATION, KEY_REPEAT, KEY_REPEAT_MAX, KEY_UNTIL, KEY_WORKLOAD,
+	KEY_SCALE, KEY_TABLES, KEY_TABLE_SIZE, KEY_DRIVER, KEY_RAND_TYPE, KEY_BASELINE, KEY_ON_ERROR,
+	KEY_ENGINE, KEY_FLAVOR, KEY_BINARY, KEY_BUFFER_POOL, KEY_USER, KEY_MAX_CONNECTIONS,
+	KEY_CLIENT_CPUS, KEY_PIN, KEY_SCOPE, KEY_CLIENT_THREADS,
+	KEY_CONTEXT_KIND, KEY_CONTEXT_SESSION, KEY_CONTEXT_SLICE, KEY_CONTEXT_UNIT, KEY_CONTEXT_CLIENT_CPUS,
+	KEY_CONTEXT_PROPERTY,
+	KEY_SLICE_PROPERTY,
+	KEY_NEIGHBOUR_KIND, KEY_NEIGHBOUR_THREADS, KEY_NEIGHBOUR_DUTY, KEY_NEIGHBOUR_COMMAND, KEY_NEIGHBOUR_SLICE,
+	KEY_VARY_MODE, KEY_VARY_SLICE, KEY_VARY_PROPERTY,
+	_KEY_MAX,
+};
+
+struct parser;
+/* A key: where it goes, how it is parsed and checked, its default (as it
+ * would be written in the file, so that the same parser applies it) and
+ * its help.  The value goes to struct experiment (or, in_parser, to the
+ * parser's own state) at offset, plus stride times the index of the
+ * section's context, slice or neighbour. */
+struct key_def {
+	enum section section;
+	const char *name;
+	enum key_type type;
+	size_t offset, stride;
+	bool in_parser;
+	long min, max;		  /* numbers; TYPE_DURATION in seconds; TYPE_SIZE in bytes */
+	const struct word *words; /* TYPE_WORD, TYPE_FLAGS, TYPE_BOOL, TYPE_STRING */
+	const char *def;	  /* NULL: none, or the help says what stands in */
+	const char *help;
+	bool own; /* the file's own, not carried into an experiment made from it */
+	/* A check of the value that its type alone does not make. */
+	int (*check)(struct parser *p, const struct key_def *k, const char *value);
+	/* A property row's (TYPE_PROPERTY, TYPE_PROPERTY_VALUES): takes any
+	 * property named, into the section's own list. */
+	int (*add)(struct parser *p, const char *name, const char *value);
+};
+extern const struct key_def key_table[_KEY_MAX];
+
+/* A setting of the experiment, as experiment.json carries it and a copy
+ * of the settings takes it. */
+static inline bool key_is_setting(const struct key_def *k)
+{
+	return section_table[k->section].settings && !k->own;
+}
+/* The row of key name in section s: a named one, else the section's
+ * property row; NULL if neither. */
+const struct key_def *key_find(enum section s, const char *name);
+/* The names of s's keys but its property row, "a, b" + last_sep + "c". */
+const char *key_list(enum section s, const char *last_sep, char *buf, size_t len);
+
+/* The most contexts, slices or neighbours (each section's max). */
+#define EXP_INSTANCES_MAX 16
+_Static_assert(EXP_CONTEXTS_MAX <= EXP_INSTANCES_MAX && EXP_SLICES_MAX <= EXP_INSTANCES_MAX &&
+		       EXP_NEIGHBOURS_MAX <= EXP_INSTANCES_MAX,
+	       "a section has more instances than the parser keeps lines for");
+
+struct parser {
+	struct experiment *e;
+	const char *path;
+	FILE *f;
+	enum cgroup_mode mode;
+	unsigned line;
+	bool at_line_start;
+	enum section section;
+	size_t instance; /* the section's context, slice or neighbour: its index */
+	/* Each key's line, per context, slice or neighbour (0 for a section of
+	 * its own); 0: not given. */
+	unsigned key_line[EXP_INSTANCES_MAX][_KEY_MAX];
+	unsigned header_line[_SECTION_MAX][EXP_INSTANCES_MAX];
+	unsigned prop_line[EXP_CONTEXTS_MAX][CONTEXT_PROPS_MAX], slice_prop_line[EXP_SLICES_MAX][SLICE_PROPS_MAX];
+	/* Slice = NAME of a context or a neighbour, [vary] slice: which slice
+	 * that is is known at the end of the file. */
+	char ctx_slice[EXP_CONTEXTS_MAX][SLICE_NAME_MAX], nb_slice[EXP_NEIGHBOURS_MAX][SLICE_NAME_MAX];
+	char vary_slice[SLICE_NAME_MAX];
+	char *unit[EXP_CONTEXTS_MAX]; /* unit = NAME.service: the installed unit a context mirrors */
+	char *msg;		      /* the first error */
+	bool from_json;		      /* experiment.json read back: no lines */
+};
+
+static inline unsigned line_of(const struct parser *p, enum key_id k)
+{
+	return p->key_line[0][k];
+}
+
+/* experiment_parse.c: the first error, "FILE:LINE: KEY: why", into p->msg;
+ * returns -EINVAL. */
+int fail_at(struct parser *p, unsigned line, const char *key, const char *fmt, ...) _printf_(4, 5);
+/* "[context NAME]" or "[vary]": where the parser is. */
+const char *section_where(const struct parser *p, char *buf, size_t len);
+/* Parses and checks one value of k, through its type, into its place. */
+int set_key(struct parser *p, const struct key_def *k, const char *value);
+/* Every key's default, through the parser that reads the file. */
+int experiment_defaults(struct experiment *e);
+/* Reads the file at p->path; -errno with *ret_msg if it cannot be opened,
+ * else p->msg says what was wrong with it. */
+int parse_file(struct parser *p, char **ret_msg);
+
+/* experiment_check.c: the whole experiment after its file, in two steps
+ * around the mirror, which needs each context's kind and brings the
+ * properties that the second step checks. */
+int check_file(struct parser *p);
+int check_settings(struct parser *p);
+/* Each slice's parent index, parents being before their children. */
+void slices_link(struct experiment *e);
+int find_slice(const struct experiment *e, const char *name);
+
+/* experiment_mirror.c: unit = NAME.service, read over D-Bus. */
+int mirror_units(struct parser *p);
