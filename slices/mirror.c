@@ -8,7 +8,6 @@
 #include "slices/attrs.h"
 #include "slices/bus.h"
 #include "slices/mirror.h"
-#include "slices/server.h"
 #include "common/util.h"
 
 #define SD_DEST "org.freedesktop.systemd1"

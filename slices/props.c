@@ -12,7 +12,6 @@
 #include <pwd.h>
 
 #include "slices/attrs.h"
-#include "slices/server.h"
 #include "slices/syscalls.h"
 #include "common/topology.h"
 #include "common/util.h"
@@ -238,11 +237,6 @@ static int parse_whole_environment(const char *s, struct prop_value *v)
 		return parse_environment(s, v);
 	v->strv = calloc(1, sizeof(char *));
 	return v->strv ? 0 : -ENOMEM;
-}
-
-static void strv_freep(char ***l)
-{
-	strv_free(*l);
 }
 
 static bool name_is_env(const char *s)

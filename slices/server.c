@@ -357,15 +357,6 @@ void server_done(struct server *s)
 	memset(s, 0, sizeof(*s));
 }
 
-void strv_free(char **l)
-{
-	if (!l)
-		return;
-	for (char **p = l; *p; p++)
-		free(*p);
-	free(l);
-}
-
 int server_argv(const struct server *s, char ***ret)
 {
 	char **argv = calloc(3, sizeof(char *));

@@ -106,7 +106,6 @@ void server_done(struct server *s);
 int server_argv(const struct server *s, char ***ret);
 /* The server's view of its limits over SQL (the engine's facts). */
 int server_facts(const struct server *s, struct placement *p);
-void strv_free(char **l);
 /* Pings over the socket until the server answers, *pid dies (a child of
  * ours is reaped and *pid set to 0), a signal is caught (-EINTR) or the
  * timeout runs out.  The answer counts only if the process listening on the
