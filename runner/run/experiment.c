@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "slices/bus.h"
-#include "slices/mirror.h"
+#include "slices/sys/bus.h"
+#include "slices/attr/mirror.h"
 #include "run/experiment.h"
 #include "common/topology.h"
 #include "common/util.h"

@@ -1,4 +1,4 @@
-#include "slices/cgfs.h"
+#include "slices/sys/cgfs.h"
 
 #include <inttypes.h>
 #include <libcgroup.h>

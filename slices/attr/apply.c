@@ -1,6 +1,6 @@
 /* Appliers: how the raw and scope kinds reproduce an exec setting in the
  * forked child before exec, one function per attribute (the rows in
- * slices/props.c name them).  They run in the child, so they return -errno
+ * slices/attr/props.c name them).  They run in the child, so they return -errno
  * and never log; the child exits with a status that says which failed. */
 #include <fcntl.h>
 #include <grp.h>
@@ -16,8 +16,8 @@
 #include <sys/syscall.h>
 #include <inttypes.h>
 
-#include "slices/attrs.h"
-#include "slices/syscalls.h"
+#include "slices/attr/attrs.h"
+#include "slices/sys/syscalls.h"
 #include "common/util.h"
 
 static const struct prop_value *find_value(const struct prop_value *all, size_t n, const char *name)

@@ -1,12 +1,12 @@
-/* The functions the attribute table's rows name (slices/props.c): the
- * appliers (slices/apply.c), the readers and in-force checks
- * (slices/readers.c).  Internal to slices/. */
+/* The functions the attribute table's rows name (slices/attr/props.c): the
+ * appliers (slices/attr/apply.c), the readers and in-force checks
+ * (slices/attr/readers.c).  Internal to slices/. */
 #pragma once
 
 #include <sys/types.h>
 
-#include "slices/props.h"
-#include "slices/snapshot.h"
+#include "slices/attr/props.h"
+#include "slices/attr/snapshot.h"
 
 /* What a reader reads from: the process, and files read once per snapshot. */
 struct attr_reader {

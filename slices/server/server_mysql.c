@@ -6,8 +6,8 @@
 #include <signal.h>
 #include <stdio.h>
 
-#include "slices/server.h"
-#include "slices/snapshot.h"
+#include "slices/server/server.h"
+#include "slices/attr/snapshot.h"
 #include "common/util.h"
 
 static int mariadb_init_datadir(const struct server *s, const char *datadir)

@@ -7,19 +7,19 @@
  * server into the placement (the keys it moves), and how "in force" is
  * decided.  Rows without a D-Bus name are recorded only (the session, THP,
  * the allocator, ...).  Adding an attribute is its row here, its reader
- * (slices/snapshot.c) and its applier (slices/apply.c). */
+ * (slices/attr/snapshot.c) and its applier (slices/attr/apply.c). */
 #pragma once
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <systemd/sd-bus.h>
 
-#include "slices/cgmode.h"
+#include "slices/sys/cgmode.h"
 
 /* Where a property takes effect: in the unit's cgroup, or in the process
  * (the exec context in systemd's terms, a syscall before exec for us), or
  * nowhere: an attribute that is only recorded.  Which kinds can apply a
- * class is said by each kind's row (context.h). */
+ * class is said by each kind's row (slices/kinds/context.h). */
 enum prop_class {
 	PROP_CGROUP,
 	PROP_EXEC,
@@ -103,13 +103,13 @@ struct prop_def {
 	const char *keys[ATTR_KEYS_MAX]; /* the placement keys it moves ("env.*": a prefix) */
 	int (*in_force)(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len);
 	/* How a context that forks the server itself takes the attribute as
-	 * another placement shows it (explain's hybrids, slices/take.c): the
+	 * another placement shows it (explain's hybrids, slices/kinds/take.c): the
 	 * setting that reproduces it is added to the spec (or the spec's
 	 * session set).  -EOPNOTSUPP when that value cannot be reproduced (a
 	 * withheld secret).  NULL: no way; a difference in its keys stays
 	 * part of what explain cannot move. */
 	int (*take)(const struct placement *from, const struct prop_def *d, struct context_spec *to);
-	/* The mirror of an installed unit (slices/mirror.c): the unit's value
+	/* The mirror of an installed unit (slices/attr/mirror.c): the unit's value
 	 * over D-Bus as text the parser takes; NULL: by the signature. */
 	int (*format)(sd_bus *bus, const char *path, const struct prop_def *d, char **ret);
 	/* A value the table test applies in a forked child and reads back. */

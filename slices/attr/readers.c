@@ -1,4 +1,4 @@
-/* Readers and in-force checks of the attribute table (slices/props.c): how
+/* Readers and in-force checks of the attribute table (slices/attr/props.c): how
  * each attribute is read from a running server (/proc, cgroupfs) into the
  * placement, and how a setting is decided to be in force.  Every value is
  * a string; what cannot be read is simply absent. */
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-#include "slices/attrs.h"
+#include "slices/attr/attrs.h"
 #include "common/secret.h"
 #include "common/util.h"
 
@@ -112,7 +112,7 @@ int read_cpu_accounting(struct attr_reader *r, const struct prop_def *d _unused_
 }
 
 /* The CPU files of one cgroup (rel to the roots of the hierarchies, as
- * slices/cgfs.h names them) under the keys a process's own are read into,
+ * slices/sys/cgfs.h names them) under the keys a process's own are read into,
  * for the in-force checks of a cgroup without a process of its own. */
 int placement_read_cgroup(const char *rel, enum cgroup_mode mode, const char *prefix, struct placement *p)
 {

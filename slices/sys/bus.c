@@ -1,4 +1,4 @@
-#include "slices/bus.h"
+#include "slices/sys/bus.h"
 
 #include <signal.h>
 #include <stdio.h>

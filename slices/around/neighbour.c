@@ -1,4 +1,4 @@
-#include "slices/neighbour.h"
+#include "slices/around/neighbour.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "slices/bus.h"
-#include "slices/cgfs.h"
-#include "slices/server.h"
+#include "slices/sys/bus.h"
+#include "slices/sys/cgfs.h"
+#include "slices/server/server.h"
 #include "common/spawn.h"
 #include "common/util.h"
 

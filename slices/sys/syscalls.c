@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "slices/syscalls.h"
+#include "slices/sys/syscalls.h"
 
 static const char *const system_service[] = {
 	"_llseek",

@@ -6,8 +6,8 @@
 #include <ctype.h>
 #include <stdio.h>
 
-#include "slices/attrs.h"
-#include "slices/context.h"
+#include "slices/attr/attrs.h"
+#include "slices/kinds/context.h"
 #include "common/secret.h"
 #include "common/util.h"
 

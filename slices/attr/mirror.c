@@ -5,9 +5,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "slices/attrs.h"
-#include "slices/bus.h"
-#include "slices/mirror.h"
+#include "slices/attr/attrs.h"
+#include "slices/sys/bus.h"
+#include "slices/attr/mirror.h"
 #include "common/util.h"
 
 #define SD_DEST "org.freedesktop.systemd1"

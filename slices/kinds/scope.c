@@ -5,8 +5,8 @@
 #include <signal.h>
 #include <sys/wait.h>
 
-#include "slices/bus.h"
-#include "slices/context.h"
+#include "slices/sys/bus.h"
+#include "slices/kinds/context.h"
 #include "common/util.h"
 
 struct scope_priv {

@@ -12,8 +12,8 @@
 
 #include <sys/types.h>
 
-#include "slices/cgmode.h"
-#include "slices/props.h"
+#include "slices/sys/cgmode.h"
+#include "slices/attr/props.h"
 
 /* Makes the cgroup (its parent must exist) in every hierarchy slicebench
  * uses: a v1 cpuset starts with its parent's CPUs and memory nodes, and on

@@ -1,4 +1,4 @@
-#include "slices/server.h"
+#include "slices/server/server.h"
 
 #include <fcntl.h>
 #include <grp.h>

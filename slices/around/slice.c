@@ -1,11 +1,11 @@
-#include "slices/slice.h"
+#include "slices/around/slice.h"
 
 #include <ctype.h>
 #include <stdio.h>
 
-#include "slices/bus.h"
-#include "slices/cgfs.h"
-#include "slices/snapshot.h"
+#include "slices/sys/bus.h"
+#include "slices/sys/cgfs.h"
+#include "slices/attr/snapshot.h"
 #include "common/util.h"
 
 #define SUFFIX ".slice"

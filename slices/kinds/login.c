@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <sys/wait.h>
 
-#include "slices/context.h"
+#include "slices/kinds/context.h"
 #include "common/util.h"
 
 #define LOGIN_PAM_SERVICE "login"

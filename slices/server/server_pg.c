@@ -13,8 +13,8 @@
 #include <sys/shm.h>
 #include <sys/stat.h>
 
-#include "slices/server.h"
-#include "slices/snapshot.h"
+#include "slices/server/server.h"
+#include "slices/attr/snapshot.h"
 #include "common/util.h"
 
 #define PG_BINDIR "/usr/lib/postgresql/15/bin"

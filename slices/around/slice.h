@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <systemd/sd-bus.h>
 
-#include "slices/cgmode.h"
-#include "slices/props.h"
+#include "slices/sys/cgmode.h"
+#include "slices/attr/props.h"
 
 #define SLICE_NAME_MAX 48
 #define SLICE_PROPS_MAX 8
@@ -76,6 +76,6 @@ int slice_tree_set(struct slice_tree *t, size_t i, const struct prop_value *v);
 int slice_tree_verify(const struct slice_tree *t, size_t i, char **ret_why);
 /* Adds to p each slice's settings as written, resolved and read back, and
  * whether each is in force, named by slice: setting.db.slice/CPUWeight.written,
- * in_force.db.slice/CPUWeight (slices/snapshot.h). */
+ * in_force.db.slice/CPUWeight (slices/attr/snapshot.h). */
 struct placement;
 int slice_tree_record(const struct slice_tree *t, struct placement *p);

@@ -5,15 +5,15 @@
  * which settings, the manager it needs.  Everything else (parsing, the kind
  * lists in messages, which settings apply, stale-state cleanup) is derived
  * from the rows, so that a fifth kind is one file plus one row in
- * context_kinds[] (slices/context.c). */
+ * context_kinds[] (slices/kinds/context.c). */
 #pragma once
 
 #include <stdbool.h>
 #include <sys/types.h>
 
 #include "common/words.h"
-#include "slices/props.h"
-#include "slices/server.h"
+#include "slices/attr/props.h"
+#include "slices/server/server.h"
 
 /* A kind is its index in context_kinds[]; the first four are named for the
  * code and the tests that ask for one of them. */
@@ -64,7 +64,7 @@ struct context {
 	const struct server *server;
 	enum cgroup_mode mode;
 	/* The slice it goes in, as its kind knows it: a slice unit's name for
-	 * the systemd kinds, a cgroup path (slices/cgfs.h) for raw; NULL: the
+	 * the systemd kinds, a cgroup path (slices/sys/cgfs.h) for raw; NULL: the
 	 * kind's default (system.slice, the root). */
 	const char *slice;
 	pid_t pid;	     /* the server's main PID while it runs */

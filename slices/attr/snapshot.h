@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "slices/cgmode.h"
+#include "slices/sys/cgmode.h"
 
 struct placement_attr {
 	char *key, *value;
@@ -46,7 +46,7 @@ int placement_verify(struct placement *p, const struct context_spec *spec, enum 
 int placement_verify_props(struct placement *p, const struct prop_value *props, size_t n, enum cgroup_mode mode,
 			   unsigned *ret_bad);
 /* The CPU settings in the files of one cgroup (rel to the hierarchies'
- * roots, slices/cgfs.h) as prefix+FILE keys (cpu.shares, cpu.cfs_quota_us,
+ * roots, slices/sys/cgfs.h) as prefix+FILE keys (cpu.shares, cpu.cfs_quota_us,
  * cpu.max, cpuset.cpus.effective, ...). */
 int placement_read_cgroup(const char *rel, enum cgroup_mode mode, const char *prefix, struct placement *p);
 

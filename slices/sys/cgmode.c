@@ -1,4 +1,4 @@
-#include "slices/cgmode.h"
+#include "slices/sys/cgmode.h"
 
 #include <errno.h>
 #include <stdbool.h>

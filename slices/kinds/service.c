@@ -4,8 +4,8 @@
 #include <signal.h>
 #include <stdio.h>
 
-#include "slices/bus.h"
-#include "slices/context.h"
+#include "slices/sys/bus.h"
+#include "slices/kinds/context.h"
 #include "common/util.h"
 
 struct service_priv {

@@ -1,13 +1,13 @@
 /* raw: fork and exec with no systemd at all, like a server started from a
  * shell.  CPU settings go straight into a cgroup of its own in cgroupfs
- * (slices/cgfs.h), below the raw mirror of its slice if it names one, and
+ * (slices/sys/cgfs.h), below the raw mirror of its slice if it names one, and
  * session=new gives the server its own session and so its own autogroup. */
 #include <signal.h>
 #include <stdio.h>
 #include <sys/wait.h>
 
-#include "slices/cgfs.h"
-#include "slices/context.h"
+#include "slices/sys/cgfs.h"
+#include "slices/kinds/context.h"
 #include "common/util.h"
 
 /* A cgroup of its own for its limits; in a slice on v2 too, where a slice

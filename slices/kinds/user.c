@@ -5,8 +5,8 @@
 #include <signal.h>
 #include <stdio.h>
 
-#include "slices/bus.h"
-#include "slices/context.h"
+#include "slices/sys/bus.h"
+#include "slices/kinds/context.h"
 #include "common/util.h"
 
 static int wait_for_manager(uid_t uid, uint64_t timeout_ns)

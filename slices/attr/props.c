@@ -1,4 +1,4 @@
-#include "slices/props.h"
+#include "slices/attr/props.h"
 
 #include <ctype.h>
 #include <fcntl.h>
@@ -11,8 +11,8 @@
 #include <grp.h>
 #include <pwd.h>
 
-#include "slices/attrs.h"
-#include "slices/syscalls.h"
+#include "slices/attr/attrs.h"
+#include "slices/sys/syscalls.h"
 #include "common/topology.h"
 #include "common/util.h"
 

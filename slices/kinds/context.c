@@ -1,11 +1,11 @@
-#include "slices/context.h"
+#include "slices/kinds/context.h"
 
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
 
 #include "common/spawn.h"
-#include "slices/bus.h"
+#include "slices/sys/bus.h"
 #include "common/util.h"
 
 const struct word session_words[] = {

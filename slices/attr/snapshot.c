@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <sys/resource.h>
 
-#include "slices/attrs.h"
-#include "slices/context.h"
-#include "slices/props.h"
-#include "slices/snapshot.h"
+#include "slices/attr/attrs.h"
+#include "slices/kinds/context.h"
+#include "slices/attr/props.h"
+#include "slices/attr/snapshot.h"
 #include "common/secret.h"
 #include "common/util.h"
 
