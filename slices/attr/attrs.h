@@ -6,7 +6,7 @@
 #include <sys/types.h>
 
 #include "slices/attr/props.h"
-#include "slices/attr/snapshot.h"
+#include "slices/attr/placement.h"
 
 /* What a reader reads from: the process, and files read once per snapshot. */
 struct attr_reader {

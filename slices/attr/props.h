@@ -7,7 +7,7 @@
  * server into the placement (the keys it moves), and how "in force" is
  * decided.  Rows without a D-Bus name are recorded only (the session, THP,
  * the allocator, ...).  Adding an attribute is its row here, its reader
- * (slices/attr/snapshot.c) and its applier (slices/attr/apply.c). */
+ * (slices/attr/readers.c) and its applier (slices/attr/apply.c). */
 #pragma once
 
 #include <stdbool.h>
@@ -15,6 +15,7 @@
 #include <systemd/sd-bus.h>
 
 #include "slices/sys/cgmode.h"
+#include "slices/sys/cpumask.h"
 
 /* Where a property takes effect: in the unit's cgroup, or in the process
  * (the exec context in systemd's terms, a syscall before exec for us), or
@@ -26,7 +27,6 @@ enum prop_class {
 	PROP_RECORD,
 };
 
-#define CPUSET_BYTES 128 /* 1024 CPUs */
 struct prop_value {
 	const struct prop_def *def;
 	uint64_t u;		      /* weights, shares, usec, rlimits, masks, booleans */
@@ -38,17 +38,7 @@ struct prop_value {
 	char *given;		      /* the value as written (llc:1): what a placement records beside text */
 };
 
-/* The cgroup limits a raw context writes into cgroupfs itself. */
-struct cgroup_limits {
-	uint64_t weight;       /* 0 = unset; CPUWeight or converted CPUShares */
-	uint64_t shares;       /* v1 value, derived when only a weight is given */
-	uint64_t quota_per_sec; /* usec per second, 0 = unset */
-	uint64_t period_usec;  /* 0 = kernel default */
-	const uint8_t *cpus;   /* AllowedCPUs, NULL = unset */
-	size_t cpus_bytes;
-	bool accounting;       /* CPUAccounting=yes: a cpu cgroup of its own */
-};
-
+struct cgroup_limits; /* slices/sys/cgfs.h */
 struct placement;
 struct attr_reader;
 struct context_spec;
@@ -150,7 +140,3 @@ void prop_collect_cgroup_limits(const struct prop_value *v, size_t n, struct cgr
 
 /* CAP_IPC_LOCK for 14; NULL past the names the table knows. */
 const char *cap_name(unsigned cap);
-
-/* "0-2,5" from a mask, into buf. */
-int cpumask_format(const uint8_t *mask, size_t bytes, char *buf, size_t len);
-int cpumask_parse(const char *s, uint8_t *mask, size_t *ret_bytes);

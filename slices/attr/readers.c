@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 
 #include "slices/attr/attrs.h"
+#include "slices/sys/cgfs.h"
 #include "common/secret.h"
 #include "common/util.h"
 
@@ -52,19 +53,6 @@ static int status_field(struct attr_reader *r, const char *field, char *buf, siz
 	return -ENOENT;
 }
 
-/* A cgroupfs or /proc file as one attribute, if it can be read. */
-static int set_from_file(struct placement *p, const char *key, const char *path)
-{
-	_cleanup_free_ char *v = NULL;
-
-	if (read_file_str(path, &v) < 0)
-		return 0;
-	for (char *c = v; *c; c++)
-		if (*c == '\n')
-			*c = ' ';
-	return placement_set(p, key, v);
-}
-
 /* src "v2-file|v1-file": the file of the process's cpu cgroup. */
 int read_cpu_file(struct attr_reader *r, const struct prop_def *d)
 {
@@ -78,7 +66,7 @@ int read_cpu_file(struct attr_reader *r, const struct prop_def *d)
 		snprintf(file, sizeof(file), "%s", bar + 1);
 	if (cgroup_cpu_dir(r->pid, r->mode, &dir) < 0 || xasprintf(&path, "%s/%s", dir, file) < 0)
 		return 0;
-	return set_from_file(r->p, file, path);
+	return placement_set_file(r->p, file, path);
 }
 
 int read_cpuset(struct attr_reader *r, const struct prop_def *d _unused_)
@@ -93,7 +81,7 @@ int read_cpuset(struct attr_reader *r, const struct prop_def *d _unused_)
 		snprintf(path, sizeof(path), "%s/cpuset.cpus.effective", dir);
 	} else
 		snprintf(path, sizeof(path), "/sys/fs/cgroup/cpuset%s/cpuset.effective_cpus", cs ? cs : "/");
-	return set_from_file(r->p, "cpuset.cpus.effective", path);
+	return placement_set_file(r->p, "cpuset.cpus.effective", path);
 }
 
 /* cpu.accounting: yes when the process has a cpu cgroup other than the
@@ -109,32 +97,6 @@ int read_cpu_accounting(struct attr_reader *r, const struct prop_def *d _unused_
 	if (own && r->mode == CGROUP_UNIFIED && xasprintf(&weight, "%s/cpu.weight", dir) >= 0)
 		own = access(weight, F_OK) == 0;
 	return placement_set(r->p, "cpu.accounting", own ? "yes" : "no");
-}
-
-/* The CPU files of one cgroup (rel to the roots of the hierarchies, as
- * slices/sys/cgfs.h names them) under the keys a process's own are read into,
- * for the in-force checks of a cgroup without a process of its own. */
-int placement_read_cgroup(const char *rel, enum cgroup_mode mode, const char *prefix, struct placement *p)
-{
-	static const char *const v1[][2] = { { "cpu", "cpu.shares" }, { "cpu", "cpu.cfs_quota_us" },
-					     { "cpu", "cpu.cfs_period_us" }, { "cpuset", "cpuset.effective_cpus" } };
-	static const char *const v2[] = { "cpu.weight", "cpu.max", "cpuset.cpus.effective" };
-	char path[4200], key[160];
-	int r = 0;
-
-	rel += *rel == '/';
-	for (size_t i = 0; r >= 0 && mode == CGROUP_UNIFIED && i < ELEMENTSOF(v2); i++) {
-		snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/%s", rel, v2[i]);
-		snprintf(key, sizeof(key), "%s%s", prefix, v2[i]);
-		r = set_from_file(p, key, path);
-	}
-	for (size_t i = 0; r >= 0 && mode != CGROUP_UNIFIED && i < ELEMENTSOF(v1); i++) {
-		snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/%s/%s", v1[i][0], rel, v1[i][1]);
-		/* v1's cpuset.effective_cpus is v2's cpuset.cpus.effective. */
-		snprintf(key, sizeof(key), "%s%s", prefix, i == 3 ? "cpuset.cpus.effective" : v1[i][1]);
-		r = set_from_file(p, key, path);
-	}
-	return r;
 }
 
 /* cpu.path: the weight and quota of every cgroup from the top down to the
@@ -367,7 +329,7 @@ int read_timerslack(struct attr_reader *r, const struct prop_def *d _unused_)
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/timerslack_ns", (int)r->pid);
-	return set_from_file(r->p, "timerslack_ns", path);
+	return placement_set_file(r->p, "timerslack_ns", path);
 }
 
 static const char *const ioprio_classes[] = { "none", "realtime", "best-effort", "idle" };
@@ -447,7 +409,7 @@ int read_tasks_max(struct attr_reader *r, const struct prop_def *d _unused_)
 		return 0;
 	snprintf(path, sizeof(path), "/sys/fs/cgroup%s%s/pids.max", r->mode == CGROUP_UNIFIED ? "" : "/pids",
 		 streq(cg, "/") ? "" : cg);
-	return set_from_file(r->p, "tasks.max", path);
+	return placement_set_file(r->p, "tasks.max", path);
 }
 
 int read_oom(struct attr_reader *r, const struct prop_def *d _unused_)
@@ -455,7 +417,7 @@ int read_oom(struct attr_reader *r, const struct prop_def *d _unused_)
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", (int)r->pid);
-	return set_from_file(r->p, "oom_score_adj", path);
+	return placement_set_file(r->p, "oom_score_adj", path);
 }
 
 /* Seccomp mode and filter count, and the two speculation lines: a seccomp
@@ -665,10 +627,10 @@ int read_process_misc(struct attr_reader *r, const struct prop_def *d _unused_)
 	}
 	snprintf(path, sizeof(path), "/proc/%d/loginuid", (int)r->pid);
 	if (ret >= 0)
-		ret = set_from_file(r->p, "audit.loginuid", path);
+		ret = placement_set_file(r->p, "audit.loginuid", path);
 	snprintf(path, sizeof(path), "/proc/%d/personality", (int)r->pid);
 	if (ret >= 0)
-		ret = set_from_file(r->p, "personality", path);
+		ret = placement_set_file(r->p, "personality", path);
 	return ret;
 }
 

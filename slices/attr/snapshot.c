@@ -1,167 +1,16 @@
-/* Placement snapshots from /proc/PID and cgroupfs.  Every attribute is a
- * string, so that a diff is a string comparison and a record needs no
- * schema; what cannot be read is simply absent. */
-#include <dirent.h>
-#include <fnmatch.h>
-#include <sched.h>
+/* Placement snapshots: what a running server's process is given, read
+ * from /proc/PID and cgroupfs by the attribute table's readers, one row
+ * after another; the CPU settings of a cgroup without a process of its
+ * own; and each setting asked for beside what was read back, with the
+ * row's verdict on whether it is in force. */
 #include <signal.h>
 #include <stdio.h>
-#include <sys/resource.h>
 
 #include "slices/attr/attrs.h"
-#include "slices/kinds/context.h"
-#include "slices/attr/props.h"
 #include "slices/attr/snapshot.h"
+#include "slices/sys/cgfs.h"
 #include "common/secret.h"
 #include "common/util.h"
-
-int placement_set(struct placement *p, const char *key, const char *value)
-{
-	struct placement_attr *a;
-
-	for (size_t i = 0; i < p->n; i++)
-		if (streq(p->attrs[i].key, key)) {
-			char *v = strdup(value);
-
-			if (!v)
-				return -ENOMEM;
-			free(p->attrs[i].value);
-			p->attrs[i].value = v;
-			return 0;
-		}
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 64;
-
-		a = realloc(p->attrs, cap * sizeof(*a));
-		if (!a)
-			return -ENOMEM;
-		p->attrs = a;
-		p->cap = cap;
-	}
-	a = &p->attrs[p->n];
-	a->key = strdup(key);
-	a->value = strdup(value);
-	if (!a->key || !a->value) {
-		free(a->key);
-		free(a->value);
-		return -ENOMEM;
-	}
-	p->n++;
-	return 0;
-}
-
-int placement_setf(struct placement *p, const char *key, const char *fmt, ...)
-{
-	_cleanup_free_ char *v = NULL;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&v, fmt, ap);
-	va_end(ap);
-	return n < 0 ? -ENOMEM : placement_set(p, key, v);
-}
-
-const char *placement_get(const struct placement *p, const char *key)
-{
-	for (size_t i = 0; i < p->n; i++)
-		if (streq(p->attrs[i].key, key))
-			return p->attrs[i].value;
-	return NULL;
-}
-
-void placement_done(struct placement *p)
-{
-	if (!p)
-		return;
-	for (size_t i = 0; i < p->n; i++) {
-		free(p->attrs[i].key);
-		free(p->attrs[i].value);
-	}
-	free(p->attrs);
-	*p = (struct placement){};
-}
-
-bool placement_key_is_counter(const char *key)
-{
-	return strncmp(key, "cpu.stat.", 9) == 0;
-}
-
-bool placement_key_is_identity(const char *key)
-{
-	static const char *const names[] = { "unit", "slice", "autogroup", "env.INVOCATION_ID", "env.JOURNAL_STREAM",
-					      "env.SYSTEMD_EXEC_PID", "env.NOTIFY_SOCKET", "env.MANAGERPID" };
-
-	if (strncmp(key, "cgroup.", 7) == 0)
-		return true;
-	for (size_t i = 0; i < ELEMENTSOF(names); i++)
-		if (streq(key, names[i]))
-			return true;
-	return false;
-}
-
-bool placement_key_is_setting(const char *key)
-{
-	return strncmp(key, "setting.", 8) == 0 || strncmp(key, "in_force.", 9) == 0;
-}
-
-void placement_setting_names(const struct placement *p, const char **names, size_t *n)
-{
-	/* Every settable row has an in-force check (t/035): in_force.NAME
-	 * stands for the setting. */
-	for (size_t i = 0; i < p->n && *n < PLACEMENT_SETTINGS_MAX; i++) {
-		const char *name = strncmp(p->attrs[i].key, "in_force.", 9) == 0 ? p->attrs[i].key + 9 : NULL;
-		size_t k;
-
-		for (k = 0; name && k < *n && !streq(names[k], name); k++)
-			;
-		if (name && k == *n)
-			names[(*n)++] = name;
-	}
-}
-
-#define SETTING_KEY_MAX 96
-/* The key setting.NAME.FIELD, or in_force.NAME for a NULL field. */
-static int setting_key(char key[static SETTING_KEY_MAX], const char *name, const char *field)
-{
-	int n = field ? snprintf(key, SETTING_KEY_MAX, "setting.%s.%s", name, field)
-		      : snprintf(key, SETTING_KEY_MAX, "in_force.%s", name);
-
-	return n > 0 && n < SETTING_KEY_MAX ? 0 : -ENOBUFS;
-}
-
-static const char *setting_get(const struct placement *p, const char *name, const char *field)
-{
-	char key[SETTING_KEY_MAX];
-
-	return setting_key(key, name, field) < 0 ? NULL : placement_get(p, key);
-}
-
-int placement_setting_text(const struct placement *p, const char *name, char **ret)
-{
-	const char *written = setting_get(p, name, "written"), *resolved = setting_get(p, name, "resolved"),
-		   *read = setting_get(p, name, "read"), *in_force = setting_get(p, name, NULL),
-		   *verdict = !in_force ? "not checked" : streq(in_force, "yes") ? "in force" : "not in force",
-		   *why = in_force && strncmp(in_force, "no: ", 4) == 0 ? in_force + 2 : "";
-
-	if (!written && !in_force)
-		return (*ret = strdup("not set")) ? 0 : -ENOMEM;
-	/* A placement recorded before the values set were kept: only the verdict. */
-	if (!written)
-		return xasprintf(ret, "%s%s", verdict, why);
-	return xasprintf(ret, "%s -> %s -> %s: %s%s", written, resolved ? resolved : "?", read ? read : "(not read)",
-			 verdict, why);
-}
-
-bool placement_setting_differs(const struct placement *a, const struct placement *b, const char *name)
-{
-	static const char *const fields[] = { "written", "resolved", "read" };
-
-	for (size_t i = 0; i < ELEMENTSOF(fields); i++)
-		if (!streq_ptr(setting_get(a, name, fields[i]), setting_get(b, name, fields[i])))
-			return true;
-	return !streq_ptr(setting_get(a, name, NULL), "yes") || !streq_ptr(setting_get(b, name, NULL), "yes");
-}
 
 struct cgroups {
 	struct placement *p;
@@ -269,78 +118,30 @@ int placement_snapshot(pid_t pid, pid_t client, enum cgroup_mode mode, struct pl
 	return 0;
 }
 
-int placement_diff(const struct placement *a, const struct placement *b, const char ***ret_keys, size_t *ret_n)
+/* The CPU files of one cgroup (rel to the roots of the hierarchies, as
+ * slices/sys/cgfs.h names them) under the keys a process's own are read into,
+ * for the in-force checks of a cgroup without a process of its own. */
+int placement_read_cgroup(const char *rel, enum cgroup_mode mode, const char *prefix, struct placement *p)
 {
-	const char **keys = calloc(a->n + b->n + 1, sizeof(*keys));
-	size_t n = 0;
-
-	if (!keys)
-		return -ENOMEM;
-	for (size_t i = 0; i < a->n; i++) {
-		const char *other = placement_get(b, a->attrs[i].key);
-
-		if (!placement_key_is_counter(a->attrs[i].key) && !streq_ptr(other, a->attrs[i].value))
-			keys[n++] = a->attrs[i].key;
-	}
-	for (size_t i = 0; i < b->n; i++)
-		if (!placement_key_is_counter(b->attrs[i].key) && !placement_get(a, b->attrs[i].key))
-			keys[n++] = b->attrs[i].key;
-	*ret_keys = keys;
-	*ret_n = n;
-	return 0;
-}
-
-json_t *placement_to_json(const struct placement *p)
-{
-	json_t *j = json_object();
-
-	for (size_t i = 0; j && i < p->n; i++)
-		if (json_object_set_new(j, p->attrs[i].key, json_string(p->attrs[i].value)) < 0) {
-			json_decref(j);
-			return NULL;
-		}
-	return j;
-}
-
-int placement_from_json(const json_t *j, struct placement *ret)
-{
-	struct placement p = {};
-	const char *key;
-	json_t *v;
+	static const char *const v1[][2] = { { "cpu", "cpu.shares" }, { "cpu", "cpu.cfs_quota_us" },
+					     { "cpu", "cpu.cfs_period_us" }, { "cpuset", "cpuset.effective_cpus" } };
+	static const char *const v2[] = { "cpu.weight", "cpu.max", "cpuset.cpus.effective" };
+	char path[4200], key[160];
 	int r = 0;
 
-	if (!json_is_object(j))
-		return -EINVAL;
-	json_object_foreach((json_t *)j, key, v)
-	{
-		if (!json_is_string(v)) {
-			r = -EINVAL;
-			break;
-		}
-		r = placement_set(&p, key, json_string_value(v));
-		if (r < 0)
-			break;
+	rel += *rel == '/';
+	for (size_t i = 0; r >= 0 && mode == CGROUP_UNIFIED && i < ELEMENTSOF(v2); i++) {
+		snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/%s", rel, v2[i]);
+		snprintf(key, sizeof(key), "%s%s", prefix, v2[i]);
+		r = placement_set_file(p, key, path);
 	}
-	if (r < 0) {
-		placement_done(&p);
-		return r;
+	for (size_t i = 0; r >= 0 && mode != CGROUP_UNIFIED && i < ELEMENTSOF(v1); i++) {
+		snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/%s/%s", v1[i][0], rel, v1[i][1]);
+		/* v1's cpuset.effective_cpus is v2's cpuset.cpus.effective. */
+		snprintf(key, sizeof(key), "%s%s", prefix, i == 3 ? "cpuset.cpus.effective" : v1[i][1]);
+		r = placement_set_file(p, key, path);
 	}
-	*ret = p;
-	return 0;
-}
-
-int placement_verify(struct placement *p, const struct context_spec *spec, enum cgroup_mode mode, unsigned *ret_bad)
-{
-	return placement_verify_props(p, spec->props, spec->n_props, mode, ret_bad);
-}
-
-/* What was asked for, beside what was read back (field NULL: in_force). */
-static int set_setting(struct placement *p, const struct prop_def *d, const char *field, const char *value)
-{
-	char key[SETTING_KEY_MAX];
-	int r = setting_key(key, d->name, field);
-
-	return r < 0 ? r : placement_set(p, key, value);
+	return r;
 }
 
 /* The setting as written and as resolved on this host (llc:1 and 1),
@@ -353,8 +154,8 @@ static int record_setting(struct placement *p, const struct prop_value *v)
 
 	if (!written || !resolved)
 		return -ENOMEM;
-	r = set_setting(p, v->def, "written", written);
-	return r < 0 ? r : set_setting(p, v->def, "resolved", resolved);
+	r = placement_set_setting(p, v->def->name, "written", written);
+	return r < 0 ? r : placement_set_setting(p, v->def->name, "resolved", resolved);
 }
 
 int placement_verify_props(struct placement *p, const struct prop_value *props, size_t n, enum cgroup_mode mode,
@@ -380,13 +181,13 @@ int placement_verify_props(struct placement *p, const struct prop_value *props, 
 		read[0] = 0;
 		in_force = r = v->def->in_force(v, &vf, why, sizeof(why));
 		if (r >= 0 && read[0])
-			r = set_setting(p, v->def, "read", read);
+			r = placement_set_setting(p, v->def->name, "read", read);
 		if (r >= 0 && in_force == 0)
-			r = set_setting(p, v->def, NULL, "yes");
+			r = placement_set_setting(p, v->def->name, NULL, "yes");
 		else if (r >= 0) {
 			bad++;
 			r = xasprintf(&no, "no: %s", why);
-			r = r < 0 ? r : set_setting(p, v->def, NULL, no);
+			r = r < 0 ? r : placement_set_setting(p, v->def->name, NULL, no);
 		}
 	}
 	*ret_bad = bad;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "common/spawn.h"
+#include "slices/attr/snapshot.h"
 #include "slices/sys/bus.h"
 #include "common/util.h"
 
@@ -260,4 +261,9 @@ int context_set_unit_property(struct context *c, sd_bus *bus, const char *unit, 
 	if (r < 0)
 		context_note_failure(c, unit, r, &error);
 	return r;
+}
+
+int placement_verify(struct placement *p, const struct context_spec *spec, enum cgroup_mode mode, unsigned *ret_bad)
+{
+	return placement_verify_props(p, spec->props, spec->n_props, mode, ret_bad);
 }

@@ -131,6 +131,11 @@ int context_set_unit_property(struct context *c, sd_bus *bus, const char *unit, 
  * whose [client] says scope = yes); it goes when the process does. */
 int scope_wrap_pid(pid_t pid, const char *unit, const char *description);
 
+/* The spec's settings against the placement read back from the context's
+ * server: placement_verify_props() (slices/attr/snapshot.h) for them. */
+struct placement;
+int placement_verify(struct placement *p, const struct context_spec *spec, enum cgroup_mode mode, unsigned *ret_bad);
+
 /* Checks every property against the kind and cgroup mode before anything
  * starts; on error *ret_prop names the offender and *ret_why the reason. */
 int context_validate(const struct context_spec *spec, enum cgroup_mode mode, const struct prop_value **ret_prop,

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "slices/server/server.h"
-#include "slices/attr/snapshot.h"
+#include "slices/attr/placement.h"
 #include "common/util.h"
 
 static int mariadb_init_datadir(const struct server *s, const char *datadir)

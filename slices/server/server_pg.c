@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 #include "slices/server/server.h"
-#include "slices/attr/snapshot.h"
+#include "slices/attr/placement.h"
 #include "common/util.h"
 
 #define PG_BINDIR "/usr/lib/postgresql/15/bin"

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "slices/sys/cpumask.h"
 #include "common/util.h"
 
 #define CGROUP_ROOT "/sys/fs/cgroup"

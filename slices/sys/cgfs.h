@@ -10,10 +10,24 @@
  * says EINVAL or EBUSY there).  Nothing here logs. */
 #pragma once
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "slices/sys/cgmode.h"
-#include "slices/attr/props.h"
+
+/* The cgroup limits a raw context writes into cgroupfs itself (the
+ * attribute table's cgroup rows collect them, prop_collect_cgroup_limits()). */
+struct cgroup_limits {
+	uint64_t weight;       /* 0 = unset; CPUWeight or converted CPUShares */
+	uint64_t shares;       /* v1 value, derived when only a weight is given */
+	uint64_t quota_per_sec; /* usec per second, 0 = unset */
+	uint64_t period_usec;  /* 0 = kernel default */
+	const uint8_t *cpus;   /* AllowedCPUs, NULL = unset */
+	size_t cpus_bytes;
+	bool accounting;       /* CPUAccounting=yes: a cpu cgroup of its own */
+};
 
 /* Makes the cgroup (its parent must exist) in every hierarchy slicebench
  * uses: a v1 cpuset starts with its parent's CPUs and memory nodes, and on
