@@ -1,6 +1,8 @@
 /* The functions the attribute table's rows name (slices/attr/props.c): the
- * appliers (slices/attr/apply.c), the readers and in-force checks
- * (slices/attr/readers.c).  Internal to slices/. */
+ * appliers (slices/attr/apply.c), the readers (slices/attr/readers.c),
+ * the in-force checks (slices/attr/in_force.c), the unit mirror's formats
+ * (slices/attr/mirror.c), and the takers, which build a context's spec and
+ * so live with the kinds (slices/kinds/take.c).  Internal to slices/. */
 #pragma once
 
 #include <sys/types.h>
@@ -16,6 +18,12 @@ struct attr_reader {
 	char *status, *limits; /* /proc/PID/status and limits, NULL until read */
 };
 void attr_reader_done(struct attr_reader *r);
+
+/* The words a placement gives the kernel's numbers, as the readers write
+ * them and the in-force checks compare: sched.policy by SCHED_*,
+ * ioprio.class by IOPRIO_CLASS_*. */
+extern const char *const sched_policy_names[];
+extern const char *const ioprio_class_names[];
 
 /* Calls fn for each KEY=VALUE of an EnvironmentFile= (-PATH: may be missing). */
 int env_file_parse(const char *spec, int (*fn)(const char *key, const char *value, void *userdata), void *userdata);
