@@ -1,5 +1,6 @@
 /* The functions the attribute table's rows name (slices/attr/props.c): the
- * appliers (slices/attr/apply.c), the readers (slices/attr/readers.c),
+ * parsers (slices/attr/values.c), the D-Bus appenders (slices/attr/dbus.c),
+ * the appliers (slices/attr/apply.c), the readers (slices/attr/readers.c),
  * the in-force checks (slices/attr/in_force.c), the unit mirror's formats
  * (slices/attr/mirror.c), and the takers, which build a context's spec and
  * so live with the kinds (slices/kinds/take.c).  Internal to slices/. */
@@ -27,6 +28,42 @@ extern const char *const ioprio_class_names[];
 
 /* Calls fn for each KEY=VALUE of an EnvironmentFile= (-PATH: may be missing). */
 int env_file_parse(const char *spec, int (*fn)(const char *key, const char *value, void *userdata), void *userdata);
+
+#define PARSER(name) int name(const char *s, struct prop_value *v)
+PARSER(parse_ranged);
+PARSER(parse_quota);
+PARSER(parse_usec);
+PARSER(parse_cpus);
+PARSER(parse_nodes);
+PARSER(parse_sched_policy);
+PARSER(parse_numa_policy);
+PARSER(parse_rlimit);
+PARSER(parse_environment);
+PARSER(parse_whole_environment);
+PARSER(parse_bool);
+PARSER(parse_nsec);
+PARSER(parse_io_class);
+PARSER(parse_umask);
+PARSER(parse_user);
+PARSER(parse_group);
+PARSER(parse_caps);
+PARSER(parse_tasks_max);
+PARSER(parse_names);
+PARSER(parse_syscall_filter);
+PARSER(parse_archs);
+PARSER(parse_protect_system);
+PARSER(parse_protect_home);
+PARSER(parse_path);
+#undef PARSER
+/* Words split on blanks into a NULL-terminated strv; -EINVAL for none. */
+int attr_split_words(const char *s, char ***ret);
+
+/* Signatures the generic appender does not know (prop_def.append). */
+#define APPENDER(name) int name(sd_bus_message *m, const struct prop_value *v)
+APPENDER(append_rlimit);
+APPENDER(append_syscall_filter);
+APPENDER(append_environment_file);
+#undef APPENDER
 
 #define APPLIER(name) int name(const struct prop_value *v, const struct prop_value *all, size_t n)
 APPLIER(apply_affinity);

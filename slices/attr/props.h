@@ -6,8 +6,9 @@
  * forked child or why they cannot, how it is read back from a running
  * server into the placement (the keys it moves), and how "in force" is
  * decided.  Rows without a D-Bus name are recorded only (the session, THP,
- * the allocator, ...).  Adding an attribute is its row here, its reader
- * (slices/attr/readers.c) and its applier (slices/attr/apply.c). */
+ * the allocator, ...).  Adding an attribute is its row (slices/attr/props.c),
+ * its parser (values.c), its reader (readers.c), its in-force check
+ * (in_force.c) and its applier (apply.c), all in slices/attr/. */
 #pragma once
 
 #include <stdbool.h>
