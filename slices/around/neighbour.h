@@ -6,9 +6,9 @@
  * carries slicebench's prefix (slicebench-neighbour-NAME-PID.scope,
  * slicebench-raw-neighbour-NAME-PID), so that cleanup finds it, and its
  * cgroup's CPU time is what the step's telemetry records for it.  An oltp
- * neighbour's process is a second managed server (slices/server/server.h) of its
- * own datadir and socket; its client is the run's (runner/run).  Nothing
- * here logs; a failure is said in n->failure. */
+ * neighbour's process is a second managed server (slices/server/server.h)
+ * of its own datadir and socket; its client is the run's (runner/run).
+ * Nothing here logs; a failure is said in n->failure. */
 #pragma once
 
 #include <stdbool.h>

@@ -94,14 +94,14 @@ struct prop_def {
 	const char *keys[ATTR_KEYS_MAX]; /* the placement keys it moves ("env.*": a prefix) */
 	int (*in_force)(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len);
 	/* How a context that forks the server itself takes the attribute as
-	 * another placement shows it (explain's hybrids, slices/kinds/take.c): the
-	 * setting that reproduces it is added to the spec (or the spec's
+	 * another placement shows it (explain's hybrids, slices/kinds/take.c):
+	 * the setting that reproduces it is added to the spec (or the spec's
 	 * session set).  -EOPNOTSUPP when that value cannot be reproduced (a
 	 * withheld secret).  NULL: no way; a difference in its keys stays
 	 * part of what explain cannot move. */
 	int (*take)(const struct placement *from, const struct prop_def *d, struct context_spec *to);
-	/* The mirror of an installed unit (slices/attr/mirror.c): the unit's value
-	 * over D-Bus as text the parser takes; NULL: by the signature. */
+	/* The mirror of an installed unit (slices/attr/mirror.c): the unit's
+	 * value over D-Bus as text the parser takes; NULL: by the signature. */
 	int (*format)(sd_bus *bus, const char *path, const struct prop_def *d, char **ret);
 	/* A value the table test applies in a forked child and reads back. */
 	const char *example;

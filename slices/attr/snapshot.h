@@ -1,6 +1,7 @@
-/* Placement snapshots: a running server's placement (slices/attr/placement.h)
- * read from /proc and cgroupfs, one row of the attribute table after
- * another, and each setting asked for checked against it. */
+/* Placement snapshots: a running server's placement
+ * (slices/attr/placement.h) read from /proc and cgroupfs, one row of the
+ * attribute table after another, and each setting asked for checked
+ * against it. */
 #pragma once
 
 #include <stddef.h>
@@ -26,7 +27,8 @@ struct prop_value;
 int placement_verify_props(struct placement *p, const struct prop_value *props, size_t n, enum cgroup_mode mode,
 			   unsigned *ret_bad);
 /* The CPU settings in the files of one cgroup (rel to the hierarchies'
- * roots, slices/sys/cgfs.h) as prefix+FILE keys (cpu.shares, cpu.cfs_quota_us,
- * cpu.max, cpuset.cpus.effective, ...), under the keys a process's own are
- * read into, for the in-force checks of a cgroup without a process. */
+ * roots, slices/sys/cgfs.h) as prefix+FILE keys (cpu.shares,
+ * cpu.cfs_quota_us, cpu.max, cpuset.cpus.effective, ...), under the keys a
+ * process's own are read into, for the in-force checks of a cgroup
+ * without a process. */
 int placement_read_cgroup(const char *rel, enum cgroup_mode mode, const char *prefix, struct placement *p);

@@ -64,8 +64,8 @@ struct context {
 	const struct server *server;
 	enum cgroup_mode mode;
 	/* The slice it goes in, as its kind knows it: a slice unit's name for
-	 * the systemd kinds, a cgroup path (slices/sys/cgfs.h) for raw; NULL: the
-	 * kind's default (system.slice, the root). */
+	 * the systemd kinds, a cgroup path (slices/sys/cgfs.h) for raw; NULL:
+	 * the kind's default (system.slice, the root). */
 	const char *slice;
 	pid_t pid;	     /* the server's main PID while it runs */
 	char *cgroup_name;   /* raw: the cgroup made for it, relative to each hierarchy */
