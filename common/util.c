@@ -509,6 +509,15 @@ int xasprintf(char **ret, const char *fmt, ...)
 	return 0;
 }
 
+void strv_free(char **l)
+{
+	if (!l)
+		return;
+	for (char **p = l; *p; p++)
+		free(*p);
+	free(l);
+}
+
 typedef int (*tree_visit_fn)(int dirfd, const char *name, const struct stat *st, void *userdata);
 
 /* Visits what dfd holds, children before their directory, entry by entry

@@ -134,3 +134,7 @@ bool name_is_valid(const char *s);
 
 /* asprintf that returns -ENOMEM on failure and sets *ret only on success. */
 int xasprintf(char **ret, const char *fmt, ...) _printf_(2, 3);
+
+/* Frees a NULL-terminated array of strings and the strings; NULL is fine. */
+void strv_free(char **l);
+static inline void strv_freep(char ***l) { strv_free(*l); }

@@ -14,8 +14,8 @@
 #include "report/report.h"
 #include "oltp/oltp.h"
 #include "oltp/pg.h"
-#include "slices/props.h"
-#include "slices/snapshot.h"
+#include "slices/attr/props.h"
+#include "slices/attr/snapshot.h"
 #include "common/util.h"
 
 static char scratch_path[64];

@@ -15,8 +15,8 @@
 #include <stdio.h>
 
 #include "run/experiment.h"
-#include "slices/context.h"
-#include "slices/props.h"
+#include "slices/kinds/context.h"
+#include "slices/attr/props.h"
 #include "common/util.h"
 
 /* scdoc takes * and _ as emphasis and \ as an escape anywhere in a line. */

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "common/topology.h"
-#include "slices/props.h"
+#include "slices/attr/props.h"
 #include "tap.h"
 #include "common/util.h"
 

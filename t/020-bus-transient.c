@@ -3,10 +3,10 @@
  * table, the kernel shows both, and after the stop nothing is left. */
 #include <sys/stat.h>
 
-#include "slices/bus.h"
-#include "slices/cgmode.h"
-#include "slices/context.h"
-#include "slices/props.h"
+#include "slices/sys/bus.h"
+#include "slices/sys/cgmode.h"
+#include "slices/kinds/context.h"
+#include "slices/attr/props.h"
 #include "tap.h"
 
 struct props {

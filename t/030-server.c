@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "slices/server.h"
+#include "slices/server/server.h"
 #include "tap.h"
 #include "common/util.h"
 

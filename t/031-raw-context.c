@@ -5,8 +5,8 @@
 #include <sched.h>
 #include <sys/stat.h>
 
-#include "slices/cgmode.h"
-#include "slices/context.h"
+#include "slices/sys/cgmode.h"
+#include "slices/kinds/context.h"
 #include "tap.h"
 #include "testserver.h"
 #include "common/util.h"

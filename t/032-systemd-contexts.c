@@ -5,9 +5,9 @@
 #include <sched.h>
 #include <sys/stat.h>
 
-#include "slices/bus.h"
-#include "slices/cgmode.h"
-#include "slices/context.h"
+#include "slices/sys/bus.h"
+#include "slices/sys/cgmode.h"
+#include "slices/kinds/context.h"
 #include "tap.h"
 #include "testserver.h"
 #include "common/util.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "slices/context.h"
+#include "slices/kinds/context.h"
 #include "tap.h"
 #include "testserver.h"
 #include "common/util.h"

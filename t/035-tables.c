@@ -1,7 +1,7 @@
 /* The tables that everything else is derived from, walked row by row: a
  * row that is incomplete or contradicts itself fails here, before any
- * context starts.  The kinds of context (slices/context.c), and the
- * attribute table (slices/props.c): every settable row has a reader and an
+ * context starts.  The kinds of context (slices/kinds/context.c), and the
+ * attribute table (slices/attr/props.c): every settable row has a reader and an
  * in-force check, every row raw can apply has an applier, and every
  * applier does something: its example value, applied in a forked child
  * that then execs sleep, reads back in force; the workloads
@@ -18,8 +18,8 @@
 
 #include "oltp/oltp.h"
 #include "report/model.h"
-#include "slices/context.h"
-#include "slices/snapshot.h"
+#include "slices/kinds/context.h"
+#include "slices/attr/snapshot.h"
 #include "tap.h"
 #include "common/util.h"
 

@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "slices/server.h"
+#include "slices/server/server.h"
 #include "tap.h"
 #include "testpg.h"
 #include "common/util.h"

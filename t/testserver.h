@@ -4,7 +4,7 @@
 
 #include <sys/types.h>
 
-#include "slices/server.h"
+#include "slices/server/server.h"
 
 /* Sets up the datadir (user NULL: the default) or bails out. */
 void test_server_setup(const char *user, struct server *ret);

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "slices/cgmode.h"
+#include "slices/sys/cgmode.h"
 #include "cli/args.h"
 #include "common/topology.h"
 #include "common/util.h"

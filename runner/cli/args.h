@@ -10,7 +10,7 @@
 
 #include "cli/options.h"
 #include "oltp/oltp.h"
-#include "slices/context.h"
+#include "slices/kinds/context.h"
 
 #define SWEEP_MAX_STEPS 64
 

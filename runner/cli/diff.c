@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "run/results.h"
-#include "slices/snapshot.h"
+#include "slices/attr/snapshot.h"
 #include "common/util.h"
 #include "cli/verbs.h"
 

@@ -2,7 +2,7 @@
 #include <dirent.h>
 #include <stdio.h>
 
-#include "slices/cgmode.h"
+#include "slices/sys/cgmode.h"
 #include "run/experiment.h"
 #include "common/util.h"
 #include "cli/verbs.h"

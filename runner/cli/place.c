@@ -3,12 +3,12 @@
  * each setting as written, as resolved on this host and as read back. */
 #include <stdio.h>
 
-#include "slices/cgmode.h"
+#include "slices/sys/cgmode.h"
 #include "cli/args.h"
 #include "run/experiment.h"
 #include "common/interrupt.h"
 #include "run/managed.h"
-#include "slices/snapshot.h"
+#include "slices/attr/snapshot.h"
 #include "common/util.h"
 #include "cli/verbs.h"
 

@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "slices/context.h"
+#include "slices/kinds/context.h"
 #include "common/util.h"
 #include "cli/verbs.h"
 

@@ -2,7 +2,7 @@
  * in the context of the command line, stopped (or kept) afterwards. */
 #include <stdio.h>
 
-#include "slices/cgmode.h"
+#include "slices/sys/cgmode.h"
 #include "cli/args.h"
 #include "common/interrupt.h"
 #include "run/experiment.h"

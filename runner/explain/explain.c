@@ -30,7 +30,7 @@
 #include "run/experiment.h"
 #include "run/results.h"
 #include "run/engine.h"
-#include "slices/snapshot.h"
+#include "slices/attr/snapshot.h"
 #include "common/util.h"
 #include "explain/explain.h"
 #include "explain/attribute.h"

@@ -1,6 +1,6 @@
 /* explain's factors and hybrids.  A factor is a row of the attribute table
- * (slices/props.h) in which A and B differ: a setting their sections write,
- * or, from their placements, any attribute the row can take from a
+ * (slices/attr/props.h) in which A and B differ: a setting their sections
+ * write, or, from their placements, any attribute the row can take from a
  * placement (prop_def.take) such as the affinity or environment a shell's
  * server inherits.  The diff's keys are matched to rows by the keys each
  * row moves, so that every fact stays in its row. */
@@ -10,7 +10,7 @@
 
 #include "explain/factors.h"
 #include "run/results.h"
-#include "slices/cgmode.h"
+#include "slices/sys/cgmode.h"
 #include "common/util.h"
 
 static const struct prop_value *find_prop(const struct context_spec *s, const struct prop_def *d)

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 #include "run/experiment.h"
-#include "slices/snapshot.h"
+#include "slices/attr/snapshot.h"
 
 #define FACTORS_MAX 12
 

@@ -10,7 +10,7 @@
 #include <systemd/sd-bus.h>
 
 #include "host/facts.h"
-#include "slices/cgmode.h"
+#include "slices/sys/cgmode.h"
 #include "common/topology.h"
 #include "common/util.h"
 

@@ -11,7 +11,7 @@
 #include "report/report.h"
 #include "stats/stats.h"
 #include "run/results.h"
-#include "slices/snapshot.h"
+#include "slices/attr/snapshot.h"
 #include "common/util.h"
 
 void model_done(struct model *m)

@@ -16,7 +16,7 @@
 #include "common/interrupt.h"
 #include "run/managed.h"
 #include "run/results.h"
-#include "slices/snapshot.h"
+#include "slices/attr/snapshot.h"
 #include "run/state.h"
 #include "common/secret.h"
 #include "common/rng.h"

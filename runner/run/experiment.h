@@ -10,9 +10,9 @@
 
 #include <jansson.h>
 
-#include "slices/context.h"
-#include "slices/neighbour.h"
-#include "slices/slice.h"
+#include "slices/kinds/context.h"
+#include "slices/around/neighbour.h"
+#include "slices/around/slice.h"
 #include "oltp/oltp.h"
 
 #define EXP_CONTEXTS_MAX 16

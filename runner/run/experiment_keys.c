@@ -2,7 +2,7 @@
  * section as one row (where its value goes, its type, its default as it
  * would be written in the file, its help, and a checker where the type
  * alone is not enough).  The systemd properties that [context NAME],
- * [slice NAME] and [vary] take stay the attribute table's (slices/props.c):
+ * [slice NAME] and [vary] take stay the attribute table's (slices/attr/props.c):
  * each of those sections has one row for "any property", whose add()
  * takes the property the way that section keeps it.  The parser
  * (experiment_parse.c), experiment.json, the copy of an experiment's

@@ -4,8 +4,8 @@
  * the attribute table knows, read over D-Bus, become the context's
  * properties (those the file gives itself win), and checks see them as
  * the file's.  The rest are listed as not reproduced. */
-#include "slices/bus.h"
-#include "slices/mirror.h"
+#include "slices/sys/bus.h"
+#include "slices/attr/mirror.h"
 #include "run/experiment_parse.h"
 
 /* One more to the list of what is not reproduced: NAME=VALUE, or a name. */

@@ -3,7 +3,7 @@
  * steps. */
 #include "run/runner.h"
 #include "common/interrupt.h"
-#include "slices/snapshot.h"
+#include "slices/attr/snapshot.h"
 
 /* Vary value v put in force on the running server: the context's setting
  * (the spec's last, experiment_spec_for()'s) through its kind's set op, or

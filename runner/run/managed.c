@@ -1,9 +1,9 @@
 #include <pwd.h>
 #include <stdio.h>
 
-#include "slices/bus.h"
+#include "slices/sys/bus.h"
 #include "run/managed.h"
-#include "slices/snapshot.h"
+#include "slices/attr/snapshot.h"
 #include "run/state.h"
 #include "common/spawn.h"
 #include "common/util.h"

@@ -3,10 +3,10 @@
  * done when the server answers. */
 #pragma once
 
-#include "slices/context.h"
-#include "slices/neighbour.h"
-#include "slices/server.h"
-#include "slices/slice.h"
+#include "slices/kinds/context.h"
+#include "slices/around/neighbour.h"
+#include "slices/server/server.h"
+#include "slices/around/slice.h"
 
 /* The state and run directories (overridable by SLICEBENCH_STATE_DIR and
  * SLICEBENCH_RUN_DIR) and server_config_fill()'s defaults, for the fields

@@ -11,9 +11,9 @@
 
 #include <jansson.h>
 
-#include "slices/bus.h"
-#include "slices/cgfs.h"
-#include "slices/server.h"
+#include "slices/sys/bus.h"
+#include "slices/sys/cgfs.h"
+#include "slices/server/server.h"
 #include "run/state.h"
 #include "common/util.h"
 

@@ -6,9 +6,9 @@
 
 #include <stdbool.h>
 
-#include "slices/context.h"
-#include "slices/neighbour.h"
-#include "slices/slice.h"
+#include "slices/kinds/context.h"
+#include "slices/around/neighbour.h"
+#include "slices/around/slice.h"
 
 /* Takes STATE/lock for the life of the process.  -EBUSY: another slicebench
  * holds it (its PID in *ret_holder when known). */

@@ -3,7 +3,7 @@
  * recorded as it finishes, and the server stopped. */
 #include "run/runner.h"
 #include "common/interrupt.h"
-#include "slices/snapshot.h"
+#include "slices/attr/snapshot.h"
 
 bool runner_unit_done(const struct runner *rn, const char *unit)
 {

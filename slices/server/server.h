@@ -1,0 +1,123 @@
+/* The managed server: one datadir, option file and socket directory that
+ * slicebench owns, started with the same binary, options and user in every
+ * context so that only the placement differs. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/words.h"
+
+struct server;
+struct server_config;
+struct placement;
+
+/* An engine is its row: everything in which the managed MariaDB, MySQL 8
+ * (and Percona) and PostgreSQL differ.  The rest of the managed server
+ * (the state and socket directories, the marked datadir made under a
+ * temporary name, readiness tied to the process started, the log's tail)
+ * is the same for all, in server.c. */
+struct server_engine {
+	const char *name;	 /* as [server] engine spells it */
+	const char *protocol;	 /* the workloads it runs: "mysql" or "postgresql" */
+	const char *binary;	 /* the server's binary, unless [server] binary names another */
+	const char *datadir_name; /* in the state directory: one datadir per engine */
+	const char *socket_name; /* the socket, in the socket's directory */
+	const char *option_file; /* in the state directory */
+	const char *log_name;	 /* in the datadir */
+	int stop_signal;	 /* the clean and prompt stop (PostgreSQL's fast shutdown is SIGINT) */
+	/* Started as root it switches to its user itself (mysqld's user=); else
+	 * it refuses root and is started as the user (postgres). */
+	bool drops_privileges;
+	/* 0 if what makes a datadir is there, else -ENOENT with the missing
+	 * program in *ret_missing (static). */
+	int (*installed)(const char *binary, const char **ret_missing);
+	/* Creates an empty datadir (the directory exists, empty, the user's)
+	 * whose superuser "root" authenticates over the socket only. */
+	int (*init_datadir)(const struct server *s, const char *datadir);
+	/* The option file (and what else the state directory holds for it),
+	 * rewritten at every setup. */
+	int (*write_options)(const struct server_config *cfg, const struct server *s);
+	const char *option_flag; /* how the binary is told its option file: --defaults-file, --config-file */
+	/* Does the server answer root over the socket? */
+	bool (*ping)(const struct server *s);
+	/* The server's own view of its limits and settings over SQL, as
+	 * server.* attributes (open_files_limit, max_connections, ...). */
+	int (*facts)(const struct server *s, struct placement *p);
+	/* What a server killed with SIGKILL leaves that the next start would
+	 * not clear (PostgreSQL's System V segment, its socket's lock), removed
+	 * once the server's processes are gone; NULL: nothing. */
+	void (*clear_stale)(const char *datadir, const char *socket);
+};
+
+extern const struct server_engine server_engine_mariadb, server_engine_mysql, server_engine_postgresql;
+/* mariadb, mysql, postgresql: the engines' names, a word's value its index
+ * in server_engines[] (which ends with NULL). */
+extern const struct word server_engine_words[];
+extern const struct server_engine *const server_engines[];
+/* The engine of that name, NULL if none. */
+const struct server_engine *server_engine_named(const char *name);
+
+/* The mysql engines' datadir installers and PostgreSQL's initdb run as a
+ * process group of their own that a signal kills as a whole (see
+ * server.c); as_user: dropped to that user first (NULL: stay root). */
+struct passwd;
+int server_run_installer(char **argv, const char *datadir, const struct passwd *as_user);
+/* Drops to pw's user and groups (in a child, before the exec). */
+int server_drop_privileges(const struct passwd *pw);
+
+/* The server's defaults, here and nowhere else. */
+#define SERVER_DEFAULT_ENGINE "mariadb"
+#define SERVER_DEFAULT_USER "slicebench"
+#define SERVER_DEFAULT_BUFFER_POOL "1G"
+#define SERVER_DEFAULT_MAX_CONNECTIONS 1100
+
+struct server_config {
+	const char *engine;    /* "mariadb", "mysql" or "postgresql" */
+	const char *binary;    /* NULL: the engine's */
+	const char *state_dir; /* root's: the option file and the datadir live here */
+	const char *run_dir;   /* holds one 0700 socket directory per state directory */
+	const char *user;      /* the server's own user */
+	const char *buffer_pool;
+	unsigned max_connections;
+};
+
+struct server {
+	const struct server_engine *engine;
+	char *binary, *user, *datadir, *cnf, *socket, *log;
+};
+
+/* Sets the fields of cfg that are not set (NULL, 0) to the defaults above;
+ * the directories stay the caller's. */
+void server_config_fill(struct server_config *cfg);
+
+/* Creates (once) or checks the datadir, writes the option file, with
+ * server_config_fill()'s defaults for what cfg leaves unset.  -EPERM:
+ * the state directory is not root's alone (see dir_check_trusted()), the
+ * socket directory belongs to someone else, or the user is root;
+ * -EEXIST: a datadir there that slicebench did not make. */
+int server_setup(const struct server_config *cfg, struct server *ret);
+/* Removes the half-made datadir of engine that an interrupted setup left
+ * in state_dir; 1 if there was one.  The caller holds the state's lock. */
+int server_remove_half_made(const char *state_dir, const struct server_engine *engine);
+void server_done(struct server *s);
+/* argv to exec the server: binary and its option file, as the engine says. */
+int server_argv(const struct server *s, char ***ret);
+/* The server's view of its limits over SQL (the engine's facts). */
+int server_facts(const struct server *s, struct placement *p);
+/* Pings over the socket until the server answers, *pid dies (a child of
+ * ours is reaped and *pid set to 0), a signal is caught (-EINTR) or the
+ * timeout runs out.  The answer counts only if the process listening on the
+ * socket (SO_PEERCRED) is *pid or its descendant; -EADDRINUSE if only
+ * another one answered (its PID in *ret_other).  *pid 0: any server. */
+int server_wait_ready(const struct server *s, pid_t *pid, uint64_t timeout_ns, pid_t *ret_other);
+/* 1 if *pid runs; a child of ours that exited is reaped and *pid set to 0. */
+int process_alive(pid_t *pid);
+/* The error log's size now, and the last n lines written after that
+ * offset (0: from the start), for messages; *ret is NULL if none. */
+long server_log_size(const struct server *s);
+int server_log_tail(const struct server *s, long since, unsigned n, char **ret);
+/* sig (the engine's stop_signal), wait up to timeout, then SIGKILL;
+ * reaps the child. */
+int process_stop(pid_t pid, int sig, uint64_t timeout_ns, int *ret_status);

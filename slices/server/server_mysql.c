@@ -1,0 +1,147 @@
+/* The mysql engines: MariaDB (mariadb-install-db) and MySQL 8 / Percona
+ * (mysqld --initialize-insecure), which differ only in how the datadir is
+ * made; the option file, the ping and the server's variables are theirs
+ * alike. */
+#include <mysql.h>
+#include <signal.h>
+#include <stdio.h>
+
+#include "slices/server/server.h"
+#include "slices/attr/placement.h"
+#include "common/util.h"
+
+static int mariadb_init_datadir(const struct server *s, const char *datadir)
+{
+	_cleanup_free_ char *d = NULL, *u = NULL;
+
+	if (xasprintf(&d, "--datadir=%s", datadir) < 0 || xasprintf(&u, "--user=%s", s->user) < 0)
+		return -ENOMEM;
+	char *argv[] = { "mariadb-install-db", "--no-defaults", d, u, "--auth-root-authentication-method=socket",
+			 "--skip-test-db", NULL };
+	return server_run_installer(argv, datadir, NULL);
+}
+
+static int mysql_init_datadir(const struct server *s, const char *datadir)
+{
+	_cleanup_free_ char *d = NULL, *u = NULL;
+
+	if (xasprintf(&d, "--datadir=%s", datadir) < 0 || xasprintf(&u, "--user=%s", s->user) < 0)
+		return -ENOMEM;
+	char *argv[] = { s->binary, "--no-defaults", "--initialize-insecure", d, u, NULL };
+	return server_run_installer(argv, datadir, NULL);
+}
+
+static int mariadb_installed(const char *binary, const char **ret_missing)
+{
+	*ret_missing = !executable_in_path(binary, NULL)		     ? binary :
+		       !executable_in_path("mariadb-install-db", NULL) ? "mariadb-install-db" :
+							      NULL;
+	return *ret_missing ? -ENOENT : 0;
+}
+
+/* Debian's mysqld is a link to MariaDB's mariadbd, which has no
+ * --initialize-insecure: that is no MySQL or Percona Server. */
+static int mysql_installed(const char *binary, const char **ret_missing)
+{
+	_cleanup_free_ char *found = NULL, *real = NULL;
+
+	*ret_missing = NULL;
+	if (!executable_in_path(binary, &found))
+		*ret_missing = binary;
+	else if ((real = realpath(found, NULL)) && streq(basename(real), "mariadbd"))
+		*ret_missing = "MySQL's mysqld (this one is MariaDB's mariadbd)";
+	return *ret_missing ? -ENOENT : 0;
+}
+
+static int write_option_file(const struct server_config *cfg, const struct server *s)
+{
+	_cleanup_free_ char *text = NULL;
+	int r;
+
+	r = xasprintf(&text,
+		      "# Written by slicebench; rewritten at every setup.\n"
+		      "[mysqld]\n"
+		      "datadir=%s\n"
+		      "socket=%s\n"
+		      "log-error=%s\n"
+		      "user=%s\n"
+		      "skip-networking\n"
+		      "innodb_buffer_pool_size=%s\n"
+		      "max_connections=%u\n"
+		      "max_prepared_stmt_count=1048576\n",
+		      s->datadir, s->socket, s->log, s->user, cfg->buffer_pool, cfg->max_connections);
+	if (r < 0)
+		return r;
+	return write_file_atomic(s->cnf, text, strlen(text));
+}
+
+static int connect_root(const struct server *s, unsigned timeout, MYSQL **ret)
+{
+	MYSQL *m = mysql_init(NULL);
+
+	if (!m)
+		return -ENOMEM;
+	mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+	if (!mysql_real_connect(m, NULL, "root", NULL, NULL, 0, s->socket, 0)) {
+		mysql_close(m);
+		return -ECONNREFUSED;
+	}
+	*ret = m;
+	return 0;
+}
+
+static bool mysql_ping_root(const struct server *s)
+{
+	MYSQL *m = NULL;
+	bool ok = connect_root(s, 1, &m) >= 0 && mysql_ping(m) == 0;
+
+	if (m)
+		mysql_close(m);
+	return ok;
+}
+
+static int mysql_facts(const struct server *s, struct placement *p)
+{
+	/* What the server made of its placement: with 1024 descriptors mysqld
+	 * quietly lowers max_connections and table_open_cache. */
+	static const char sql[] = "SHOW GLOBAL VARIABLES WHERE Variable_name IN ('open_files_limit', 'max_connections', "
+				  "'table_open_cache', 'table_open_cache_instances', 'innodb_numa_interleave', "
+				  "'innodb_buffer_pool_size', 'thread_handling', 'version')";
+	MYSQL *m = NULL;
+	MYSQL_RES *res;
+	MYSQL_ROW row;
+	int r;
+
+	r = connect_root(s, 10, &m);
+	if (r < 0)
+		return r;
+	if (mysql_real_query(m, sql, sizeof(sql) - 1) != 0 || !(res = mysql_store_result(m))) {
+		mysql_close(m);
+		return -EIO;
+	}
+	while (r >= 0 && (row = mysql_fetch_row(res))) {
+		_cleanup_free_ char *key = NULL;
+
+		r = xasprintf(&key, "server.%s", row[0]);
+		if (r >= 0)
+			r = placement_set(p, key, row[1] ? row[1] : "");
+	}
+	mysql_free_result(res);
+	mysql_close(m);
+	return r < 0 ? r : 0;
+}
+
+#define MYSQL_ENGINE(engine, dir, bin, init, check)                                                              \
+	{                                                                                                       \
+		.name = engine, .protocol = "mysql", .binary = bin, .datadir_name = dir, .socket_name = "mysqld.sock", \
+		.option_file = "my.cnf", .log_name = "mysqld.err", .stop_signal = SIGTERM,                       \
+		.drops_privileges = true, .installed = check, .init_datadir = init,                              \
+		.write_options = write_option_file, .option_flag = "--defaults-file", .ping = mysql_ping_root,                 \
+		.facts = mysql_facts,                                                                            \
+	}
+
+/* MariaDB's datadir keeps the name it had before there were engines. */
+const struct server_engine server_engine_mariadb = MYSQL_ENGINE("mariadb", "datadir", "mariadbd", mariadb_init_datadir,
+								   mariadb_installed);
+const struct server_engine server_engine_mysql = MYSQL_ENGINE("mysql", "datadir-mysql", "mysqld", mysql_init_datadir,
+								 mysql_installed);
