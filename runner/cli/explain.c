@@ -8,11 +8,23 @@
 #include "common/util.h"
 #include "cli/verbs.h"
 
-#define X(f) .offset = offsetof(struct explain_args, f)
+/* explain's arguments as the command line gives them. */
+struct explain_cli {
+	struct explain_args a;
+	struct cli_seed seed;
+	unsigned width; /* points of the gap */
+};
+
+#define X(f) .offset = offsetof(struct explain_cli, a.f)
 static const struct cli_option opt_threads = { .name = "threads", .arg = "N", .type = CLI_LONG, X(threads), .min = 1,
 					       .max = 100000, .help = "the thread count of the measurement (1)" };
 static const struct cli_option opt_repeat = { .name = "repeat", .arg = "R", .type = CLI_UINT, X(repeat), .min = 2,
-					      .max = 50, .help = "server starts per mix (3; fewer, down to 2, to fit --budget)" };
+					      .max = 50, .help = "the screen's rounds, a start of every mix each (3; fewer, down to 2, "
+								 "to fit --budget)" };
+static const struct cli_option opt_width = { .name = "width", .arg = "POINTS", .type = CLI_UINT,
+					     .offset = offsetof(struct explain_cli, width), .min = 1, .max = 100,
+					     .help = "the named share's interval the hold-out's rounds aim at, in points of the "
+						     "gap (20)" };
 static const struct cli_option opt_duration = { .name = "duration", .arg = "D", .type = CLI_DURATION, X(duration_ns),
 						.min = 1, .help = "measured time per step (5s)" };
 static const struct cli_option opt_budget = { .name = "budget", .arg = "TIME", .type = CLI_DURATION, X(budget_ns),
@@ -36,26 +48,36 @@ const struct cli_verb cli_explain = {
 		 "context (the affinity or environment a shell's server inherits, a service's session, ...;\n"
 		 "a file's contexts are started once each to read them, a results directory has them).\n"
 		 "Hybrids of the kind that takes every factor start from B and take a set of factors from A;\n"
-		 "the closure takes all of them.  Names the factors that account for the TPS gap, judged as\n"
-		 "report judges a ratio (Welch's t on log TPS across repeats, at --confidence); each share\n"
-		 "of it has Fieller's interval, and what the closure leaves is the unexplained rest.",
+		 "the closure takes all of them.  With up to 5 factors the screen measures every mix (beyond,\n"
+		 "a resolution IV fraction first, then every mix of the strongest 5), in rounds of a random\n"
+		 "order; each factor's share of the gap is its exact Shapley value, with Fieller's interval\n"
+		 "from one model of log TPS, mix + round, Holm-adjusted across the factors.  The set named is\n"
+		 "chosen on the screen and its share measured in fresh hold-out rounds, as many as --width\n"
+		 "needs at the screen's spread, within --budget.  report DIR says it all again.",
 	.options = (const struct cli_option *const[]){ &opt_threads, &opt_repeat, &opt_duration, &opt_budget,
-						       CLI_CONFIDENCE_OPTION(struct explain_args, confidence), &opt_out,
-						       &opt_what_if, &opt_from, &opt_to, NULL },
+						       CLI_CONFIDENCE_OPTION(struct explain_cli, a.confidence), &opt_width,
+						       &opt_out, &opt_what_if, &opt_from, &opt_to,
+						       CLI_ORDER_OPTION(struct explain_cli, a.order),
+						       CLI_SEED_OPTION(struct explain_cli, seed), NULL },
 };
 
-static int explain_parse_argv(int argc, char **argv, struct explain_args *a)
+static int explain_parse_argv(int argc, char **argv, struct explain_cli *c)
 {
+	struct explain_args *a = &c->a;
 	int r, first, n;
 
+	c->width = 20;
 	a->threads = 1;
 	a->repeat = 3;
 	a->duration_ns = 5 * NSEC_PER_SEC;
 	a->budget_ns = 30 * 60 * NSEC_PER_SEC;
 	a->confidence = STATS_CONFIDENCE_DEFAULT;
-	r = cli_parse(&cli_explain, argc, argv, a, &first);
+	r = cli_parse(&cli_explain, argc, argv, c, &first);
 	if (r <= 0)
 		return r;
+	a->width = c->width / 100.0;
+	a->seed = c->seed.value;
+	a->seed_given = c->seed.given;
 	n = argc - first;
 	if (a->a || a->b) {
 		if (!a->a || !a->b || n != 1)
@@ -74,13 +96,13 @@ static int explain_parse_argv(int argc, char **argv, struct explain_args *a)
 
 int verb_explain(int argc, char **argv)
 {
-	struct explain_args args = {};
+	struct explain_cli args = {};
 	int r;
 
 	r = explain_parse_argv(argc, argv, &args);
 	if (r <= 0)
 		return r < 0 ? EXIT_USAGE : 0;
-	r = explain_run(&args);
+	r = explain_run(&args.a);
 	/* explain_run() refuses bad input with -EINVAL before it starts anything. */
 	return r == -EINVAL ? EXIT_USAGE : verb_exit_status(r);
 }

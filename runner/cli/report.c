@@ -7,6 +7,8 @@
 #include "stats/stats.h"
 #include "run/results.h"
 #include "common/util.h"
+#include "explain/explain.h"
+#include "explain/record.h"
 #include "cli/verbs.h"
 
 #define COMPARE_MAX 16
@@ -14,6 +16,7 @@
 struct report_args {
 	struct report_options ro;
 	const char *output;
+	unsigned width; /* an explain directory's: points of the gap; 0: its own */
 };
 
 #define R(f) .offset = offsetof(struct report_args, f)
@@ -28,18 +31,24 @@ static const struct cli_option opt_telemetry = { .name = "telemetry", .type = CL
 							 "transaction, run-queue wait, migrations and involuntary switches" };
 static const struct cli_option opt_output = { .name = "output", .short_name = 'o', .arg = "FILE", .type = CLI_STRING,
 					      R(output), .help = "write there, not to standard output" };
+static const struct cli_option opt_width = { .name = "width", .arg = "POINTS", .type = CLI_UINT, R(width), .min = 1,
+					     .max = 100, .help = "an explain directory: the named share's interval it "
+								 "was to reach, in points of the gap (its own, 20)" };
 #undef R
 
 const struct cli_verb cli_report = {
 	.name = "report",
 	.usage = (const char *const[]){ "DIR [--format FORMAT] [--latency] [--telemetry] [--confidence 95] [-o FILE]",
-					NULL },
+					"EXPLAIN-DIR [--format text|json] [--confidence 95] [--width 20]", NULL },
 	.about = "The per-context TPS table of a results directory: the median of the repeats, min..max, the\n"
-		 "ratio to the baseline with its interval and p-value from Welch's t on log TPS across repeats,\n"
-		 "n.s. where the interval contains 1; with a [vary], each value's TPS against its context's\n"
-		 "first value, by the same method; then the noise within a start and across starts.",
-	.options = (const struct cli_option *const[]){ &opt_format, &opt_latency, &opt_telemetry, CLI_CONFIDENCE_OPTION(struct report_args, ro.confidence),
-						       &opt_output, NULL },
+		 "ratio to the baseline from one model of log TPS, context + round, with its interval and p,\n"
+		 "Holm-adjusted across the table, n.s. where the interval contains 1 (with the smallest gap the\n"
+		 "repeats could have seen); with a [vary], each value's TPS against its context's first value,\n"
+		 "by the same method; the failures; then the noise within a start and across starts.  Of an\n"
+		 "explain directory, the explanation as explain printed it, from the directory alone.",
+	.options = (const struct cli_option *const[]){ &opt_format, &opt_latency, &opt_telemetry,
+						       CLI_CONFIDENCE_OPTION(struct report_args, ro.confidence), &opt_output,
+						       &opt_width, NULL },
 };
 
 const struct cli_verb cli_compare = {
@@ -73,6 +82,42 @@ static int load_exit_status(int r)
 	return r == -EBADMSG || r == -ENOENT || r == -ENOTDIR ? EXIT_USAGE : verb_exit_status(r);
 }
 
+/* An explain directory's explanation: its record and stages read again,
+ * the whole text made before any of it is written. */
+static int report_explanation(const char *dir, const struct report_args *a)
+{
+	_cleanup_free_ char *why = NULL, *text = NULL;
+	_cleanup_fclose_ FILE *f = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int r;
+
+	if (a->ro.format != REPORT_TEXT && a->ro.format != REPORT_JSON)
+		return log_error("report: %s is an explain directory, which reports as text or json", dir), -ENOTDIR;
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		return log_error_errno(-ENOMEM, "report: %m");
+	r = explain_report(dir, a->ro.format == REPORT_JSON, a->ro.confidence, a->width / 100.0, mem, &why);
+	if (fclose(mem) != 0 && r >= 0)
+		r = -ENOMEM;
+	if (r < 0 && why)
+		return log_error("report: %s", why), r;
+	if (r < 0)
+		return log_error_errno(r, "report: %s: %m", dir);
+	if (a->output && !(f = fopen(a->output, "we")))
+		return log_error_errno(-errno, "report: cannot write %s: %m", a->output);
+	if (fwrite(text, 1, len, f ? f : stdout) != len || fflush(f ? f : stdout) != 0)
+		return log_error_errno(-EIO, "report: cannot write %s: %m", a->output ? a->output : "the output");
+	return 0;
+}
+
+static bool is_explain_dir(const char *dir)
+{
+	_cleanup_free_ char *p = NULL;
+
+	return xasprintf(&p, "%s/" EXPLAIN_RECORD, dir) >= 0 && access(p, F_OK) == 0;
+}
+
 /* The report of dir into output (NULL: standard output). */
 static int report(const char *dir, const struct report_args *a)
 {
@@ -80,6 +125,8 @@ static int report(const char *dir, const struct report_args *a)
 	json_t *doc = NULL;
 	int r;
 
+	if (is_explain_dir(dir))
+		return report_explanation(dir, a);
 	r = load("report", dir, &doc);
 	if (r < 0)
 		return r;

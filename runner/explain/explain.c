@@ -1,26 +1,22 @@
 /* slicebench explain EXPERIMENT A B: which attributes account for the TPS
  * gap between two contexts, of one kind or of two.  The factors are the
- * attributes in which A and B differ (explain/factors.h): the settings
- * their sections write, and every attribute of their placements' diff that
- * the attribute table can take into a context (the affinity and
- * environment a shell's server inherits, the session a service gets, ...).
- * A file's contexts are first started once each to read their placements
- * (DIR/placed); a results directory has them.  Each mix is a context of a
- * synthetic experiment, run like any other (fresh server per repeat,
- * repeats interleaved, results on disk): B, A, hybrids of the kind that
- * takes every factor, starting from B and taking a set of factors from A
- * (with k <= 4 every set, beyond that each factor alone), and the closure,
- * which takes all of them.  The gap is judged as report judges a ratio
- * (Welch's t on log TPS across repeats), and each set's share of it,
- * (T(set from A) - T(B)) / (T(A) - T(B)) with T the mean log TPS of the
- * repeats, gets Fieller's interval for that ratio of differences
- * (report/stats.h); what the closure leaves is the unexplained rest.
- * Beyond 4 factors a screening design: each alone and A without each, then
- * the combinations of the strongest.  A set named by an interval too wide
- * to say how much of the gap it moves is confirmed: its mixes, B and A are
- * measured again and pooled.  What the mixes say, the set named and
- * its interactions, and the figure of mechanism that moved with the gap,
- * is explain/attribute.c. */
+ * attributes in which A and B differ (explain/factors.h).  A file's
+ * contexts are first started once each to read their placements
+ * (DIR/placed); a results directory has them.
+ *
+ * Each stage is a synthetic experiment whose contexts are mixes
+ * (explain/design.h), run by the run engine in rounds whose order is drawn
+ * afresh (DIR/STAGE, a results directory of its own):
+ * - beyond 5 factors, a resolution IV fraction (DIR/fraction), from whose
+ *   main effects the strongest 5 are kept;
+ * - the screen (DIR/screen): every mix of the factors shared out, from
+ *   which each factor's exact Shapley share and the set to name are found;
+ * - the hold-out (DIR/confirm): the set's mixes measured in fresh rounds,
+ *   as many as the screen's spread says --width needs, within --budget,
+ *   which alone give the named share and its interval.
+ * explain.json records the design; the analysis and its sentences
+ * (explain/analysis.h, explain/sentences.h) read only the directory, so
+ * that report DIR says the same later. */
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
@@ -31,75 +27,45 @@
 #include "run/results.h"
 #include "run/engine.h"
 #include "slices/attr/snapshot.h"
+#include "common/rng.h"
 #include "common/util.h"
 #include "explain/explain.h"
-#include "explain/attribute.h"
+#include "explain/design.h"
 #include "explain/factors.h"
+#include "explain/reading.h"
+#include "explain/record.h"
 
-/* Up to FULL_DESIGN_MAX factors every mix is measured (if they fit in one
- * experiment); beyond, the screening design (each factor alone, A without
- * each: 2k + 3 mixes with A and the closure), then the combinations of the
- * strongest.  In a design masks[0] is B and FACTORS_A is A. */
-#define FULL_DESIGN_MAX 4
-/* The first round, the screening's second, the confirmation. */
-#define ROUNDS_MAX 3
+/* A run of explain: what it was asked, what it found, where it writes. */
+struct explainer {
+	struct explain_args args;
+	struct experiment e;
+	size_t ia, ib;
+	struct placement pa, pb;
+	struct factor_set fs;
+	struct explain_record rec;
+	char *dir;
+	uint64_t start_ns;
+	int failed; /* steps, over every stage */
+};
 
-static unsigned full_mask(const struct factor_set *fs)
+static unsigned all_factors(const struct explainer *x)
 {
-	return (1u << fs->n) - 1;
-}
-
-/* Every set of factors is measured (with A apart when it is not the
- * closure, all in one experiment), or only each factor alone. */
-static bool design_is_full(const struct factor_set *fs)
-{
-	return fs->n <= FULL_DESIGN_MAX && (1u << fs->n) + !fs->closure_is_a <= EXP_CONTEXTS_MAX;
+	return (1u << x->fs.n) - 1;
 }
 
 /* A's mask: A itself, which is the closure when A is of the hybrids' kind. */
-static unsigned a_mask(const struct factor_set *fs)
+static unsigned a_mask(const struct explainer *x)
 {
-	return fs->closure_is_a ? full_mask(fs) : FACTORS_A;
+	return x->fs.closure_is_a ? all_factors(x) : EXPLAIN_A;
 }
 
-static void design_make(const struct factor_set *fs, struct design *d)
+/* The first stage's design: every mix, or the fraction. */
+static void first_design(const struct explainer *x, struct design *d)
 {
-	unsigned all = full_mask(fs);
-
-	d->n = 0;
-	if (design_is_full(fs))
-		for (unsigned m = 0; m <= all; m++)
-			d->masks[d->n++] = m;
-	else {
-		/* Screening: a factor that acts only with others moves nothing
-		 * alone, but leaving it out of the closure takes the gap away. */
-		d->masks[d->n++] = 0;
-		for (size_t k = 0; k < fs->n; k++)
-			d->masks[d->n++] = 1u << k;
-		for (size_t k = 0; k < fs->n; k++)
-			d->masks[d->n++] = all & ~(1u << k);
-		d->masks[d->n++] = all;
-	}
-	if (!fs->closure_is_a)
-		d->masks[d->n++] = FACTORS_A;
-}
-
-/* "b", "a", "closure", or "mix-abb": for each factor, where the mix takes it from. */
-static void mix_name(const struct factor_set *fs, unsigned mix, char *buf, size_t len)
-{
-	char bits[FACTORS_MAX + 1] = {};
-
-	if (mix == 0 || mix == a_mask(fs) || mix == FACTORS_A) {
-		snprintf(buf, len, "%s", mix ? "a" : "b");
-		return;
-	}
-	if (mix == full_mask(fs)) {
-		snprintf(buf, len, "closure");
-		return;
-	}
-	for (size_t k = 0; k < fs->n; k++)
-		bits[k] = (mix >> k) & 1 ? 'a' : 'b';
-	snprintf(buf, len, "mix-%s", bits);
+	if (x->fs.n <= DESIGN_FULL_MAX)
+		design_full(all_factors(x), a_mask(x), d);
+	else
+		design_fraction(x->fs.n, x->fs.closure_is_a, d);
 }
 
 static bool is_results_dir(const char *path)
@@ -119,166 +85,41 @@ static int context_index(const struct experiment *e, const char *name, size_t *r
 	return log_error("explain: %s has no context '%s'", e->path, name), -ENOENT;
 }
 
-/* A step's figures of mechanism into row[]. */
-static void mechanism_of(const json_t *step, double *row)
-{
-	size_t n;
-	const struct oltp_mechanism_def *defs = oltp_mechanism_table(&n);
-	const json_t *m = json_object_get(step, "mechanism");
-
-	for (size_t k = 0; k < n; k++) {
-		const json_t *v = json_object_get(m, defs[k].key);
-
-		row[k] = json_is_number(v) ? json_number_value(v) : NAN;
-	}
-}
-
-/* Mix m's TPS per repeat, pooled over the rounds that measured it (steps
- * holds every round's), and the medians of its TPS and its mechanism.  A
- * failed step is left out; of each round, the first `repeats`. */
-static void load_mix(const json_t *steps, const char *name, unsigned repeats, struct measured *ret, size_t m)
-{
-	double tmp[REPEATS_MAX], mech[REPEATS_MAX][OLTP_MECHANISM_MAX], col[REPEATS_MAX];
-	size_t k = 0, i;
-	json_t *s;
-
-	json_array_foreach(steps, i, s)
-	{
-		json_int_t r = json_integer_value(json_object_get(s, "repeat"));
-
-		if (k == REPEATS_MAX || !streq(strempty(json_string_value(json_object_get(s, "context"))), name) ||
-		    r < 1 || r > repeats || json_is_true(json_object_get(s, "failed")))
-			continue;
-		ret->t[m][k] = tmp[k] = report_step_tps(s);
-		if (isnan(tmp[k]))
-			continue;
-		mechanism_of(s, mech[k++]);
-	}
-	ret->n[m] = k;
-	ret->med[m] = stats_median(tmp, k);
-	for (size_t f = 0; f < OLTP_MECHANISM_MAX; f++) {
-		size_t n = 0;
-
-		for (size_t j = 0; j < k; j++)
-			if (!isnan(mech[j][f]))
-				col[n++] = mech[j][f];
-		ret->mech[m][f] = stats_median(col, n);
-	}
-}
-
-static int load_measured(char *const *dirs, size_t n_dirs, const struct factor_set *fs, const struct design *d,
-			 unsigned repeats, struct measured *ret)
-{
-	json_t *steps = json_array();
-
-	for (size_t i = 0; i < n_dirs; i++) {
-		_cleanup_free_ char *why = NULL;
-		json_t *doc = NULL;
-
-		if (results_load(dirs[i], &doc, &why) < 0) {
-			json_decref(steps);
-			return log_error("explain: cannot read the results in %s%s%s", dirs[i], why ? ": " : "", strempty(why)), -EIO;
-		}
-		json_array_extend(steps, json_object_get(doc, "steps"));
-		json_decref(doc);
-	}
-	for (size_t m = 0; m < d->n; m++) {
-		char name[48];
-
-		mix_name(fs, d->masks[m], name, sizeof(name));
-		load_mix(steps, name, repeats, ret, m);
-		if (d->masks[m] == a_mask(fs))
-			ret->full = m;
-		if (d->masks[m] == full_mask(fs))
-			ret->closure = m;
-	}
-	json_decref(steps);
-	return 0;
-}
-
-/* How close the closure comes to A, and what it leaves: the rest of the
- * gap, with what no hybrid could take. */
-static void print_closure(const struct explain_args *args, const struct factor_set *fs, const struct measured *mz)
-{
-	struct stats_share sh = attribute_share(mz, mz->closure);
-	struct stats_ratio to_a;
-	char iv[32];
-
-	if (!fs->closure_is_a) {
-		if (stats_ratio(mz->t[mz->closure], mz->n[mz->closure], mz->t[mz->full], mz->n[mz->full], mz->level,
-				&to_a) < 0 || isnan(to_a.lo))
-			printf("The hybrid with all %zu attributes of %s reaches %.0f%% of its TPS (no interval)", fs->n,
-			       args->a, 100 * mz->med[mz->closure] / mz->med[mz->full]);
-		else
-			printf("The hybrid with all %zu attributes of %s reaches %.0f%% (%.0f-%.0f%%) of its TPS", fs->n,
-			       args->a, 100 * to_a.ratio, 100 * to_a.lo, 100 * to_a.hi);
-		if (!isnan(sh.share)) {
-			struct stats_share rest = { .share = 1 - sh.share, .lo = 1 - sh.hi, .hi = 1 - sh.lo,
-						    .bounded = sh.bounded };
-			printf("; the rest, %.0f%% (%s) of the gap, is what it cannot reproduce", 100 * rest.share,
-			       attribute_share_interval(&rest, iv, sizeof(iv)));
-		}
-		printf(".\n");
-	}
-	if (*fs->unmovable)
-		printf("Differs and no hybrid can take it: %s (part of what stays unexplained).\n", fs->unmovable);
-}
-
-static void analyse(char *const *dirs, size_t n_dirs, const struct explain_args *args, const struct factor_set *fs,
-		    const struct design *d)
-{
-	static struct measured mz; /* large: not on the stack */
-	const char *labels[FACTORS_MAX];
-
-	for (size_t k = 0; k < fs->n; k++)
-		labels[k] = fs->f[k].label;
-	mz = (struct measured){ .level = args->confidence };
-	/* A's own mix is a cause to name only when it is the closure and
-	 * nothing else differs (a closure measured apart is named as any
-	 * set is). */
-	mz.full_counts = fs->closure_is_a && !*fs->unmovable;
-	if (load_measured(dirs, n_dirs, fs, d, args->repeat, &mz) < 0)
-		return;
-	if (attribute_print(&(struct attribution_names){ .labels = labels, .n = fs->n, .a = args->a, .b = args->b,
-							.threads = args->threads},
-			    d, &mz, stdout))
-		print_closure(args, fs, &mz);
-}
-
 /* One unit: a server start and warm-up, then the step. */
-static double unit_seconds(const struct experiment *e, const struct explain_args *args)
+static double unit_seconds(const struct explainer *x)
 {
-	return 6 + (double)((e->warmup_ns ? e->warmup_ns : NSEC_PER_SEC) + args->duration_ns) / 1e9;
+	return 6 + (double)((x->e.warmup_ns ? x->e.warmup_ns : NSEC_PER_SEC) + x->args.duration_ns) / 1e9;
 }
 
-/* The synthetic experiment of one round: e's workload, a context per mix. */
-static int round_experiment(const struct experiment *e, size_t ia, size_t ib, const struct placement *pa,
-			    const struct placement *pb, const struct factor_set *fs, const struct explain_args *args,
-			    const unsigned *masks, size_t n_masks, struct experiment *x)
+/* The synthetic experiment of one stage: e's workload, a context per mix,
+ * `repeat` rounds. */
+static int stage_experiment(const struct explainer *x, const struct design *d, unsigned repeat, bool placed,
+			    struct experiment *ret)
 {
 	int r;
 
-	*x = (struct experiment){};
-	r = experiment_copy_settings(e, x);
-	memcpy(x->name, "explain", sizeof("explain"));
-	x->path = strdup(e->path);
-	xasprintf(&x->description, "explain %s: %s against %s", e->name, args->a, args->b);
-	x->threads[0] = args->threads;
-	x->n_threads = 1;
-	x->warmup_ns = e->warmup_ns ? e->warmup_ns : NSEC_PER_SEC;
-	x->duration_ns = args->duration_ns;
-	x->repeat = args->repeat;
-	mix_name(fs, masks[0], x->baseline, sizeof(x->baseline)); /* b in the first round */
-	for (size_t i = 0; i < n_masks && r >= 0; i++) {
+	*ret = (struct experiment){};
+	r = experiment_copy_settings(&x->e, ret);
+	memcpy(ret->name, "explain", sizeof("explain"));
+	ret->path = strdup(x->e.path);
+	xasprintf(&ret->description, "explain %s: %s against %s", x->e.name, x->args.a, x->args.b);
+	ret->threads[0] = x->args.threads;
+	ret->n_threads = 1;
+	ret->warmup_ns = x->e.warmup_ns ? x->e.warmup_ns : NSEC_PER_SEC;
+	ret->duration_ns = placed ? NSEC_PER_SEC : x->args.duration_ns;
+	ret->repeat = repeat;
+	snprintf(ret->baseline, sizeof(ret->baseline), "b");
+	for (size_t i = 0; i < d->n && r >= 0; i++) {
 		char name[48];
 
-		mix_name(fs, masks[i], name, sizeof(name));
-		r = factors_add_mix(e, ia, ib, pa, pb, fs, masks[i], name, x);
+		design_mix_name(d->masks[i], x->fs.n, x->fs.closure_is_a, name, sizeof(name));
+		r = factors_add_mix(&x->e, x->ia, x->ib, placed ? NULL : &x->pa, placed ? NULL : &x->pb, &x->fs,
+				    d->masks[i], name, ret);
 	}
-	return r < 0 ? r : x->path && x->description ? 0 : -ENOMEM;
+	return r < 0 ? r : ret->path && ret->description ? 0 : -ENOMEM;
 }
 
-/* A round's TPS table, as run prints it. */
+/* A stage's TPS table, as run prints it. */
 static void print_round(void *userdata _unused_, const json_t *doc)
 {
 	struct report_options ro = { .format = REPORT_TEXT };
@@ -286,177 +127,100 @@ static void print_round(void *userdata _unused_, const json_t *doc)
 	report_render(doc, &ro, stdout);
 }
 
-/* "CPUAffinity= + LimitNOFILE=": the factors mix m takes from A. */
-static void mix_label(const struct factor_set *fs, unsigned m, char *buf, size_t len)
+/* Runs the design d for repeat rounds into DIR/NAME.  Returns the failed
+ * steps, or -errno (logged). */
+static int run_stage(struct explainer *x, const char *name, const struct design *d, unsigned repeat, bool placed)
 {
-	buf[0] = 0;
-	for (size_t k = 0; k < fs->n; k++)
-		if ((m >> k) & 1)
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? " + " : "", fs->f[k].label);
-}
+	_cleanup_free_ char *out = NULL;
+	struct experiment e;
+	struct run_options o = { .verb = "explain", .order = (enum run_order)x->args.order, .seed = x->args.seed,
+				 .seed_given = x->args.seed_given, .finished = placed ? NULL : print_round };
+	int r;
 
-/* The directory of a round's results: DIR itself for a full design's
- * first round, DIR/round-N for a screening's, DIR/confirm for the
- * confirmation. */
-static int round_dir(const struct factor_set *fs, const char *dir, size_t round, bool confirm, char **ret)
-{
-	if (confirm)
-		return xasprintf(ret, "%s/confirm", dir);
-	if (design_is_full(fs))
-		return (*ret = strdup(dir)) ? 0 : -ENOMEM;
-	return xasprintf(ret, "%s/round-%zu", dir, round);
-}
-
-/* Runs the design: all of it at once for up to 4 factors; beyond, the
- * screening's first round (B, A, each factor alone, the closure without
- * each, the closure) and then, if the best set so far leaves more than 20%
- * of a significant gap unexplained and the budget allows, the combinations
- * of the strongest.  Last, when the set named accounts for the gap by an
- * interval too wide to say how much of it (attribute_confirm_masks()), the
- * mixes its share rests on are measured again and pooled.  d grows with
- * every round but the confirmation; dirs names each round's results.
- * Returns the number of failed steps (left out of the analysis), -EIO when
- * the results cannot be read, or -errno (logged).  Long because a round is one sequence (experiment,
- * run, analysis, the next masks). */
-static int run_rounds(const struct experiment *e, size_t ia, size_t ib, const struct placement *pa,
-		      const struct placement *pb, const struct factor_set *fs, const struct explain_args *args,
-		      const char *dir, struct design *d, char **dirs, size_t *n_dirs)
-{
-	static struct measured mz;
-	unsigned masks[MIXES_MAX];
-
-	mz.level = args->confidence;
-	size_t n_masks = d->n, n = fs->n;
-	uint64_t start = now_ns();
-	bool confirm = false;
-	int ret = 0;
-
-	memcpy(masks, d->masks, d->n * sizeof(unsigned));
-	d->n = 0;
-	for (size_t round = 1; round <= ROUNDS_MAX && n_masks; round++) {
-		struct experiment x;
-		double share, left_s;
-		size_t best;
-		int r;
-
-		r = round_experiment(e, ia, ib, pa, pb, fs, args, masks, n_masks, &x);
-		if (r >= 0)
-			r = round_dir(fs, dir, round, confirm, &dirs[*n_dirs]);
-		if (r < 0) {
-			experiment_done(&x);
-			return log_error_errno(r, "explain: %m");
-		}
-		if (round > 1 && !confirm)
-			printf("\nround %zu: %zu mixes\n", round, n_masks);
-		fflush(stdout);
-		if (confirm || !design_is_full(fs))
-			(void)mkdir_p(dir, 0755);
-		r = run_whole_experiment(&x, dirs[(*n_dirs)++], &(struct run_options){ .finished = print_round });
-		experiment_done(&x);
-		if (r < 0)
-			return r;
-		ret += r;
-		if (confirm)
-			break;
-		memcpy(d->masks + d->n, masks, n_masks * sizeof(unsigned));
-		d->n += n_masks;
-		if (load_measured(dirs, *n_dirs, fs, d, args->repeat, &mz) < 0)
-			return -EIO;
-		best = attribute_best_set(d, &mz, &share);
-		if (!attribute_gap(&mz, NULL))
-			break;
-		n_masks = attribute_confirm_masks(d, &mz, masks);
-		confirm = n_masks > 0;
-		if (confirm) {
-			struct stats_share s = attribute_set_share(d, &mz, best);
-			char label[256], iv[32];
-
-			mix_label(fs, d->masks[best], label, sizeof(label));
-			printf("\nconfirming: %s moves %.0f%% (%s) of the gap, an interval too wide to say how much; B, A "
-			       "and the %zu mixes its share rests on are measured %u times more and pooled\n",
-			       label, 100 * s.share, attribute_share_interval(&s, iv, sizeof(iv)), n_masks, args->repeat);
-		} else if (round == 1 && !design_is_full(fs) && attribute_fit(share) < 0.8)
-			n_masks = attribute_strongest_combinations(d, &mz, n, masks);
-		else
-			break;
-		left_s = (double)args->budget_ns / 1e9 - (double)(now_ns() - start) / 1e9;
-		if (n_masks && (double)n_masks * args->repeat * unit_seconds(e, args) > left_s) {
-			printf("\nthe budget leaves no time for %s (%zu mixes); stopping\n",
-			       confirm ? "the confirmation" : "round 2", n_masks);
-			break;
-		}
+	r = stage_experiment(x, d, repeat, placed, &e);
+	if (r >= 0)
+		r = xasprintf(&out, "%s/%s", x->dir, name);
+	if (r < 0) {
+		experiment_done(&e);
+		return log_error_errno(r, "explain: %m");
 	}
-	return ret;
+	fflush(stdout);
+	(void)mkdir_p(x->dir, 0755);
+	r = run_whole_experiment(&e, out, &o);
+	experiment_done(&e);
+	return r;
 }
 
 /* The placements of A and B: a results directory's, or those of one short
  * start of each (DIR/placed), for a file.  -EINVAL (logged) when a results
  * directory's cannot be read: bad input, nothing started. */
-static int read_placements(const struct experiment *e, size_t ia, size_t ib, const struct factor_set *fs,
-			   const struct explain_args *args, const char *dir, struct placement *pa, struct placement *pb)
+static int read_placements(struct explainer *x, bool placed)
 {
-	_cleanup_free_ char *placed = NULL, *path = NULL;
-	const char *from = args->experiment;
+	_cleanup_free_ char *path = NULL, *from = NULL;
+	struct design d = { .masks = { 0, EXPLAIN_A }, .n = 2 };
 	int r;
 
-	if (!is_results_dir(args->experiment)) {
-		struct explain_args once = *args;
-		struct experiment x;
-		unsigned masks[] = { 0, FACTORS_A };
-
-		once.repeat = 1;
-		once.duration_ns = NSEC_PER_SEC;
-		if (xasprintf(&placed, "%s/placed", dir) < 0)
-			return log_error_errno(-ENOMEM, "explain: %m");
-		r = round_experiment(e, ia, ib, NULL, NULL, fs, &once, masks, ELEMENTSOF(masks), &x);
-		if (r < 0) {
-			experiment_done(&x);
-			return log_error_errno(r, "explain: %m");
-		}
-		printf("Starting %s and %s once each to read their placements (%s)\n", args->a, args->b, placed);
-		fflush(stdout);
-		(void)mkdir_p(dir, 0755);
-		r = run_whole_experiment(&x, placed, NULL);
-		experiment_done(&x);
+	if (!placed) {
+		printf("Starting %s and %s once each to read their placements (%s/placed)\n", x->args.a, x->args.b, x->dir);
+		r = run_stage(x, "placed", &d, 1, true);
 		if (r < 0)
 			return r; /* a failed step still records its placement */
-		from = placed;
 	}
-	r = factors_load_placement(from, is_results_dir(args->experiment) ? args->a : "a", pa, &path);
+	if (placed ? !(from = strdup(x->args.experiment)) : xasprintf(&from, "%s/placed", x->dir) < 0)
+		return log_error_errno(-ENOMEM, "explain: %m");
+	r = factors_load_placement(from, placed ? x->args.a : "a", &x->pa, &path);
 	if (r >= 0) {
 		free(path);
 		path = NULL;
-		r = factors_load_placement(from, is_results_dir(args->experiment) ? args->b : "b", pb, &path);
+		r = factors_load_placement(from, placed ? x->args.b : "b", &x->pb, &path);
 	}
 	if (r < 0)
 		return log_error("explain: cannot read the placement %s: %s", strempty(path), strerror(-r)),
-		       placed ? -EIO : -EINVAL;
+		       placed ? -EINVAL : -EIO;
 	return 0;
 }
 
-/* The plan's time: the design's mixes at args->repeat, fewer repeats (two
- * at least) to fit the budget; -EINVAL (logged) when even that does not. */
-static int fit_budget(const struct experiment *e, struct explain_args *args, size_t n_mixes, double before_s,
-		      double *ret_s)
+/* The first stage's time at args.repeat rounds, fewer (two at least) to
+ * fit the budget; -EINVAL (logged) when even that does not.  The hold-out
+ * is planned later from what is left. */
+static int fit_budget(struct explainer *x, size_t n_mixes, double before_s, double *ret_s)
 {
 	for (;;) {
-		*ret_s = before_s + (double)n_mixes * args->repeat * unit_seconds(e, args);
-		if (*ret_s * 1e9 <= (double)args->budget_ns || args->repeat <= 2)
+		*ret_s = before_s + (double)n_mixes * x->args.repeat * unit_seconds(x);
+		if (*ret_s * 1e9 <= (double)x->args.budget_ns || x->args.repeat <= 2)
 			break;
-		args->repeat--;
+		x->args.repeat--;
 	}
-	if (*ret_s * 1e9 > (double)args->budget_ns)
+	if (*ret_s * 1e9 > (double)x->args.budget_ns)
 		return log_error("explain: %zu mixes x %u repeats need about %.0f min, over --budget %.0f min", n_mixes,
-				 args->repeat, *ret_s / 60 + 0.5, (double)args->budget_ns / 60e9),
+				 x->args.repeat, *ret_s / 60 + 0.5, (double)x->args.budget_ns / 60e9),
 		       -EINVAL;
 	return 0;
 }
 
-static void print_plan(const struct experiment *e, const struct explain_args *args, const struct factor_set *fs,
-		       size_t n_mixes, double estimate_s, bool placed)
+/* What these rounds could see of the gap, before anything starts: the
+ * smallest ratio the screen detects at 80% power at a spread between
+ * starts of sigma (5%, unless calibrate measured this host's). */
+static void print_power(const struct explainer *x, size_t n_mixes)
 {
-	printf("explain %s: %s against %s at %ld thread%s, %zu factor%s%s", e->name, args->a, args->b, args->threads,
-	       args->threads == 1 ? "" : "s", fs->n, fs->n == 1 ? "" : "s", placed ? "" : " in the file");
+	double sigma = 0.05, df = (double)(n_mixes - 1) * (x->args.repeat - 1),
+	       mde = stats_mde(sigma * sqrt(2.0 / x->args.repeat), df, x->args.confidence, STATS_POWER);
+
+	printf("at a spread of %.0f%% between starts (assumed: slicebench calibrate measures this host's), %u rounds of "
+	       "%zu mixes (%.0f degrees of freedom) tell a gap of %.2fx from noise with %.0f%% power\n",
+	       100 * sigma, x->args.repeat, n_mixes, df, mde, 100 * STATS_POWER);
+	if (df < 3)
+		printf("too few rounds: on %.0f degree%s of freedom t is %.1f, and no %g%% verdict is possible short of "
+		       "a very large gap\n",
+		       df, df == 1 ? "" : "s", stats_t_critical(x->args.confidence, df), 100 * x->args.confidence);
+}
+
+static void print_plan(const struct explainer *x, size_t n_mixes, double estimate_s, bool placed)
+{
+	const struct factor_set *fs = &x->fs;
+
+	printf("explain %s: %s against %s at %ld thread%s, %zu factor%s%s", x->e.name, x->args.a, x->args.b,
+	       x->args.threads, x->args.threads == 1 ? "" : "s", fs->n, fs->n == 1 ? "" : "s", placed ? "" : " in the file");
 	if (fs->n)
 		putchar(':');
 	for (size_t k = 0; k < fs->n; k++)
@@ -467,119 +231,252 @@ static void print_plan(const struct experiment *e, const struct explain_args *ar
 	if (*fs->unmovable)
 		printf("\n%s: %s", placed ? "differs, and no hybrid can take it" : "and what their placements show",
 		       fs->unmovable);
-	printf("\n%zu mixes x %u repeats, about %.0f min%s\n", n_mixes, args->repeat, estimate_s / 60 + 0.5,
-	       !design_is_full(fs) ? " in the first round (a screening design: each factor alone and A without each, then the "
-					 "combinations of the strongest)"
-				       : !placed ? " at least, after a start of each to read the placements"
-						 : "");
+	printf("\n%zu mixes x %u repeats, about %.0f min%s; then a hold-out of the set named, its rounds from the "
+	       "screen's spread for an interval %.0f points wide, within --budget\n",
+	       n_mixes, x->args.repeat, estimate_s / 60 + 0.5,
+	       fs->n > DESIGN_FULL_MAX ? " in a resolution IV screen, then every mix of the strongest 5"
+	       : !placed		 ? " at least, after a start of each to read the placements"
+					 : "",
+	       100 * x->args.width);
+	print_power(x, n_mixes);
 }
 
-/* Long because it is explain's one sequence (load, factors, budget,
- * placements, factors again, measure, analyse), each step refusing with its
- * own message. */
-int explain_run(const struct explain_args *a)
+/* explain.json as it stands now. */
+static int record_put(struct explainer *x)
 {
-	struct explain_args args = *a;
-	_cleanup_free_ char *path = NULL, *msg = NULL, *dir = NULL;
-	_cleanup_(placement_done) struct placement pa = {}, pb = {};
-	struct experiment e = {};
-	static struct factor_set fs;
-	struct design d;
-	char *dirs[ROUNDS_MAX] = {};
-	size_t n_dirs = 0, ia, ib;
-	double estimate_s, place_s;
-	bool placed = is_results_dir(args.experiment);
-	int r, ret = -EINVAL;
+	int r = explain_record_write(x->dir, &x->rec);
 
-	if (!args.confidence)
-		args.confidence = STATS_CONFIDENCE_DEFAULT;
-	if (placed)
-		/* The design of a run already made: its contexts, measured again
-		 * in every mix, its placements. */
-		r = experiment_from_results(args.experiment, &e, &msg);
-	else if (experiment_find(args.experiment, &path) < 0)
-		return log_error("explain: no experiment or results directory '%s'", args.experiment), -EINVAL;
+	return r < 0 ? log_error_errno(r, "explain: cannot write %s/" EXPLAIN_RECORD ": %m", x->dir) : 0;
+}
+
+static void record_make(struct explainer *x)
+{
+	struct explain_record *r = &x->rec;
+
+	*r = (struct explain_record){ .threads = x->args.threads, .level = x->args.confidence, .width = x->args.width,
+				      .n_factors = x->fs.n, .closure_is_a = x->fs.closure_is_a, .seed = x->args.seed };
+	snprintf(r->experiment, sizeof(r->experiment), "%s", x->e.name);
+	snprintf(r->a, sizeof(r->a), "%s", x->args.a);
+	snprintf(r->b, sizeof(r->b), "%s", x->args.b);
+	snprintf(r->hybrids, sizeof(r->hybrids), "%s", context_kind_to_string(x->fs.kind));
+	snprintf(r->unmovable, sizeof(r->unmovable), "%s", x->fs.unmovable);
+	for (size_t k = 0; k < x->fs.n; k++) {
+		snprintf(r->labels[k], sizeof(r->labels[k]), "%s", x->fs.f[k].label);
+		snprintf(r->details[k], sizeof(r->details[k]), "%s", x->fs.f[k].detail);
+	}
+}
+
+/* A stage recorded, then run; the failed steps are added up. */
+static int stage(struct explainer *x, enum explain_stage s, const struct design *d, unsigned factors, unsigned set,
+		 unsigned repeat, unsigned wanted)
+{
+	int r;
+
+	x->rec.stage[s] = (struct stage_record){ .present = true, .factors = factors, .set = set,
+						 .rounds_wanted = wanted };
+	r = record_put(x);
+	if (r >= 0)
+		r = run_stage(x, explain_stage_dir(s), d, repeat, false);
+	if (r > 0)
+		x->failed += r;
+	return r < 0 ? r : 0;
+}
+
+/* The seconds left of the budget, and what one unit took so far. */
+static double budget_left_s(const struct explainer *x)
+{
+	return (double)x->args.budget_ns / 1e9 - (double)(now_ns() - x->start_ns) / 1e9;
+}
+
+/* The hold-out: the set named on the screen, measured in the rounds that
+ * --width asks for, or in those the budget leaves. */
+static int holdout(struct explainer *x)
+{
+	_cleanup_free_ char *why = NULL;
+	unsigned set, rounds, fits;
+	double width, n_mixes;
+	struct design d;
+	int r;
+
+	r = explain_plan_holdout(x->dir, x->args.width, &set, &rounds, &width, &why);
+	if (r < 0)
+		return log_error("explain: %s", why ? why : strerror(-r)), -EIO;
+	if (!set)
+		return 0;
+	design_holdout(set, x->rec.stage[STAGE_SCREEN].factors, x->fs.closure_is_a, &d);
+	n_mixes = (double)d.n;
+	fits = (unsigned)MAX(0, floor(budget_left_s(x) / (n_mixes * unit_seconds(x))));
+	printf("\nhold-out: the set chosen on the screen, in %u fresh round%s of its %zu mixes", MIN(rounds, fits),
+	       MIN(rounds, fits) == 1 ? "" : "s", d.n);
+	if (fits >= rounds)
+		printf(", for an interval about %.0f points wide\n", 100 * width);
 	else
-		r = experiment_load(path, cgroup_mode_detect(), &e, &msg);
+		printf(": the budget leaves %u; --width %.0f would take %u rounds, about %.0f min\n", fits,
+		       100 * x->args.width, rounds, rounds * n_mixes * unit_seconds(x) / 60 + 0.5);
+	if (fits < 2) {
+		printf("the budget leaves no time for a hold-out: the set is named from the screen\n");
+		return 0;
+	}
+	return stage(x, STAGE_CONFIRM, &d, x->rec.stage[STAGE_SCREEN].factors, set, MIN(rounds, fits), rounds);
+}
+
+/* The stages in their order, then the explanation. */
+static int measure(struct explainer *x)
+{
+	_cleanup_free_ char *why = NULL;
+	unsigned factors = all_factors(x);
+	struct design d;
+	int r;
+
+	record_make(x);
+	first_design(x, &d);
+	if (x->fs.n > DESIGN_FULL_MAX) {
+		r = stage(x, STAGE_FRACTION, &d, factors, 0, x->args.repeat, 0);
+		if (r >= 0)
+			r = explain_plan_strongest(x->dir, &factors, &why);
+		if (r < 0)
+			return why ? log_error("explain: %s", why), -EIO : r;
+		design_full(factors, a_mask(x), &d);
+		printf("\nscreen: every mix of the %d strongest factors, %zu mixes\n", __builtin_popcount(factors), d.n);
+	}
+	r = stage(x, STAGE_SCREEN, &d, factors, 0, x->args.repeat, 0);
+	if (r >= 0)
+		r = holdout(x);
+	if (r < 0)
+		return r;
+	if (x->failed)
+		printf("\n%d step%s failed and %s left out of the analysis.\n", x->failed, x->failed == 1 ? "" : "s",
+		       x->failed == 1 ? "is" : "are");
+	r = explain_report(x->dir, false, 0, 0, stdout, &why);
+	return r < 0 ? log_error("explain: %s", why ? why : strerror(-r)), -EIO : 0;
+}
+
+/* The experiment and the pair: from a file, or from a results directory
+ * with its placements.  -EINVAL (logged): bad input. */
+static int load(struct explainer *x, bool placed)
+{
+	_cleanup_free_ char *path = NULL, *msg = NULL;
+	int r;
+
+	if (placed)
+		r = experiment_from_results(x->args.experiment, &x->e, &msg);
+	else if (experiment_find(x->args.experiment, &path) < 0)
+		return log_error("explain: no experiment or results directory '%s'", x->args.experiment), -EINVAL;
+	else
+		r = experiment_load(path, cgroup_mode_detect(), &x->e, &msg);
 	if (r < 0)
 		return log_error("explain: %s", msg ? msg : strerror(-r)), -EINVAL;
-	if (context_index(&e, args.a, &ia) < 0 || context_index(&e, args.b, &ib) < 0)
-		goto out;
-	if (placed && read_placements(&e, ia, ib, &fs, &args, NULL, &pa, &pb) < 0)
-		goto out;
-	r = factors_find(&e, ia, ib, placed ? &pa : NULL, placed ? &pb : NULL, &fs);
-	if (r == -E2BIG) {
-		log_error("explain: %s and %s differ in more than %d attributes", args.a, args.b, FACTORS_MAX);
-		goto out;
-	}
-	if (r < 0) {
-		ret = log_error_errno(r, "explain: %m");
-		goto out;
-	}
-	if (fs.n == 0 && (placed || e.contexts[ia].kind == e.contexts[ib].kind)) {
-		log_error("explain: %s and %s differ in no setting that can be moved%s%s", args.a, args.b,
-			  *fs.unmovable ? ": " : "", fs.unmovable);
-		goto out;
-	}
-	/* The least a file's contexts need: a start of each, then B, A and
-	 * the closure. */
-	place_s = placed ? 0 : 2 * (unit_seconds(&e, &args) - (double)args.duration_ns / 1e9 + 1);
-	design_make(&fs, &d);
+	if (context_index(&x->e, x->args.a, &x->ia) < 0 || context_index(&x->e, x->args.b, &x->ib) < 0)
+		return -EINVAL;
+	return placed ? read_placements(x, true) : 0;
+}
+
+/* The factors, from the placements when they are known.  -EINVAL: none. */
+static int find_factors(struct explainer *x, bool known)
+{
+	int r = factors_find(&x->e, x->ia, x->ib, known ? &x->pa : NULL, known ? &x->pb : NULL, &x->fs);
+
+	if (r == -E2BIG)
+		return log_error("explain: %s and %s differ in more than %d attributes", x->args.a, x->args.b, FACTORS_MAX),
+		       -EINVAL;
+	if (r < 0)
+		return log_error_errno(r, "explain: %m");
+	if (x->fs.n == 0 && (known || x->e.contexts[x->ia].kind == x->e.contexts[x->ib].kind))
+		return log_error("explain: %s and %s differ in no setting that can be moved%s%s", x->args.a, x->args.b,
+				 *x->fs.unmovable ? ": " : "", x->fs.unmovable),
+		       -EINVAL;
+	return 0;
+}
+
+/* The plan before anything starts: factors, design, budget, what it can
+ * see.  The least a file's contexts need: a start of each, then B, A and
+ * the closure. */
+static int plan(struct explainer *x, bool placed)
+{
+	double place_s = placed ? 0 : 2 * (unit_seconds(x) - (double)x->args.duration_ns / 1e9 + 1), estimate_s;
+	struct design d;
+	int r = find_factors(x, placed);
+
+	if (r < 0)
+		return r;
+	first_design(x, &d);
 	if (!placed && d.n < 3)
 		d.n = 3;
-	if (fit_budget(&e, &args, d.n, place_s, &estimate_s) < 0)
-		goto out;
-	print_plan(&e, &args, &fs, d.n, estimate_s, placed);
-	if (args.what_if) {
-		ret = 0;
-		goto out;
-	}
-	if (args.out)
-		dir = strdup(args.out);
-	else {
-		char stamp[32];
-		time_t now = time(NULL);
+	r = fit_budget(x, d.n, place_s, &estimate_s);
+	if (r >= 0)
+		print_plan(x, d.n, estimate_s, placed);
+	return r;
+}
 
+static int choose_dir(struct explainer *x)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+
+	if (x->args.out)
+		x->dir = strdup(x->args.out);
+	else {
 		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-		xasprintf(&dir, "results/explain-%s-%s-%s-%s", e.name, args.a, args.b, stamp);
+		xasprintf(&x->dir, "results/explain-%s-%s-%s-%s", x->e.name, x->args.a, x->args.b, stamp);
 	}
-	if (!dir) {
-		ret = log_error_errno(-ENOMEM, "explain: %m");
-		goto out;
+	return x->dir ? 0 : log_error_errno(-ENOMEM, "explain: %m");
+}
+
+/* A file's contexts started once each, the factors found again from their
+ * placements and the plan made again. */
+static int replan(struct explainer *x)
+{
+	struct design d;
+	double estimate_s;
+	int r = read_placements(x, false);
+
+	if (r >= 0)
+		r = factors_find(&x->e, x->ia, x->ib, &x->pa, &x->pb, &x->fs);
+	if (r >= 0 && x->fs.n == 0) {
+		log_error("explain: the placements of %s and %s differ in nothing a hybrid can take%s%s", x->args.a,
+			  x->args.b, *x->fs.unmovable ? ": " : "", x->fs.unmovable);
+		r = -ENOENT;
 	}
-	if (!placed) {
-		ret = read_placements(&e, ia, ib, &fs, &args, dir, &pa, &pb);
-		if (ret == 0)
-			ret = factors_find(&e, ia, ib, &pa, &pb, &fs);
-		if (ret == 0 && fs.n == 0) {
-			log_error("explain: the placements of %s and %s differ in nothing a hybrid can take%s%s", args.a,
-				  args.b, *fs.unmovable ? ": " : "", fs.unmovable);
-			ret = -ENOENT;
-		}
-		if (ret == 0) {
-			design_make(&fs, &d);
-			ret = fit_budget(&e, &args, d.n, place_s, &estimate_s) < 0 ? -E2BIG : 0;
-		}
-		if (ret < 0)
-			goto measured;
-		print_plan(&e, &args, &fs, d.n, estimate_s, true);
-	}
-	ret = run_rounds(&e, ia, ib, &pa, &pb, &fs, &args, dir, &d, dirs, &n_dirs);
-	if (ret > 0)
-		printf("\n%d step%s failed and %s left out of the analysis.\n", ret, ret == 1 ? "" : "s",
-		       ret == 1 ? "is" : "are");
-	if (ret >= 0) {
-		analyse(dirs, n_dirs, &args, &fs, &d);
-		ret = 0;
-	}
-measured:
-	if (ret < 0 && ret != -EINTR)
+	if (r < 0)
+		return r;
+	first_design(x, &d);
+	if (fit_budget(x, d.n, 0, &estimate_s) < 0)
+		return -E2BIG;
+	print_plan(x, d.n, estimate_s, true);
+	return 0;
+}
+
+int explain_run(const struct explain_args *a)
+{
+	_cleanup_free_ struct explainer *x = calloc(1, sizeof(*x));
+	bool placed = is_results_dir(a->experiment);
+	int r;
+
+	if (!x)
+		return log_error_errno(-ENOMEM, "explain: %m");
+	x->args = *a;
+	x->start_ns = now_ns();
+	if (!x->args.confidence)
+		x->args.confidence = STATS_CONFIDENCE_DEFAULT;
+	if (!x->args.seed_given && rng_fresh_seed(&x->args.seed) >= 0)
+		x->args.seed_given = true;
+	r = load(x, placed);
+	if (r >= 0)
+		r = plan(x, placed);
+	if (r >= 0 && !x->args.what_if) {
+		r = choose_dir(x);
+		if (r >= 0 && !placed)
+			r = replan(x);
+		if (r >= 0)
+			r = measure(x);
 		/* Bad input was refused above: what failed while measuring is a
 		 * failure at run time, whatever its errno. */
-		ret = -EIO;
-out:
-	for (size_t i = 0; i < n_dirs; i++)
-		free(dirs[i]);
-	experiment_done(&e);
-	return ret;
+		if (r < 0 && r != -EINTR)
+			r = -EIO;
+	}
+	placement_done(&x->pa);
+	placement_done(&x->pb);
+	experiment_done(&x->e);
+	free(x->dir);
+	return r;
 }

@@ -1,21 +1,34 @@
 /* explain: which settings account for the TPS gap between two contexts of
- * an experiment (or of a results directory's experiment). */
+ * an experiment (or of a results directory's experiment), and the same
+ * explanation again from an explain directory alone. */
 #pragma once
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct explain_args {
 	const char *experiment, *a, *b, *out;
 	long threads;
-	unsigned repeat;
+	unsigned repeat; /* the screen's rounds */
 	uint64_t duration_ns, budget_ns;
 	double confidence; /* the level of the gap's and the shares' intervals, 0.95 */
+	double width;	   /* the named share's interval the hold-out aims at, a fraction of the gap (0.20) */
+	int order;	   /* enum run_order */
+	uint64_t seed;	   /* of the rounds' orders and the bootstrap, with seed_given */
+	bool seed_given;
 	bool what_if;
 };
 
-/* Designs the mixes, runs them (unless what_if) and prints the analysis.
- * Returns 0 or -errno, logged: -EINVAL for bad input (nothing started),
- * -EINTR when a signal ended the measurement, -EIO for any other failure
- * while measuring. */
+/* Designs the mixes, runs the stages (unless what_if) and prints the
+ * analysis.  Returns 0 or -errno, logged: -EINVAL for bad input (nothing
+ * started), -EINTR when a signal ended the measurement, -EIO for any other
+ * failure while measuring. */
 int explain_run(const struct explain_args *a);
+
+/* The explanation of explain directory dir, as explain printed it (or as
+ * JSON), at level and against the width asked of the named share's
+ * interval (0: those it was made with).  -ENOENT: dir has no
+ * explain.json; -EBADMSG with *ret_why: not as explain writes it; -EIO: a
+ * write to out failed. */
+int explain_report(const char *dir, bool json, double level, double width, FILE *out, char **ret_why);

@@ -1,0 +1,544 @@
+/* explain's analysis (explain/analysis.h): the stages' starts as
+ * observations of the block model, and the gap, the shares, the pairs and
+ * the set named as contrasts of its fit. */
+#include <math.h>
+#include <string.h>
+
+#include "explain/analysis.h"
+#include "common/rng.h"
+#include "common/util.h"
+
+/* The cells of a fit: the masks of its mixes, in the order of the
+ * stages. */
+struct cells {
+	struct design d;
+};
+
+/* The stages' starts as observations, each stage's rounds blocks of their
+ * own; *ret (to free()) holds *ret_n, *ret_blocks the blocks. */
+static int observations(const struct stage *const *st, size_t n_st, struct cells *cells, struct block_obs **ret,
+			size_t *ret_n, size_t *ret_blocks)
+{
+	size_t n = 0, cap = 0, offset = 0;
+	struct block_obs *obs;
+
+	cells->d.n = 0;
+	for (size_t s = 0; s < n_st; s++)
+		for (size_t i = 0; i < st[s]->n_mix; i++) {
+			cap += st[s]->mix[i].n;
+			if (design_index(&cells->d, st[s]->mix[i].mask) < 0 && cells->d.n < DESIGN_MIXES_MAX)
+				cells->d.masks[cells->d.n++] = st[s]->mix[i].mask;
+		}
+	obs = calloc(cap + 1, sizeof(*obs));
+	if (!obs)
+		return -ENOMEM;
+	for (size_t s = 0; s < n_st; offset += st[s]->n_rounds, s++)
+		for (size_t i = 0; i < st[s]->n_mix; i++) {
+			const struct stage_mix *m = &st[s]->mix[i];
+			long c = design_index(&cells->d, m->mask);
+
+			for (size_t r = 0; c >= 0 && r < m->n; r++)
+				obs[n++] = (struct block_obs){ .cell = (size_t)c, .block = offset + m->round[r] - 1,
+							       .y = log(m->tps[r]) };
+		}
+	*ret = obs;
+	*ret_n = n;
+	*ret_blocks = offset;
+	return 0;
+}
+
+static int fit_stages(const struct stage *const *st, size_t n_st, struct cells *cells, struct block_fit *ret)
+{
+	_cleanup_free_ struct block_obs *obs = NULL;
+	size_t n, blocks;
+	int r = observations(st, n_st, cells, &obs, &n, &blocks);
+
+	return r < 0 ? r : block_fit(obs, n, cells->d.n, MAX(blocks, 1), ret);
+}
+
+/* w[cell of mask] += by; false when the mask is not among the cells. */
+static bool weigh(const struct cells *c, double *w, unsigned mask, double by)
+{
+	long i = design_index(&c->d, mask);
+
+	if (i < 0)
+		return false;
+	w[i] += by;
+	return true;
+}
+
+static unsigned a_mask(const struct analysis_inputs *in)
+{
+	return in->closure_is_a ? (1u << in->n_factors) - 1 : EXPLAIN_A;
+}
+
+/* ln T(A) - ln T(B). */
+static bool gap_weights(const struct analysis_inputs *in, const struct cells *c, double *w)
+{
+	memset(w, 0, DESIGN_MIXES_MAX * sizeof(*w));
+	return weigh(c, w, a_mask(in), 1) && weigh(c, w, 0, -1);
+}
+
+/* Factor k's Shapley value over the factors of mask `set` (the others at
+ * B): sum over S of the others of |S|! (n - |S| - 1)! / n! times
+ * T(S + k) - T(S). */
+static bool shapley_weights(const struct cells *c, unsigned set, size_t k, double *w)
+{
+	unsigned others = set & ~(1u << k);
+	int n = __builtin_popcount(set);
+	bool all = true;
+
+	memset(w, 0, DESIGN_MIXES_MAX * sizeof(*w));
+	for (unsigned s = 0;; s = (s - others) & others) {
+		int size = __builtin_popcount(s);
+		double wt = tgamma(size + 1) * tgamma(n - size) / tgamma(n + 1);
+
+		all &= weigh(c, w, s | (1u << k), wt) && weigh(c, w, s, -wt);
+		if (s == others)
+			break;
+	}
+	return all;
+}
+
+/* The interaction of j and k averaged over the other factors of set. */
+static bool pair_weights(const struct cells *c, unsigned set, size_t j, size_t k, double *w)
+{
+	unsigned jk = (1u << j) | (1u << k), others = set & ~jk;
+	double wt = 1.0 / (double)(1u << __builtin_popcount(others));
+	bool all = true;
+
+	memset(w, 0, DESIGN_MIXES_MAX * sizeof(*w));
+	for (unsigned s = 0;; s = (s - others) & others) {
+		all &= weigh(c, w, s | jk, wt) && weigh(c, w, s | (1u << j), -wt) && weigh(c, w, s | (1u << k), -wt) &&
+		       weigh(c, w, s, wt);
+		if (s == others)
+			break;
+	}
+	return all;
+}
+
+/* What set moves: half of what it adds to B and half of what the closure
+ * loses without it. */
+static bool set_weights(const struct cells *c, unsigned set, unsigned closure, double *w)
+{
+	memset(w, 0, DESIGN_MIXES_MAX * sizeof(*w));
+	return weigh(c, w, set, 0.5) && weigh(c, w, 0, -0.5) && weigh(c, w, closure, 0.5) &&
+	       weigh(c, w, closure & ~set, -0.5);
+}
+
+/* The share num / gap of fit at level; none when a mix is missing. */
+static struct stats_share share_of(const struct block_fit *f, const double *num, const double *den, bool have,
+				   double level)
+{
+	struct stats_share s = STATS_SHARE_NONE;
+
+	if (have && block_share(f, num, den, level, &s) < 0)
+		s = STATS_SHARE_NONE;
+	return s;
+}
+
+/* Holm across a family of shares: each made again at its step's level. */
+static void holm_shares(const struct block_fit *f, double (*num)[DESIGN_MIXES_MAX], const double *den,
+			struct stats_share **s, size_t n, double level)
+{
+	double p[FACTORS_MAX * FACTORS_MAX] = {}, adj[FACTORS_MAX * FACTORS_MAX], lev[FACTORS_MAX * FACTORS_MAX];
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		p[i] = s[i]->p_raw;
+		m += !isnan(p[i]);
+	}
+	stats_holm(p, n, level, adj, lev);
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(p[i]))
+			continue;
+		*s[i] = share_of(f, num[i], den, true, lev[i]);
+		s[i]->p = adj[i];
+		s[i]->p_raw = p[i];
+		s[i]->family = m;
+	}
+}
+
+/* The gap from every start of every stage. */
+static int explain_gap(const struct analysis_inputs *in, struct explanation *x)
+{
+	const struct stage *st[3];
+	struct cells c;
+	struct block_fit f;
+	size_t n = 0;
+	long ia, ib;
+	int r;
+
+	if (in->fraction)
+		st[n++] = in->fraction;
+	st[n++] = in->screen;
+	if (in->confirm)
+		st[n++] = in->confirm;
+	r = fit_stages(st, n, &c, &f);
+	if (r < 0)
+		return r;
+	ia = design_index(&c.d, a_mask(in));
+	ib = design_index(&c.d, 0);
+	r = ia < 0 || ib < 0 ? -EDOM : block_ratio(&f, (size_t)ia, (size_t)ib, in->level, &x->gap);
+	x->n_a = r >= 0 ? x->gap.n_a : 0;
+	x->n_b = r >= 0 ? x->gap.n_b : 0;
+	x->n_starts = f.n_obs;
+	block_fit_done(&f);
+	return r;
+}
+
+/* The screen's shares: each factor's Shapley value and alone, the pairs,
+ * the closure and its distance to A. */
+static int explain_screen(const struct analysis_inputs *in, const struct block_fit *f, const struct cells *c,
+			  struct explanation *x)
+{
+	double num[FACTORS_MAX * FACTORS_MAX][DESIGN_MIXES_MAX], den[DESIGN_MIXES_MAX], w[DESIGN_MIXES_MAX];
+	struct stats_share *fam[FACTORS_MAX * FACTORS_MAX];
+	unsigned set = in->screen_factors;
+	size_t n = 0;
+	long ia = design_index(&c->d, a_mask(in)), icl = design_index(&c->d, set);
+
+	if (!gap_weights(in, c, den))
+		return -EDOM;
+	for (size_t k = 0; k < in->n_factors; k++) {
+		if (!((set >> k) & 1))
+			continue;
+		x->shapley[k] = share_of(f, num[n], den, shapley_weights(c, set, k, num[n]), in->level);
+		fam[n++] = &x->shapley[k];
+		memset(w, 0, sizeof(w));
+		x->alone[k] = share_of(f, w, den, weigh(c, w, 1u << k, 1) && weigh(c, w, 0, -1), in->level);
+	}
+	holm_shares(f, num, den, fam, n, in->level);
+	n = 0;
+	for (size_t j = 0; j < in->n_factors; j++)
+		for (size_t k = j + 1; k < in->n_factors; k++)
+			if ((set >> j) & 1 && (set >> k) & 1) {
+				x->pair[j][k] = share_of(f, num[n], den, pair_weights(c, set, j, k, num[n]), in->level);
+				fam[n++] = &x->pair[j][k];
+			}
+	holm_shares(f, num, den, fam, n, in->level);
+	x->n_pairs = n;
+	for (size_t j = 0; j < in->n_factors; j++)
+		for (size_t k = j + 1; k < in->n_factors; k++)
+			x->pair_claimed[j][k] = x->pair[j][k].bounded && (x->pair[j][k].lo > 0 || x->pair[j][k].hi < 0);
+	memset(w, 0, sizeof(w));
+	x->closure = share_of(f, w, den, weigh(c, w, set, 1) && weigh(c, w, 0, -1), in->level);
+	if (!in->closure_is_a && ia >= 0 && icl >= 0)
+		block_ratio(f, (size_t)icl, (size_t)ia, in->level, &x->closure_to_a);
+	x->sigma = block_sigma(f);
+	x->df = f->df;
+	return 0;
+}
+
+/* The shares' point estimates of the screen resampled by rounds. */
+static void bootstrap_once(const struct analysis_inputs *in, const struct stage *s, struct rng *g, double *ret)
+{
+	static struct stage b;
+	unsigned pick[STAGE_STARTS_MAX];
+	struct cells c;
+	struct block_fit f;
+	double den[DESIGN_MIXES_MAX], num[DESIGN_MIXES_MAX], d, se, nv;
+	const struct stage *one[] = { &b };
+
+	for (unsigned r = 0; r < s->n_rounds; r++)
+		pick[r] = (unsigned)rng_below(g, s->n_rounds) + 1;
+	b = (struct stage){ .n_mix = s->n_mix, .n_rounds = s->n_rounds };
+	for (size_t i = 0; i < s->n_mix; i++) {
+		b.mix[i].mask = s->mix[i].mask;
+		for (unsigned r = 0; r < s->n_rounds; r++)
+			for (size_t j = 0; j < s->mix[i].n && b.mix[i].n < STAGE_STARTS_MAX; j++)
+				if (s->mix[i].round[j] == pick[r]) {
+					b.mix[i].tps[b.mix[i].n] = s->mix[i].tps[j];
+					b.mix[i].round[b.mix[i].n++] = r + 1;
+				}
+	}
+	for (size_t k = 0; k < FACTORS_MAX; k++)
+		ret[k] = NAN;
+	if (fit_stages(one, 1, &c, &f) < 0)
+		return;
+	if (gap_weights(in, &c, den) && block_contrast(&f, den, &d, &se) >= 0 && d != 0)
+		for (size_t k = 0; k < in->n_factors; k++)
+			if ((in->screen_factors >> k) & 1 && shapley_weights(&c, in->screen_factors, k, num) &&
+			    block_contrast(&f, num, &nv, &se) >= 0)
+				ret[k] = nv / d;
+	block_fit_done(&f);
+}
+
+/* Percentile intervals of the shares over ANALYSIS_BOOTSTRAP resamples of
+ * the screen's rounds; NAN with fewer than 5 rounds, too coarse a
+ * resampling to say anything. */
+static int explain_bootstrap(const struct analysis_inputs *in, struct explanation *x)
+{
+	_cleanup_free_ double *draws = malloc(ANALYSIS_BOOTSTRAP * FACTORS_MAX * sizeof(double));
+	double col[ANALYSIS_BOOTSTRAP];
+	struct rng g = rng_seeded(in->seed, 0);
+	double alpha = 1 - in->level;
+
+	for (size_t k = 0; k < FACTORS_MAX; k++)
+		x->boot_lo[k] = x->boot_hi[k] = NAN;
+	if (in->screen->n_rounds < 5)
+		return 0;
+	if (!draws)
+		return -ENOMEM;
+	for (size_t b = 0; b < ANALYSIS_BOOTSTRAP; b++)
+		bootstrap_once(in, in->screen, &g, draws + b * FACTORS_MAX);
+	for (size_t k = 0; k < in->n_factors; k++) {
+		size_t n = 0;
+
+		for (size_t b = 0; b < ANALYSIS_BOOTSTRAP; b++)
+			if (!isnan(draws[b * FACTORS_MAX + k]))
+				col[n++] = draws[b * FACTORS_MAX + k];
+		if (n < ANALYSIS_BOOTSTRAP / 2)
+			continue;
+		qsort(col, n, sizeof(double), stats_cmp_double);
+		x->boot_lo[k] = col[(size_t)floor(alpha / 2 * (double)(n - 1))];
+		x->boot_hi[k] = col[(size_t)ceil((1 - alpha / 2) * (double)(n - 1))];
+	}
+	return 0;
+}
+
+/* The fraction's main effects, as shares of its own gap. */
+static int explain_fraction(const struct analysis_inputs *in, struct explanation *x)
+{
+	const struct stage *one[] = { in->fraction };
+	double den[DESIGN_MIXES_MAX], w[DESIGN_MIXES_MAX], d, nv, se;
+	struct cells c;
+	struct block_fit f;
+	int r = fit_stages(one, 1, &c, &f);
+
+	if (r < 0)
+		return r;
+	if (!gap_weights(in, &c, den) || block_contrast(&f, den, &d, &se) < 0 || d == 0)
+		r = -EDOM;
+	for (size_t k = 0; r >= 0 && k < in->n_factors; k++) {
+		size_t on = 0, off = 0;
+
+		for (size_t i = 0; i < c.d.n; i++)
+			if (c.d.masks[i] != EXPLAIN_A) {
+				on += c.d.masks[i] >> k & 1;
+				off += !(c.d.masks[i] >> k & 1);
+			}
+		memset(w, 0, sizeof(w));
+		for (size_t i = 0; i < c.d.n; i++)
+			if (c.d.masks[i] != EXPLAIN_A)
+				w[i] = c.d.masks[i] >> k & 1 ? 1.0 / (double)on : -1.0 / (double)off;
+		x->main_effect[k] = block_contrast(&f, w, &nv, &se) >= 0 ? nv / d : NAN;
+	}
+	block_fit_done(&f);
+	return r;
+}
+
+/* The correlation across the mixes of a figure of mechanism (its
+ * logarithm, percentages as they are) with the mixes' mean log TPS. */
+static double mechanism_correlation(const struct stage *s, size_t row, bool share)
+{
+	double x[DESIGN_MIXES_MAX], y[DESIGN_MIXES_MAX], mx, vx, my, vy, cov = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n_mix; i++) {
+		double v = s->mix[i].mech[row], lt = 0;
+
+		if (isnan(v) || (!share && v <= 0) || s->mix[i].n == 0)
+			continue;
+		for (size_t r = 0; r < s->mix[i].n; r++)
+			lt += log(s->mix[i].tps[r]);
+		x[n] = share ? v : log(v);
+		y[n++] = lt / (double)s->mix[i].n;
+	}
+	stats_mean_var(x, n, &mx, &vx);
+	stats_mean_var(y, n, &my, &vy);
+	for (size_t i = 0; i < n; i++)
+		cov += (x[i] - mx) * (y[i] - my) / (double)(n - 1);
+	return n >= 2 && vx > 0 && vy > 0 ? cov / sqrt(vx * vy) : NAN;
+}
+
+/* Of the figures whose A and B differ by 1.5x or more, the one that
+ * follows TPS across the screen's mixes most closely. */
+static void explain_mechanism(const struct analysis_inputs *in, struct explanation *x)
+{
+	const struct stage *s = in->screen;
+	size_t n_rows;
+	const struct oltp_mechanism_def *defs = oltp_mechanism_table(&n_rows);
+	long ia = -1, ib = -1;
+
+	x->mechanism = -1;
+	for (size_t i = 0; i < s->n_mix; i++) {
+		if (s->mix[i].mask == a_mask(in))
+			ia = (long)i;
+		if (s->mix[i].mask == 0)
+			ib = (long)i;
+	}
+	for (size_t k = 0; ia >= 0 && ib >= 0 && k < n_rows; k++) {
+		double a = s->mix[ia].mech[k], b = s->mix[ib].mech[k], r;
+
+		if (!(a > 0 && b > 0) || MAX(a, b) / MIN(a, b) < 1.5)
+			continue;
+		r = mechanism_correlation(s, k, streq(defs[k].unit, "%"));
+		if (!isnan(r) && (x->mechanism < 0 || fabs(r) > fabs(x->mech_r))) {
+			x->mechanism = (long)k;
+			x->mech_a = a;
+			x->mech_b = b;
+			x->mech_r = r;
+		}
+	}
+	x->n_mixes = s->n_mix;
+}
+
+/* The named set's share: from the hold-out's own fit when it was measured,
+ * else from the screen's (chosen and sized on the same data). */
+static int explain_named(const struct analysis_inputs *in, const struct block_fit *screen, const struct cells *sc,
+			 struct explanation *x)
+{
+	const struct stage *one[] = { in->confirm };
+	double num[DESIGN_MIXES_MAX], den[DESIGN_MIXES_MAX];
+	unsigned closure = in->screen_factors;
+	struct cells c;
+	struct block_fit f;
+	int r;
+
+	x->named = in->named;
+	x->named_share = STATS_SHARE_NONE;
+	if (!x->named)
+		return 0;
+	if (!in->confirm) {
+		x->named_share = share_of(screen, num, den, set_weights(sc, x->named, closure, num) && gap_weights(in, sc, den),
+					  in->level);
+		return 0;
+	}
+	r = fit_stages(one, 1, &c, &f);
+	if (r < 0)
+		return r;
+	x->named_share = share_of(&f, num, den, set_weights(&c, x->named, closure, num) && gap_weights(in, &c, den),
+				  in->level);
+	x->held_out = true;
+	x->confirm_rounds = in->confirm->n_rounds;
+	block_fit_done(&f);
+	return 0;
+}
+
+static void explanation_clear(struct explanation *x)
+{
+	*x = (struct explanation){ .gap = { .ratio = NAN }, .closure = STATS_SHARE_NONE,
+				   .closure_to_a = { .ratio = NAN, .lo = NAN, .hi = NAN }, .sigma = NAN, .df = NAN,
+				   .named_share = STATS_SHARE_NONE, .mechanism = -1 };
+	for (size_t k = 0; k < FACTORS_MAX; k++) {
+		x->shapley[k] = x->alone[k] = STATS_SHARE_NONE;
+		x->main_effect[k] = NAN;
+		for (size_t j = 0; j < FACTORS_MAX; j++)
+			x->pair[k][j] = STATS_SHARE_NONE;
+	}
+}
+
+int analysis_explain(const struct analysis_inputs *in, struct explanation *ret)
+{
+	const struct stage *one[] = { in->screen };
+	struct cells c;
+	struct block_fit f;
+	int r;
+
+	explanation_clear(ret);
+	ret->factors = in->screen_factors;
+	for (size_t i = 0; i < in->screen->n_mix; i++) {
+		if (in->screen->mix[i].mask == a_mask(in))
+			ret->med_a = in->screen->mix[i].med;
+		if (in->screen->mix[i].mask == 0)
+			ret->med_b = in->screen->mix[i].med;
+	}
+	r = explain_gap(in, ret);
+	if (r >= 0 && in->fraction)
+		r = explain_fraction(in, ret);
+	if (r < 0)
+		return r;
+	r = fit_stages(one, 1, &c, &f);
+	if (r < 0)
+		return r;
+	r = explain_screen(in, &f, &c, ret);
+	if (r >= 0)
+		r = explain_named(in, &f, &c, ret);
+	block_fit_done(&f);
+	if (r >= 0)
+		r = explain_bootstrap(in, ret);
+	if (r >= 0)
+		explain_mechanism(in, ret);
+	return r;
+}
+
+int analysis_main_effects(const struct analysis_inputs *in, struct explanation *x)
+{
+	explanation_clear(x);
+	return explain_fraction(in, x);
+}
+
+unsigned analysis_choose_set(const struct explanation *x)
+{
+	double target = ANALYSIS_SUFFICIENT * (isnan(x->closure.share) ? 1 : x->closure.share), sum = 0;
+	unsigned set = 0;
+
+	if (x->gap.verdict != STATS_SIGNIFICANT || !(target > 0))
+		return 0;
+	while (sum < target) {
+		long best = -1;
+
+		for (size_t k = 0; k < FACTORS_MAX; k++)
+			if ((x->factors >> k) & 1 && !((set >> k) & 1) && x->shapley[k].share > 0 &&
+			    (best < 0 || x->shapley[k].share > x->shapley[best].share))
+				best = (long)k;
+		if (best < 0)
+			break;
+		set |= 1u << best;
+		sum += x->shapley[best].share;
+	}
+	return set;
+}
+
+unsigned analysis_strongest(const struct explanation *x, size_t n_factors)
+{
+	unsigned set = 0;
+
+	for (size_t pick = 0; pick < DESIGN_FULL_MAX && pick < n_factors; pick++) {
+		long best = -1;
+
+		for (size_t k = 0; k < n_factors; k++)
+			if (!((set >> k) & 1) && !isnan(x->main_effect[k]) &&
+			    (best < 0 || fabs(x->main_effect[k]) > fabs(x->main_effect[best])))
+				best = (long)k;
+		if (best >= 0)
+			set |= 1u << best;
+	}
+	return set;
+}
+
+/* sum (c_num - s c_den)^2 over the hold-out's mixes, one start each. */
+static double holdout_variance_factor(const struct analysis_inputs *in, const struct explanation *x)
+{
+	struct cells c;
+	double num[DESIGN_MIXES_MAX], den[DESIGN_MIXES_MAX], s = 0, v = 0;
+
+	design_holdout(x->named, in->screen_factors, in->closure_is_a, &c.d);
+	for (size_t k = 0; k < FACTORS_MAX; k++)
+		if ((x->named >> k) & 1 && !isnan(x->shapley[k].share))
+			s += x->shapley[k].share;
+	if (!set_weights(&c, x->named, in->screen_factors, num) || !gap_weights(in, &c, den))
+		return NAN;
+	for (size_t i = 0; i < c.d.n; i++)
+		v += (num[i] - s * den[i]) * (num[i] - s * den[i]);
+	return v;
+}
+
+double analysis_predicted_width(const struct analysis_inputs *in, const struct explanation *x, unsigned rounds)
+{
+	double v = holdout_variance_factor(in, x), g = fabs(log(x->gap.ratio));
+
+	if (isnan(v) || isnan(x->sigma) || !(g > 0) || rounds == 0)
+		return NAN;
+	return 2 * stats_t_critical(in->level, x->df) * x->sigma * sqrt(v / rounds) / g;
+}
+
+unsigned analysis_confirm_rounds(const struct analysis_inputs *in, const struct explanation *x, double width)
+{
+	double w1 = analysis_predicted_width(in, x, 1);
+
+	if (isnan(w1) || !(width > 0))
+		return 2;
+	return (unsigned)MAX(2, MIN(1000, ceil(pow(w1 / width, 2))));
+}

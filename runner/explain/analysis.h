@@ -1,0 +1,123 @@
+/* explain's analysis: what the measured mixes say about the gap between A
+ * and B, from the one model (stats/block.h) fitted to each stage's rounds.
+ *
+ * - The gap, ln T(A) - ln T(B), is a contrast of the model fitted to every
+ *   start of every stage (a stage's rounds are blocks of their own), so
+ *   that every mix bears on its interval through the pooled residual
+ *   variance and the rounds.
+ * - Each factor's share is its exact Shapley value over the full design:
+ *   the average, over every order of adding the factors to B, of what it
+ *   adds to log TPS, over the gap; the shares add up to the closure's.
+ *   Fieller's interval from the screen's fit, Holm-adjusted across the
+ *   factors.  A bootstrap over the rounds (seeded) is a cross-check.
+ * - Each pair's interaction, the factorial contrast averaged over the other
+ *   factors, is claimed only when its interval (Holm across the pairs)
+ *   excludes 0.  "Alone" is what a factor moves added to B by itself.
+ * - The set named is chosen on the screen (the fewest factors, by share,
+ *   that reach SUFFICIENT_FIT of what the closure reaches) and its share
+ *   comes from the hold-out rounds, which played no part in choosing it:
+ *   half of what it moves added to B and half of what the closure loses
+ *   without it.
+ * Pure: numbers in, numbers out; explain/sentences.c says them. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "explain/design.h"
+#include "oltp/oltp.h"
+#include "stats/block.h"
+#include "stats/stats.h"
+
+#define STAGE_STARTS_MAX 128
+/* "Neither alone moves it" needs each member's share alone shown under
+ * this (the upper end of its interval). */
+#define ANALYSIS_SMALL 0.10
+/* The set named reaches this much of what the closure reaches. */
+#define ANALYSIS_SUFFICIENT 0.80
+#define ANALYSIS_BOOTSTRAP 999
+
+/* One mix's starts in a stage. */
+struct stage_mix {
+	unsigned mask;
+	size_t n, n_failed;
+	double tps[STAGE_STARTS_MAX];
+	unsigned round[STAGE_STARTS_MAX];
+	double med;
+	double mech[OLTP_MECHANISM_MAX]; /* medians over the starts; NAN: none */
+};
+
+/* A stage: a results directory of rounds, each mix once a round. */
+struct stage {
+	struct stage_mix mix[DESIGN_MIXES_MAX];
+	size_t n_mix;
+	unsigned n_rounds;
+};
+
+struct analysis_inputs {
+	size_t n_factors;
+	const char *const *labels;
+	bool closure_is_a;
+	double level;
+	uint64_t seed; /* of the bootstrap */
+	const struct stage *fraction; /* the resolution IV screen; NULL: none */
+	const struct stage *screen;   /* every mix of screen_factors */
+	unsigned screen_factors;
+	const struct stage *confirm; /* the hold-out rounds; NULL: not measured */
+	unsigned named;		     /* the set they measured */
+};
+
+struct explanation {
+	/* The gap, from every start */
+	struct stats_ratio gap;
+	double med_a, med_b;
+	size_t n_a, n_b, n_starts;
+	/* The screen: each factor (its index in the factor set) */
+	unsigned factors;			/* the factors shared out: screen_factors */
+	struct stats_share shapley[FACTORS_MAX]; /* Holm across the factors */
+	struct stats_share alone[FACTORS_MAX];	 /* added to B by itself */
+	double boot_lo[FACTORS_MAX], boot_hi[FACTORS_MAX]; /* NAN: too few rounds */
+	double main_effect[FACTORS_MAX];	/* the fraction's, as a share of the gap; NAN: none */
+	struct stats_share pair[FACTORS_MAX][FACTORS_MAX]; /* [j][k], j < k; Holm across the pairs */
+	bool pair_claimed[FACTORS_MAX][FACTORS_MAX];
+	size_t n_pairs;
+	struct stats_share closure; /* the closure's share of the gap */
+	struct stats_ratio closure_to_a; /* .ratio NAN when A is the closure */
+	double sigma, df;		 /* the screen's residual spread */
+	/* The set named (0: none), its share, and whether fresh rounds gave it */
+	unsigned named;
+	struct stats_share named_share;
+	bool held_out;
+	unsigned confirm_rounds;
+	/* What moved with the gap: a row of oltp_mechanism_table() (-1: none),
+	 * A's and B's medians and its correlation with log TPS across the mixes */
+	long mechanism;
+	double mech_a, mech_b, mech_r;
+	size_t n_mixes;
+};
+
+/* The explanation of the stages in in.  -EDOM: a stage without A or B;
+ * -ENOMEM. */
+int analysis_explain(const struct analysis_inputs *in, struct explanation *ret);
+
+/* The fraction's main effects alone into x->main_effect (a stage of
+ * in->fraction only: the screen is not measured yet). */
+int analysis_main_effects(const struct analysis_inputs *in, struct explanation *x);
+
+/* The set to name from a screen's explanation: the fewest factors, by
+ * share, that reach ANALYSIS_SUFFICIENT of the closure's share; 0 when the
+ * gap is not significant or no factor moves it. */
+unsigned analysis_choose_set(const struct explanation *x);
+
+/* The strongest DESIGN_FULL_MAX factors of a fraction's main effects, as a
+ * mask. */
+unsigned analysis_strongest(const struct explanation *x, size_t n_factors);
+
+/* The hold-out rounds that make x->named's share's interval about width
+ * wide (a fraction of the gap) at in->level, from the screen's spread: a
+ * share's variance is sigma^2 sum (c_num - s c_den)^2 / R over the
+ * hold-out's contrasts, with the screen's t (Stein's rule).  At least 2. */
+unsigned analysis_confirm_rounds(const struct analysis_inputs *in, const struct explanation *x, double width);
+/* That interval's width with R hold-out rounds, as predicted. */
+double analysis_predicted_width(const struct analysis_inputs *in, const struct explanation *x, unsigned rounds);

@@ -1,0 +1,102 @@
+/* An explanation as JSON (explain/sentences.h): the gap with its interval
+ * and verdict, every factor with its label, its position in the mix names,
+ * its share and interval, the pairs, the set named with its share and
+ * interval, and whether an interaction is claimed.  What makes the
+ * statistics testable from a directory alone. */
+#include <math.h>
+
+#include "explain/sentences.h"
+#include "common/util.h"
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *share_json(const struct stats_share *s)
+{
+	return json_pack("{s:o, s:o, s:o, s:b, s:o, s:o, s:I, s:o}", "share", num(s->share), "lo", num(s->lo), "hi",
+			 num(s->hi), "bounded", s->bounded, "p", num(s->p), "p_raw", num(s->p_raw), "family",
+			 (json_int_t)s->family, "level", num(s->level));
+}
+
+static json_t *ratio_json(const struct stats_ratio *r)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:I, s:I}", "ratio", num(r->ratio), "lo", num(r->lo),
+			 "hi", num(r->hi), "p", num(r->p), "df", num(r->df), "sigma", num(r->sigma), "mde", num(r->mde),
+			 "significant", r->verdict == STATS_SIGNIFICANT, "n_a", (json_int_t)r->n_a, "n_b",
+			 (json_int_t)r->n_b);
+}
+
+static json_t *factors_json(const struct explain_record *rec, const struct explanation *x)
+{
+	json_t *a = json_array();
+
+	for (size_t k = 0; a && k < rec->n_factors; k++) {
+		json_t *f = json_pack("{s:s, s:I, s:b, s:o, s:o, s:o, s:o, s:o}", "label", rec->labels[k], "position",
+				      (json_int_t)k, "shared_out", (x->factors >> k) & 1, "shapley",
+				      share_json(&x->shapley[k]), "alone", share_json(&x->alone[k]), "bootstrap_lo",
+				      num(x->boot_lo[k]), "bootstrap_hi", num(x->boot_hi[k]), "main_effect",
+				      num(x->main_effect[k]));
+
+		if (!f || json_array_append_new(a, f) < 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *pairs_json(const struct explain_record *rec, const struct explanation *x, bool *ret_claimed)
+{
+	json_t *a = json_array();
+
+	*ret_claimed = false;
+	for (size_t j = 0; a && j < rec->n_factors; j++)
+		for (size_t k = j + 1; k < rec->n_factors; k++) {
+			json_t *p;
+
+			if (isnan(x->pair[j][k].share))
+				continue;
+			*ret_claimed |= x->pair_claimed[j][k];
+			p = json_pack("{s:[II], s:o, s:b}", "positions", (json_int_t)j, (json_int_t)k, "interaction",
+				      share_json(&x->pair[j][k]), "claimed", x->pair_claimed[j][k]);
+			if (!p || json_array_append_new(a, p) < 0) {
+				json_decref(a);
+				return NULL;
+			}
+		}
+	return a;
+}
+
+static json_t *named_json(const struct explain_record *rec, const struct explanation *x)
+{
+	json_t *pos = json_array();
+
+	if (!x->named) {
+		json_decref(pos);
+		return json_null();
+	}
+	for (size_t k = 0; pos && k < rec->n_factors; k++)
+		if ((x->named >> k) & 1 && json_array_append_new(pos, json_integer((json_int_t)k)) < 0) {
+			json_decref(pos);
+			return NULL;
+		}
+	return json_pack("{s:o, s:o, s:b, s:I}", "positions", pos, "share", share_json(&x->named_share), "held_out",
+			 x->held_out, "rounds", (json_int_t)x->confirm_rounds);
+}
+
+json_t *sentences_json(const struct explain_record *rec, const struct analysis_inputs *in _unused_,
+		       const struct explanation *x)
+{
+	bool claimed = false;
+	json_t *pairs = pairs_json(rec, x, &claimed);
+
+	return json_pack("{s:i, s:s, s:s, s:s, s:s, s:I, s:f, s:o, s:I, s:I, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
+			 "format_version", EXPLAIN_RECORD_VERSION, "kind", "explanation", "experiment", rec->experiment,
+			 "a", rec->a, "b", rec->b, "threads", (json_int_t)rec->threads, "confidence", rec->level, "gap",
+			 ratio_json(&x->gap), "starts", (json_int_t)x->n_starts, "mixes", (json_int_t)x->n_mixes,
+			 "factors", factors_json(rec, x), "pairs", pairs, "named", named_json(rec, x),
+			 "interaction_claimed", claimed, "closure", share_json(&x->closure), "closure_to_a",
+			 ratio_json(&x->closure_to_a), "sigma", num(x->sigma), "df", num(x->df));
+}

@@ -1,0 +1,118 @@
+/* An explain directory analysed from what it holds (explain/explain.h):
+ * explain.json and each stage's results directory, the same analysis and
+ * the same sentences as explain printed when it measured them. */
+#include <math.h>
+#include <stdio.h>
+
+#include "explain/explain.h"
+#include "explain/record.h"
+#include "explain/reading.h"
+#include "explain/sentences.h"
+#include "common/util.h"
+
+/* Everything one analysis needs, large: one of it is made at a time. */
+struct reading {
+	struct explain_record rec;
+	struct stage stage[_STAGE_MAX];
+	const char *labels[FACTORS_MAX];
+	struct analysis_inputs in;
+	struct explanation x;
+};
+
+/* The record and its stages into *rd, and the analysis of them; -EBADMSG
+ * with *ret_why for a directory not as explain writes it. */
+static int reading_load(const char *dir, double level, double width, struct reading *rd, char **ret_why)
+{
+	int r = explain_record_read(dir, &rd->rec, ret_why);
+
+	for (size_t s = 0; r >= 0 && s < _STAGE_MAX; s++)
+		if (rd->rec.stage[s].present)
+			r = explain_stage_load(dir, (enum explain_stage)s, &rd->rec, &rd->stage[s], ret_why);
+	if (r < 0)
+		return r;
+	for (size_t k = 0; k < rd->rec.n_factors; k++)
+		rd->labels[k] = rd->rec.labels[k];
+	rd->in = (struct analysis_inputs){
+		.n_factors = rd->rec.n_factors, .labels = rd->labels, .closure_is_a = rd->rec.closure_is_a,
+		.level = level ? level : rd->rec.level, .seed = rd->rec.seed,
+		.fraction = rd->rec.stage[STAGE_FRACTION].present ? &rd->stage[STAGE_FRACTION] : NULL,
+		.screen = &rd->stage[STAGE_SCREEN], .screen_factors = rd->rec.stage[STAGE_SCREEN].factors,
+		.confirm = rd->rec.stage[STAGE_CONFIRM].present ? &rd->stage[STAGE_CONFIRM] : NULL,
+		.named = rd->rec.stage[STAGE_CONFIRM].set,
+	};
+	rd->rec.level = rd->in.level;
+	if (width > 0)
+		rd->rec.width = width;
+	if (!rd->rec.stage[STAGE_SCREEN].present)
+		return analysis_main_effects(&rd->in, &rd->x);
+	r = analysis_explain(&rd->in, &rd->x);
+	if (r == -EDOM)
+		return xasprintf(ret_why, "%s: a stage without A's or B's starts: nothing to explain", dir), -EBADMSG;
+	return r;
+}
+
+int explain_report(const char *dir, bool json, double level, double width, FILE *out, char **ret_why)
+{
+	_cleanup_free_ struct reading *rd = calloc(1, sizeof(*rd));
+	json_t *j;
+	int r;
+
+	if (!rd)
+		return -ENOMEM;
+	r = reading_load(dir, level, width, rd, ret_why);
+	if (r < 0)
+		return r;
+	if (!rd->rec.stage[STAGE_SCREEN].present)
+		return xasprintf(ret_why, "%s: explain stopped after its screen of %zu factors", dir, rd->rec.n_factors),
+		       -EBADMSG;
+	/* Without a hold-out (explain stopped before it, or none was asked
+	 * for), the set is named from the screen, and says so. */
+	if (!rd->in.confirm)
+		rd->x.named = analysis_choose_set(&rd->x), rd->in.named = rd->x.named;
+	if (!rd->in.confirm && rd->x.named)
+		r = analysis_explain(&rd->in, &rd->x);
+	if (r < 0)
+		return r;
+	if (!json) {
+		sentences_print(&rd->rec, &rd->in, &rd->x, out);
+		return ferror(out) ? -EIO : 0;
+	}
+	j = sentences_json(&rd->rec, &rd->in, &rd->x);
+	if (!j)
+		return -ENOMEM;
+	r = json_dumpf(j, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 ? -EIO : 0;
+	fputc('\n', out);
+	json_decref(j);
+	return r;
+}
+
+int explain_plan_holdout(const char *dir, double width, unsigned *ret_set, unsigned *ret_rounds, double *ret_width,
+			 char **ret_why)
+{
+	_cleanup_free_ struct reading *rd = calloc(1, sizeof(*rd));
+	int r;
+
+	if (!rd)
+		return -ENOMEM;
+	r = reading_load(dir, 0, 0, rd, ret_why);
+	if (r < 0)
+		return r;
+	*ret_set = analysis_choose_set(&rd->x);
+	rd->x.named = *ret_set;
+	*ret_rounds = *ret_set ? analysis_confirm_rounds(&rd->in, &rd->x, width) : 0;
+	*ret_width = *ret_set ? analysis_predicted_width(&rd->in, &rd->x, *ret_rounds) : NAN;
+	return 0;
+}
+
+int explain_plan_strongest(const char *dir, unsigned *ret, char **ret_why)
+{
+	_cleanup_free_ struct reading *rd = calloc(1, sizeof(*rd));
+	int r;
+
+	if (!rd)
+		return -ENOMEM;
+	r = reading_load(dir, 0, 0, rd, ret_why);
+	if (r >= 0)
+		*ret = analysis_strongest(&rd->x, rd->rec.n_factors);
+	return r;
+}

@@ -1,0 +1,267 @@
+/* explain.json and the stages' results directories (explain/record.h). */
+#include <math.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "explain/record.h"
+#include "report/report.h"
+#include "run/results.h"
+#include "common/util.h"
+
+static const char *const stage_names[_STAGE_MAX] = {
+	[STAGE_FRACTION] = "fraction",
+	[STAGE_SCREEN] = "screen",
+	[STAGE_CONFIRM] = "confirm",
+};
+
+const char *explain_stage_dir(enum explain_stage s)
+{
+	return stage_names[s];
+}
+
+static json_t *factors_json(const struct explain_record *r)
+{
+	json_t *a = json_array();
+
+	for (size_t k = 0; a && k < r->n_factors; k++)
+		if (json_array_append_new(a, json_pack("{s:s, s:s, s:I}", "label", r->labels[k], "detail", r->details[k],
+						       "position", (json_int_t)k)) < 0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+static json_t *stages_json(const struct explain_record *r)
+{
+	json_t *a = json_array();
+
+	for (size_t s = 0; a && s < _STAGE_MAX; s++) {
+		const struct stage_record *st = &r->stage[s];
+
+		if (st->present && json_array_append_new(a, json_pack("{s:s, s:s, s:I, s:I, s:I}", "name", stage_names[s],
+								      "dir", stage_names[s], "factors", (json_int_t)st->factors,
+								      "set", (json_int_t)st->set, "rounds_wanted",
+								      (json_int_t)st->rounds_wanted)) < 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+int explain_record_write(const char *dir, const struct explain_record *r)
+{
+	_cleanup_free_ char *path = NULL, *text = NULL;
+	json_t *j;
+
+	j = json_pack("{s:i, s:s, s:s, s:s, s:I, s:f, s:f, s:o, s:s, s:b, s:s, s:I, s:o}", "format_version",
+		      EXPLAIN_RECORD_VERSION, "experiment", r->experiment, "a", r->a, "b", r->b, "threads",
+		      (json_int_t)r->threads, "confidence", r->level, "width", r->width, "factors", factors_json(r),
+		      "hybrids", r->hybrids, "closure_is_a", r->closure_is_a, "unmovable", r->unmovable, "seed",
+		      (json_int_t)r->seed, "stages", stages_json(r));
+	if (!j)
+		return -ENOMEM;
+	text = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_decref(j);
+	if (!text || xasprintf(&path, "%s/" EXPLAIN_RECORD, dir) < 0)
+		return -ENOMEM;
+	return write_file_atomic(path, text, strlen(text));
+}
+
+/* A string member into buf, refused when missing or too long. */
+static bool copy_string(const json_t *j, const char *key, char *buf, size_t len)
+{
+	const char *s = json_string_value(json_object_get(j, key));
+
+	return s && strlen(s) < len && snprintf(buf, len, "%s", s) >= 0;
+}
+
+static int read_factors(const json_t *j, struct explain_record *r)
+{
+	const json_t *a = json_object_get(j, "factors"), *f;
+	size_t i;
+
+	if (!json_is_array(a) || json_array_size(a) == 0 || json_array_size(a) > FACTORS_MAX)
+		return -EBADMSG;
+	r->n_factors = json_array_size(a);
+	json_array_foreach(a, i, f)
+		if (!copy_string(f, "label", r->labels[i], sizeof(r->labels[i])) ||
+		    !copy_string(f, "detail", r->details[i], sizeof(r->details[i])) ||
+		    json_integer_value(json_object_get(f, "position")) != (json_int_t)i)
+			return -EBADMSG;
+	return 0;
+}
+
+static int read_stages(const json_t *j, struct explain_record *r)
+{
+	const json_t *a = json_object_get(j, "stages"), *st;
+	unsigned all = (1u << r->n_factors) - 1;
+	size_t i;
+
+	if (!json_is_array(a))
+		return -EBADMSG;
+	json_array_foreach(a, i, st) {
+		const char *name = json_string_value(json_object_get(st, "name"));
+		json_int_t f = json_integer_value(json_object_get(st, "factors")),
+			   set = json_integer_value(json_object_get(st, "set")),
+			   wanted = json_integer_value(json_object_get(st, "rounds_wanted"));
+		size_t s = 0;
+
+		while (s < _STAGE_MAX && !streq_ptr(name, stage_names[s]))
+			s++;
+		if (s == _STAGE_MAX || f <= 0 || (f & ~(json_int_t)all) || set < 0 || (set & ~f) || wanted < 0 ||
+		    wanted > 1000)
+			return -EBADMSG;
+		r->stage[s] = (struct stage_record){ .present = true, .factors = (unsigned)f, .set = (unsigned)set,
+						     .rounds_wanted = (unsigned)wanted };
+	}
+	return r->stage[STAGE_SCREEN].present || r->stage[STAGE_FRACTION].present ? 0 : -EBADMSG;
+}
+
+int explain_record_read(const char *dir, struct explain_record *ret, char **ret_why)
+{
+	_cleanup_free_ char *path = NULL;
+	json_error_t err;
+	json_t *j;
+	double level, width;
+	int r = 0;
+
+	*ret = (struct explain_record){};
+	if (xasprintf(&path, "%s/" EXPLAIN_RECORD, dir) < 0)
+		return -ENOMEM;
+	if (access(path, F_OK) < 0)
+		return -ENOENT;
+	j = json_load_file(path, 0, &err);
+	if (!j)
+		return xasprintf(ret_why, "%s:%d: %s", path, err.line, err.text), -EBADMSG;
+	level = json_number_value(json_object_get(j, "confidence"));
+	width = json_number_value(json_object_get(j, "width"));
+	if (json_integer_value(json_object_get(j, "format_version")) != EXPLAIN_RECORD_VERSION ||
+	    !copy_string(j, "experiment", ret->experiment, sizeof(ret->experiment)) ||
+	    !copy_string(j, "a", ret->a, sizeof(ret->a)) || !copy_string(j, "b", ret->b, sizeof(ret->b)) ||
+	    !copy_string(j, "hybrids", ret->hybrids, sizeof(ret->hybrids)) ||
+	    !copy_string(j, "unmovable", ret->unmovable, sizeof(ret->unmovable)) || !(level > 0 && level < 1) ||
+	    !(width > 0 && width <= 1) || !json_is_boolean(json_object_get(j, "closure_is_a")))
+		r = -EBADMSG;
+	ret->threads = (long)json_integer_value(json_object_get(j, "threads"));
+	ret->level = level;
+	ret->width = width;
+	ret->closure_is_a = json_is_true(json_object_get(j, "closure_is_a"));
+	ret->seed = (uint64_t)json_integer_value(json_object_get(j, "seed"));
+	if (r >= 0)
+		r = read_factors(j, ret);
+	if (r >= 0)
+		r = read_stages(j, ret);
+	json_decref(j);
+	if (r < 0)
+		xasprintf(ret_why, "%s: not as explain writes it", path);
+	return r;
+}
+
+/* The mask of a mix from its name; -EINVAL for a name no mix has. */
+static int mask_of(const char *name, const struct explain_record *r, unsigned *ret)
+{
+	unsigned all = (1u << r->n_factors) - 1, m = 0;
+
+	if (streq(name, "b") || streq(name, "a") || streq(name, "closure")) {
+		*ret = streq(name, "b") ? 0 : streq(name, "closure") || r->closure_is_a ? all : EXPLAIN_A;
+		return 0;
+	}
+	if (strncmp(name, "mix-", 4) != 0 || strlen(name + 4) != r->n_factors)
+		return -EINVAL;
+	for (size_t k = 0; k < r->n_factors; k++) {
+		if (name[4 + k] != 'a' && name[4 + k] != 'b')
+			return -EINVAL;
+		m |= (unsigned)(name[4 + k] == 'a') << k;
+	}
+	*ret = m;
+	return 0;
+}
+
+static struct stage_mix *mix_for(struct stage *s, unsigned mask)
+{
+	for (size_t i = 0; i < s->n_mix; i++)
+		if (s->mix[i].mask == mask)
+			return &s->mix[i];
+	if (s->n_mix == DESIGN_MIXES_MAX)
+		return NULL;
+	s->mix[s->n_mix] = (struct stage_mix){ .mask = mask, .med = NAN };
+	for (size_t k = 0; k < OLTP_MECHANISM_MAX; k++)
+		s->mix[s->n_mix].mech[k] = NAN;
+	return &s->mix[s->n_mix++];
+}
+
+/* The medians of each mix's TPS and figures of mechanism. */
+static void stage_medians(struct stage *s, const json_t *steps, const struct explain_record *r)
+{
+	size_t n_rows, i;
+	const struct oltp_mechanism_def *rows = oltp_mechanism_table(&n_rows);
+	double x[STAGE_STARTS_MAX];
+	const json_t *st;
+
+	for (size_t m = 0; m < s->n_mix; m++) {
+		struct stage_mix *mx = &s->mix[m];
+
+		memcpy(x, mx->tps, mx->n * sizeof(double));
+		mx->med = stats_median(x, mx->n);
+		for (size_t k = 0; k < n_rows; k++) {
+			size_t n = 0;
+			unsigned mask;
+
+			json_array_foreach(steps, i, st) {
+				const json_t *v = json_object_get(json_object_get(st, "mechanism"), rows[k].key);
+
+				if (n < STAGE_STARTS_MAX && json_is_number(v) && !isnan(report_step_tps(st)) &&
+				    mask_of(json_string_value(json_object_get(st, "context")) ?: "", r, &mask) >= 0 &&
+				    mask == mx->mask)
+					x[n++] = json_number_value(v);
+			}
+			mx->mech[k] = stats_median(x, n);
+		}
+	}
+}
+
+/* Long because each step of a stage is checked as it is taken in. */
+int explain_stage_load(const char *dir, enum explain_stage s, const struct explain_record *r, struct stage *ret,
+		       char **ret_why)
+{
+	_cleanup_free_ char *path = NULL, *why = NULL;
+	json_t *doc = NULL, *st;
+	size_t i;
+	int e;
+
+	*ret = (struct stage){};
+	if (xasprintf(&path, "%s/%s", dir, stage_names[s]) < 0)
+		return -ENOMEM;
+	e = results_load(path, &doc, &why);
+	if (e < 0)
+		return xasprintf(ret_why, "%s: %s", path, why ? why : strerror(-e)), e == -ENOMEM ? e : -EBADMSG;
+	json_array_foreach(json_object_get(doc, "steps"), i, st) {
+		const char *name = json_string_value(json_object_get(st, "context"));
+		json_int_t round = json_integer_value(json_object_get(st, "repeat"));
+		struct stage_mix *mx;
+		unsigned mask;
+		double tps = report_step_tps(st);
+
+		if (!name || mask_of(name, r, &mask) < 0 || round < 1 || round > STAGE_STARTS_MAX ||
+		    !(mx = mix_for(ret, mask))) {
+			e = -EBADMSG;
+			xasprintf(ret_why, "%s: a step of '%s' in round %lld, which is no mix of %s", path, strempty(name),
+				  (long long)round, EXPLAIN_RECORD);
+			break;
+		}
+		ret->n_rounds = MAX(ret->n_rounds, (unsigned)round);
+		if (isnan(tps) || mx->n == STAGE_STARTS_MAX) {
+			mx->n_failed++;
+			continue;
+		}
+		mx->tps[mx->n] = tps;
+		mx->round[mx->n++] = (unsigned)round;
+	}
+	if (e >= 0)
+		stage_medians(ret, json_object_get(doc, "steps"), r);
+	json_decref(doc);
+	return e;
+}

@@ -1,0 +1,55 @@
+/* An explain directory: explain.json, what was asked and designed (the
+ * pair, the factors and the letter each owns in the mix names, each stage
+ * and its directory, the set the hold-out measured, the seeds), beside a
+ * results directory per stage.  What explain printed can be made again
+ * from it alone (explain_report()), with no server and no root. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "explain/analysis.h"
+
+#define EXPLAIN_RECORD "explain.json"
+#define EXPLAIN_RECORD_VERSION 1
+
+enum explain_stage {
+	STAGE_FRACTION, /* the resolution IV screen, beyond DESIGN_FULL_MAX factors */
+	STAGE_SCREEN,	/* every mix of the factors shared out */
+	STAGE_CONFIRM,	/* the hold-out: the set named, measured afresh */
+	_STAGE_MAX,
+};
+
+struct stage_record {
+	bool present;
+	unsigned factors;	/* the factors its mixes vary (a mask) */
+	unsigned set;		/* STAGE_CONFIRM: the set it measured */
+	unsigned rounds_wanted; /* STAGE_CONFIRM: for --width */
+};
+
+struct explain_record {
+	char experiment[48], a[48], b[48];
+	long threads;
+	double level, width;
+	size_t n_factors;
+	char labels[FACTORS_MAX][48], details[FACTORS_MAX][128];
+	char hybrids[16];
+	bool closure_is_a;
+	char unmovable[1024];
+	uint64_t seed; /* of the bootstrap */
+	struct stage_record stage[_STAGE_MAX];
+};
+
+/* The directory of stage s under an explain directory's. */
+const char *explain_stage_dir(enum explain_stage s);
+
+int explain_record_write(const char *dir, const struct explain_record *r);
+/* -ENOENT: dir has no explain.json; -EBADMSG with *ret_why: not as
+ * explain writes it. */
+int explain_record_read(const char *dir, struct explain_record *ret, char **ret_why);
+
+/* The starts of stage s of dir into *ret (mix names as
+ * design_mix_name() makes them).  -EBADMSG with *ret_why: a step of a mix
+ * the record does not know, or a results directory not as run writes it. */
+int explain_stage_load(const char *dir, enum explain_stage s, const struct explain_record *r, struct stage *ret,
+		       char **ret_why);
