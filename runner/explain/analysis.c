@@ -400,6 +400,13 @@ static int explain_named(const struct analysis_inputs *in, const struct block_fi
 	x->named_share = STATS_SHARE_NONE;
 	if (!x->named)
 		return 0;
+	/* Every factor, and A their closure: all that differs, by
+	 * construction; nothing to measure again. */
+	if (x->named == closure && in->closure_is_a) {
+		x->named_share = (struct stats_share){ .share = 1, .lo = 1, .hi = 1, .bounded = true, .df = INFINITY,
+						       .p = NAN, .p_raw = NAN, .level = in->level, .family = 1 };
+		return 0;
+	}
 	if (!in->confirm) {
 		x->named_share = share_of(screen, num, den, set_weights(sc, x->named, closure, num) && gap_weights(in, sc, den),
 					  in->level);
@@ -538,6 +545,8 @@ unsigned analysis_confirm_rounds(const struct analysis_inputs *in, const struct 
 {
 	double w1 = analysis_predicted_width(in, x, 1);
 
+	if (x->named == in->screen_factors && in->closure_is_a)
+		return 0; /* A itself: nothing to hold out */
 	if (isnan(w1) || !(width > 0))
 		return 2;
 	return (unsigned)MAX(2, MIN(1000, ceil(pow(w1 / width, 2))));

@@ -117,7 +117,8 @@ unsigned analysis_strongest(const struct explanation *x, size_t n_factors);
 /* The hold-out rounds that make x->named's share's interval about width
  * wide (a fraction of the gap) at in->level, from the screen's spread: a
  * share's variance is sigma^2 sum (c_num - s c_den)^2 / R over the
- * hold-out's contrasts, with the screen's t (Stein's rule).  At least 2. */
+ * hold-out's contrasts, with the screen's t (Stein's rule).  At least 2;
+ * 0 when the set is every factor and A their closure (all that differs). */
 unsigned analysis_confirm_rounds(const struct analysis_inputs *in, const struct explanation *x, double width);
 /* That interval's width with R hold-out rounds, as predicted. */
 double analysis_predicted_width(const struct analysis_inputs *in, const struct explanation *x, unsigned rounds);

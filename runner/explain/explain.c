@@ -303,6 +303,10 @@ static int holdout(struct explainer *x)
 		return log_error("explain: %s", why ? why : strerror(-r)), -EIO;
 	if (!set)
 		return 0;
+	if (rounds == 0) {
+		printf("\nno hold-out: the set is every factor, and %s is their closure (all that differs)\n", x->args.a);
+		return 0;
+	}
 	design_holdout(set, x->rec.stage[STAGE_SCREEN].factors, x->fs.closure_is_a, &d);
 	n_mixes = (double)d.n;
 	fits = (unsigned)MAX(0, floor(budget_left_s(x) / (n_mixes * unit_seconds(x))));

@@ -178,12 +178,14 @@ static void print_named(const struct explain_record *rec, const struct explanati
 	if (x->held_out)
 		fprintf(out, ", measured in %u fresh round%s that played no part in choosing it", x->confirm_rounds,
 			plural(x->confirm_rounds));
+	else if (x->named == x->factors && rec->closure_is_a)
+		fprintf(out, ", all that differs: %s is their closure", rec->a);
+	else
+		fprintf(out, ", chosen and sized on the same rounds (no hold-out was measured: its interval is optimistic)");
 	if (x->held_out && x->named_share.bounded && x->named_share.hi - x->named_share.lo > rec->width)
 		fprintf(out, " (an interval %.0f points wide, where %.0f were asked: %u rounds were wanted)",
 			100 * (x->named_share.hi - x->named_share.lo), 100 * rec->width,
 			rec->stage[STAGE_CONFIRM].rounds_wanted);
-	else
-		fprintf(out, ", chosen and sized on the same rounds (no hold-out was measured: its interval is optimistic)");
 	if (set)
 		print_set_parts(rec, x, out);
 	if (fabs(1 - s) > 0.1)

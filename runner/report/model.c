@@ -497,6 +497,7 @@ static int model_header(struct model *m, const json_t *doc, const json_t **ret_e
 		m->name = "slicebench";
 	m->baseline = json_string_value(json_object_get(exp, "baseline"));
 	m->vary_property = json_string_value(json_object_get(json_object_get(exp, "vary"), "property"));
+	m->pilot = (unsigned)json_integer_value(json_object_get(json_object_get(doc, "schedule"), "pilot"));
 	m->failures = json_array();
 	m->noisy = json_array();
 	if (!m->failures || !m->noisy)

@@ -127,6 +127,7 @@ struct model {
 	bool any_vs_first; /* a ratio against a first vary value */
 	double min_df;	  /* the fewest degrees of freedom behind an interval; INFINITY: none */
 	size_t family_base, family_first; /* the ratios each table's Holm adjustment is across */
+	unsigned pilot; /* repeat = auto: the pilot's rounds, whose spread the intervals take; 0: none */
 	bool any_too_many_failed;
 };
 

@@ -353,6 +353,10 @@ static void print_method(const struct model *m, const char *over, size_t family,
 		     "in an order drawn afresh), by least squares; %g%% intervals and p from its residual sigma, "
 		     "Holm-adjusted across the %zu ratio%s of this table; n.s.: the interval contains 1\n",
 		markdown ? "\n" : "", over, 100 * m->level, family, family == 1 ? "" : "s");
+	if (m->pilot)
+		fprintf(out, "%srepeat = auto: the residual sigma and degrees of freedom are the pilot's %u rounds', whose "
+			     "spread chose the number of rounds (Stein's two-stage rule)\n",
+			markdown ? "\n" : "", m->pilot);
 	if (df_note && m->min_df < 3)
 		fprintf(out, "%sfew repeats: an interval here rests on %.0f degree%s of freedom, where t is %.1f against "
 			     "%.1f on 8; with 2 repeats a column no %g%% verdict is possible short of a very large gap\n",

@@ -38,8 +38,9 @@ static bool takes_part(const struct cell *c)
 }
 
 /* The row's observations: log TPS of every column that takes part, its
- * round the block.  *ret (to free()) holds *ret_n of them. */
-static int row_observations(const struct model *m, size_t row, struct block_obs **ret, size_t *ret_n,
+ * round the block, up to round `until` (0: all).  *ret (to free()) holds
+ * *ret_n of them. */
+static int row_observations(const struct model *m, size_t row, unsigned until, struct block_obs **ret, size_t *ret_n,
 			    size_t *ret_blocks)
 {
 	size_t n = 0, cap = 0, blocks = 0;
@@ -54,6 +55,8 @@ static int row_observations(const struct model *m, size_t row, struct block_obs 
 		const struct cell *c = model_cell(m, row, k);
 
 		for (size_t i = 0; takes_part(c) && i < c->n; i++) {
+			if (until && c->round[i] > until)
+				continue;
 			obs[n++] = (struct block_obs){ .cell = k, .block = c->round[i] - 1, .y = log(c->tps[i]) };
 			blocks = MAX(blocks, c->round[i]);
 		}
@@ -93,20 +96,46 @@ static int judge_pair(const struct model *m, const struct block_fit *fit, size_t
 	return r;
 }
 
-static int judge_row(struct model *m, size_t row)
+/* The row's model: every round's coefficients, and with repeat = auto the
+ * pilot's spread and degrees of freedom (Stein's rule: the number of
+ * rounds was chosen from that spread, and an interval from the later
+ * rounds' spread would cover less than it says). */
+static int fit_row(const struct model *m, size_t row, struct block_fit *ret)
 {
 	_cleanup_free_ struct block_obs *obs = NULL;
-	struct block_fit fit = {};
+	struct block_fit pilot = {};
 	size_t n, blocks;
+	int r;
+
+	r = row_observations(m, row, 0, &obs, &n, &blocks);
+	if (r >= 0)
+		r = n ? block_fit(obs, n, m->ncols, blocks, ret) : -EDOM;
+	if (r < 0 || !m->pilot || blocks <= m->pilot)
+		return r;
+	free(obs);
+	obs = NULL;
+	r = row_observations(m, row, m->pilot, &obs, &n, &blocks);
+	if (r >= 0)
+		r = block_fit(obs, n, m->ncols, blocks, &pilot);
+	if (r >= 0) {
+		ret->sigma2 = pilot.sigma2;
+		ret->df = pilot.df;
+	}
+	block_fit_done(&pilot);
+	if (r < 0)
+		block_fit_done(ret);
+	return r;
+}
+
+static int judge_row(struct model *m, size_t row)
+{
+	struct block_fit fit = {};
 	bool fitted;
 	int r;
 
 	for (size_t k = 0; k < m->ncols; k++)
 		judge_failures(m, model_cell(m, row, k));
-	r = row_observations(m, row, &obs, &n, &blocks);
-	if (r < 0)
-		return r;
-	r = n ? block_fit(obs, n, m->ncols, blocks, &fit) : -EDOM;
+	r = fit_row(m, row, &fit);
 	if (r == -ENOMEM)
 		return r;
 	fitted = r >= 0;

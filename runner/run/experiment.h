@@ -15,7 +15,7 @@
 #include "slices/around/slice.h"
 #include "oltp/oltp.h"
 
-#define EXP_CONTEXTS_MAX 16
+#define EXP_CONTEXTS_MAX 40
 #define EXP_THREADS_MAX 64
 /* The most threads of one step (the key table's and the results' limit). */
 #define EXP_THREAD_COUNT_MAX 100000

@@ -115,7 +115,7 @@ const struct key_def *key_find(enum section s, const char *name);
 const char *key_list(enum section s, const char *last_sep, char *buf, size_t len);
 
 /* The most contexts, slices or neighbours (each section's max). */
-#define EXP_INSTANCES_MAX 16
+#define EXP_INSTANCES_MAX 40
 _Static_assert(EXP_CONTEXTS_MAX <= EXP_INSTANCES_MAX && EXP_SLICES_MAX <= EXP_INSTANCES_MAX &&
 		       EXP_NEIGHBOURS_MAX <= EXP_INSTANCES_MAX,
 	       "a section has more instances than the parser keeps lines for");

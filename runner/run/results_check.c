@@ -91,6 +91,7 @@ static const struct rule round_rules[] = {
 static const struct rule schedule_rules[] = {
 	{ "order", SHAPE_STR, .required = true },
 	{ "seed", SHAPE_INT, 0, 9007199254740991.0 },
+	{ "pilot", SHAPE_INT, 0, 1000 },
 	{ "rounds", SHAPE_OBJS, .sub = round_rules },
 	{},
 };

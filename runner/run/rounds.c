@@ -86,8 +86,10 @@ static int schedule_put(struct runner *rn, unsigned round, const struct round_un
 	json_t *sched, *rounds;
 	int r = 0;
 
-	sched = json_pack("{s:s, s:I, s:[]}", "order", word_name(run_order_words, rn->order), "seed",
-			  (json_int_t)rn->seed, "rounds");
+	/* repeat = auto: the pilot's rounds, whose spread the verdicts take
+	 * (Stein's rule: the spread that chose the rounds' number). */
+	sched = json_pack("{s:s, s:I, s:i, s:[]}", "order", word_name(run_order_words, rn->order), "seed",
+			  (json_int_t)rn->seed, "pilot", rn->e->repeat_auto ? RUN_AUTO_PILOT : 0, "rounds");
 	rounds = json_object_get(sched, "rounds");
 	for (unsigned k = 1; sched && k <= round && r >= 0; k++) {
 		struct round_unit earlier[EXP_VARY_MAX * EXP_CONTEXTS_MAX + EXP_CONTEXTS_MAX];
