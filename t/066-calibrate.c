@@ -108,6 +108,9 @@ static void check_counts(void)
 	is_int(r.groups, 3, "ten rounds make three groups of three, the tenth left over");
 	is_int(calibrate_analyse(doc, A, B, 1, 0.95, &r), 0, "groups of one round");
 	is_int(r.group_rounds, 2, "are groups of two: a test needs two rounds");
+	is_int(calibrate_analyse(doc, A, B, 5, 0.95, &r), 0, "groups of five");
+	is_int(r.false_positives, 0, "the group that differs is diluted in the first five");
+	cmp_ok(r.fp_lo, "==", 0, "0 of %u: Wilson's lower end is 0 exactly", r.groups);
 	json_decref(doc);
 }
 

@@ -156,8 +156,9 @@ void stats_wilson(size_t k, size_t n, double level, double *ret_lo, double *ret_
 	z2 = z * z;
 	centre = (p + z2 / (2 * nn)) / (1 + z2 / nn);
 	half = z * sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn)) / (1 + z2 / nn);
-	*ret_lo = MAX(0, centre - half);
-	*ret_hi = MIN(1, centre + half);
+	/* The ends of none and of all are 0 and 1 exactly, not rounding's 1e-17. */
+	*ret_lo = k == 0 ? 0 : MAX(0, centre - half);
+	*ret_hi = k == n ? 1 : MIN(1, centre + half);
 }
 
 int stats_ratio(const double *a, size_t n_a, const double *b, size_t n_b, double level, struct stats_ratio *ret)

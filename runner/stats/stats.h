@@ -93,8 +93,8 @@ double stats_mde(double se, double df, double level, double power);
  * to sigma sqrt(df / chi2(alpha/2, df)).  NAN both without df. */
 void stats_sigma_interval(double sigma, double df, double level, double *ret_lo, double *ret_hi);
 
-/* Wilson's score interval at level for k successes in n trials; NAN both
- * for n == 0. */
+/* Wilson's score interval at level for k successes in n trials (0 with
+ * k == 0, 1 with k == n); NAN both for n == 0. */
 void stats_wilson(size_t k, size_t n, double level, double *ret_lo, double *ret_hi);
 
 /* Holm's step-down over the two-sided p-values p[0..n) at level: each
