@@ -5,7 +5,8 @@
  * one group made to differ, Wilson's interval of the count, failed starts
  * left out, and a step of a third context refused.  Then
  * STATE/calibration.json: written, read back, quoted only on this host at
- * its thread count.  No prerequisites. */
+ * its thread count, and by report beside a "not significant" of a run
+ * made on this host.  No prerequisites. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 
 #include "calibrate/calibrate.h"
 #include "host/calibration.h"
+#include "host/facts.h"
+#include "report/report.h"
 #include "run/results.h"
 #include "common/util.h"
 #include "tap.h"
@@ -44,7 +47,7 @@ static json_t *write_aa(const char *name, const double *base, const double *d, s
 	char path[600];
 	_cleanup_free_ char *why = NULL;
 	struct results *res;
-	json_t *experiment, *doc;
+	json_t *experiment, *doc, *host;
 
 	snprintf(path, sizeof(path), "%s/%s", scratch_dir(), name);
 	if (results_open(path, false, &res) < 0)
@@ -53,6 +56,9 @@ static json_t *write_aa(const char *name, const double *base, const double *d, s
 			"baseline", A, "repeat", (int)n);
 	results_put(res, "experiment.json", experiment);
 	json_decref(experiment);
+	if (host_facts_collect(&host) < 0 || results_put(res, "host.json", host) < 0)
+		bail_out("host.json");
+	json_decref(host);
 	for (size_t i = 0; i < n; i++) {
 		put_step(res, A, (unsigned)i + 1, 1000 * exp(base[i]));
 		put_step(res, B, (unsigned)i + 1, isnan(d[i]) ? 0 : 1000 * exp(base[i] - d[i]));
@@ -165,10 +171,56 @@ static void check_record(void)
 	is_int(calibration_write(state, &c), -EDOM, "a calibration without a sigma is not written");
 }
 
+/* report's text of doc with the calibration c. */
+static char *report_text(const json_t *doc, const struct calibration *c)
+{
+	struct report_options o = { .format = REPORT_TEXT, .calibration = c };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f || report_render(doc, &o, f) < 0)
+		bail_out("report_render");
+	fclose(f);
+	return text;
+}
+
+/* report quotes the calibration beside a "not significant" at its thread
+ * count, for a run made on the host it was taken on, and nowhere else. */
+static void check_report_quote(void)
+{
+	const double d[10] = { 0.05, -0.05, 0.04, -0.04, 0.01, -0.01, 0.02, -0.03, 0.06, -0.05 };
+	struct calibration c = { .threads = 4, .sigma = 0.041, .sigma_lo = 0.033, .sigma_hi = 0.054 };
+	json_t *doc = write_aa("quoted", base, d, 10, NULL);
+	char *text;
+
+	snprintf(c.experiment, sizeof(c.experiment), "quickstart");
+	snprintf(c.context, sizeof(c.context), A);
+	snprintf(c.date, sizeof(c.date), "2026-12-06 02:40 UTC");
+	if (calibration_identify(&c) < 0)
+		bail_out("calibration_identify");
+	text = report_text(doc, &c);
+	ok(strstr(text, "calibrated: on this host the sigma between starts at 4 threads is 4.1% (3.3-5.4%), slicebench "
+			"calibrate's figure for service of quickstart, measured 2026-12-06 02:40 UTC") != NULL,
+	   "report quotes this host's calibration beside the n.s. at 4 threads");
+	free(text);
+	c.threads = 8;
+	text = report_text(doc, &c);
+	ok(!strstr(text, "calibrated:"), "not one taken at 8 threads");
+	free(text);
+	c.threads = 4;
+	snprintf(c.cpu_model, sizeof(c.cpu_model), "another CPU");
+	text = report_text(doc, &c);
+	ok(!strstr(text, "calibrated:"), "nor one taken on another CPU");
+	free(text);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	check_counts();
 	check_failed_and_foreign();
 	check_record();
+	check_report_quote();
 	return done_testing();
 }

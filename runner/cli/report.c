@@ -5,6 +5,7 @@
 
 #include "report/report.h"
 #include "stats/stats.h"
+#include "run/managed.h"
 #include "run/results.h"
 #include "common/util.h"
 #include "explain/explain.h"
@@ -122,6 +123,9 @@ static bool is_explain_dir(const char *dir)
 static int report(const char *dir, const struct report_args *a)
 {
 	_cleanup_fclose_ FILE *f = NULL;
+	struct report_options ro;
+	struct server_config cfg = {};
+	struct calibration cal;
 	json_t *doc = NULL;
 	int r;
 
@@ -135,7 +139,12 @@ static int report(const char *dir, const struct report_args *a)
 		json_decref(doc);
 		return r;
 	}
-	r = report_render(doc, &a->ro, f ? f : stdout);
+	ro = a->ro;
+	/* report matches it against the host the run was made on */
+	managed_config_default(&cfg);
+	if (calibration_read(cfg.state_dir, &cal) >= 0)
+		ro.calibration = &cal;
+	r = report_render(doc, &ro, f ? f : stdout);
 	json_decref(doc);
 	if (r < 0)
 		return log_error_errno(r, "report: %s: %m", dir);

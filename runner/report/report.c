@@ -38,6 +38,43 @@ int render_finish(int r, FILE *out)
 	return fflush(out) != 0 || ferror(out) ? -EIO : 0;
 }
 
+/* The host a document was run on, as calibration.h names it. */
+static void doc_host(const json_t *doc, struct calibration *ret)
+{
+	const json_t *host = json_object_get(doc, "host");
+
+	snprintf(ret->hostname, sizeof(ret->hostname), "%s", strempty(json_string_value(json_object_get(host, "hostname"))));
+	snprintf(ret->kernel, sizeof(ret->kernel), "%s",
+		 strempty(json_string_value(json_object_get(json_object_get(host, "kernel"), "release"))));
+	snprintf(ret->cpu_model, sizeof(ret->cpu_model), "%s",
+		 strempty(json_string_value(json_object_get(json_object_get(host, "cpu"), "model"))));
+}
+
+/* After the tables: this host's calibrated sigma, where a ratio at its
+ * thread count is not significant and the run was made on that host. */
+static void quote_calibration(const json_t *doc, const struct model *m, const struct calibration *c, bool markdown,
+			      FILE *out)
+{
+	struct calibration ran = {};
+	bool ns = false;
+
+	doc_host(doc, &ran);
+	if (!*ran.hostname || !calibration_same_host(c, &ran))
+		return;
+	for (size_t row = 0; row < m->nrows; row++)
+		for (size_t k = 0; k < m->ncols && m->threads[row] == c->threads; k++) {
+			const struct stats_ratio *v = &model_cell(m, row, k)->vs_base;
+
+			ns |= !isnan(v->ratio) && v->verdict != STATS_SIGNIFICANT;
+		}
+	if (ns)
+		fprintf(out, "%scalibrated: on this host the sigma between starts at %ld thread%s is %.1f%% (%.1f-%.1f%%), "
+			     "slicebench calibrate's figure for %s of %s, measured %s; the verdicts' notes take this run's "
+			     "own\n",
+			markdown ? "\n" : "", c->threads, c->threads == 1 ? "" : "s", 100 * c->sigma, 100 * c->sigma_lo,
+			100 * c->sigma_hi, c->context, c->experiment, c->date);
+}
+
 int report_render(const json_t *doc, const struct report_options *o, FILE *out)
 {
 	struct model m;
@@ -52,6 +89,8 @@ int report_render(const json_t *doc, const struct report_options *o, FILE *out)
 	case REPORT_TEXT:
 	case REPORT_MARKDOWN:
 		r = render_tables(&m, o, o->format == REPORT_MARKDOWN, out);
+		if (r >= 0 && o->calibration)
+			quote_calibration(doc, &m, o->calibration, o->format == REPORT_MARKDOWN, out);
 		break;
 	case REPORT_CSV:
 		r = render_csv(&m, o, out);

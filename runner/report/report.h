@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "common/words.h"
+#include "host/calibration.h"
 
 #include "stats/stats.h"
 #include "stats/rank.h"
@@ -45,6 +46,10 @@ struct report_options {
 	double confidence; /* the level of the intervals; 0 means STATS_CONFIDENCE_DEFAULT */
 	bool latency;	/* add the median p95 latency per cell */
 	bool telemetry; /* add per cell the rows of telemetry_summaries (report/model.h) and the mechanism */
+	/* The stored calibration (host/calibration.h), quoted by text and
+	 * Markdown beside a "not significant" at its thread count when the run
+	 * was made on the host it was taken on; NULL: none. */
+	const struct calibration *calibration;
 };
 
 /* Renders doc to out (SVG as XML, PNG as binary).  -EINVAL: doc is not a
