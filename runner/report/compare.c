@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "report/hosts.h"
 #include "report/render.h"
 #include "report/report.h"
 #include "common/util.h"
@@ -106,6 +107,7 @@ struct comparison {
 	char **values; /* nkeys x n, NULL: absent */
 	json_t **hosts; /* [n] each document's host facts flattened to dotted keys (cpu.vendor) */
 	char **facts;	/* ELEMENTSOF(host_facts) x n, NULL: absent */
+	struct host_model inter; /* the host x context interaction; n 0 for one document */
 };
 
 static void comparison_done(struct comparison *c)
@@ -120,6 +122,7 @@ static void comparison_done(struct comparison *c)
 	for (size_t i = 0; c->facts && i < ELEMENTSOF(host_facts) * c->n; i++)
 		free(c->facts[i]);
 	free(c->facts);
+	host_model_done(&c->inter);
 	for (size_t i = 0; c->hosts && i < c->n; i++)
 		json_decref(c->hosts[i]);
 	free(c->hosts);
@@ -282,7 +285,8 @@ static int comparison_build(json_t *const *docs, const char *const *labels, size
 	for (size_t i = 0; i < cap; i++)
 		if (c->nrows == 0 || c->threads[c->nrows - 1] != c->threads[i])
 			c->threads[c->nrows++] = c->threads[i];
-	return comparison_host(c, docs);
+	r = n > 1 ? host_model_build(c->m, c->labels, n, level, &c->inter) : 0;
+	return r < 0 ? r : comparison_host(c, docs);
 }
 
 /* One table, rows thread count x column, a column per document. */
@@ -350,6 +354,8 @@ static int compare_tables(const struct comparison *c, bool markdown, FILE *out)
 		     "(Welch's t on log TPS across repeats; n.s.: the interval contains 1)\n%s",
 		h, c->m[0].name, strempty(c->m[0].baseline), 100 * c->m[0].level, nl);
 	r = compare_metric(c, true, markdown, out);
+	if (r == 0 && c->inter.n)
+		r = hosts_text(&c->inter, c->m[0].baseline, markdown, out);
 	if (r == 0) {
 		fprintf(out, "\n%smedian TPS\n%s", h, nl);
 		r = compare_metric(c, false, markdown, out);
@@ -403,6 +409,7 @@ static int compare_csv(const struct comparison *c, FILE *out)
 				csv_verdict(out, &x->vs_base, c->m[d].level);
 				fputs(",,\n", out);
 			}
+	hosts_csv(&c->inter, out);
 	for (size_t k = 0; k < ELEMENTSOF(host_facts); k++)
 		for (size_t d = 0; d < c->n; d++) {
 			fputs("fact,", out);
@@ -530,6 +537,8 @@ int compare_render(json_t *const *docs, const char *const *labels, size_t n, con
 			break;
 		case REPORT_JSON:
 			r = compare_json(&c, &j);
+			if (r >= 0 && c.inter.n && (r = hosts_json(&c.inter, j)) < 0)
+				json_decref(j);
 			if (r >= 0) {
 				r = dump_json(j, out);
 				json_decref(j);

@@ -137,6 +137,17 @@ struct model {
  * rank-based cross-checks and the failure rates. */
 int model_judge(struct model *m);
 
+/* The observations of the block model in a row: log TPS of every column
+ * that takes part (its starts did not fail too often), up to round until
+ * (0: all), appended to obs[*n...] with column k as cell cell0 + k and
+ * round r as block block0 + r - 1; *ret_blocks grows to the blocks used.
+ * obs must have room for model_row_size() more.  report fits one model's
+ * row, compare every host's rows together (report/hosts.c). */
+struct block_obs;
+size_t model_row_size(const struct model *m, size_t row);
+void model_row_append(const struct model *m, size_t row, unsigned until, size_t cell0, size_t block0,
+		      struct block_obs *obs, size_t *n, size_t *ret_blocks);
+
 /* The verdicts at level (0.95).  -EINVAL: doc is not a document of record,
  * or level is outside (0, 1); -EPROTONOSUPPORT: an unknown format_version;
  * -ENOMEM. */

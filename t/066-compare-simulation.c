@@ -1,0 +1,306 @@
+/* compare's host x context interaction tested as a method, on results
+ * whose truth is known: a seeded generator writes one run directory per
+ * host in the real format (results_put, host.json with the host's name,
+ * the rounds in an order drawn afresh), and compare reads each pair back
+ * as a user's would be read.  Hundreds of data sets per case; the rates
+ * are asserted with their simulation interval (Wilson, 99%), as t/065's.
+ * Then the bad input compare refuses: exit 2, naming the directory and
+ * why, nothing written.  SLICEBENCH_SIM_SCALE=N multiplies every count;
+ * SLICEBENCH_SIM_KEEP=1 keeps the last pair and prints where.  No
+ * prerequisites. */
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cli/verbs.h"
+#include "common/util.h"
+#include "report/report.h"
+#include "run/results.h"
+#include "sim.h"
+#include "tap.h"
+
+static char dir[512];
+static size_t scale = 1;
+
+static const char *const contexts[] = { "shell", "service", "slice", "extra" };
+
+/* A host's true TPS: its level, and each context's ratio to shell. */
+struct host_truth {
+	const char *name;
+	double level, ratio[4];
+	size_t n_contexts;
+	unsigned rounds;
+	double sigma;
+	const char *experiment;
+	const char *const *names; /* NULL: contexts[] */
+	bool no_host_json;
+};
+
+static double host_tps(const void *ctx, size_t cell)
+{
+	const struct host_truth *h = ctx;
+
+	return log(h->level) + log(h->ratio[cell]);
+}
+
+/* The host's run directory under dir/set. */
+static void write_host(const char *set, const struct host_truth *h, char *path, size_t len)
+{
+	struct truth t = { .log_tps = host_tps, .ctx = h, .sigma = h->sigma, .drift = 0.0005,
+			   .host = h->no_host_json ? NULL : h->name, .experiment = h->experiment };
+
+	snprintf(path, len, "%s/%s", set, h->name);
+	sim_write_rounds(path, h->names ? h->names : contexts, h->n_contexts, 1, h->rounds, &t, h->rounds);
+}
+
+/* compare's output of the two hosts of set in format. */
+static char *compare_text(const char *const *paths, enum report_format format)
+{
+	static const char *labels[2];
+	struct report_options o = { .format = format };
+	_cleanup_free_ char *why = NULL;
+	char *text = NULL;
+	json_t *docs[2] = {};
+	size_t len = 0;
+	FILE *f;
+
+	for (size_t i = 0; i < 2; i++) {
+		if (results_load(paths[i], &docs[i], &why) < 0)
+			bail_out("results_load %s: %s", paths[i], strempty(why));
+		labels[i] = strrchr(paths[i], '/') + 1;
+	}
+	f = open_memstream(&text, &len);
+	if (!f || compare_render(docs, labels, 2, &o, f) < 0)
+		bail_out("compare_render");
+	fclose(f);
+	json_decref(docs[0]);
+	json_decref(docs[1]);
+	return text;
+}
+
+static json_t *compare_json(const char *const *paths)
+{
+	_cleanup_free_ char *text = compare_text(paths, REPORT_JSON);
+	json_t *j = json_loads(text, 0, NULL);
+
+	if (!j)
+		bail_out("compare's JSON does not parse");
+	return j;
+}
+
+/* A fresh pair of hosts a and b; paths[] their directories. */
+static void write_pair(const struct host_truth *a, const struct host_truth *b, char paths[2][700])
+{
+	const char *set = sim_fresh(dir, "pair");
+
+	write_host(set, a, paths[0], sizeof(paths[0]));
+	sim_steps_run = 0;
+	write_host(set, b, paths[1], sizeof(paths[1]));
+}
+
+/* The row of the host x context table for column. */
+static const json_t *host_row(const json_t *cmp, const char *column)
+{
+	const json_t *rows = json_object_get(json_object_get(cmp, "hosts"), "rows"), *r;
+	size_t i;
+
+	json_array_foreach(rows, i, r)
+		if (streq(json_string_value(json_object_get(r, "column")) ?: "", column))
+			return r;
+	return NULL;
+}
+
+static const json_t *differ(const json_t *cmp, const char *column)
+{
+	/* [0] is the first host's own: null */
+	return json_array_get(json_object_get(host_row(cmp, column), "differ"), 1);
+}
+
+/* service 1.24x on epyc-1 and 0.90x on xeon-2, slice 1.00x on both:
+ * each ratio of ratios' interval covers its truth. */
+static void check_interaction(void)
+{
+	struct host_truth a = { .name = "epyc-1", .level = 1000, .ratio = { 1, 1.24, 1 }, .n_contexts = 3, .rounds = 5,
+				.sigma = 0.05 },
+			  b = { .name = "xeon-2", .level = 600, .ratio = { 1, 0.90, 1 }, .n_contexts = 3, .rounds = 5,
+				.sigma = 0.05 };
+	struct rate cover = {}, found = {};
+	char paths[2][700];
+
+	for (size_t i = 0; i < 200 * scale; i++) {
+		const char *p[2] = { paths[0], paths[1] };
+		json_t *cmp;
+
+		write_pair(&a, &b, paths);
+		cmp = compare_json(p);
+		cover.hits += sim_covers(differ(cmp, "service"), "ratio_lo", "ratio_hi", 0.90 / 1.24);
+		cover.hits += sim_covers(differ(cmp, "slice"), "ratio_lo", "ratio_hi", 1.0);
+		cover.n += 2;
+		found.hits += json_is_true(json_object_get(differ(cmp, "service"), "significant"));
+		found.n++;
+		json_decref(cmp);
+	}
+	sim_row("compare, service 1.24x on one host and 0.90x on the other, slice 1.00x on both, sigma 5%, 5 rounds "
+		"each, Holm across 2: each ratio of ratios' interval covers its truth", &cover, ">=", 0.92);
+	sim_row("the same: the service's difference (1.38x) found", &found, ">=", 0.80);
+}
+
+/* The same ratios on both hosts, at different levels of TPS (and, in the
+ * second case, different repeats and sigmas): any "the hosts differ". */
+static void check_none(const char *what, unsigned rounds_b, double sigma_b)
+{
+	struct host_truth a = { .name = "epyc-1", .level = 1000, .ratio = { 1, 1.24, 1 }, .n_contexts = 3, .rounds = 5,
+				.sigma = 0.05 },
+			  b = { .name = "xeon-2", .level = 600, .ratio = { 1, 1.24, 1 }, .n_contexts = 3,
+				.rounds = rounds_b, .sigma = sigma_b };
+	struct rate false_differ = {};
+	char paths[2][700];
+
+	for (size_t i = 0; i < 400 * scale; i++) {
+		const char *p[2] = { paths[0], paths[1] };
+		json_t *cmp;
+
+		write_pair(&a, &b, paths);
+		cmp = compare_json(p);
+		false_differ.hits += json_is_true(json_object_get(differ(cmp, "service"), "significant")) ||
+				     json_is_true(json_object_get(differ(cmp, "slice"), "significant"));
+		false_differ.n++;
+		json_decref(cmp);
+	}
+	sim_row(what, &false_differ, "<=", 0.05);
+}
+
+static bool has(const char *s, const char *what)
+{
+	return s && strstr(s, what);
+}
+
+/* Hosts that overlap in part: each has a context the other has not, and
+ * they ran different repeats.  Compared where they overlap, the rest
+ * listed, in the text (its sentences) and the JSON. */
+static void check_overlap(void)
+{
+	static const char *const names_b[] = { "shell", "service", "extra" };
+	struct host_truth a = { .name = "epyc-1", .level = 1000, .ratio = { 1, 1.24, 1 }, .n_contexts = 3, .rounds = 5,
+				.sigma = 0.03 },
+			  b = { .name = "xeon-2", .level = 600, .ratio = { 1, 0.90, 1.1 }, .n_contexts = 3, .rounds = 3,
+				.sigma = 0.03, .names = names_b };
+	char paths[2][700];
+	const char *p[2] = { paths[0], paths[1] };
+	_cleanup_free_ char *text = NULL;
+	json_t *cmp, *notes;
+	char *list;
+
+	write_pair(&a, &b, paths);
+	cmp = compare_json(p);
+	notes = json_object_get(json_object_get(cmp, "hosts"), "not_compared");
+	list = json_dumps(notes, JSON_COMPACT);
+	ok(has(list, "\"slice: only on epyc-1\"") && has(list, "\"extra: only on xeon-2\"") &&
+		   has(list, "repeats: 5 on epyc-1, 3 on xeon-2"),
+	   "overlap: the contexts one host has, and the repeats, are listed (%s)", list);
+	ok(host_row(cmp, "service") && !host_row(cmp, "slice") && !host_row(cmp, "extra") &&
+		   json_is_true(json_object_get(differ(cmp, "service"), "significant")),
+	   "overlap: the service compared, 0.73x found, slice and extra not");
+	free(list);
+	json_decref(cmp);
+	text = compare_text(p, REPORT_TEXT);
+	diag("compare of two crafted hosts:\n%s", text);
+	ok(has(text, "service over shell at 1 thread: 1.") && has(text, " on epyc-1, 0.") &&
+		   has(text, " on xeon-2; the hosts differ by 1.") && has(text, "the ratio higher on epyc-1") &&
+		   has(text, "Holm-adjusted across the 1 of this table") && has(text, "not compared:\n  slice: only on epyc-1"),
+	   "overlap: the sentence says each host's ratio and how far apart, the heading the family");
+	json_decref(compare_json(p));
+	text = (free(text), compare_text(p, REPORT_CSV));
+	list = strstr(text, "host_differ") ?: "none";
+	ok(has(text, "\nhost_differ,xeon-2,1,service,,0.7"), "overlap: csv has the ratio of ratios (%.*s)",
+	   (int)strcspn(list, "\n"), list);
+}
+
+/* verb_compare(argv) with standard output and error into files: its exit
+ * status, what it wrote to each. */
+static int run_compare(char **argv, int argc, char **ret_out, char **ret_err)
+{
+	char out[600], err[600];
+	int saved[2] = { dup(1), dup(2) }, fd[2], r;
+
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	fflush(stdout);
+	fflush(stderr);
+	fd[0] = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd[1] = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (saved[0] < 0 || saved[1] < 0 || fd[0] < 0 || fd[1] < 0 || dup2(fd[0], 1) < 0 || dup2(fd[1], 2) < 0)
+		bail_out("cannot redirect: %m");
+	r = verb_compare(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved[0], 1);
+	dup2(saved[1], 2);
+	for (size_t i = 0; i < 2; i++) {
+		close(fd[i]);
+		close(saved[i]);
+	}
+	if (read_file_str(out, ret_out) < 0 || read_file_str(err, ret_err) < 0)
+		bail_out("cannot read back %s", out);
+	return r;
+}
+
+/* refused(WHAT, a, b, n, WANT): compare of the pair (or a alone) exits 2,
+ * its error names the directory and says WANT, and nothing is written. */
+static void refused(const char *what, const struct host_truth *a, const struct host_truth *b, int n, const char *want)
+{
+	char paths[2][700];
+	char *argv[] = { "compare", paths[0], paths[1], NULL };
+	_cleanup_free_ char *out = NULL, *err = NULL;
+	int r;
+
+	write_pair(a, b, paths);
+	r = run_compare(argv, n + 1, &out, &err);
+	ok(r == 2 && streq(out, "") && has(err, want) && has(err, n == 1 ? "epyc-1" : "xeon-2"),
+	   "compare refuses %s: exit %d, nothing written, says why (%s)", what, r, err);
+}
+
+static void check_bad_input(void)
+{
+	struct host_truth a = { .name = "epyc-1", .level = 1000, .ratio = { 1, 1.24, 1 }, .n_contexts = 3, .rounds = 2,
+				.sigma = 0.05 },
+			  b = a;
+
+	b.name = "xeon-2";
+	b.experiment = "other";
+	refused("two experiments", &a, &b, 2, "holds experiment other (baseline shell)");
+	b.experiment = NULL;
+	b.no_host_json = true;
+	refused("a directory without host facts", &a, &b, 2, "has no host facts (host.json)");
+	refused("one directory", &a, &b, 1, "alone: compare needs the results of the same experiment from 2");
+}
+
+int main(void)
+{
+	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+	const char *s = getenv("SLICEBENCH_SIM_SCALE");
+
+	if (s && atoi(s) > 0)
+		scale = (size_t)atoi(s);
+	snprintf(dir, sizeof(dir), "%s/slicebench-sim.XXXXXX", base);
+	if (!mkdtemp(dir))
+		bail_out("mkdtemp: %m");
+	sim_gen = rng_seeded(20261206, 0);
+	printf("# | case | observed (95%% simulation interval) | asked | data sets |\n# |---|---|---|---|\n");
+	check_interaction();
+	check_none("compare, the same ratios on both hosts (1.24x, 1.00x) at 1000 and 600 TPS, sigma 5%, 5 rounds each: "
+		   "any \"the hosts differ\"", 5, 0.05);
+	check_none("the same, 5 rounds against 3 and sigma 5% against 8%: any \"the hosts differ\"", 3, 0.08);
+	check_overlap();
+	check_bad_input();
+	if (getenv("SLICEBENCH_SIM_KEEP"))
+		diag("kept: %s/pair", dir);
+	else
+		remove_tree(dir);
+	return done_testing();
+}
