@@ -177,56 +177,6 @@ static void check_auto(void)
 
 /* ---- explain directories ---- */
 
-/* Log TPS of a mix: B's, plus each factor's effect, plus the pair's. */
-struct mixes {
-	size_t n;
-	double effect[FACTORS_MAX]; /* as a fraction of the gap */
-	double together;	    /* the interaction of factors 0 and 1, of the gap */
-	double gap;		    /* ln T(A) - ln T(B) */
-	unsigned masks[DESIGN_MIXES_MAX];
-};
-
-static double mix_tps(const void *ctx, size_t cell)
-{
-	const struct mixes *m = ctx;
-	unsigned mask = m->masks[cell] == EXPLAIN_A ? (1u << m->n) - 1 : m->masks[cell];
-	double y = log(1000);
-
-	for (size_t k = 0; k < m->n; k++)
-		y += ((mask >> k) & 1) * m->effect[k] * m->gap;
-	return y + ((mask & 3) == 3) * m->together * m->gap;
-}
-
-/* A stage of design d under path/name, from m. */
-static void write_stage(const char *path, const char *name, const struct design *d, struct mixes *m, unsigned rounds,
-			struct truth *t)
-{
-	char names[DESIGN_MIXES_MAX][48], sub[700];
-	const char *list[DESIGN_MIXES_MAX];
-
-	for (size_t i = 0; i < d->n; i++) {
-		design_mix_name(d->masks[i], m->n, true, names[i], sizeof(names[i]));
-		list[i] = names[i];
-		m->masks[i] = d->masks[i];
-	}
-	snprintf(sub, sizeof(sub), "%s/%s", path, name);
-	t->ctx = m;
-	t->log_tps = mix_tps;
-	sim_write_rounds(sub, list, d->n, 1, rounds, t, rounds);
-}
-
-static void record_init(struct explain_record *rec, size_t n)
-{
-	*rec = (struct explain_record){ .threads = 1, .level = 0.95, .width = 0.20, .n_factors = n, .closure_is_a = true,
-					.seed = 1 };
-	snprintf(rec->experiment, sizeof(rec->experiment), "sim");
-	snprintf(rec->a, sizeof(rec->a), "a");
-	snprintf(rec->b, sizeof(rec->b), "b");
-	snprintf(rec->hybrids, sizeof(rec->hybrids), "raw");
-	for (size_t k = 0; k < n; k++)
-		snprintf(rec->labels[k], sizeof(rec->labels[k]), "f%zu", k);
-}
-
 /* explain_report()'s JSON of path. */
 static json_t *explanation_json(const char *path)
 {
@@ -251,8 +201,8 @@ static json_t *screen_of(const char *path, struct mixes *m, struct truth *t, str
 	unsigned all = (1u << m->n) - 1;
 
 	design_full(all, all, &d);
-	write_stage(path, "screen", &d, m, 3, t);
-	record_init(rec, m->n);
+	sim_write_stage(path, "screen", &d, m, 3, t);
+	sim_record_init(rec, m->n);
 	rec->stage[STAGE_SCREEN] = (struct stage_record){ .present = true, .factors = all };
 	if (explain_record_write(path, rec) < 0)
 		bail_out("explain_record_write");
@@ -401,7 +351,7 @@ static void check_holdout(void)
 			continue;
 		rounds = MIN(rounds, 8u); /* the budget's cap: the coverage holds at any count */
 		design_holdout(set, 7, true, &d);
-		write_stage(path, "confirm", &d, &m, rounds, &t);
+		sim_write_stage(path, "confirm", &d, &m, rounds, &t);
 		rec.stage[STAGE_CONFIRM] = (struct stage_record){ .present = true, .factors = 7, .set = set,
 								  .rounds_wanted = rounds };
 		explain_record_write(path, &rec);

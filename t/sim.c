@@ -121,3 +121,48 @@ bool sim_covers(const json_t *v, const char *lo, const char *hi, double truth)
 	return json_is_number(json_object_get(v, lo)) && json_number_value(json_object_get(v, lo)) <= truth &&
 	       json_number_value(json_object_get(v, hi)) >= truth;
 }
+
+/* ---- explain directories ---- */
+
+
+static double mix_tps(const void *ctx, size_t cell)
+{
+	const struct mixes *m = ctx;
+	unsigned mask = m->masks[cell] == EXPLAIN_A ? (1u << m->n) - 1 : m->masks[cell];
+	double y = log(1000);
+
+	for (size_t k = 0; k < m->n; k++)
+		y += ((mask >> k) & 1) * m->effect[k] * m->gap;
+	return y + ((mask & 3) == 3) * m->together * m->gap;
+}
+
+/* A stage of design d under path/name, from m. */
+void sim_write_stage(const char *path, const char *name, const struct design *d, struct mixes *m, unsigned rounds,
+			struct truth *t)
+{
+	char names[DESIGN_MIXES_MAX][48], sub[700];
+	const char *list[DESIGN_MIXES_MAX];
+
+	for (size_t i = 0; i < d->n; i++) {
+		design_mix_name(d->masks[i], m->n, true, names[i], sizeof(names[i]));
+		list[i] = names[i];
+		m->masks[i] = d->masks[i];
+	}
+	snprintf(sub, sizeof(sub), "%s/%s", path, name);
+	t->ctx = m;
+	t->log_tps = mix_tps;
+	sim_write_rounds(sub, list, d->n, 1, rounds, t, rounds);
+}
+
+void sim_record_init(struct explain_record *rec, size_t n)
+{
+	*rec = (struct explain_record){ .threads = 1, .level = 0.95, .width = 0.20, .n_factors = n, .closure_is_a = true,
+					.seed = 1 };
+	snprintf(rec->experiment, sizeof(rec->experiment), "sim");
+	snprintf(rec->a, sizeof(rec->a), "a");
+	snprintf(rec->b, sizeof(rec->b), "b");
+	snprintf(rec->hybrids, sizeof(rec->hybrids), "raw");
+	for (size_t k = 0; k < n; k++)
+		snprintf(rec->labels[k], sizeof(rec->labels[k]), "f%zu", k);
+}
+

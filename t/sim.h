@@ -10,6 +10,8 @@
 #include <jansson.h>
 
 #include "common/rng.h"
+#include "explain/design.h"
+#include "explain/record.h"
 
 extern struct rng sim_gen;
 /* The steps written since the last sim_fresh(): the host's drift counts them. */
@@ -50,3 +52,23 @@ void sim_row(const char *what, const struct rate *r, const char *op, double boun
 
 /* Whether v's members lo and hi hold truth. */
 bool sim_covers(const json_t *v, const char *lo, const char *hi, double truth);
+
+/* ---- explain directories ---- */
+
+/* Log TPS of a mix: B's, plus each factor's effect, plus the pair's. */
+struct mixes {
+	size_t n;
+	double effect[FACTORS_MAX]; /* as a fraction of the gap */
+	double together;	    /* the interaction of factors 0 and 1, of the gap */
+	double gap;		    /* ln T(A) - ln T(B) */
+	unsigned masks[DESIGN_MIXES_MAX];
+};
+
+/* A stage of design d under path/name, from m (t's ctx and log_tps set
+ * to them). */
+void sim_write_stage(const char *path, const char *name, const struct design *d, struct mixes *m, unsigned rounds,
+		     struct truth *t);
+
+/* The record of an explain directory of n factors, f0.., a against b at
+ * 1 thread, experiment sim. */
+void sim_record_init(struct explain_record *rec, size_t n);

@@ -51,14 +51,17 @@ const struct cli_verb cli_report = {
 
 const struct cli_verb cli_compare = {
 	.name = "compare",
-	.usage = (const char *const[]){ "DIR DIR... [--format FORMAT] [--confidence 95]", NULL },
+	.usage = (const char *const[]){ "DIR DIR... [--format FORMAT] [--confidence 95]",
+					"EXPLAIN-DIR EXPLAIN-DIR... [--format text|json] [--confidence 95]", NULL },
 	.about = "The same experiment from several hosts, a column per host (named after its directory): the\n"
 		 "ratios to each host's baseline; whether the hosts differ, each host's ratio and its ratio over\n"
 		 "the first host's from one model of log TPS, host x context + round within host, Holm-adjusted\n"
 		 "across the table (compared where the hosts overlap, the rest listed); the median TPS, the host\n"
 		 "facts that decide a comparison (vendor, model, L3 groups, kernel, mitigations, systemd, cgroup\n"
 		 "mode; differences marked), then the other host facts that differ.  Each directory needs its\n"
-		 "host.json, and all must hold the same experiment (name and baseline).",
+		 "host.json, and all must hold the same experiment (name and baseline).  Of explain directories\n"
+		 "(one pair from several hosts): each factor's effect on each host, as a ratio and a share, and\n"
+		 "which factors' effects differ between the hosts, with the host facts that differ.",
 	.options = (const struct cli_option *const[]){ &opt_format,
 						       CLI_CONFIDENCE_OPTION(struct report_args, ro.confidence), NULL },
 };
@@ -211,8 +214,42 @@ static int compare_check(char *const *dirs, json_t *const *docs, size_t n)
 	return 0;
 }
 
+/* text[len] to standard output. */
+static int write_out(const char *verb, const char *text, size_t len)
+{
+	if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0)
+		return log_error_errno(-EIO, "%s: cannot write the output: %m", verb);
+	return 0;
+}
+
+/* Explain directories of one pair from several hosts: which cause
+ * differs, the whole text made before any of it is written. */
+static int compare_explanations(char **dirs, size_t n, const struct report_args *a)
+{
+	const char *labels[COMPARE_HOSTS_MAX];
+	_cleanup_free_ char *why = NULL, *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int r;
+
+	if (a->ro.format != REPORT_TEXT && a->ro.format != REPORT_JSON)
+		return log_error("compare: explain directories compare as text or json"), -ENOTDIR;
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		return log_error_errno(-ENOMEM, "compare: %m");
+	compare_labels(dirs, n, labels);
+	r = explain_compare(dirs, labels, n, a->ro.format == REPORT_JSON, a->ro.confidence, mem, &why);
+	if (fclose(mem) != 0 && r >= 0)
+		r = -ENOMEM;
+	if (r < 0 && why)
+		return log_error("compare: %s", why), r;
+	if (r < 0)
+		return log_error_errno(r, "compare: %m");
+	return write_out("compare", text, len);
+}
+
 /* The documents of dirs side by side, the whole text made before any of
- * it is written. */
+ * it is written; explain directories, all of them, by their causes. */
 static int compare(char **dirs, size_t n, const struct report_args *a)
 {
 	json_t *docs[COMPARE_HOSTS_MAX] = {};
@@ -220,8 +257,18 @@ static int compare(char **dirs, size_t n, const struct report_args *a)
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
 	FILE *mem = NULL;
+	size_t nx = 0;
 	int r = 0;
 
+	for (size_t i = 0; i < n; i++)
+		nx += is_explain_dir(dirs[i]);
+	for (size_t i = 1; nx && nx < n && i < n; i++)
+		if (is_explain_dir(dirs[i]) != is_explain_dir(dirs[0]))
+			return log_error("compare: %s is %san explain directory and %s is %s: compare takes one kind",
+					 dirs[0], is_explain_dir(dirs[0]) ? "" : "not ", dirs[i],
+					 is_explain_dir(dirs[i]) ? "one" : "not"), -EBADMSG;
+	if (nx)
+		return compare_explanations(dirs, n, a);
 	for (size_t i = 0; i < n && r >= 0; i++)
 		r = load("compare", dirs[i], &docs[i]);
 	if (r >= 0)
@@ -238,9 +285,7 @@ static int compare(char **dirs, size_t n, const struct report_args *a)
 	}
 	for (size_t i = 0; i < n; i++)
 		json_decref(docs[i]);
-	if (r >= 0 && (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0))
-		r = log_error_errno(-EIO, "compare: cannot write the output: %m");
-	return r;
+	return r < 0 ? r : write_out("compare", text, len);
 }
 
 int verb_compare(int argc, char **argv)

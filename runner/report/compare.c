@@ -169,6 +169,37 @@ static int flatten_into(const json_t *v, const char *prefix, json_t *out)
 	return 0;
 }
 
+int compare_host_differences(const json_t *a, const json_t *b, char **ret)
+{
+	_cleanup_(json_decrefp) json_t *fa = json_object(), *fb = json_object();
+	char *s = NULL;
+	size_t len = 0, n = 0;
+	FILE *f;
+	int r = 0;
+
+	*ret = NULL;
+	if (!fa || !fb || flatten_into(a, "", fa) < 0 || flatten_into(b, "", fb) < 0 || !(f = open_memstream(&s, &len)))
+		return -ENOMEM;
+	for (size_t k = 0; k < ELEMENTSOF(host_facts) && r >= 0; k++) {
+		const struct host_fact *h = &host_facts[k];
+		_cleanup_free_ char *x = NULL, *y = NULL;
+
+		r = h->value ? h->value(fa, h, &x) : value_dup(json_object_get(fa, h->key), &x);
+		if (r >= 0)
+			r = h->value ? h->value(fb, h, &y) : value_dup(json_object_get(fb, h->key), &y);
+		if (r >= 0 && !streq_ptr(x, y))
+			fprintf(f, "%s%s (%s against %s)", n++ ? ", " : "", h->key, x ?: "none", y ?: "none");
+	}
+	if (fclose(f) != 0 && r >= 0)
+		r = -ENOMEM;
+	if (r < 0 || n == 0) {
+		free(s);
+		return r;
+	}
+	*ret = s;
+	return 0;
+}
+
 /* Long because it flattens, merges and compares the host facts of every
  * document in one pass, freeing as it goes. */
 static int comparison_host(struct comparison *c, json_t *const *docs)

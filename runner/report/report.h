@@ -64,6 +64,11 @@ int report_render(const json_t *doc, const struct report_options *o, FILE *out);
 int compare_render(json_t *const *docs, const char *const *labels, size_t n, const struct report_options *o,
 		   FILE *out);
 
+/* The host facts compare weighs (vendor, model, L3 groups, kernel,
+ * mitigations, systemd, cgroup mode) that differ between host.json a and
+ * b, as "kernel.release (4.15 against 5.4), ..."; *ret NULL when none. */
+int compare_host_differences(const json_t *a, const json_t *b, char **ret);
+
 /* One ratio of a document: a column other than the baseline against the
  * baseline column of its vary value, at one thread count. */
 struct report_comparison {
