@@ -372,16 +372,7 @@ static void check_holdout(void)
 
 int main(void)
 {
-	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-	const char *s = getenv("SLICEBENCH_SIM_SCALE");
-
-	if (s && atoi(s) > 0)
-		scale = (size_t)atoi(s);
-	snprintf(dir, sizeof(dir), "%s/slicebench-sim.XXXXXX", base);
-	if (!mkdtemp(dir))
-		bail_out("mkdtemp: %m");
-	sim_gen = rng_seeded(20261204, 0);
-	printf("# | case | observed (95%% simulation interval) | asked | data sets |\n# |---|---|---|---|\n");
+	scale = sim_start(dir, sizeof(dir), 20261204);
 	check_aa();
 	check_auto();
 	check_additive();

@@ -105,6 +105,16 @@ static void write_pair(const struct host_truth *a, const struct host_truth *b, c
 	write_host(set, b, paths[1], sizeof(paths[1]));
 }
 
+/* compare's JSON of a fresh pair of hosts a and b. */
+static json_t *pair_json(const struct host_truth *a, const struct host_truth *b)
+{
+	char paths[2][700];
+	const char *p[2] = { paths[0], paths[1] };
+
+	write_pair(a, b, paths);
+	return compare_json(p);
+}
+
 /* The row of the host x context table for column. */
 static const json_t *host_row(const json_t *cmp, const char *column)
 {
@@ -132,14 +142,10 @@ static void check_interaction(void)
 			  b = { .name = "xeon-2", .level = 600, .ratio = { 1, 0.90, 1 }, .n_contexts = 3, .rounds = 5,
 				.sigma = 0.05 };
 	struct rate cover = {}, found = {};
-	char paths[2][700];
 
 	for (size_t i = 0; i < 200 * scale; i++) {
-		const char *p[2] = { paths[0], paths[1] };
-		json_t *cmp;
+		json_t *cmp = pair_json(&a, &b);
 
-		write_pair(&a, &b, paths);
-		cmp = compare_json(p);
 		cover.hits += sim_covers(differ(cmp, "service"), "ratio_lo", "ratio_hi", 0.90 / 1.24);
 		cover.hits += sim_covers(differ(cmp, "slice"), "ratio_lo", "ratio_hi", 1.0);
 		cover.n += 2;
@@ -161,14 +167,10 @@ static void check_none(const char *what, unsigned rounds_b, double sigma_b)
 			  b = { .name = "xeon-2", .level = 600, .ratio = { 1, 1.24, 1 }, .n_contexts = 3,
 				.rounds = rounds_b, .sigma = sigma_b };
 	struct rate false_differ = {};
-	char paths[2][700];
 
 	for (size_t i = 0; i < 400 * scale; i++) {
-		const char *p[2] = { paths[0], paths[1] };
-		json_t *cmp;
+		json_t *cmp = pair_json(&a, &b);
 
-		write_pair(&a, &b, paths);
-		cmp = compare_json(p);
 		false_differ.hits += json_is_true(json_object_get(differ(cmp, "service"), "significant")) ||
 				     json_is_true(json_object_get(differ(cmp, "slice"), "significant"));
 		false_differ.n++;
@@ -418,16 +420,7 @@ static void check_explain_refused(void)
 
 int main(void)
 {
-	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-	const char *s = getenv("SLICEBENCH_SIM_SCALE");
-
-	if (s && atoi(s) > 0)
-		scale = (size_t)atoi(s);
-	snprintf(dir, sizeof(dir), "%s/slicebench-sim.XXXXXX", base);
-	if (!mkdtemp(dir))
-		bail_out("mkdtemp: %m");
-	sim_gen = rng_seeded(20261206, 0);
-	printf("# | case | observed (95%% simulation interval) | asked | data sets |\n# |---|---|---|---|\n");
+	scale = sim_start(dir, sizeof(dir), 20261206);
 	check_interaction();
 	check_none("compare, the same ratios on both hosts (1.24x, 1.00x) at 1000 and 600 TPS, sigma 5%, 5 rounds each: "
 		   "any \"the hosts differ\"", 5, 0.05);

@@ -1,7 +1,9 @@
 /* The simulation tests' shared pieces (t/sim.h). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/util.h"
 #include "run/results.h"
@@ -10,6 +12,19 @@
 
 struct rng sim_gen;
 size_t sim_steps_run;
+
+size_t sim_start(char *dir, size_t len, uint64_t seed)
+{
+	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+	const char *s = getenv("SLICEBENCH_SIM_SCALE");
+
+	snprintf(dir, len, "%s/slicebench-sim.XXXXXX", base);
+	if (!mkdtemp(dir))
+		bail_out("mkdtemp: %m");
+	sim_gen = rng_seeded(seed, 0);
+	printf("# | case | observed (95%% simulation interval) | asked | data sets |\n# |---|---|---|---|\n");
+	return s && atoi(s) > 0 ? (size_t)atoi(s) : 1;
+}
 
 double sim_uniform(void)
 {

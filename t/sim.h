@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -16,6 +17,11 @@
 extern struct rng sim_gen;
 /* The steps written since the last sim_fresh(): the host's drift counts them. */
 extern size_t sim_steps_run;
+
+/* A test's start: its scratch directory made into dir (under /dev/shm
+ * when it can), the generator seeded, the table's header printed; returns
+ * SLICEBENCH_SIM_SCALE (1 without), the factor on every count. */
+size_t sim_start(char *dir, size_t len, uint64_t seed);
 
 double sim_uniform(void);
 /* Box and Muller's standard normal. */
