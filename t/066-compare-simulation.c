@@ -21,6 +21,7 @@
 #include "common/util.h"
 #include "explain/explain.h"
 #include "explain/record.h"
+#include "oltp/oltp.h"
 #include "report/report.h"
 #include "run/results.h"
 #include "sim.h"
@@ -41,6 +42,7 @@ struct host_truth {
 	const char *experiment;
 	const char *const *names; /* NULL: contexts[] */
 	bool no_host_json;
+	double cpus; /* its steps' saturation on so many CPUs; 0: none recorded */
 };
 
 static double host_tps(const void *ctx, size_t cell)
@@ -54,7 +56,7 @@ static double host_tps(const void *ctx, size_t cell)
 static void write_host(const char *set, const struct host_truth *h, char *path, size_t len)
 {
 	struct truth t = { .log_tps = host_tps, .ctx = h, .sigma = h->sigma, .drift = 0.0005,
-			   .host = h->no_host_json ? NULL : h->name, .experiment = h->experiment };
+			   .host = h->no_host_json ? NULL : h->name, .experiment = h->experiment, .cpus = h->cpus };
 
 	snprintf(path, len, "%s/%s", set, h->name);
 	sim_write_rounds(path, h->names ? h->names : contexts, h->n_contexts, 1, h->rounds, &t, h->rounds);
@@ -284,6 +286,51 @@ static void check_bad_input(void)
 	refused("one directory", &a, &b, 1, "alone: compare needs the results of the same experiment from 2");
 }
 
+/* A step records whether its client and server threads were more than
+ * its context's CPUs; report and compare name the steps that were. */
+static void check_saturation(void)
+{
+	struct step_result st = { .threads = 4, .cpus = 2, .lat_avg_ms = -1, .lat_p50_ms = -1, .lat_p95_ms = -1,
+				  .lat_p99_ms = -1, .lat_max_ms = -1 };
+	struct host_truth a = { .name = "epyc-1", .level = 1000, .ratio = { 1, 1.24, 1 }, .n_contexts = 3, .rounds = 2,
+				.sigma = 0.05, .cpus = 4 },
+			  b = a;
+	char paths[2][700];
+	const char *p[2] = { paths[0], paths[1] };
+	_cleanup_free_ char *text = NULL, *rep = NULL, *why = NULL;
+	struct report_options o = { .format = REPORT_TEXT };
+	json_t *j = NULL, *cmp, *doc;
+	size_t len = 0;
+	FILE *f;
+
+	snprintf(st.driver, sizeof(st.driver), "slicebench");
+	ok(step_result_to_json(&st, &j) == 0 &&
+		   json_is_true(json_object_get(json_object_get(j, "saturation"), "saturated")) &&
+		   json_number_value(json_object_get(json_object_get(j, "saturation"), "cpus")) == 2,
+	   "a step of 4 client threads (and 4 server threads) on 2 CPUs records that it is saturated");
+	json_decref(j);
+	st.cpus = 0;
+	ok(step_result_to_json(&st, &j) == 0 && !json_object_get(j, "saturation"), "and none when its CPUs are not known");
+	json_decref(j);
+	b.name = "xeon-2";
+	b.cpus = 1;
+	write_pair(&a, &b, paths);
+	cmp = compare_json(p);
+	ok(json_array_size(json_object_get(json_array_get(json_object_get(cmp, "documents"), 0), "saturated_steps")) == 0 &&
+		   json_array_size(json_object_get(json_array_get(json_object_get(cmp, "documents"), 1), "saturated_steps")) == 6,
+	   "compare json: xeon-2's 6 steps on 1 CPU saturated, none of epyc-1's on 4");
+	json_decref(cmp);
+	text = compare_text(p, REPORT_TEXT);
+	ok(has(text, "saturated on xeon-2: 6 steps ran more client and server threads") &&
+		   has(text, "(2 threads on 1 CPU)") && !has(text, "saturated on epyc-1"),
+	   "compare text names the saturated steps of the host that had them");
+	if (results_load(paths[1], &doc, &why) < 0 || !(f = open_memstream(&rep, &len)) || report_render(doc, &o, f) < 0)
+		bail_out("report of %s", paths[1]);
+	fclose(f);
+	json_decref(doc);
+	ok(has(rep, "\nsaturated: 6 steps ran more"), "report names them too");
+}
+
 /* ---- explain directories: which cause differs ---- */
 
 /* An explain host: its factors' effects, each a fraction of its gap. */
@@ -427,6 +474,7 @@ int main(void)
 	check_none("the same, 5 rounds against 3 and sigma 5% against 8%: any \"the hosts differ\"", 3, 0.08);
 	check_overlap();
 	check_bad_input();
+	check_saturation();
 	check_explain();
 	check_explain_text();
 	check_explain_refused();

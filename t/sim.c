@@ -85,6 +85,10 @@ void sim_write_rounds(const char *path, const char *const *names, size_t n, unsi
 				      (int)round, "threads", 1, "driver", "slicebench", "duration_s", 1.0, "tps", tps,
 				      "failed", 0, "unit", unit, "slot", (int)slot + 1, "started_at", 1.8e9 + (double)sim_steps_run,
 				      "vary_value");
+			if (t->cpus > 0)
+				json_object_set_new(s, "saturation",
+						    json_pack("{s:i, s:i, s:f, s:b}", "client_threads", 1, "server_threads", 1,
+							      "cpus", t->cpus, "saturated", 2 > t->cpus));
 			if (results_put(res, file, s) < 0)
 				bail_out("results_put %s", file);
 			json_decref(s);

@@ -37,6 +37,7 @@ struct truth {
 	bool fixed_order;
 	const char *host;	/* the host.json's hostname; NULL: no host.json */
 	const char *experiment; /* NULL: "sim" */
+	double cpus;		/* the steps' "saturation" on so many CPUs; 0: none */
 };
 
 /* A run directory at path: contexts names[0..n) (the first the baseline),

@@ -398,6 +398,8 @@ static int compare_tables(const struct comparison *c, bool markdown, FILE *out)
 	if (r < 0)
 		return r;
 	fputc('\n', out);
+	for (size_t d = 0; d < c->n; d++)
+		print_saturated(&c->m[d], c->labels[d], markdown, out);
 	if (c->nkeys == 0) {
 		fprintf(out, "other host facts: no differences\n");
 		return 0;
@@ -493,8 +495,9 @@ static int compare_json(const struct comparison *c, json_t **ret)
 	facts = json_object_get(doc, "host_facts");
 	hosts = json_object_get(doc, "host_diffs");
 	for (size_t d = 0; d < c->n && r == 0; d++)
-		if (json_array_append_new(docs, json_pack("{s:s, s:s, s:s?}", "label", c->labels[d], "experiment",
-							  c->m[d].name, "baseline", c->m[d].baseline)) < 0)
+		if (json_array_append_new(docs, json_pack("{s:s, s:s, s:s?, s:O}", "label", c->labels[d], "experiment",
+							  c->m[d].name, "baseline", c->m[d].baseline, "saturated_steps",
+							  c->m[d].saturated)) < 0)
 			r = -ENOMEM;
 	for (size_t row = 0; row < c->nrows && r == 0; row++)
 		for (size_t col = 0; col < c->ncols && r == 0; col++) {

@@ -74,6 +74,7 @@ struct cell {
 	double within_cv; /* noise within a start: the CV of a step's per-second TPS, median over the repeats */
 	double across_cv; /* noise across starts: the CV of the repeats' TPS; NAN: fewer than 2 */
 	size_t n_noisy;	  /* steps above MODEL_NOISY_CV */
+	size_t n_saturated; /* steps whose client and server threads were more than their context's CPUs */
 	bool too_many_failed; /* more than MODEL_FAIL_MAX of its starts failed: no ratio */
 	double fail_lo, fail_hi; /* the failure rate's interval at the model's level (Wilson); NAN: no start */
 	/* Against the baseline column, and against its context's column at
@@ -122,6 +123,7 @@ struct model {
 	json_t *failures; /* [{context, vary_value, threads, repeat, reason}] */
 	json_t *diffs;	  /* {context: {key: [baseline value, context value]}} */
 	json_t *noisy;	  /* [{context, vary_value, threads, repeat, cv, stalled_s if > 0}]: steps above MODEL_NOISY_CV */
+	json_t *saturated; /* [{context, vary_value, threads, repeat, saturation}]: the steps' "saturation" when saturated */
 	double level;	  /* of the intervals, 0.95 */
 	bool any_ns;	  /* a ratio whose interval contains 1, or that has none */
 	bool any_vs_first; /* a ratio against a first vary value */

@@ -70,6 +70,12 @@ void hosts_csv(const struct host_model *h, FILE *out);
 /* doc's member "hosts". */
 int hosts_json(const struct host_model *h, json_t *doc);
 
+/* ---- report/saturation.c ---- */
+
+/* m's saturated steps in a sentence (label: the host's, NULL for one);
+ * nothing when there are none. */
+void print_saturated(const struct model *m, const char *label, bool markdown, FILE *out);
+
 /* ---- report/report.c ---- */
 
 /* The level of the intervals o asks for. */
