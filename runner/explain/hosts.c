@@ -215,11 +215,33 @@ static bool put_sentence(FILE *f, const struct explain_hosts *h, const struct fa
 	return true;
 }
 
+/* What the differences that were not shown could have been: the range of
+ * their smallest detectable gaps at STATS_POWER. */
+static const char *hosts_mde(const struct explain_hosts *h, char *buf, size_t len)
+{
+	double lo = INFINITY, hi = 0;
+
+	for (size_t i = 0; i < h->nrows; i++)
+		for (size_t d = 1; d < h->n; d++)
+			if (!isnan(h->rows[i].differ[d].mde)) {
+				lo = MIN(lo, h->rows[i].differ[d].mde);
+				hi = MAX(hi, h->rows[i].differ[d].mde);
+			}
+	if (hi == 0)
+		snprintf(buf, len, "no difference had an interval");
+	else if (hi - lo < 0.005)
+		snprintf(buf, len, "these rounds could have detected %.2fx either way at %.0f%% power", lo, 100 * STATS_POWER);
+	else
+		snprintf(buf, len, "these rounds could have detected %.2fx to %.2fx either way at %.0f%% power", lo, hi,
+			 100 * STATS_POWER);
+	return buf;
+}
+
 /* Every sentence: each factor that differs or that one host has alone,
  * or that none differs. */
 static int hosts_sentences(const struct explain_hosts *h, char ***ret, size_t *ret_n)
 {
-	char **v = calloc(h->nrows * h->n + 2, sizeof(*v));
+	char **v = calloc(h->nrows * h->n + 2, sizeof(*v)), mde[128];
 	size_t n = 0, len;
 	bool any = false;
 
@@ -241,8 +263,9 @@ static int hosts_sentences(const struct explain_hosts *h, char ***ret, size_t *r
 			if (d == 0 && said)
 				break;
 		}
-	if (!any && xasprintf(&v[n], "no factor's effect differs between the hosts (%zu compared, Holm-adjusted)%s%s",
-			      h->family, h->facts[1] ? "; the hosts differ in " : "", strempty(h->facts[1])) >= 0)
+	if (!any && xasprintf(&v[n], "no factor's effect differs between the hosts (%zu compared, Holm-adjusted)%s%s%s%s",
+			      h->family, h->facts[1] ? "; the hosts differ in " : "", strempty(h->facts[1]),
+			      h->family ? "; " : "", h->family ? hosts_mde(h, mde, sizeof(mde)) : "") >= 0)
 		n++;
 	*ret = v;
 	*ret_n = n;
