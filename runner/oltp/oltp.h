@@ -225,9 +225,23 @@ struct step_result {
 	size_t n_neighbour_tps;
 	const char *neighbour_tps_names[OLTP_NEIGHBOURS_MAX];
 	double neighbour_tps[OLTP_NEIGHBOURS_MAX];
+	/* The CPUs the server's context may use during the step (its
+	 * affinity, which its cpuset bounds, and its CPU quota when less); 0:
+	 * not known.  The step is saturated when its client threads and the
+	 * server threads serving them (one per connection, as both MySQL's
+	 * thread-per-connection and PostgreSQL's backends serve them) are more
+	 * than that. */
+	double cpus;
 	bool failed;
 	char reason[256];
 };
+
+/* Whether r's client and server threads are more than its context's
+ * CPUs; false when those are not known. */
+static inline bool step_result_saturated(const struct step_result *r)
+{
+	return r->cpus > 0 && 2.0 * r->threads > r->cpus;
+}
 
 /* An empty record of a step by driver at that size; the latencies "not reported". */
 void step_result_start(struct step_result *r, enum oltp_driver driver, unsigned threads);

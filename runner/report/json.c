@@ -95,12 +95,12 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 	const struct oltp_mechanism_def *mech = oltp_mechanism_table(&n_mech);
 	int r = 0;
 
-	doc = json_pack("{s:i, s:s, s:s?, s:s?, s:f, s:s, s:I, s:I, s:f, s:f, s:[], s:[], s:O, s:O, s:O}",
+	doc = json_pack("{s:i, s:s, s:s?, s:s?, s:f, s:s, s:I, s:I, s:f, s:f, s:[], s:[], s:O, s:O, s:O, s:O}",
 			"format_version", REPORT_FORMAT_VERSION, "experiment", m->name, "baseline", m->baseline,
 			"vary_property", m->vary_property, "confidence", m->level, "method", "block_model_log_tps_column_round_holm",
 			"family", (json_int_t)m->family_base, "family_vs_first", (json_int_t)m->family_first, "power",
 			STATS_POWER, "noisy_cv", MODEL_NOISY_CV, "columns", "rows", "diffs", m->diffs, "failures",
-			m->failures, "noisy_steps", m->noisy);
+			m->failures, "noisy_steps", m->noisy, "saturated_steps", m->saturated);
 	if (!doc)
 		return -ENOMEM;
 	cols = json_object_get(doc, "columns");
@@ -139,6 +139,7 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 			r = r ?: put(cell, "within_cv", real_or_null(c->within_cv));
 			r = r ?: put(cell, "across_cv", real_or_null(c->across_cv));
 			r = r ?: put(cell, "noisy_steps", json_integer((json_int_t)c->n_noisy));
+			r = r ?: put(cell, "saturated_steps", json_integer((json_int_t)c->n_saturated));
 			if (o->latency)
 				r = r ?: put(cell, "p95_ms", real_or_null(c->p95_ms));
 			for (size_t t = 0; o->telemetry && t < _TEL_MAX; t++)

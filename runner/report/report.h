@@ -53,13 +53,22 @@ struct report_options {
  * write to out failed. */
 int report_render(const json_t *doc, const struct report_options *o, FILE *out);
 
+/* The most documents (hosts) compare takes. */
+#define COMPARE_HOSTS_MAX 16
+
 /* n documents of the same experiment side by side (median TPS and the ratio
- * to each document's own baseline, per thread count and column), then the
- * host facts whose values are not all equal.  labels[i] names docs[i]
+ * to each document's own baseline, per thread count and column), whether
+ * the hosts' ratios differ (report/hosts.h), then the host facts whose
+ * values are not all equal.  labels[i] names docs[i]
  * (labels may be NULL).  Text, Markdown, CSV and JSON; -EOPNOTSUPP for the
  * plots. */
 int compare_render(json_t *const *docs, const char *const *labels, size_t n, const struct report_options *o,
 		   FILE *out);
+
+/* The host facts compare weighs (vendor, model, L3 groups, kernel,
+ * mitigations, systemd, cgroup mode) that differ between host.json a and
+ * b, as "kernel.release (4.15 against 5.4), ..."; *ret NULL when none. */
+int compare_host_differences(const json_t *a, const json_t *b, char **ret);
 
 /* One ratio of a document: a column other than the baseline against the
  * baseline column of its vary value, at one thread count. */

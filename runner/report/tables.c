@@ -659,6 +659,7 @@ int render_tables(const struct model *m, const struct report_options *o, bool ma
 	r = print_noise(m, markdown, out);
 	if (r < 0)
 		return r;
+	print_saturated(m, NULL, markdown, out);
 	if (json_array_size(m->failures) > 0) {
 		fprintf(out, "failed steps:\n%s", markdown ? "\n" : "");
 		json_array_foreach(m->failures, i, v) {

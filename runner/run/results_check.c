@@ -49,6 +49,14 @@ static const struct rule telemetry_rules[] = {
 	{},
 };
 
+static const struct rule saturation_rules[] = {
+	{ "client_threads", SHAPE_INT, 1, EXP_THREAD_COUNT_MAX },
+	{ "server_threads", SHAPE_INT, 0, COUNT_MAX },
+	{ "cpus", SHAPE_NUM, 0, 1e6 },
+	{ "saturated", SHAPE_BOOL },
+	{},
+};
+
 static const struct rule step_rules[] = {
 	{ "context", SHAPE_NAME, .required = true },
 	{ "threads", SHAPE_INT, 1, EXP_THREAD_COUNT_MAX, true },
@@ -72,6 +80,7 @@ static const struct rule step_rules[] = {
 	{ "in_flight_at_end", SHAPE_INT, 0, COUNT_MAX },
 	{ "intervals_tps", SHAPE_NUMS, 0, RATE_MAX },
 	{ "telemetry", SHAPE_OBJS, .sub = telemetry_rules },
+	{ "saturation", SHAPE_OBJ, .sub = saturation_rules },
 	{},
 };
 
