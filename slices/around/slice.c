@@ -79,15 +79,8 @@ size_t slice_tree_props(const struct slice_tree *t, size_t i, const struct prop_
 
 static void note(struct slice_tree *t, const char *what, int r, const sd_bus_error *error)
 {
-	if (t->failure)
-		return;
-	if (error && sd_bus_error_is_set(error))
-		xasprintf(&t->failure, "slice %s: %s: %s", what, error->name, strempty(error->message));
-	else if (r == -EEXIST)
-		xasprintf(&t->failure, "slice %s already exists and was not made by this run (slicebench cleanup "
-				       "removes stale ones of slicebench's)", what);
-	else
-		xasprintf(&t->failure, "slice %s: %s", what, strerror(-r));
+	bus_note_failure(&t->failure, r, error,
+			 "made by this run (slicebench cleanup removes stale ones of slicebench's)", "slice %s", what);
 }
 
 struct append_slice {

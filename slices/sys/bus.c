@@ -381,3 +381,24 @@ int bus_load_unit(sd_bus *bus, const char *unit, char **ret_path, sd_bus_error *
 	*ret_path = strdup(path);
 	return *ret_path ? 0 : -ENOMEM;
 }
+
+void bus_note_failure(char **failure, int r, const sd_bus_error *error, const char *exists, const char *fmt, ...)
+{
+	_cleanup_free_ char *subject = NULL;
+	va_list ap;
+	int n;
+
+	if (*failure)
+		return;
+	va_start(ap, fmt);
+	n = vasprintf(&subject, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (error && sd_bus_error_is_set(error))
+		xasprintf(failure, "%s: %s: %s", subject, error->name, strempty(error->message));
+	else if (r == -EEXIST)
+		xasprintf(failure, "%s already exists and was not %s", subject, exists);
+	else
+		xasprintf(failure, "%s: %s", subject, strerror(-r));
+}
