@@ -13,7 +13,7 @@
 # ahead), and a free server's CPU is a lottery per start: some starts land
 # on the client's CPU 0 and run as fast as the shell's.  So 5 repeats of 1 s
 # rather than 3 of 2 s (the start, not the step, is what varies), and the
-# share is judged by both of the affinity's mixes (explain/attribute.h).
+# share is judged by both of the affinity's mixes (explain/analysis.h).
 # When the gap is still not significant the three checks that need one
 # are TAP TODOs that give the figures, so that prove shows them.
 # Prerequisites: ROOT, MYSQLD, NSPAWN or a running systemd (fails under CI).
