@@ -456,7 +456,7 @@ static void drift_case(bool fixed, double *bias, double *se, struct rate *inert,
 
 static void check_drift(void)
 {
-	static const char *const names[] = { "60%", "40%", "0%", "the inert fourth's" };
+	static const char *const names[] = { "60%", "40%", "0%", "inert fourth's" };
 	double bias[4], se[4];
 	struct rate inert = {}, fixed_inert = {};
 	char what[160];

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "report/report.h"
+#include "host/calibration.h"
 #include "stats/stats.h"
 #include "run/engine.h"
 #include "run/experiment.h"
@@ -169,6 +170,35 @@ static void plan_print(const struct run_plan *p)
 	plan_print_slices(e);
 }
 
+/* What the plan's rounds can tell from noise at 80% power: at this host's
+ * sigma between starts where calibrate measured it at one of the file's
+ * thread counts, else at an assumed 5%. */
+static void power_print(const struct run_plan *p, double level)
+{
+	const struct experiment *e = p->e;
+	struct server_config cfg = {};
+	char source[320] = "";
+	unsigned repeat = e->repeat_auto ? RUN_AUTO_PILOT : e->repeat;
+	size_t cells = 0, t = 0;
+	double sigma, df, mde;
+
+	for (size_t c = 0; c < e->n_contexts; c++)
+		cells += p->selected[c] ? experiment_n_values(e) : 0;
+	if (cells < 2 || repeat < 2)
+		return;
+	managed_config_default(&cfg);
+	while (t < e->n_threads && !calibration_sigma_for_plan(cfg.state_dir, e->threads[t], &sigma, source, sizeof(source)))
+		t++;
+	if (t == e->n_threads)
+		(void)calibration_sigma_for_plan(cfg.state_dir, e->threads[t = 0], &sigma, source, sizeof(source));
+	df = (double)(cells - 1) * (repeat - 1);
+	mde = stats_mde(sigma * sqrt(2.0 / repeat), df, level, STATS_POWER);
+	printf("at a spread of %.1f%% between starts at %ld thread%s (%s), %u repeat%s of %zu columns (%.0f degrees of "
+	       "freedom) tell a gap of %.2fx from noise with %.0f%% power\n",
+	       100 * sigma, e->threads[t], e->threads[t] == 1 ? "" : "s", source, repeat, repeat == 1 ? "" : "s", cells,
+	       df, mde, 100 * STATS_POWER);
+}
+
 /* What the run's callbacks need: the experiment, the level, and the
  * options the run fills in. */
 struct adapt {
@@ -272,9 +302,11 @@ int verb_run(int argc, char **argv)
 	r = run_plan_make(&e, a.only, &plan);
 	if (r < 0)
 		status = EXIT_USAGE;
-	else if (a.dry_run)
+	else if (a.dry_run) {
 		plan_print(&plan);
-	else {
+		power_print(&plan, ad.level);
+	} else {
+		power_print(&plan, ad.level);
 		r = run_experiment(&e, &plan, a.resume ? a.resume : a.out, a.resume != NULL, &ro);
 		status = ro.refused ? EXIT_USAGE : verb_exit_status(r);
 	}

@@ -58,14 +58,18 @@ static const struct cli_option opt_kind = { .name = "kind", .arg = "KIND",
 static const struct cli_option opt_name = { .name = "name", .arg = "NAME", .help = "the sandbox's name (default)" };
 static const struct cli_option opt_netns = { .name = "netns", .arg = "PATH",
 					     .help = "container: join this network namespace" };
+static const struct cli_option opt_cpus = { .name = "cpus", .arg = "N",
+					    .help = "vm: N vCPUs, at most twice the host's CPUs (2)" };
+static const struct cli_option opt_l3 = { .name = "l3", .arg = "G",
+					  .help = "vm: in G L3 groups, a socket each; G divides N (2; 1: one L3 over all)" };
 
 const struct cli_verb cli_sandbox = {
 	.name = "sandbox",
 	.usage = (const char *const[]){ "[--kind KIND] [--name NAME] up | status | exec -- CMD... | down",
-					"--kind vm [--name NAME] run -- CMD...", NULL },
+					"--kind vm [--name NAME] [--cpus N] [--l3 G] up | run -- CMD...", NULL },
 	.about = "Boots, uses and removes a throwaway real systemd: a container on a read-only bind of / with a\n"
 		 "volatile overlay, or a qemu guest; exec runs a command in it with this checkout bound.",
-	.options = (const struct cli_option *const[]){ &opt_kind, &opt_name, &opt_netns, NULL },
+	.options = (const struct cli_option *const[]){ &opt_kind, &opt_name, &opt_netns, &opt_cpus, &opt_l3, NULL },
 };
 
 int verb_sandbox(int argc, char **argv)

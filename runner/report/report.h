@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "common/words.h"
+#include "host/calibration.h"
 
 #include "stats/stats.h"
 #include "stats/rank.h"

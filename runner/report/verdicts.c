@@ -7,8 +7,6 @@
  * the renderers show where they disagree with the model. */
 #include <math.h>
 
-#include <gsl/gsl_cdf.h>
-
 #include "report/model.h"
 #include "stats/block.h"
 #include "common/util.h"
@@ -17,18 +15,12 @@
  * often to be given a ratio. */
 static void judge_failures(struct model *m, struct cell *c)
 {
-	double n = (double)(c->n + c->n_failed), p, z, z2, centre, half;
+	size_t n = c->n + c->n_failed;
 
 	if (n == 0)
 		return;
-	p = (double)c->n_failed / n;
-	z = gsl_cdf_ugaussian_Qinv((1 - m->level) / 2);
-	z2 = z * z;
-	centre = (p + z2 / (2 * n)) / (1 + z2 / n);
-	half = z * sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
-	c->fail_lo = MAX(0, centre - half);
-	c->fail_hi = MIN(1, centre + half);
-	c->too_many_failed = (double)c->n_failed > MODEL_FAIL_MAX * n;
+	stats_wilson(c->n_failed, n, m->level, &c->fail_lo, &c->fail_hi);
+	c->too_many_failed = (double)c->n_failed > MODEL_FAIL_MAX * (double)n;
 	m->any_too_many_failed |= c->too_many_failed;
 }
 

@@ -90,6 +90,15 @@ void stats_ratio_from_t(double d, double se, double df, double level, struct sta
  * exp((t(1 - alpha/2, df) + t(power, df)) se). */
 double stats_mde(double se, double df, double level, double power);
 
+/* The interval at level of a standard deviation sigma estimated on df
+ * degrees of freedom (normal errors): sigma sqrt(df / chi2(1 - alpha/2, df))
+ * to sigma sqrt(df / chi2(alpha/2, df)).  NAN both without df. */
+void stats_sigma_interval(double sigma, double df, double level, double *ret_lo, double *ret_hi);
+
+/* Wilson's score interval at level for k successes in n trials (0 with
+ * k == 0, 1 with k == n); NAN both for n == 0. */
+void stats_wilson(size_t k, size_t n, double level, double *ret_lo, double *ret_hi);
+
 /* Holm's step-down over the two-sided p-values p[0..n) at level: each
  * comparison's adjusted p (*ret_p_adj, monotone in the order of the
  * p-values) and the level its interval is made at (*ret_level): the step's
