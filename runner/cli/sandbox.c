@@ -6,38 +6,48 @@
 #include "common/util.h"
 #include "cli/verbs.h"
 
+/* dir/name, if it is there and executable: 1 with *ret the path, else 0. */
+static int executable(const char *dir, const char *name, char **ret)
+{
+	char *path;
+
+	if (xasprintf(&path, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	if (access(path, X_OK) < 0) {
+		free(path);
+		return 0;
+	}
+	*ret = path;
+	return 1;
+}
+
 /* The helpers sit in sandbox/ beside an in-tree binary, or in LIBEXECDIR. */
 int find_helper(const char *name, char **ret)
 {
+	_cleanup_free_ char *in_tree = NULL;
 	char exe[PATH_MAX];
 	ssize_t n;
 	char *p;
 	int r;
 
+	if (xasprintf(&in_tree, "sandbox/%s", name) < 0)
+		return -ENOMEM;
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
 		exe[n] = 0;
 		p = strrchr(exe, '/');
-		if (p) {
-			/* build/slicebench and build-asan/slicebench live one level down. */
-			for (int up = 0; up < 2 && p; up++) {
-				*p = 0;
-				r = xasprintf(ret, "%s/sandbox/%s", exe, name);
-				if (r < 0)
-					return r;
-				if (access(*ret, X_OK) == 0)
-					return 0;
-				free(*ret);
-				p = strrchr(exe, '/');
-			}
+		/* build/slicebench and build-asan/slicebench live one level down. */
+		for (int up = 0; up < 2 && p; up++) {
+			*p = 0;
+			r = executable(exe, in_tree, ret);
+			if (r != 0)
+				return r < 0 ? r : 0;
+			p = strrchr(exe, '/');
 		}
 	}
-	r = xasprintf(ret, "%s/%s", LIBEXECDIR, name);
-	if (r < 0)
-		return r;
-	if (access(*ret, X_OK) == 0)
-		return 0;
-	free(*ret);
+	r = executable(LIBEXECDIR, name, ret);
+	if (r != 0)
+		return r < 0 ? r : 0;
 	*ret = NULL;
 	return -ENOENT;
 }

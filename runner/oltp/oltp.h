@@ -130,7 +130,7 @@ const char *oltp_db(const struct oltp_options *o);
 enum oltp_err_class { OLTP_ERR_IGNORABLE, OLTP_ERR_RECONNECT, OLTP_ERR_FATAL, _OLTP_ERR_MAX };
 enum oltp_err_class oltp_classify_error(unsigned mysql_errno);
 
-/* Where the threads were at one instant, and the host's load (runner/telemetry.c).
+/* Where the threads were at one instant, and the host's load (oltp/telemetry.c).
  * Counters marked cumulative are since the process or cgroup started; the
  * report takes deltas. */
 struct oltp_telemetry_sample {
@@ -314,7 +314,7 @@ double oltp_rate_within(const double *rates, size_t n, uint64_t start_ns, uint64
 int sysbench_parse_report(const char *text, struct step_result *ret);
 
 /* Telemetry, sampled about once a second by the step's main thread
- * (runner/telemetry.c).  Client threads are this process's other threads. */
+ * (oltp/telemetry.c).  Client threads are this process's other threads. */
 struct oltp_telemetry;
 int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret);
 /* The next sample's CPU shares count from now (new() starts them too): the

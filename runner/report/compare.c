@@ -202,6 +202,7 @@ int compare_host_differences(const json_t *a, const json_t *b, char **ret)
 
 /* Long because it flattens, merges and compares the host facts of every
  * document in one pass, freeing as it goes. */
+/* One piece: a pass that frees as it goes does not split at a free. */
 static int comparison_host(struct comparison *c, json_t *const *docs)
 {
 	const char *key, **all;
@@ -480,6 +481,7 @@ static json_t *strings_json(char *const *v, size_t n)
 }
 
 /* Long because the JSON tree is built member by member. */
+/* One piece: each line is one member, in the document's order. */
 static int compare_json(const struct comparison *c, json_t **ret)
 {
 	json_t *doc, *docs, *rows, *hosts, *facts;

@@ -11,9 +11,8 @@
 #include "report/model.h"
 #include "report/report.h"
 
-/* ---- report/tables.c: text and Markdown ---- */
+/* ---- report/table.c: a table of strings, for text and Markdown ---- */
 
-/* A table of strings, shared by the text and Markdown renderers. */
 struct table {
 	size_t ncols, n, left; /* left: how many leading columns are words, aligned left */
 	char **cells; /* row-major, row 0 the header */
@@ -24,6 +23,9 @@ void table_add(struct table *t, const char *fmt, ...) _printf_(2, 3);
 void table_done(struct table *t);
 void table_print_text(const struct table *t, FILE *out);
 void table_print_markdown(const struct table *t, FILE *out);
+
+/* ---- report/tables.c: text and Markdown ---- */
+
 /* "1.05x (0.98-1.12) p=0.11 n.s.", or a gap without a ratio. */
 void add_ratio(struct table *t, const struct stats_ratio *r);
 

@@ -127,22 +127,24 @@ int report_comparisons(const json_t *doc, double level, struct report_comparison
 
 int report_rounds_needed(const json_t *doc, double level, double until, unsigned *ret)
 {
-	struct model m;
+	_cleanup_free_ struct report_comparison *list = NULL;
 	unsigned most = 0;
+	size_t n;
 	int r;
 
-	r = model_build(doc, level, &m);
+	/* The ratios to the baseline are those of report_comparisons(): a
+	 * column without a baseline has none. */
+	r = report_comparisons(doc, level, &list, &n);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < m.nrows * m.ncols; i++) {
-		const struct stats_ratio *v = &m.cells[i].vs_base;
+	for (size_t i = 0; i < n; i++) {
+		const struct stats_ratio *v = &list[i].r;
 
 		/* The pilot's own sigma and degrees of freedom, before any
 		 * adjustment: the target is each ratio's own interval. */
 		if (!isnan(v->ratio))
 			most = MAX(most, stats_rounds_for_width(v->sigma, v->df, level, log1p(until)));
 	}
-	model_done(&m);
 	*ret = most;
 	return 0;
 }

@@ -4,7 +4,7 @@
  * vary, per context x value), each cell the median of the successful repeats
  * with its min..max and n, and a ratio to the baseline column with the same
  * vary value with its interval and p-value at the level asked for
- * (report/stats.h), computed from the raw repeats each time, so that a report
+ * (stats/stats.h), computed from the raw repeats each time, so that a report
  * at another level needs no new run.  Nothing here logs; errors are negative
  * errno. */
 #pragma once

@@ -1,109 +1,11 @@
-/* The text and Markdown renderers: a table of strings, aligned for a
- * terminal or piped for Markdown, per metric, then the failed steps and the
- * placement differences.  compare builds its tables with the same pieces. */
+/* The text and Markdown renderers: a table (report/table.c) per metric,
+ * then the noisy and failed steps and the placement differences.  compare
+ * builds its tables with the same pieces. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "report/render.h"
 #include "common/util.h"
-
-/* ---- a table of strings, shared by the text and Markdown renderers ---- */
-
-void table_add(struct table *t, const char *fmt, ...)
-{
-	char **p, *s = NULL;
-	va_list ap;
-
-	if (t->error)
-		return;
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	p = s ? realloc(t->cells, (t->n + 1) * sizeof(*p)) : NULL;
-	if (!p) {
-		free(s);
-		t->error = -ENOMEM;
-		return;
-	}
-	t->cells = p;
-	t->cells[t->n++] = s;
-}
-
-void table_done(struct table *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		free(t->cells[i]);
-	free(t->cells);
-}
-
-/* Terminal columns of UTF-8 text (no wide characters here). */
-static size_t text_width(const char *s)
-{
-	size_t w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xC0) != 0x80;
-	return w;
-}
-
-void table_print_text(const struct table *t, FILE *out)
-{
-	size_t w[64] = {}, nc = MIN(t->ncols, ELEMENTSOF(w));
-
-	for (size_t i = 0; i < t->n; i++)
-		if (i % t->ncols < nc)
-			w[i % t->ncols] = MAX(w[i % t->ncols], text_width(t->cells[i]));
-	for (size_t i = 0; i < t->n; i++) {
-		size_t c = i % t->ncols, pad = c < nc ? w[c] - text_width(t->cells[i]) : 0;
-
-		/* The first column (threads, keys) reads left to right; numbers align right. */
-		if (c < MAX(t->left, 1))
-			fprintf(out, "%s%s%*s", c ? "  " : "", t->cells[i], (int)pad, "");
-		else
-			fprintf(out, "  %*s%s", (int)pad, "", t->cells[i]);
-		if (c + 1 == t->ncols) {
-			fputc('\n', out);
-			if (i + 1 == t->ncols)
-				for (size_t k = 0; k < t->ncols; k++)
-					fprintf(out, "%s%.*s", k ? "  " : "", (int)w[k],
-						"----------------------------------------------------------------");
-			if (i + 1 == t->ncols)
-				fputc('\n', out);
-		}
-	}
-}
-
-static void md_cell(const char *s, FILE *out)
-{
-	fputs("| ", out);
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', out);
-		fputc(*s, out);
-	}
-	fputc(' ', out);
-}
-
-void table_print_markdown(const struct table *t, FILE *out)
-{
-	for (size_t i = 0; i < t->n; i++) {
-		size_t c = i % t->ncols;
-
-		md_cell(t->cells[i], out);
-		if (c + 1 == t->ncols) {
-			fputs("|\n", out);
-			if (i + 1 == t->ncols)
-				for (size_t k = 0; k < t->ncols; k++)
-					fputs(k == 0 ? "|---" : "|---:", out);
-			if (i + 1 == t->ncols)
-				fputs("|\n", out);
-		}
-	}
-}
-
-/* ---- the tables of a report: content shared by text and Markdown ---- */
 
 static void add_tps(struct table *t, const struct cell *c)
 {
@@ -603,17 +505,12 @@ static int print_noise(const struct model *m, bool markdown, FILE *out)
 	return 0;
 }
 
-/* Long because it prints a report's parts in their order: the tables,
- * the failed steps, the noisy ones, the placement differences. */
-int render_tables(const struct model *m, const struct report_options *o, bool markdown, FILE *out)
+/* The metrics whose tables the options ask for, TPS first; their count. */
+static size_t metric_list(const struct report_options *o, enum metric list[static 6 + OLTP_MECHANISM_MAX])
 {
-	enum metric list[6 + OLTP_MECHANISM_MAX] = { METRIC_TPS };
-	size_t n = 1, i;
-	int r;
-	const char *ctx, *key;
-	json_t *d, *v;
-	char buf[160];
+	size_t n = 0;
 
+	list[n++] = METRIC_TPS;
 	if (o->latency)
 		list[n++] = METRIC_P95;
 	if (o->telemetry) {
@@ -628,6 +525,58 @@ int render_tables(const struct model *m, const struct report_options *o, bool ma
 		for (size_t k = 0; k < rows; k++)
 			list[n++] = METRIC_MECHANISM + k;
 	}
+	return n;
+}
+
+static void print_failed_steps(const struct model *m, bool markdown, FILE *out)
+{
+	char buf[64];
+	json_t *v;
+	size_t i;
+
+	if (json_array_size(m->failures) == 0)
+		return;
+	fprintf(out, "failed steps:\n%s", markdown ? "\n" : "");
+	json_array_foreach(m->failures, i, v) {
+		char vb[64];
+		const char *vary = scalar_str(json_object_get(v, "vary_value"), vb, sizeof(vb));
+
+		fprintf(out, "%s%s%s%s threads=%s repeat=%s: %s\n", markdown ? "- " : "  ",
+			strempty(json_string_value(json_object_get(v, "context"))), vary ? " " : "", strempty(vary),
+			strempty(scalar_str(json_object_get(v, "threads"), buf, 32)),
+			strempty(scalar_str(json_object_get(v, "repeat"), buf + 32, 32)),
+			json_string_value(json_object_get(v, "reason")) ?: "(no reason recorded)");
+	}
+	fputc('\n', out);
+}
+
+static void print_placement_diffs(const struct model *m, bool markdown, FILE *out)
+{
+	const char *ctx, *key;
+	json_t *d, *v;
+
+	if (json_object_size(m->diffs) == 0)
+		return;
+	fprintf(out, "placement differences, %s | context (vary index 0, repeat 1):\n%s", m->baseline,
+		markdown ? "\n" : "");
+	json_object_foreach(m->diffs, ctx, d) {
+		fprintf(out, "%s%s:%s\n", markdown ? "- " : "  ", ctx, json_object_size(d) ? "" : " no difference");
+		json_object_foreach(d, key, v)
+			fprintf(out, "%s%s: %s | %s\n", markdown ? "  - " : "    ", key,
+				json_string_value(json_array_get(v, 0)) ?: GAP,
+				json_string_value(json_array_get(v, 1)) ?: GAP);
+	}
+}
+
+/* A report's parts in their order: the tables, the noisy steps, the failed
+ * ones, the placement differences. */
+int render_tables(const struct model *m, const struct report_options *o, bool markdown, FILE *out)
+{
+	enum metric list[6 + OLTP_MECHANISM_MAX];
+	size_t n = metric_list(o, list), i;
+	char buf[160];
+	int r;
+
 	if (markdown)
 		fprintf(out, "### %s\n\n", m->name);
 	for (i = 0; i < n; i++) {
@@ -660,30 +609,7 @@ int render_tables(const struct model *m, const struct report_options *o, bool ma
 	if (r < 0)
 		return r;
 	print_saturated(m, NULL, markdown, out);
-	if (json_array_size(m->failures) > 0) {
-		fprintf(out, "failed steps:\n%s", markdown ? "\n" : "");
-		json_array_foreach(m->failures, i, v) {
-			char vb[64];
-			const char *vary = scalar_str(json_object_get(v, "vary_value"), vb, sizeof(vb));
-
-			fprintf(out, "%s%s%s%s threads=%s repeat=%s: %s\n", markdown ? "- " : "  ",
-				strempty(json_string_value(json_object_get(v, "context"))), vary ? " " : "", strempty(vary),
-				strempty(scalar_str(json_object_get(v, "threads"), buf, 32)),
-				strempty(scalar_str(json_object_get(v, "repeat"), buf + 32, 32)),
-				json_string_value(json_object_get(v, "reason")) ?: "(no reason recorded)");
-		}
-		fputc('\n', out);
-	}
-	if (json_object_size(m->diffs) > 0) {
-		fprintf(out, "placement differences, %s | context (vary index 0, repeat 1):\n%s", m->baseline,
-			markdown ? "\n" : "");
-		json_object_foreach(m->diffs, ctx, d) {
-			fprintf(out, "%s%s:%s\n", markdown ? "- " : "  ", ctx, json_object_size(d) ? "" : " no difference");
-			json_object_foreach(d, key, v)
-				fprintf(out, "%s%s: %s | %s\n", markdown ? "  - " : "    ", key,
-					json_string_value(json_array_get(v, 0)) ?: GAP,
-					json_string_value(json_array_get(v, 1)) ?: GAP);
-		}
-	}
+	print_failed_steps(m, markdown, out);
+	print_placement_diffs(m, markdown, out);
 	return 0;
 }

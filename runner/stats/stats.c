@@ -45,8 +45,7 @@ double stats_cv(const double *v, size_t n)
 	return n >= 2 && mean > 0 ? sqrt(var) / mean : NAN;
 }
 
-/* The logarithms of v into out; -EDOM for a value without one. */
-static int logs_of(const double *v, size_t n, double *out)
+int stats_logs(const double *v, size_t n, double *out)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(v[i]) || !(v[i] > 0))
@@ -65,7 +64,7 @@ static int log_moments(const double *v, size_t n, double *ret_mean, double *ret_
 
 	if (!l)
 		return -ENOMEM;
-	r = logs_of(v, n, l);
+	r = stats_logs(v, n, l);
 	if (r < 0)
 		return r;
 	stats_mean_var(l, n, ret_mean, ret_var);

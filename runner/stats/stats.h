@@ -42,6 +42,8 @@
 int stats_cmp_double(const void *a, const void *b);
 /* The median of v[0..n), NAN for n == 0.  Sorts v in place. */
 double stats_median(double *v, size_t n);
+/* The logarithms of v[0..n) into out; -EDOM for a value without one. */
+int stats_logs(const double *v, size_t n, double *out);
 
 enum stats_verdict {
 	STATS_SIGNIFICANT,     /* the interval excludes 1 (p < alpha) */
