@@ -7,7 +7,10 @@
 # ansible-playbook, run inside that network, installs the package on both
 # (dpkg writes to each container's volatile overlay), runs the tiny
 # quickstart on both, fetches both results directories and compares them:
-# two host columns.  An address where no host answers is reported as
+# two host columns; then explains a service held to CPUQuota=20% against
+# a free one on both, fetches both explain directories and compares them:
+# CPUQuota='s effect on each host, and whether it differs.  An address
+# where no host answers is reported as
 # unreachable and does not stop the others.  A second run into the same
 # results directory skips the finished host, resumes the unfinished one,
 # and reports an experiment unknown on a host, and a host without systemd
@@ -23,7 +26,7 @@ for tool in systemd-nspawn ansible-playbook ssh-keygen ip; do
 done
 [ -x /usr/sbin/sshd ] || sandbox_skip_all "needs sshd (openssh-server; make deps)"
 need_deb
-echo "1..22"
+echo "1..24"
 started=$(date +%s)
 
 scratch=$(mktemp -d) || exit 1
@@ -134,6 +137,8 @@ ansible_user=root
 ansible_ssh_private_key_file=$scratch/key
 ansible_ssh_common_args='-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o ConnectTimeout=5'
 slicebench_experiment_file=$top/t/fixtures/fleet/quickstart.ini
+slicebench_explain="quota service"
+slicebench_explain_args="--repeat 3 --duration 1s"
 EOF
 host_status() { dpkg-query -W -f '${Status} ${Version}' slicebench 2>&1; }
 before=$(host_status)
@@ -159,12 +164,12 @@ for h in "ab":
     d = json.load(open(os.path.join(sys.argv[1], h, "results.json")))
     steps = d["steps"]
     ctx = sorted({s["context"] for s in steps})
-    assert ctx == ["scope", "service", "shell", "user"], (h, ctx)
-    assert len(steps) == 4 and all(s["tps"] > 0 and not s["failed"] for s in steps), (h, [s["tps"] for s in steps])
+    assert ctx == ["quota", "scope", "service", "shell", "user"], (h, ctx)
+    assert len(steps) == 5 and all(s["tps"] > 0 and not s["failed"] for s in steps), (h, [s["tps"] for s in steps])
     assert d["experiment"]["name"] == "quickstart", d["experiment"]["name"]
 print("ok")
 PY
-ok $? "both results directories came back: quickstart, 4 contexts, a step each with TPS above zero" "$scratch/check"
+ok $? "both results directories came back: quickstart, 5 contexts, a step each with TPS above zero" "$scratch/check"
 [ -s "$res/a.log" ] && [ -s "$res/b.log" ] && grep -q 'run quickstart finished' "$res/a.log"
 ok $? "both runs' logs came back" "$res/a.log"
 
@@ -172,6 +177,13 @@ ok $? "both runs' logs came back" "$res/a.log"
 ok $? "compare shows two host columns, a and b, ratios and median TPS" "$res/compare.txt"
 grep -q '^cpu.vendor  *[A-Za-z]' "$res/compare.txt" && grep -q '^cgroup.mode  *[a-z]' "$res/compare.txt"
 ok $? "compare shows the host facts of both" "$res/compare.txt"
+[ -f "$res/explain/a/explain.json" ] && [ -f "$res/explain/b/explain.json" ] && [ -s "$res/explain/a.log" ] &&
+	"$SLICEBENCH" report "$res/explain/a" | grep -q '^CPUQuota= explains '
+ok $? "both explain directories came back, and report of one names CPUQuota=" "$res/explain/a.log"
+ec=$res/explain-compare.txt
+grep -q '^which cause differs: quota against service at 1 thread' "$ec" && grep -q '^CPUQuota=' "$ec" &&
+	grep -Eq "^(no factor's effect differs between the hosts|CPUQuota= moves the gap by [0-9.]*x on a and [0-9.]*x on b)" "$ec"
+ok $? "compare of the two explanations: CPUQuota='s effect on a and b, and whether it differs: $(grep -E "^(no factor|CPUQuota= moves)" "$ec" | cut -c1-120)" "$ec"
 
 # An unfinished host: one of b's steps gone, as if its run had been cut short.
 run_b() { "$SLICEBENCH" sandbox --name "t102b-$$" exec -- "$@"; }
@@ -192,8 +204,8 @@ echo "# second playbook run: $(($(date +%s) - t0)) s"
 ok $? "a second run skips the finished host" "$scratch/play2"
 units=$(grep -o 'unit [0-9]*/[0-9]* [a-z]*-v1-r1' "$res/b.log" | awk '{ print $3 }' | sort -u | tr '\n' ' ')
 grep -q '^b: ok: resumed and finished$' "$res/summary.txt" && [ "$units" = "${gone%%-t1.json} " ] &&
-	[ "$(ls "$res/b/steps" | wc -l)" = 4 ] && [ -f "$res/b/steps/$gone" ]
-ok $? "it resumes the unfinished host: only $gone is run again (ran: $units), b has its 4 steps" "$res/b.log"
+	[ "$(ls "$res/b/steps" | wc -l)" = 5 ] && [ -f "$res/b/steps/$gone" ]
+ok $? "it resumes the unfinished host: only $gone is run again (ran: $units), b has its 5 steps" "$res/b.log"
 grep -q "^a2: failed: experiment nosuch: .*no experiment 'nosuch'" "$res/summary.txt"
 ok $? "an experiment unknown on a host fails that host, with slicebench's reason" "$res/summary.txt"
 grep -q '^c: failed: unreachable' "$res/summary.txt" && grep -q '^threads *context *a *b$' "$res/compare.txt"

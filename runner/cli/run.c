@@ -156,7 +156,7 @@ static void plan_print(const struct run_plan *p)
 	printf("threads:");
 	for (size_t i = 0; i < e->n_threads; i++)
 		printf(" %ld", e->threads[i]);
-	printf("\norder:\n");
+	printf("\nunits, round by round (each round runs them in an order drawn afresh, unless --order fixed):\n");
 	for (unsigned r = 1; r <= e->repeat && (e->vary_modes & VARY_RESTART); r++)
 		for (size_t v = 0; v < experiment_n_values(e); v++)
 			for (size_t c = 0; c < e->n_contexts; c++)

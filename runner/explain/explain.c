@@ -147,7 +147,6 @@ static int run_stage(struct explainer *x, const char *name, const struct design 
 		return log_error_errno(r, "explain: %m");
 	}
 	fflush(stdout);
-	(void)mkdir_p(x->dir, 0755);
 	r = run_whole_experiment(&e, out, &o);
 	experiment_done(&e);
 	return r;
@@ -423,6 +422,7 @@ static int choose_dir(struct explainer *x)
 {
 	char stamp[32];
 	time_t now = time(NULL);
+	int r;
 
 	if (x->args.out)
 		x->dir = strdup(x->args.out);
@@ -430,7 +430,12 @@ static int choose_dir(struct explainer *x)
 		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
 		xasprintf(&x->dir, "results/explain-%s-%s-%s-%s", x->e.name, x->args.a, x->args.b, stamp);
 	}
-	return x->dir ? 0 : log_error_errno(-ENOMEM, "explain: %m");
+	if (!x->dir)
+		return log_error_errno(-ENOMEM, "explain: %m");
+	/* explain.json goes in before any stage's directory: a results
+	 * directory's placements need no start to make it. */
+	r = mkdir_p(x->dir, 0755);
+	return r < 0 ? log_error_errno(r, "explain: cannot make %s: %m", x->dir) : 0;
 }
 
 /* A file's contexts started once each, the factors found again from their
