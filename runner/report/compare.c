@@ -383,7 +383,8 @@ static int compare_tables(const struct comparison *c, bool markdown, FILE *out)
 	int r;
 
 	fprintf(out, "%s%s: ratio to each host's own baseline (%s), median of the repeats, with its %g%% interval and p "
-		     "(Welch's t on log TPS across repeats; n.s.: the interval contains 1)\n%s",
+		     "(from that host's own model of log TPS, column + round, Holm-adjusted as report gives it; n.s.: the "
+		     "interval contains 1)\n%s",
 		h, c->m[0].name, strempty(c->m[0].baseline), 100 * c->m[0].level, nl);
 	r = compare_metric(c, true, markdown, out);
 	if (r == 0 && c->inter.n)
