@@ -11,9 +11,9 @@
 #include "report/model.h"
 #include "report/report.h"
 
-/* ---- report/tables.c: text and Markdown ---- */
+/* ---- report/table.c: a table of strings ---- */
 
-/* A table of strings, shared by the text and Markdown renderers. */
+/* A table of strings, shared by the text, Markdown and HTML renderers. */
 struct table {
 	size_t ncols, n, left; /* left: how many leading columns are words, aligned left */
 	char **cells; /* row-major, row 0 the header */
@@ -24,6 +24,33 @@ void table_add(struct table *t, const char *fmt, ...) _printf_(2, 3);
 void table_done(struct table *t);
 void table_print_text(const struct table *t, FILE *out);
 void table_print_markdown(const struct table *t, FILE *out);
+/* The columns table_print_text() takes. */
+size_t table_text_width(const struct table *t);
+
+/* ---- report/tables.c: text and Markdown ---- */
+
+/* The widest text table: one wider is printed a row per context (33
+ * contexts of an explain stage are 1,500 columns a row per thread count).
+ * 120, not 100: a [vary] of two values over two contexts is 103 wide, and
+ * reads better a row per thread count than transposed. */
+#define TEXT_WIDTH_MAX 120
+
+/* A table of the report: METRIC_MECHANISM + i is row i of oltp_mechanism_table(). */
+enum metric {
+	METRIC_TPS,
+	METRIC_P95,
+	METRIC_IDLE,
+	METRIC_LOAD,
+	METRIC_THROTTLED,
+	METRIC_CPU,
+	METRIC_NOISE,
+	METRIC_MECHANISM,
+};
+/* The table of metric what: a row per thread count and a column per
+ * context (with its ratio beside TPS), or, when that is wider than width
+ * columns of text (0: any width), a row per context. */
+int report_table(const struct model *m, enum metric what, size_t width, struct table *t);
+const char *report_table_caption(const struct model *m, enum metric what, char *buf, size_t len);
 /* "1.05x (0.98-1.12) p=0.11 n.s.", or a gap without a ratio. */
 void add_ratio(struct table *t, const struct stats_ratio *r);
 

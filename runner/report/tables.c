@@ -8,101 +8,6 @@
 #include "report/render.h"
 #include "common/util.h"
 
-/* ---- a table of strings, shared by the text and Markdown renderers ---- */
-
-void table_add(struct table *t, const char *fmt, ...)
-{
-	char **p, *s = NULL;
-	va_list ap;
-
-	if (t->error)
-		return;
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	p = s ? realloc(t->cells, (t->n + 1) * sizeof(*p)) : NULL;
-	if (!p) {
-		free(s);
-		t->error = -ENOMEM;
-		return;
-	}
-	t->cells = p;
-	t->cells[t->n++] = s;
-}
-
-void table_done(struct table *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		free(t->cells[i]);
-	free(t->cells);
-}
-
-/* Terminal columns of UTF-8 text (no wide characters here). */
-static size_t text_width(const char *s)
-{
-	size_t w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xC0) != 0x80;
-	return w;
-}
-
-void table_print_text(const struct table *t, FILE *out)
-{
-	size_t w[64] = {}, nc = MIN(t->ncols, ELEMENTSOF(w));
-
-	for (size_t i = 0; i < t->n; i++)
-		if (i % t->ncols < nc)
-			w[i % t->ncols] = MAX(w[i % t->ncols], text_width(t->cells[i]));
-	for (size_t i = 0; i < t->n; i++) {
-		size_t c = i % t->ncols, pad = c < nc ? w[c] - text_width(t->cells[i]) : 0;
-
-		/* The first column (threads, keys) reads left to right; numbers align right. */
-		if (c < MAX(t->left, 1))
-			fprintf(out, "%s%s%*s", c ? "  " : "", t->cells[i], (int)pad, "");
-		else
-			fprintf(out, "  %*s%s", (int)pad, "", t->cells[i]);
-		if (c + 1 == t->ncols) {
-			fputc('\n', out);
-			if (i + 1 == t->ncols)
-				for (size_t k = 0; k < t->ncols; k++)
-					fprintf(out, "%s%.*s", k ? "  " : "", (int)w[k],
-						"----------------------------------------------------------------");
-			if (i + 1 == t->ncols)
-				fputc('\n', out);
-		}
-	}
-}
-
-static void md_cell(const char *s, FILE *out)
-{
-	fputs("| ", out);
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', out);
-		fputc(*s, out);
-	}
-	fputc(' ', out);
-}
-
-void table_print_markdown(const struct table *t, FILE *out)
-{
-	for (size_t i = 0; i < t->n; i++) {
-		size_t c = i % t->ncols;
-
-		md_cell(t->cells[i], out);
-		if (c + 1 == t->ncols) {
-			fputs("|\n", out);
-			if (i + 1 == t->ncols)
-				for (size_t k = 0; k < t->ncols; k++)
-					fputs(k == 0 ? "|---" : "|---:", out);
-			if (i + 1 == t->ncols)
-				fputs("|\n", out);
-		}
-	}
-}
-
 /* ---- the tables of a report: content shared by text and Markdown ---- */
 
 static void add_tps(struct table *t, const struct cell *c)
@@ -216,17 +121,6 @@ static void add_cpu(struct table *t, const struct cell *c)
 			  v[TEL_NEIGHBOURS_TPS]);
 }
 
-/* METRIC_MECHANISM + i: row i of oltp_mechanism_table(). */
-enum metric {
-	METRIC_TPS,
-	METRIC_P95,
-	METRIC_IDLE,
-	METRIC_LOAD,
-	METRIC_THROTTLED,
-	METRIC_CPU,
-	METRIC_NOISE,
-	METRIC_MECHANISM,
-};
 
 /* Whole microseconds and percents; a count per transaction with two decimals. */
 static int mechanism_digits(size_t row)
@@ -236,7 +130,48 @@ static int mechanism_digits(size_t row)
 	return *oltp_mechanism_table(&n)[row].unit ? 0 : 2;
 }
 
-static int build_table(const struct model *m, enum metric what, struct table *t)
+/* One cell of metric what at thread row r of column k, and beside a TPS its
+ * ratio when ratio: "baseline" (or a gap) for a column without one. */
+static void add_cell(struct table *t, const struct model *m, enum metric what, size_t r, size_t k, bool ratio)
+{
+	const struct cell *c = model_cell(m, r, k);
+
+	switch (what) {
+	case METRIC_TPS:
+		add_tps(t, c);
+		if (ratio && m->cols[k].base < 0)
+			table_add(t, "%s", m->cols[k].is_baseline ? "baseline" : GAP);
+		else if (ratio && c->too_many_failed)
+			table_add(t, "no ratio: %zu of %zu failed", c->n_failed, c->n + c->n_failed);
+		else if (ratio)
+			add_ratio(t, &c->vs_base);
+		break;
+	case METRIC_P95:
+		add_number(t, c->p95_ms, 2);
+		break;
+	case METRIC_IDLE:
+		add_number(t, c->tel[TEL_IDLE_PCT], 1);
+		break;
+	case METRIC_LOAD:
+		add_load(t, c);
+		break;
+	case METRIC_THROTTLED:
+		add_number(t, c->tel[TEL_THROTTLED], 0);
+		break;
+	case METRIC_CPU:
+		add_cpu(t, c);
+		break;
+	case METRIC_NOISE:
+		add_noise(t, c);
+		break;
+	default:
+		add_number(t, c->mechanism[what - METRIC_MECHANISM], mechanism_digits(what - METRIC_MECHANISM));
+		break;
+	}
+}
+
+/* A row per thread count and a column per context (and its ratio). */
+static void build_by_threads(const struct model *m, enum metric what, struct table *t)
 {
 	*t = (struct table){ .ncols = 1 };
 	for (size_t k = 0; k < m->ncols; k++)
@@ -249,40 +184,39 @@ static int build_table(const struct model *m, enum metric what, struct table *t)
 	}
 	for (size_t r = 0; r < m->nrows; r++) {
 		table_add(t, "%lld", m->threads[r]);
-		for (size_t k = 0; k < m->ncols; k++) {
-			const struct cell *c = model_cell(m, r, k);
+		for (size_t k = 0; k < m->ncols; k++)
+			add_cell(t, m, what, r, k, what == METRIC_TPS && m->cols[k].base >= 0);
+	}
+}
 
-			switch (what) {
-			case METRIC_TPS:
-				add_tps(t, c);
-				if (m->cols[k].base >= 0 && c->too_many_failed)
-					table_add(t, "no ratio: %zu of %zu failed", c->n_failed, c->n + c->n_failed);
-				else if (m->cols[k].base >= 0)
-					add_ratio(t, &c->vs_base);
-				break;
-			case METRIC_P95:
-				add_number(t, c->p95_ms, 2);
-				break;
-			case METRIC_IDLE:
-				add_number(t, c->tel[TEL_IDLE_PCT], 1);
-				break;
-			case METRIC_LOAD:
-				add_load(t, c);
-				break;
-			case METRIC_THROTTLED:
-				add_number(t, c->tel[TEL_THROTTLED], 0);
-				break;
-			case METRIC_CPU:
-				add_cpu(t, c);
-				break;
-			case METRIC_NOISE:
-				add_noise(t, c);
-				break;
-			default:
-				add_number(t, c->mechanism[what - METRIC_MECHANISM], mechanism_digits(what - METRIC_MECHANISM));
-				break;
-			}
-		}
+/* A row per context and a column per thread count (and its ratio): what
+ * fits a terminal when the contexts are many. */
+static void build_by_context(const struct model *m, enum metric what, struct table *t)
+{
+	bool ratio = false;
+
+	for (size_t k = 0; k < m->ncols; k++)
+		ratio |= what == METRIC_TPS && m->cols[k].base >= 0;
+	*t = (struct table){ .ncols = 1 + m->nrows * (1 + ratio), .left = 1 };
+	table_add(t, "context");
+	for (size_t r = 0; r < m->nrows; r++) {
+		table_add(t, "%lld thread%s", m->threads[r], m->threads[r] == 1 ? "" : "s");
+		if (ratio)
+			table_add(t, "ratio");
+	}
+	for (size_t k = 0; k < m->ncols; k++) {
+		table_add(t, "%s", m->cols[k].label);
+		for (size_t r = 0; r < m->nrows; r++)
+			add_cell(t, m, what, r, k, ratio);
+	}
+}
+
+int report_table(const struct model *m, enum metric what, size_t width, struct table *t)
+{
+	build_by_threads(m, what, t);
+	if (!t->error && width && table_text_width(t) > width) {
+		table_done(t);
+		build_by_context(m, what, t);
 	}
 	if (t->error) {
 		table_done(t);
@@ -291,7 +225,7 @@ static int build_table(const struct model *m, enum metric what, struct table *t)
 	return 0;
 }
 
-static const char *metric_caption(const struct model *m, enum metric what, char *buf, size_t len)
+const char *report_table_caption(const struct model *m, enum metric what, char *buf, size_t len)
 {
 	switch (what) {
 	case METRIC_TPS:
@@ -563,10 +497,10 @@ static int print_noise(const struct model *m, bool markdown, FILE *out)
 	size_t i;
 	int r;
 
-	r = build_table(m, METRIC_NOISE, &t);
+	r = report_table(m, METRIC_NOISE, markdown ? 0 : TEXT_WIDTH_MAX, &t);
 	if (r < 0)
 		return r;
-	fprintf(out, "%s\n%s", metric_caption(m, METRIC_NOISE, buf, sizeof(buf)), markdown ? "\n" : "");
+	fprintf(out, "%s\n%s", report_table_caption(m, METRIC_NOISE, buf, sizeof(buf)), markdown ? "\n" : "");
 	markdown ? table_print_markdown(&t, out) : table_print_text(&t, out);
 	table_done(&t);
 	print_restart_vs_live(m, markdown, out);
@@ -633,16 +567,16 @@ int render_tables(const struct model *m, const struct report_options *o, bool ma
 	for (i = 0; i < n; i++) {
 		struct table t;
 
-		r = build_table(m, list[i], &t);
+		r = report_table(m, list[i], markdown ? 0 : TEXT_WIDTH_MAX, &t);
 		if (r < 0)
 			return r;
 		if (markdown) {
-			fprintf(out, "%s\n\n", metric_caption(m, list[i], buf, sizeof(buf)));
+			fprintf(out, "%s\n\n", report_table_caption(m, list[i], buf, sizeof(buf)));
 			table_print_markdown(&t, out);
 		} else {
 			if (i == 0)
 				fprintf(out, "%s: ", m->name);
-			fprintf(out, "%s\n", metric_caption(m, list[i], buf, sizeof(buf)));
+			fprintf(out, "%s\n", report_table_caption(m, list[i], buf, sizeof(buf)));
 			table_print_text(&t, out);
 		}
 		table_done(&t);
