@@ -22,7 +22,11 @@ struct report_args {
 #define R(f) .offset = offsetof(struct report_args, f)
 static const struct cli_option opt_format = { .name = "format", .arg = "FORMAT", .type = CLI_WORD, R(ro.format),
 					      .words = report_format_words,
-					      .help = "text (default), markdown, csv, json; report also svg and png" };
+					      .help = "text (default), markdown, csv, json" };
+static const struct cli_option opt_page_format = { .name = "format", .arg = "FORMAT", .type = CLI_WORD, R(ro.format),
+						   .words = report_page_format_words,
+						   .help = "text (default), markdown, csv, json, svg, png, or html: one page "
+							   "that opens from disk, of a results or an explain directory" };
 static const struct cli_option opt_latency = { .name = "latency", .type = CLI_FLAG, R(ro.latency),
 					       .help = "add the median p95 latency per cell" };
 static const struct cli_option opt_telemetry = { .name = "telemetry", .type = CLI_FLAG, R(ro.telemetry),
@@ -39,14 +43,14 @@ static const struct cli_option opt_width = { .name = "width", .arg = "POINTS", .
 const struct cli_verb cli_report = {
 	.name = "report",
 	.usage = (const char *const[]){ "DIR [--format FORMAT] [--latency] [--telemetry] [--confidence 95] [-o FILE]",
-					"EXPLAIN-DIR [--format text|json] [--confidence 95] [--width 20]", NULL },
+					"EXPLAIN-DIR [--format text|json|html] [--confidence 95] [--width 20] [-o FILE]", NULL },
 	.about = "The per-context TPS table of a results directory: the median of the repeats, min..max, the\n"
 		 "ratio to the baseline from one model of log TPS, context + round, with its interval and p,\n"
 		 "Holm-adjusted across the table, n.s. where the interval contains 1 (with the smallest gap the\n"
 		 "repeats could have seen); with a [vary], each value's TPS against its context's first value,\n"
 		 "by the same method; the failures; then the noise within a start and across starts.  Of an\n"
 		 "explain directory, the explanation as explain printed it, from the directory alone.",
-	.options = (const struct cli_option *const[]){ &opt_format, &opt_latency, &opt_telemetry,
+	.options = (const struct cli_option *const[]){ &opt_page_format, &opt_latency, &opt_telemetry,
 						       CLI_CONFIDENCE_OPTION(struct report_args, ro.confidence), &opt_output,
 						       &opt_width, NULL },
 };
@@ -82,33 +86,44 @@ static int load_exit_status(int r)
 	return r == -EBADMSG || r == -ENOENT || r == -ENOTDIR ? EXIT_USAGE : verb_exit_status(r);
 }
 
+/* text (len bytes) to output, or standard output when NULL: a page is
+ * written whole or not at all. */
+static int write_output(const char *output, const char *text, size_t len)
+{
+	_cleanup_fclose_ FILE *f = NULL;
+
+	if (output && !(f = fopen(output, "we")))
+		return log_error_errno(-errno, "report: cannot write %s: %m", output);
+	if (fwrite(text, 1, len, f ? f : stdout) != len || fflush(f ? f : stdout) != 0)
+		return log_error_errno(-EIO, "report: cannot write %s: %m", output ? output : "the output");
+	return 0;
+}
+
 /* An explain directory's explanation: its record and stages read again,
  * the whole text made before any of it is written. */
 static int report_explanation(const char *dir, const struct report_args *a)
 {
 	_cleanup_free_ char *why = NULL, *text = NULL;
-	_cleanup_fclose_ FILE *f = NULL;
 	size_t len = 0;
 	FILE *mem;
 	int r;
 
-	if (a->ro.format != REPORT_TEXT && a->ro.format != REPORT_JSON)
-		return log_error("report: %s is an explain directory, which reports as text or json", dir), -ENOTDIR;
+	if (a->ro.format != REPORT_TEXT && a->ro.format != REPORT_JSON && a->ro.format != REPORT_HTML)
+		return log_error("report: %s is an explain directory, which reports as text, json or html", dir), -ENOTDIR;
 	mem = open_memstream(&text, &len);
 	if (!mem)
 		return log_error_errno(-ENOMEM, "report: %m");
-	r = explain_report(dir, a->ro.format == REPORT_JSON, a->ro.confidence, a->width / 100.0, mem, &why);
+	if (a->ro.format == REPORT_HTML)
+		r = explain_report_html(dir, a->ro.confidence, a->width / 100.0, mem, &why);
+	else
+		r = explain_report(dir, a->ro.format == REPORT_JSON, a->ro.confidence, a->width / 100.0, mem, &why);
 	if (fclose(mem) != 0 && r >= 0)
 		r = -ENOMEM;
 	if (r < 0 && why)
 		return log_error("report: %s", why), r;
 	if (r < 0)
 		return log_error_errno(r, "report: %s: %m", dir);
-	if (a->output && !(f = fopen(a->output, "we")))
-		return log_error_errno(-errno, "report: cannot write %s: %m", a->output);
-	if (fwrite(text, 1, len, f ? f : stdout) != len || fflush(f ? f : stdout) != 0)
-		return log_error_errno(-EIO, "report: cannot write %s: %m", a->output ? a->output : "the output");
-	return 0;
+	return write_output(a->output, text, len);
 }
 
 static bool is_explain_dir(const char *dir)
@@ -118,11 +133,14 @@ static bool is_explain_dir(const char *dir)
 	return xasprintf(&p, "%s/" EXPLAIN_RECORD, dir) >= 0 && access(p, F_OK) == 0;
 }
 
-/* The report of dir into output (NULL: standard output). */
+/* The report of dir into output (NULL: standard output), made whole
+ * before it is written. */
 static int report(const char *dir, const struct report_args *a)
 {
-	_cleanup_fclose_ FILE *f = NULL;
+	_cleanup_free_ char *text = NULL;
 	json_t *doc = NULL;
+	size_t len = 0;
+	FILE *mem;
 	int r;
 
 	if (is_explain_dir(dir))
@@ -130,16 +148,14 @@ static int report(const char *dir, const struct report_args *a)
 	r = load("report", dir, &doc);
 	if (r < 0)
 		return r;
-	if (a->output && !(f = fopen(a->output, "we"))) {
-		r = log_error_errno(-errno, "report: cannot write %s: %m", a->output);
-		json_decref(doc);
-		return r;
-	}
-	r = report_render(doc, &a->ro, f ? f : stdout);
+	mem = open_memstream(&text, &len);
+	r = mem ? report_render(doc, &a->ro, mem) : -ENOMEM;
 	json_decref(doc);
+	if (mem && fclose(mem) != 0 && r >= 0)
+		r = -ENOMEM;
 	if (r < 0)
 		return log_error_errno(r, "report: %s: %m", dir);
-	return 0;
+	return write_output(a->output, text, len);
 }
 
 int verb_report(int argc, char **argv)
@@ -152,6 +168,7 @@ int verb_report(int argc, char **argv)
 		return r < 0 ? EXIT_USAGE : 0;
 	if (argc - first != 1)
 		return cli_usage_error(&cli_report, "give one results directory"), EXIT_USAGE;
+	a.ro.source = argv[first];
 	if (a.ro.format == REPORT_PNG && !a.output && isatty(STDOUT_FILENO))
 		return cli_usage_error(&cli_report, "--format png writes binary; give -o FILE"), EXIT_USAGE;
 	return load_exit_status(report(argv[first], &a));

@@ -76,6 +76,38 @@ static const struct host_fact host_facts[] = {
 	{ .key = "cgroup.mode" },
 };
 
+_Static_assert(ELEMENTSOF(host_facts) == HOST_FACTS_N, "HOST_FACTS_N is host_facts[]'s size");
+
+const char *host_fact_key(size_t k)
+{
+	return k < ELEMENTSOF(host_facts) ? host_facts[k].key : NULL;
+}
+
+static int flatten_into(const json_t *v, const char *prefix, json_t *out);
+
+int host_fact_values(const json_t *host, char **ret)
+{
+	json_t *flat = json_object();
+	int r = flat ? 0 : -ENOMEM;
+
+	for (size_t k = 0; k < ELEMENTSOF(host_facts); k++)
+		ret[k] = NULL;
+	if (r >= 0 && json_is_object(host))
+		r = flatten_into(host, "", flat);
+	for (size_t k = 0; r >= 0 && k < ELEMENTSOF(host_facts); k++) {
+		const struct host_fact *f = &host_facts[k];
+
+		r = f->value ? f->value(flat, f, &ret[k]) : value_dup(json_object_get(flat, f->key), &ret[k]);
+	}
+	json_decref(flat);
+	if (r < 0)
+		for (size_t k = 0; k < ELEMENTSOF(host_facts); k++) {
+			free(ret[k]);
+			ret[k] = NULL;
+		}
+	return r < 0 ? -ENOMEM : 0;
+}
+
 static bool is_host_fact(const char *key)
 {
 	for (size_t i = 0; i < ELEMENTSOF(host_facts); i++)
@@ -516,7 +548,7 @@ int compare_render(json_t *const *docs, const char *const *labels, size_t n, con
 
 	if (!o || !out || !report_format_to_string(format))
 		return -EINVAL;
-	if (format == REPORT_SVG || format == REPORT_PNG)
+	if (format == REPORT_SVG || format == REPORT_PNG || format == REPORT_HTML)
 		return -EOPNOTSUPP;
 	r = comparison_build(docs, labels, n, report_level(o), &c);
 	if (r >= 0)

@@ -56,6 +56,15 @@ void add_ratio(struct table *t, const struct stats_ratio *r);
 
 int render_tables(const struct model *m, const struct report_options *o, bool markdown, FILE *out);
 
+/* ---- report/compare.c ---- */
+
+/* The host facts a comparison across machines turns on (cpu.vendor,
+ * kernel.release, ...): the key of row k, and every row's value of a
+ * document's host as an owned string (NULL: absent) into ret[HOST_FACTS_N]. */
+#define HOST_FACTS_N 10
+const char *host_fact_key(size_t k);
+int host_fact_values(const json_t *host, char **ret);
+
 /* ---- report/csv.c ---- */
 
 /* One field, quoted when it holds a comma, a quote or a line break. */
@@ -86,6 +95,13 @@ int render_json(const struct model *m, const struct report_options *o, FILE *out
 /* ---- report/plot.c: SVG and PNG ---- */
 
 int render_plot(const struct model *m, bool png, FILE *out);
+
+/* ---- report/page.c: HTML ---- */
+
+/* The page of a run: the model's tables and figures, with what only the
+ * document holds (the experiment, the host, the per-second TPS of every
+ * step, how to reproduce it). */
+int render_html(const struct model *m, const json_t *doc, const struct report_options *o, FILE *out);
 
 /* ---- report/report.c ---- */
 

@@ -12,6 +12,12 @@ const struct word report_format_words[] = {
 	{ "svg", REPORT_SVG },	 { "png", REPORT_PNG },		  { "md", REPORT_MARKDOWN }, {},
 };
 
+const struct word report_page_format_words[] = {
+	{ "text", REPORT_TEXT }, { "markdown", REPORT_MARKDOWN }, { "csv", REPORT_CSV }, { "json", REPORT_JSON },
+	{ "svg", REPORT_SVG },	 { "png", REPORT_PNG },		  { "html", REPORT_HTML },   { "md", REPORT_MARKDOWN },
+	{},
+};
+
 int report_format_from_string(const char *s, enum report_format *ret)
 {
 	int v, r = word_lookup(report_format_words, s, &v);
@@ -23,7 +29,7 @@ int report_format_from_string(const char *s, enum report_format *ret)
 
 const char *report_format_to_string(enum report_format f)
 {
-	return word_name(report_format_words, (int)f);
+	return word_name(report_page_format_words, (int)f);
 }
 
 double report_level(const struct report_options *o)
@@ -62,6 +68,9 @@ int report_render(const json_t *doc, const struct report_options *o, FILE *out)
 	case REPORT_SVG:
 	case REPORT_PNG:
 		r = render_plot(&m, o->format == REPORT_PNG, out);
+		break;
+	case REPORT_HTML:
+		r = render_html(&m, doc, o, out);
 		break;
 	}
 	model_done(&m);
