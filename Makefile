@@ -93,7 +93,8 @@ asan-check: asan
 
 # The README's main job: the quickstart experiment (all four kinds of context)
 # in a throwaway systemd container, so that it runs where PID 1 is not
-# systemd too; the results land in results/ of this checkout.
+# systemd too; the results land in results/ of this checkout, and run ends
+# by writing their page, report.html, there and printing its path.
 QUICKSTART_SANDBOX := quickstart-$(shell echo $$PPID)
 quickstart: all
 	@trap './slicebench sandbox --name $(QUICKSTART_SANDBOX) down >/dev/null' EXIT; \

@@ -128,3 +128,27 @@ int report_rounds_needed(const json_t *doc, double level, double until, unsigned
 	*ret = most;
 	return 0;
 }
+
+int report_write_page(const json_t *doc, const char *dir, double level, char **ret_path)
+{
+	struct report_options o = { .format = REPORT_HTML, .confidence = level, .source = dir };
+	_cleanup_free_ char *text = NULL, *path = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int r;
+
+	if (!mem)
+		return -ENOMEM;
+	r = report_render(doc, &o, mem);
+	if (fclose(mem) != 0 && r >= 0)
+		r = -ENOMEM;
+	if (r >= 0)
+		r = xasprintf(&path, "%s/" REPORT_PAGE, dir);
+	if (r >= 0)
+		r = write_file_atomic(path, text, len);
+	if (r >= 0 && ret_path) {
+		*ret_path = path;
+		path = NULL;
+	}
+	return r < 0 ? r : 0;
+}

@@ -59,6 +59,12 @@ struct report_options {
  * write to out failed. */
 int report_render(const json_t *doc, const struct report_options *o, FILE *out);
 
+/* The page run writes into its results directory at the end of a run. */
+#define REPORT_PAGE "report.html"
+/* doc's page (--format html at level) into dir/REPORT_PAGE, written whole
+ * and atomically; its path into *ret_path (to free(); may be NULL). */
+int report_write_page(const json_t *doc, const char *dir, double level, char **ret_path);
+
 /* n documents of the same experiment side by side (median TPS and the ratio
  * to each document's own baseline, per thread count and column), then the
  * host facts whose values are not all equal.  labels[i] names docs[i]
