@@ -109,7 +109,10 @@ static void draw_series(FILE *out, const struct model *m, const struct frame *f,
 {
 	bool dashed, pen = false;
 	const char *colour = html_colour(k, &dashed);
-	double lo, hi, off = ((double)k - (double)(m->ncols - 1) / 2) * MIN(3.0, 60.0 / (double)m->ncols);
+	/* The columns side by side at each thread count, within 70% of the
+	 * room between two of them. */
+	double room = (f->right - f->left - 40) / (double)MAX(m->nrows, 2) * (m->nrows > 1 ? 1 : 2),
+	       lo, hi, off = ((double)k - (double)(m->ncols - 1) / 2) * MIN(14.0, 0.7 * room / (double)m->ncols);
 
 	fprintf(out, "<g class=\"column\" id=\"column-%zu\">", k);
 	for (size_t r = 0; r < m->nrows; r++)
