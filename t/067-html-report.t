@@ -6,12 +6,13 @@
 # blank, and nothing outside the page referred to.  Bad input: a directory
 # that is none of run's exits 2 and writes nothing; a run whose steps all
 # failed, and a step without per-second data, say so where the figure
-# would be.  And the text report of 33 contexts a row per context.
+# would be.  compare's page of two hosts.  And the text report of 33
+# contexts a row per context.
 # Prerequisites: CHROMIUM (skipped outside CI without it), python3.
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
 needs BINARY CHROMIUM
-echo "1..33"
+echo "1..37"
 scratch=$(mktemp -d) || exit 1
 trap 'rm -rf "$scratch"' EXIT
 for k in run failed wide explain; do
@@ -145,6 +146,23 @@ grep -q 'no step completed a transaction' "$scratch/failed.dom" && ! grep -q '<s
 ok $? "failed: the page says why there is no TPS figure where it would be"
 grep -q '&lt;script&gt;alert' "$scratch/failed.html" && ! grep -q '<script>alert' "$scratch/failed.html"
 ok $? "failed: a reason holding markup is shown, not run"
+
+# compare: the same run on a host of another CPU model and kernel.
+cp -r "$scratch/run" "$scratch/other"
+python3 -c 'import json, sys; p = sys.argv[1]; h = json.load(open(p)); h["cpu"]["model"] = "Other CPU"
+h["kernel"]["release"] = "6.9.0-other"; json.dump(h, open(p, "w"))' "$scratch/other/host.json"
+"$SLICEBENCH" compare "$scratch/run" "$scratch/other" --format html -o "$scratch/compare.html" >"$scratch/out" 2>&1
+ok $? "compare --format html of two hosts (exit 0, $(wc -c <"$scratch/compare.html") bytes)" "$scratch/out"
+grep -noiE 'https?:|ftp:|file:|src=|href="[^#]|url\(|@import|<link|<iframe|<img' "$scratch/compare.html" >"$scratch/refs"
+[ ! -s "$scratch/refs" ]
+ok $? "compare: no reference outside the page" "$scratch/refs"
+browse "$scratch/compare.html" compare
+! grep -E 'CONSOLE|Uncaught' "$scratch/compare.log" >"$scratch/console"
+ok $? "compare: no console message in Chromium" "$scratch/console"
+got=$(count "$scratch/compare.dom" '<circle class="ratio"')
+differs=$(count "$scratch/compare.dom" '<tr class="differs')
+[ "$got" = 10 ] && [ "$differs" = 2 ]
+ok $? "compare: each host's ratio a point, 5 ratios x 2 hosts ($got), the 2 facts that differ marked ($differs)"
 
 mkdir -p "$scratch/none"
 "$SLICEBENCH" report "$scratch/none" --format html -o "$scratch/none.html" >"$scratch/out" 2>&1; rc=$?

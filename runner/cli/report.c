@@ -20,9 +20,10 @@ struct report_args {
 };
 
 #define R(f) .offset = offsetof(struct report_args, f)
-static const struct cli_option opt_format = { .name = "format", .arg = "FORMAT", .type = CLI_WORD, R(ro.format),
-					      .words = report_format_words,
-					      .help = "text (default), markdown, csv, json" };
+static const struct cli_option opt_compare_format = { .name = "format", .arg = "FORMAT", .type = CLI_WORD,
+						      R(ro.format), .words = report_page_format_words,
+						      .help = "text (default), markdown, csv, json, or html: one page that "
+							      "opens from disk" };
 static const struct cli_option opt_page_format = { .name = "format", .arg = "FORMAT", .type = CLI_WORD, R(ro.format),
 						   .words = report_page_format_words,
 						   .help = "text (default), markdown, csv, json, svg, png, or html: one page "
@@ -57,13 +58,14 @@ const struct cli_verb cli_report = {
 
 const struct cli_verb cli_compare = {
 	.name = "compare",
-	.usage = (const char *const[]){ "DIR DIR... [--format FORMAT] [--confidence 95]", NULL },
+	.usage = (const char *const[]){ "DIR DIR... [--format FORMAT] [--confidence 95] [-o FILE]", NULL },
 	.about = "The same experiment from several hosts, a column per host (named after its directory): the\n"
 		 "ratios to each host's baseline, the median TPS, the host facts that decide a comparison (vendor,\n"
 		 "model, L3 groups, kernel, mitigations, systemd, cgroup mode; differences marked), then the other\n"
 		 "host facts that differ.",
-	.options = (const struct cli_option *const[]){ &opt_format,
-						       CLI_CONFIDENCE_OPTION(struct report_args, ro.confidence), NULL },
+	.options = (const struct cli_option *const[]){ &opt_compare_format,
+						       CLI_CONFIDENCE_OPTION(struct report_args, ro.confidence), &opt_output,
+						       NULL },
 };
 
 static int load(const char *verb, const char *dir, json_t **ret)
@@ -203,19 +205,25 @@ static int compare(char **dirs, size_t n, const struct report_args *a)
 {
 	json_t *docs[COMPARE_MAX] = {};
 	const char *labels[COMPARE_MAX];
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
 	int r = 0;
 
 	for (size_t i = 0; i < n && r >= 0; i++)
 		r = load("compare", dirs[i], &docs[i]);
 	if (r >= 0) {
 		compare_labels(dirs, n, labels);
-		r = compare_render(docs, labels, n, &a->ro, stdout);
+		mem = open_memstream(&text, &len);
+		r = mem ? compare_render(docs, labels, n, &a->ro, mem) : -ENOMEM;
+		if (mem && fclose(mem) != 0 && r >= 0)
+			r = -ENOMEM;
 		if (r < 0)
 			log_error_errno(r, "compare: %m (the directories must hold the same experiment)");
 	}
 	for (size_t i = 0; i < n; i++)
 		json_decref(docs[i]);
-	return r;
+	return r < 0 ? r : write_output(a->output, text, len);
 }
 
 int verb_compare(int argc, char **argv)
@@ -229,7 +237,7 @@ int verb_compare(int argc, char **argv)
 	if (argc - first < 2 || argc - first > COMPARE_MAX)
 		return cli_usage_error(&cli_compare, "give 2 to %d results directories", COMPARE_MAX), EXIT_USAGE;
 	if (a.ro.format == REPORT_SVG || a.ro.format == REPORT_PNG)
-		return cli_usage_error(&cli_compare, "--format %s is for report; compare prints text, markdown, csv or json",
+		return cli_usage_error(&cli_compare, "--format %s is for report; compare prints text, markdown, csv, json or html",
 				       report_format_to_string(a.ro.format)), EXIT_USAGE;
 	return load_exit_status(compare(argv + first, (size_t)(argc - first), &a));
 }

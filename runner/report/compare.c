@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "report/comparison.h"
 #include "report/render.h"
 #include "report/report.h"
 #include "common/util.h"
@@ -116,7 +117,7 @@ static bool is_host_fact(const char *key)
 	return false;
 }
 
-static bool host_fact_differs(char *const *vals, size_t n)
+bool host_fact_differs(char *const *vals, size_t n)
 {
 	for (size_t d = 1; d < n; d++)
 		if (!streq_ptr(vals[0], vals[d]))
@@ -124,21 +125,6 @@ static bool host_fact_differs(char *const *vals, size_t n)
 	return false;
 }
 
-struct comparison {
-	size_t n;
-	struct model *m;
-	const char **labels;
-	char **label_buf;
-	const char **cols; /* union of the column labels, first document first */
-	size_t ncols;
-	long long *threads;
-	size_t nrows;
-	const char **keys; /* host keys whose values differ */
-	size_t nkeys;
-	char **values; /* nkeys x n, NULL: absent */
-	json_t **hosts; /* [n] each document's host facts flattened to dotted keys (cpu.vendor) */
-	char **facts;	/* ELEMENTSOF(host_facts) x n, NULL: absent */
-};
 
 static void comparison_done(struct comparison *c)
 {
@@ -164,7 +150,7 @@ static void comparison_done(struct comparison *c)
 	free(c->values);
 }
 
-static const struct cell *comparison_cell(const struct comparison *c, size_t doc, size_t row, size_t col)
+const struct cell *comparison_cell(const struct comparison *c, size_t doc, size_t row, size_t col)
 {
 	const struct model *m = &c->m[doc];
 	size_t r, k;
@@ -548,7 +534,7 @@ int compare_render(json_t *const *docs, const char *const *labels, size_t n, con
 
 	if (!o || !out || !report_format_to_string(format))
 		return -EINVAL;
-	if (format == REPORT_SVG || format == REPORT_PNG || format == REPORT_HTML)
+	if (format == REPORT_SVG || format == REPORT_PNG)
 		return -EOPNOTSUPP;
 	r = comparison_build(docs, labels, n, report_level(o), &c);
 	if (r >= 0)
@@ -559,6 +545,9 @@ int compare_render(json_t *const *docs, const char *const *labels, size_t n, con
 			break;
 		case REPORT_CSV:
 			r = compare_csv(&c, out);
+			break;
+		case REPORT_HTML:
+			r = compare_html(&c, out);
 			break;
 		case REPORT_JSON:
 			r = compare_json(&c, &j);
