@@ -228,6 +228,42 @@ static int page_noise(FILE *out, const struct model *m)
 	return 0;
 }
 
+/* With --latency and --telemetry, their tables as the text has them. */
+static int page_metrics(FILE *out, const struct model *m, const struct report_options *o)
+{
+	enum metric list[5 + OLTP_MECHANISM_MAX];
+	size_t n = 0, rows;
+	char buf[200], id[32];
+
+	if (o->latency)
+		list[n++] = METRIC_P95;
+	if (o->telemetry) {
+		list[n++] = METRIC_IDLE;
+		list[n++] = METRIC_LOAD;
+		list[n++] = METRIC_THROTTLED;
+		list[n++] = METRIC_CPU;
+		oltp_mechanism_table(&rows);
+		for (size_t k = 0; k < rows && n < ELEMENTSOF(list); k++)
+			list[n++] = METRIC_MECHANISM + k;
+	}
+	if (n)
+		fputs("<h2 id=\"metrics-h\">Latency and telemetry</h2>\n", out);
+	for (size_t i = 0; i < n; i++) {
+		struct table t;
+		int r = report_table(m, list[i], 0, &t);
+
+		if (r < 0)
+			return r;
+		fputs("<h3>", out);
+		html_text(out, report_table_caption(m, list[i], buf, sizeof(buf)));
+		fputs("</h3>\n", out);
+		snprintf(id, sizeof(id), "metric-%d", (int)list[i]);
+		html_table(out, &t, id);
+		table_done(&t);
+	}
+	return 0;
+}
+
 /* The failed steps with their reasons. */
 static void page_failures(FILE *out, const struct model *m)
 {
@@ -368,6 +404,7 @@ int render_html(const struct model *m, const json_t *doc, const struct report_op
 		r = page_steps(out, m, doc);
 	}
 	r = r < 0 ? r : page_noise(out, m);
+	r = r < 0 ? r : page_metrics(out, m, o);
 	if (r < 0)
 		return r;
 	page_failures(out, m);
