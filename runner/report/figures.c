@@ -14,13 +14,14 @@
 struct frame {
 	double left, right, top, bottom;
 	double xmin, xmax, ymax;
+	double dodge, inset; /* between the columns at a thread count, and the margin their spread needs */
 };
 
 static double fx(const struct frame *f, double x)
 {
 	if (f->xmax - f->xmin < 1e-9)
 		return (f->left + f->right) / 2;
-	return f->left + 20 + (x - f->xmin) / (f->xmax - f->xmin) * (f->right - f->left - 40);
+	return f->left + f->inset + (x - f->xmin) / (f->xmax - f->xmin) * (f->right - f->left - 2 * f->inset);
 }
 
 static double fy(const struct frame *f, double y)
@@ -79,6 +80,12 @@ static bool measure(const struct model *m, struct frame *f)
 				f->ymax = MAX(f->ymax, hi);
 		}
 	}
+	/* The columns side by side at each thread count, within 70% of the
+	 * room between two of them, and the frame's margin wide enough for
+	 * the spread. */
+	f->dodge = MIN(14.0, 0.7 * (f->right - f->left - 40) / (double)MAX(m->nrows, 2) * (m->nrows > 1 ? 1 : 2) /
+				     (double)MAX(m->ncols, 1));
+	f->inset = MAX(20.0, f->dodge * (double)(m->ncols - 1) / 2 + 6);
 	return any;
 }
 
@@ -109,10 +116,7 @@ static void draw_series(FILE *out, const struct model *m, const struct frame *f,
 {
 	bool dashed, pen = false;
 	const char *colour = html_colour(k, &dashed);
-	/* The columns side by side at each thread count, within 70% of the
-	 * room between two of them. */
-	double room = (f->right - f->left - 40) / (double)MAX(m->nrows, 2) * (m->nrows > 1 ? 1 : 2),
-	       lo, hi, off = ((double)k - (double)(m->ncols - 1) / 2) * MIN(14.0, 0.7 * room / (double)m->ncols);
+	double lo, hi, off = ((double)k - (double)(m->ncols - 1) / 2) * f->dodge;
 
 	fprintf(out, "<g class=\"column\" id=\"column-%zu\">", k);
 	for (size_t r = 0; r < m->nrows; r++)

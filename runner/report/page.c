@@ -61,7 +61,10 @@ static int page_experiment(FILE *out, const json_t *doc)
 	fputs("<table id=\"experiment-facts\">\n", out);
 	for (i = 0; i < ELEMENTSOF(experiment_keys) && r >= 0; i++)
 		r = fact_row(out, experiment_keys[i], get_dotted(exp, experiment_keys[i]));
-	fputs("</table>\n<div class=\"scroll\"><table class=\"sortable\" id=\"contexts\">\n<thead><tr><th>context</th>"
+	fputs("</table>\n", out);
+	if (json_array_size(json_object_get(exp, "context_specs")) == 0)
+		return r;
+	fputs("<div class=\"scroll\"><table class=\"sortable\" id=\"contexts\">\n<thead><tr><th>context</th>"
 	      "<th class=\"l\">kind</th><th class=\"l\">session</th><th class=\"l\">properties</th><th class=\"l\">slice</th>"
 	      "</tr></thead><tbody>\n", out);
 	json_array_foreach(json_object_get(exp, "context_specs"), i, spec) {

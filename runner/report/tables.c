@@ -420,23 +420,40 @@ static int vary_columns(const struct model *m, size_t **ret, size_t *ret_n)
 
 /* With a [vary]: per context and thread count, each value's TPS against
  * the context's first value, with its interval and p. */
+/* The ratios to the first value: a row per thread count and a column
+ * per context and value, or, by_context, a row per context and value. */
+static void vary_table(const struct model *m, const size_t *cols, size_t n, bool by_context, struct table *t)
+{
+	*t = (struct table){ .ncols = 1 + (by_context ? m->nrows : n), .left = by_context };
+	table_add(t, by_context ? "context" : "threads");
+	for (size_t i = 0; i < (by_context ? m->nrows : n); i++)
+		if (by_context)
+			table_add(t, "%lld thread%s", m->threads[i], m->threads[i] == 1 ? "" : "s");
+		else
+			table_add(t, "%s", m->cols[cols[i]].label);
+	for (size_t a = 0; a < (by_context ? n : m->nrows); a++) {
+		if (by_context)
+			table_add(t, "%s", m->cols[cols[a]].label);
+		else
+			table_add(t, "%lld", m->threads[a]);
+		for (size_t b = 0; b < (by_context ? m->nrows : n); b++)
+			add_ratio(t, &model_cell(m, by_context ? b : a, cols[by_context ? a : b])->vs_first);
+	}
+}
+
 static int print_vary_ratios(const struct model *m, bool markdown, FILE *out)
 {
 	_cleanup_free_ size_t *cols = NULL;
-	struct table t = { .ncols = 1 };
+	struct table t;
 	size_t n;
 	int r = vary_columns(m, &cols, &n);
 
 	if (r < 0)
 		return r;
-	t.ncols += n;
-	table_add(&t, "threads");
-	for (size_t i = 0; i < n; i++)
-		table_add(&t, "%s", m->cols[cols[i]].label);
-	for (size_t row = 0; row < m->nrows; row++) {
-		table_add(&t, "%lld", m->threads[row]);
-		for (size_t i = 0; i < n; i++)
-			add_ratio(&t, &model_cell(m, row, cols[i])->vs_first);
+	vary_table(m, cols, n, false, &t);
+	if (!t.error && !markdown && table_text_width(&t) > TEXT_WIDTH_MAX) {
+		table_done(&t);
+		vary_table(m, cols, n, true, &t);
 	}
 	if (t.error) {
 		table_done(&t);
