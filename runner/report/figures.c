@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "report/html.h"
+#include "report/page.h"
 #include "common/util.h"
 
 #define TPS_W 860

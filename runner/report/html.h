@@ -30,14 +30,3 @@ void html_no_figure(FILE *out, const char *why);
 const char *html_colour(size_t k, bool *ret_dashed);
 /* A round step for about five grid lines over range. */
 double html_nice_step(double range);
-
-/* ---- report/figures.c: the run page's figures ---- */
-
-/* TPS against threads per column: each repeat a point, the median a
- * line, the interval of the column's mean TPS (the model's residual
- * sigma and degrees of freedom) a band. */
-void page_tps(FILE *out, const struct model *m);
-/* A small figure of the per-second TPS of every step of doc, a column's
- * together, on one scale per thread count; silent seconds, failures and
- * reconnects marked, and where a step has no per-second data, says so. */
-int page_steps(FILE *out, const struct model *m, const json_t *doc);

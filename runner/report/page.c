@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "report/html.h"
+#include "report/page.h"
 #include "common/util.h"
 
 /* A member of the experiment by dotted path ("server.engine"). */
@@ -116,18 +116,22 @@ static int page_host(FILE *out, const json_t *doc)
 	return 0;
 }
 
-/* The verdict's class and word: the baseline, significant, not, none. */
-static const char *verdict_class(const struct model *m, size_t k, const struct cell *c, const char **ret_word)
+/* The verdict's class (which colours its row) and its word. */
+struct verdict_look {
+	const char *cls, *word;
+};
+
+static struct verdict_look verdict_look(const struct model *m, size_t k, const struct cell *c)
 {
 	if (m->cols[k].is_baseline)
-		return *ret_word = "baseline", "base";
+		return (struct verdict_look){ "base", "baseline" };
 	if (c->too_many_failed)
-		return *ret_word = "no ratio: too many failed", "fail";
+		return (struct verdict_look){ "fail", "no ratio: too many failed" };
 	if (isnan(c->vs_base.ratio))
-		return *ret_word = c->n ? "no ratio" : "no TPS", "none";
+		return (struct verdict_look){ "none", c->n ? "no ratio" : "no TPS" };
 	if (c->vs_base.verdict == STATS_SIGNIFICANT)
-		return *ret_word = "significant", "sig";
-	return *ret_word = c->vs_base.verdict == STATS_NOT_SIGNIFICANT ? "n.s." : "no interval", "ns";
+		return (struct verdict_look){ "sig", "significant" };
+	return (struct verdict_look){ "ns", c->vs_base.verdict == STATS_NOT_SIGNIFICANT ? "n.s." : "no interval" };
 }
 
 /* "%.3f" or the gap, into buf. */
@@ -144,9 +148,9 @@ static void verdict_row(FILE *out, const struct model *m, size_t row, size_t k)
 	const struct cell *c = model_cell(m, row, k);
 	const struct stats_ratio *v = &c->vs_base;
 	char a[32], b[32], text[REPORT_RATIO_MAX];
-	const char *word, *cls = verdict_class(m, k, c, &word);
+	struct verdict_look look = verdict_look(m, k, c);
 
-	fprintf(out, "<tr class=\"verdict %s\"><td>%lld</td><td class=\"l\">", cls, m->threads[row]);
+	fprintf(out, "<tr class=\"verdict %s\"><td>%lld</td><td class=\"l\">", look.cls, m->threads[row]);
 	html_text(out, m->cols[k].label);
 	fprintf(out, "</td><td>%s</td>", num(c->median, "%.1f", a, sizeof(a)));
 	if (c->n == 0)
@@ -158,7 +162,7 @@ static void verdict_row(FILE *out, const struct model *m, size_t row, size_t k)
 		fprintf(out, "<td>%s</td>", GAP);
 	else
 		fprintf(out, "<td>%.3f-%.3f</td>", v->lo, v->hi);
-	fprintf(out, "<td>%s</td><td class=\"v l\">%s</td>", num(v->p, "%.3g", a, sizeof(a)), word);
+	fprintf(out, "<td>%s</td><td class=\"v l\">%s</td>", num(v->p, "%.3g", a, sizeof(a)), look.word);
 	fprintf(out, "<td>%zu of %zu</td><td>%s</td>", c->n_failed, c->n + c->n_failed, num(v->mde, "%.2fx", b, sizeof(b)));
 	if (m->any_vs_first)
 		fprintf(out, "<td class=\"l\">%s</td>",

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "report/html.h"
+#include "report/page.h"
 #include "common/util.h"
 
 #define SPARK_W 206
