@@ -92,8 +92,8 @@ ok $? "CPUQuota= is named as the cause (got: ${sentence:-nothing})" "$scratch/kn
 share=$(sed -n 's/^CPUQuota= explains \([0-9-]*\)%.*/\1/p' "$scratch/known.out")
 [ -n "$share" ] && [ "$share" -ge 70 ] && [ "$share" -le 150 ]
 ok $? "with most of the gap (${share:-?}%)" "$scratch/known.out"
-[ "$(ls "$scratch/known/steps" | wc -l)" = 12 ] && "$SLICEBENCH" report "$scratch/known" >/dev/null
-ok $? "the 12 measurements are a results directory that report reads"
+[ "$(ls "$scratch/known/screen/steps" | wc -l)" = 12 ] && "$SLICEBENCH" report "$scratch/known/screen" >/dev/null && "$SLICEBENCH" report "$scratch/known" >/dev/null
+ok $? "the screen's 12 measurements are a results directory that report reads, and so is the explain directory"
 "${in_systemd[@]}" sh -c '! pgrep -u slicebench -x postgres'
 ok $? "no postgres is left in the sandbox"
 exit $failed

@@ -15,91 +15,17 @@
 
 #include <jansson.h>
 
-#include "common/rng.h"
 #include "common/util.h"
 #include "explain/explain.h"
 #include "explain/reading.h"
 #include "explain/record.h"
 #include "report/report.h"
 #include "run/results.h"
+#include "sim.h"
 #include "tap.h"
 
-static struct rng gen;
 static char dir[512];
 static size_t scale = 1;
-
-static double uniform(void)
-{
-	return (double)(rng_next(&gen) >> 11) * 0x1.0p-53;
-}
-
-/* Box and Muller's standard normal. */
-static double gauss(void)
-{
-	double u = uniform(), v = uniform();
-
-	return sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(2 * M_PI * v);
-}
-
-/* What a simulated step's TPS is made of: the cell's true log TPS, the
- * noise of a start, and the host's drift with the steps run so far. */
-struct truth {
-	double (*log_tps)(const void *ctx, size_t cell);
-	const void *ctx;
-	double sigma, drift; /* per step, as a fraction */
-	bool slow_one_in_five; /* each cell has one start of every five 30% slow */
-	bool fixed_order;
-};
-
-static size_t steps_run;
-
-/* A run directory at path: contexts names[0..n) (the first the baseline),
- * rounds from..to, each round's units in a random order (or fixed), TPS
- * drawn from t.  Written through results_put(), as run writes them. */
-static void write_rounds(const char *path, const char *const *names, size_t n, unsigned from, unsigned to,
-			 const struct truth *t, unsigned total_rounds)
-{
-	struct results *res;
-	size_t order[64];
-	int r = results_open(path, from > 1, &res);
-
-	if (r < 0)
-		bail_out("results_open %s: %s", path, strerror(-r));
-	if (from == 1) {
-		json_t *exp = json_pack("{s:s, s:[i], s:[], s:s, s:i}", "name", "sim", "threads", 1, "contexts", "baseline",
-					names[0], "repeat", (int)total_rounds);
-
-		for (size_t i = 0; i < n; i++)
-			json_array_append_new(json_object_get(exp, "contexts"), json_string(names[i]));
-		results_put(res, "experiment.json", exp);
-		json_decref(exp);
-	}
-	for (unsigned round = from; round <= to; round++) {
-		for (size_t i = 0; i < n; i++)
-			order[i] = i;
-		if (!t->fixed_order)
-			rng_shuffle(&gen, order, n, sizeof(order[0]));
-		for (size_t slot = 0; slot < n; slot++) {
-			size_t c = order[slot];
-			bool slow = t->slow_one_in_five && (round - 1) % 5 == (unsigned)(c * 7 + round / 5) % 5;
-			double tps = exp(t->log_tps(t->ctx, c) + t->sigma * gauss()) * pow(1 + t->drift, (double)steps_run++) *
-				     (slow ? 0.7 : 1);
-			char unit[96], file[160];
-			json_t *s;
-
-			snprintf(unit, sizeof(unit), "%s-v1-r%u", names[c], round);
-			snprintf(file, sizeof(file), "steps/%s-t1.json", unit);
-			s = json_pack("{s:s, s:i, s:i, s:s, s:f, s:f, s:b, s:s, s:i, s:f, s:n}", "context", names[c], "repeat",
-				      (int)round, "threads", 1, "driver", "slicebench", "duration_s", 1.0, "tps", tps,
-				      "failed", 0, "unit", unit, "slot", (int)slot + 1, "started_at", 1.8e9 + (double)steps_run,
-				      "vary_value");
-			if (results_put(res, file, s) < 0)
-				bail_out("results_put %s", file);
-			json_decref(s);
-		}
-	}
-	results_close(res);
-}
 
 /* The report of path as JSON, parsed. */
 static json_t *report_json(const char *path)
@@ -123,48 +49,9 @@ static json_t *report_json(const char *path)
 	return j;
 }
 
-/* A fresh directory for the next data set. */
 static const char *fresh(const char *name)
 {
-	static char path[600];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	(void)remove_tree(path);
-	steps_run = 0;
-	return path;
-}
-
-/* ---- the table of rates ---- */
-
-struct rate {
-	size_t hits, n;
-};
-
-static void wilson(const struct rate *r, double z, double *lo, double *hi)
-{
-	double n = (double)r->n, p = (double)r->hits / n, c = (p + z * z / (2 * n)) / (1 + z * z / n),
-	       h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n);
-
-	*lo = MAX(0, c - h);
-	*hi = MIN(1, c + h);
-}
-
-/* One row: the rate with its 95% simulation interval, and the assertion
- * ("<=" or ">=" the bound) judged by the 99% one. */
-static void row(const char *what, const struct rate *r, const char *op, double bound)
-{
-	double lo95, hi95, lo99, hi99, p = (double)r->hits / (double)r->n;
-
-	wilson(r, 1.96, &lo95, &hi95);
-	wilson(r, 2.576, &lo99, &hi99);
-	printf("# | %s | %.1f%% (%.1f-%.1f%%) | %s %.0f%% | %zu |\n", what, 100 * p, 100 * lo95, 100 * hi95, op,
-	       100 * bound, r->n);
-	if (*op == '<')
-		ok(lo99 <= bound, "%s: %.1f%% (99%% simulation interval %.1f-%.1f%%), at most %.0f%%", what, 100 * p, 100 * lo99,
-		   100 * hi99, 100 * bound);
-	else if (*op == '>')
-		ok(hi99 >= bound, "%s: %.1f%% (99%% simulation interval %.1f-%.1f%%), at least %.0f%%", what, 100 * p,
-		   100 * lo99, 100 * hi99, 100 * bound);
+	return sim_fresh(dir, name);
 }
 
 static void value_row(const char *what, double v, double se, const char *op, double bound, size_t n)
@@ -173,12 +60,6 @@ static void value_row(const char *what, double v, double se, const char *op, dou
 	if (*op)
 		ok(fabs(v) - 2.576 * se <= bound, "%s: %+.2f points (+-%.2f), at most %.0f", what, 100 * v, 100 * 1.96 * se,
 		   100 * bound);
-}
-
-static bool covers(const json_t *v, const char *lo, const char *hi, double truth)
-{
-	return json_is_number(json_object_get(v, lo)) && json_number_value(json_object_get(v, lo)) <= truth &&
-	       json_number_value(json_object_get(v, hi)) >= truth;
 }
 
 /* ---- run directories: A/A and repeat = auto ---- */
@@ -219,25 +100,25 @@ static void check_aa(void)
 		const char *path = fresh("aa");
 		json_t *rep;
 
-		write_rounds(path, twins, 2, 1, 5, &t, 5);
+		sim_write_rounds(path, twins, 2, 1, 5, &t, 5);
 		rep = report_json(path);
 		one.hits += any_significant(rep);
 		one.n++;
 		json_decref(rep);
 	}
-	row("A/A, sigma 5%, one slow start (0.7x) in five, 5 repeats: a false \"significant\", one cell", &one, "<=",
+	sim_row("A/A, sigma 5%, one slow start (0.7x) in five, 5 repeats: a false \"significant\", one cell", &one, "<=",
 	    0.05);
 	for (size_t i = 0; i < 250 * scale; i++) {
 		const char *path = fresh("aa9");
 		json_t *rep;
 
-		write_rounds(path, twins, 10, 1, 5, &t, 5);
+		sim_write_rounds(path, twins, 10, 1, 5, &t, 5);
 		rep = report_json(path);
 		nine.hits += any_significant(rep);
 		nine.n++;
 		json_decref(rep);
 	}
-	row("the same, a table of 9 against one baseline, Holm: any false \"significant\"", &nine, "<=", 0.05);
+	sim_row("the same, a table of 9 against one baseline, Holm: any false \"significant\"", &nine, "<=", 0.05);
 }
 
 /* schedule.json as run writes it for repeat = auto, its pilot's rounds. */
@@ -273,78 +154,28 @@ static void check_auto(void)
 			unsigned want = 0, total;
 			json_t *doc, *rep, *cell;
 
-			write_rounds(path, twins, 2, 1, 3, &t, repeat_max);
+			sim_write_rounds(path, twins, 2, 1, 3, &t, repeat_max);
 			write_pilot(path, 3);
 			if (results_load(path, &doc, &why) < 0 || report_rounds_needed(doc, 0.95, until, &want) < 0)
 				bail_out("report_rounds_needed: %s", strempty(why));
 			json_decref(doc);
 			total = MIN(MAX(want, 3u), repeat_max);
 			if (total > 3)
-				write_rounds(path, twins, 2, 4, total, &t, repeat_max);
+				sim_write_rounds(path, twins, 2, 4, total, &t, repeat_max);
 			rep = report_json(path);
 			cell = json_array_get(json_object_get(json_array_get(json_object_get(rep, "rows"), 0), "cells"), 1);
-			cover.hits += covers(cell, "ratio_lo", "ratio_hi", 1.2);
+			cover.hits += sim_covers(cell, "ratio_lo", "ratio_hi", 1.2);
 			cover.n++;
 			rounds += total;
 			json_decref(rep);
 		}
 		snprintf(what, sizeof(what), "repeat = auto (until 10%%), sigma %.0f%%: the interval covers the true 1.20x "
 			 "(%.1f rounds on average)", 100 * sigmas[k], rounds / (double)cover.n);
-		row(what, &cover, ">=", 0.94);
+		sim_row(what, &cover, ">=", 0.94);
 	}
 }
 
 /* ---- explain directories ---- */
-
-/* Log TPS of a mix: B's, plus each factor's effect, plus the pair's. */
-struct mixes {
-	size_t n;
-	double effect[FACTORS_MAX]; /* as a fraction of the gap */
-	double together;	    /* the interaction of factors 0 and 1, of the gap */
-	double gap;		    /* ln T(A) - ln T(B) */
-	unsigned masks[DESIGN_MIXES_MAX];
-};
-
-static double mix_tps(const void *ctx, size_t cell)
-{
-	const struct mixes *m = ctx;
-	unsigned mask = m->masks[cell] == EXPLAIN_A ? (1u << m->n) - 1 : m->masks[cell];
-	double y = log(1000);
-
-	for (size_t k = 0; k < m->n; k++)
-		y += ((mask >> k) & 1) * m->effect[k] * m->gap;
-	return y + ((mask & 3) == 3) * m->together * m->gap;
-}
-
-/* A stage of design d under path/name, from m. */
-static void write_stage(const char *path, const char *name, const struct design *d, struct mixes *m, unsigned rounds,
-			struct truth *t)
-{
-	char names[DESIGN_MIXES_MAX][48], sub[700];
-	const char *list[DESIGN_MIXES_MAX];
-
-	for (size_t i = 0; i < d->n; i++) {
-		design_mix_name(d->masks[i], m->n, true, names[i], sizeof(names[i]));
-		list[i] = names[i];
-		m->masks[i] = d->masks[i];
-	}
-	snprintf(sub, sizeof(sub), "%s/%s", path, name);
-	t->ctx = m;
-	t->log_tps = mix_tps;
-	write_rounds(sub, list, d->n, 1, rounds, t, rounds);
-}
-
-static void record_init(struct explain_record *rec, size_t n)
-{
-	*rec = (struct explain_record){ .threads = 1, .level = 0.95, .width = 0.20, .n_factors = n, .closure_is_a = true,
-					.seed = 1 };
-	snprintf(rec->experiment, sizeof(rec->experiment), "sim");
-	snprintf(rec->a, sizeof(rec->a), "a");
-	snprintf(rec->b, sizeof(rec->b), "b");
-	snprintf(rec->hybrids, sizeof(rec->hybrids), "raw");
-	for (size_t k = 0; k < n; k++)
-		snprintf(rec->labels[k], sizeof(rec->labels[k]), "f%zu", k);
-}
 
 /* explain_report()'s JSON of path. */
 static json_t *explanation_json(const char *path)
@@ -370,8 +201,8 @@ static json_t *screen_of(const char *path, struct mixes *m, struct truth *t, str
 	unsigned all = (1u << m->n) - 1;
 
 	design_full(all, all, &d);
-	write_stage(path, "screen", &d, m, 3, t);
-	record_init(rec, m->n);
+	sim_write_stage(path, "screen", &d, m, 3, t);
+	sim_record_init(rec, m->n);
 	rec->stage[STAGE_SCREEN] = (struct stage_record){ .present = true, .factors = all };
 	if (explain_record_write(path, rec) < 0)
 		bail_out("explain_record_write");
@@ -396,14 +227,14 @@ static void check_additive(void)
 		claimed.hits += json_is_true(json_object_get(x, "interaction_claimed"));
 		claimed.n++;
 		for (size_t k = 0; k < 2; k++) {
-			cover.hits += covers(factor(x, k), "lo", "hi", 0.5);
+			cover.hits += sim_covers(factor(x, k), "lo", "hi", 0.5);
 			cover.n++;
 		}
 		json_decref(x);
 	}
-	row("explain, two factors adding 50% + 50% of a 1.5x gap, sigma 5%, 3 rounds: an interaction claimed", &claimed,
+	sim_row("explain, two factors adding 50% + 50% of a 1.5x gap, sigma 5%, 3 rounds: an interaction claimed", &claimed,
 	    "<=", 0.05);
-	row("the same: each share's interval covers 50%", &cover, ">=", 0.92);
+	sim_row("the same: each share's interval covers 50%", &cover, ">=", 0.92);
 }
 
 static void check_interaction(void)
@@ -421,7 +252,7 @@ static void check_interaction(void)
 		named.n++;
 		json_decref(x);
 	}
-	row("explain, a pure interaction (each alone 0, together 1.5x), sigma 5%: both named, as an interaction", &named,
+	sim_row("explain, a pure interaction (each alone 0, together 1.5x), sigma 5%: both named, as an interaction", &named,
 	    ">=", 0.80);
 }
 
@@ -456,20 +287,20 @@ static void drift_case(bool fixed, double *bias, double *se, struct rate *inert,
 
 static void check_drift(void)
 {
-	static const char *const names[] = { "60%", "40%", "0%", "the inert fourth's" };
+	static const char *const names[] = { "60%", "40%", "0%", "inert fourth's" };
 	double bias[4], se[4];
 	struct rate inert = {}, fixed_inert = {};
 	char what[160];
 
 	drift_case(false, bias, se, &inert, 200 * scale);
-	row("explain, factors of 60%, 40%, 0% and an inert fourth, drift 0.1% a step, rounds in random order: an inert "
+	sim_row("explain, factors of 60%, 40%, 0% and an inert fourth, drift 0.1% a step, rounds in random order: an inert "
 	    "factor credited over 10 points", &inert, "<=", 0.05);
 	for (size_t k = 0; k < 4; k++) {
 		snprintf(what, sizeof(what), "the same: the bias of the %s share", names[k]);
 		value_row(what, bias[k], se[k], "<=", 0.02, inert.n);
 	}
 	drift_case(true, bias, se, &fixed_inert, 200 * scale);
-	row("for comparison, the same in a fixed order (not asserted): an inert factor credited over 10 points",
+	sim_row("for comparison, the same in a fixed order (not asserted): an inert factor credited over 10 points",
 	    &fixed_inert, "", 0);
 	for (size_t k = 0; k < 4; k++) {
 		snprintf(what, sizeof(what), "fixed order (not asserted): the bias of the %s share", names[k]);
@@ -508,7 +339,7 @@ static void check_holdout(void)
 		struct design d;
 
 		if (json_is_object(named)) {
-			same.hits += covers(json_object_get(named, "share"), "lo", "hi",
+			same.hits += sim_covers(json_object_get(named, "share"), "lo", "hi",
 					    set_truth(&m, json_object_get(named, "positions")));
 			same.n++;
 		}
@@ -520,7 +351,7 @@ static void check_holdout(void)
 			continue;
 		rounds = MIN(rounds, 8u); /* the budget's cap: the coverage holds at any count */
 		design_holdout(set, 7, true, &d);
-		write_stage(path, "confirm", &d, &m, rounds, &t);
+		sim_write_stage(path, "confirm", &d, &m, rounds, &t);
 		rec.stage[STAGE_CONFIRM] = (struct stage_record){ .present = true, .factors = 7, .set = set,
 								  .rounds_wanted = rounds };
 		explain_record_write(path, &rec);
@@ -530,27 +361,18 @@ static void check_holdout(void)
 			diag("set %u rounds %u truth %.2f: %s", set, rounds, set_truth(&m, json_object_get(named, "positions")),
 			     json_dumps(json_object_get(named, "share"), JSON_COMPACT));
 		held.hits += json_is_true(json_object_get(named, "held_out")) &&
-			     covers(json_object_get(named, "share"), "lo", "hi", set_truth(&m, json_object_get(named, "positions")));
+			     sim_covers(json_object_get(named, "share"), "lo", "hi", set_truth(&m, json_object_get(named, "positions")));
 		held.n++;
 		json_decref(x);
 	}
-	row("explain, 50%, 35% and 15% of a 1.3x gap, sigma 5%: the named set's share, chosen and sized on the same "
+	sim_row("explain, 50%, 35% and 15% of a 1.3x gap, sigma 5%: the named set's share, chosen and sized on the same "
 	    "rounds, covers its truth (not asserted)", &same, "", 0);
-	row("the same, its share from hold-out rounds (sets short of every factor): covers its truth", &held, ">=", 0.92);
+	sim_row("the same, its share from hold-out rounds (sets short of every factor): covers its truth", &held, ">=", 0.92);
 }
 
 int main(void)
 {
-	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-	const char *s = getenv("SLICEBENCH_SIM_SCALE");
-
-	if (s && atoi(s) > 0)
-		scale = (size_t)atoi(s);
-	snprintf(dir, sizeof(dir), "%s/slicebench-sim.XXXXXX", base);
-	if (!mkdtemp(dir))
-		bail_out("mkdtemp: %m");
-	gen = rng_seeded(20261204, 0);
-	printf("# | case | observed (95%% simulation interval) | asked | data sets |\n# |---|---|---|---|\n");
+	scale = sim_start(dir, sizeof(dir), 20261204);
 	check_aa();
 	check_auto();
 	check_additive();

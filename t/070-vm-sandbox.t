@@ -1,6 +1,9 @@
 #!/bin/bash
 # 070-vm-sandbox: one boot of sandbox/slicebench-vm (pure cgroup v2, real
 # systemd) running a script of checks; each line of its output is asserted.
+# The guest is booted with one L3 over both CPUs (--l3 1, a monolithic
+# Xeon's shape), which its slicebench host must show; t/072 boots the
+# default, one L3 per CPU.
 # Prerequisites: ROOT, QEMU.  Under CI=true a missing prerequisite fails.
 set -u
 top=${SLICEBENCH_TOP:-.}
@@ -28,6 +31,7 @@ h=$("$SLICEBENCH" host --json)
 echo "host.mode=$(printf "%s" "$h" | jq -r .cgroup.mode)"
 echo "host.v2_controllers=$(printf "%s" "$h" | jq -r ".cgroup.v2_controllers | join(\" \")")"
 echo "host.vendor=$(printf "%s" "$h" | jq -r .cpu.vendor)"
+echo "host.l3_groups=$(printf "%s" "$h" | jq -r ".cpu.l3_groups | join(\" \")")"
 # The user manager gets the cpu controller only if user@.service delegates it.
 echo "user.delegated=$(cat /sys/fs/cgroup/user.slice/cgroup.subtree_control 2>/dev/null)"
 # A whole run: the same limits through systemd (service) and cgroupfs (raw).
@@ -43,12 +47,12 @@ done
 start=$SECONDS
 SLICEBENCH=$(cd "$(dirname "${SLICEBENCH:-$top/slicebench}")" && pwd)/$(basename "${SLICEBENCH:-slicebench}")
 export SLICEBENCH
-"$vm" --name t070 run -- env SLICEBENCH="$SLICEBENCH" TOP="$(cd "$top" && pwd)" bash -c "$checks" >"$scratch/out" 2>"$scratch/err"
+"$vm" --name t070 --cpus 2 --l3 1 run -- env SLICEBENCH="$SLICEBENCH" TOP="$(cd "$top" && pwd)" bash -c "$checks" >"$scratch/out" 2>"$scratch/err"
 rc=$?
 elapsed=$((SECONDS - start))
 
 n=0 failed=0
-echo "1..16"
+echo "1..17"
 report() { # report OK DESC [DIAG...]
 	local ok=$1 desc=$2; shift 2
 	n=$((n + 1))
@@ -86,6 +90,7 @@ expect host.mode unified "slicebench host in the guest says cgroup mode unified"
 has_word host.v2_controllers cpu "slicebench host lists the v2 cpu controller"
 has_word host.v2_controllers cpuset "slicebench host lists the v2 cpuset controller"
 expect host.vendor AuthenticAMD "slicebench host says AuthenticAMD"
+expect host.l3_groups "0-1" "booted with --l3 1, slicebench host shows one L3 group over both CPUs"
 expect run.rc 0 "a run of a service and a raw context exits 0 in the guest"
 expect run.steps 2 "with a step for each"
 expect run.service "50000 100000,1,yes,yes" "the service's placement: cpu.max, cpuset, both in force"

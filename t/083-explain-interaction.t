@@ -48,6 +48,6 @@ ok $? "with at least 80% of the gap (${share:-?}%)" "$scratch/out"
 [[ $sentence == *"; neither alone moves it ("*"): an interaction"* ]]
 ok $? "as an interaction: neither alone moves it" "$scratch/out"
 grep -q '^What moved with it: .* against .* (together against free; r = ' "$scratch/out" &&
-	"$SLICEBENCH" report "$scratch/x" --telemetry | grep -q '^server run-queue wait per transaction (us)'
+	"$SLICEBENCH" report "$scratch/x/screen" --telemetry | grep -q '^server run-queue wait per transaction (us)'
 ok $? "the figure of mechanism that moved is quoted, and report shows the mechanism per mix" "$scratch/out"
 exit $failed

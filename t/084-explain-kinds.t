@@ -74,7 +74,7 @@ else
 	[ -n "$closure" ]
 	ok $? "the closure's distance to the service is said" "$scratch/env.out"
 fi
-[ -d "$scratch/env/placed/placements" ] && "$SLICEBENCH" report "$scratch/env/round-1" >/dev/null
+[ -d "$scratch/env/placed/placements" ] && "$SLICEBENCH" report "$scratch/env/screen" >/dev/null && "$SLICEBENCH" report "$scratch/env" >/dev/null
 ok $? "the placements' start and the mixes are results directories that report reads"
 
 # The other way round, the shell's server explained against the service:

@@ -3,14 +3,17 @@
 # buffer-pool that is no size (or smuggles a my.cnf line), durations of 0, of
 # 9999999h (which wrapped to 0) and in hex, a line longer than inih's buffer
 # (which split it), a NUL byte (which cut it), an escape sequence, /dev/zero
-# and a FIFO, --only '', and explain of a results directory whose
-# experiment.json holds what no experiment file may: each exits 2 naming the
-# file, line and key, and leaves no results or state directory.
+# and a FIFO, --only '', explain of a results directory whose
+# experiment.json holds what no experiment file may, explain's --width out
+# of 1..100 and an unknown --order, calibrate of a context the file lacks,
+# --pairs out of 10..1000, an unknown option and a bad --duration, and a VM
+# topology the host cannot give: each exits 2 naming the file, line and key
+# (or the option), and leaves no results, state or sandbox directory.
 # Prerequisites: ROOT, MYSQLD (the engine of the files must be installed).
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
 needs BINARY ROOT MYSQLD
-echo "1..17"
+echo "1..28"
 server_scratch
 trap 'rm -rf "$scratch"' EXIT
 cd "$scratch" || exit 1
@@ -71,4 +74,41 @@ PY
 explained tables-negative 'e["tables"] = -1' "tables-negative/experiment.json: tables: bad value '-1'"
 explained pool-inject 'e["server"]["buffer_pool"] = "1M\ninit-file=/etc/shadow"' "pool-inject/experiment.json: buffer-pool: bad value"
 explained duration-absurd 'e["duration_s"] = 1e300' "duration-absurd/experiment.json: duration: bad value"
+
+# An option out of its range, before anything starts.
+optioned() {
+	local name=$1 want=$2
+	shift 2
+	timeout 20 "$SLICEBENCH" "$@" >"$name.out" 2>&1
+	check_refused $? "$name" "$want"
+}
+optioned width-zero "explain: --width: bad value '0' (an integer from 1 to 100)" \
+	explain "$top/t/fixtures/run/two-raw.ini" a b --width 0 --out "$scratch/res-width-zero"
+optioned width-over "explain: --width: bad value '101' (an integer from 1 to 100)" \
+	explain "$top/t/fixtures/run/two-raw.ini" a b --width 101 --out "$scratch/res-width-over"
+optioned order-sideways "run: --order: bad value 'sideways' (random or fixed)" \
+	run "$top/t/fixtures/run/two-raw.ini" --order sideways --out "$scratch/res-order-sideways"
+# A VM topology the host cannot give: refused before qemu starts, and no
+# guest state is made (SLICEBENCH_RUNDIR is the scratch's).
+export SLICEBENCH_RUNDIR=$scratch/run
+optioned l3-divides "--l3 2 does not divide --cpus 3 into equal L3 groups" sandbox --kind vm --name t097 --cpus 3 --l3 2 up
+[ ! -e "$scratch/run" ]
+ok $? "and no guest state is made"
+optioned cpus-over "--cpus $((2 * $(nproc --all) + 1)): this host has $(nproc --all) CPUs to emulate them with" \
+	sandbox --kind vm --name t097 --cpus $((2 * $(nproc --all) + 1)) up
+# calibrated NAME WANT ARGS...: calibrate ARGS refused before anything starts.
+calibrated() {
+	local name=$1 want=$2
+	shift 2
+	timeout 20 "$SLICEBENCH" calibrate "$@" --out "$scratch/res-$name" >"$name.out" 2>&1
+	check_refused $? "$name" "$want"
+}
+calibrated calibrate-no-context "calibrate: $top/t/fixtures/run/two-raw.ini has no context 'nosuch'" \
+	"$top/t/fixtures/run/two-raw.ini" nosuch
+calibrated calibrate-pairs-few "calibrate: --pairs: bad value '9' (an integer from 10 to 1000)" \
+	"$top/t/fixtures/run/two-raw.ini" inherit --pairs 9
+calibrated calibrate-pairs-many "calibrate: --pairs: bad value '1001' (an integer from 10 to 1000)" \
+	"$top/t/fixtures/run/two-raw.ini" inherit --pairs 1001
+calibrated calibrate-unknown "calibrate: unknown option --bogus" "$top/t/fixtures/run/two-raw.ini" inherit --bogus
+calibrated calibrate-duration "calibrate: --duration: bad value '0x10s'" "$top/t/fixtures/run/two-raw.ini" inherit --duration 0x10s
 exit $failed

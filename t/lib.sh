@@ -60,11 +60,12 @@ need_systemd() {
 # sandbox_test NAME: a container NAME-PID for the test's systemd kinds
 # (need_systemd), $sb the binary's absolute path for commands run in it,
 # and an EXIT trap that takes the container, any server of $scratch and
-# $scratch itself away.  $scratch is made first if the test has none.
+# $scratch itself away (SLICEBENCH_TEST_KEEP=1 keeps $scratch, to read a
+# failure's results).  $scratch is made first if the test has none.
 sandbox_test() {
 	[ -n "${scratch:-}" ] || scratch=$(mktemp -d) || exit 1
 	box=$1-$$
-	trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
+	trap '"$SLICEBENCH" sandbox --name $box down >/dev/null 2>&1; servers | xargs -r kill -9; [ -n "${SLICEBENCH_TEST_KEEP:-}" ] || rm -rf "$scratch"' EXIT
 	sb=$(cd "$(dirname "$SLICEBENCH")" && pwd)/$(basename "$SLICEBENCH")
 	need_systemd "$box" "$scratch/up"
 }

@@ -99,9 +99,38 @@ static const struct cli_option opt_keep = { .name = "keep", .type = CLI_FLAG, A(
 					    .help = "leave the last server running (slicebench cleanup stops it)" };
 #undef A
 
-/* The options whose values the generic types cannot parse.  Long because
- * it is one case per such option, each a few lines: apart, the cases would
- * be a table of one-use functions. */
+/* --client-cpus: a CPU list, which pins the client unless --pin says how. */
+static int parse_client_cpus(const struct cli_verb *v, const struct cli_option *opt, const char *value,
+			     struct oltp_options *o)
+{
+	long cpus[OLTP_MAX_CPUS];
+	char why[160];
+	size_t n_cpus;
+
+	if (cpu_list_parse(value, OLTP_MAX_CPUS - 1, cpus, OLTP_MAX_CPUS, &n_cpus, why, sizeof(why)) < 0)
+		return cli_bad_value(v, opt, value, *why ? why : "a CPU list such as 0 or 0,2-3, or llc:N, node:N, core:N");
+	for (size_t i = 0; i < n_cpus; i++)
+		o->client_cpus[i] = (unsigned)cpus[i];
+	o->n_client_cpus = (unsigned)n_cpus;
+	if (o->pin == OLTP_PIN_INHERIT)
+		o->pin = OLTP_PIN_ALL;
+	return 0;
+}
+
+/* -p NAME=VALUE: one more property of the context. */
+static int parse_property(const struct cli_verb *v, const struct cli_option *opt, const char *value,
+			  struct context_spec *spec)
+{
+	const char *eq = strchr(value, '=');
+	_cleanup_free_ char *name = eq ? strndup(value, (size_t)(eq - value)) : NULL;
+
+	if (!name || spec->n_props >= CONTEXT_PROPS_MAX || prop_parse(name, eq + 1, &spec->props[spec->n_props]) < 0)
+		return cli_bad_value(v, opt, value, "a systemd property as NAME=VALUE; see slicebench properties");
+	spec->n_props++;
+	return 0;
+}
+
+/* The options whose values the generic types cannot parse, one case each. */
 static int parse_custom(const struct cli_verb *v, const struct cli_option *opt, const char *value, void *userdata)
 {
 	struct sweep_args *a = userdata;
@@ -130,21 +159,8 @@ static int parse_custom(const struct cli_verb *v, const struct cli_option *opt, 
 		if (parse_int_list(value, 1, 100000, a->threads, SWEEP_MAX_STEPS, &a->n_threads) < 0)
 			return cli_bad_value(v, opt, value, "a list such as 1,2,4 or 1-8, at most 64 steps");
 		return 0;
-	case ARG_CLIENT_CPUS: {
-		long cpus[OLTP_MAX_CPUS];
-		char why[160];
-		size_t n_cpus;
-
-		if (cpu_list_parse(value, OLTP_MAX_CPUS - 1, cpus, OLTP_MAX_CPUS, &n_cpus, why, sizeof(why)) < 0)
-			return cli_bad_value(v, opt, value,
-					     *why ? why : "a CPU list such as 0 or 0,2-3, or llc:N, node:N, core:N");
-		for (size_t i = 0; i < n_cpus; i++)
-			o->client_cpus[i] = (unsigned)cpus[i];
-		o->n_client_cpus = (unsigned)n_cpus;
-		if (o->pin == OLTP_PIN_INHERIT)
-			o->pin = OLTP_PIN_ALL;
-		return 0;
-	}
+	case ARG_CLIENT_CPUS:
+		return parse_client_cpus(v, opt, value, o);
 	case ARG_NO_PREWARM:
 		o->prewarm = false;
 		return 0;
@@ -154,16 +170,8 @@ static int parse_custom(const struct cli_verb *v, const struct cli_option *opt, 
 			return cli_bad_value(v, opt, value, context_kind_list(false));
 		a->in_context = true;
 		return 0;
-	case ARG_PROPERTY: {
-		const char *eq = strchr(value, '=');
-		_cleanup_free_ char *name = eq ? strndup(value, (size_t)(eq - value)) : NULL;
-
-		if (!name || a->spec.n_props >= CONTEXT_PROPS_MAX ||
-		    prop_parse(name, eq + 1, &a->spec.props[a->spec.n_props]) < 0)
-			return cli_bad_value(v, opt, value, "a systemd property as NAME=VALUE; see slicebench properties");
-		a->spec.n_props++;
-		return 0;
-	}
+	case ARG_PROPERTY:
+		return parse_property(v, opt, value, &a->spec);
 	}
 	return -EINVAL;
 }

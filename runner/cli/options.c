@@ -79,22 +79,15 @@ int cli_bad_value(const struct cli_verb *v, const struct cli_option *o, const ch
 	return -EINVAL;
 }
 
-/* A typed option's value into its field. */
-static int take_value(const struct cli_verb *v, const struct cli_option *o, const char *value, void *args)
+/* An integer option's value into its field: CLI_UINT, CLI_LONG, CLI_U64
+ * or CLI_SEED, each refused with its range. */
+static int take_integer(const struct cli_verb *v, const struct cli_option *o, const char *value, void *field)
 {
-	void *field = (char *)args + o->offset;
 	char want[128];
 	uint64_t u;
 	long n;
-	int w;
 
 	switch (o->type) {
-	case CLI_STRING:
-		*(const char **)field = value;
-		return 0;
-	case CLI_FLAG:
-		*(bool *)field = true;
-		return 0;
 	case CLI_UINT:
 	case CLI_LONG:
 		if (parse_int_range(value, o->min, o->max, &n) < 0) {
@@ -113,6 +106,38 @@ static int take_value(const struct cli_verb *v, const struct cli_option *o, cons
 		}
 		*(uint64_t *)field = u;
 		return 0;
+	case CLI_SEED:
+		if (parse_u64(value, &u) < 0 || u > RNG_SEED_MAX) {
+			snprintf(want, sizeof(want), "an integer from 0 to %" PRIu64, RNG_SEED_MAX);
+			return cli_bad_value(v, o, value, want);
+		}
+		*(struct cli_seed *)field = (struct cli_seed){ .value = u, .given = true };
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* A typed option's value into its field. */
+static int take_value(const struct cli_verb *v, const struct cli_option *o, const char *value, void *args)
+{
+	void *field = (char *)args + o->offset;
+	char want[128];
+	uint64_t u;
+	int w;
+
+	switch (o->type) {
+	case CLI_STRING:
+		*(const char **)field = value;
+		return 0;
+	case CLI_FLAG:
+		*(bool *)field = true;
+		return 0;
+	case CLI_UINT:
+	case CLI_LONG:
+	case CLI_U64:
+	case CLI_SEED:
+		return take_integer(v, o, value, field);
 	case CLI_DURATION:
 		if (parse_duration_ns(value, &u) < 0 || u < (uint64_t)o->min)
 			return cli_bad_value(v, o, value, o->min ? "a duration above 0, such as 10s or 2m" : "a duration such as 10s or 2m");
@@ -129,13 +154,6 @@ static int take_value(const struct cli_verb *v, const struct cli_option *o, cons
 				 STATS_CONFIDENCE_MIN_PCT, STATS_CONFIDENCE_MAX_PCT);
 			return cli_bad_value(v, o, value, want);
 		}
-		return 0;
-	case CLI_SEED:
-		if (parse_u64(value, &u) < 0 || u > RNG_SEED_MAX) {
-			snprintf(want, sizeof(want), "an integer from 0 to %" PRIu64, RNG_SEED_MAX);
-			return cli_bad_value(v, o, value, want);
-		}
-		*(struct cli_seed *)field = (struct cli_seed){ .value = u, .given = true };
 		return 0;
 	case CLI_CUSTOM:
 		break;

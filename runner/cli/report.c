@@ -11,8 +11,6 @@
 #include "explain/record.h"
 #include "cli/verbs.h"
 
-#define COMPARE_MAX 16
-
 struct report_args {
 	struct report_options ro;
 	const char *output;
@@ -58,11 +56,17 @@ const struct cli_verb cli_report = {
 
 const struct cli_verb cli_compare = {
 	.name = "compare",
-	.usage = (const char *const[]){ "DIR DIR... [--format FORMAT] [--confidence 95] [-o FILE]", NULL },
+	.usage = (const char *const[]){ "DIR DIR... [--format FORMAT] [--confidence 95] [-o FILE]",
+					"EXPLAIN-DIR EXPLAIN-DIR... [--format text|json] [--confidence 95] [-o FILE]", NULL },
 	.about = "The same experiment from several hosts, a column per host (named after its directory): the\n"
-		 "ratios to each host's baseline, the median TPS, the host facts that decide a comparison (vendor,\n"
-		 "model, L3 groups, kernel, mitigations, systemd, cgroup mode; differences marked), then the other\n"
-		 "host facts that differ.",
+		 "ratios to each host's baseline; whether the hosts differ, each host's ratio and its ratio over\n"
+		 "the first host's from one model of log TPS, host x context + round within host, Holm-adjusted\n"
+		 "across the table (compared where the hosts overlap, the rest listed); the median TPS, the host\n"
+		 "facts that decide a comparison (vendor, model, L3 groups, kernel, mitigations, systemd, cgroup\n"
+		 "mode; differences marked), then the other host facts that differ.  Each directory needs its\n"
+		 "host.json, and all must hold the same experiment (name and baseline).  Of explain directories\n"
+		 "(one pair from several hosts): each factor's effect on each host, as a ratio and a share, and\n"
+		 "which factors' effects differ between the hosts, with the host facts that differ.",
 	.options = (const struct cli_option *const[]){ &opt_compare_format,
 						       CLI_CONFIDENCE_OPTION(struct report_args, ro.confidence), &opt_output,
 						       NULL },
@@ -90,14 +94,14 @@ static int load_exit_status(int r)
 
 /* text (len bytes) to output, or standard output when NULL: a page is
  * written whole or not at all. */
-static int write_output(const char *output, const char *text, size_t len)
+static int write_output(const char *verb, const char *output, const char *text, size_t len)
 {
 	_cleanup_fclose_ FILE *f = NULL;
 
 	if (output && !(f = fopen(output, "we")))
-		return log_error_errno(-errno, "report: cannot write %s: %m", output);
+		return log_error_errno(-errno, "%s: cannot write %s: %m", verb, output);
 	if (fwrite(text, 1, len, f ? f : stdout) != len || fflush(f ? f : stdout) != 0)
-		return log_error_errno(-EIO, "report: cannot write %s: %m", output ? output : "the output");
+		return log_error_errno(-EIO, "%s: cannot write %s: %m", verb, output ? output : "the output");
 	return 0;
 }
 
@@ -125,7 +129,7 @@ static int report_explanation(const char *dir, const struct report_args *a)
 		return log_error("report: %s", why), r;
 	if (r < 0)
 		return log_error_errno(r, "report: %s: %m", dir);
-	return write_output(a->output, text, len);
+	return write_output("report", a->output, text, len);
 }
 
 static bool is_explain_dir(const char *dir)
@@ -157,7 +161,7 @@ static int report(const char *dir, const struct report_args *a)
 		r = -ENOMEM;
 	if (r < 0)
 		return log_error_errno(r, "report: %s: %m", dir);
-	return write_output(a->output, text, len);
+	return write_output("report", a->output, text, len);
 }
 
 int verb_report(int argc, char **argv)
@@ -200,30 +204,102 @@ static void compare_labels(char **dirs, size_t n, const char **ret)
 			}
 }
 
-/* The documents of dirs side by side. */
-static int compare(char **dirs, size_t n, const struct report_args *a)
+/* The experiment's name or baseline in doc, "(none)" without. */
+static const char *experiment_key(const json_t *doc, const char *key)
 {
-	json_t *docs[COMPARE_MAX] = {};
-	const char *labels[COMPARE_MAX];
-	_cleanup_free_ char *text = NULL;
+	const char *v = json_string_value(json_object_get(json_object_get(doc, "experiment"), key));
+
+	return v ? v : "(none)";
+}
+
+/* Documents compare can put side by side: each with its host's facts, all
+ * of one experiment (its name and baseline) as the first.  -EBADMSG, said
+ * with the directory and why. */
+static int compare_check(char *const *dirs, json_t *const *docs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!json_is_object(json_object_get(docs[i], "host")))
+			return log_error("compare: %s has no host facts (host.json): a comparison across hosts needs them",
+					 dirs[i]), -EBADMSG;
+		if (i == 0)
+			continue;
+		if (!streq(experiment_key(docs[i], "name"), experiment_key(docs[0], "name")) ||
+		    !streq(experiment_key(docs[i], "baseline"), experiment_key(docs[0], "baseline")))
+			return log_error("compare: %s holds experiment %s (baseline %s) but %s holds %s (baseline %s): "
+					 "compare takes results of the same experiment",
+					 dirs[i], experiment_key(docs[i], "name"), experiment_key(docs[i], "baseline"), dirs[0],
+					 experiment_key(docs[0], "name"), experiment_key(docs[0], "baseline")), -EBADMSG;
+	}
+	return 0;
+}
+
+/* text[len] to standard output. */
+/* Explain directories of one pair from several hosts: which cause
+ * differs, the whole text made before any of it is written. */
+static int compare_explanations(char **dirs, size_t n, const struct report_args *a)
+{
+	const char *labels[COMPARE_HOSTS_MAX];
+	_cleanup_free_ char *why = NULL, *text = NULL;
 	size_t len = 0;
 	FILE *mem;
+	int r;
+
+	if (a->ro.format != REPORT_TEXT && a->ro.format != REPORT_JSON)
+		return log_error("compare: explain directories compare as text or json"), -ENOTDIR;
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		return log_error_errno(-ENOMEM, "compare: %m");
+	compare_labels(dirs, n, labels);
+	r = explain_compare(dirs, labels, n, a->ro.format == REPORT_JSON, a->ro.confidence, mem, &why);
+	if (fclose(mem) != 0 && r >= 0)
+		r = -ENOMEM;
+	if (r < 0 && why)
+		return log_error("compare: %s", why), r;
+	if (r < 0)
+		return log_error_errno(r, "compare: %m");
+	return write_output("compare", a->output, text, len);
+}
+
+/* The documents of dirs side by side, the whole text made before any of
+ * it is written; explain directories, all of them, by their causes. */
+static int compare(char **dirs, size_t n, const struct report_args *a)
+{
+	json_t *docs[COMPARE_HOSTS_MAX] = {};
+	const char *labels[COMPARE_HOSTS_MAX];
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	FILE *mem = NULL;
+	size_t nx = 0;
 	int r = 0;
 
+	for (size_t i = 0; i < n; i++)
+		nx += is_explain_dir(dirs[i]);
+	for (size_t i = 1; nx && nx < n && i < n; i++)
+		if (is_explain_dir(dirs[i]) != is_explain_dir(dirs[0]))
+			return log_error("compare: %s is %san explain directory and %s is %s: compare takes one kind",
+					 dirs[0], is_explain_dir(dirs[0]) ? "" : "not ", dirs[i],
+					 is_explain_dir(dirs[i]) ? "one" : "not"), -EBADMSG;
+	if (nx && a->ro.format != REPORT_TEXT && a->ro.format != REPORT_JSON)
+		return log_error("compare: explain directories compare as text or json"), -ENOTDIR;
+	if (nx)
+		return compare_explanations(dirs, n, a);
 	for (size_t i = 0; i < n && r >= 0; i++)
 		r = load("compare", dirs[i], &docs[i]);
+	if (r >= 0)
+		r = compare_check(dirs, docs, n);
+	if (r >= 0 && !(mem = open_memstream(&text, &len)))
+		r = log_error_errno(-ENOMEM, "compare: %m");
 	if (r >= 0) {
 		compare_labels(dirs, n, labels);
-		mem = open_memstream(&text, &len);
-		r = mem ? compare_render(docs, labels, n, &a->ro, mem) : -ENOMEM;
-		if (mem && fclose(mem) != 0 && r >= 0)
+		r = compare_render(docs, labels, n, &a->ro, mem);
+		if (fclose(mem) != 0 && r >= 0)
 			r = -ENOMEM;
 		if (r < 0)
 			log_error_errno(r, "compare: %m (the directories must hold the same experiment)");
 	}
 	for (size_t i = 0; i < n; i++)
 		json_decref(docs[i]);
-	return r < 0 ? r : write_output(a->output, text, len);
+	return r < 0 ? r : write_output("compare", a->output, text, len);
 }
 
 int verb_compare(int argc, char **argv)
@@ -234,8 +310,11 @@ int verb_compare(int argc, char **argv)
 	r = cli_parse(&cli_compare, argc, argv, &a, &first);
 	if (r <= 0)
 		return r < 0 ? EXIT_USAGE : 0;
-	if (argc - first < 2 || argc - first > COMPARE_MAX)
-		return cli_usage_error(&cli_compare, "give 2 to %d results directories", COMPARE_MAX), EXIT_USAGE;
+	if (argc - first == 1)
+		return cli_usage_error(&cli_compare, "%s alone: compare needs the results of the same experiment from 2 to %d "
+				       "hosts", argv[first], COMPARE_HOSTS_MAX), EXIT_USAGE;
+	if (argc - first < 2 || argc - first > COMPARE_HOSTS_MAX)
+		return cli_usage_error(&cli_compare, "give 2 to %d results directories", COMPARE_HOSTS_MAX), EXIT_USAGE;
 	if (a.ro.format == REPORT_SVG || a.ro.format == REPORT_PNG)
 		return cli_usage_error(&cli_compare, "--format %s is for report; compare prints text, markdown, csv, json or html",
 				       report_format_to_string(a.ro.format)), EXIT_USAGE;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "report/report.h"
+#include "host/calibration.h"
 #include "stats/stats.h"
 #include "run/engine.h"
 #include "run/experiment.h"
@@ -86,10 +87,63 @@ static int run_parse_argv(int argc, char **argv, struct run_args *a)
 	return 1;
 }
 
+/* One unit of the order: its name, kind, settings, vary value and slice. */
+static void plan_print_unit(const struct experiment *e, size_t c, size_t v, unsigned r)
+{
+	const struct context_spec *s = &e->contexts[c];
+	char unit[96];
+
+	(void)results_unit_name(s->name, v, r, unit, sizeof(unit)); /* fits: names are short */
+	printf("  %-28s %-7s", unit, context_kind_to_string(s->kind));
+	for (size_t j = 0; j < s->n_props; j++)
+		if (!experiment_varies_contexts(e) || s->props[j].def != e->vary)
+			printf(" %s=%s", s->props[j].def->name, s->props[j].text);
+	if (e->n_vary)
+		printf(" %s%s%s=%s", e->vary_slice >= 0 ? e->slices[e->vary_slice].name : "", e->vary_slice >= 0 ? ":" : "",
+		       e->vary->name, e->vary_values[v]);
+	if (s->session == SESSION_NEW)
+		printf(" session=new");
+	if (e->context_slice[c] >= 0)
+		printf(" Slice=%s", e->slices[e->context_slice[c]].name);
+	putchar('\n');
+}
+
+static void plan_print_neighbours(const struct experiment *e)
+{
+	for (size_t i = 0; i < e->n_neighbours; i++) {
+		const struct neighbour_spec *nb = &e->neighbours[i];
+
+		printf("neighbour %s beside every step:", nb->name);
+		if (nb->kind == NEIGHBOUR_HOG)
+			printf(" slicebench hog, %u threads at %u%%", nb->threads, nb->duty);
+		if (nb->kind == NEIGHBOUR_OLTP)
+			printf(" a mariadbd of its own (buffer pool " NEIGHBOUR_OLTP_BUFFER_POOL ") and %u client threads of "
+			       "oltp_read_only on 1 x %u rows", nb->threads, NEIGHBOUR_OLTP_TABLE_SIZE);
+		for (size_t k = 0; nb->kind == NEIGHBOUR_COMMAND && nb->argv[k]; k++)
+			printf(" %s", nb->argv[k]);
+		printf(" in %s\n", e->neighbour_slice[i] >= 0 ? e->slices[e->neighbour_slice[i]].name : "the kind's default place");
+	}
+}
+
+static void plan_print_slices(const struct experiment *e)
+{
+	if (e->n_slices)
+		printf("slices (made for each unit, as slice units or as raw cgroups):\n");
+	for (size_t i = 0; i < e->n_slices; i++) {
+		const struct slice_spec *sl = &e->slices[i];
+
+		printf("  %-28s", sl->name);
+		for (size_t j = 0; j < sl->n_props; j++)
+			printf(" %s=%s", sl->props[j].def->name, sl->props[j].text);
+		if (e->vary_slice == (int)i)
+			printf(" %s=(vary)", e->vary->name);
+		putchar('\n');
+	}
+}
+
 static void plan_print(const struct run_plan *p)
 {
 	const struct experiment *e = p->e;
-	char unit[96];
 
 	printf("experiment %s (%s): %s\n", e->name, e->path, strempty(e->description));
 	printf("%s%zu server starts x %zu thread counts = %zu steps of %.0fs + %.0fs warm-up; "
@@ -105,54 +159,44 @@ static void plan_print(const struct run_plan *p)
 	printf("\norder:\n");
 	for (unsigned r = 1; r <= e->repeat && (e->vary_modes & VARY_RESTART); r++)
 		for (size_t v = 0; v < experiment_n_values(e); v++)
-			for (size_t c = 0; c < e->n_contexts; c++) {
-				const struct context_spec *s = &e->contexts[c];
-
-				if (!p->selected[c])
-					continue;
-				(void)results_unit_name(s->name, v, r, unit, sizeof(unit)); /* fits: names are short */
-				printf("  %-28s %-7s", unit, context_kind_to_string(s->kind));
-				for (size_t j = 0; j < s->n_props; j++)
-					if (!experiment_varies_contexts(e) || s->props[j].def != e->vary)
-						printf(" %s=%s", s->props[j].def->name, s->props[j].text);
-				if (e->n_vary)
-					printf(" %s%s%s=%s", e->vary_slice >= 0 ? e->slices[e->vary_slice].name : "",
-					       e->vary_slice >= 0 ? ":" : "", e->vary->name, e->vary_values[v]);
-				if (s->session == SESSION_NEW)
-					printf(" session=new");
-				if (e->context_slice[c] >= 0)
-					printf(" Slice=%s", e->slices[e->context_slice[c]].name);
-				putchar('\n');
-			}
+			for (size_t c = 0; c < e->n_contexts; c++)
+				if (p->selected[c])
+					plan_print_unit(e, c, v, r);
 	if (e->vary_modes & VARY_LIVE)
 		printf("then live, one server per repeat and context, %s=%s first and changed in place to each next value "
 		       "(recorded as %s%s-vN-rR)\n",
 		       e->vary->name, e->vary_values[0], e->contexts[0].name, e->vary_modes & VARY_RESTART ? "-live" : "");
-	for (size_t i = 0; i < e->n_neighbours; i++) {
-		const struct neighbour_spec *nb = &e->neighbours[i];
+	plan_print_neighbours(e);
+	plan_print_slices(e);
+}
 
-		printf("neighbour %s beside every step:", nb->name);
-		if (nb->kind == NEIGHBOUR_HOG)
-			printf(" slicebench hog, %u threads at %u%%", nb->threads, nb->duty);
-		if (nb->kind == NEIGHBOUR_OLTP)
-			printf(" a mariadbd of its own (buffer pool " NEIGHBOUR_OLTP_BUFFER_POOL ") and %u client threads of "
-			       "oltp_read_only on 1 x %u rows", nb->threads, NEIGHBOUR_OLTP_TABLE_SIZE);
-		for (size_t k = 0; nb->kind == NEIGHBOUR_COMMAND && nb->argv[k]; k++)
-			printf(" %s", nb->argv[k]);
-		printf(" in %s\n", e->neighbour_slice[i] >= 0 ? e->slices[e->neighbour_slice[i]].name : "the kind's default place");
-	}
-	if (e->n_slices)
-		printf("slices (made for each unit, as slice units or as raw cgroups):\n");
-	for (size_t i = 0; i < e->n_slices; i++) {
-		const struct slice_spec *sl = &e->slices[i];
+/* What the plan's rounds can tell from noise at 80% power: at this host's
+ * sigma between starts where calibrate measured it at one of the file's
+ * thread counts, else at an assumed 5%. */
+static void power_print(const struct run_plan *p, double level)
+{
+	const struct experiment *e = p->e;
+	struct server_config cfg = {};
+	char source[320] = "";
+	unsigned repeat = e->repeat_auto ? RUN_AUTO_PILOT : e->repeat;
+	size_t cells = 0, t = 0;
+	double sigma, df, mde;
 
-		printf("  %-28s", sl->name);
-		for (size_t j = 0; j < sl->n_props; j++)
-			printf(" %s=%s", sl->props[j].def->name, sl->props[j].text);
-		if (e->vary_slice == (int)i)
-			printf(" %s=(vary)", e->vary->name);
-		putchar('\n');
-	}
+	for (size_t c = 0; c < e->n_contexts; c++)
+		cells += p->selected[c] ? experiment_n_values(e) : 0;
+	if (cells < 2 || repeat < 2)
+		return;
+	managed_config_default(&cfg);
+	while (t < e->n_threads && !calibration_sigma_for_plan(cfg.state_dir, e->threads[t], &sigma, source, sizeof(source)))
+		t++;
+	if (t == e->n_threads)
+		(void)calibration_sigma_for_plan(cfg.state_dir, e->threads[t = 0], &sigma, source, sizeof(source));
+	df = (double)(cells - 1) * (repeat - 1);
+	mde = stats_mde(sigma * sqrt(2.0 / repeat), df, level, STATS_POWER);
+	printf("at a spread of %.1f%% between starts at %ld thread%s (%s), %u repeat%s of %zu columns (%.0f degrees of "
+	       "freedom) tell a gap of %.2fx from noise with %.0f%% power\n",
+	       100 * sigma, e->threads[t], e->threads[t] == 1 ? "" : "s", source, repeat, repeat == 1 ? "" : "s", cells,
+	       df, mde, 100 * STATS_POWER);
 }
 
 /* What the run's callbacks need: the experiment, the level, and the
@@ -269,9 +313,11 @@ int verb_run(int argc, char **argv)
 	r = run_plan_make(&e, a.only, &plan);
 	if (r < 0)
 		status = EXIT_USAGE;
-	else if (a.dry_run)
+	else if (a.dry_run) {
 		plan_print(&plan);
-	else {
+		power_print(&plan, ad.level);
+	} else {
+		power_print(&plan, ad.level);
 		r = run_experiment(&e, &plan, a.resume ? a.resume : a.out, a.resume != NULL, &ro);
 		status = ro.refused ? EXIT_USAGE : verb_exit_status(r);
 	}

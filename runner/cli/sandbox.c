@@ -6,38 +6,48 @@
 #include "common/util.h"
 #include "cli/verbs.h"
 
+/* dir/name, if it is there and executable: 1 with *ret the path, else 0. */
+static int executable(const char *dir, const char *name, char **ret)
+{
+	char *path;
+
+	if (xasprintf(&path, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	if (access(path, X_OK) < 0) {
+		free(path);
+		return 0;
+	}
+	*ret = path;
+	return 1;
+}
+
 /* The helpers sit in sandbox/ beside an in-tree binary, or in LIBEXECDIR. */
 int find_helper(const char *name, char **ret)
 {
+	_cleanup_free_ char *in_tree = NULL;
 	char exe[PATH_MAX];
 	ssize_t n;
 	char *p;
 	int r;
 
+	if (xasprintf(&in_tree, "sandbox/%s", name) < 0)
+		return -ENOMEM;
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
 		exe[n] = 0;
 		p = strrchr(exe, '/');
-		if (p) {
-			/* build/slicebench and build-asan/slicebench live one level down. */
-			for (int up = 0; up < 2 && p; up++) {
-				*p = 0;
-				r = xasprintf(ret, "%s/sandbox/%s", exe, name);
-				if (r < 0)
-					return r;
-				if (access(*ret, X_OK) == 0)
-					return 0;
-				free(*ret);
-				p = strrchr(exe, '/');
-			}
+		/* build/slicebench and build-asan/slicebench live one level down. */
+		for (int up = 0; up < 2 && p; up++) {
+			*p = 0;
+			r = executable(exe, in_tree, ret);
+			if (r != 0)
+				return r < 0 ? r : 0;
+			p = strrchr(exe, '/');
 		}
 	}
-	r = xasprintf(ret, "%s/%s", LIBEXECDIR, name);
-	if (r < 0)
-		return r;
-	if (access(*ret, X_OK) == 0)
-		return 0;
-	free(*ret);
+	r = executable(LIBEXECDIR, name, ret);
+	if (r != 0)
+		return r < 0 ? r : 0;
 	*ret = NULL;
 	return -ENOENT;
 }
@@ -48,14 +58,18 @@ static const struct cli_option opt_kind = { .name = "kind", .arg = "KIND",
 static const struct cli_option opt_name = { .name = "name", .arg = "NAME", .help = "the sandbox's name (default)" };
 static const struct cli_option opt_netns = { .name = "netns", .arg = "PATH",
 					     .help = "container: join this network namespace" };
+static const struct cli_option opt_cpus = { .name = "cpus", .arg = "N",
+					    .help = "vm: N vCPUs, at most twice the host's CPUs (2)" };
+static const struct cli_option opt_l3 = { .name = "l3", .arg = "G",
+					  .help = "vm: in G L3 groups, a socket each; G divides N (2; 1: one L3 over all)" };
 
 const struct cli_verb cli_sandbox = {
 	.name = "sandbox",
 	.usage = (const char *const[]){ "[--kind KIND] [--name NAME] up | status | exec -- CMD... | down",
-					"--kind vm [--name NAME] run -- CMD...", NULL },
+					"--kind vm [--name NAME] [--cpus N] [--l3 G] up | run -- CMD...", NULL },
 	.about = "Boots, uses and removes a throwaway real systemd: a container on a read-only bind of / with a\n"
 		 "volatile overlay, or a qemu guest; exec runs a command in it with this checkout bound.",
-	.options = (const struct cli_option *const[]){ &opt_kind, &opt_name, &opt_netns, NULL },
+	.options = (const struct cli_option *const[]){ &opt_kind, &opt_name, &opt_netns, &opt_cpus, &opt_l3, NULL },
 };
 
 int verb_sandbox(int argc, char **argv)

@@ -14,6 +14,8 @@ const struct verb verbs[] = {
 	{ "list", verb_list, "show the named experiments", &cli_list },
 	{ "run", verb_run, "run a named experiment and record its results", &cli_run },
 	{ "explain", verb_explain, "find which settings account for the TPS gap between two contexts", &cli_explain },
+	{ "calibrate", verb_calibrate, "an A/A test of this host: its sigma between starts, and what a run can tell",
+	  &cli_calibrate },
 	{ "report", verb_report, "the per-context TPS table of a results directory", &cli_report },
 	{ "compare", verb_compare, "results of the same experiment from several hosts, side by side", &cli_compare },
 	{ "cleanup", verb_cleanup, "remove the servers, units and cgroups a killed run left behind", &cli_cleanup },

@@ -13,6 +13,7 @@ int verb_prepare(int argc, char **argv);
 int verb_sweep(int argc, char **argv);
 int verb_run(int argc, char **argv);
 int verb_explain(int argc, char **argv);
+int verb_calibrate(int argc, char **argv);
 int verb_place(int argc, char **argv);
 int verb_diff(int argc, char **argv);
 int verb_list(int argc, char **argv);
@@ -39,5 +40,5 @@ extern const struct verb verbs[];
  * signal came. */
 int verb_exit_status(int r);
 
-extern const struct cli_verb cli_host, cli_properties, cli_diff, cli_list, cli_run, cli_explain, cli_report,
+extern const struct cli_verb cli_host, cli_properties, cli_diff, cli_list, cli_run, cli_explain, cli_calibrate, cli_report,
 	cli_compare, cli_cleanup, cli_sandbox, cli_hog;

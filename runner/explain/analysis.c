@@ -204,6 +204,8 @@ static int explain_screen(const struct analysis_inputs *in, const struct block_f
 		if (!((set >> k) & 1))
 			continue;
 		x->shapley[k] = share_of(f, num[n], den, shapley_weights(c, set, k, num[n]), in->level);
+		if (!isnan(x->shapley[k].share) && block_ratio_of(f, num[n], in->level, &x->effect[k]) < 0)
+			return -ENOMEM;
 		fam[n++] = &x->shapley[k];
 		memset(w, 0, sizeof(w));
 		x->alone[k] = share_of(f, w, den, weigh(c, w, 1u << k, 1) && weigh(c, w, 0, -1), in->level);
@@ -430,6 +432,9 @@ static void explanation_clear(struct explanation *x)
 				   .named_share = STATS_SHARE_NONE, .mechanism = -1 };
 	for (size_t k = 0; k < FACTORS_MAX; k++) {
 		x->shapley[k] = x->alone[k] = STATS_SHARE_NONE;
+		x->effect[k] = (struct stats_ratio){ .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .df = NAN, .se = NAN,
+						     .sigma = NAN, .p_raw = NAN, .mde = NAN, .verdict = STATS_TOO_FEW,
+						     .family = 1 };
 		x->main_effect[k] = NAN;
 		for (size_t j = 0; j < FACTORS_MAX; j++)
 			x->pair[k][j] = STATS_SHARE_NONE;

@@ -76,6 +76,11 @@ struct explanation {
 	/* The screen: each factor (its index in the factor set) */
 	unsigned factors;			/* the factors shared out: screen_factors */
 	struct stats_share shapley[FACTORS_MAX]; /* Holm across the factors */
+	/* The Shapley value's numerator as a ratio, exp(share * ln gap): what
+	 * the factor moves the gap by, with its standard error and degrees of
+	 * freedom (unadjusted), which compare of two hosts' explanations
+	 * contrasts. */
+	struct stats_ratio effect[FACTORS_MAX];
 	struct stats_share alone[FACTORS_MAX];	 /* added to B by itself */
 	double boot_lo[FACTORS_MAX], boot_hi[FACTORS_MAX]; /* NAN: too few rounds */
 	double main_effect[FACTORS_MAX];	/* the fraction's, as a share of the gap; NAN: none */

@@ -26,6 +26,8 @@
 #include "run/experiment.h"
 #include "run/results.h"
 #include "run/engine.h"
+#include "run/managed.h"
+#include "host/calibration.h"
 #include "slices/attr/snapshot.h"
 #include "common/rng.h"
 #include "common/util.h"
@@ -200,15 +202,20 @@ static int fit_budget(struct explainer *x, size_t n_mixes, double before_s, doub
 
 /* What these rounds could see of the gap, before anything starts: the
  * smallest ratio the screen detects at 80% power at a spread between
- * starts of sigma (5%, unless calibrate measured this host's). */
+ * starts of sigma (this host's, when calibrate measured it at these
+ * threads, else 5%). */
 static void print_power(const struct explainer *x, size_t n_mixes)
 {
-	double sigma = 0.05, df = (double)(n_mixes - 1) * (x->args.repeat - 1),
-	       mde = stats_mde(sigma * sqrt(2.0 / x->args.repeat), df, x->args.confidence, STATS_POWER);
+	struct server_config cfg = {};
+	char source[320];
+	double sigma, df = (double)(n_mixes - 1) * (x->args.repeat - 1), mde;
 
-	printf("at a spread of %.0f%% between starts (assumed: slicebench calibrate measures this host's), %u rounds of "
-	       "%zu mixes (%.0f degrees of freedom) tell a gap of %.2fx from noise with %.0f%% power\n",
-	       100 * sigma, x->args.repeat, n_mixes, df, mde, 100 * STATS_POWER);
+	managed_config_default(&cfg);
+	(void)calibration_sigma_for_plan(cfg.state_dir, x->args.threads, &sigma, source, sizeof(source));
+	mde = stats_mde(sigma * sqrt(2.0 / x->args.repeat), df, x->args.confidence, STATS_POWER);
+	printf("at a spread of %.1f%% between starts (%s), %u rounds of %zu mixes (%.0f degrees of freedom) tell a gap "
+	       "of %.2fx from noise with %.0f%% power\n",
+	       100 * sigma, source, x->args.repeat, n_mixes, df, mde, 100 * STATS_POWER);
 	if (df < 3)
 		printf("too few rounds: on %.0f degree%s of freedom t is %.1f, and no %g%% verdict is possible short of "
 		       "a very large gap\n",

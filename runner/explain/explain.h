@@ -35,3 +35,12 @@ int explain_report(const char *dir, bool json, double level, double width, FILE 
 /* The same as one HTML page (report/html.h): the gap, its shares as a
  * waterfall from B to A, the mixes and their TPS.  Errors as explain_report(). */
 int explain_report_html(const char *dir, double level, double width, FILE *out, char **ret_why);
+
+/* Explain directories of the same experiment and pair from n hosts
+ * (explain/hosts.c): each factor's effect per host, as a ratio and a share,
+ * and each other host's over the first's, Holm-adjusted; which differ, in
+ * sentences, with the host facts that differ.  labels[d] names dirs[d].
+ * -EBADMSG with *ret_why: a directory not as explain writes it, without
+ * host facts, or of another pair; -EIO: a write to out failed. */
+int explain_compare(char *const *dirs, const char *const *labels, size_t n, bool json, double level, FILE *out,
+		    char **ret_why);

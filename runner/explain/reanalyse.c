@@ -11,18 +11,7 @@
 #include "explain/sentences.h"
 #include "common/util.h"
 
-/* Everything one analysis needs, large: one of it is made at a time. */
-struct reading {
-	struct explain_record rec;
-	struct stage stage[_STAGE_MAX];
-	const char *labels[FACTORS_MAX];
-	struct analysis_inputs in;
-	struct explanation x;
-};
-
-/* The record and its stages into *rd, and the analysis of them; -EBADMSG
- * with *ret_why for a directory not as explain writes it. */
-static int reading_load(const char *dir, double level, double width, struct reading *rd, char **ret_why)
+int reading_load(const char *dir, double level, double width, struct reading *rd, char **ret_why)
 {
 	int r = explain_record_read(dir, &rd->rec, ret_why);
 

@@ -182,10 +182,15 @@ static void print_named(const struct explain_record *rec, const struct explanati
 		fprintf(out, ", all that differs: %s is their closure", rec->a);
 	else
 		fprintf(out, ", chosen and sized on the same rounds (no hold-out was measured: its interval is optimistic)");
-	if (x->held_out && x->named_share.bounded && x->named_share.hi - x->named_share.lo > rec->width)
-		fprintf(out, " (an interval %.0f points wide, where %.0f were asked: %u rounds were wanted)",
-			100 * (x->named_share.hi - x->named_share.lo), 100 * rec->width,
-			rec->stage[STAGE_CONFIRM].rounds_wanted);
+	if (x->held_out && x->named_share.bounded && x->named_share.hi - x->named_share.lo > rec->width) {
+		fprintf(out, " (an interval %.0f points wide, where %.0f were asked: ",
+			100 * (x->named_share.hi - x->named_share.lo), 100 * rec->width);
+		if (x->confirm_rounds < rec->stage[STAGE_CONFIRM].rounds_wanted)
+			fprintf(out, "%u rounds were wanted, and the budget left %u)",
+				rec->stage[STAGE_CONFIRM].rounds_wanted, x->confirm_rounds);
+		else
+			fprintf(out, "the hold-out's spread was wider than the screen's, from which its rounds were sized)");
+	}
 	if (set)
 		print_set_parts(rec, x, out);
 	if (fabs(1 - s) > 0.1)

@@ -121,8 +121,7 @@ static int set_file_choice(json_t *o, const char *key, const char *path)
 
 /* ---- cpu ---------------------------------------------------------------- */
 
-/* The first "vendor_id" and "model name" lines of /proc/cpuinfo. */
-static int cpuinfo_read(char **ret_vendor, char **ret_model)
+int cpuinfo_read(char **ret_vendor, char **ret_model)
 {
 	_cleanup_fclose_ FILE *f = NULL;
 	_cleanup_free_ char *line = NULL, *vendor = NULL, *model = NULL;

@@ -22,3 +22,7 @@ int host_facts_collect(json_t **ret);
 /* Aligned "key: value" lines, keys dotted ("cpu.vendor").  Returns 0, or
  * -EINVAL for a non-object, or -EIO if writing to f failed. */
 int host_facts_print_text(json_t *facts, FILE *f);
+
+/* The first "vendor_id" and "model name" lines of /proc/cpuinfo, each NULL
+ * when absent (no /proc/cpuinfo: both).  -ENOMEM. */
+int cpuinfo_read(char **ret_vendor, char **ret_model);

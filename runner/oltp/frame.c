@@ -292,28 +292,57 @@ static void counters_free(struct step_frame *f)
 	f->counters = NULL;
 }
 
+/* Each thread's counters and histogram, padded to a cache line each, so
+ * that no two threads' counters share one. */
+static int counters_new(struct step_frame *f, unsigned n_threads)
+{
+	f->counters = aligned_alloc(64, n_threads * sizeof(*f->counters));
+	if (!f->counters)
+		return -ENOMEM;
+	memset(f->counters, 0, n_threads * sizeof(*f->counters));
+	for (unsigned i = 0; i < n_threads; i++)
+		histogram_init(&f->counters[i].latency);
+	return 0;
+}
+
+/* The start barrier: the started threads ready, the phases' clock set and
+ * all let go at once; told to stop at once if not all of them started. */
+static void open_gate(struct step_frame *f, unsigned started, unsigned clients, uint64_t start_ns, bool stop,
+		      struct step_result *ret)
+{
+	const struct oltp_options *o = f->o;
+	uint64_t gate_ns;
+
+	pthread_mutex_lock(&f->lock);
+	wait_ready(f, started, clients, start_ns);
+	/* Connecting is over: the warm-up's and the measured phase's clock
+	 * starts here, so that 800 clients' connecting is reported apart. */
+	gate_ns = now_ns();
+	ret->connect_s = (double)(gate_ns - start_ns) / NSEC_PER_SEC;
+	f->measure_ns = gate_ns + o->warmup_ns;
+	f->end_ns = o->duration_ns ? f->measure_ns + o->duration_ns : UINT64_MAX;
+	if (stop)
+		atomic_store(&f->stop, true);
+	f->go = true;
+	pthread_cond_broadcast(&f->cond);
+	pthread_mutex_unlock(&f->lock);
+}
+
 int step_frame_run(struct step_frame *f, const struct oltp_options *o, unsigned n_threads, unsigned clients,
 		   void *(*fn)(void *), void *args, size_t arg_size, struct step_result *ret)
 {
 	struct oltp_telemetry *tel = NULL;
 	_cleanup_free_ pthread_t *threads = calloc(n_threads, sizeof(pthread_t));
 	unsigned started = 0;
-	uint64_t start_ns, gate_ns;
-	int r = 0;
+	uint64_t start_ns;
+	int r;
 
 	*f = (struct step_frame){ .o = o, .n_threads = n_threads, .lock = PTHREAD_MUTEX_INITIALIZER,
 				  .cond = PTHREAD_COND_INITIALIZER };
 	step_result_start(ret, OLTP_DRIVER_NATIVE, clients);
-	/* Padded to a cache line each, so that no two threads' counters share one. */
-	f->counters = aligned_alloc(64, n_threads * sizeof(*f->counters));
-	if (!threads || !f->counters) {
-		free(f->counters);
-		f->counters = NULL;
-		return -ENOMEM;
-	}
-	memset(f->counters, 0, n_threads * sizeof(*f->counters));
-	for (unsigned i = 0; i < n_threads; i++)
-		histogram_init(&f->counters[i].latency);
+	r = threads ? counters_new(f, n_threads) : -ENOMEM;
+	if (r < 0)
+		return r;
 	/* Telemetry is an extra: a step still runs where /proc cannot be read.
 	 * A background client's would sample the step's threads twice. */
 	if (!o->until)
@@ -325,19 +354,7 @@ int step_frame_run(struct step_frame *f, const struct oltp_options *o, unsigned 
 		if (r < 0)
 			break;
 	}
-	pthread_mutex_lock(&f->lock);
-	wait_ready(f, started, clients, start_ns);
-	/* Connecting is over: the warm-up's and the measured phase's clock
-	 * starts here, so that 800 clients' connecting is reported apart. */
-	gate_ns = now_ns();
-	ret->connect_s = (double)(gate_ns - start_ns) / NSEC_PER_SEC;
-	f->measure_ns = gate_ns + o->warmup_ns;
-	f->end_ns = o->duration_ns ? f->measure_ns + o->duration_ns : UINT64_MAX;
-	if (r < 0)
-		atomic_store(&f->stop, true);
-	f->go = true;
-	pthread_cond_broadcast(&f->cond);
-	pthread_mutex_unlock(&f->lock);
+	open_gate(f, started, clients, start_ns, r < 0, ret);
 
 	if (r == 0)
 		report(f, clients, tel, ret);

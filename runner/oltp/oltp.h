@@ -130,7 +130,7 @@ const char *oltp_db(const struct oltp_options *o);
 enum oltp_err_class { OLTP_ERR_IGNORABLE, OLTP_ERR_RECONNECT, OLTP_ERR_FATAL, _OLTP_ERR_MAX };
 enum oltp_err_class oltp_classify_error(unsigned mysql_errno);
 
-/* Where the threads were at one instant, and the host's load (runner/telemetry.c).
+/* Where the threads were at one instant, and the host's load (oltp/telemetry.c).
  * Counters marked cumulative are since the process or cgroup started; the
  * report takes deltas. */
 struct oltp_telemetry_sample {
@@ -225,9 +225,23 @@ struct step_result {
 	size_t n_neighbour_tps;
 	const char *neighbour_tps_names[OLTP_NEIGHBOURS_MAX];
 	double neighbour_tps[OLTP_NEIGHBOURS_MAX];
+	/* The CPUs the server's context may use during the step (its
+	 * affinity, which its cpuset bounds, and its CPU quota when less); 0:
+	 * not known.  The step is saturated when its client threads and the
+	 * server threads serving them (one per connection, as both MySQL's
+	 * thread-per-connection and PostgreSQL's backends serve them) are more
+	 * than that. */
+	double cpus;
 	bool failed;
 	char reason[256];
 };
+
+/* Whether r's client and server threads are more than its context's
+ * CPUs; false when those are not known. */
+static inline bool step_result_saturated(const struct step_result *r)
+{
+	return r->cpus > 0 && 2.0 * r->threads > r->cpus;
+}
 
 /* An empty record of a step by driver at that size; the latencies "not reported". */
 void step_result_start(struct step_result *r, enum oltp_driver driver, unsigned threads);
@@ -300,7 +314,7 @@ double oltp_rate_within(const double *rates, size_t n, uint64_t start_ns, uint64
 int sysbench_parse_report(const char *text, struct step_result *ret);
 
 /* Telemetry, sampled about once a second by the step's main thread
- * (runner/telemetry.c).  Client threads are this process's other threads. */
+ * (oltp/telemetry.c).  Client threads are this process's other threads. */
 struct oltp_telemetry;
 int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret);
 /* The next sample's CPU shares count from now (new() starts them too): the

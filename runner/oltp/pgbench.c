@@ -28,22 +28,15 @@ static const char *pgbench_path(const struct oltp_options *o)
 	return o->pgbench_path;
 }
 
-/* The -P 1 lines after the connections were made: pgbench's -T counts
- * from before it connects, its rates from after. */
-static int parse_progress(const char *text, double connect_s, struct step_result *ret)
+/* A -P 1 line after the connections were made (userdata: when that was,
+ * in s): pgbench's -T counts from before it connects, its rates from
+ * after. */
+static bool progress_rate(const char *line, const void *userdata, double *ret_tps)
 {
-	for (const char *p = strstr(text, "progress: "); p; p = strstr(p + 1, "\nprogress: ")) {
-		double t, tps, *n;
+	const double *connect_s = userdata;
+	double t;
 
-		if (sscanf(p + (*p == '\n'), "progress: %lf s, %lf tps", &t, &tps) != 2 || t <= connect_s)
-			continue;
-		n = realloc(ret->intervals, (ret->n_intervals + 1) * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		ret->intervals = n;
-		ret->intervals[ret->n_intervals++] = tps;
-	}
-	return 0;
+	return sscanf(line, "progress: %lf s, %lf tps", &t, ret_tps) == 2 && !(t <= *connect_s);
 }
 
 int pgbench_parse_report(const char *text, struct step_result *ret)
@@ -62,7 +55,7 @@ int pgbench_parse_report(const char *text, struct step_result *ret)
 	tool_report_number(text, "latency average = ", &ret->lat_avg_ms);
 	tool_report_number(text, "initial connection time = ", &connect_ms);
 	ret->connect_s = connect_ms / 1000;
-	return parse_progress(text, ret->connect_s, ret);
+	return tool_report_intervals(text, "progress: ", progress_rate, &ret->connect_s, ret);
 }
 
 /* A transaction from pgbench's log, in microseconds of the epoch. */

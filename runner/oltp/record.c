@@ -188,6 +188,21 @@ static json_t *cpu_per_s(const struct step_result *r)
 	return j;
 }
 
+/* "saturation": the client threads, the server threads serving them,
+ * the CPUs the context may use and whether the threads are more; none
+ * when the CPUs are not known. */
+static int put_saturation(json_t *o, const struct step_result *r)
+{
+	if (!(r->cpus > 0))
+		return 0;
+	return json_object_set_new(o, "saturation",
+				   json_pack("{s:I, s:I, s:f, s:b}", "client_threads", (json_int_t)r->threads,
+					     "server_threads", (json_int_t)r->threads, "cpus", r->cpus, "saturated",
+					     step_result_saturated(r))) < 0
+		       ? -ENOMEM
+		       : 0;
+}
+
 /* The step's record: figures only, no formatting (the renderers do that). */
 int step_result_to_json(const struct step_result *r, json_t **ret)
 {
@@ -208,7 +223,8 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 		goto oom;
 	if (json_object_set_new(o, "connect_s", r->connect_s > 0 ? json_real(r->connect_s) : json_null()) < 0 ||
 	    json_object_set_new(o, "stalled_s", json_integer(r->stalled_s)) < 0 ||
-	    json_object_set_new(o, "in_flight_at_end", json_integer((json_int_t)r->in_flight_at_end)) < 0)
+	    json_object_set_new(o, "in_flight_at_end", json_integer((json_int_t)r->in_flight_at_end)) < 0 ||
+	    put_saturation(o, r) < 0)
 		goto oom;
 	intervals = json_array();
 	if (json_object_set_new(o, "intervals_tps", intervals) < 0)

@@ -61,21 +61,13 @@ static void parse_histogram(const char *text, struct step_result *ret)
 	}
 }
 
-static int parse_intervals(const char *text, struct step_result *ret)
+/* A --report-interval line: "[ 1s ] thds: 4 tps: 4530.12 ...". */
+static bool interval_rate(const char *line, const void *userdata, double *ret_tps)
 {
-	for (const char *p = strstr(text, "[ "); p; p = strstr(p + 1, "\n[ ")) {
-		double tps, *n;
-		unsigned s;
+	unsigned s;
 
-		if (sscanf(p + (*p == '\n'), "[ %us ] thds: %*u tps: %lf", &s, &tps) != 2)
-			continue;
-		n = realloc(ret->intervals, (ret->n_intervals + 1) * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		ret->intervals = n;
-		ret->intervals[ret->n_intervals++] = tps;
-	}
-	return 0;
+	(void)userdata;
+	return sscanf(line, "[ %us ] thds: %*u tps: %lf", &s, ret_tps) == 2;
 }
 
 int sysbench_parse_report(const char *text, struct step_result *ret)
@@ -98,7 +90,7 @@ int sysbench_parse_report(const char *text, struct step_result *ret)
 	tool_report_number(text, "max:", &ret->lat_max_ms);
 	tool_report_number(text, "th percentile:", &ret->lat_p95_ms);
 	parse_histogram(text, ret);
-	return parse_intervals(text, ret);
+	return tool_report_intervals(text, "[ ", interval_rate, NULL, ret);
 }
 
 /* Runs sysbench once for time_s seconds (or events); its output in *ret_out,

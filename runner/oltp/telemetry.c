@@ -414,20 +414,13 @@ static void sum_threads(const struct oltp_telemetry *t, struct oltp_telemetry_sa
 	s->server_run_on_client_cpu_ns = t->server_run_on_client_cpu_ns;
 }
 
-int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_telemetry_sample *ret)
+/* /proc/stat's shares of CPU time and context switches since the previous
+ * sample (at now), and its running and blocked tasks. */
+static int sample_proc_stat(struct oltp_telemetry *t, uint64_t now, struct oltp_telemetry_sample *ret)
 {
 	struct proc_stat_totals cur;
-	uint64_t now = now_ns();
-	_cleanup_free_ char *load = NULL;
-	_cleanup_free_ uint8_t *seen_cpus = NULL;
-	int server_pids[SERVER_PROCESSES_MAX];
-	size_t n_server;
-	char path[512];
 	int r;
 
-	*ret = (struct oltp_telemetry_sample){ .t_s = t_s, .cpu_user_pct = NAN, .cpu_sys_pct = NAN, .cpu_idle_pct = NAN,
-					       .ctxt_per_s = NAN, .server_cpu_s = -1, .client_cpu_s = -1, .nr_throttled = -1,
-					       .throttled_usec = -1, .n_l3 = t->n_l3, .n_nodes = t->n_nodes };
 	r = read_proc_stat(&cur);
 	if (r < 0)
 		return r;
@@ -445,26 +438,31 @@ int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_tele
 	}
 	t->prev = cur;
 	t->prev_ns = now;
-	if (read_file_str("/proc/loadavg", &load) >= 0)
-		ret->load1 = strtod(load, NULL);
-	/* The server's processes once a sample, for its CPU time and its threads. */
-	n_server = server_processes(t->server_pid, server_pids, ELEMENTSOF(server_pids));
-	ret->server_cpu_s = server_cpu_seconds(t, server_pids, n_server);
-	ret->client_cpu_s = process_cpu_seconds(t->client_pid ? t->client_pid : getpid());
-	ret->n_neighbours = t->n_neighbours;
-	ret->neighbour_names = t->neighbour_names;
-	for (size_t i = 0; i < t->n_neighbours; i++)
-		ret->neighbour_cpu_s[i] = t->neighbour_cgroups[i] ? cgroup_cpu_seconds(t->neighbour_cgroups[i])
-								  : process_cpu_seconds(t->neighbour_pids[i]);
-	if (t->cpu_cgroup) {
-		snprintf(path, sizeof(path), "%s/cpu.stat", t->cpu_cgroup);
-		ret->nr_throttled = keyed_value(path, "nr_throttled");
-		ret->throttled_usec = keyed_value(path, "throttled_usec"); /* v2 */
-		if (ret->throttled_usec < 0) {
-			int64_t ns = keyed_value(path, "throttled_time"); /* v1, in ns */
-			ret->throttled_usec = ns < 0 ? -1 : ns / 1000;
-		}
+	return 0;
+}
+
+/* The CPU controller's throttling of the server's cgroup, if it has one. */
+static void sample_throttling(const struct oltp_telemetry *t, struct oltp_telemetry_sample *ret)
+{
+	char path[512];
+
+	if (!t->cpu_cgroup)
+		return;
+	snprintf(path, sizeof(path), "%s/cpu.stat", t->cpu_cgroup);
+	ret->nr_throttled = keyed_value(path, "nr_throttled");
+	ret->throttled_usec = keyed_value(path, "throttled_usec"); /* v2 */
+	if (ret->throttled_usec < 0) {
+		int64_t ns = keyed_value(path, "throttled_time"); /* v1, in ns */
+		ret->throttled_usec = ns < 0 ? -1 : ns / 1000;
 	}
+}
+
+/* Where the threads of each side are, per L3 and per node. */
+static int sample_threads(struct oltp_telemetry *t, const int *server_pids, size_t n_server,
+			  struct oltp_telemetry_sample *ret)
+{
+	_cleanup_free_ uint8_t *seen_cpus = NULL;
+
 	ret->server_per_l3 = calloc(t->n_l3, sizeof(unsigned));
 	ret->client_per_l3 = calloc(t->n_l3, sizeof(unsigned));
 	ret->server_per_node = calloc(t->n_nodes, sizeof(unsigned));
@@ -485,6 +483,35 @@ int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_tele
 		count_threads(t, server_pids[i], 0, true, ret->server_per_l3, ret->server_per_node, NULL);
 	sum_threads(t, ret);
 	return 0;
+}
+
+int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_telemetry_sample *ret)
+{
+	uint64_t now = now_ns();
+	_cleanup_free_ char *load = NULL;
+	int server_pids[SERVER_PROCESSES_MAX];
+	size_t n_server;
+	int r;
+
+	*ret = (struct oltp_telemetry_sample){ .t_s = t_s, .cpu_user_pct = NAN, .cpu_sys_pct = NAN, .cpu_idle_pct = NAN,
+					       .ctxt_per_s = NAN, .server_cpu_s = -1, .client_cpu_s = -1, .nr_throttled = -1,
+					       .throttled_usec = -1, .n_l3 = t->n_l3, .n_nodes = t->n_nodes };
+	r = sample_proc_stat(t, now, ret);
+	if (r < 0)
+		return r;
+	if (read_file_str("/proc/loadavg", &load) >= 0)
+		ret->load1 = strtod(load, NULL);
+	/* The server's processes once a sample, for its CPU time and its threads. */
+	n_server = server_processes(t->server_pid, server_pids, ELEMENTSOF(server_pids));
+	ret->server_cpu_s = server_cpu_seconds(t, server_pids, n_server);
+	ret->client_cpu_s = process_cpu_seconds(t->client_pid ? t->client_pid : getpid());
+	ret->n_neighbours = t->n_neighbours;
+	ret->neighbour_names = t->neighbour_names;
+	for (size_t i = 0; i < t->n_neighbours; i++)
+		ret->neighbour_cpu_s[i] = t->neighbour_cgroups[i] ? cgroup_cpu_seconds(t->neighbour_cgroups[i])
+								  : process_cpu_seconds(t->neighbour_pids[i]);
+	sample_throttling(t, ret);
+	return sample_threads(t, server_pids, n_server, ret);
 }
 
 void oltp_telemetry_sample_done(struct oltp_telemetry_sample *s)

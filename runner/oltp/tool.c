@@ -197,3 +197,30 @@ bool tool_report_count(const char *text, const char *key, uint64_t *ret)
 	*ret = strtoull(p, &end, 10);
 	return errno == 0 && (!*end || isspace((unsigned char)*end) || *end == '/');
 }
+
+/* The next line after p that begins with prefix, or NULL. */
+static const char *next_line_with(const char *p, const char *prefix)
+{
+	while ((p = strchr(p + 1, '\n')))
+		if (strncmp(p + 1, prefix, strlen(prefix)) == 0)
+			return p + 1;
+	return NULL;
+}
+
+int tool_report_intervals(const char *text, const char *prefix,
+			  bool (*rate)(const char *line, const void *userdata, double *ret_tps), const void *userdata,
+			  struct step_result *ret)
+{
+	for (const char *p = strstr(text, prefix); p; p = next_line_with(p, prefix)) {
+		double tps, *n;
+
+		if (!rate(p, userdata, &tps))
+			continue;
+		n = realloc(ret->intervals, (ret->n_intervals + 1) * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		ret->intervals = n;
+		ret->intervals[ret->n_intervals++] = tps;
+	}
+	return 0;
+}

@@ -42,3 +42,10 @@ int tool_failed(const char *tool, int r, int status, const char *out, const char
  * a space or pgbench's "/" of the planned total. */
 bool tool_report_number(const char *text, const char *key, double *ret);
 bool tool_report_count(const char *text, const char *key, uint64_t *ret);
+
+/* The per-second lines of a tool's report, the first that holds `prefix`
+ * and those after it that begin with it: each rate that rate() reads from
+ * a line appended to ret->intervals, a line it refuses passed over. */
+int tool_report_intervals(const char *text, const char *prefix,
+			  bool (*rate)(const char *line, const void *userdata, double *ret_tps), const void *userdata,
+			  struct step_result *ret);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "report/comparison.h"
+#include "report/hosts.h"
 #include "report/render.h"
 #include "report/report.h"
 #include "common/util.h"
@@ -138,6 +139,7 @@ static void comparison_done(struct comparison *c)
 	for (size_t i = 0; c->facts && i < ELEMENTSOF(host_facts) * c->n; i++)
 		free(c->facts[i]);
 	free(c->facts);
+	host_model_done(&c->inter);
 	for (size_t i = 0; c->hosts && i < c->n; i++)
 		json_decref(c->hosts[i]);
 	free(c->hosts);
@@ -184,8 +186,40 @@ static int flatten_into(const json_t *v, const char *prefix, json_t *out)
 	return 0;
 }
 
+int compare_host_differences(const json_t *a, const json_t *b, char **ret)
+{
+	_cleanup_(json_decrefp) json_t *fa = json_object(), *fb = json_object();
+	char *s = NULL;
+	size_t len = 0, n = 0;
+	FILE *f;
+	int r = 0;
+
+	*ret = NULL;
+	if (!fa || !fb || flatten_into(a, "", fa) < 0 || flatten_into(b, "", fb) < 0 || !(f = open_memstream(&s, &len)))
+		return -ENOMEM;
+	for (size_t k = 0; k < ELEMENTSOF(host_facts) && r >= 0; k++) {
+		const struct host_fact *h = &host_facts[k];
+		_cleanup_free_ char *x = NULL, *y = NULL;
+
+		r = h->value ? h->value(fa, h, &x) : value_dup(json_object_get(fa, h->key), &x);
+		if (r >= 0)
+			r = h->value ? h->value(fb, h, &y) : value_dup(json_object_get(fb, h->key), &y);
+		if (r >= 0 && !streq_ptr(x, y))
+			fprintf(f, "%s%s (%s against %s)", n++ ? ", " : "", h->key, x ?: "none", y ?: "none");
+	}
+	if (fclose(f) != 0 && r >= 0)
+		r = -ENOMEM;
+	if (r < 0 || n == 0) {
+		free(s);
+		return r;
+	}
+	*ret = s;
+	return 0;
+}
+
 /* Long because it flattens, merges and compares the host facts of every
  * document in one pass, freeing as it goes. */
+/* One piece: a pass that frees as it goes does not split at a free. */
 static int comparison_host(struct comparison *c, json_t *const *docs)
 {
 	const char *key, **all;
@@ -300,7 +334,8 @@ static int comparison_build(json_t *const *docs, const char *const *labels, size
 	for (size_t i = 0; i < cap; i++)
 		if (c->nrows == 0 || c->threads[c->nrows - 1] != c->threads[i])
 			c->threads[c->nrows++] = c->threads[i];
-	return comparison_host(c, docs);
+	r = n > 1 ? host_model_build(c->m, c->labels, n, level, &c->inter) : 0;
+	return r < 0 ? r : comparison_host(c, docs);
 }
 
 /* One table, rows thread count x column, a column per document. */
@@ -368,6 +403,8 @@ static int compare_tables(const struct comparison *c, bool markdown, FILE *out)
 		     "(Welch's t on log TPS across repeats; n.s.: the interval contains 1)\n%s",
 		h, c->m[0].name, strempty(c->m[0].baseline), 100 * c->m[0].level, nl);
 	r = compare_metric(c, true, markdown, out);
+	if (r == 0 && c->inter.n)
+		r = hosts_text(&c->inter, c->m[0].baseline, markdown, out);
 	if (r == 0) {
 		fprintf(out, "\n%smedian TPS\n%s", h, nl);
 		r = compare_metric(c, false, markdown, out);
@@ -379,6 +416,8 @@ static int compare_tables(const struct comparison *c, bool markdown, FILE *out)
 	if (r < 0)
 		return r;
 	fputc('\n', out);
+	for (size_t d = 0; d < c->n; d++)
+		print_saturated(&c->m[d], c->labels[d], markdown, out);
 	if (c->nkeys == 0) {
 		fprintf(out, "other host facts: no differences\n");
 		return 0;
@@ -421,6 +460,7 @@ static int compare_csv(const struct comparison *c, FILE *out)
 				csv_verdict(out, &x->vs_base, c->m[d].level);
 				fputs(",,\n", out);
 			}
+	hosts_csv(&c->inter, out);
 	for (size_t k = 0; k < ELEMENTSOF(host_facts); k++)
 		for (size_t d = 0; d < c->n; d++) {
 			fputs("fact,", out);
@@ -458,6 +498,7 @@ static json_t *strings_json(char *const *v, size_t n)
 }
 
 /* Long because the JSON tree is built member by member. */
+/* One piece: each line is one member, in the document's order. */
 static int compare_json(const struct comparison *c, json_t **ret)
 {
 	json_t *doc, *docs, *rows, *hosts, *facts;
@@ -473,8 +514,9 @@ static int compare_json(const struct comparison *c, json_t **ret)
 	facts = json_object_get(doc, "host_facts");
 	hosts = json_object_get(doc, "host_diffs");
 	for (size_t d = 0; d < c->n && r == 0; d++)
-		if (json_array_append_new(docs, json_pack("{s:s, s:s, s:s?}", "label", c->labels[d], "experiment",
-							  c->m[d].name, "baseline", c->m[d].baseline)) < 0)
+		if (json_array_append_new(docs, json_pack("{s:s, s:s, s:s?, s:O}", "label", c->labels[d], "experiment",
+							  c->m[d].name, "baseline", c->m[d].baseline, "saturated_steps",
+							  c->m[d].saturated)) < 0)
 			r = -ENOMEM;
 	for (size_t row = 0; row < c->nrows && r == 0; row++)
 		for (size_t col = 0; col < c->ncols && r == 0; col++) {
@@ -551,6 +593,8 @@ int compare_render(json_t *const *docs, const char *const *labels, size_t n, con
 			break;
 		case REPORT_JSON:
 			r = compare_json(&c, &j);
+			if (r >= 0 && c.inter.n && (r = hosts_json(&c.inter, j)) < 0)
+				json_decref(j);
 			if (r >= 0) {
 				r = dump_json(j, out);
 				json_decref(j);

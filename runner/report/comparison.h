@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "report/hosts.h"
 #include "report/model.h"
 
 struct comparison {
@@ -26,6 +27,7 @@ struct comparison {
 	char **values; /* nkeys x n, NULL: absent */
 	json_t **hosts; /* [n] each document's host facts flattened to dotted keys (cpu.vendor) */
 	char **facts;	/* HOST_FACTS_N x n, NULL: absent */
+	struct host_model inter; /* the host x context interaction; n 0 for one document */
 };
 
 /* The cell of document doc at the comparison's row and column; NULL: the

@@ -87,24 +87,73 @@ static int put_vs_first(json_t *cell, const struct model *m, size_t col, const s
 	return json_put_verdict(v, &c->vs_first) ?: put_crosschecks(v, &c->welch_first, &c->rank_first);
 }
 
-/* Long because the JSON tree is built member by member. */
-static int build_json(const struct model *m, const struct report_options *o, json_t **ret)
+/* One cell's members: its TPS, failures, verdicts and spread, and what
+ * the options add. */
+static int put_cell(json_t *cell, const struct model *m, const struct report_options *o, size_t col,
+		    const struct cell *c)
 {
-	json_t *doc, *cols, *rows;
 	size_t n_mech;
 	const struct oltp_mechanism_def *mech = oltp_mechanism_table(&n_mech);
+	int r;
+
+	r = put(cell, "median", real_or_null(c->median));
+	r = r ?: put(cell, "min", real_or_null(c->min));
+	r = r ?: put(cell, "max", real_or_null(c->max));
+	r = r ?: put(cell, "n", json_integer((json_int_t)c->n));
+	r = r ?: put_failures(cell, c);
+	r = r ?: json_put_verdict(cell, &c->vs_base);
+	r = r ?: put_crosschecks(cell, &c->welch_base, &c->rank_base);
+	r = r ?: put(cell, "within_cv", real_or_null(c->within_cv));
+	r = r ?: put(cell, "across_cv", real_or_null(c->across_cv));
+	r = r ?: put(cell, "noisy_steps", json_integer((json_int_t)c->n_noisy));
+	r = r ?: put(cell, "saturated_steps", json_integer((json_int_t)c->n_saturated));
+	if (o->latency)
+		r = r ?: put(cell, "p95_ms", real_or_null(c->p95_ms));
+	for (size_t t = 0; o->telemetry && t < _TEL_MAX; t++)
+		r = r ?: put(cell, telemetry_summaries[t].name, real_or_null(c->tel[t]));
+	for (size_t j = 0; o->telemetry && j < n_mech; j++)
+		r = r ?: put(cell, mech[j].key, real_or_null(c->mechanism[j]));
+	if (m->any_vs_first)
+		r = r ?: put_vs_first(cell, m, col, c);
+	return r;
+}
+
+/* "rows": a row per thread count, a cell per column. */
+static int put_rows(json_t *rows, const struct model *m, const struct report_options *o)
+{
 	int r = 0;
 
-	doc = json_pack("{s:i, s:s, s:s?, s:s?, s:f, s:s, s:I, s:I, s:f, s:f, s:[], s:[], s:O, s:O, s:O}",
+	for (size_t i = 0; i < m->nrows && r == 0; i++) {
+		json_t *row = json_pack("{s:I, s:[]}", "threads", (json_int_t)m->threads[i], "cells"), *cells;
+
+		if (!row || json_array_append_new(rows, row) < 0)
+			return -ENOMEM;
+		cells = json_object_get(row, "cells");
+		for (size_t k = 0; k < m->ncols && r == 0; k++) {
+			json_t *cell = json_object();
+
+			if (!cell || json_array_append_new(cells, cell) < 0)
+				return -ENOMEM;
+			r = put_cell(cell, m, o, k, model_cell(m, i, k));
+		}
+	}
+	return r;
+}
+
+static int build_json(const struct model *m, const struct report_options *o, json_t **ret)
+{
+	json_t *doc, *cols;
+	int r = 0;
+
+	doc = json_pack("{s:i, s:s, s:s?, s:s?, s:f, s:s, s:I, s:I, s:f, s:f, s:[], s:[], s:O, s:O, s:O, s:O}",
 			"format_version", REPORT_FORMAT_VERSION, "experiment", m->name, "baseline", m->baseline,
 			"vary_property", m->vary_property, "confidence", m->level, "method", "block_model_log_tps_column_round_holm",
 			"family", (json_int_t)m->family_base, "family_vs_first", (json_int_t)m->family_first, "power",
 			STATS_POWER, "noisy_cv", MODEL_NOISY_CV, "columns", "rows", "diffs", m->diffs, "failures",
-			m->failures, "noisy_steps", m->noisy);
+			m->failures, "noisy_steps", m->noisy, "saturated_steps", m->saturated);
 	if (!doc)
 		return -ENOMEM;
 	cols = json_object_get(doc, "columns");
-	rows = json_object_get(doc, "rows");
 	for (size_t k = 0; k < m->ncols && r == 0; k++) {
 		const struct column *c = &m->cols[k];
 
@@ -113,42 +162,8 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 							  c->is_baseline)) < 0)
 			r = -ENOMEM;
 	}
-	for (size_t i = 0; i < m->nrows && r == 0; i++) {
-		json_t *row = json_pack("{s:I, s:[]}", "threads", (json_int_t)m->threads[i], "cells"), *cells;
-
-		if (!row || json_array_append_new(rows, row) < 0) {
-			r = -ENOMEM;
-			break;
-		}
-		cells = json_object_get(row, "cells");
-		for (size_t k = 0; k < m->ncols && r == 0; k++) {
-			const struct cell *c = model_cell(m, i, k);
-			json_t *cell = json_object();
-
-			if (!cell || json_array_append_new(cells, cell) < 0) {
-				r = -ENOMEM;
-				break;
-			}
-			r = put(cell, "median", real_or_null(c->median));
-			r = r ?: put(cell, "min", real_or_null(c->min));
-			r = r ?: put(cell, "max", real_or_null(c->max));
-			r = r ?: put(cell, "n", json_integer((json_int_t)c->n));
-			r = r ?: put_failures(cell, c);
-			r = r ?: json_put_verdict(cell, &c->vs_base);
-			r = r ?: put_crosschecks(cell, &c->welch_base, &c->rank_base);
-			r = r ?: put(cell, "within_cv", real_or_null(c->within_cv));
-			r = r ?: put(cell, "across_cv", real_or_null(c->across_cv));
-			r = r ?: put(cell, "noisy_steps", json_integer((json_int_t)c->n_noisy));
-			if (o->latency)
-				r = r ?: put(cell, "p95_ms", real_or_null(c->p95_ms));
-			for (size_t t = 0; o->telemetry && t < _TEL_MAX; t++)
-				r = r ?: put(cell, telemetry_summaries[t].name, real_or_null(c->tel[t]));
-			for (size_t j = 0; o->telemetry && j < n_mech; j++)
-				r = r ?: put(cell, mech[j].key, real_or_null(c->mechanism[j]));
-			if (m->any_vs_first)
-				r = r ?: put_vs_first(cell, m, k, c);
-		}
-	}
+	if (r == 0)
+		r = put_rows(json_object_get(doc, "rows"), m, o);
 	if (r < 0) {
 		json_decref(doc);
 		return r;

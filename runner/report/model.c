@@ -31,51 +31,8 @@ void model_done(struct model *m)
 	json_decref(m->failures);
 	json_decref(m->diffs);
 	json_decref(m->noisy);
+	json_decref(m->saturated);
 	*m = (struct model){};
-}
-
-const char *scalar_str(const json_t *v, char *buf, size_t len)
-{
-	if (json_is_string(v))
-		return json_string_value(v);
-	if (json_is_integer(v))
-		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-	else if (json_is_real(v))
-		snprintf(buf, len, "%.10g", json_real_value(v));
-	else if (json_is_boolean(v))
-		snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
-	else
-		return NULL;
-	return buf;
-}
-
-int value_dup(const json_t *v, char **ret)
-{
-	char buf[64];
-	const char *s;
-	char *d;
-
-	if (!v || json_is_null(v)) {
-		*ret = NULL;
-		return 0;
-	}
-	s = scalar_str(v, buf, sizeof(buf));
-	d = s ? strdup(s) : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
-	if (!d)
-		return -ENOMEM;
-	*ret = d;
-	return 0;
-}
-int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* The coefficient of variation of the per-second TPS of one step; NAN
@@ -283,6 +240,18 @@ static int step_noise(struct model *m, struct cell *c, const json_t *s, double *
 	return 0;
 }
 
+/* A step whose client and server threads were more than its context's
+ * CPUs: counted, and listed with its record of them. */
+static int step_saturation(struct model *m, struct cell *c, const json_t *s)
+{
+	json_t *sat = json_object_get(s, "saturation");
+
+	if (!json_is_true(json_object_get(sat, "saturated")))
+		return 0;
+	c->n_saturated++;
+	return add_step_note(m->saturated, s, "saturation", json_incref(sat));
+}
+
 /* The cell's medians and noises from its repeats' series, and its TPS and
  * rounds kept for the verdicts. */
 static int cell_summarize(struct cell *c, double *tps, const unsigned *round, double *p95, size_t np, double *within,
@@ -347,6 +316,8 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 				tel[k * ns + ntel[k]++] = v;
 		}
 		r = step_noise(m, c, s, within, &nw);
+		if (r >= 0)
+			r = step_saturation(m, c, s);
 		if (r < 0)
 			return r;
 	}
@@ -500,7 +471,8 @@ static int model_header(struct model *m, const json_t *doc, const json_t **ret_e
 	m->pilot = (unsigned)json_integer_value(json_object_get(json_object_get(doc, "schedule"), "pilot"));
 	m->failures = json_array();
 	m->noisy = json_array();
-	if (!m->failures || !m->noisy)
+	m->saturated = json_array();
+	if (!m->failures || !m->noisy || !m->saturated)
 		return -ENOMEM;
 	*ret_exp = exp;
 	*ret_steps = steps;

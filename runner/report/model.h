@@ -74,6 +74,7 @@ struct cell {
 	double within_cv; /* noise within a start: the CV of a step's per-second TPS, median over the repeats */
 	double across_cv; /* noise across starts: the CV of the repeats' TPS; NAN: fewer than 2 */
 	size_t n_noisy;	  /* steps above MODEL_NOISY_CV */
+	size_t n_saturated; /* steps whose client and server threads were more than their context's CPUs */
 	bool too_many_failed; /* more than MODEL_FAIL_MAX of its starts failed: no ratio */
 	double fail_lo, fail_hi; /* the failure rate's interval at the model's level (Wilson); NAN: no start */
 	/* Against the baseline column, and against its context's column at
@@ -122,6 +123,7 @@ struct model {
 	json_t *failures; /* [{context, vary_value, threads, repeat, reason}] */
 	json_t *diffs;	  /* {context: {key: [baseline value, context value]}} */
 	json_t *noisy;	  /* [{context, vary_value, threads, repeat, cv, stalled_s if > 0}]: steps above MODEL_NOISY_CV */
+	json_t *saturated; /* [{context, vary_value, threads, repeat, saturation}]: the steps' "saturation" when saturated */
 	double level;	  /* of the intervals, 0.95 */
 	bool any_ns;	  /* a ratio whose interval contains 1, or that has none */
 	bool any_vs_first; /* a ratio against a first vary value */
@@ -136,6 +138,17 @@ struct model {
  * first vary value, Holm-adjusted across each table, with Welch's and the
  * rank-based cross-checks and the failure rates. */
 int model_judge(struct model *m);
+
+/* The observations of the block model in a row: log TPS of every column
+ * that takes part (its starts did not fail too often), up to round until
+ * (0: all), appended to obs[*n...] with column k as cell cell0 + k and
+ * round r as block block0 + r - 1; *ret_blocks grows to the blocks used.
+ * obs must have room for model_row_size() more.  report fits one model's
+ * row, compare every host's rows together (report/hosts.c). */
+struct block_obs;
+size_t model_row_size(const struct model *m, size_t row);
+void model_row_append(const struct model *m, size_t row, unsigned until, size_t cell0, size_t block0,
+		      struct block_obs *obs, size_t *n, size_t *ret_blocks);
 
 /* The verdicts at level (0.95).  -EINVAL: doc is not a document of record,
  * or level is outside (0, 1); -EPROTONOSUPPORT: an unknown format_version;

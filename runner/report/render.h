@@ -103,6 +103,22 @@ int render_plot(const struct model *m, bool png, FILE *out);
  * step, how to reproduce it). */
 int render_html(const struct model *m, const json_t *doc, const struct report_options *o, FILE *out);
 
+/* ---- report/hosts_render.c: compare's host x context interaction ---- */
+
+struct host_model;
+/* The table, a sentence per row and other host, and what was not compared. */
+int hosts_text(const struct host_model *h, const char *baseline, bool markdown, FILE *out);
+/* Records host_ratio and host_differ, in compare's CSV columns. */
+void hosts_csv(const struct host_model *h, FILE *out);
+/* doc's member "hosts". */
+int hosts_json(const struct host_model *h, json_t *doc);
+
+/* ---- report/saturation.c ---- */
+
+/* m's saturated steps in a sentence (label: the host's, NULL for one);
+ * nothing when there are none. */
+void print_saturated(const struct model *m, const char *label, bool markdown, FILE *out);
+
 /* ---- report/report.c ---- */
 
 /* The level of the intervals o asks for. */

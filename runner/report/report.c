@@ -44,6 +44,31 @@ int render_finish(int r, FILE *out)
 	return fflush(out) != 0 || ferror(out) ? -EIO : 0;
 }
 
+/* After the tables: the calibration of the host the run was made on, as
+ * run recorded it with the host facts (host.json's calibration), where a
+ * ratio at its thread count is not significant. */
+static void quote_calibration(const json_t *doc, const struct model *m, bool markdown, FILE *out)
+{
+	const json_t *j = json_object_get(json_object_get(doc, "host"), "calibration");
+	struct calibration c;
+	bool ns = false;
+
+	if (!j || calibration_from_json(j, &c) < 0)
+		return;
+	for (size_t row = 0; row < m->nrows; row++)
+		for (size_t k = 0; k < m->ncols && m->threads[row] == c.threads; k++) {
+			const struct stats_ratio *v = &model_cell(m, row, k)->vs_base;
+
+			ns |= !isnan(v->ratio) && v->verdict != STATS_SIGNIFICANT;
+		}
+	if (ns)
+		fprintf(out, "%scalibrated: on this host the sigma between starts at %ld thread%s is %.1f%% (%.1f-%.1f%%), "
+			     "slicebench calibrate's figure for %s of %s, measured %s; the verdicts' notes take this run's "
+			     "own\n",
+			markdown ? "\n" : "", c.threads, c.threads == 1 ? "" : "s", 100 * c.sigma, 100 * c.sigma_lo,
+			100 * c.sigma_hi, c.context, c.experiment, c.date);
+}
+
 int report_render(const json_t *doc, const struct report_options *o, FILE *out)
 {
 	struct model m;
@@ -58,6 +83,8 @@ int report_render(const json_t *doc, const struct report_options *o, FILE *out)
 	case REPORT_TEXT:
 	case REPORT_MARKDOWN:
 		r = render_tables(&m, o, o->format == REPORT_MARKDOWN, out);
+		if (r >= 0)
+			quote_calibration(doc, &m, o->format == REPORT_MARKDOWN, out);
 		break;
 	case REPORT_CSV:
 		r = render_csv(&m, o, out);
@@ -109,22 +136,24 @@ int report_comparisons(const json_t *doc, double level, struct report_comparison
 
 int report_rounds_needed(const json_t *doc, double level, double until, unsigned *ret)
 {
-	struct model m;
+	_cleanup_free_ struct report_comparison *list = NULL;
 	unsigned most = 0;
+	size_t n;
 	int r;
 
-	r = model_build(doc, level, &m);
+	/* The ratios to the baseline are those of report_comparisons(): a
+	 * column without a baseline has none. */
+	r = report_comparisons(doc, level, &list, &n);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < m.nrows * m.ncols; i++) {
-		const struct stats_ratio *v = &m.cells[i].vs_base;
+	for (size_t i = 0; i < n; i++) {
+		const struct stats_ratio *v = &list[i].r;
 
 		/* The pilot's own sigma and degrees of freedom, before any
 		 * adjustment: the target is each ratio's own interval. */
 		if (!isnan(v->ratio))
 			most = MAX(most, stats_rounds_for_width(v->sigma, v->df, level, log1p(until)));
 	}
-	model_done(&m);
 	*ret = most;
 	return 0;
 }

@@ -4,7 +4,7 @@
  * vary, per context x value), each cell the median of the successful repeats
  * with its min..max and n, and a ratio to the baseline column with the same
  * vary value with its interval and p-value at the level asked for
- * (report/stats.h), computed from the raw repeats each time, so that a report
+ * (stats/stats.h), computed from the raw repeats each time, so that a report
  * at another level needs no new run.  Nothing here logs; errors are negative
  * errno. */
 #pragma once
@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "common/words.h"
+#include "host/calibration.h"
 
 #include "stats/stats.h"
 #include "stats/rank.h"
@@ -65,13 +66,22 @@ int report_render(const json_t *doc, const struct report_options *o, FILE *out);
  * and atomically; its path into *ret_path (to free(); may be NULL). */
 int report_write_page(const json_t *doc, const char *dir, double level, char **ret_path);
 
+/* The most documents (hosts) compare takes. */
+#define COMPARE_HOSTS_MAX 16
+
 /* n documents of the same experiment side by side (median TPS and the ratio
- * to each document's own baseline, per thread count and column), then the
- * host facts whose values are not all equal.  labels[i] names docs[i]
+ * to each document's own baseline, per thread count and column), whether
+ * the hosts' ratios differ (report/hosts.h), then the host facts whose
+ * values are not all equal.  labels[i] names docs[i]
  * (labels may be NULL).  Text, Markdown, CSV and JSON; -EOPNOTSUPP for the
  * plots. */
 int compare_render(json_t *const *docs, const char *const *labels, size_t n, const struct report_options *o,
 		   FILE *out);
+
+/* The host facts compare weighs (vendor, model, L3 groups, kernel,
+ * mitigations, systemd, cgroup mode) that differ between host.json a and
+ * b, as "kernel.release (4.15 against 5.4), ..."; *ret NULL when none. */
+int compare_host_differences(const json_t *a, const json_t *b, char **ret);
 
 /* One ratio of a document: a column other than the baseline against the
  * baseline column of its vary value, at one thread count. */

@@ -1,14 +1,11 @@
-/* The text and Markdown renderers: a table of strings, aligned for a
- * terminal or piped for Markdown, per metric, then the failed steps and the
- * placement differences.  compare builds its tables with the same pieces. */
+/* The text and Markdown renderers: a table (report/table.c) per metric,
+ * then the noisy and failed steps and the placement differences.  compare
+ * builds its tables with the same pieces. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "report/render.h"
 #include "common/util.h"
-
-/* ---- the tables of a report: content shared by text and Markdown ---- */
 
 static void add_tps(struct table *t, const struct cell *c)
 {
@@ -554,17 +551,12 @@ static int print_noise(const struct model *m, bool markdown, FILE *out)
 	return 0;
 }
 
-/* Long because it prints a report's parts in their order: the tables,
- * the failed steps, the noisy ones, the placement differences. */
-int render_tables(const struct model *m, const struct report_options *o, bool markdown, FILE *out)
+/* The metrics whose tables the options ask for, TPS first; their count. */
+static size_t metric_list(const struct report_options *o, enum metric list[static 6 + OLTP_MECHANISM_MAX])
 {
-	enum metric list[6 + OLTP_MECHANISM_MAX] = { METRIC_TPS };
-	size_t n = 1, i;
-	int r;
-	const char *ctx, *key;
-	json_t *d, *v;
-	char buf[160];
+	size_t n = 0;
 
+	list[n++] = METRIC_TPS;
 	if (o->latency)
 		list[n++] = METRIC_P95;
 	if (o->telemetry) {
@@ -579,6 +571,58 @@ int render_tables(const struct model *m, const struct report_options *o, bool ma
 		for (size_t k = 0; k < rows; k++)
 			list[n++] = METRIC_MECHANISM + k;
 	}
+	return n;
+}
+
+static void print_failed_steps(const struct model *m, bool markdown, FILE *out)
+{
+	char buf[64];
+	json_t *v;
+	size_t i;
+
+	if (json_array_size(m->failures) == 0)
+		return;
+	fprintf(out, "failed steps:\n%s", markdown ? "\n" : "");
+	json_array_foreach(m->failures, i, v) {
+		char vb[64];
+		const char *vary = scalar_str(json_object_get(v, "vary_value"), vb, sizeof(vb));
+
+		fprintf(out, "%s%s%s%s threads=%s repeat=%s: %s\n", markdown ? "- " : "  ",
+			strempty(json_string_value(json_object_get(v, "context"))), vary ? " " : "", strempty(vary),
+			strempty(scalar_str(json_object_get(v, "threads"), buf, 32)),
+			strempty(scalar_str(json_object_get(v, "repeat"), buf + 32, 32)),
+			json_string_value(json_object_get(v, "reason")) ?: "(no reason recorded)");
+	}
+	fputc('\n', out);
+}
+
+static void print_placement_diffs(const struct model *m, bool markdown, FILE *out)
+{
+	const char *ctx, *key;
+	json_t *d, *v;
+
+	if (json_object_size(m->diffs) == 0)
+		return;
+	fprintf(out, "placement differences, %s | context (vary index 0, repeat 1):\n%s", m->baseline,
+		markdown ? "\n" : "");
+	json_object_foreach(m->diffs, ctx, d) {
+		fprintf(out, "%s%s:%s\n", markdown ? "- " : "  ", ctx, json_object_size(d) ? "" : " no difference");
+		json_object_foreach(d, key, v)
+			fprintf(out, "%s%s: %s | %s\n", markdown ? "  - " : "    ", key,
+				json_string_value(json_array_get(v, 0)) ?: GAP,
+				json_string_value(json_array_get(v, 1)) ?: GAP);
+	}
+}
+
+/* A report's parts in their order: the tables, the noisy steps, the failed
+ * ones, the placement differences. */
+int render_tables(const struct model *m, const struct report_options *o, bool markdown, FILE *out)
+{
+	enum metric list[6 + OLTP_MECHANISM_MAX];
+	size_t n = metric_list(o, list), i;
+	char buf[160];
+	int r;
+
 	if (markdown)
 		fprintf(out, "### %s\n\n", m->name);
 	for (i = 0; i < n; i++) {
@@ -610,30 +654,8 @@ int render_tables(const struct model *m, const struct report_options *o, bool ma
 	r = print_noise(m, markdown, out);
 	if (r < 0)
 		return r;
-	if (json_array_size(m->failures) > 0) {
-		fprintf(out, "failed steps:\n%s", markdown ? "\n" : "");
-		json_array_foreach(m->failures, i, v) {
-			char vb[64];
-			const char *vary = scalar_str(json_object_get(v, "vary_value"), vb, sizeof(vb));
-
-			fprintf(out, "%s%s%s%s threads=%s repeat=%s: %s\n", markdown ? "- " : "  ",
-				strempty(json_string_value(json_object_get(v, "context"))), vary ? " " : "", strempty(vary),
-				strempty(scalar_str(json_object_get(v, "threads"), buf, 32)),
-				strempty(scalar_str(json_object_get(v, "repeat"), buf + 32, 32)),
-				json_string_value(json_object_get(v, "reason")) ?: "(no reason recorded)");
-		}
-		fputc('\n', out);
-	}
-	if (json_object_size(m->diffs) > 0) {
-		fprintf(out, "placement differences, %s | context (vary index 0, repeat 1):\n%s", m->baseline,
-			markdown ? "\n" : "");
-		json_object_foreach(m->diffs, ctx, d) {
-			fprintf(out, "%s%s:%s\n", markdown ? "- " : "  ", ctx, json_object_size(d) ? "" : " no difference");
-			json_object_foreach(d, key, v)
-				fprintf(out, "%s%s: %s | %s\n", markdown ? "  - " : "    ", key,
-					json_string_value(json_array_get(v, 0)) ?: GAP,
-					json_string_value(json_array_get(v, 1)) ?: GAP);
-		}
-	}
+	print_saturated(m, NULL, markdown, out);
+	print_failed_steps(m, markdown, out);
+	print_placement_diffs(m, markdown, out);
 	return 0;
 }

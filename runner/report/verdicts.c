@@ -7,8 +7,6 @@
  * the renderers show where they disagree with the model. */
 #include <math.h>
 
-#include <gsl/gsl_cdf.h>
-
 #include "report/model.h"
 #include "stats/block.h"
 #include "common/util.h"
@@ -17,18 +15,12 @@
  * often to be given a ratio. */
 static void judge_failures(struct model *m, struct cell *c)
 {
-	double n = (double)(c->n + c->n_failed), p, z, z2, centre, half;
+	size_t n = c->n + c->n_failed;
 
 	if (n == 0)
 		return;
-	p = (double)c->n_failed / n;
-	z = gsl_cdf_ugaussian_Qinv((1 - m->level) / 2);
-	z2 = z * z;
-	centre = (p + z2 / (2 * n)) / (1 + z2 / n);
-	half = z * sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
-	c->fail_lo = MAX(0, centre - half);
-	c->fail_hi = MIN(1, centre + half);
-	c->too_many_failed = (double)c->n_failed > MODEL_FAIL_MAX * n;
+	stats_wilson(c->n_failed, n, m->level, &c->fail_lo, &c->fail_hi);
+	c->too_many_failed = (double)c->n_failed > MODEL_FAIL_MAX * (double)n;
 	m->any_too_many_failed |= c->too_many_failed;
 }
 
@@ -37,30 +29,42 @@ static bool takes_part(const struct cell *c)
 	return c->n > 0 && !c->too_many_failed;
 }
 
-/* The row's observations: log TPS of every column that takes part, its
- * round the block, up to round `until` (0: all).  *ret (to free()) holds
- * *ret_n of them. */
-static int row_observations(const struct model *m, size_t row, unsigned until, struct block_obs **ret, size_t *ret_n,
-			    size_t *ret_blocks)
+size_t model_row_size(const struct model *m, size_t row)
 {
-	size_t n = 0, cap = 0, blocks = 0;
-	struct block_obs *obs;
+	size_t n = 0;
 
 	for (size_t k = 0; k < m->ncols; k++)
-		cap += model_cell(m, row, k)->n;
-	obs = calloc(cap + 1, sizeof(*obs));
-	if (!obs)
-		return -ENOMEM;
+		n += model_cell(m, row, k)->n;
+	return n;
+}
+
+void model_row_append(const struct model *m, size_t row, unsigned until, size_t cell0, size_t block0,
+		      struct block_obs *obs, size_t *n, size_t *ret_blocks)
+{
 	for (size_t k = 0; k < m->ncols; k++) {
 		const struct cell *c = model_cell(m, row, k);
 
 		for (size_t i = 0; takes_part(c) && i < c->n; i++) {
 			if (until && c->round[i] > until)
 				continue;
-			obs[n++] = (struct block_obs){ .cell = k, .block = c->round[i] - 1, .y = log(c->tps[i]) };
-			blocks = MAX(blocks, c->round[i]);
+			obs[(*n)++] = (struct block_obs){ .cell = cell0 + k, .block = block0 + c->round[i] - 1,
+							  .y = log(c->tps[i]) };
+			*ret_blocks = MAX(*ret_blocks, block0 + c->round[i]);
 		}
 	}
+}
+
+/* The row's observations up to round `until` (0: all).  *ret (to free())
+ * holds *ret_n of them. */
+static int row_observations(const struct model *m, size_t row, unsigned until, struct block_obs **ret, size_t *ret_n,
+			    size_t *ret_blocks)
+{
+	size_t n = 0, blocks = 0;
+	struct block_obs *obs = calloc(model_row_size(m, row) + 1, sizeof(*obs));
+
+	if (!obs)
+		return -ENOMEM;
+	model_row_append(m, row, until, 0, 0, obs, &n, &blocks);
 	*ret = obs;
 	*ret_n = n;
 	*ret_blocks = blocks;

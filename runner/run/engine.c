@@ -12,6 +12,7 @@
 #include "run/experiment.h"
 #include "run/runner.h"
 #include "host/busy.h"
+#include "host/calibration.h"
 #include "host/facts.h"
 #include "common/interrupt.h"
 #include "run/managed.h"
@@ -145,6 +146,21 @@ static int check_resumed(const char *verb, struct results *res, const json_t *ex
 	return 0;
 }
 
+/* This host's calibration, when one was taken here, with the host facts:
+ * report quotes the sigma the run was planned with from the directory
+ * alone, wherever it is read later. */
+static int host_put_calibration(json_t *host)
+{
+	struct server_config cfg = {};
+	struct calibration c, here = {};
+
+	managed_config_default(&cfg);
+	if (calibration_read(cfg.state_dir, &c) < 0 || calibration_identify(&here) < 0 ||
+	    !calibration_same_host(&c, &here))
+		return 0;
+	return json_object_set_new(host, "calibration", calibration_to_json(&c)) < 0 ? -ENOMEM : 0;
+}
+
 static int write_run_facts(const char *verb, struct results *res, const struct experiment *e, bool resume)
 {
 	json_t *exp = experiment_to_json(e), *host = NULL;
@@ -162,6 +178,8 @@ static int write_run_facts(const char *verb, struct results *res, const struct e
 	json_decref(exp);
 	if (r >= 0 && !(resume && results_have(res, "host.json"))) {
 		r = host_facts_collect(&host);
+		if (r >= 0)
+			r = host_put_calibration(host);
 		if (r >= 0)
 			r = results_put(res, "host.json", host);
 		json_decref(host);

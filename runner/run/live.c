@@ -77,11 +77,75 @@ static int live_change(struct runner *rn, struct context *c, struct context_spec
 	return r < 0 ? r : -EIO;
 }
 
+/* Whether every vary value's unit of this repeat is recorded already. */
+static bool live_all_done(struct runner *rn, unsigned repeat)
+{
+	char unit[96];
+	size_t n_done = 0;
+
+	for (size_t v = 0; v < rn->e->n_vary; v++)
+		if (results_unit_name(rn->context_name, v, repeat, unit, sizeof(unit)) >= 0 && runner_unit_done(rn, unit))
+			n_done++;
+	return n_done == rn->e->n_vary;
+}
+
+/* The server did not start (r): every value's steps recorded as failed. */
+static int live_start_failed(struct runner *rn, size_t ctx, unsigned repeat, int r, const struct unit_parts *u,
+			     const char *msg, char *unit, size_t len)
+{
+	const struct experiment *e = rn->e;
+	int result = 0;
+
+	if (!interrupt_signal)
+		log_error_errno(r, "%s: %s: the server did not start as %s: %m%s%s", rn->verb, unit,
+				context_kind_to_string(u->spec.kind), msg ? "; " : "", strempty(msg));
+	for (size_t v = 0; !interrupt_signal && result >= 0 && v < e->n_vary; v++) {
+		result = results_unit_name(rn->context_name, v, repeat, unit, len);
+		if (result >= 0)
+			result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, "the server did not start");
+		rn->steps_done += e->n_threads;
+	}
+	return result;
+}
+
+/* Each vary value not yet recorded put in force on the running server and
+ * read back, then its steps; a value that is not in force fails its steps. */
+static int live_walk(struct runner *rn, size_t ctx, unsigned repeat, struct unit_parts *u,
+		     const struct oltp_options *o, char *unit, size_t len)
+{
+	const struct experiment *e = rn->e;
+	int result = 0;
+
+	for (size_t v = 0; result >= 0 && v < e->n_vary; v++) {
+		_cleanup_free_ char *why = NULL;
+
+		if (results_unit_name(rn->context_name, v, repeat, unit, len) < 0 || runner_unit_done(rn, unit)) {
+			rn->steps_done += e->n_threads;
+			continue;
+		}
+		if (v > 0)
+			runner_progress("unit %s: %s=%s on the running server", unit, e->vary->name, e->vary_values[v]);
+		if (live_change(rn, &u->c, &u->spec, &u->tree, &u->slice_vary, v, &why) < 0) {
+			log_error("%s: %s: %s=%s could not be put in force live: %s", rn->verb, unit, e->vary->name,
+				  e->vary_values[v], why ? why : "it was not read back");
+			result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, why ? why : "the setting is not in force");
+			rn->steps_done += e->n_threads;
+			continue;
+		}
+		if (runner_put_placement(rn, unit, &u->c, &u->tree) < 0)
+			log_warning("%s: %s: cannot record the placement", rn->verb, unit);
+		result = runner_unit_steps(rn, unit, ctx, v, repeat, &u->c, &u->tree, o);
+		if (!process_alive(&u->c.pid))
+			break;
+	}
+	return result;
+}
+
 /* The units of one repeat of a context in mode = live: one server for
  * every vary value, the setting changed in place between them and read
  * back before their steps, so that a step never runs under a setting not
- * in force (its steps fail instead).  Long because, like run_unit, it
- * records and undoes a start that fails, and then walks the values. */
+ * in force (its steps fail instead).  Like run_unit, it records and undoes
+ * a start that fails. */
 int runner_run_live_unit(struct runner *rn, size_t ctx, unsigned repeat)
 {
 	const struct experiment *e = rn->e;
@@ -89,18 +153,14 @@ int runner_run_live_unit(struct runner *rn, size_t ctx, unsigned repeat)
 	struct unit_parts u = {};
 	struct oltp_options o = rn->o;
 	char unit[96];
-	size_t n_done = 0;
-	int r, result = 0;
+	int r, result;
 
 	/* Beside restart's units, the live ones are a column of their own. */
 	if (e->vary_modes & VARY_RESTART && xasprintf(&label, "%s-live", e->contexts[ctx].name) < 0)
 		return log_error_errno(-ENOMEM, "%s: %s: %m", rn->verb, e->contexts[ctx].name);
 	rn->context_name = label ? label : e->contexts[ctx].name;
 	experiment_client_for(e, ctx, &o);
-	for (size_t v = 0; v < e->n_vary; v++)
-		if (results_unit_name(rn->context_name, v, repeat, unit, sizeof(unit)) >= 0 && runner_unit_done(rn, unit))
-			n_done++;
-	if (n_done == e->n_vary) {
+	if (live_all_done(rn, repeat)) {
 		rn->steps_done += e->n_vary * e->n_threads;
 		rn->context_name = NULL;
 		return 0;
@@ -112,39 +172,10 @@ int runner_run_live_unit(struct runner *rn, size_t ctx, unsigned repeat)
 		rn->context_name = NULL;
 		return log_error_errno(r, "%s: %s: %m", rn->verb, unit);
 	}
-	if (r < 0) {
-		if (!interrupt_signal)
-			log_error_errno(r, "%s: %s: the server did not start as %s: %m%s%s", rn->verb, unit,
-					context_kind_to_string(u.spec.kind), msg ? "; " : "", strempty(msg));
-		for (size_t v = 0; !interrupt_signal && result >= 0 && v < e->n_vary; v++) {
-			result = results_unit_name(rn->context_name, v, repeat, unit, sizeof(unit));
-			if (result >= 0)
-				result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, "the server did not start");
-			rn->steps_done += e->n_threads;
-		}
-	}
-	for (size_t v = 0; r >= 0 && result >= 0 && v < e->n_vary; v++) {
-		_cleanup_free_ char *why = NULL;
-
-		if (results_unit_name(rn->context_name, v, repeat, unit, sizeof(unit)) < 0 || runner_unit_done(rn, unit)) {
-			rn->steps_done += e->n_threads;
-			continue;
-		}
-		if (v > 0)
-			runner_progress("unit %s: %s=%s on the running server", unit, e->vary->name, e->vary_values[v]);
-		if (live_change(rn, &u.c, &u.spec, &u.tree, &u.slice_vary, v, &why) < 0) {
-			log_error("%s: %s: %s=%s could not be put in force live: %s", rn->verb, unit, e->vary->name,
-				  e->vary_values[v], why ? why : "it was not read back");
-			result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, why ? why : "the setting is not in force");
-			rn->steps_done += e->n_threads;
-			continue;
-		}
-		if (runner_put_placement(rn, unit, &u.c, &u.tree) < 0)
-			log_warning("%s: %s: cannot record the placement", rn->verb, unit);
-		result = runner_unit_steps(rn, unit, ctx, v, repeat, &u.c, &u.tree, &o);
-		if (!process_alive(&u.c.pid))
-			break;
-	}
+	if (r < 0)
+		result = live_start_failed(rn, ctx, repeat, r, &u, msg, unit, sizeof(unit));
+	else
+		result = live_walk(rn, ctx, repeat, &u, &o, unit, sizeof(unit));
 	if (runner_unit_end(rn, &u) < 0)
 		log_warning("%s: %s: stopping the server failed", rn->verb, unit);
 	rn->context_name = NULL;

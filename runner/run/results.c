@@ -18,10 +18,49 @@ struct results {
 	bool made; /* by this run: results_discard() may remove it */
 };
 
-/* Long because each step of taking the directory has its failure. */
+/* dir's lock taken, without waiting: -EBUSY if another run holds it. */
+static int results_lock(const char *dir)
+{
+	_cleanup_free_ char *lock = NULL;
+	int fd;
+
+	if (xasprintf(&lock, "%s/lock", dir) < 0)
+		return -ENOMEM;
+	fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0644);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int e = errno == EWOULDBLOCK ? -EBUSY : -errno;
+
+		close(fd);
+		return e;
+	}
+	return fd;
+}
+
+/* steps/ and placements/ made, and a file written and removed: a full
+ * disk or a read-only mount shows now, not after an hour. */
+static int results_make_parts(const char *dir)
+{
+	_cleanup_free_ char *steps = NULL, *places = NULL, *probe = NULL;
+	int e;
+
+	if (xasprintf(&steps, "%s/" STEPS, dir) < 0 || xasprintf(&places, "%s/" PLACEMENTS, dir) < 0 ||
+	    xasprintf(&probe, "%s/.probe", dir) < 0)
+		return -ENOMEM;
+	e = mkdir_new(steps, 0755);
+	if (e >= 0)
+		e = mkdir_new(places, 0755);
+	if (e >= 0)
+		e = write_file_atomic(probe, "probe\n", 6);
+	if (e >= 0 && unlink(probe) < 0)
+		e = -errno;
+	return e;
+}
+
 int results_open(const char *dir, bool resume, struct results **ret)
 {
-	_cleanup_free_ char *lock = NULL, *steps = NULL, *places = NULL, *probe = NULL, *record = NULL;
+	_cleanup_free_ char *record = NULL;
 	struct results *r = NULL;
 	struct stat st;
 	int fd = -EBADF, e;
@@ -36,36 +75,17 @@ int results_open(const char *dir, bool resume, struct results **ret)
 	made = lstat(dir, &st) < 0 && errno == ENOENT;
 	if (made && resume)
 		return -ENOENT;
-	if (xasprintf(&lock, "%s/lock", dir) < 0 || xasprintf(&steps, "%s/" STEPS, dir) < 0 ||
-	    xasprintf(&places, "%s/" PLACEMENTS, dir) < 0 || xasprintf(&probe, "%s/.probe", dir) < 0 ||
-	    xasprintf(&record, "%s/results.json", dir) < 0)
+	if (xasprintf(&record, "%s/results.json", dir) < 0)
 		return -ENOMEM;
 	e = mkdir_p(dir, 0755);
 	if (e >= 0)
 		e = mkdir_new(dir, 0755);
-	if (e < 0)
-		goto fail;
-	fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0644);
-	if (fd < 0) {
-		e = -errno;
-		goto fail;
-	}
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		e = errno == EWOULDBLOCK ? -EBUSY : -errno;
-		goto fail;
-	}
-	if (!resume && access(record, F_OK) == 0) {
+	if (e >= 0)
+		e = fd = results_lock(dir);
+	if (e >= 0 && !resume && access(record, F_OK) == 0)
 		e = -EEXIST;
-		goto fail;
-	}
-	/* A full disk or a read-only mount shows now, not after an hour. */
-	e = mkdir_new(steps, 0755);
 	if (e >= 0)
-		e = mkdir_new(places, 0755);
-	if (e >= 0)
-		e = write_file_atomic(probe, "probe\n", 6);
-	if (e >= 0 && unlink(probe) < 0)
-		e = -errno;
+		e = results_make_parts(dir);
 	if (e >= 0 && (!(r = calloc(1, sizeof(*r))) || !(r->dir = strdup(dir))))
 		e = -ENOMEM;
 	if (e < 0)
@@ -187,30 +207,22 @@ static json_t *load_checked(const char *path, enum results_file kind, char **ret
 	return j;
 }
 
-/* Every *.json of dir/sub, in name order, as an object keyed by file stem
- * (placements) or an array (steps).
- * Long because each step of the directory's walk has its failure. */
-static int load_dir(const char *dir, const char *sub, bool as_object, json_t **ret, char **ret_why)
+static void names_free(char **names, size_t n)
 {
-	_cleanup_free_ char *path = NULL;
-	json_t *out = as_object ? json_object() : json_array();
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* The names of the *.json files in d (NULL: none), in name order; d is
+ * closed. */
+static int json_names(DIR *d, char ***ret_names, size_t *ret_n)
+{
 	char **names = NULL;
 	size_t n = 0;
 	struct dirent *de;
-	DIR *d;
 	int r = 0;
 
-	if (!out || xasprintf(&path, "%s/%s", dir, sub) < 0) {
-		json_decref(out);
-		return -ENOMEM;
-	}
-	d = opendir(path);
-	/* Every run makes steps/ first: a directory without is none of slicebench's. */
-	if (!d && !as_object) {
-		r = -errno;
-		json_decref(out);
-		return xasprintf(ret_why, "%s: %s", path, strerror(-r)), r == -ENOENT ? -ENOENT : -EBADMSG;
-	}
 	while (d && (de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 		char **p;
@@ -228,8 +240,40 @@ static int load_dir(const char *dir, const char *sub, bool as_object, json_t **r
 	}
 	if (d)
 		closedir(d);
-	if (r == 0 && n > 0)
+	if (r < 0) {
+		names_free(names, n);
+		return r;
+	}
+	if (n > 0)
 		qsort(names, n, sizeof(*names), name_cmp);
+	*ret_names = names;
+	*ret_n = n;
+	return 0;
+}
+
+/* Every *.json of dir/sub, in name order, as an object keyed by file stem
+ * (placements) or an array (steps). */
+static int load_dir(const char *dir, const char *sub, bool as_object, json_t **ret, char **ret_why)
+{
+	_cleanup_free_ char *path = NULL;
+	json_t *out = as_object ? json_object() : json_array();
+	char **names = NULL;
+	size_t n = 0;
+	DIR *d;
+	int r;
+
+	if (!out || xasprintf(&path, "%s/%s", dir, sub) < 0) {
+		json_decref(out);
+		return -ENOMEM;
+	}
+	d = opendir(path);
+	/* Every run makes steps/ first: a directory without is none of slicebench's. */
+	if (!d && !as_object) {
+		r = -errno;
+		json_decref(out);
+		return xasprintf(ret_why, "%s: %s", path, strerror(-r)), r == -ENOENT ? -ENOENT : -EBADMSG;
+	}
+	r = json_names(d, &names, &n);
 	for (size_t i = 0; i < n && r == 0; i++) {
 		_cleanup_free_ char *file = NULL;
 		json_t *j;
@@ -250,9 +294,7 @@ static int load_dir(const char *dir, const char *sub, bool as_object, json_t **r
 		if (r < 0)
 			r = -ENOMEM;
 	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	names_free(names, n);
 	if (r < 0) {
 		json_decref(out);
 		return r;

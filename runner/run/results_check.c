@@ -49,6 +49,14 @@ static const struct rule telemetry_rules[] = {
 	{},
 };
 
+static const struct rule saturation_rules[] = {
+	{ "client_threads", SHAPE_INT, 1, EXP_THREAD_COUNT_MAX },
+	{ "server_threads", SHAPE_INT, 0, COUNT_MAX },
+	{ "cpus", SHAPE_NUM, 0, 1e6 },
+	{ "saturated", SHAPE_BOOL },
+	{},
+};
+
 static const struct rule step_rules[] = {
 	{ "context", SHAPE_NAME, .required = true },
 	{ "threads", SHAPE_INT, 1, EXP_THREAD_COUNT_MAX, true },
@@ -72,6 +80,7 @@ static const struct rule step_rules[] = {
 	{ "in_flight_at_end", SHAPE_INT, 0, COUNT_MAX },
 	{ "intervals_tps", SHAPE_NUMS, 0, RATE_MAX },
 	{ "telemetry", SHAPE_OBJS, .sub = telemetry_rules },
+	{ "saturation", SHAPE_OBJ, .sub = saturation_rules },
 	{},
 };
 
@@ -143,14 +152,66 @@ static enum shape element_shape(enum shape array)
 	return of[array];
 }
 
-/* Long because it is the one switch over the shapes, a short case each. */
+static int check_value(const json_t *v, const struct rule *r, const char *path, char **ret_why);
+
+/* An array shape: each element checked with the element's shape, each
+ * named by its index. */
+static int check_array(const json_t *v, const struct rule *r, const char *path, char **ret_why)
+{
+	const json_t *x;
+	size_t i;
+
+	if (!json_is_array(v))
+		return refuse(ret_why, path, r->key, "an array", v);
+	json_array_foreach(v, i, x) {
+		_cleanup_free_ char *sub = NULL;
+		struct rule each = *r;
+		int e;
+
+		each.key = NULL;
+		each.shape = element_shape(r->shape);
+		if (r->shape == SHAPE_NUMS && json_is_null(x))
+			continue;
+		if (xasprintf(&sub, "%s.%s[%zu]", path, r->key, i) < 0)
+			return -ENOMEM;
+		if (each.shape == SHAPE_OBJ) {
+			if (!json_is_object(x))
+				return refuse(ret_why, sub, NULL, "an object", x);
+			e = check_object(x, r->sub, sub, ret_why);
+		} else
+			e = check_value(x, &each, sub, ret_why);
+		if (e < 0)
+			return e;
+	}
+	return 0;
+}
+
+/* SHAPE_NUM_MEMBERS: an object whose every member is a number in range
+ * or null. */
+static int check_members(const json_t *v, const struct rule *r, const char *path, char **ret_why)
+{
+	const json_t *x;
+	const char *k;
+
+	if (!json_is_object(v))
+		return refuse(ret_why, path, r->key, "an object", v);
+	json_object_foreach((json_t *)v, k, x) {
+		_cleanup_free_ char *sub = NULL;
+		struct rule each = { .key = k, .shape = SHAPE_NUM, .min = r->min, .max = r->max };
+
+		if (xasprintf(&sub, "%s.%s", path, r->key) < 0)
+			return -ENOMEM;
+		if (!json_is_null(x) && check_value(x, &each, sub, ret_why) < 0)
+			return -EBADMSG;
+	}
+	return 0;
+}
+
+/* The one switch over the shapes, a short case each. */
 static int check_value(const json_t *v, const struct rule *r, const char *path, char **ret_why)
 {
 	_cleanup_free_ char *sub = NULL;
-	const json_t *x;
-	const char *k;
 	char buf[96];
-	size_t i;
 
 	switch (r->shape) {
 	case SHAPE_INT:
@@ -185,44 +246,9 @@ static int check_value(const json_t *v, const struct rule *r, const char *path, 
 	case SHAPE_SCALARS:
 	case SHAPE_STRS:
 	case SHAPE_OBJS:
-		if (!json_is_array(v))
-			return refuse(ret_why, path, r->key, "an array", v);
-		json_array_foreach(v, i, x) {
-			struct rule each = *r;
-			int e;
-
-			each.key = NULL;
-			each.shape = element_shape(r->shape);
-			if (r->shape == SHAPE_NUMS && json_is_null(x))
-				continue;
-			free(sub);
-			sub = NULL;
-			if (xasprintf(&sub, "%s.%s[%zu]", path, r->key, i) < 0)
-				return -ENOMEM;
-			if (each.shape == SHAPE_OBJ) {
-				if (!json_is_object(x))
-					return refuse(ret_why, sub, NULL, "an object", x);
-				e = check_object(x, r->sub, sub, ret_why);
-			} else
-				e = check_value(x, &each, sub, ret_why);
-			if (e < 0)
-				return e;
-		}
-		return 0;
+		return check_array(v, r, path, ret_why);
 	case SHAPE_NUM_MEMBERS:
-		if (!json_is_object(v))
-			return refuse(ret_why, path, r->key, "an object", v);
-		json_object_foreach((json_t *)v, k, x) {
-			struct rule each = { .key = k, .shape = SHAPE_NUM, .min = r->min, .max = r->max };
-
-			free(sub);
-			sub = NULL;
-			if (xasprintf(&sub, "%s.%s", path, r->key) < 0)
-				return -ENOMEM;
-			if (!json_is_null(x) && check_value(x, &each, sub, ret_why) < 0)
-				return -EBADMSG;
-		}
-		return 0;
+		return check_members(v, r, path, ret_why);
 	}
 	return -EINVAL;
 }

@@ -1,6 +1,9 @@
 /* A unit of a run: a fresh server in a context (at a vary value, in a
  * repeat), its placement recorded, its steps one per thread count, each
  * recorded as it finishes, and the server stopped. */
+#include <sched.h>
+#include <stdio.h>
+
 #include "run/runner.h"
 #include "common/interrupt.h"
 #include "slices/attr/snapshot.h"
@@ -142,6 +145,39 @@ static void unit_slices_stop(struct runner *rn, struct slice_tree *t, struct pro
 	prop_value_done(vary);
 }
 
+/* The CPUs of cpu_dir's quota (cgroup v2's cpu.max, v1's
+ * cpu.cfs_quota_us over cpu.cfs_period_us); 0: none or not known. */
+static double quota_cpus(const char *cpu_dir)
+{
+	_cleanup_free_ char *max = NULL, *quota = NULL, *period = NULL, *p1 = NULL, *p2 = NULL, *p3 = NULL;
+	double q = 0, per = 0;
+	char word[32];
+
+	if (!cpu_dir || xasprintf(&p1, "%s/cpu.max", cpu_dir) < 0 || xasprintf(&p2, "%s/cpu.cfs_quota_us", cpu_dir) < 0 ||
+	    xasprintf(&p3, "%s/cpu.cfs_period_us", cpu_dir) < 0)
+		return 0;
+	if (read_file_str(p1, &max) >= 0 && sscanf(max, "%31s %lf", word, &per) == 2 && sscanf(word, "%lf", &q) == 1)
+		return per > 0 && q > 0 ? q / per : 0;
+	if (read_file_str(p2, &quota) >= 0 && read_file_str(p3, &period) >= 0 && sscanf(quota, "%lf", &q) == 1 &&
+	    sscanf(period, "%lf", &per) == 1)
+		return per > 0 && q > 0 ? q / per : 0;
+	return 0;
+}
+
+/* The CPUs the server in pid's context may use: its affinity, which its
+ * cpuset bounds, and its quota when less; 0 when not known. */
+static double context_cpus(pid_t pid, const char *cpu_dir)
+{
+	cpu_set_t set;
+	double cpus, quota;
+
+	if (pid <= 0 || sched_getaffinity(pid, sizeof(set), &set) < 0)
+		return 0;
+	cpus = CPU_COUNT(&set);
+	quota = quota_cpus(cpu_dir);
+	return quota > 0 ? MIN(cpus, quota) : cpus;
+}
+
 /* The steps of a unit whose server runs (c), those not yet recorded, after
  * the buffer pool's warm-up.  Returns <0 for what must end the run. */
 int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat, struct context *c,
@@ -169,6 +205,7 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 			 e->threads[t], left);
 		started_at = wall_clock_s();
 		r = runner_step(rn, c, tree, &step_o, (unsigned)e->threads[t], &s);
+		s.cpus = r < 0 ? 0 : context_cpus(c->pid, o->server_cpu_cgroup);
 		if (r < 0) {
 			snprintf(s.reason, sizeof(s.reason), "the step could not be set up: %s", strerror(-r));
 			s.failed = true;

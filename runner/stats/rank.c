@@ -35,17 +35,6 @@ static void u_distribution(size_t m, size_t n, double *work, double *dist)
 #undef P
 }
 
-/* The logarithms of v; -EDOM for a value without one. */
-static int logs(const double *v, size_t n, double *out)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (!isfinite(v[i]) || !(v[i] > 0))
-			return -EDOM;
-		out[i] = log(v[i]);
-	}
-	return 0;
-}
-
 /* U of a against b from their sorted differences (a tie counts a half). */
 static double u_statistic(const double *d, size_t nd)
 {
@@ -117,9 +106,9 @@ int stats_rank_ratio(const double *a, size_t n_a, const double *b, size_t n_b, d
 		return -ENOMEM;
 	if (n_a == 0 || n_b == 0)
 		return 0;
-	r = logs(a, n_a, la);
+	r = stats_logs(a, n_a, la);
 	if (r >= 0)
-		r = logs(b, n_b, lb);
+		r = stats_logs(b, n_b, lb);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < n_a; i++)

@@ -45,8 +45,7 @@ double stats_cv(const double *v, size_t n)
 	return n >= 2 && mean > 0 ? sqrt(var) / mean : NAN;
 }
 
-/* The logarithms of v into out; -EDOM for a value without one. */
-static int logs_of(const double *v, size_t n, double *out)
+int stats_logs(const double *v, size_t n, double *out)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(v[i]) || !(v[i] > 0))
@@ -65,7 +64,7 @@ static int log_moments(const double *v, size_t n, double *ret_mean, double *ret_
 
 	if (!l)
 		return -ENOMEM;
-	r = logs_of(v, n, l);
+	r = stats_logs(v, n, l);
 	if (r < 0)
 		return r;
 	stats_mean_var(l, n, ret_mean, ret_var);
@@ -131,6 +130,34 @@ double stats_mde(double se, double df, double level, double power)
 	if (isnan(se) || !(df > 0))
 		return NAN;
 	return exp((stats_t_critical(level, df) + gsl_cdf_tdist_Pinv(power, df)) * se);
+}
+
+void stats_sigma_interval(double sigma, double df, double level, double *ret_lo, double *ret_hi)
+{
+	double alpha = 1 - level;
+
+	*ret_lo = *ret_hi = NAN;
+	if (isnan(sigma) || !(df > 0))
+		return;
+	*ret_lo = sigma * sqrt(df / gsl_cdf_chisq_Pinv(1 - alpha / 2, df));
+	*ret_hi = sigma * sqrt(df / gsl_cdf_chisq_Pinv(alpha / 2, df));
+}
+
+void stats_wilson(size_t k, size_t n, double level, double *ret_lo, double *ret_hi)
+{
+	double nn = (double)n, p, z, z2, centre, half;
+
+	*ret_lo = *ret_hi = NAN;
+	if (n == 0)
+		return;
+	p = (double)k / nn;
+	z = gsl_cdf_ugaussian_Qinv((1 - level) / 2);
+	z2 = z * z;
+	centre = (p + z2 / (2 * nn)) / (1 + z2 / nn);
+	half = z * sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn)) / (1 + z2 / nn);
+	/* The ends of none and of all are 0 and 1 exactly, not rounding's 1e-17. */
+	*ret_lo = k == 0 ? 0 : MAX(0, centre - half);
+	*ret_hi = k == n ? 1 : MIN(1, centre + half);
 }
 
 int stats_ratio(const double *a, size_t n_a, const double *b, size_t n_b, double level, struct stats_ratio *ret)

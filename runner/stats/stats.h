@@ -42,6 +42,8 @@
 int stats_cmp_double(const void *a, const void *b);
 /* The median of v[0..n), NAN for n == 0.  Sorts v in place. */
 double stats_median(double *v, size_t n);
+/* The logarithms of v[0..n) into out; -EDOM for a value without one. */
+int stats_logs(const double *v, size_t n, double *out);
 
 enum stats_verdict {
 	STATS_SIGNIFICANT,     /* the interval excludes 1 (p < alpha) */
@@ -87,6 +89,15 @@ void stats_ratio_from_t(double d, double se, double df, double level, struct sta
  * with standard error se detects with probability power, as a ratio:
  * exp((t(1 - alpha/2, df) + t(power, df)) se). */
 double stats_mde(double se, double df, double level, double power);
+
+/* The interval at level of a standard deviation sigma estimated on df
+ * degrees of freedom (normal errors): sigma sqrt(df / chi2(1 - alpha/2, df))
+ * to sigma sqrt(df / chi2(alpha/2, df)).  NAN both without df. */
+void stats_sigma_interval(double sigma, double df, double level, double *ret_lo, double *ret_hi);
+
+/* Wilson's score interval at level for k successes in n trials (0 with
+ * k == 0, 1 with k == n); NAN both for n == 0. */
+void stats_wilson(size_t k, size_t n, double level, double *ret_lo, double *ret_hi);
 
 /* Holm's step-down over the two-sided p-values p[0..n) at level: each
  * comparison's adjusted p (*ret_p_adj, monotone in the order of the

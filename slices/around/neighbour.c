@@ -22,15 +22,7 @@ const struct word neighbour_kind_words[] = {
 
 static void note(struct neighbour *n, const char *what, int r, const sd_bus_error *error)
 {
-	if (n->failure)
-		return;
-	if (error && sd_bus_error_is_set(error))
-		xasprintf(&n->failure, "neighbour %s: %s: %s: %s", n->spec->name, what, error->name,
-			  strempty(error->message));
-	else if (r == -EEXIST)
-		xasprintf(&n->failure, "neighbour %s: %s already exists and was not made by this run", n->spec->name, what);
-	else
-		xasprintf(&n->failure, "neighbour %s: %s: %s", n->spec->name, what, strerror(-r));
+	bus_note_failure(&n->failure, r, error, "made by this run", "neighbour %s: %s", n->spec->name, what);
 }
 
 int neighbour_argv(const struct neighbour_spec *spec, const struct server *srv, char ***ret)

@@ -79,15 +79,8 @@ size_t slice_tree_props(const struct slice_tree *t, size_t i, const struct prop_
 
 static void note(struct slice_tree *t, const char *what, int r, const sd_bus_error *error)
 {
-	if (t->failure)
-		return;
-	if (error && sd_bus_error_is_set(error))
-		xasprintf(&t->failure, "slice %s: %s: %s", what, error->name, strempty(error->message));
-	else if (r == -EEXIST)
-		xasprintf(&t->failure, "slice %s already exists and was not made by this run (slicebench cleanup "
-				       "removes stale ones of slicebench's)", what);
-	else
-		xasprintf(&t->failure, "slice %s: %s", what, strerror(-r));
+	bus_note_failure(&t->failure, r, error,
+			 "made by this run (slicebench cleanup removes stale ones of slicebench's)", "slice %s", what);
 }
 
 struct append_slice {
@@ -128,33 +121,45 @@ static int name_slice(struct slice_tree *t, size_t i)
 	return xasprintf(&t->cgroups[i], "slicebench-raw-%d_%s", (int)getpid(), s->name);
 }
 
+/* Slice i's settings as slice_tree_props() gives them, copied side by
+ * side, as the limits and the checks want them; their count. */
+static size_t slice_values(const struct slice_tree *t, size_t i, struct prop_value vals[static SLICE_PROPS_MAX + 1])
+{
+	const struct prop_value *props[SLICE_PROPS_MAX + 1];
+	size_t n = slice_tree_props(t, i, props, ELEMENTSOF(props));
+
+	for (size_t k = 0; k < n; k++)
+		vals[k] = *props[k];
+	return n;
+}
+
+/* Slice i's settings written to its cgroup's files (no systemd). */
+static int write_limits(struct slice_tree *t, size_t i)
+{
+	struct prop_value vals[SLICE_PROPS_MAX + 1];
+	size_t n = slice_values(t, i, vals);
+	struct cgroup_limits l;
+	int r;
+
+	prop_collect_cgroup_limits(vals, n, &l);
+	r = cgfs_write_limits(t->mode, t->cgroups[i], &l);
+	if (r < 0)
+		note(t, t->cgroups[i], r, NULL);
+	return r;
+}
+
 static int start_one(struct slice_tree *t, size_t i)
 {
 	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
 	struct append_slice a = { .t = t, .i = i, .description = true };
-	const struct prop_value *props[SLICE_PROPS_MAX + 1];
-	struct cgroup_limits l;
-	size_t n;
 	int r;
 
 	if (!t->by_systemd) {
-		n = slice_tree_props(t, i, props, ELEMENTSOF(props));
 		r = cgfs_make(t->mode, t->cgroups[i]);
 		if (r < 0)
 			return note(t, t->cgroups[i], r, NULL), r;
 		t->n_made = i + 1;
-		/* The limits want the values side by side. */
-		{
-			struct prop_value vals[SLICE_PROPS_MAX + 1];
-
-			for (size_t k = 0; k < n; k++)
-				vals[k] = *props[k];
-			prop_collect_cgroup_limits(vals, n, &l);
-			r = cgfs_write_limits(t->mode, t->cgroups[i], &l);
-		}
-		if (r < 0)
-			note(t, t->cgroups[i], r, NULL);
-		return r;
+		return write_limits(t, i);
 	}
 	/* Never take over a slice that slicebench did not start. */
 	r = bus_unit_exists(t->bus, t->units[i], &error);
@@ -215,29 +220,17 @@ int slice_tree_set(struct slice_tree *t, size_t i, const struct prop_value *v)
 {
 	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
 	struct append_slice a = { .t = t, .i = i };
-	const struct prop_value *props[SLICE_PROPS_MAX + 1];
-	struct prop_value vals[SLICE_PROPS_MAX + 1];
-	struct cgroup_limits l;
-	size_t n;
 	int r;
 
 	if (i >= t->n_made)
 		return -ESRCH;
 	t->vary = v;
 	t->vary_in = i;
-	if (t->by_systemd) {
-		r = bus_set_unit_properties(t->bus, t->units[i], append_slice, &a, &error);
-		if (r < 0)
-			note(t, t->units[i], r, &error);
-		return r;
-	}
-	n = slice_tree_props(t, i, props, ELEMENTSOF(props));
-	for (size_t k = 0; k < n; k++)
-		vals[k] = *props[k];
-	prop_collect_cgroup_limits(vals, n, &l);
-	r = cgfs_write_limits(t->mode, t->cgroups[i], &l);
+	if (!t->by_systemd)
+		return write_limits(t, i);
+	r = bus_set_unit_properties(t->bus, t->units[i], append_slice, &a, &error);
 	if (r < 0)
-		note(t, t->cgroups[i], r, NULL);
+		note(t, t->units[i], r, &error);
 	return r;
 }
 
@@ -245,16 +238,13 @@ int slice_tree_set(struct slice_tree *t, size_t i, const struct prop_value *v)
  * placement_verify_props() records them; *ret_bad counts those not in force. */
 static int slice_settings(const struct slice_tree *t, size_t i, struct placement *ret, unsigned *ret_bad)
 {
-	const struct prop_value *props[SLICE_PROPS_MAX + 1];
 	struct prop_value vals[SLICE_PROPS_MAX + 1];
 	size_t n;
 	int r;
 
 	if (i >= t->n_made)
 		return -ESRCH;
-	n = slice_tree_props(t, i, props, ELEMENTSOF(props));
-	for (size_t k = 0; k < n; k++)
-		vals[k] = *props[k];
+	n = slice_values(t, i, vals);
 	r = placement_read_cgroup(t->cgroups[i], t->mode, "", ret);
 	return r < 0 ? r : placement_verify_props(ret, vals, n, t->mode, ret_bad);
 }

@@ -45,6 +45,30 @@ static int expect_key(const struct attr_verify *vf, const char *key, const char 
 	return 1;
 }
 
+/* key's value is u, or the word `unbounded` where u is UINT64_MAX (NULL:
+ * UINT64_MAX is a number as any other). */
+static int expect_u64(const struct attr_verify *vf, const char *key, uint64_t u, const char *unbounded, char *why,
+		      size_t len)
+{
+	char want[32];
+
+	if (unbounded && u == UINT64_MAX)
+		snprintf(want, sizeof(want), "%s", unbounded);
+	else
+		snprintf(want, sizeof(want), "%" PRIu64, u);
+	return expect_key(vf, key, want, why, len);
+}
+
+/* key's value is the list of v's CPUs (or nodes). */
+static int expect_cpus(const struct attr_verify *vf, const char *key, const struct prop_value *v, char *why, size_t len)
+{
+	char want[CPUSET_BYTES * 8];
+
+	if (cpumask_format(v->cpus, v->cpus_bytes, want, sizeof(want)) < 0)
+		return -ENOBUFS;
+	return expect_key(vf, key, want, why, len);
+}
+
 int force_weight(const struct prop_value *v _unused_, const struct attr_verify *vf, char *why, size_t len)
 {
 	char want[32];
@@ -81,20 +105,12 @@ int force_period(const struct prop_value *v, const struct attr_verify *vf, char 
 
 int force_allowed_cpus(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len)
 {
-	char want[CPUSET_BYTES * 8];
-
-	if (cpumask_format(v->cpus, v->cpus_bytes, want, sizeof(want)) < 0)
-		return -ENOBUFS;
-	return expect_key(vf, "cpuset.cpus.effective", want, why, len);
+	return expect_cpus(vf, "cpuset.cpus.effective", v, why, len);
 }
 
 int force_cpus(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len)
 {
-	char want[CPUSET_BYTES * 8];
-
-	if (cpumask_format(v->cpus, v->cpus_bytes, want, sizeof(want)) < 0)
-		return -ENOBUFS;
-	return expect_key(vf, v->def->keys[0], want, why, len);
+	return expect_cpus(vf, v->def->keys[0], v, why, len);
 }
 
 int force_accounting(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len)
@@ -104,13 +120,7 @@ int force_accounting(const struct prop_value *v, const struct attr_verify *vf, c
 
 int force_tasks_max(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len)
 {
-	char want[32];
-
-	if (v->u == UINT64_MAX)
-		snprintf(want, sizeof(want), "max");
-	else
-		snprintf(want, sizeof(want), "%" PRIu64, v->u);
-	return expect_key(vf, "tasks.max", want, why, len);
+	return expect_u64(vf, "tasks.max", v->u, "max", why, len);
 }
 
 int force_i(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len)
@@ -123,10 +133,7 @@ int force_i(const struct prop_value *v, const struct attr_verify *vf, char *why,
 
 int force_u(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len)
 {
-	char want[32];
-
-	snprintf(want, sizeof(want), "%" PRIu64, v->u);
-	return expect_key(vf, v->def->keys[0], want, why, len);
+	return expect_u64(vf, v->def->keys[0], v->u, NULL, why, len);
 }
 
 int force_bool(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len)
@@ -136,13 +143,7 @@ int force_bool(const struct prop_value *v, const struct attr_verify *vf, char *w
 
 int force_rlimit(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len)
 {
-	char want[32];
-
-	if (v->u == UINT64_MAX)
-		snprintf(want, sizeof(want), "unlimited");
-	else
-		snprintf(want, sizeof(want), "%" PRIu64, v->u);
-	return expect_key(vf, v->def->keys[0], want, why, len);
+	return expect_u64(vf, v->def->keys[0], v->u, "unlimited", why, len);
 }
 
 int force_sched_policy(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len)

@@ -234,15 +234,8 @@ int release_child(int gate_fd)
 
 void context_note_failure(struct context *c, const char *what, int r, const sd_bus_error *error)
 {
-	if (c->failure)
-		return;
-	if (error && sd_bus_error_is_set(error))
-		xasprintf(&c->failure, "%s: %s: %s", what, error->name, strempty(error->message));
-	else if (r == -EEXIST)
-		xasprintf(&c->failure, "%s already exists and was not started by this run (slicebench cleanup removes "
-				       "stale ones of slicebench's)", what);
-	else
-		xasprintf(&c->failure, "%s: %s", what, strerror(-r));
+	bus_note_failure(&c->failure, r, error,
+			 "started by this run (slicebench cleanup removes stale ones of slicebench's)", "%s", what);
 }
 
 static int append_one(sd_bus_message *m, void *userdata)

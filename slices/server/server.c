@@ -260,32 +260,56 @@ int server_remove_half_made(const char *state_dir, const struct server_engine *e
 	return r == -ENOENT ? 0 : r < 0 ? r : 1;
 }
 
-/* Long because it is one sequence, each step relying on the one before:
- * the paths, the user (never root), the trusted state directory, the
- * socket's, the datadir adopted only if ours or made, the option file; one
- * failure label undoes them. */
+/* The server's paths: its option file in STATE, its datadir and the log in it. */
+static int server_paths(const struct server_config *cfg, struct server *s)
+{
+	s->binary = strdup(cfg->binary);
+	s->user = strdup(cfg->user);
+	if (!s->binary || !s->user || xasprintf(&s->datadir, "%s/%s", cfg->state_dir, s->engine->datadir_name) < 0 ||
+	    xasprintf(&s->cnf, "%s/%s", cfg->state_dir, s->engine->option_file) < 0 ||
+	    xasprintf(&s->log, "%s/%s", s->datadir, s->engine->log_name) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/* The datadir adopted only if slicebench made it, else made. */
+static int datadir_adopt_or_create(const struct server *s, const struct passwd *pw, const char *state_dir)
+{
+	_cleanup_free_ char *marker = NULL;
+	struct stat st;
+
+	if (xasprintf(&marker, "%s/" MARKER, s->datadir) < 0)
+		return -ENOMEM;
+	if (lstat(s->datadir, &st) < 0)
+		return datadir_create(s, state_dir);
+	/* Never adopt a datadir that slicebench did not make. */
+	if (!S_ISDIR(st.st_mode) || !datadir_is_ours(marker))
+		return -EEXIST;
+	/* Made for another user ([server] user = mysql after the
+	 * default's runs): that user's files become this one's. */
+	if (st.st_uid != pw->pw_uid)
+		return chown_tree(s->datadir, st.st_uid, pw->pw_uid, pw->pw_gid);
+	return 0;
+}
+
+/* One sequence, each step relying on the one before: the paths, the user
+ * (never root), the trusted state directory, the socket's, the datadir,
+ * the option file; one failure label undoes them. */
 int server_setup(const struct server_config *config, struct server *ret)
 {
 	struct server_config filled = *config, *cfg = &filled;
 	struct server s = {};
-	_cleanup_free_ char *marker = NULL, *socket_dir = NULL;
+	_cleanup_free_ char *socket_dir = NULL;
 	struct passwd *pw;
-	struct stat st;
 	int r;
 
 	server_config_fill(cfg);
 	s.engine = server_engine_named(cfg->engine);
 	if (!s.engine || !cfg->binary)
 		return -EINVAL;
-	s.binary = strdup(cfg->binary);
-	s.user = strdup(cfg->user);
-	if (!s.binary || !s.user || xasprintf(&s.datadir, "%s/%s", cfg->state_dir, s.engine->datadir_name) < 0 ||
-	    xasprintf(&s.cnf, "%s/%s", cfg->state_dir, s.engine->option_file) < 0 ||
-	    xasprintf(&s.log, "%s/%s", s.datadir, s.engine->log_name) < 0 ||
-	    xasprintf(&marker, "%s/" MARKER, s.datadir) < 0) {
-		r = -ENOMEM;
+	r = server_paths(cfg, &s);
+	if (r < 0)
 		goto fail;
-	}
 	pw = getpwnam(s.user);
 	if (!pw) {
 		r = -ESRCH;
@@ -314,27 +338,10 @@ int server_setup(const struct server_config *config, struct server *ret)
 	r = reachable_by(s.datadir, pw);
 	if (r >= 0)
 		r = reachable_by(s.socket, pw);
-	if (r < 0)
-		goto fail;
-	if (lstat(s.datadir, &st) == 0) {
-		/* Never adopt a datadir that slicebench did not make. */
-		if (!S_ISDIR(st.st_mode) || !datadir_is_ours(marker)) {
-			r = -EEXIST;
-			goto fail;
-		}
-		/* Made for another user ([server] user = mysql after the
-		 * default's runs): that user's files become this one's. */
-		if (st.st_uid != pw->pw_uid) {
-			r = chown_tree(s.datadir, st.st_uid, pw->pw_uid, pw->pw_gid);
-			if (r < 0)
-				goto fail;
-		}
-	} else {
-		r = datadir_create(&s, cfg->state_dir);
-		if (r < 0)
-			goto fail;
-	}
-	r = s.engine->write_options(cfg, &s);
+	if (r >= 0)
+		r = datadir_adopt_or_create(&s, pw, cfg->state_dir);
+	if (r >= 0)
+		r = s.engine->write_options(cfg, &s);
 	if (r < 0)
 		goto fail;
 	*ret = s;

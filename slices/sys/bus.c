@@ -140,10 +140,13 @@ static int await_job(sd_bus *bus, sd_bus_message *reply, struct job_wait *w, con
 	return job_result_to_error(w, unit, error);
 }
 
-int bus_start_transient_unit(sd_bus *bus, const char *unit, bus_append_fn append, void *userdata,
-			     uint64_t timeout_usec, sd_bus_error *error)
+/* Calls m, a method that queues a job for unit (within call_usec, 0:
+ * sd-bus's default), and waits up to job_usec for the job to be removed.
+ * JobRemoved is subscribed to first: it may arrive before the reply. */
+static int call_job(sd_bus *bus, sd_bus_message *m, const char *unit, uint64_t call_usec, uint64_t job_usec,
+		    sd_bus_error *error)
 {
-	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL, *reply = NULL;
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
 	_cleanup_(sd_bus_slot_unrefp) sd_bus_slot *slot = NULL;
 	struct job_wait w = {};
 	int r;
@@ -151,33 +154,46 @@ int bus_start_transient_unit(sd_bus *bus, const char *unit, bus_append_fn append
 	r = subscribe_job_removed(bus, &w, &slot);
 	if (r < 0)
 		return r;
+	r = sd_bus_call(bus, m, call_usec, error, &reply);
+	if (r < 0)
+		return r;
+	return await_job(bus, reply, &w, unit, job_usec, error);
+}
+
+/* The properties a(sv): CollectMode first where collect (a transient
+ * unit's), then the caller's. */
+static int append_properties(sd_bus_message *m, bool collect, bus_append_fn append, void *userdata)
+{
+	int r = sd_bus_message_open_container(m, 'a', "(sv)"); /* properties a(sv) */
+
+	/* Failed units are collected too, so that none piles up. */
+	if (r >= 0 && collect)
+		r = sd_bus_message_append(m, "(sv)", "CollectMode", "s", "inactive-or-failed");
+	if (r >= 0)
+		r = append(m, userdata);
+	if (r >= 0)
+		r = sd_bus_message_close_container(m);
+	return r;
+}
+
+int bus_start_transient_unit(sd_bus *bus, const char *unit, bus_append_fn append, void *userdata,
+			     uint64_t timeout_usec, sd_bus_error *error)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
+	int r;
+
 	r = sd_bus_message_new_method_call(bus, &m, SD_DEST, SD_PATH, SD_MANAGER, "StartTransientUnit");
 	if (r < 0)
 		return r;
 	/* Mode "fail": never replace a job that someone else queued. */
 	r = sd_bus_message_append(m, "ss", unit, "fail"); /* name s, mode s */
+	if (r >= 0)
+		r = append_properties(m, true, append, userdata);
+	if (r >= 0)
+		r = sd_bus_message_append(m, "a(sa(sv))", 0); /* aux a(sa(sv)), unused */
 	if (r < 0)
 		return r;
-	r = sd_bus_message_open_container(m, 'a', "(sv)"); /* properties a(sv) */
-	if (r < 0)
-		return r;
-	/* Failed units are collected too, so that none piles up. */
-	r = sd_bus_message_append(m, "(sv)", "CollectMode", "s", "inactive-or-failed");
-	if (r < 0)
-		return r;
-	r = append(m, userdata);
-	if (r < 0)
-		return r;
-	r = sd_bus_message_close_container(m);
-	if (r < 0)
-		return r;
-	r = sd_bus_message_append(m, "a(sa(sv))", 0); /* aux a(sa(sv)), unused */
-	if (r < 0)
-		return r;
-	r = sd_bus_call(bus, m, timeout_usec, error, &reply);
-	if (r < 0)
-		return r;
-	return await_job(bus, reply, &w, unit, timeout_usec, error);
+	return call_job(bus, m, unit, timeout_usec, timeout_usec, error);
 }
 
 int bus_set_unit_properties(sd_bus *bus, const char *unit, bus_append_fn append, void *userdata, sd_bus_error *error)
@@ -191,11 +207,7 @@ int bus_set_unit_properties(sd_bus *bus, const char *unit, bus_append_fn append,
 	/* Runtime only: nothing lands in /etc, and the unit is transient anyway. */
 	r = sd_bus_message_append(m, "sb", unit, 1); /* name s, runtime b */
 	if (r >= 0)
-		r = sd_bus_message_open_container(m, 'a', "(sv)"); /* properties a(sv) */
-	if (r >= 0)
-		r = append(m, userdata);
-	if (r >= 0)
-		r = sd_bus_message_close_container(m);
+		r = append_properties(m, false, append, userdata);
 	if (r < 0)
 		return r;
 	return sd_bus_call(bus, m, 30 * USEC_PER_SEC, error, NULL);
@@ -203,18 +215,16 @@ int bus_set_unit_properties(sd_bus *bus, const char *unit, bus_append_fn append,
 
 int bus_stop_unit(sd_bus *bus, const char *unit, uint64_t timeout_usec, sd_bus_error *error)
 {
-	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
-	_cleanup_(sd_bus_slot_unrefp) sd_bus_slot *slot = NULL;
-	struct job_wait w = {};
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
 	int r;
 
-	r = subscribe_job_removed(bus, &w, &slot);
+	r = sd_bus_message_new_method_call(bus, &m, SD_DEST, SD_PATH, SD_MANAGER, "StopUnit");
+	if (r >= 0)
+		r = sd_bus_message_append(m, "ss", unit, "fail"); /* name s, mode s */
 	if (r < 0)
 		return r;
-	r = sd_bus_call_method(bus, SD_DEST, SD_PATH, SD_MANAGER, "StopUnit", error, &reply, "ss", unit, "fail");
-	if (r < 0)
-		return sd_bus_error_has_name(error, "org.freedesktop.systemd1.NoSuchUnit") ? -ENOENT : r;
-	return await_job(bus, reply, &w, unit, timeout_usec, error);
+	r = call_job(bus, m, unit, 0, timeout_usec, error);
+	return r < 0 && sd_bus_error_has_name(error, "org.freedesktop.systemd1.NoSuchUnit") ? -ENOENT : r;
 }
 
 int bus_kill_unit(sd_bus *bus, const char *unit, int sig, sd_bus_error *error)
@@ -284,8 +294,10 @@ const char *bus_unit_interface(const char *unit)
 	return SD_UNIT;
 }
 
-int bus_unit_get_string(sd_bus *bus, const char *unit, const char *iface, const char *property, char **ret,
-			sd_bus_error *error)
+/* A unit's property of D-Bus type 's' (ret a char **, to free()) or of a
+ * trivial type (ret a pointer to it), read at the unit's object path. */
+static int unit_property(sd_bus *bus, const char *unit, const char *iface, const char *property, char type, void *ret,
+			 sd_bus_error *error)
 {
 	_cleanup_free_ char *path = NULL;
 	int r;
@@ -293,19 +305,21 @@ int bus_unit_get_string(sd_bus *bus, const char *unit, const char *iface, const 
 	r = unit_path(bus, unit, &path, error);
 	if (r < 0)
 		return r;
-	return sd_bus_get_property_string(bus, SD_DEST, path, iface, property, error, ret);
+	if (type == 's')
+		return sd_bus_get_property_string(bus, SD_DEST, path, iface, property, error, ret);
+	return sd_bus_get_property_trivial(bus, SD_DEST, path, iface, property, error, type, ret);
+}
+
+int bus_unit_get_string(sd_bus *bus, const char *unit, const char *iface, const char *property, char **ret,
+			sd_bus_error *error)
+{
+	return unit_property(bus, unit, iface, property, 's', ret, error);
 }
 
 int bus_unit_get_u32(sd_bus *bus, const char *unit, const char *iface, const char *property, uint32_t *ret,
 		     sd_bus_error *error)
 {
-	_cleanup_free_ char *path = NULL;
-	int r;
-
-	r = unit_path(bus, unit, &path, error);
-	if (r < 0)
-		return r;
-	return sd_bus_get_property_trivial(bus, SD_DEST, path, iface, property, error, 'u', ret);
+	return unit_property(bus, unit, iface, property, 'u', ret, error);
 }
 
 int bus_unit_get_invocation_id(sd_bus *bus, const char *unit, char ret[static 33], sd_bus_error *error)
@@ -380,4 +394,25 @@ int bus_load_unit(sd_bus *bus, const char *unit, char **ret_path, sd_bus_error *
 		return -ENOENT;
 	*ret_path = strdup(path);
 	return *ret_path ? 0 : -ENOMEM;
+}
+
+void bus_note_failure(char **failure, int r, const sd_bus_error *error, const char *exists, const char *fmt, ...)
+{
+	_cleanup_free_ char *subject = NULL;
+	va_list ap;
+	int n;
+
+	if (*failure)
+		return;
+	va_start(ap, fmt);
+	n = vasprintf(&subject, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (error && sd_bus_error_is_set(error))
+		xasprintf(failure, "%s: %s: %s", subject, error->name, strempty(error->message));
+	else if (r == -EEXIST)
+		xasprintf(failure, "%s already exists and was not %s", subject, exists);
+	else
+		xasprintf(failure, "%s: %s", subject, strerror(-r));
 }

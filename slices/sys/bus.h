@@ -31,6 +31,13 @@ int bus_kill_unit(sd_bus *bus, const char *unit, int sig, sd_bus_error *error);
 /* ResetFailedUnit, so that a failed transient unit does not linger. */
 int bus_reset_failed_unit(sd_bus *bus, const char *unit);
 
+/* *failure, unless it is set already: the subject (fmt) and why it failed:
+ * error's name and message if it is set, "already exists and was not
+ * EXISTS" for -EEXIST (the unit or cgroup is not this run's), or r's text.
+ * The first failure is the one said. */
+void bus_note_failure(char **failure, int r, const sd_bus_error *error, const char *exists, const char *fmt, ...)
+	_printf_(5, 6);
+
 /* 1 if the manager has the unit loaded, 0 if not. */
 int bus_unit_exists(sd_bus *bus, const char *unit, sd_bus_error *error);
 /* Waits until the unit is gone (garbage-collected), up to timeout. */

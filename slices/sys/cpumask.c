@@ -34,27 +34,15 @@ int cpumask_parse(const char *s, uint8_t *mask, size_t *ret_bytes)
 	return 0;
 }
 
+/* As cpu_list_format() writes a list: the mask is never wider than
+ * CPUSET_BYTES, CPU_LIST_MAX CPUs. */
 int cpumask_format(const uint8_t *mask, size_t bytes, char *buf, size_t len)
 {
-	size_t off = 0;
-	int cpu = 0, max = (int)bytes * 8;
+	long cpus[CPU_LIST_MAX];
+	size_t n = 0;
 
-	buf[0] = 0;
-	while (cpu < max) {
-		int lo, hi, n;
-		if (!(mask[cpu / 8] & (1u << (cpu % 8)))) {
-			cpu++;
-			continue;
-		}
-		lo = cpu;
-		while (cpu + 1 < max && (mask[(cpu + 1) / 8] & (1u << ((cpu + 1) % 8))))
-			cpu++;
-		hi = cpu++;
-		n = lo == hi ? snprintf(buf + off, len - off, "%s%d", off ? "," : "", lo)
-			     : snprintf(buf + off, len - off, "%s%d-%d", off ? "," : "", lo, hi);
-		if (n < 0 || (size_t)n >= len - off)
-			return -ENOBUFS;
-		off += (size_t)n;
-	}
-	return 0;
+	for (size_t cpu = 0; cpu < bytes * 8 && n < ELEMENTSOF(cpus); cpu++)
+		if (mask[cpu / 8] & (1u << (cpu % 8)))
+			cpus[n++] = (long)cpu;
+	return cpu_list_format(cpus, n, buf, len);
 }

@@ -1,0 +1,270 @@
+/* slicebench calibrate EXPERIMENT CONTEXT (calibrate/calibrate.h): the A/A
+ * experiment made from the file's context, its plan, its run by the run
+ * engine into a normal results directory, the analysis of its rounds, and
+ * the record in STATE/calibration.json. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "calibrate/calibrate.h"
+#include "host/calibration.h"
+#include "report/report.h"
+#include "run/engine.h"
+#include "run/experiment.h"
+#include "run/managed.h"
+#include "stats/stats.h"
+#include "common/rng.h"
+#include "common/util.h"
+
+struct calibrator {
+	struct calibrate_args args;
+	struct experiment file, aa;
+	size_t ic;
+	char twin[48];
+	unsigned group_rounds, file_repeat; /* the file's repeat (a pilot's rounds with repeat = auto) */
+	size_t file_cells;		    /* the file's columns: contexts x vary values */
+	char *dir;
+	bool analysed;
+	struct calibrate_result res;
+	char state_dir[PATH_MAX];
+};
+
+static int load_file(struct calibrator *c)
+{
+	_cleanup_free_ char *path = NULL, *msg = NULL;
+	int r;
+
+	if (experiment_find(c->args.experiment, &path) < 0)
+		return log_error("calibrate: no experiment '%s' (slicebench list shows them)", c->args.experiment), -EINVAL;
+	r = experiment_load(path, cgroup_mode_detect(), &c->file, &msg);
+	if (r < 0)
+		return log_error("calibrate: %s", msg ? msg : strerror(-r)), -EINVAL;
+	for (c->ic = 0; c->ic < c->file.n_contexts; c->ic++)
+		if (streq(c->file.contexts[c->ic].name, c->args.context))
+			break;
+	if (c->ic == c->file.n_contexts)
+		return log_error("calibrate: %s has no context '%s'", c->file.path, c->args.context), -EINVAL;
+	if (snprintf(c->twin, sizeof(c->twin), "%s" CALIBRATE_TWIN_SUFFIX, c->args.context) >= (int)sizeof(c->twin))
+		return log_error("calibrate: the context's name '%s' is too long for its twin's", c->args.context), -EINVAL;
+	return 0;
+}
+
+/* The defaults the file gives, and what the file and the options do not
+ * allow together. */
+static int check_args(struct calibrator *c)
+{
+	const struct experiment *e = &c->file;
+
+	if (!c->args.threads)
+		c->args.threads = e->threads[0];
+	if (!c->args.duration_ns)
+		c->args.duration_ns = e->duration_ns;
+	if (!c->args.confidence)
+		c->args.confidence = STATS_CONFIDENCE_DEFAULT;
+	if ((unsigned long)c->args.threads >= e->max_connections)
+		return log_error("calibrate: --threads %ld needs max-connections above %ld, and %s's is %u", c->args.threads,
+				 c->args.threads, e->name, e->max_connections),
+		       -EINVAL;
+	c->file_repeat = e->repeat_auto ? RUN_AUTO_PILOT : e->repeat;
+	c->group_rounds = MAX(c->file_repeat, 2u);
+	c->file_cells = e->n_contexts * experiment_n_values(e);
+	if (c->args.pairs < 2 * c->group_rounds)
+		return log_error("calibrate: --pairs %u: two A/A tests of %s's %u rounds need --pairs %u or more",
+				 c->args.pairs, e->name, c->group_rounds, 2 * c->group_rounds),
+		       -EINVAL;
+	return 0;
+}
+
+/* The file's context under a name of the A/A experiment's. */
+static int add_context(struct calibrator *c, const char *name)
+{
+	const struct context_spec *from = &c->file.contexts[c->ic];
+	size_t i = c->aa.n_contexts++;
+	struct context_spec *to = &c->aa.contexts[i];
+	int r = 0;
+
+	snprintf(to->name, sizeof(to->name), "%s", name);
+	to->kind = from->kind;
+	to->session = from->session;
+	c->aa.context_slice[i] = -1;
+	for (size_t p = 0; p < from->n_props && r >= 0; p++)
+		if ((r = prop_parse(from->props[p].def->name, from->props[p].text, &to->props[to->n_props])) >= 0)
+			to->n_props++;
+	if (r >= 0 && c->file.client_cpus[c->ic] && !(c->aa.client_cpus[i] = strdup(c->file.client_cpus[c->ic])))
+		r = -ENOMEM;
+	return r;
+}
+
+/* The A/A experiment: the file's workload, server and client, its
+ * context twice, --pairs rounds at one thread count. */
+static int make_aa(struct calibrator *c)
+{
+	struct experiment *aa = &c->aa;
+	int r = experiment_copy_settings(&c->file, aa);
+
+	memcpy(aa->name, "calibrate", sizeof("calibrate"));
+	aa->path = strdup(c->file.path);
+	xasprintf(&aa->description, "calibrate %s: %s against itself", c->file.name, c->args.context);
+	aa->threads[0] = c->args.threads;
+	aa->n_threads = 1;
+	aa->duration_ns = c->args.duration_ns;
+	aa->repeat = c->args.pairs;
+	aa->vary_slice = -1;
+	snprintf(aa->baseline, sizeof(aa->baseline), "%s", c->args.context);
+	if (r >= 0)
+		r = add_context(c, c->args.context);
+	if (r >= 0)
+		r = add_context(c, c->twin);
+	if (r >= 0 && (!aa->path || !aa->description))
+		r = -ENOMEM;
+	return r < 0 ? log_error_errno(r, "calibrate: cannot make the A/A experiment: %m") : 0;
+}
+
+static void print_plan(const struct calibrator *c)
+{
+	struct run_plan plan;
+
+	if (run_plan_make(&c->aa, NULL, &plan) < 0)
+		plan.estimate_s = NAN;
+	printf("calibrate %s: %s and %s, the same %s context, at %ld thread%s; %u rounds of the two in a random order, "
+	       "steps of %.0fs + %.0fs warm-up; about %.0f min\n",
+	       c->file.name, c->args.context, c->twin, context_kind_to_string(c->file.contexts[c->ic].kind),
+	       c->args.threads, c->args.threads == 1 ? "" : "s", c->args.pairs, (double)c->args.duration_ns / 1e9,
+	       (double)c->aa.warmup_ns / 1e9, plan.estimate_s / 60 + 0.5);
+	printf("the A/A tests: %u groups of %u rounds (%s's repeat), in each the model's test of %s against %s at "
+	       "%g%%\n",
+	       c->args.pairs / c->group_rounds, c->group_rounds, c->file.name, c->twin, c->args.context,
+	       100 * c->args.confidence);
+}
+
+/* The run's TPS table, then the analysis of its rounds. */
+static void finished(void *userdata, const json_t *doc, const char *dir _unused_)
+{
+	struct calibrator *c = userdata;
+	struct report_options ro = { .format = REPORT_TEXT, .confidence = c->args.confidence };
+	int r;
+
+	report_render(doc, &ro, stdout);
+	r = calibrate_analyse(doc, c->args.context, c->twin, c->group_rounds, c->args.confidence, &c->res);
+	if (r < 0)
+		log_error("calibrate: cannot analyse the rounds: %s",
+			  r == -EDOM ? "no step succeeded" : strerror(-r));
+	c->analysed = r >= 0;
+}
+
+/* What the file's repeats can tell from noise at this sigma: a
+ * comparison of two of its columns, file_repeat starts a side. */
+static double file_mde(const struct calibrator *c, double *ret_df)
+{
+	*ret_df = (double)(c->file_cells - 1) * (c->file_repeat - 1);
+	return stats_mde(c->res.sigma * sqrt(2.0 / c->file_repeat), *ret_df, c->args.confidence, STATS_POWER);
+}
+
+static void print_result(const struct calibrator *c)
+{
+	const struct calibrate_result *s = &c->res;
+	double df, mde = file_mde(c, &df), rate = s->groups ? (double)s->false_positives / s->groups : NAN;
+
+	printf("\nsigma between starts: %.1f%% (%.1f-%.1f%% at %g%%), of ln TPS from the model (cell + round), "
+	       "%zu starts in %u rounds, %.0f degrees of freedom\n",
+	       100 * s->sigma, 100 * s->sigma_lo, 100 * s->sigma_hi, 100 * s->level, s->n_starts - s->n_failed, s->rounds,
+	       s->df);
+	printf("false positives: %u of %u A/A tests of %u rounds called a difference significant at %g%%: %.0f%% "
+	       "(%.0f-%.0f%%), where %.0f%% is expected\n",
+	       s->false_positives, s->groups, s->group_rounds, 100 * s->level, 100 * rate, 100 * s->fp_lo,
+	       100 * s->fp_hi, 100 * (1 - s->level));
+	printf("smallest gap: with %u repeats a side (%zu columns of %s, %.0f degrees of freedom), %.2fx at %.0f%% "
+	       "power\n",
+	       c->file_repeat, c->file_cells, c->file.name, df, mde, 100 * STATS_POWER);
+	if (s->n_failed)
+		printf("%zu of %zu starts failed and are left out\n", s->n_failed, s->n_starts);
+	printf("\nthis host: sigma %.1f%% (%.1f-%.1f%%) between starts of %s at %ld thread%s; %u of %u A/A tests at %g%% "
+	       "called significant (%.0f%%, %.0f-%.0f%%); with %u repeats a side a gap under %.2fx cannot be told from "
+	       "noise\n",
+	       100 * s->sigma, 100 * s->sigma_lo, 100 * s->sigma_hi, c->args.context, c->args.threads,
+	       c->args.threads == 1 ? "" : "s", s->false_positives, s->groups, 100 * s->level, 100 * rate,
+	       100 * s->fp_lo, 100 * s->fp_hi, c->file_repeat, mde);
+}
+
+/* STATE/calibration.json from the analysis. */
+static int store(const struct calibrator *c)
+{
+	const struct calibrate_result *s = &c->res;
+	struct calibration cal = { .threads = c->args.threads, .duration_s = (double)c->args.duration_ns / 1e9,
+				   .pairs = c->args.pairs, .level = s->level, .sigma = s->sigma, .sigma_lo = s->sigma_lo,
+				   .sigma_hi = s->sigma_hi, .df = s->df, .group_rounds = s->group_rounds,
+				   .groups = s->groups, .false_positives = s->false_positives, .fp_lo = s->fp_lo,
+				   .fp_hi = s->fp_hi };
+	time_t now = time(NULL);
+	int r;
+
+	snprintf(cal.experiment, sizeof(cal.experiment), "%s", c->file.name);
+	snprintf(cal.context, sizeof(cal.context), "%s", c->args.context);
+	strftime(cal.date, sizeof(cal.date), "%Y-%m-%d %H:%M UTC", gmtime(&now));
+	r = calibration_identify(&cal);
+	if (r >= 0)
+		r = calibration_write(c->state_dir, &cal);
+	if (r == -EDOM)
+		return log_error("calibrate: too few rounds succeeded for a sigma and a test: nothing stored"), -EIO;
+	if (r < 0)
+		return log_error_errno(r, "calibrate: cannot write %s/" CALIBRATION_FILE ": %m", c->state_dir);
+	printf("stored in %s/" CALIBRATION_FILE ": run's and explain's plans quote it on this host at %ld thread%s\n",
+	       c->state_dir, c->args.threads, c->args.threads == 1 ? "" : "s");
+	return 0;
+}
+
+/* The rounds, the analysis, the record.  -EINVAL: the results directory
+ * was refused; else the failed steps, or -errno (logged). */
+static int measure(struct calibrator *c)
+{
+	struct run_options o = { .verb = "calibrate", .order = (enum run_order)c->args.order, .seed = c->args.seed,
+				 .seed_given = c->args.seed_given, .confidence = c->args.confidence,
+				 .finished = finished, .userdata = c };
+	char stamp[32];
+	time_t now = time(NULL);
+	int r;
+
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+	if (c->args.out ? !(c->dir = strdup(c->args.out))
+			: xasprintf(&c->dir, "results/calibrate-%s-%s-%s", c->file.name, c->args.context, stamp) < 0)
+		return log_error_errno(-ENOMEM, "calibrate: %m");
+	fflush(stdout);
+	r = run_whole_experiment(&c->aa, c->dir, &o);
+	if (o.refused)
+		return -EINVAL;
+	/* Bad input was refused above: what failed while measuring is a
+	 * failure at run time, whatever its errno. */
+	if (r < 0 || !c->analysed)
+		return r == -EINTR ? r : -EIO;
+	print_result(c);
+	return store(c) < 0 ? -EIO : r;
+}
+
+int calibrate_run(const struct calibrate_args *a)
+{
+	_cleanup_free_ struct calibrator *c = calloc(1, sizeof(*c));
+	struct server_config cfg = {};
+	int r;
+
+	if (!c)
+		return log_error_errno(-ENOMEM, "calibrate: %m");
+	c->args = *a;
+	r = load_file(c);
+	if (r >= 0)
+		r = check_args(c);
+	if (r >= 0)
+		r = make_aa(c);
+	if (r >= 0) {
+		experiment_server_config(&c->file, &cfg);
+		managed_config_default(&cfg);
+		snprintf(c->state_dir, sizeof(c->state_dir), "%s", cfg.state_dir);
+		print_plan(c);
+	}
+	if (r >= 0 && !a->dry_run)
+		r = measure(c);
+	experiment_done(&c->aa);
+	experiment_done(&c->file);
+	free(c->dir);
+	return r;
+}

@@ -1,0 +1,91 @@
+#!/bin/bash
+# The code layout's limits (README's "Layout"): no tracked .c or .h outside
+# t/ is over 700 lines, and no function in a .c outside t/ is over 60 lines
+# unless the comments directly above its header say why it must be one
+# piece: a line of them begins "One piece:" (after the "/*", " *" or "//"),
+#   /* One piece: it is the one switch over the shapes, a short case each. */
+# The marker is for a function that cannot be split where a concern ends;
+# otherwise split it.  A function is counted from its body's "{" to its "}"
+# at column 0; its header may end in ") {" or stand above a line "{".  A
+# fixture checks the scan itself.
+# Prerequisites: none (git, to list the tracked files; else every file).
+. "${SLICEBENCH_TOP:-.}/t/lib.sh"
+top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
+max_file=700 max_function=60
+scratch=$(mktemp -d) || exit 1
+trap 'rm -rf "$scratch"' EXIT
+cd "$top" || exit 1
+echo "1..4"
+
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	git ls-files -- '*.c' '*.h'
+else
+	find . -name '*.[ch]' | sed 's|^\./||'
+fi | grep -v '^t/' | sort >"$scratch/files"
+
+xargs wc -l <"$scratch/files" | awk -v max=$max_file '$2 != "total" && $1 > max { print $2 ": " $1 " lines" }' >"$scratch/long-files"
+[ -s "$scratch/files" ] && [ ! -s "$scratch/long-files" ]
+ok $? "no .c or .h outside t/ is over $max_file lines ($(wc -l <"$scratch/files") files)" "$scratch/long-files"
+
+# scan FILE...: each top-level function, as FILE:LINE NAME LENGTH MARKED,
+# LINE its "{" and MARKED 1 where "One piece:" begins a line of the comment
+# above it.
+scan() {
+	awk '
+	FNR == 1 { infn = 0; split("", line) }
+	{ line[FNR] = $0 }
+	!infn && ($0 == "{" || ($0 ~ /^[A-Za-z_].*\)[ \t]*\{[ \t]*$/ && $0 !~ /=/)) {
+		h = ($0 == "{") ? FNR - 1 : FNR
+		while (h > 1 && line[h] ~ /^[ \t]/) h--
+		# The return type on a line of its own above the name.
+		if (h > 1 && line[h - 1] ~ /^[A-Za-z_]/ && line[h - 1] !~ /[;{}#]|\*\/[ \t]*$/) h--
+		for (c = h; c < FNR && line[c] !~ /\(/; c++) ;
+		name = line[c]; sub(/\(.*/, "", name); sub(/.*[ \t*]/, "", name)
+		marked = 0
+		for (c = h - 1; c >= 1 && line[c] ~ /^[ \t]*(\/\*|\*|\/\/)/; c--)
+			if (line[c] ~ /^[ \t]*(\/\*+|\*|\/\/)[ \t]*One piece:/) marked = 1
+		start = FNR; infn = 1; next
+	}
+	infn && /^}/ { infn = 0; print FILENAME ":" start, name, FNR - start + 1, marked }
+	' "$@"
+}
+# over FILE: the functions of a scan over the limit without the marker.
+over() { awk -v max=$max_function '$3 > max && !$4 { print $1 " " $2 ": " $3 " lines, and no \"One piece:\" above it" }' "$1"; }
+
+# A fixture that must fail: of a 60-line function, 61-line ones with the
+# marker (in a comment of one line, of several, and under a second comment)
+# and without it, and one whose header spans lines, only the unmarked
+# 61-line ones are over.
+body() { echo "{"; for i in $(seq 3 "$1"); do echo "	x++;"; done; echo "}"; }
+{
+	echo "static int x;"
+	echo "static void sixty(void)"; body 60
+	echo "/* One piece: a reason. */"
+	echo "static void marked_one_line(void)"; body 61
+	printf '/* Why it is long:\n * One piece: a reason.\n */\n'
+	echo "static void marked_block(void)"; body 61
+	printf '/* What it does. */\n/* One piece: a reason. */\n'
+	echo "static void marked_twice(void)"; body 61
+	echo "/* Long, but says not why in the marker's words. */"
+	echo "static void unmarked(void)"; body 61
+	printf 'static int\nunmarked_split(int a,\n\t       int b)\n'; body 62
+	echo "static void braced(void) {"; for i in $(seq 3 61); do echo "	x++;"; done; echo "}"
+} >"$scratch/fixture.c"
+scan "$scratch/fixture.c" >"$scratch/fixture.functions"
+over "$scratch/fixture.functions" | sed 's/^[^ ]* //' >"$scratch/fixture.over"
+printf '%s\n' "unmarked: 61 lines, and no \"One piece:\" above it" \
+	"unmarked_split: 62 lines, and no \"One piece:\" above it" \
+	"braced: 61 lines, and no \"One piece:\" above it" >"$scratch/fixture.want"
+diff "$scratch/fixture.want" "$scratch/fixture.over" >"$scratch/fixture.diff"
+ok $? "the scan flags exactly the unmarked functions over $max_function lines of a fixture" "$scratch/fixture.diff"
+
+scan $(grep '\.c$' "$scratch/files") >"$scratch/functions"
+# A scan that finds (next to) nothing would pass the next test for nothing.
+[ "$(wc -l <"$scratch/functions")" -gt 500 ]
+ok $? "the scan finds the functions ($(wc -l <"$scratch/functions") of them)"
+
+over "$scratch/functions" >"$scratch/long-functions"
+[ ! -s "$scratch/long-functions" ]
+ok $? "no function outside t/ is over $max_function lines unless a comment says why it is one piece ($(awk -v max=$max_function '$3 > max && $4' "$scratch/functions" | wc -l) say so)" \
+	"$scratch/long-functions"
+exit $failed

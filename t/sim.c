@@ -1,0 +1,187 @@
+/* The simulation tests' shared pieces (t/sim.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/util.h"
+#include "run/results.h"
+#include "sim.h"
+#include "tap.h"
+
+struct rng sim_gen;
+size_t sim_steps_run;
+
+size_t sim_start(char *dir, size_t len, uint64_t seed)
+{
+	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+	const char *s = getenv("SLICEBENCH_SIM_SCALE");
+
+	snprintf(dir, len, "%s/slicebench-sim.XXXXXX", base);
+	if (!mkdtemp(dir))
+		bail_out("mkdtemp: %m");
+	sim_gen = rng_seeded(seed, 0);
+	printf("# | case | observed (95%% simulation interval) | asked | data sets |\n# |---|---|---|---|\n");
+	return s && atoi(s) > 0 ? (size_t)atoi(s) : 1;
+}
+
+double sim_uniform(void)
+{
+	return (double)(rng_next(&sim_gen) >> 11) * 0x1.0p-53;
+}
+
+double sim_gauss(void)
+{
+	double u = sim_uniform(), v = sim_uniform();
+
+	return sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(2 * M_PI * v);
+}
+
+/* A run directory at path: contexts names[0..n) (the first the baseline),
+ * rounds from..to, each round's units in a random order (or fixed), TPS
+ * drawn from t.  Written through results_put(), as run writes them. */
+void sim_write_rounds(const char *path, const char *const *names, size_t n, unsigned from, unsigned to,
+			 const struct truth *t, unsigned total_rounds)
+{
+	struct results *res;
+	size_t order[64];
+	int r = results_open(path, from > 1, &res);
+
+	if (r < 0)
+		bail_out("results_open %s: %s", path, strerror(-r));
+	if (from == 1 && t->host) {
+		json_t *host = json_pack("{s:s, s:{s:s, s:s}, s:{s:s}}", "hostname", t->host, "cpu", "vendor", "Sim",
+					 "model", t->host, "kernel", "release", "6.1.0");
+
+		results_put(res, "host.json", host);
+		json_decref(host);
+	}
+	if (from == 1) {
+		json_t *exp = json_pack("{s:s, s:[i], s:[], s:s, s:i}", "name", t->experiment ? t->experiment : "sim", "threads", 1, "contexts", "baseline",
+					names[0], "repeat", (int)total_rounds);
+
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(json_object_get(exp, "contexts"), json_string(names[i]));
+		results_put(res, "experiment.json", exp);
+		json_decref(exp);
+	}
+	for (unsigned round = from; round <= to; round++) {
+		for (size_t i = 0; i < n; i++)
+			order[i] = i;
+		if (!t->fixed_order)
+			rng_shuffle(&sim_gen, order, n, sizeof(order[0]));
+		for (size_t slot = 0; slot < n; slot++) {
+			size_t c = order[slot];
+			bool slow = t->slow_one_in_five && (round - 1) % 5 == (unsigned)(c * 7 + round / 5) % 5;
+			double tps = exp(t->log_tps(t->ctx, c) + t->sigma * sim_gauss()) * pow(1 + t->drift, (double)sim_steps_run++) *
+				     (slow ? 0.7 : 1);
+			char unit[96], file[160];
+			json_t *s;
+
+			snprintf(unit, sizeof(unit), "%s-v1-r%u", names[c], round);
+			snprintf(file, sizeof(file), "steps/%s-t1.json", unit);
+			s = json_pack("{s:s, s:i, s:i, s:s, s:f, s:f, s:b, s:s, s:i, s:f, s:n}", "context", names[c], "repeat",
+				      (int)round, "threads", 1, "driver", "slicebench", "duration_s", 1.0, "tps", tps,
+				      "failed", 0, "unit", unit, "slot", (int)slot + 1, "started_at", 1.8e9 + (double)sim_steps_run,
+				      "vary_value");
+			if (t->cpus > 0)
+				json_object_set_new(s, "saturation",
+						    json_pack("{s:i, s:i, s:f, s:b}", "client_threads", 1, "server_threads", 1,
+							      "cpus", t->cpus, "saturated", 2 > t->cpus));
+			if (results_put(res, file, s) < 0)
+				bail_out("results_put %s", file);
+			json_decref(s);
+		}
+	}
+	results_close(res);
+}
+
+static void wilson(const struct rate *r, double z, double *lo, double *hi)
+{
+	double n = (double)r->n, p = (double)r->hits / n, c = (p + z * z / (2 * n)) / (1 + z * z / n),
+	       h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n);
+
+	*lo = MAX(0, c - h);
+	*hi = MIN(1, c + h);
+}
+
+/* One row: the rate with its 95% simulation interval, and the assertion
+ * ("<=" or ">=" the bound) judged by the 99% one. */
+void sim_row(const char *what, const struct rate *r, const char *op, double bound)
+{
+	double lo95, hi95, lo99, hi99, p = (double)r->hits / (double)r->n;
+
+	wilson(r, 1.96, &lo95, &hi95);
+	wilson(r, 2.576, &lo99, &hi99);
+	printf("# | %s | %.1f%% (%.1f-%.1f%%) | %s %.0f%% | %zu |\n", what, 100 * p, 100 * lo95, 100 * hi95, op,
+	       100 * bound, r->n);
+	if (*op == '<')
+		ok(lo99 <= bound, "%s: %.1f%% (99%% simulation interval %.1f-%.1f%%), at most %.0f%%", what, 100 * p, 100 * lo99,
+		   100 * hi99, 100 * bound);
+	else if (*op == '>')
+		ok(hi99 >= bound, "%s: %.1f%% (99%% simulation interval %.1f-%.1f%%), at least %.0f%%", what, 100 * p,
+		   100 * lo99, 100 * hi99, 100 * bound);
+}
+
+
+const char *sim_fresh(const char *dir, const char *name)
+{
+	static char path[600];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	(void)remove_tree(path);
+	sim_steps_run = 0;
+	return path;
+}
+
+bool sim_covers(const json_t *v, const char *lo, const char *hi, double truth)
+{
+	return json_is_number(json_object_get(v, lo)) && json_number_value(json_object_get(v, lo)) <= truth &&
+	       json_number_value(json_object_get(v, hi)) >= truth;
+}
+
+/* ---- explain directories ---- */
+
+
+static double mix_tps(const void *ctx, size_t cell)
+{
+	const struct mixes *m = ctx;
+	unsigned mask = m->masks[cell] == EXPLAIN_A ? (1u << m->n) - 1 : m->masks[cell];
+	double y = log(1000);
+
+	for (size_t k = 0; k < m->n; k++)
+		y += ((mask >> k) & 1) * m->effect[k] * m->gap;
+	return y + ((mask & 3) == 3) * m->together * m->gap;
+}
+
+/* A stage of design d under path/name, from m. */
+void sim_write_stage(const char *path, const char *name, const struct design *d, struct mixes *m, unsigned rounds,
+			struct truth *t)
+{
+	char names[DESIGN_MIXES_MAX][48], sub[700];
+	const char *list[DESIGN_MIXES_MAX];
+
+	for (size_t i = 0; i < d->n; i++) {
+		design_mix_name(d->masks[i], m->n, true, names[i], sizeof(names[i]));
+		list[i] = names[i];
+		m->masks[i] = d->masks[i];
+	}
+	snprintf(sub, sizeof(sub), "%s/%s", path, name);
+	t->ctx = m;
+	t->log_tps = mix_tps;
+	sim_write_rounds(sub, list, d->n, 1, rounds, t, rounds);
+}
+
+void sim_record_init(struct explain_record *rec, size_t n)
+{
+	*rec = (struct explain_record){ .threads = 1, .level = 0.95, .width = 0.20, .n_factors = n, .closure_is_a = true,
+					.seed = 1 };
+	snprintf(rec->experiment, sizeof(rec->experiment), "sim");
+	snprintf(rec->a, sizeof(rec->a), "a");
+	snprintf(rec->b, sizeof(rec->b), "b");
+	snprintf(rec->hybrids, sizeof(rec->hybrids), "raw");
+	for (size_t k = 0; k < n; k++)
+		snprintf(rec->labels[k], sizeof(rec->labels[k]), "f%zu", k);
+}
+

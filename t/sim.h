@@ -1,0 +1,81 @@
+/* The simulation tests' shared pieces (t/065, t/068): a seeded generator,
+ * run directories written through results_put() as run writes them, the
+ * rounds in an order drawn afresh, and the table of rates, each asserted
+ * with its Wilson simulation interval. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "common/rng.h"
+#include "explain/design.h"
+#include "explain/record.h"
+
+extern struct rng sim_gen;
+/* The steps written since the last sim_fresh(): the host's drift counts them. */
+extern size_t sim_steps_run;
+
+/* A test's start: its scratch directory made into dir (under /dev/shm
+ * when it can), the generator seeded, the table's header printed; returns
+ * SLICEBENCH_SIM_SCALE (1 without), the factor on every count. */
+size_t sim_start(char *dir, size_t len, uint64_t seed);
+
+double sim_uniform(void);
+/* Box and Muller's standard normal. */
+double sim_gauss(void);
+
+/* What a simulated step's TPS is made of: the cell's true log TPS, the
+ * noise of a start, and the host's drift with the steps run so far. */
+struct truth {
+	double (*log_tps)(const void *ctx, size_t cell);
+	const void *ctx;
+	double sigma, drift; /* per step, as a fraction */
+	bool slow_one_in_five; /* each cell has one start of every five 30% slow */
+	bool fixed_order;
+	const char *host;	/* the host.json's hostname; NULL: no host.json */
+	const char *experiment; /* NULL: "sim" */
+	double cpus;		/* the steps' "saturation" on so many CPUs; 0: none */
+};
+
+/* A run directory at path: contexts names[0..n) (the first the baseline),
+ * rounds from..to, each round's units in a random order (or fixed), TPS
+ * drawn from t.  Written through results_put(), as run writes them. */
+void sim_write_rounds(const char *path, const char *const *names, size_t n, unsigned from, unsigned to,
+		      const struct truth *t, unsigned total_rounds);
+
+/* A fresh path dir/name for the next data set (sim_steps_run back to 0). */
+const char *sim_fresh(const char *dir, const char *name);
+
+struct rate {
+	size_t hits, n;
+};
+
+/* One row of the table: the rate with its 95% simulation interval, and the
+ * assertion ("<=" or ">=" the bound; "" none) judged by the 99% one. */
+void sim_row(const char *what, const struct rate *r, const char *op, double bound);
+
+/* Whether v's members lo and hi hold truth. */
+bool sim_covers(const json_t *v, const char *lo, const char *hi, double truth);
+
+/* ---- explain directories ---- */
+
+/* Log TPS of a mix: B's, plus each factor's effect, plus the pair's. */
+struct mixes {
+	size_t n;
+	double effect[FACTORS_MAX]; /* as a fraction of the gap */
+	double together;	    /* the interaction of factors 0 and 1, of the gap */
+	double gap;		    /* ln T(A) - ln T(B) */
+	unsigned masks[DESIGN_MIXES_MAX];
+};
+
+/* A stage of design d under path/name, from m (t's ctx and log_tps set
+ * to them). */
+void sim_write_stage(const char *path, const char *name, const struct design *d, struct mixes *m, unsigned rounds,
+		     struct truth *t);
+
+/* The record of an explain directory of n factors, f0.., a against b at
+ * 1 thread, experiment sim. */
+void sim_record_init(struct explain_record *rec, size_t n);
