@@ -182,5 +182,5 @@ ok $? "a directory that is not a results directory: exit 2, no page written (exi
 "$SLICEBENCH" report "$scratch/wide" >"$scratch/wide.txt" 2>&1
 rows=$(grep -cE '^c[0-9]{2} ' "$scratch/wide.txt")
 widest=$(grep -E '^(context|c[0-9]{2}) ' "$scratch/wide.txt" | awk '{ print length($0) }' | sort -n | tail -n 1)
-[ "$rows" -ge 66 ] && [ "$widest" -le 120 ]
+[ "$rows" -ge 66 ] && [ "$widest" -le 200 ]
 ok $? "text: 33 contexts a row per context ($rows rows in the TPS and noise tables, the widest $widest columns)" "$scratch/wide.txt"
