@@ -171,8 +171,8 @@ browse "$scratch/compare.html" compare
 ok $? "compare: no console message in Chromium" "$scratch/console"
 got=$(count "$scratch/compare.dom" '<circle class="ratio"')
 differs=$(count "$scratch/compare.dom" '<tr class="differs')
-[ "$got" = 10 ] && [ "$differs" = 2 ]
-ok $? "compare: each host's ratio a point, 5 ratios x 2 hosts ($got), the 2 facts that differ marked ($differs)"
+[ "$got" = 10 ] && [ "$differs" = 2 ] && grep -q '<pre id="differ">host x context' "$scratch/compare.dom"
+ok $? "compare: each host's ratio a point, 5 ratios x 2 hosts ($got), whether the hosts differ, the 2 facts that differ marked ($differs)"
 
 mkdir -p "$scratch/none"
 "$SLICEBENCH" report "$scratch/none" --format html -o "$scratch/none.html" >"$scratch/out" 2>&1; rc=$?
