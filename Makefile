@@ -78,11 +78,12 @@ asan:
 		EXTRA_LDFLAGS='-fsanitize=address,undefined' all
 
 # The part of asan-check that CI runs (.ci/run): the C tests that need no
-# server or sandbox, and the hostile-input tests against the ASan binary.
+# server or sandbox, and the hostile-input tests and the HTML pages' test
+# against the ASan binary.
 ASAN_UNIT_TESTS := $(addprefix build-asan/t/,012-topology.t 035-tables.t 041-histogram.t 043-sysbench-report.t \
 	046-pgbench-report.t 060-report.t 061-stats.t 063-stall-rule.t 064-explain-attribution.t 066-calibrate.t 091-hostile-files.t \
 	094-secrets.t) \
-	t/096-results-hostile.t t/097-bad-input.t
+	t/096-results-hostile.t t/097-bad-input.t t/067-html-report.t
 asan-unit: asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=suppressions=$(CURDIR)/t/lsan.supp \
 		SLICEBENCH=$(CURDIR)/build-asan/slicebench SLICEBENCH_TOP=$(CURDIR) prove -f $(ASAN_UNIT_TESTS)
@@ -94,7 +95,8 @@ asan-check: asan
 
 # The README's main job: the quickstart experiment (all four kinds of context)
 # in a throwaway systemd container, so that it runs where PID 1 is not
-# systemd too; the results land in results/ of this checkout.
+# systemd too; the results land in results/ of this checkout, and run ends
+# by writing their page, report.html, there and printing its path.
 QUICKSTART_SANDBOX := quickstart-$(shell echo $$PPID)
 quickstart: all
 	@trap './slicebench sandbox --name $(QUICKSTART_SANDBOX) down >/dev/null' EXIT; \

@@ -25,18 +25,21 @@ todo() {
 }
 # skip_all WHY: the whole file cannot run here.
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
-# sandbox_skip_all WHY: the same for a sandbox test, which must run under CI.
+# sandbox_skip_all WHY: the same for a test that must run under CI (a
+# sandbox test, or one that needs what .ci/deps installs).
 sandbox_skip_all() {
 	[ "${CI:-}" = true ] && { echo "1..1"; echo "not ok 1 - $1 (CI=true forbids skipping)"; exit 1; }
 	skip_all "$1"
 }
-# needs NAME...: BINARY (the slicebench under test), ROOT, MYSQLD.
+# needs NAME...: BINARY (the slicebench under test), ROOT, MYSQLD, CHROMIUM
+# (.ci/deps installs it: skipped only outside CI).
 needs() {
 	for p in "$@"; do
 		case $p in
 		BINARY) [ -x "$SLICEBENCH" ] || skip_all "no binary at $SLICEBENCH" ;;
 		ROOT) [ "$(id -u)" = 0 ] || skip_all "needs ROOT" ;;
 		MYSQLD) command -v mariadbd >/dev/null || skip_all "needs MYSQLD" ;;
+		CHROMIUM) command -v chromium >/dev/null || sandbox_skip_all "needs chromium" ;;
 		esac
 	done
 }

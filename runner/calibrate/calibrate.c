@@ -139,7 +139,7 @@ static void print_plan(const struct calibrator *c)
 }
 
 /* The run's TPS table, then the analysis of its rounds. */
-static void finished(void *userdata, const json_t *doc)
+static void finished(void *userdata, const json_t *doc, const char *dir _unused_)
 {
 	struct calibrator *c = userdata;
 	struct report_options ro = { .format = REPORT_TEXT, .confidence = c->args.confidence };

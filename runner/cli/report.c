@@ -18,9 +18,14 @@ struct report_args {
 };
 
 #define R(f) .offset = offsetof(struct report_args, f)
-static const struct cli_option opt_format = { .name = "format", .arg = "FORMAT", .type = CLI_WORD, R(ro.format),
-					      .words = report_format_words,
-					      .help = "text (default), markdown, csv, json; report also svg and png" };
+static const struct cli_option opt_compare_format = { .name = "format", .arg = "FORMAT", .type = CLI_WORD,
+						      R(ro.format), .words = report_page_format_words,
+						      .help = "text (default), markdown, csv, json, or html: one page that "
+							      "opens from disk" };
+static const struct cli_option opt_page_format = { .name = "format", .arg = "FORMAT", .type = CLI_WORD, R(ro.format),
+						   .words = report_page_format_words,
+						   .help = "text (default), markdown, csv, json, svg, png, or html: one page "
+							   "that opens from disk, of a results or an explain directory" };
 static const struct cli_option opt_latency = { .name = "latency", .type = CLI_FLAG, R(ro.latency),
 					       .help = "add the median p95 latency per cell" };
 static const struct cli_option opt_telemetry = { .name = "telemetry", .type = CLI_FLAG, R(ro.telemetry),
@@ -37,22 +42,22 @@ static const struct cli_option opt_width = { .name = "width", .arg = "POINTS", .
 const struct cli_verb cli_report = {
 	.name = "report",
 	.usage = (const char *const[]){ "DIR [--format FORMAT] [--latency] [--telemetry] [--confidence 95] [-o FILE]",
-					"EXPLAIN-DIR [--format text|json] [--confidence 95] [--width 20]", NULL },
+					"EXPLAIN-DIR [--format text|json|html] [--confidence 95] [--width 20] [-o FILE]", NULL },
 	.about = "The per-context TPS table of a results directory: the median of the repeats, min..max, the\n"
 		 "ratio to the baseline from one model of log TPS, context + round, with its interval and p,\n"
 		 "Holm-adjusted across the table, n.s. where the interval contains 1 (with the smallest gap the\n"
 		 "repeats could have seen); with a [vary], each value's TPS against its context's first value,\n"
 		 "by the same method; the failures; then the noise within a start and across starts.  Of an\n"
 		 "explain directory, the explanation as explain printed it, from the directory alone.",
-	.options = (const struct cli_option *const[]){ &opt_format, &opt_latency, &opt_telemetry,
+	.options = (const struct cli_option *const[]){ &opt_page_format, &opt_latency, &opt_telemetry,
 						       CLI_CONFIDENCE_OPTION(struct report_args, ro.confidence), &opt_output,
 						       &opt_width, NULL },
 };
 
 const struct cli_verb cli_compare = {
 	.name = "compare",
-	.usage = (const char *const[]){ "DIR DIR... [--format FORMAT] [--confidence 95]",
-					"EXPLAIN-DIR EXPLAIN-DIR... [--format text|json] [--confidence 95]", NULL },
+	.usage = (const char *const[]){ "DIR DIR... [--format FORMAT] [--confidence 95] [-o FILE]",
+					"EXPLAIN-DIR EXPLAIN-DIR... [--format text|json] [--confidence 95] [-o FILE]", NULL },
 	.about = "The same experiment from several hosts, a column per host (named after its directory): the\n"
 		 "ratios to each host's baseline; whether the hosts differ, each host's ratio and its ratio over\n"
 		 "the first host's from one model of log TPS, host x context + round within host, Holm-adjusted\n"
@@ -62,8 +67,9 @@ const struct cli_verb cli_compare = {
 		 "host.json, and all must hold the same experiment (name and baseline).  Of explain directories\n"
 		 "(one pair from several hosts): each factor's effect on each host, as a ratio and a share, and\n"
 		 "which factors' effects differ between the hosts, with the host facts that differ.",
-	.options = (const struct cli_option *const[]){ &opt_format,
-						       CLI_CONFIDENCE_OPTION(struct report_args, ro.confidence), NULL },
+	.options = (const struct cli_option *const[]){ &opt_compare_format,
+						       CLI_CONFIDENCE_OPTION(struct report_args, ro.confidence), &opt_output,
+						       NULL },
 };
 
 static int load(const char *verb, const char *dir, json_t **ret)
@@ -86,33 +92,44 @@ static int load_exit_status(int r)
 	return r == -EBADMSG || r == -ENOENT || r == -ENOTDIR ? EXIT_USAGE : verb_exit_status(r);
 }
 
+/* text (len bytes) to output, or standard output when NULL: a page is
+ * written whole or not at all. */
+static int write_output(const char *verb, const char *output, const char *text, size_t len)
+{
+	_cleanup_fclose_ FILE *f = NULL;
+
+	if (output && !(f = fopen(output, "we")))
+		return log_error_errno(-errno, "%s: cannot write %s: %m", verb, output);
+	if (fwrite(text, 1, len, f ? f : stdout) != len || fflush(f ? f : stdout) != 0)
+		return log_error_errno(-EIO, "%s: cannot write %s: %m", verb, output ? output : "the output");
+	return 0;
+}
+
 /* An explain directory's explanation: its record and stages read again,
  * the whole text made before any of it is written. */
 static int report_explanation(const char *dir, const struct report_args *a)
 {
 	_cleanup_free_ char *why = NULL, *text = NULL;
-	_cleanup_fclose_ FILE *f = NULL;
 	size_t len = 0;
 	FILE *mem;
 	int r;
 
-	if (a->ro.format != REPORT_TEXT && a->ro.format != REPORT_JSON)
-		return log_error("report: %s is an explain directory, which reports as text or json", dir), -ENOTDIR;
+	if (a->ro.format != REPORT_TEXT && a->ro.format != REPORT_JSON && a->ro.format != REPORT_HTML)
+		return log_error("report: %s is an explain directory, which reports as text, json or html", dir), -ENOTDIR;
 	mem = open_memstream(&text, &len);
 	if (!mem)
 		return log_error_errno(-ENOMEM, "report: %m");
-	r = explain_report(dir, a->ro.format == REPORT_JSON, a->ro.confidence, a->width / 100.0, mem, &why);
+	if (a->ro.format == REPORT_HTML)
+		r = explain_report_html(dir, a->ro.confidence, a->width / 100.0, mem, &why);
+	else
+		r = explain_report(dir, a->ro.format == REPORT_JSON, a->ro.confidence, a->width / 100.0, mem, &why);
 	if (fclose(mem) != 0 && r >= 0)
 		r = -ENOMEM;
 	if (r < 0 && why)
 		return log_error("report: %s", why), r;
 	if (r < 0)
 		return log_error_errno(r, "report: %s: %m", dir);
-	if (a->output && !(f = fopen(a->output, "we")))
-		return log_error_errno(-errno, "report: cannot write %s: %m", a->output);
-	if (fwrite(text, 1, len, f ? f : stdout) != len || fflush(f ? f : stdout) != 0)
-		return log_error_errno(-EIO, "report: cannot write %s: %m", a->output ? a->output : "the output");
-	return 0;
+	return write_output("report", a->output, text, len);
 }
 
 static bool is_explain_dir(const char *dir)
@@ -122,11 +139,14 @@ static bool is_explain_dir(const char *dir)
 	return xasprintf(&p, "%s/" EXPLAIN_RECORD, dir) >= 0 && access(p, F_OK) == 0;
 }
 
-/* The report of dir into output (NULL: standard output). */
+/* The report of dir into output (NULL: standard output), made whole
+ * before it is written. */
 static int report(const char *dir, const struct report_args *a)
 {
-	_cleanup_fclose_ FILE *f = NULL;
+	_cleanup_free_ char *text = NULL;
 	json_t *doc = NULL;
+	size_t len = 0;
+	FILE *mem;
 	int r;
 
 	if (is_explain_dir(dir))
@@ -134,16 +154,14 @@ static int report(const char *dir, const struct report_args *a)
 	r = load("report", dir, &doc);
 	if (r < 0)
 		return r;
-	if (a->output && !(f = fopen(a->output, "we"))) {
-		r = log_error_errno(-errno, "report: cannot write %s: %m", a->output);
-		json_decref(doc);
-		return r;
-	}
-	r = report_render(doc, &a->ro, f ? f : stdout);
+	mem = open_memstream(&text, &len);
+	r = mem ? report_render(doc, &a->ro, mem) : -ENOMEM;
 	json_decref(doc);
+	if (mem && fclose(mem) != 0 && r >= 0)
+		r = -ENOMEM;
 	if (r < 0)
 		return log_error_errno(r, "report: %s: %m", dir);
-	return 0;
+	return write_output("report", a->output, text, len);
 }
 
 int verb_report(int argc, char **argv)
@@ -156,6 +174,7 @@ int verb_report(int argc, char **argv)
 		return r < 0 ? EXIT_USAGE : 0;
 	if (argc - first != 1)
 		return cli_usage_error(&cli_report, "give one results directory"), EXIT_USAGE;
+	a.ro.source = argv[first];
 	if (a.ro.format == REPORT_PNG && !a.output && isatty(STDOUT_FILENO))
 		return cli_usage_error(&cli_report, "--format png writes binary; give -o FILE"), EXIT_USAGE;
 	return load_exit_status(report(argv[first], &a));
@@ -215,13 +234,6 @@ static int compare_check(char *const *dirs, json_t *const *docs, size_t n)
 }
 
 /* text[len] to standard output. */
-static int write_out(const char *verb, const char *text, size_t len)
-{
-	if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0)
-		return log_error_errno(-EIO, "%s: cannot write the output: %m", verb);
-	return 0;
-}
-
 /* Explain directories of one pair from several hosts: which cause
  * differs, the whole text made before any of it is written. */
 static int compare_explanations(char **dirs, size_t n, const struct report_args *a)
@@ -245,7 +257,7 @@ static int compare_explanations(char **dirs, size_t n, const struct report_args 
 		return log_error("compare: %s", why), r;
 	if (r < 0)
 		return log_error_errno(r, "compare: %m");
-	return write_out("compare", text, len);
+	return write_output("compare", a->output, text, len);
 }
 
 /* The documents of dirs side by side, the whole text made before any of
@@ -267,6 +279,8 @@ static int compare(char **dirs, size_t n, const struct report_args *a)
 			return log_error("compare: %s is %san explain directory and %s is %s: compare takes one kind",
 					 dirs[0], is_explain_dir(dirs[0]) ? "" : "not ", dirs[i],
 					 is_explain_dir(dirs[i]) ? "one" : "not"), -EBADMSG;
+	if (nx && a->ro.format != REPORT_TEXT && a->ro.format != REPORT_JSON)
+		return log_error("compare: explain directories compare as text or json"), -ENOTDIR;
 	if (nx)
 		return compare_explanations(dirs, n, a);
 	for (size_t i = 0; i < n && r >= 0; i++)
@@ -285,7 +299,7 @@ static int compare(char **dirs, size_t n, const struct report_args *a)
 	}
 	for (size_t i = 0; i < n; i++)
 		json_decref(docs[i]);
-	return r < 0 ? r : write_out("compare", text, len);
+	return r < 0 ? r : write_output("compare", a->output, text, len);
 }
 
 int verb_compare(int argc, char **argv)
@@ -302,7 +316,7 @@ int verb_compare(int argc, char **argv)
 	if (argc - first < 2 || argc - first > COMPARE_HOSTS_MAX)
 		return cli_usage_error(&cli_compare, "give 2 to %d results directories", COMPARE_HOSTS_MAX), EXIT_USAGE;
 	if (a.ro.format == REPORT_SVG || a.ro.format == REPORT_PNG)
-		return cli_usage_error(&cli_compare, "--format %s is for report; compare prints text, markdown, csv or json",
+		return cli_usage_error(&cli_compare, "--format %s is for report; compare prints text, markdown, csv, json or html",
 				       report_format_to_string(a.ro.format)), EXIT_USAGE;
 	return load_exit_status(compare(argv + first, (size_t)(argc - first), &a));
 }

@@ -253,14 +253,25 @@ static void adapt_summary(const struct adapt *a, const json_t *doc)
 
 /* The run's TPS table at its end, and with repeat = auto what the rounds
  * came to. */
-static void print_report(void *userdata, const json_t *doc)
+/* The report, and the page beside the results (a run that cannot write
+ * it has its results all the same: said, not failed). */
+static void print_report(void *userdata, const json_t *doc, const char *dir)
 {
 	const struct adapt *a = userdata;
 	struct report_options ro = { .format = REPORT_TEXT, .confidence = a->level };
+	_cleanup_free_ char *page = NULL;
+	int r;
 
 	report_render(doc, &ro, stdout);
 	if (a->e->repeat_auto)
 		adapt_summary(a, doc);
+	r = report_write_page(doc, dir, a->level, &page);
+	if (r < 0)
+		log_error_errno(r, "run: cannot write %s/" REPORT_PAGE ": %m (slicebench report %s --format html makes it)",
+				dir, dir);
+	else
+		printf("the report as a page: %s\n", page);
+	fflush(stdout);
 }
 
 int verb_run(int argc, char **argv)

@@ -122,7 +122,7 @@ static int stage_experiment(const struct explainer *x, const struct design *d, u
 }
 
 /* A stage's TPS table, as run prints it. */
-static void print_round(void *userdata _unused_, const json_t *doc)
+static void print_round(void *userdata _unused_, const json_t *doc, const char *dir _unused_)
 {
 	struct report_options ro = { .format = REPORT_TEXT };
 

@@ -7,6 +7,7 @@
 #include "explain/explain.h"
 #include "explain/record.h"
 #include "explain/reading.h"
+#include "explain/page.h"
 #include "explain/sentences.h"
 #include "common/util.h"
 
@@ -40,15 +41,12 @@ int reading_load(const char *dir, double level, double width, struct reading *rd
 	return r;
 }
 
-int explain_report(const char *dir, bool json, double level, double width, FILE *out, char **ret_why)
+/* The explanation of dir as explain printed it: the set named from the
+ * screen when no hold-out measured one. */
+static int reading_explain(const char *dir, double level, double width, struct reading *rd, char **ret_why)
 {
-	_cleanup_free_ struct reading *rd = calloc(1, sizeof(*rd));
-	json_t *j;
-	int r;
+	int r = reading_load(dir, level, width, rd, ret_why);
 
-	if (!rd)
-		return -ENOMEM;
-	r = reading_load(dir, level, width, rd, ret_why);
 	if (r < 0)
 		return r;
 	if (!rd->rec.stage[STAGE_SCREEN].present)
@@ -60,6 +58,18 @@ int explain_report(const char *dir, bool json, double level, double width, FILE 
 		rd->x.named = analysis_choose_set(&rd->x), rd->in.named = rd->x.named;
 	if (!rd->in.confirm && rd->x.named)
 		r = analysis_explain(&rd->in, &rd->x);
+	return r;
+}
+
+int explain_report(const char *dir, bool json, double level, double width, FILE *out, char **ret_why)
+{
+	_cleanup_free_ struct reading *rd = calloc(1, sizeof(*rd));
+	json_t *j;
+	int r;
+
+	if (!rd)
+		return -ENOMEM;
+	r = reading_explain(dir, level, width, rd, ret_why);
 	if (r < 0)
 		return r;
 	if (!json) {
@@ -73,6 +83,20 @@ int explain_report(const char *dir, bool json, double level, double width, FILE 
 	fputc('\n', out);
 	json_decref(j);
 	return r;
+}
+
+int explain_report_html(const char *dir, double level, double width, FILE *out, char **ret_why)
+{
+	_cleanup_free_ struct reading *rd = calloc(1, sizeof(*rd));
+	int r;
+
+	if (!rd)
+		return -ENOMEM;
+	r = reading_explain(dir, level, width, rd, ret_why);
+	if (r < 0)
+		return r;
+	r = page_explanation(&rd->rec, &rd->in, &rd->x, dir, out);
+	return r < 0 ? r : ferror(out) ? -EIO : 0;
 }
 
 int explain_plan_holdout(const char *dir, double width, unsigned *ret_set, unsigned *ret_rounds, double *ret_width,

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "report/comparison.h"
 #include "report/hosts.h"
 #include "report/render.h"
 #include "report/report.h"
@@ -77,6 +78,38 @@ static const struct host_fact host_facts[] = {
 	{ .key = "cgroup.mode" },
 };
 
+_Static_assert(ELEMENTSOF(host_facts) == HOST_FACTS_N, "HOST_FACTS_N is host_facts[]'s size");
+
+const char *host_fact_key(size_t k)
+{
+	return k < ELEMENTSOF(host_facts) ? host_facts[k].key : NULL;
+}
+
+static int flatten_into(const json_t *v, const char *prefix, json_t *out);
+
+int host_fact_values(const json_t *host, char **ret)
+{
+	json_t *flat = json_object();
+	int r = flat ? 0 : -ENOMEM;
+
+	for (size_t k = 0; k < ELEMENTSOF(host_facts); k++)
+		ret[k] = NULL;
+	if (r >= 0 && json_is_object(host))
+		r = flatten_into(host, "", flat);
+	for (size_t k = 0; r >= 0 && k < ELEMENTSOF(host_facts); k++) {
+		const struct host_fact *f = &host_facts[k];
+
+		r = f->value ? f->value(flat, f, &ret[k]) : value_dup(json_object_get(flat, f->key), &ret[k]);
+	}
+	json_decref(flat);
+	if (r < 0)
+		for (size_t k = 0; k < ELEMENTSOF(host_facts); k++) {
+			free(ret[k]);
+			ret[k] = NULL;
+		}
+	return r < 0 ? -ENOMEM : 0;
+}
+
 static bool is_host_fact(const char *key)
 {
 	for (size_t i = 0; i < ELEMENTSOF(host_facts); i++)
@@ -85,7 +118,7 @@ static bool is_host_fact(const char *key)
 	return false;
 }
 
-static bool host_fact_differs(char *const *vals, size_t n)
+bool host_fact_differs(char *const *vals, size_t n)
 {
 	for (size_t d = 1; d < n; d++)
 		if (!streq_ptr(vals[0], vals[d]))
@@ -93,22 +126,6 @@ static bool host_fact_differs(char *const *vals, size_t n)
 	return false;
 }
 
-struct comparison {
-	size_t n;
-	struct model *m;
-	const char **labels;
-	char **label_buf;
-	const char **cols; /* union of the column labels, first document first */
-	size_t ncols;
-	long long *threads;
-	size_t nrows;
-	const char **keys; /* host keys whose values differ */
-	size_t nkeys;
-	char **values; /* nkeys x n, NULL: absent */
-	json_t **hosts; /* [n] each document's host facts flattened to dotted keys (cpu.vendor) */
-	char **facts;	/* ELEMENTSOF(host_facts) x n, NULL: absent */
-	struct host_model inter; /* the host x context interaction; n 0 for one document */
-};
 
 static void comparison_done(struct comparison *c)
 {
@@ -135,7 +152,7 @@ static void comparison_done(struct comparison *c)
 	free(c->values);
 }
 
-static const struct cell *comparison_cell(const struct comparison *c, size_t doc, size_t row, size_t col)
+const struct cell *comparison_cell(const struct comparison *c, size_t doc, size_t row, size_t col)
 {
 	const struct model *m = &c->m[doc];
 	size_t r, k;
@@ -571,6 +588,9 @@ int compare_render(json_t *const *docs, const char *const *labels, size_t n, con
 			break;
 		case REPORT_CSV:
 			r = compare_csv(&c, out);
+			break;
+		case REPORT_HTML:
+			r = compare_html(&c, out);
 			break;
 		case REPORT_JSON:
 			r = compare_json(&c, &j);

@@ -11,8 +11,9 @@
 #include "report/model.h"
 #include "report/report.h"
 
-/* ---- report/table.c: a table of strings, for text and Markdown ---- */
+/* ---- report/table.c: a table of strings ---- */
 
+/* A table of strings, shared by the text, Markdown and HTML renderers. */
 struct table {
 	size_t ncols, n, left; /* left: how many leading columns are words, aligned left */
 	char **cells; /* row-major, row 0 the header */
@@ -23,13 +24,48 @@ void table_add(struct table *t, const char *fmt, ...) _printf_(2, 3);
 void table_done(struct table *t);
 void table_print_text(const struct table *t, FILE *out);
 void table_print_markdown(const struct table *t, FILE *out);
+/* The columns table_print_text() takes. */
+size_t table_text_width(const struct table *t);
 
 /* ---- report/tables.c: text and Markdown ---- */
 
+/* The widest text table: one wider is printed a row per context (33
+ * contexts of an explain stage are 1,500 columns a row per thread count).
+ * 200, not 100: three contexts with their ratios at 5 repeats are about
+ * 150 wide, a [vary] of two values over two contexts 103, and both read
+ * better a row per thread count (t/062 and t/060 hold them so); from
+ * about five contexts on, a row per context. */
+#define TEXT_WIDTH_MAX 200
+
+/* A table of the report: METRIC_MECHANISM + i is row i of oltp_mechanism_table(). */
+enum metric {
+	METRIC_TPS,
+	METRIC_P95,
+	METRIC_IDLE,
+	METRIC_LOAD,
+	METRIC_THROTTLED,
+	METRIC_CPU,
+	METRIC_NOISE,
+	METRIC_MECHANISM,
+};
+/* The table of metric what: a row per thread count and a column per
+ * context (with its ratio beside TPS), or, when that is wider than width
+ * columns of text (0: any width), a row per context. */
+int report_table(const struct model *m, enum metric what, size_t width, struct table *t);
+const char *report_table_caption(const struct model *m, enum metric what, char *buf, size_t len);
 /* "1.05x (0.98-1.12) p=0.11 n.s.", or a gap without a ratio. */
 void add_ratio(struct table *t, const struct stats_ratio *r);
 
 int render_tables(const struct model *m, const struct report_options *o, bool markdown, FILE *out);
+
+/* ---- report/compare.c ---- */
+
+/* The host facts a comparison across machines turns on (cpu.vendor,
+ * kernel.release, ...): the key of row k, and every row's value of a
+ * document's host as an owned string (NULL: absent) into ret[HOST_FACTS_N]. */
+#define HOST_FACTS_N 10
+const char *host_fact_key(size_t k);
+int host_fact_values(const json_t *host, char **ret);
 
 /* ---- report/csv.c ---- */
 
@@ -61,6 +97,13 @@ int render_json(const struct model *m, const struct report_options *o, FILE *out
 /* ---- report/plot.c: SVG and PNG ---- */
 
 int render_plot(const struct model *m, bool png, FILE *out);
+
+/* ---- report/page.c: HTML ---- */
+
+/* The page of a run: the model's tables and figures, with what only the
+ * document holds (the experiment, the host, the per-second TPS of every
+ * step, how to reproduce it). */
+int render_html(const struct model *m, const json_t *doc, const struct report_options *o, FILE *out);
 
 /* ---- report/hosts_render.c: compare's host x context interaction ---- */
 

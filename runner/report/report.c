@@ -12,6 +12,12 @@ const struct word report_format_words[] = {
 	{ "svg", REPORT_SVG },	 { "png", REPORT_PNG },		  { "md", REPORT_MARKDOWN }, {},
 };
 
+const struct word report_page_format_words[] = {
+	{ "text", REPORT_TEXT }, { "markdown", REPORT_MARKDOWN }, { "csv", REPORT_CSV }, { "json", REPORT_JSON },
+	{ "svg", REPORT_SVG },	 { "png", REPORT_PNG },		  { "html", REPORT_HTML },   { "md", REPORT_MARKDOWN },
+	{},
+};
+
 int report_format_from_string(const char *s, enum report_format *ret)
 {
 	int v, r = word_lookup(report_format_words, s, &v);
@@ -23,7 +29,7 @@ int report_format_from_string(const char *s, enum report_format *ret)
 
 const char *report_format_to_string(enum report_format f)
 {
-	return word_name(report_format_words, (int)f);
+	return word_name(report_page_format_words, (int)f);
 }
 
 double report_level(const struct report_options *o)
@@ -90,6 +96,9 @@ int report_render(const json_t *doc, const struct report_options *o, FILE *out)
 	case REPORT_PNG:
 		r = render_plot(&m, o->format == REPORT_PNG, out);
 		break;
+	case REPORT_HTML:
+		r = render_html(&m, doc, o, out);
+		break;
 	}
 	model_done(&m);
 	return render_finish(r, out);
@@ -147,4 +156,28 @@ int report_rounds_needed(const json_t *doc, double level, double until, unsigned
 	}
 	*ret = most;
 	return 0;
+}
+
+int report_write_page(const json_t *doc, const char *dir, double level, char **ret_path)
+{
+	struct report_options o = { .format = REPORT_HTML, .confidence = level, .source = dir };
+	_cleanup_free_ char *text = NULL, *path = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int r;
+
+	if (!mem)
+		return -ENOMEM;
+	r = report_render(doc, &o, mem);
+	if (fclose(mem) != 0 && r >= 0)
+		r = -ENOMEM;
+	if (r >= 0)
+		r = xasprintf(&path, "%s/" REPORT_PAGE, dir);
+	if (r >= 0)
+		r = write_file_atomic(path, text, len);
+	if (r >= 0 && ret_path) {
+		*ret_path = path;
+		path = NULL;
+	}
+	return r < 0 ? r : 0;
 }

@@ -34,11 +34,17 @@ enum report_format {
 	REPORT_JSON,
 	REPORT_SVG,
 	REPORT_PNG,
+	REPORT_HTML,
 };
 
-/* "text", "markdown" (or "md"), "csv", "json", "svg", "png"; -EINVAL otherwise. */
+/* "text", "markdown" (or "md"), "csv", "json", "svg", "png": the formats
+ * of the model alone, which report and compare take; -EINVAL otherwise. */
 extern const struct word report_format_words[];
 int report_format_from_string(const char *s, enum report_format *ret);
+/* report's: those and "html", the page, which reads the document beside
+ * the model (and an explain directory, explain_report_html()). */
+extern const struct word report_page_format_words[];
+/* Any format's name, the page's too. */
 const char *report_format_to_string(enum report_format f);
 
 struct report_options {
@@ -46,12 +52,19 @@ struct report_options {
 	double confidence; /* the level of the intervals; 0 means STATS_CONFIDENCE_DEFAULT */
 	bool latency;	/* add the median p95 latency per cell */
 	bool telemetry; /* add per cell the rows of telemetry_summaries (report/model.h) and the mechanism */
+	const char *source; /* the directory reported, for the page's commands; NULL: not known */
 };
 
-/* Renders doc to out (SVG as XML, PNG as binary).  -EINVAL: doc is not a
+/* Renders doc to out (SVG as XML, PNG as binary, HTML as one page).  -EINVAL: doc is not a
  * document of record; -EPROTONOSUPPORT: an unknown format_version; -EIO: a
  * write to out failed. */
 int report_render(const json_t *doc, const struct report_options *o, FILE *out);
+
+/* The page run writes into its results directory at the end of a run. */
+#define REPORT_PAGE "report.html"
+/* doc's page (--format html at level) into dir/REPORT_PAGE, written whole
+ * and atomically; its path into *ret_path (to free(); may be NULL). */
+int report_write_page(const json_t *doc, const char *dir, double level, char **ret_path);
 
 /* The most documents (hosts) compare takes. */
 #define COMPARE_HOSTS_MAX 16

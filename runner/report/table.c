@@ -1,6 +1,6 @@
-/* A table of strings, shared by the text and Markdown renderers and by
- * compare: cells added row by row, then aligned for a terminal or piped for
- * Markdown. */
+/* A table of strings, shared by the text, Markdown and HTML renderers and
+ * by compare: cells added row by row, printed aligned for a terminal or
+ * piped for Markdown. */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -43,6 +43,19 @@ static size_t text_width(const char *s)
 	for (; *s; s++)
 		w += ((unsigned char)*s & 0xC0) != 0x80;
 	return w;
+}
+
+size_t table_text_width(const struct table *t)
+{
+	size_t w[64] = {}, nc = MIN(t->ncols, ELEMENTSOF(w)), sum = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (i % t->ncols < nc)
+			w[i % t->ncols] = MAX(w[i % t->ncols], text_width(t->cells[i]));
+	for (size_t c = 0; c < nc; c++)
+		sum += w[c] + (c ? 2 : 0);
+	/* Beyond the 64 measured, each column at least its separator. */
+	return sum + 2 * (t->ncols - nc);
 }
 
 void table_print_text(const struct table *t, FILE *out)
@@ -99,3 +112,4 @@ void table_print_markdown(const struct table *t, FILE *out)
 		}
 	}
 }
+

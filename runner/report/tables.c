@@ -118,17 +118,6 @@ static void add_cpu(struct table *t, const struct cell *c)
 			  v[TEL_NEIGHBOURS_TPS]);
 }
 
-/* METRIC_MECHANISM + i: row i of oltp_mechanism_table(). */
-enum metric {
-	METRIC_TPS,
-	METRIC_P95,
-	METRIC_IDLE,
-	METRIC_LOAD,
-	METRIC_THROTTLED,
-	METRIC_CPU,
-	METRIC_NOISE,
-	METRIC_MECHANISM,
-};
 
 /* Whole microseconds and percents; a count per transaction with two decimals. */
 static int mechanism_digits(size_t row)
@@ -138,7 +127,48 @@ static int mechanism_digits(size_t row)
 	return *oltp_mechanism_table(&n)[row].unit ? 0 : 2;
 }
 
-static int build_table(const struct model *m, enum metric what, struct table *t)
+/* One cell of metric what at thread row r of column k, and beside a TPS its
+ * ratio when ratio: "baseline" (or a gap) for a column without one. */
+static void add_cell(struct table *t, const struct model *m, enum metric what, size_t r, size_t k, bool ratio)
+{
+	const struct cell *c = model_cell(m, r, k);
+
+	switch (what) {
+	case METRIC_TPS:
+		add_tps(t, c);
+		if (ratio && m->cols[k].base < 0)
+			table_add(t, "%s", m->cols[k].is_baseline ? "baseline" : GAP);
+		else if (ratio && c->too_many_failed)
+			table_add(t, "no ratio: %zu of %zu failed", c->n_failed, c->n + c->n_failed);
+		else if (ratio)
+			add_ratio(t, &c->vs_base);
+		break;
+	case METRIC_P95:
+		add_number(t, c->p95_ms, 2);
+		break;
+	case METRIC_IDLE:
+		add_number(t, c->tel[TEL_IDLE_PCT], 1);
+		break;
+	case METRIC_LOAD:
+		add_load(t, c);
+		break;
+	case METRIC_THROTTLED:
+		add_number(t, c->tel[TEL_THROTTLED], 0);
+		break;
+	case METRIC_CPU:
+		add_cpu(t, c);
+		break;
+	case METRIC_NOISE:
+		add_noise(t, c);
+		break;
+	default:
+		add_number(t, c->mechanism[what - METRIC_MECHANISM], mechanism_digits(what - METRIC_MECHANISM));
+		break;
+	}
+}
+
+/* A row per thread count and a column per context (and its ratio). */
+static void build_by_threads(const struct model *m, enum metric what, struct table *t)
 {
 	*t = (struct table){ .ncols = 1 };
 	for (size_t k = 0; k < m->ncols; k++)
@@ -151,40 +181,39 @@ static int build_table(const struct model *m, enum metric what, struct table *t)
 	}
 	for (size_t r = 0; r < m->nrows; r++) {
 		table_add(t, "%lld", m->threads[r]);
-		for (size_t k = 0; k < m->ncols; k++) {
-			const struct cell *c = model_cell(m, r, k);
+		for (size_t k = 0; k < m->ncols; k++)
+			add_cell(t, m, what, r, k, what == METRIC_TPS && m->cols[k].base >= 0);
+	}
+}
 
-			switch (what) {
-			case METRIC_TPS:
-				add_tps(t, c);
-				if (m->cols[k].base >= 0 && c->too_many_failed)
-					table_add(t, "no ratio: %zu of %zu failed", c->n_failed, c->n + c->n_failed);
-				else if (m->cols[k].base >= 0)
-					add_ratio(t, &c->vs_base);
-				break;
-			case METRIC_P95:
-				add_number(t, c->p95_ms, 2);
-				break;
-			case METRIC_IDLE:
-				add_number(t, c->tel[TEL_IDLE_PCT], 1);
-				break;
-			case METRIC_LOAD:
-				add_load(t, c);
-				break;
-			case METRIC_THROTTLED:
-				add_number(t, c->tel[TEL_THROTTLED], 0);
-				break;
-			case METRIC_CPU:
-				add_cpu(t, c);
-				break;
-			case METRIC_NOISE:
-				add_noise(t, c);
-				break;
-			default:
-				add_number(t, c->mechanism[what - METRIC_MECHANISM], mechanism_digits(what - METRIC_MECHANISM));
-				break;
-			}
-		}
+/* A row per context and a column per thread count (and its ratio): what
+ * fits a terminal when the contexts are many. */
+static void build_by_context(const struct model *m, enum metric what, struct table *t)
+{
+	bool ratio = false;
+
+	for (size_t k = 0; k < m->ncols; k++)
+		ratio |= what == METRIC_TPS && m->cols[k].base >= 0;
+	*t = (struct table){ .ncols = 1 + m->nrows * (1 + ratio), .left = 1 };
+	table_add(t, "context");
+	for (size_t r = 0; r < m->nrows; r++) {
+		table_add(t, "%lld thread%s", m->threads[r], m->threads[r] == 1 ? "" : "s");
+		if (ratio)
+			table_add(t, "ratio");
+	}
+	for (size_t k = 0; k < m->ncols; k++) {
+		table_add(t, "%s", m->cols[k].label);
+		for (size_t r = 0; r < m->nrows; r++)
+			add_cell(t, m, what, r, k, ratio);
+	}
+}
+
+int report_table(const struct model *m, enum metric what, size_t width, struct table *t)
+{
+	build_by_threads(m, what, t);
+	if (!t->error && width && table_text_width(t) > width) {
+		table_done(t);
+		build_by_context(m, what, t);
 	}
 	if (t->error) {
 		table_done(t);
@@ -193,7 +222,7 @@ static int build_table(const struct model *m, enum metric what, struct table *t)
 	return 0;
 }
 
-static const char *metric_caption(const struct model *m, enum metric what, char *buf, size_t len)
+const char *report_table_caption(const struct model *m, enum metric what, char *buf, size_t len)
 {
 	switch (what) {
 	case METRIC_TPS:
@@ -388,23 +417,40 @@ static int vary_columns(const struct model *m, size_t **ret, size_t *ret_n)
 
 /* With a [vary]: per context and thread count, each value's TPS against
  * the context's first value, with its interval and p. */
+/* The ratios to the first value: a row per thread count and a column
+ * per context and value, or, by_context, a row per context and value. */
+static void vary_table(const struct model *m, const size_t *cols, size_t n, bool by_context, struct table *t)
+{
+	*t = (struct table){ .ncols = 1 + (by_context ? m->nrows : n), .left = by_context };
+	table_add(t, by_context ? "context" : "threads");
+	for (size_t i = 0; i < (by_context ? m->nrows : n); i++)
+		if (by_context)
+			table_add(t, "%lld thread%s", m->threads[i], m->threads[i] == 1 ? "" : "s");
+		else
+			table_add(t, "%s", m->cols[cols[i]].label);
+	for (size_t a = 0; a < (by_context ? n : m->nrows); a++) {
+		if (by_context)
+			table_add(t, "%s", m->cols[cols[a]].label);
+		else
+			table_add(t, "%lld", m->threads[a]);
+		for (size_t b = 0; b < (by_context ? m->nrows : n); b++)
+			add_ratio(t, &model_cell(m, by_context ? b : a, cols[by_context ? a : b])->vs_first);
+	}
+}
+
 static int print_vary_ratios(const struct model *m, bool markdown, FILE *out)
 {
 	_cleanup_free_ size_t *cols = NULL;
-	struct table t = { .ncols = 1 };
+	struct table t;
 	size_t n;
 	int r = vary_columns(m, &cols, &n);
 
 	if (r < 0)
 		return r;
-	t.ncols += n;
-	table_add(&t, "threads");
-	for (size_t i = 0; i < n; i++)
-		table_add(&t, "%s", m->cols[cols[i]].label);
-	for (size_t row = 0; row < m->nrows; row++) {
-		table_add(&t, "%lld", m->threads[row]);
-		for (size_t i = 0; i < n; i++)
-			add_ratio(&t, &model_cell(m, row, cols[i])->vs_first);
+	vary_table(m, cols, n, false, &t);
+	if (!t.error && !markdown && table_text_width(&t) > TEXT_WIDTH_MAX) {
+		table_done(&t);
+		vary_table(m, cols, n, true, &t);
 	}
 	if (t.error) {
 		table_done(&t);
@@ -465,10 +511,10 @@ static int print_noise(const struct model *m, bool markdown, FILE *out)
 	size_t i;
 	int r;
 
-	r = build_table(m, METRIC_NOISE, &t);
+	r = report_table(m, METRIC_NOISE, markdown ? 0 : TEXT_WIDTH_MAX, &t);
 	if (r < 0)
 		return r;
-	fprintf(out, "%s\n%s", metric_caption(m, METRIC_NOISE, buf, sizeof(buf)), markdown ? "\n" : "");
+	fprintf(out, "%s\n%s", report_table_caption(m, METRIC_NOISE, buf, sizeof(buf)), markdown ? "\n" : "");
 	markdown ? table_print_markdown(&t, out) : table_print_text(&t, out);
 	table_done(&t);
 	print_restart_vs_live(m, markdown, out);
@@ -582,16 +628,16 @@ int render_tables(const struct model *m, const struct report_options *o, bool ma
 	for (i = 0; i < n; i++) {
 		struct table t;
 
-		r = build_table(m, list[i], &t);
+		r = report_table(m, list[i], markdown ? 0 : TEXT_WIDTH_MAX, &t);
 		if (r < 0)
 			return r;
 		if (markdown) {
-			fprintf(out, "%s\n\n", metric_caption(m, list[i], buf, sizeof(buf)));
+			fprintf(out, "%s\n\n", report_table_caption(m, list[i], buf, sizeof(buf)));
 			table_print_markdown(&t, out);
 		} else {
 			if (i == 0)
 				fprintf(out, "%s: ", m->name);
-			fprintf(out, "%s\n", metric_caption(m, list[i], buf, sizeof(buf)));
+			fprintf(out, "%s\n", report_table_caption(m, list[i], buf, sizeof(buf)));
 			table_print_text(&t, out);
 		}
 		table_done(&t);

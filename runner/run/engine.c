@@ -264,7 +264,7 @@ static int runner_measure(struct runner *rn, struct run_options *o)
 			interrupt_signal ? "interrupted" : r < 0 ? "stopped" : "finished", rn->steps_done, rn->steps_failed,
 			results_dir(rn->res));
 	if (r >= 0 && o->finished && results_load(results_dir(rn->res), &doc, &why) >= 0) {
-		o->finished(o->userdata, doc);
+		o->finished(o->userdata, doc, results_dir(rn->res));
 		json_decref(doc);
 	}
 	return r;

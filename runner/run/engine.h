@@ -54,9 +54,9 @@ struct run_options {
 	 * (logged). */
 	int (*rounds_needed)(void *userdata, const json_t *doc, unsigned *ret);
 	void *userdata;
-	/* A run that finished (or stopped cleanly): its document of record,
-	 * for the caller to report; NULL: nothing. */
-	void (*finished)(void *userdata, const json_t *doc);
+	/* A run that finished (or stopped cleanly): its document of record
+	 * and its results directory, for the caller to report; NULL: nothing. */
+	void (*finished)(void *userdata, const json_t *doc, const char *dir);
 	uint64_t budget_ns; /* repeat = auto: no round is begun that would end past it; 0: none */
 	/* set by the run */
 	bool refused; /* bad --out or --resume, or results files not as run writes them: nothing started */
