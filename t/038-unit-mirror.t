@@ -1,6 +1,8 @@
 #!/bin/bash
 # unit = mariadb.service: a service context that mirrors Debian's installed
-# unit (read over D-Bus in the container sandbox) runs the server as mysql,
+# unit (read over D-Bus in the container sandbox) runs the server as mysql
+# (its User=, which becomes the server's user where the file names none;
+# a file's [server] user that differs is refused, FILE:LINE: User),
 # with its LimitNOFILE=, AmbientCapabilities=CAP_IPC_LOCK and a private
 # mount namespace (ProtectSystem=full, ProtectHome=); diff against a login
 # context names those and the session, autogroup, environment and cgroup.
@@ -13,14 +15,14 @@ needs BINARY ROOT MYSQLD
 [ -f /lib/systemd/system/mariadb.service ] || sandbox_skip_all "needs Debian's mariadb.service installed"
 server_scratch
 sandbox_test t038
-echo "1..12"
+echo "1..13"
 "${in_systemd[@]}" sh -c '! pgrep -x mariadbd && ! systemctl -q is-active mariadb.service'
 ok $? "the sandbox runs no mariadbd of Debian's own"
 exp=$top/t/fixtures/attrs/debian-mirror.ini
 "${in_systemd[@]}" "$SLICEBENCH" place --experiment "$exp" debian shell --json >"$scratch/p.json" 2>"$scratch/err"
 ok $? "place the mirror and a login context exits 0" "$scratch/err"
-grep -q "mirrors mariadb.service; not reproduced: .*ExecStart" "$scratch/err"
-ok $? "what the mirror does not reproduce is listed by name" "$scratch/err"
+grep -q "mirrors mariadb.service (its User=mysql is the server's user, every context's); not reproduced: .*ExecStart" "$scratch/err"
+ok $? "the unit's User= is the server's, and what the mirror does not reproduce is listed by name" "$scratch/err"
 get() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]].get(sys.argv[3], "(none)"))' \
 	"$scratch/p.json" "$1" "$2"; }
 [ "$(get debian user)" = mysql ]
@@ -51,6 +53,10 @@ ok $? "a unit that is not installed: exit 2 and FILE:LINE: unit (exit $rc)" "$sc
 "${in_systemd[@]}" "$SLICEBENCH" run "$top/t/fixtures/attrs/unit-not-service.ini" --dry-run >"$scratch/out" 2>&1; rc=$?
 [ $rc = 2 ] && grep -q "unit-not-service.ini:4: unit: dbus.socket is not a service" "$scratch/out"
 ok $? "a unit that is not a service: exit 2 (exit $rc)" "$scratch/out"
+{ cat "$exp"; printf '[server]\nuser = slicebench\n'; } >"$scratch/other-user.ini"
+"${in_systemd[@]}" "$SLICEBENCH" run "$scratch/other-user.ini" --dry-run >"$scratch/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "other-user.ini:[0-9]*: User: mariadb.service runs the server as mysql, but the server's user is slicebench; set \[server\] user = mysql" "$scratch/out"
+ok $? "a [server] user that is not the unit's: exit 2 naming both (exit $rc): $(head -c 160 "$scratch/out")" "$scratch/out"
 [ -z "$(servers)" ]
 ok $? "no server is left"
 exit $failed

@@ -3,8 +3,14 @@
 # CPU 1 with its one client on the same CPU, against both left to the
 # scheduler, at 1 thread.  Neither pin alone puts the pair on one CPU, so
 # neither alone moves the gap; explain must name both together, with at
-# least 80% of it, as an interaction, and quote the figure of mechanism that
-# moved with it.  The effect is made for real (real systemd, mariadbd and
+# least 80% of it, and quote the figure of mechanism that moved with it.
+# How the two combine is judged by the interaction's interval: "an
+# interaction" only where it excludes 0 (and "neither alone moves it" only
+# where each alone is shown under 10 points); at the noise of a free
+# server's placement, which lands on the client's CPU in some starts and
+# not in others, 5 rounds seldom show it, and then the sentence must say it
+# cannot tell and what it would take (t/065 measures the rule on known
+# truth: a pure interaction named as one in every data set at sigma 5%).  The effect is made for real (real systemd, mariadbd and
 # client threads); nothing is fed.  The lead's calibration on a 2-core
 # machine is in README.md (explain).
 # Prerequisites: ROOT, MYSQLD, NSPAWN or a running systemd (fails under CI).
@@ -45,8 +51,16 @@ ok $? "both settings are named together (got: ${sentence:-nothing})" "$scratch/o
 share=$(sed -n "s/^CPUAffinity= and the client's CPUs together explain \([0-9-]*\)%.*/\1/p" "$scratch/out")
 [ -n "$share" ] && [ "$share" -ge 80 ] && [ "$share" -le 120 ]
 ok $? "with at least 80% of the gap (${share:-?}%)" "$scratch/out"
-[[ $sentence == *"; neither alone moves it ("*"): an interaction"* ]]
-ok $? "as an interaction: neither alone moves it" "$scratch/out"
+inter=$(sed -n 's/.*\(their interaction\|: an interaction,\) -\{0,1\}[0-9]*% (\(-\{0,1\}[0-9]*\)-\(-\{0,1\}[0-9]*\)%).*/\2 \3/p' <<<"$sentence")
+read -r lo hi <<<"$inter"
+if [ -n "$lo" ] && { [ "$lo" -gt 0 ] || [ "$hi" -lt 0 ]; }; then
+	[[ $sentence == *"an interaction"* || $sentence == *"their interaction"* ]]
+	ok $? "an interaction whose interval excludes 0 ($lo to $hi%) is named as one" "$scratch/out"
+else
+	[[ $sentence != *": an interaction"* ]] &&
+		[[ $sentence == *"cannot tell whether they add or interact"*"times the rounds would tell"* || $sentence == *"; they add: "* ]]
+	ok $? "an interaction whose interval holds 0 (${lo:-?} to ${hi:-?}%) is not claimed: it says it cannot tell, and what it would take" "$scratch/out"
+fi
 grep -q '^What moved with it: .* against .* (together against free; r = ' "$scratch/out" &&
 	"$SLICEBENCH" report "$scratch/x/screen" --telemetry | grep -q '^server run-queue wait per transaction (us)'
 ok $? "the figure of mechanism that moved is quoted, and report shows the mechanism per mix" "$scratch/out"

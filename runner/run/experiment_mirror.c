@@ -51,17 +51,34 @@ static int take_settings(struct parser *p, size_t i, const struct mirror *m, cha
 	return 0;
 }
 
-/* The datadir belongs to the server's user: a unit's User= must be it. */
-static int check_user(struct parser *p, size_t i)
+/* The datadir belongs to the server's user.  Where the file names none,
+ * the first mirrored unit's User= becomes it (every context's server then
+ * runs as that user, as [server] user would make it); otherwise a unit's
+ * User= must be it.  *ret_taken: this unit's was taken. */
+static int take_user(struct parser *p, size_t i, bool *ret_taken)
 {
 	const struct context_spec *c = &p->e->contexts[i];
-	const char *user = p->e->server_user ? p->e->server_user : SERVER_DEFAULT_USER;
+	bool free_to_take = !line_of(p, KEY_USER) && !p->from_json && !p->user_from;
+	char *user;
 
-	for (size_t j = 0; j < c->n_props; j++)
-		if (streq(c->props[j].def->name, "User") && !streq(c->props[j].text, user))
+	*ret_taken = false;
+	for (size_t j = 0; j < c->n_props; j++) {
+		if (!streq(c->props[j].def->name, "User"))
+			continue;
+		if (free_to_take) {
+			user = strdup(c->props[j].text);
+			if (!user)
+				return -ENOMEM;
+			free(p->e->server_user);
+			p->e->server_user = user;
+			p->user_from = i + 1;
+			*ret_taken = true;
+		} else if (!streq(c->props[j].text, p->e->server_user))
 			return fail_at(p, p->prop_line[i][j], "User",
-				       "%s runs the server as %s, but the server's user is %s; set [server] user = %s",
-				       p->unit[i], c->props[j].text, user, c->props[j].text);
+				       "%s runs the server as %s, but the server's user is %s%s%s; set [server] user = %s",
+				       p->unit[i], c->props[j].text, p->e->server_user, p->user_from ? ", from " : "",
+				       p->user_from ? p->unit[p->user_from - 1] : "", c->props[j].text);
+	}
 	return 0;
 }
 
@@ -73,6 +90,7 @@ static int mirror_into(struct parser *p, size_t i)
 	_cleanup_free_ char *left = NULL;
 	struct context_spec *c = &p->e->contexts[i];
 	unsigned line = p->key_line[i][KEY_CONTEXT_UNIT];
+	bool user_taken;
 	int r;
 
 	if (!context_ops_for(c->kind)->mirror)
@@ -89,13 +107,14 @@ static int mirror_into(struct parser *p, size_t i)
 			       sd_bus_error_is_set(&error) ? error.message : strerror(-r));
 	r = take_settings(p, i, &m, &left);
 	if (r >= 0)
-		r = check_user(p, i);
+		r = take_user(p, i, &user_taken);
 	for (size_t k = 0; r >= 0 && m.unknown && m.unknown[k]; k++)
 		r = add_left(&left, m.unknown[k], NULL);
 	if (r < 0)
 		return r;
-	return xasprintf(&p->e->mirror_notes[i], "[context %s] mirrors %s; not reproduced: %s", c->name, p->unit[i],
-			 left ? left : "nothing");
+	return xasprintf(&p->e->mirror_notes[i], "[context %s] mirrors %s%s%s%s; not reproduced: %s", c->name,
+			 p->unit[i], user_taken ? " (its User=" : "", user_taken ? p->e->server_user : "",
+			 user_taken ? " is the server's user, every context's)" : "", left ? left : "nothing");
 }
 
 int mirror_units(struct parser *p)

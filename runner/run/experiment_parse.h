@@ -139,6 +139,7 @@ struct parser {
 	char ctx_slice[EXP_CONTEXTS_MAX][SLICE_NAME_MAX], nb_slice[EXP_NEIGHBOURS_MAX][SLICE_NAME_MAX];
 	char vary_slice[SLICE_NAME_MAX];
 	char *unit[EXP_CONTEXTS_MAX]; /* unit = NAME.service: the installed unit a context mirrors */
+	size_t user_from;	      /* the context + 1 whose unit's User= is the server's user; 0: none */
 	char *msg;		      /* the first error */
 	bool from_json;		      /* experiment.json read back: no lines */
 };
