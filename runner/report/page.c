@@ -200,6 +200,18 @@ static void page_verdicts(FILE *out, const struct model *m)
 	fputs("</p>\n", out);
 }
 
+/* A step of the model's lists (noisy, failed): "shell 400, round 2,
+ * threads 8", escaped. */
+static void page_step_label(FILE *out, const json_t *v)
+{
+	char vb[64], rb[32], tb[32];
+	const char *vary = scalar_str(json_object_get(v, "vary_value"), vb, sizeof(vb));
+
+	html_printf(out, "%s%s%s, round %s, threads %s", strempty(json_string_value(json_object_get(v, "context"))),
+		    vary ? " " : "", strempty(vary), strempty(scalar_str(json_object_get(v, "repeat"), rb, sizeof(rb))),
+		    strempty(scalar_str(json_object_get(v, "threads"), tb, sizeof(tb))));
+}
+
 /* The noise within a start and across starts, and the noisy steps. */
 static int page_noise(FILE *out, const struct model *m)
 {
@@ -220,42 +232,26 @@ static int page_noise(FILE *out, const struct model *m)
 		return 0;
 	fputs("<ul id=\"noisy\">\n", out);
 	json_array_foreach(m->noisy, i, v) {
-		char vb[64], rb[32], tb[32];
-		const char *vary = scalar_str(json_object_get(v, "vary_value"), vb, sizeof(vb));
-
 		fputs("<li>", out);
-		html_printf(out, "%s%s%s, round %s, threads %s: CV %.0f%%",
-			    strempty(json_string_value(json_object_get(v, "context"))), vary ? " " : "", strempty(vary),
-			    strempty(scalar_str(json_object_get(v, "repeat"), rb, sizeof(rb))),
-			    strempty(scalar_str(json_object_get(v, "threads"), tb, sizeof(tb))),
-			    100 * json_number_value(json_object_get(v, "cv")));
+		page_step_label(out, v);
+		html_printf(out, ": CV %.0f%%", 100 * json_number_value(json_object_get(v, "cv")));
 		fputs("</li>\n", out);
 	}
 	fputs("</ul>\n", out);
 	return 0;
 }
 
-/* With --latency and --telemetry, their tables as the text has them. */
+/* With --latency and --telemetry, their tables as the text has them (the
+ * list's first, TPS, is the page's figure and verdicts). */
 static int page_metrics(FILE *out, const struct model *m, const struct report_options *o)
 {
-	enum metric list[5 + OLTP_MECHANISM_MAX];
-	size_t n = 0, rows;
+	enum metric list[REPORT_METRICS_MAX];
+	size_t n = report_metric_list(o, list);
 	char buf[200], id[32];
 
-	if (o->latency)
-		list[n++] = METRIC_P95;
-	if (o->telemetry) {
-		list[n++] = METRIC_IDLE;
-		list[n++] = METRIC_LOAD;
-		list[n++] = METRIC_THROTTLED;
-		list[n++] = METRIC_CPU;
-		oltp_mechanism_table(&rows);
-		for (size_t k = 0; k < rows && n < ELEMENTSOF(list); k++)
-			list[n++] = METRIC_MECHANISM + k;
-	}
-	if (n)
+	if (n > 1)
 		fputs("<h2 id=\"metrics-h\">Latency and telemetry</h2>\n", out);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 1; i < n; i++) {
 		struct table t;
 		int r = report_table(m, list[i], 0, &t);
 
@@ -284,15 +280,9 @@ static void page_failures(FILE *out, const struct model *m)
 	}
 	fputs("<ul id=\"failures\">\n", out);
 	json_array_foreach(m->failures, i, v) {
-		char vb[64], rb[32], tb[32];
-		const char *vary = scalar_str(json_object_get(v, "vary_value"), vb, sizeof(vb));
-
 		fputs("<li class=\"failure\">", out);
-		html_printf(out, "%s%s%s, round %s, threads %s: %s",
-			    strempty(json_string_value(json_object_get(v, "context"))), vary ? " " : "", strempty(vary),
-			    strempty(scalar_str(json_object_get(v, "repeat"), rb, sizeof(rb))),
-			    strempty(scalar_str(json_object_get(v, "threads"), tb, sizeof(tb))),
-			    json_string_value(json_object_get(v, "reason")) ?: "(no reason recorded)");
+		page_step_label(out, v);
+		html_printf(out, ": %s", json_string_value(json_object_get(v, "reason")) ?: "(no reason recorded)");
 		fputs("</li>\n", out);
 	}
 	fputs("</ul>\n", out);

@@ -53,6 +53,10 @@ enum metric {
  * columns of text (0: any width), a row per context. */
 int report_table(const struct model *m, enum metric what, size_t width, struct table *t);
 const char *report_table_caption(const struct model *m, enum metric what, char *buf, size_t len);
+/* The tables a report prints, in order: TPS, then what --latency and
+ * --telemetry add.  Returns how many. */
+#define REPORT_METRICS_MAX (6 + OLTP_MECHANISM_MAX)
+size_t report_metric_list(const struct report_options *o, enum metric list[static REPORT_METRICS_MAX]);
 /* "1.05x (0.98-1.12) p=0.11 n.s.", or a gap without a ratio. */
 void add_ratio(struct table *t, const struct stats_ratio *r);
 

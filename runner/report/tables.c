@@ -552,7 +552,7 @@ static int print_noise(const struct model *m, bool markdown, FILE *out)
 }
 
 /* The metrics whose tables the options ask for, TPS first; their count. */
-static size_t metric_list(const struct report_options *o, enum metric list[static 6 + OLTP_MECHANISM_MAX])
+size_t report_metric_list(const struct report_options *o, enum metric list[static REPORT_METRICS_MAX])
 {
 	size_t n = 0;
 
@@ -618,8 +618,8 @@ static void print_placement_diffs(const struct model *m, bool markdown, FILE *ou
  * ones, the placement differences. */
 int render_tables(const struct model *m, const struct report_options *o, bool markdown, FILE *out)
 {
-	enum metric list[6 + OLTP_MECHANISM_MAX];
-	size_t n = metric_list(o, list), i;
+	enum metric list[REPORT_METRICS_MAX];
+	size_t n = report_metric_list(o, list), i;
 	char buf[160];
 	int r;
 
