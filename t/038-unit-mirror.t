@@ -53,8 +53,11 @@ ok $? "a unit that is not installed: exit 2 and FILE:LINE: unit (exit $rc)" "$sc
 "${in_systemd[@]}" "$SLICEBENCH" run "$top/t/fixtures/attrs/unit-not-service.ini" --dry-run >"$scratch/out" 2>&1; rc=$?
 [ $rc = 2 ] && grep -q "unit-not-service.ini:4: unit: dbus.socket is not a service" "$scratch/out"
 ok $? "a unit that is not a service: exit 2 (exit $rc)" "$scratch/out"
-{ cat "$exp"; printf '[server]\nuser = slicebench\n'; } >"$scratch/other-user.ini"
-"${in_systemd[@]}" "$SLICEBENCH" run "$scratch/other-user.ini" --dry-run >"$scratch/out" 2>&1; rc=$?
+# A file the sandbox can read: in the checkout, which it binds.
+bound=$(mktemp -d -p "$top" .t038.XXXXXX) || exit 1
+{ cat "$exp"; printf '[server]\nuser = slicebench\n'; } >"$bound/other-user.ini"
+"${in_systemd[@]}" "$SLICEBENCH" run "$bound/other-user.ini" --dry-run >"$scratch/out" 2>&1; rc=$?
+rm -rf "$bound"
 [ $rc = 2 ] && grep -q "other-user.ini:[0-9]*: User: mariadb.service runs the server as mysql, but the server's user is slicebench; set \[server\] user = mysql" "$scratch/out"
 ok $? "a [server] user that is not the unit's: exit 2 naming both (exit $rc): $(head -c 160 "$scratch/out")" "$scratch/out"
 [ -z "$(servers)" ]
