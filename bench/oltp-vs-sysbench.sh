@@ -5,18 +5,24 @@
 # transaction, and a 512-thread step (errors, peak RSS).
 #
 #   bench/oltp-vs-sysbench.sh [--time SECONDS] [--threads "1 2 4"] [--rounds N] [--high 512]
+#                             [--workload oltp_read_only|oltp_point_select]
 set -euo pipefail
 
-time_s=10 threads="1 2 4" rounds=3 high=512 tables=4 table_size=100000
+time_s=10 threads="1 2 4" rounds=3 high=512 tables=4 table_size=100000 workload=oltp_read_only
 while [ $# -gt 0 ]; do
 	case $1 in
 	--time) time_s=$2; shift 2 ;;
 	--threads) threads=$2; shift 2 ;;
 	--rounds) rounds=$2; shift 2 ;;
 	--high) high=$2; shift 2 ;;
-	*) echo "usage: $0 [--time SECONDS] [--threads LIST] [--rounds N] [--high THREADS]" >&2; exit 2 ;;
+	--workload) workload=$2; shift 2 ;;
+	*) echo "usage: $0 [--time SECONDS] [--threads LIST] [--rounds N] [--high THREADS] [--workload NAME]" >&2; exit 2 ;;
 	esac
 done
+case $workload in
+oltp_read_only | oltp_point_select) ;;
+*) echo "$0: --workload: oltp_read_only or oltp_point_select, not '$workload'" >&2; exit 2 ;;
+esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 sb=${SLICEBENCH:-$top/slicebench}
@@ -67,17 +73,17 @@ printf 'sysbench %.2fs  slicebench %.2fs  speed-up %sx\n' "$sysbench_prepare" "$
 "$sb" sweep --socket "$sock" --tables $tables --table-size $table_size --threads 1 --time 1s >/dev/null
 
 run_sysbench() { # threads, seconds -> "tps transactions errors"
-	timed "$work/time" sysbench oltp_read_only "${common[@]}" --mysql-db=sbtest --threads="$1" --time="$2" run >"$work/out"
+	timed "$work/time" sysbench "$workload" "${common[@]}" --mysql-db=sbtest --threads="$1" --time="$2" run >"$work/out"
 	awk '/transactions:/ { t = $2; tps = substr($3, 2) } /ignored errors:/ { e = $3 } END { print tps, t, e }' "$work/out"
 }
 run_native() {
 	timed "$work/time" "$sb" sweep --socket "$sock" --tables $tables --table-size $table_size --no-prewarm \
-		--threads "$1" --time "$2"s --json >"$work/out"
+		--workload "$workload" --threads "$1" --time "$2"s --json >"$work/out"
 	jq -r '.steps[0] | "\(.tps) \(.transactions) \(.errors.ignorable + .errors.reconnect + .errors.fatal)"' "$work/out"
 }
 
 echo
-echo "# oltp_read_only, ${time_s}s steps, $rounds alternating rounds, medians"
+echo "# $workload, ${time_s}s steps, $rounds alternating rounds, medians"
 printf '%8s %12s %12s %7s %14s %14s %7s\n' threads sysbench_tps native_tps ratio sysbench_us/tx native_us/tx ratio
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 for t in $threads; do

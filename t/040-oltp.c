@@ -186,6 +186,29 @@ static void check_record_shape(const struct oltp_options *o)
 	step_result_done(&sb);
 }
 
+/* oltp_point_select: an event is one point select and no transaction, in
+ * the native driver as in sysbench's script. */
+static void check_point_select(struct oltp_options *o)
+{
+	struct step_result native = {}, sb = {};
+
+	o->workload = OLTP_WORKLOAD_POINT_SELECT;
+	is_int(oltp_run_step(o, 1, &native), 0, "oltp_point_select: the native step runs");
+	ok(!native.failed && native.tps > 0 && native.queries == native.transactions,
+	   "oltp_point_select: TPS above zero, one query a transaction (%.1f tps, %" PRIu64 " queries, %" PRIu64
+	   " transactions)", native.tps, native.queries, native.transactions);
+	if (have_prereq("SYSBENCH")) {
+		sysbench_run_step(o, 1, &sb);
+		ok(!sb.failed && sb.tps > 0 && sb.queries == sb.transactions,
+		   "oltp_point_select through sysbench: TPS above zero, one query a transaction (%.1f tps, native %.1f)",
+		   sb.tps, native.tps);
+	} else
+		skip(1, "sysbench is not installed");
+	o->workload = OLTP_WORKLOAD_READ_ONLY;
+	step_result_done(&native);
+	step_result_done(&sb);
+}
+
 static void *kill_later(void *arg)
 {
 	sleep(1);
@@ -204,7 +227,7 @@ int main(void)
 	pid_t pid;
 
 	require("ROOT MYSQLD");
-	plan(28);
+	plan(31);
 	test_server_setup(NULL, &s);
 	pid = test_server_fork(&s);
 	oltp_options_default(&o);
@@ -221,6 +244,7 @@ int main(void)
 	check_step(&o, 2);
 	check_general_log(&o, &s);
 	check_record_shape(&o);
+	check_point_select(&o);
 
 	/* The server dies a second into a 10 s step. */
 	o.duration_ns = 10 * NSEC_PER_SEC;

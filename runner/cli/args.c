@@ -25,7 +25,8 @@ static const struct cli_option opt_socket = { .name = "socket", .arg = "PATH", .
 					      .help = "the server's socket (root over the socket, no password); "
 						      "PostgreSQL: its directory or DIR/.s.PGSQL.PORT" };
 static const struct cli_option opt_workload = { .name = "workload", .arg = "NAME", .key = ARG_WORKLOAD,
-						.help = "oltp_read_only (default), select-only or tpcb-like (pgbench's)" };
+						.help = "oltp_read_only (default), oltp_point_select, select-only or "
+							"tpcb-like (pgbench's)" };
 static const struct cli_option opt_scale = { .name = "scale", .arg = "N", .type = CLI_UINT, A(o.scale), .min = 1,
 					     .max = 20000, .help = "pgbench's scale factor, 100000 accounts each (1)" };
 static const struct cli_option opt_user = { .name = "user", .arg = "NAME", .type = CLI_STRING, A(o.user),

@@ -35,6 +35,7 @@ enum oltp_workload {
 	OLTP_WORKLOAD_READ_ONLY,   /* sysbench's oltp_read_only */
 	OLTP_WORKLOAD_SELECT_ONLY, /* pgbench -b select-only */
 	OLTP_WORKLOAD_TPCB_LIKE,   /* pgbench -b tpcb-like */
+	OLTP_WORKLOAD_POINT_SELECT, /* sysbench's oltp_point_select */
 	_OLTP_WORKLOAD_MAX,
 };
 
@@ -102,6 +103,12 @@ struct oltp_workload_def {
 	const char *db;       /* the default database */
 	const char *unit;     /* what a step's size counts: "threads" or "clients" */
 	enum oltp_driver tool; /* the real tool that --driver may name besides slicebench */
+	/* sysbench's: its script, and what an event of it runs (point selects
+	 * on one table drawn per event; with ranges, BEGIN, the four ranges,
+	 * each on a table of its own, and COMMIT around them) */
+	const char *script;
+	unsigned point_selects;
+	bool ranges;
 	/* The dataset made or checked; a mismatching one is -EEXIST with the
 	 * table named in *ret_msg (never NULL here: oltp_prepare() hands
 	 * the message on only if its caller asked). */

@@ -1,6 +1,7 @@
-/* One measured step of the native MySQL driver (oltp_read_only): one
- * thread per connection, each in the step frame (oltp/frame.h) that runs
- * the gate, the counters and the reporter. */
+/* One measured step of the native MySQL driver (oltp_read_only or
+ * oltp_point_select, as the workload's row shapes an event): one thread
+ * per connection, each in the step frame (oltp/frame.h) that runs the
+ * gate, the counters and the reporter. */
 #include <errmsg.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,11 +22,6 @@ static const char *const table_stmt_sql[_STMT_PER_TABLE] = {
 	[STMT_ORDER] = "SELECT c FROM sbtest%u WHERE id BETWEEN ? AND ? ORDER BY c",
 	[STMT_DISTINCT] = "SELECT DISTINCT c FROM sbtest%u WHERE id BETWEEN ? AND ? ORDER BY c",
 };
-
-/* oltp_read_only's defaults: --point-selects=10 and one of each range. */
-#define POINT_SELECTS 10
-#define QUERIES_PER_TXN (2 + POINT_SELECTS + 4)
-
 
 struct worker {
 	struct step_frame *frame;
@@ -82,17 +78,22 @@ static int worker_connect(struct worker *w)
 	char sql[128];
 	int r;
 
+	bool ranges = oltp_workload_def(o->workload)->ranges;
+
 	r = oltp_connect(o, oltp_db(o), &w->conn, &msg);
 	if (r < 0) {
 		snprintf(w->error, sizeof(w->error), "%s", strempty(msg));
 		return r;
 	}
-	w->begin = prepare_one(w, "BEGIN", 0);
-	w->commit = prepare_one(w, "COMMIT", 0);
-	if (!w->begin || !w->commit)
-		return -EIO;
+	/* What the script prepares: oltp_point_select its point select alone. */
+	if (ranges) {
+		w->begin = prepare_one(w, "BEGIN", 0);
+		w->commit = prepare_one(w, "COMMIT", 0);
+		if (!w->begin || !w->commit)
+			return -EIO;
+	}
 	for (unsigned t = 0; t < o->tables; t++)
-		for (unsigned k = 0; k < _STMT_PER_TABLE; k++) {
+		for (unsigned k = 0; k < (ranges ? _STMT_PER_TABLE : STMT_POINT + 1); k++) {
 			snprintf(sql, sizeof(sql), table_stmt_sql[k], t + 1);
 			w->table_stmts[t * _STMT_PER_TABLE + k] = prepare_one(w, sql, k == STMT_POINT ? 1 : 2);
 			if (!w->table_stmts[t * _STMT_PER_TABLE + k])
@@ -122,26 +123,32 @@ fail:
 }
 
 /* sysbench's event(): the table is drawn afresh for the point-select block
- * and for each range kind. */
+ * and for each range kind; oltp_point_select's is one point select, with
+ * no transaction around it. */
 static int run_transaction(struct worker *w, unsigned *ret_errno, uint64_t *ret_queries)
 {
 	const struct oltp_options *o = w->frame->o;
+	const struct oltp_workload_def *def = oltp_workload_def(o->workload);
 	MYSQL_STMT **stmts;
 	uint64_t q = 0;
-	int r;
+	int r = 0;
 
-	r = execute(w->begin, ret_errno);
-	if (r < 0)
-		goto out;
-	q++;
+	if (def->ranges) {
+		r = execute(w->begin, ret_errno);
+		if (r < 0)
+			goto out;
+		q++;
+	}
 	stmts = w->table_stmts + (sbrand_uniform(&w->rand, 1, o->tables) - 1) * _STMT_PER_TABLE;
-	for (unsigned i = 0; i < POINT_SELECTS; i++) {
+	for (unsigned i = 0; i < def->point_selects; i++) {
 		w->param_from = (int)sbrand_default(&w->rand, 1, o->table_size);
 		r = execute(stmts[STMT_POINT], ret_errno);
 		if (r < 0)
 			goto out;
 		q++;
 	}
+	if (!def->ranges)
+		goto out;
 	for (unsigned k = STMT_SIMPLE; k <= STMT_DISTINCT; k++) {
 		stmts = w->table_stmts + (sbrand_uniform(&w->rand, 1, o->tables) - 1) * _STMT_PER_TABLE;
 		w->param_from = (int)sbrand_default(&w->rand, 1, o->table_size);

@@ -1,5 +1,6 @@
 /* The cross-check: the same step run by the real sysbench 1.0.20
- * (oltp_read_only), with its report parsed into the same record. */
+ * (oltp_read_only or oltp_point_select), with its report parsed into the
+ * same record. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -101,7 +102,7 @@ static int run_sysbench(const struct oltp_options *o, unsigned threads, uint64_t
 	_cleanup_(tool_argv_done) struct tool_argv a = {};
 
 	tool_arg(&a, "%s", o->sysbench_path);
-	tool_arg(&a, "oltp_read_only");
+	tool_arg(&a, "%s", oltp_workload_def(o->workload)->script);
 	tool_arg(&a, "--db-driver=mysql");
 	tool_arg(&a, "--mysql-socket=%s", o->socket);
 	tool_arg(&a, "--mysql-user=%s", o->user);

@@ -54,10 +54,12 @@ static json_t *context_to_json(const struct experiment *e, size_t i)
  * before them resume. */
 static int experiment_optional_to_json(const struct experiment *e, json_t *j)
 {
-	/* pgbench's workloads: the workload, its scale and client threads */
+	/* another workload than oltp_read_only; pgbench's with its scale */
 	if (e->workload != OLTP_WORKLOAD_READ_ONLY &&
-	    (json_object_set_new(j, "workload", json_string(oltp_workload_name(e->workload))) < 0 ||
-	     json_object_set_new(j, "scale", json_integer(e->scale)) < 0))
+	    json_object_set_new(j, "workload", json_string(oltp_workload_name(e->workload))) < 0)
+		return -ENOMEM;
+	if (streq(oltp_workload_def(e->workload)->protocol, "postgresql") &&
+	    json_object_set_new(j, "scale", json_integer(e->scale)) < 0)
 		return -ENOMEM;
 	if (e->client_threads &&
 	    json_object_set_new(json_object_get(j, "client"), "threads", json_integer(e->client_threads)) < 0)

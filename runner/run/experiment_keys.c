@@ -205,8 +205,8 @@ const struct key_def key_table[_KEY_MAX] = {
 				"overrides)" },
 	[KEY_WORKLOAD] = { .section = SECTION_EXPERIMENT, .name = "workload", .type = TYPE_WORD, E(workload),
 			   .words = oltp_workload_words,
-			   .help = "oltp_read_only (sysbench's) for the mysql engines, select-only or tpcb-like (pgbench's) "
-				   "for postgresql; the engine's first by default" },
+			   .help = "oltp_read_only or oltp_point_select (sysbench's) for the mysql engines, select-only or "
+				   "tpcb-like (pgbench's) for postgresql; the engine's first by default" },
 	[KEY_SCALE] = { .section = SECTION_EXPERIMENT, .name = "scale", .type = TYPE_UINT, E(scale), .min = 1,
 			.max = 20000, .def = "1", .help = "pgbench's scale factor, 100000 accounts each" },
 	[KEY_TABLES] = { .section = SECTION_EXPERIMENT, .name = "tables", .type = TYPE_UINT, E(tables), .min = 1,
