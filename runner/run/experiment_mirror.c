@@ -65,6 +65,11 @@ static int take_user(struct parser *p, size_t i, bool *ret_taken)
 	for (size_t j = 0; j < c->n_props; j++) {
 		if (!streq(c->props[j].def->name, "User"))
 			continue;
+		if (streq(c->props[j].text, "root"))
+			return fail_at(p, p->prop_line[i][j], "User",
+				       "%s runs its server as root, which would leave root's files in the datadir; set "
+				       "[server] user to the server's own",
+				       p->unit[i]);
 		if (free_to_take) {
 			user = strdup(c->props[j].text);
 			if (!user)
