@@ -134,7 +134,7 @@ int calibration_read(const char *state_dir, struct calibration *ret)
 	return r;
 }
 
-int calibration_for_host(const char *state_dir, long threads, struct calibration *ret, char *why, size_t len)
+int calibration_of_this_host(const char *state_dir, struct calibration *ret, char *why, size_t len)
 {
 	struct calibration here = {};
 	int r = calibration_read(state_dir, ret);
@@ -148,15 +148,24 @@ int calibration_for_host(const char *state_dir, long threads, struct calibration
 	r = calibration_identify(&here);
 	if (r < 0)
 		return r;
-	if (!calibration_same_host(ret, &here))
-		snprintf(why, len, "the one stored was taken on %s%s%s", !streq(ret->hostname, here.hostname) ? "another host"
-									: !streq(ret->kernel, here.kernel) ? "another kernel"
-													  : "another CPU",
-			 ", ", ret->date);
-	else if (ret->threads != threads)
-		snprintf(why, len, "the one stored was taken at %ld thread%s", ret->threads, ret->threads == 1 ? "" : "s");
-	else
+	if (calibration_same_host(ret, &here))
 		return 1;
+	snprintf(why, len, "the one stored was taken on %s%s%s", !streq(ret->hostname, here.hostname) ? "another host"
+								: !streq(ret->kernel, here.kernel) ? "another kernel"
+												  : "another CPU",
+		 ", ", ret->date);
+	return 0;
+}
+
+int calibration_for_host(const char *state_dir, long threads, struct calibration *ret, char *why, size_t len)
+{
+	int r = calibration_of_this_host(state_dir, ret, why, len);
+
+	if (r <= 0)
+		return r;
+	if (ret->threads == threads)
+		return 1;
+	snprintf(why, len, "the one stored was taken at %ld thread%s", ret->threads, ret->threads == 1 ? "" : "s");
 	return 0;
 }
 

@@ -48,6 +48,10 @@ int calibration_write(const char *state_dir, const struct calibration *c);
 /* -ENOENT: none; -EBADMSG: not a calibration. */
 int calibration_read(const char *state_dir, struct calibration *ret);
 
+/* The stored calibration when it was taken on this host, at any thread
+ * count: 1 and *ret; 0 when there is none or it is another host's, with
+ * why in why[0..len); -ENOMEM. */
+int calibration_of_this_host(const char *state_dir, struct calibration *ret, char *why, size_t len);
 /* The stored calibration when it was taken on this host at threads: 1 and
  * *ret; 0 when there is none or it does not match, with why (a phrase:
  * "none stored", "the one stored was taken at 4 threads", "taken on another host", ...) in

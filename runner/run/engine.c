@@ -152,12 +152,14 @@ static int check_resumed(const char *verb, struct results *res, const json_t *ex
 static int host_put_calibration(json_t *host)
 {
 	struct server_config cfg = {};
-	struct calibration c, here = {};
+	struct calibration c;
+	char why[160];
+	int r;
 
 	managed_config_default(&cfg);
-	if (calibration_read(cfg.state_dir, &c) < 0 || calibration_identify(&here) < 0 ||
-	    !calibration_same_host(&c, &here))
-		return 0;
+	r = calibration_of_this_host(cfg.state_dir, &c, why, sizeof(why));
+	if (r <= 0)
+		return r;
 	return json_object_set_new(host, "calibration", calibration_to_json(&c)) < 0 ? -ENOMEM : 0;
 }
 
