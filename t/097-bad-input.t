@@ -97,12 +97,7 @@ ok $? "and no guest state is made"
 optioned cpus-over "--cpus $((2 * $(nproc --all) + 1)): this host has $(nproc --all) CPUs to emulate them with" \
 	sandbox --kind vm --name t097 --cpus $((2 * $(nproc --all) + 1)) up
 # calibrated NAME WANT ARGS...: calibrate ARGS refused before anything starts.
-calibrated() {
-	local name=$1 want=$2
-	shift 2
-	timeout 20 "$SLICEBENCH" calibrate "$@" --out "$scratch/res-$name" >"$name.out" 2>&1
-	check_refused $? "$name" "$want"
-}
+calibrated() { optioned "$1" "$2" calibrate "${@:3}" --out "$scratch/res-$1"; }
 calibrated calibrate-no-context "calibrate: $top/t/fixtures/run/two-raw.ini has no context 'nosuch'" \
 	"$top/t/fixtures/run/two-raw.ini" nosuch
 calibrated calibrate-pairs-few "calibrate: --pairs: bad value '9' (an integer from 10 to 1000)" \
