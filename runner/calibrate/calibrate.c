@@ -157,8 +157,7 @@ static void finished(void *userdata, const json_t *doc, const char *dir _unused_
  * comparison of two of its columns, file_repeat starts a side. */
 static double file_mde(const struct calibrator *c, double *ret_df)
 {
-	*ret_df = (double)(c->file_cells - 1) * (c->file_repeat - 1);
-	return stats_mde(c->res.sigma * sqrt(2.0 / c->file_repeat), *ret_df, c->args.confidence, STATS_POWER);
+	return stats_design_mde(c->res.sigma, c->file_cells, c->file_repeat, c->args.confidence, ret_df);
 }
 
 static void print_result(const struct calibrator *c)

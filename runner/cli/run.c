@@ -191,8 +191,7 @@ static void power_print(const struct run_plan *p, double level)
 		t++;
 	if (t == e->n_threads)
 		(void)calibration_sigma_for_plan(cfg.state_dir, e->threads[t = 0], &sigma, source, sizeof(source));
-	df = (double)(cells - 1) * (repeat - 1);
-	mde = stats_mde(sigma * sqrt(2.0 / repeat), df, level, STATS_POWER);
+	mde = stats_design_mde(sigma, cells, repeat, level, &df);
 	printf("at a spread of %.1f%% between starts at %ld thread%s (%s), %u repeat%s of %zu columns (%.0f degrees of "
 	       "freedom) tell a gap of %.2fx from noise with %.0f%% power\n",
 	       100 * sigma, e->threads[t], e->threads[t] == 1 ? "" : "s", source, repeat, repeat == 1 ? "" : "s", cells,

@@ -212,11 +212,11 @@ static void print_power(const struct explainer *x, size_t n_mixes)
 {
 	struct server_config cfg = {};
 	char source[320];
-	double sigma, df = (double)(n_mixes - 1) * (x->args.repeat - 1), mde;
+	double sigma, df, mde;
 
 	managed_config_default(&cfg);
 	(void)calibration_sigma_for_plan(cfg.state_dir, x->args.threads, &sigma, source, sizeof(source));
-	mde = stats_mde(sigma * sqrt(2.0 / x->args.repeat), df, x->args.confidence, STATS_POWER);
+	mde = stats_design_mde(sigma, n_mixes, x->args.repeat, x->args.confidence, &df);
 	printf("at a spread of %.1f%% between starts (%s), %u rounds of %zu mixes (%.0f degrees of freedom) tell a gap "
 	       "of %.2fx from noise with %.0f%% power\n",
 	       100 * sigma, source, x->args.repeat, n_mixes, df, mde, 100 * STATS_POWER);
@@ -281,12 +281,11 @@ static void record_make(struct explainer *x)
 static int stage(struct explainer *x, enum explain_stage s, const struct design *d, unsigned factors, unsigned set,
 		 unsigned repeat, unsigned wanted)
 {
+	uint64_t begin = now_ns();
 	int r;
 
 	x->rec.stage[s] = (struct stage_record){ .present = true, .factors = factors, .set = set,
 						 .rounds_wanted = wanted };
-	uint64_t begin = now_ns();
-
 	r = record_put(x);
 	if (r >= 0)
 		r = run_stage(x, explain_stage_dir(s), d, repeat, false);

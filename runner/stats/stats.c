@@ -132,6 +132,12 @@ double stats_mde(double se, double df, double level, double power)
 	return exp((stats_t_critical(level, df) + gsl_cdf_tdist_Pinv(power, df)) * se);
 }
 
+double stats_design_mde(double sigma, size_t cells, unsigned rounds, double level, double *ret_df)
+{
+	*ret_df = ((double)cells - 1) * ((double)rounds - 1);
+	return stats_mde(sigma * sqrt(2.0 / rounds), *ret_df, level, STATS_POWER);
+}
+
 void stats_sigma_interval(double sigma, double df, double level, double *ret_lo, double *ret_hi)
 {
 	double alpha = 1 - level;

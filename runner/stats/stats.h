@@ -89,6 +89,11 @@ void stats_ratio_from_t(double d, double se, double df, double level, struct sta
  * with standard error se detects with probability power, as a ratio:
  * exp((t(1 - alpha/2, df) + t(power, df)) se). */
 double stats_mde(double se, double df, double level, double power);
+/* What a design of `cells` cells in `rounds` rounds can tell of two cells
+ * apart at 80% power with sigma between starts: stats_mde() of their
+ * contrast (se sigma sqrt(2 / rounds)) on the block model's (cells - 1)
+ * (rounds - 1) degrees of freedom, which go to *ret_df. */
+double stats_design_mde(double sigma, size_t cells, unsigned rounds, double level, double *ret_df);
 
 /* The interval at level of a standard deviation sigma estimated on df
  * degrees of freedom (normal errors): sigma sqrt(df / chi2(1 - alpha/2, df))
