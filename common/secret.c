@@ -166,7 +166,10 @@ int secret_mask_json(json_t *j)
 				return -ENOMEM;
 	if (json_is_object(j))
 		json_object_foreach(j, key, v) {
-			if (strncmp(key, "env.", 4) == 0 && secret_name(key + 4) && json_is_string(v)) {
+			/* A proxy's placement is the server's beside it, under proxy. */
+			const char *own = strncmp(key, "proxy.", 6) == 0 ? key + 6 : key;
+
+			if (strncmp(own, "env.", 4) == 0 && secret_name(own + 4) && json_is_string(v)) {
 				if (json_string_set(v, SECRET_WITHHELD) < 0)
 					return -ENOMEM;
 			} else if (secret_mask_json(v) < 0)

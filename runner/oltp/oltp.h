@@ -65,6 +65,7 @@ struct oltp_options {
 	unsigned n_client_cpus;
 	unsigned client_cpus[OLTP_MAX_CPUS];
 	int server_pid;                /* for telemetry; 0 if unknown */
+	int proxy_pid;                 /* the proxy between client and server, for telemetry; 0: none */
 	const char *server_cpu_cgroup; /* directory holding cpu.stat, or NULL */
 	/* The experiment's neighbours beside the step, for telemetry: their
 	 * names, the directories counting their cgroups' CPU time (NULL: the
@@ -148,6 +149,7 @@ struct oltp_telemetry_sample {
 	double ctxt_per_s; /* NAN unknown */
 	double server_cpu_s;          /* utime+stime of the server (cgroup or /proc/PID/stat), cumulative; <0 unknown */
 	double client_cpu_s;          /* utime+stime of the client's process, cumulative; <0 unknown */
+	double proxy_cpu_s;           /* utime+stime of the proxy's process, cumulative; <0 unknown or none */
 	/* each neighbour's cgroup usage, cumulative (<0 unknown), named as the
 	 * options name them (the names are the options' own) */
 	size_t n_neighbours;

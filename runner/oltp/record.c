@@ -164,14 +164,37 @@ static json_t *cpu_rate(const struct step_result *r, size_t offset)
 			 (last->t_s - first->t_s));
 }
 
-/* {"server": s/s, "client": s/s, "neighbours": {NAME: s/s}}, from the
- * telemetry's cumulative counters. */
+/* {"server": us, "client": us, "proxy": us}: each process's CPU time per
+ * transaction, the rates of cpu_per_s over the TPS (the chain's cost, part
+ * by part); a proxy only where the step had one. */
+static json_t *cpu_per_txn_us(const json_t *per_s, double tps)
+{
+	json_t *j = json_object(), *v;
+	const char *key;
+
+	if (!j || !(tps > 0))
+		return j;
+	json_object_foreach((json_t *)per_s, key, v)
+		if (json_is_number(v) && json_object_set_new(j, key, json_real(json_number_value(v) / tps * 1e6)) < 0) {
+			json_decref(j);
+			return NULL;
+		}
+	return j;
+}
+
+/* {"server": s/s, "client": s/s, "proxy": s/s, "neighbours": {NAME: s/s}},
+ * from the telemetry's cumulative counters. */
 static json_t *cpu_per_s(const struct step_result *r)
 {
 	json_t *j = json_pack("{s:o, s:o}", "server", cpu_rate(r, offsetof(struct oltp_telemetry_sample, server_cpu_s)),
 			      "client", cpu_rate(r, offsetof(struct oltp_telemetry_sample, client_cpu_s))), *nb;
 	size_t n = r->n_samples ? r->samples[0].n_neighbours : 0;
 
+	if (j && r->n_samples && r->samples[0].proxy_cpu_s >= 0 &&
+	    json_object_set_new(j, "proxy", cpu_rate(r, offsetof(struct oltp_telemetry_sample, proxy_cpu_s))) < 0) {
+		json_decref(j);
+		return NULL;
+	}
 	if (!j || !n)
 		return j;
 	nb = json_object();
@@ -186,6 +209,15 @@ static json_t *cpu_per_s(const struct step_result *r)
 			return NULL;
 		}
 	return j;
+}
+
+/* Who got the CPU during the step, per second and per transaction. */
+static int put_cpu(json_t *o, const struct step_result *r)
+{
+	if (json_object_set_new(o, "cpu_per_s", cpu_per_s(r)) < 0 ||
+	    json_object_set_new(o, "cpu_per_txn_us", cpu_per_txn_us(json_object_get(o, "cpu_per_s"), r->tps)) < 0)
+		return -ENOMEM;
+	return 0;
 }
 
 /* "saturation": the client threads, the server threads serving them,
@@ -241,7 +273,7 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 		if (json_object_set_new(mechanism, mechanism_table[i].key, isnan(v) ? json_null() : json_real(v)) < 0)
 			goto oom;
 	}
-	if (r->n_samples && json_object_set_new(o, "cpu_per_s", cpu_per_s(r)) < 0)
+	if (r->n_samples && put_cpu(o, r) < 0)
 		goto oom;
 	if (r->n_neighbour_tps) {
 		json_t *nb = json_object();

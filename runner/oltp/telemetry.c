@@ -25,6 +25,7 @@ struct proc_stat_totals {
 
 struct oltp_telemetry {
 	int server_pid;
+	int proxy_pid; /* 0: no proxy */
 	int client_pid; /* 0: this process, less the sampling thread */
 	char *cpu_cgroup;
 	size_t n_neighbours;
@@ -109,6 +110,7 @@ int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret
 	if (!t)
 		return -ENOMEM;
 	t->server_pid = o->server_pid;
+	t->proxy_pid = o->proxy_pid;
 	t->n_cpus = (unsigned)MAX(1L, MIN(n, (long)OLTP_MAX_CPUS));
 	t->cpu_cgroup = o->server_cpu_cgroup ? strdup(o->server_cpu_cgroup) : NULL;
 	t->l3_of_cpu = calloc(t->n_cpus, sizeof(int));
@@ -494,7 +496,7 @@ int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_tele
 	int r;
 
 	*ret = (struct oltp_telemetry_sample){ .t_s = t_s, .cpu_user_pct = NAN, .cpu_sys_pct = NAN, .cpu_idle_pct = NAN,
-					       .ctxt_per_s = NAN, .server_cpu_s = -1, .client_cpu_s = -1, .nr_throttled = -1,
+					       .ctxt_per_s = NAN, .server_cpu_s = -1, .client_cpu_s = -1, .proxy_cpu_s = -1, .nr_throttled = -1,
 					       .throttled_usec = -1, .n_l3 = t->n_l3, .n_nodes = t->n_nodes };
 	r = sample_proc_stat(t, now, ret);
 	if (r < 0)
@@ -505,6 +507,8 @@ int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_tele
 	n_server = server_processes(t->server_pid, server_pids, ELEMENTSOF(server_pids));
 	ret->server_cpu_s = server_cpu_seconds(t, server_pids, n_server);
 	ret->client_cpu_s = process_cpu_seconds(t->client_pid ? t->client_pid : getpid());
+	if (t->proxy_pid > 0)
+		ret->proxy_cpu_s = process_cpu_seconds(t->proxy_pid);
 	ret->n_neighbours = t->n_neighbours;
 	ret->neighbour_names = t->neighbour_names;
 	for (size_t i = 0; i < t->n_neighbours; i++)
@@ -586,6 +590,11 @@ json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s)
 			 (json_int_t)s->server_run_on_client_cpu_ns);
 
 	if (j && json_object_set_new(j, "client_cpu_s", seconds_or_null(s->client_cpu_s)) < 0) {
+		json_decref(j);
+		j = NULL;
+	}
+	/* Only a step through a proxy has one, so that the others' records are what they were. */
+	if (j && s->proxy_cpu_s >= 0 && json_object_set_new(j, "proxy_cpu_s", json_real(s->proxy_cpu_s)) < 0) {
 		json_decref(j);
 		j = NULL;
 	}

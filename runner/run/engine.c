@@ -11,6 +11,7 @@
 
 #include "run/experiment.h"
 #include "run/runner.h"
+#include "slices/server/proxy.h"
 #include "host/busy.h"
 #include "host/calibration.h"
 #include "host/facts.h"
@@ -236,6 +237,12 @@ static int runner_setup(struct runner *rn)
 	for (size_t i = 0; r >= 0 && i < e->n_neighbours; i++)
 		if (e->neighbours[i].kind == NEIGHBOUR_OLTP)
 			r = managed_neighbour_server_setup(rn->verb, &cfg, e->neighbours[i].name, &rn->neighbour_servers[i]);
+	for (size_t i = 0; r >= 0 && i < e->n_proxies; i++) {
+		r = proxy_setup(proxy_engine_named(e->proxy_engine[i]), e->proxy_binary[i], e->proxies[i].name, (unsigned)i,
+				&rn->server, e->max_connections, &rn->proxy_servers[i]);
+		if (r < 0)
+			log_error_errno(r, "%s: cannot set up [proxy %s]: %m", rn->verb, e->proxies[i].name);
+	}
 	if (r < 0 || !e->client_scope)
 		return r;
 	r = xasprintf(&unit, "slicebench-client-%s-%d.scope", e->name, (int)getpid());
@@ -314,6 +321,8 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	server_done(&rn.server);
 	for (size_t i = 0; i < EXP_NEIGHBOURS_MAX; i++)
 		server_done(&rn.neighbour_servers[i]);
+	for (size_t i = 0; i < EXP_PROXIES_MAX; i++)
+		server_done(&rn.proxy_servers[i]);
 	/* Refused or failed at set-up: no results directory stays behind. */
 	if (started)
 		results_close(rn.res);

@@ -89,6 +89,12 @@ void experiment_done(struct experiment *e)
 			prop_value_done(&e->slices[i].props[j]);
 	for (size_t i = 0; i < e->n_neighbours; i++)
 		strv_free(e->neighbours[i].argv);
+	for (size_t i = 0; i < e->n_proxies; i++) {
+		for (size_t j = 0; j < e->proxies[i].n_props; j++)
+			prop_value_done(&e->proxies[i].props[j]);
+		free(e->proxy_engine[i]);
+		free(e->proxy_binary[i]);
+	}
 	*e = (struct experiment){};
 }
 
@@ -241,6 +247,7 @@ int experiment_copy_settings(const struct experiment *from, struct experiment *t
 		case TYPE_BASELINE:
 		case TYPE_WHOLE_PERCENT:
 		case TYPE_SLICE:
+		case TYPE_NAME:
 		case TYPE_COMMAND:
 		case TYPE_PROPERTY:
 		case TYPE_PROPERTY_VALUES:

@@ -22,6 +22,7 @@
 #define EXP_VARY_MAX 16
 #define EXP_SLICES_MAX 16
 #define EXP_NEIGHBOURS_MAX 4
+#define EXP_PROXIES_MAX 4
 /* The largest experiment file read (the largest shipped is a few kB). */
 #define EXP_FILE_MAX 1048576
 
@@ -74,6 +75,13 @@ struct experiment {
 	int context_slice[EXP_CONTEXTS_MAX]; /* Slice = NAME: its index in slices; -1: the kind's default */
 	char *mirror_notes[EXP_CONTEXTS_MAX]; /* unit = NAME: what it mirrors and what not */
 	size_t n_contexts;
+	int context_proxy[EXP_CONTEXTS_MAX]; /* proxy = NAME: its index in proxies; -1: straight to the server */
+	/* [proxy NAME]: a proxy between the client and the server, in a
+	 * context of its own (its name, kind, session and settings) */
+	struct context_spec proxies[EXP_PROXIES_MAX];
+	char *proxy_engine[EXP_PROXIES_MAX]; /* haproxy, pgbouncer, proxysql */
+	char *proxy_binary[EXP_PROXIES_MAX]; /* NULL: the engine's */
+	size_t n_proxies;
 	/* [slice NAME], parents before children; a parent the file only
 	 * implies (db.slice of db-oltp.slice) is there without settings. */
 	struct slice_spec slices[EXP_SLICES_MAX];

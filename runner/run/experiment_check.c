@@ -371,7 +371,7 @@ int check_settings(struct parser *p)
 	struct experiment *e = p->e;
 
 	if (check_contexts(p) < 0 || check_context_slices(p) < 0 || check_vary_slice(p) < 0 || check_vary_mode(p) < 0 ||
-	    check_neighbours(p) < 0)
+	    check_neighbours(p) < 0 || check_proxies(p) < 0)
 		return -EINVAL;
 	if (!*e->baseline)
 		snprintf(e->baseline, sizeof(e->baseline), "%s", e->contexts[0].name);

@@ -45,9 +45,27 @@ static json_t *context_to_json(const struct experiment *e, size_t i)
 	const struct context_spec *c = &e->contexts[i];
 	json_t *props = props_to_json(c->props, c->n_props);
 
-	return json_pack("{s:s, s:s, s:s, s:o*, s:s?, s:s?}", "name", c->name, "kind", context_kind_to_string(c->kind),
-			 "session", word_name(session_words, c->session), "properties", props, "client_cpus",
-			 e->client_cpus[i], "slice", e->context_slice[i] >= 0 ? e->slices[e->context_slice[i]].name : NULL);
+	return json_pack("{s:s, s:s, s:s, s:o*, s:s?, s:s?, s:s?}", "name", c->name, "kind",
+			 context_kind_to_string(c->kind), "session", word_name(session_words, c->session), "properties",
+			 props, "client_cpus", e->client_cpus[i], "slice",
+			 e->context_slice[i] >= 0 ? e->slices[e->context_slice[i]].name : NULL, "proxy",
+			 e->context_proxy[i] >= 0 ? e->proxies[e->context_proxy[i]].name : NULL);
+}
+
+static json_t *proxies_to_json(const struct experiment *e)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < e->n_proxies; i++) {
+		const struct context_spec *c = &e->proxies[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s?, s:s, s:s, s:o*}", "name", c->name, "engine",
+						   e->proxy_engine[i], "binary", e->proxy_binary[i], "kind",
+						   context_kind_to_string(c->kind), "session",
+						   word_name(session_words, c->session), "properties",
+						   props_to_json(c->props, c->n_props)));
+	}
+	return a;
 }
 
 /* The keys a record carries only when they are used, so that runs made
@@ -71,6 +89,8 @@ static int experiment_optional_to_json(const struct experiment *e, json_t *j)
 	     json_object_set_new(j, "until", json_real(e->until)) < 0))
 		return -ENOMEM;
 	if (e->n_slices && json_object_set_new(j, "slices", slices_to_json(e)) < 0)
+		return -ENOMEM;
+	if (e->n_proxies && json_object_set_new(j, "proxies", proxies_to_json(e)) < 0)
 		return -ENOMEM;
 	return 0;
 }
@@ -164,6 +184,35 @@ static int context_from_json(const json_t *j, struct experiment *e, char **ret_m
 	if (json_is_string(json_object_get(j, "slice")))
 		e->context_slice[e->n_contexts - 1] = find_slice(e, json_string_value(json_object_get(j, "slice")));
 	return 0;
+}
+
+/* One [proxy NAME] of experiment.json back, through the key table's
+ * own parser for its engine, binary, kind and session. */
+static int proxy_from_json(struct parser *p, const json_t *j, char **ret_msg)
+{
+	struct experiment *e = p->e;
+	const char *name = json_string_value(json_object_get(j, "name"));
+	static const struct { enum key_id key; const char *field; } keys[] = {
+		{ KEY_PROXY_ENGINE, "engine" }, { KEY_PROXY_BINARY, "binary" },
+		{ KEY_PROXY_KIND, "kind" },	{ KEY_PROXY_SESSION, "session" },
+	};
+
+	if (e->n_proxies == EXP_PROXIES_MAX || !name_is_valid(name))
+		return xasprintf(ret_msg, "experiment.json: a proxy without a valid name"), -EINVAL;
+	p->instance = e->n_proxies++;
+	p->header_line[SECTION_PROXY][p->instance] = 1;
+	snprintf(e->proxies[p->instance].name, sizeof(e->proxies[0].name), "%s", name);
+	for (size_t k = 0; k < ELEMENTSOF(keys); k++) {
+		const char *v = json_string_value(json_object_get(j, keys[k].field));
+
+		if (!v)
+			continue;
+		p->key_line[p->instance][keys[k].key] = 1;
+		if (set_key(p, &key_table[keys[k].key], v) < 0)
+			return -EINVAL;
+	}
+	return props_from_json(j, e->proxies[p->instance].props, &e->proxies[p->instance].n_props, CONTEXT_PROPS_MAX,
+			       "proxy", name, ret_msg);
 }
 
 /* One slice of experiment.json back into a spec (parents come first). */
@@ -283,10 +332,18 @@ int experiment_from_results(const char *dir, struct experiment *ret, char **ret_
 		if (r >= 0)
 			r = slice_from_json(v, ret, ret_msg);
 	slices_link(ret);
+	json_array_foreach(json_object_get(j, "proxies"), i, v)
+		if (r >= 0)
+			r = proxy_from_json(&p, v, ret_msg);
+	p.instance = 0;
 	json_array_foreach(json_object_get(j, "context_specs"), i, v)
 		if (r >= 0 && (r = context_from_json(v, ret, ret_msg)) >= 0) {
 			p.key_line[i][KEY_CONTEXT_KIND] = 1;
 			p.header_line[SECTION_CONTEXT][i] = 1;
+			if (json_is_string(json_object_get(v, "proxy"))) {
+				snprintf(p.ctx_proxy[i], sizeof(p.ctx_proxy[i]), "%s", json_string_value(json_object_get(v, "proxy")));
+				p.key_line[i][KEY_CONTEXT_PROXY] = 1;
+			}
 		}
 	json_decref(j);
 	/* The checks of a whole file, as when the experiment was first read. */

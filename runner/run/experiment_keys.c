@@ -11,6 +11,7 @@
 
 #include "run/experiment_parse.h"
 #include "common/topology.h"
+#include "slices/server/proxy.h"
 
 /* A context's or a neighbour's name, as a section header takes it. */
 static bool name_valid(const char *name, const char **ret_why)
@@ -35,6 +36,8 @@ const struct section_def section_table[_SECTION_MAX] = {
 				.valid = name_valid, .rule = "a neighbour's name is one word, [a-z0-9][a-z0-9_-]{0,39}",
 				.unknown_lists_keys = true, .twice_names_line = true },
 	[SECTION_VARY] = { .name = "vary" },
+	[SECTION_PROXY] = { .name = "proxy", INSTANCES(proxies, n_proxies, EXP_PROXIES_MAX), .valid = name_valid,
+			    .rule = "a proxy's name is one word, [a-z0-9][a-z0-9_-]{0,39}" },
 };
 #undef INSTANCES
 
@@ -128,6 +131,18 @@ static int add_context_property(struct parser *p, const char *name, const char *
 	return r == -ENOENT ? fail_unknown(p, name) : r;
 }
 
+/* A proxy's settings: the attribute table's, as a context's. */
+static int add_proxy_property(struct parser *p, const char *name, const char *value)
+{
+	struct context_spec *c = &p->e->proxies[p->instance];
+	int r = add_prop(p, name, value, c->props, &c->n_props, CONTEXT_PROPS_MAX, "properties",
+			 p->proxy_prop_line[p->instance]);
+
+	if (r == -ENOENT && prop_lookup(name))
+		return fail_at(p, p->line, name, "recorded in every placement, not set (%s)", prop_lookup(name)->help);
+	return r == -ENOENT ? fail_unknown(p, name) : r;
+}
+
 /* A cgroup row is settable, so that add_prop() knows each name it is given. */
 static int add_slice_property(struct parser *p, const char *name, const char *value)
 {
@@ -180,6 +195,7 @@ static int add_vary_property(struct parser *p, const char *name, const char *val
 #define E(f) .offset = offsetof(struct experiment, f)
 #define EACH(f) .offset = offsetof(struct experiment, f[0]), .stride = sizeof(((struct experiment *)0)->f[0])
 #define CONTEXT(f) .offset = offsetof(struct experiment, contexts[0].f), .stride = sizeof(struct context_spec)
+#define PROXY(f) .offset = offsetof(struct experiment, proxies[0].f), .stride = sizeof(struct context_spec)
 #define NEIGHBOUR(f) .offset = offsetof(struct experiment, neighbours[0].f), .stride = sizeof(struct neighbour_spec)
 #define PARSER(f) .in_parser = true, .offset = offsetof(struct parser, f)
 #define PARSER_EACH(f) PARSER(f), .stride = sizeof(((struct parser *)0)->f[0])
@@ -282,6 +298,10 @@ const struct key_def key_table[_KEY_MAX] = {
 					      "Nth L3 group, as slicebench host lists cpu.l3_groups), node:N and core:N "
 					      "besides CPU numbers; they are resolved on this host when the file is read, "
 					      "and the resolved list is recorded" },
+	[KEY_CONTEXT_PROXY] = { .section = SECTION_CONTEXT, .name = "proxy", .type = TYPE_NAME, PARSER_EACH(ctx_proxy),
+				.help = "the client connects through that [proxy NAME] of this file, started after the "
+					"server in its own context for every unit; its placement is recorded beside the "
+					"server's (proxy.*)" },
 	[KEY_CONTEXT_PROPERTY] = { .section = SECTION_CONTEXT, .name = "PROPERTY", .type = TYPE_PROPERTY,
 				   .add = add_context_property,
 				   .help = "any settable systemd property of SYSTEMD PROPERTIES below, once" },
@@ -323,11 +343,28 @@ const struct key_def key_table[_KEY_MAX] = {
 				.help = "one systemd property of SYSTEMD PROPERTIES above and its values, separated by "
 					"blanks: every context is run once per value (the value replaces the context's own "
 					"setting of that property)" },
+
+	[KEY_PROXY_ENGINE] = { .section = SECTION_PROXY, .name = "engine", .type = TYPE_STRING, EACH(proxy_engine),
+			       .words = proxy_engine_words,
+			       .help = "required.  haproxy: TCP mode between the client's socket and the server's (the mysql "
+				       "engines).  pgbouncer: session pooling (postgresql).  proxysql: ProxySQL, where it is "
+				       "installed (the mysql engines)" },
+	[KEY_PROXY_BINARY] = { .section = SECTION_PROXY, .name = "binary", .type = TYPE_STRING, EACH(proxy_binary),
+			       .help = "the proxy's binary (the engine's name, looked up in PATH)" },
+	[KEY_PROXY_KIND] = { .section = SECTION_PROXY, .name = "kind", .type = TYPE_KIND, PROXY(kind),
+			     .help = "required: the kind of context the proxy runs in, as a context's kind" },
+	[KEY_PROXY_SESSION] = { .section = SECTION_PROXY, .name = "session", .type = TYPE_WORD, PROXY(session),
+				.words = session_words, .def = "inherit", .help = "scope and raw only, as a context's" },
+	[KEY_PROXY_PROPERTY] = { .section = SECTION_PROXY, .name = "PROPERTY", .type = TYPE_PROPERTY,
+				 .add = add_proxy_property,
+				 .help = "any settable systemd property of SYSTEMD PROPERTIES below, once, for the proxy's "
+					 "context (it runs as the server's user: no User=)" },
 };
 #undef E
 #undef EACH
 #undef CONTEXT
 #undef NEIGHBOUR
+#undef PROXY
 #undef PARSER
 #undef PARSER_EACH
 
@@ -368,6 +405,7 @@ static const char *const type_syntax[] = {
 	[TYPE_CPUS] = "CPUS",
 	[TYPE_CPUS_TEXT] = "CPUS",
 	[TYPE_BASELINE] = "CONTEXT",
+	[TYPE_NAME] = "NAME",
 	[TYPE_BOOL] = "yes|no",
 	[TYPE_REPEAT] = "N|auto",
 	[TYPE_PERCENT] = "PERCENT",

@@ -331,6 +331,16 @@ static int set_number(struct parser *p, const struct key_def *k, const char *val
 	}
 }
 
+/* A section's name (proxy = NAME); whether the file defines it is known
+ * at its end. */
+static int set_name(struct parser *p, const struct key_def *k, const char *value, char *field)
+{
+	if (!name_is_valid(value))
+		return fail_at(p, p->line, k->name, "bad value '%s' (a section's name)", value);
+	snprintf(field, sizeof(p->ctx_proxy[0]), "%s", value);
+	return 0;
+}
+
 /* The key table's switch over the types: a case each, or the helper of a
  * kind of them. */
 int set_key(struct parser *p, const struct key_def *k, const char *value)
@@ -380,6 +390,8 @@ int set_key(struct parser *p, const struct key_def *k, const char *value)
 			return fail_at(p, p->line, k->name, "bad value '%s' (a context name)", value);
 		snprintf(field, sizeof(e->baseline), "%s", value);
 		return 0;
+	case TYPE_NAME:
+		return set_name(p, k, value, field);
 	case TYPE_SLICE:
 		snprintf(field, SLICE_NAME_MAX, "%s", value);
 		return 0; /* whether it is defined is known at the end of the file */
@@ -435,10 +447,10 @@ int experiment_defaults(struct experiment *e)
 	int r = set_defaults(&p, SECTION_NONE);
 
 	free(p.msg);
-	/* Not keys of the table: no Slice= and no [vary] on a slice. */
+	/* Not keys of the table: no Slice=, no proxy and no [vary] on a slice. */
 	e->vary_slice = -1;
 	for (size_t i = 0; i < EXP_CONTEXTS_MAX; i++)
-		e->context_slice[i] = -1;
+		e->context_slice[i] = e->context_proxy[i] = -1;
 	return r;
 }
 

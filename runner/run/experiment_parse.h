@@ -20,6 +20,7 @@ enum section {
 	SECTION_SLICE,
 	SECTION_NEIGHBOUR,
 	SECTION_VARY,
+	SECTION_PROXY,
 	_SECTION_MAX,
 };
 
@@ -51,6 +52,7 @@ enum key_type {
 	TYPE_FLAGS,	/* one of two words or both, into a bitmask */
 	TYPE_KIND,	/* a kind of context */
 	TYPE_BASELINE,
+	TYPE_NAME, /* one of the file's sections, by name (proxy = NAME): looked for by the checks */
 	TYPE_BOOL, /* yes or no (true, false, 1, 0) */
 	TYPE_REPEAT,
 	TYPE_PERCENT,	    /* a fraction, above 0% and below 100% */
@@ -70,10 +72,11 @@ enum key_id {
 	KEY_ENGINE, KEY_FLAVOR, KEY_BINARY, KEY_BUFFER_POOL, KEY_USER, KEY_MAX_CONNECTIONS,
 	KEY_CLIENT_CPUS, KEY_PIN, KEY_SCOPE, KEY_CLIENT_THREADS,
 	KEY_CONTEXT_KIND, KEY_CONTEXT_SESSION, KEY_CONTEXT_SLICE, KEY_CONTEXT_UNIT, KEY_CONTEXT_CLIENT_CPUS,
-	KEY_CONTEXT_PROPERTY,
+	KEY_CONTEXT_PROXY, KEY_CONTEXT_PROPERTY,
 	KEY_SLICE_PROPERTY,
 	KEY_NEIGHBOUR_KIND, KEY_NEIGHBOUR_THREADS, KEY_NEIGHBOUR_DUTY, KEY_NEIGHBOUR_COMMAND, KEY_NEIGHBOUR_SLICE,
 	KEY_VARY_MODE, KEY_VARY_SLICE, KEY_VARY_PROPERTY,
+	KEY_PROXY_ENGINE, KEY_PROXY_BINARY, KEY_PROXY_KIND, KEY_PROXY_SESSION, KEY_PROXY_PROPERTY,
 	_KEY_MAX,
 };
 
@@ -117,7 +120,7 @@ const char *key_list(enum section s, const char *last_sep, char *buf, size_t len
 /* The most contexts, slices or neighbours (each section's max). */
 #define EXP_INSTANCES_MAX 40
 _Static_assert(EXP_CONTEXTS_MAX <= EXP_INSTANCES_MAX && EXP_SLICES_MAX <= EXP_INSTANCES_MAX &&
-		       EXP_NEIGHBOURS_MAX <= EXP_INSTANCES_MAX,
+		       EXP_NEIGHBOURS_MAX <= EXP_INSTANCES_MAX && EXP_PROXIES_MAX <= EXP_INSTANCES_MAX,
 	       "a section has more instances than the parser keeps lines for");
 
 struct parser {
@@ -134,6 +137,9 @@ struct parser {
 	unsigned key_line[EXP_INSTANCES_MAX][_KEY_MAX];
 	unsigned header_line[_SECTION_MAX][EXP_INSTANCES_MAX];
 	unsigned prop_line[EXP_CONTEXTS_MAX][CONTEXT_PROPS_MAX], slice_prop_line[EXP_SLICES_MAX][SLICE_PROPS_MAX];
+	unsigned proxy_prop_line[EXP_PROXIES_MAX][CONTEXT_PROPS_MAX];
+	/* proxy = NAME of a context: which proxy that is is known at the end. */
+	char ctx_proxy[EXP_CONTEXTS_MAX][48];
 	/* Slice = NAME of a context or a neighbour, [vary] slice: which slice
 	 * that is is known at the end of the file. */
 	char ctx_slice[EXP_CONTEXTS_MAX][SLICE_NAME_MAX], nb_slice[EXP_NEIGHBOURS_MAX][SLICE_NAME_MAX];
@@ -170,6 +176,11 @@ int check_settings(struct parser *p);
 /* Each slice's parent index, parents being before their children. */
 void slices_link(struct experiment *e);
 int find_slice(const struct experiment *e, const char *name);
+
+/* experiment_proxy.c: each [proxy NAME] (its engine installed, for the
+ * server's protocol, its settings for its kind) and each context's
+ * proxy = NAME. */
+int check_proxies(struct parser *p);
 
 /* experiment_mirror.c: unit = NAME.service, read over D-Bus. */
 int mirror_units(struct parser *p);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "slices/sys/bus.h"
+#include "slices/server/proxy.h"
 #include "run/managed.h"
 #include "slices/attr/snapshot.h"
 #include "run/state.h"
@@ -275,5 +276,48 @@ int managed_systemd_facts(const struct context *c, struct placement *p)
 		r = placement_set(p, "unit", unit);
 	if (r >= 0)
 		r = placement_set(p, "slice", slice);
+	return r;
+}
+
+int managed_proxy_start(struct context *c, const struct server *backend, char **ret_msg)
+{
+	int r = proxy_account(backend);
+
+	if (r < 0) {
+		if (ret_msg)
+			xasprintf(ret_msg, "the proxy's account %s cannot be made on the server", backend->user);
+		return r;
+	}
+	return managed_start(c, ret_msg);
+}
+
+int managed_proxy_placement(const struct context *proxy, const struct server *backend, struct placement *p)
+{
+	_cleanup_(placement_done) struct placement q = {};
+	_cleanup_free_ char *chain = NULL;
+	const struct proxy_engine *pe = proxy_engine_of(proxy->server->engine);
+	unsigned bad = 0;
+	int r;
+
+	r = placement_snapshot(proxy->pid, getpid(), proxy->mode, &q);
+	if (r >= 0)
+		r = managed_systemd_facts(proxy, &q);
+	if (r >= 0)
+		r = placement_verify(&q, proxy->spec, proxy->mode, &bad);
+	if (r >= 0 && bad)
+		managed_warn_not_in_force("proxy", &q);
+	if (r >= 0)
+		r = placement_set(&q, "engine", pe ? pe->name : proxy->server->engine->name);
+	for (size_t i = 0; r >= 0 && i < q.n; i++) {
+		_cleanup_free_ char *key = NULL;
+
+		r = xasprintf(&key, PLACEMENT_PROXY_PREFIX "%s", q.attrs[i].key);
+		if (r >= 0)
+			r = placement_set(p, key, q.attrs[i].value);
+	}
+	if (r >= 0 && pe)
+		r = proxy_chain(pe, backend, &chain);
+	if (r >= 0 && chain)
+		r = placement_set(p, "chain", chain);
 	return r;
 }

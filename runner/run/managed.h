@@ -42,6 +42,16 @@ int managed_neighbour_server_setup(const char *verb, const struct server_config 
  * for the caller. */
 int managed_neighbour_start(struct neighbour *n, const struct server *s, char **ret_msg);
 void managed_neighbour_stop(struct neighbour *n, const struct server *s);
+/* The proxy's context for one unit (c->server the proxy's, set up by
+ * proxy_setup()): its account on the running backend, then the proxy
+ * started and answering through to the server; on failure nothing of the
+ * proxy's is left and *ret_msg says why.  managed_stop() stops it. */
+int managed_proxy_start(struct context *c, const struct server *backend, char **ret_msg);
+/* The proxy's placement, read back and checked against its settings,
+ * into p under PLACEMENT_PROXY_PREFIX, with the chain (proxy.engine,
+ * chain) beside it. */
+int managed_proxy_placement(const struct context *proxy, const struct server *backend, struct placement *p);
+
 /* Stops the server and removes the context's units or cgroups. */
 int managed_stop(struct context *c);
 

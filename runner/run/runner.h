@@ -31,6 +31,7 @@ struct runner {
 	struct results *res;
 	struct server server;
 	struct server neighbour_servers[EXP_NEIGHBOURS_MAX]; /* the oltp neighbours' own, by index */
+	struct server proxy_servers[EXP_PROXIES_MAX];	     /* [proxy NAME]'s, by index */
 	struct oltp_options o;
 	size_t units_done, steps_done, steps_failed;
 	uint64_t start_ns;
@@ -39,6 +40,9 @@ struct runner {
 	 * and its server's PID, which a live unit keeps across vary values. */
 	const char *context_name;
 	pid_t server_pid;
+	/* The running unit's proxy, NULL: none; its PID, 0 once it is gone. */
+	const struct context *proxy;
+	pid_t proxy_pid;
 };
 
 /* What a unit's server runs in, made by runner_unit_start and undone by
@@ -50,6 +54,12 @@ struct unit_parts {
 	struct prop_value slice_vary;
 	char *cpu_dir;
 	bool started; /* managed_start() succeeded: managed_stop() undoes it */
+	/* The proxy's context, named proxy-NAME (its unit and cgroup apart
+	 * from any context's), its settings borrowed from the experiment. */
+	struct context_spec proxy_spec;
+	struct context proxy;
+	bool proxy_started;
+	bool proxy_failed; /* the server started, and the proxy did not */
 };
 
 /* Progress on the terminal, and the same line in the journal. */

@@ -7,6 +7,7 @@
 #include "run/runner.h"
 #include "common/interrupt.h"
 #include "slices/attr/snapshot.h"
+#include "slices/server/proxy.h"
 
 bool runner_unit_done(const struct runner *rn, const char *unit)
 {
@@ -98,6 +99,8 @@ int runner_put_placement(struct runner *rn, const char *unit, const struct conte
 	/* The unit's own placement is kept even if its slices cannot be read. */
 	if (r >= 0 && (e = slice_tree_record(tree, &p)) < 0)
 		log_warning_errno(e, "%s: %s: cannot read its slices' settings back: %m", rn->verb, unit);
+	if (r >= 0 && rn->proxy)
+		r = managed_proxy_placement(rn->proxy, &rn->server, &p);
 	if (r < 0)
 		return r;
 	if (bad)
@@ -178,6 +181,17 @@ static double context_cpus(pid_t pid, const char *cpu_dir)
 	return quota > 0 ? MIN(cpus, quota) : cpus;
 }
 
+/* After a failed step: which of the unit's processes is no longer
+ * running, in the words of the steps that cannot run; NULL: neither. */
+static const char *process_gone(struct runner *rn, struct context *c)
+{
+	if (!process_alive(&c->pid))
+		return "the server was no longer running";
+	if (rn->proxy && !process_alive(&rn->proxy_pid))
+		return "the proxy was no longer running";
+	return NULL;
+}
+
 /* The steps of a unit whose server runs (c), those not yet recorded, after
  * the buffer pool's warm-up.  Returns <0 for what must end the run. */
 int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat, struct context *c,
@@ -186,6 +200,7 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 	const struct experiment *e = rn->e;
 	_cleanup_free_ char *msg = NULL;
 	char name[160], left[32];
+	const char *gone;
 	int r, result = 0;
 
 	r = oltp_prewarm(o, &msg);
@@ -230,9 +245,9 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 			result = r; /* put_step() said which file */
 		else if (s.failed && e->on_error == ON_ERROR_STOP)
 			result = -ECANCELED;
-		else if (s.failed && !process_alive(&c->pid)) {
-			/* The server is gone: the unit's other steps cannot run. */
-			result = runner_put_failed_steps(rn, unit, ctx, v, repeat, t + 1, "the server was no longer running");
+		else if (s.failed && (gone = process_gone(rn, c))) {
+			/* The server or the proxy is gone: the unit's other steps cannot run. */
+			result = runner_put_failed_steps(rn, unit, ctx, v, repeat, t + 1, gone);
 			rn->steps_done += e->n_threads - t - 1;
 			step_result_done(&s);
 			break;
@@ -240,6 +255,31 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 		step_result_done(&s);
 	}
 	return result;
+}
+
+/* The context's proxy for the unit whose server runs: started in its own
+ * context, and the client's options pointed at it. */
+static int unit_proxy_start(struct runner *rn, size_t ctx, struct unit_parts *u, struct oltp_options *o,
+			    char **ret_msg)
+{
+	size_t i = (size_t)rn->e->context_proxy[ctx];
+	const struct proxy_engine *pe = proxy_engine_of(rn->proxy_servers[i].engine);
+	int r;
+
+	u->proxy_spec = rn->e->proxies[i];
+	snprintf(u->proxy_spec.name, sizeof(u->proxy_spec.name), "proxy-%s", rn->e->proxies[i].name);
+	u->proxy = (struct context){ .ops = context_ops_for(u->proxy_spec.kind), .spec = &u->proxy_spec,
+				     .server = &rn->proxy_servers[i], .mode = u->c.mode };
+	r = managed_proxy_start(&u->proxy, &rn->server, ret_msg);
+	if (r < 0)
+		return r;
+	u->proxy_started = true;
+	rn->proxy = &u->proxy;
+	o->socket = rn->proxy_servers[i].socket;
+	if (pe->client_as_server_user)
+		o->user = rn->server.user;
+	o->proxy_pid = rn->proxy_pid = u->proxy.pid;
+	return 0;
 }
 
 /* A unit's server started in context c (spec filled from vary value v),
@@ -272,6 +312,13 @@ int runner_unit_start(struct runner *rn, size_t ctx, size_t v, const char *unit,
 	o->server_pid = rn->server_pid = u->c.pid;
 	if (cgroup_cpu_dir(u->c.pid, u->c.mode, &u->cpu_dir) >= 0)
 		o->server_cpu_cgroup = u->cpu_dir;
+	if (e->context_proxy[ctx] >= 0) {
+		runner_progress("unit %zu/%zu %s: starting [proxy %s] (%s)", rn->units_done, rn->plan->n_units, unit,
+				e->proxies[e->context_proxy[ctx]].name,
+				context_kind_to_string(e->proxies[e->context_proxy[ctx]].kind));
+		u->proxy_failed = unit_proxy_start(rn, ctx, u, o, ret_msg) < 0;
+		return u->proxy_failed ? -EIO : 0;
+	}
 	return 0;
 }
 
@@ -280,7 +327,12 @@ int runner_unit_end(struct runner *rn, struct unit_parts *u)
 {
 	int r = 0;
 
-	rn->server_pid = 0;
+	rn->server_pid = rn->proxy_pid = 0;
+	rn->proxy = NULL;
+	/* The proxy first, so that the server never sees it lose its backend. */
+	if (u->proxy_started)
+		(void)managed_stop(&u->proxy);
+	u->proxy_started = false;
 	if (u->started)
 		r = managed_stop(&u->c);
 	u->started = false;
@@ -325,9 +377,15 @@ int runner_run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 	if (r < 0) {
 		_cleanup_free_ char *reason = NULL;
 
-		log_error_errno(r, "%s: %s: the server did not start as %s: %m%s%s", rn->verb, unit,
-				context_kind_to_string(u.spec.kind), msg ? "; " : "", strempty(msg));
-		xasprintf(&reason, "the server did not start: %s", strerror(-r));
+		if (u.proxy_failed) {
+			log_error("%s: %s: the proxy did not start as %s: %s", rn->verb, unit,
+				  context_kind_to_string(u.proxy_spec.kind), strempty(msg));
+			xasprintf(&reason, "the proxy did not start: %s", strempty(msg));
+		} else {
+			log_error_errno(r, "%s: %s: the server did not start as %s: %m%s%s", rn->verb, unit,
+					context_kind_to_string(u.spec.kind), msg ? "; " : "", strempty(msg));
+			xasprintf(&reason, "the server did not start: %s", strerror(-r));
+		}
 		result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, reason ? reason : "the server did not start");
 		rn->steps_done += e->n_threads;
 		runner_unit_end(rn, &u);

@@ -88,9 +88,16 @@ int placement_set_file(struct placement *p, const char *key, const char *path)
 	return placement_set(p, key, v);
 }
 
+const char *placement_key_own(const char *key)
+{
+	size_t n = strlen(PLACEMENT_PROXY_PREFIX);
+
+	return strncmp(key, PLACEMENT_PROXY_PREFIX, n) == 0 ? key + n : key;
+}
+
 bool placement_key_is_counter(const char *key)
 {
-	return strncmp(key, "cpu.stat.", 9) == 0;
+	return strncmp(placement_key_own(key), "cpu.stat.", 9) == 0;
 }
 
 bool placement_key_is_identity(const char *key)
@@ -98,6 +105,7 @@ bool placement_key_is_identity(const char *key)
 	static const char *const names[] = { "unit", "slice", "autogroup", "env.INVOCATION_ID", "env.JOURNAL_STREAM",
 					      "env.SYSTEMD_EXEC_PID", "env.NOTIFY_SOCKET", "env.MANAGERPID" };
 
+	key = placement_key_own(key);
 	if (strncmp(key, "cgroup.", 7) == 0)
 		return true;
 	for (size_t i = 0; i < ELEMENTSOF(names); i++)
@@ -108,6 +116,7 @@ bool placement_key_is_identity(const char *key)
 
 bool placement_key_is_setting(const char *key)
 {
+	key = placement_key_own(key);
 	return strncmp(key, "setting.", 8) == 0 || strncmp(key, "in_force.", 9) == 0;
 }
 

@@ -28,6 +28,13 @@ int placement_setf(struct placement *p, const char *key, const char *fmt, ...) _
  * spaces; a file that cannot be read sets nothing and is no error. */
 int placement_set_file(struct placement *p, const char *key, const char *path);
 
+/* A proxy's placement is recorded in its server's, each key under this
+ * prefix (proxy.cpu.affinity); the predicates below judge a proxy's key
+ * as the same key of the server's. */
+#define PLACEMENT_PROXY_PREFIX "proxy."
+/* key without the proxy's prefix. */
+const char *placement_key_own(const char *key);
+
 /* Counters (cpu.stat.*) change by themselves and are never a difference. */
 bool placement_key_is_counter(const char *key);
 /* Keys that name a start rather than describe it (the unit, its slice and

@@ -32,8 +32,7 @@ static int append_service(sd_bus_message *m, void *userdata)
 	}
 	r = sd_bus_message_append(m, "(sv)(sv)(sv)(sv)(sv)", "Description", "s", "slicebench managed server", /* s */
 				  "Slice", "s", ((struct service_priv *)c->priv)->slice,		      /* s */
-				  /* both mysqld and postgres tell systemd READY=1 */
-				  "Type", "s", "notify",						      /* s */
+				  "Type", "s", c->server->engine->service_type ?: "notify",		      /* s */
 				  "TimeoutStopUSec", "t", (uint64_t)60 * USEC_PER_SEC,		      /* t */
 				  "KillSignal", "i", (int32_t)c->server->engine->stop_signal);	      /* i */
 	if (r < 0)

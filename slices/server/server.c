@@ -366,8 +366,11 @@ void server_done(struct server *s)
 
 int server_argv(const struct server *s, char ***ret)
 {
-	char **argv = calloc(3, sizeof(char *));
+	char **argv;
 
+	if (s->engine->argv)
+		return s->engine->argv(s, ret);
+	argv = calloc(3, sizeof(char *));
 	if (!argv)
 		return -ENOMEM;
 	argv[0] = strdup(s->binary);
@@ -381,7 +384,7 @@ int server_argv(const struct server *s, char ***ret)
 
 int server_facts(const struct server *s, struct placement *p)
 {
-	return s->engine->facts(s, p);
+	return s->engine->facts ? s->engine->facts(s, p) : 0;
 }
 
 /* The PID that listens on the socket, from the peer credentials. */

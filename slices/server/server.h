@@ -49,6 +49,15 @@ struct server_engine {
 	 * not clear (PostgreSQL's System V segment, its socket's lock), removed
 	 * once the server's processes are gone; NULL: nothing. */
 	void (*clear_stale)(const char *datadir, const char *socket);
+	/* argv to exec, where binary and option_flag=FILE are not enough (a
+	 * proxy's); NULL: those two. */
+	int (*argv)(const struct server *s, char ***ret);
+	/* The service kind's Type=: NULL is notify (mysqld and postgres tell
+	 * systemd READY=1); readiness is the ping's either way. */
+	const char *service_type;
+	/* The account a proxy's connections log in as (slices/server/proxy.h),
+	 * made on the running server if missing; NULL: the options carry it. */
+	int (*proxy_account)(const struct server *s);
 };
 
 extern const struct server_engine server_engine_mariadb, server_engine_mysql, server_engine_postgresql;

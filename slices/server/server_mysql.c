@@ -131,17 +131,49 @@ static int mysql_facts(const struct server *s, struct placement *p)
 	return r < 0 ? r : 0;
 }
 
-#define MYSQL_ENGINE(engine, dir, bin, init, check)                                                              \
+/* The proxy's account: the server's user, known by the socket's peer
+ * (MariaDB's unix_socket); MySQL 8 has no such plugin loaded, and an
+ * account without a password there is reachable only through the socket
+ * (skip-networking), whose directory is the server's user's alone. */
+static int proxy_account_with(const struct server *s, const char *how)
+{
+	_cleanup_free_ char *create = NULL, *grant = NULL;
+	MYSQL *m = NULL;
+	int r;
+
+	if (xasprintf(&create, "CREATE USER IF NOT EXISTS '%s'@'localhost'%s", s->user, how) < 0 ||
+	    xasprintf(&grant, "GRANT ALL PRIVILEGES ON *.* TO '%s'@'localhost'", s->user) < 0)
+		return -ENOMEM;
+	r = connect_root(s, 10, &m);
+	if (r < 0)
+		return r;
+	if (mysql_query(m, create) != 0 || mysql_query(m, grant) != 0)
+		r = -EIO;
+	mysql_close(m);
+	return r;
+}
+
+static int mariadb_proxy_account(const struct server *s)
+{
+	return proxy_account_with(s, " IDENTIFIED VIA unix_socket");
+}
+
+static int mysql_proxy_account(const struct server *s)
+{
+	return proxy_account_with(s, "");
+}
+
+#define MYSQL_ENGINE(engine, dir, bin, init, check, account)                                                              \
 	{                                                                                                       \
 		.name = engine, .protocol = "mysql", .binary = bin, .datadir_name = dir, .socket_name = "mysqld.sock", \
 		.option_file = "my.cnf", .log_name = "mysqld.err", .stop_signal = SIGTERM,                       \
 		.drops_privileges = true, .installed = check, .init_datadir = init,                              \
 		.write_options = write_option_file, .option_flag = "--defaults-file", .ping = mysql_ping_root,                 \
-		.facts = mysql_facts,                                                                            \
+		.facts = mysql_facts, .proxy_account = account,                                                  \
 	}
 
 /* MariaDB's datadir keeps the name it had before there were engines. */
 const struct server_engine server_engine_mariadb = MYSQL_ENGINE("mariadb", "datadir", "mariadbd", mariadb_init_datadir,
-								   mariadb_installed);
+								   mariadb_installed, mariadb_proxy_account);
 const struct server_engine server_engine_mysql = MYSQL_ENGINE("mysql", "datadir-mysql", "mysqld", mysql_init_datadir,
-								 mysql_installed);
+								 mysql_installed, mysql_proxy_account);

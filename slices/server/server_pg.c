@@ -81,6 +81,19 @@ static int size_kb(const char *s, uint64_t *ret)
 	return 0;
 }
 
+/* The peer map of pg_hba.conf, root's like it (in the state directory,
+ * not the datadir, which is the server's user's): root and the server's
+ * user may log in as root. */
+static int pg_write_ident(const struct server *s, const char *hba_path)
+{
+	_cleanup_free_ char *text = NULL, *path = NULL;
+
+	if (xasprintf(&path, "%s/pg_ident.conf", dirname(strdupa(hba_path))) < 0 ||
+	    xasprintf(&text, "# Written by slicebench.\nslicebench root root\nslicebench %s root\n", s->user) < 0)
+		return -ENOMEM;
+	return write_file_atomic(path, text, strlen(text));
+}
+
 static int pg_write_options(const struct server_config *cfg, const struct server *s)
 {
 	_cleanup_free_ char *text = NULL, *hba = NULL, *hba_path = NULL, *socket_dir = strdup(s->socket);
@@ -108,14 +121,18 @@ static int pg_write_options(const struct server_config *cfg, const struct server
 		      "log_filename = '%s'\n"
 		      "log_rotation_age = 0\n"
 		      "log_rotation_size = 0\n",
-		      s->datadir, hba_path, s->datadir, socket_dir, cfg->max_connections, kb, s->datadir,
+		      s->datadir, hba_path, dirname(strdupa(s->cnf)), socket_dir, cfg->max_connections, kb, s->datadir,
 		      strrchr(s->log, '/') + 1);
 	if (r < 0)
 		return r;
-	/* Only root, over the socket, as itself. */
-	r = xasprintf(&hba, "# Written by slicebench.\nlocal all root peer\n");
+	/* Only root, over the socket, as itself, or as the server's own user
+	 * (a proxy, pgbouncer, runs as that user and logs in as root: the user
+	 * that owns the datadir can do anything with it anyway). */
+	r = xasprintf(&hba, "# Written by slicebench.\nlocal all root peer map=slicebench\n");
 	if (r >= 0)
 		r = write_file_atomic(hba_path, hba, strlen(hba));
+	if (r >= 0)
+		r = pg_write_ident(s, hba_path);
 	return r < 0 ? r : write_file_atomic(s->cnf, text, strlen(text));
 }
 
