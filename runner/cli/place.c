@@ -10,6 +10,7 @@
 #include "run/managed.h"
 #include "slices/attr/snapshot.h"
 #include "common/util.h"
+#include "slices/server/proxy.h"
 #include "cli/verbs.h"
 
 /* What was set beside what was read back, one line per setting. */
@@ -31,9 +32,51 @@ static int print_settings(const struct placement *p)
 	return 0;
 }
 
+/* The index of the place's context in its experiment, -1 without one. */
+static int context_in(const struct experiment *e, const char *name)
+{
+	for (size_t i = 0; e && i < e->n_contexts; i++)
+		if (streq(e->contexts[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* The context's proxy started in front of the server in c, its placement
+ * added to p (proxy.*), and stopped: the chain's three processes in one
+ * placement, as run records it. */
+static int place_proxy(const struct experiment *e, size_t i, const struct context *c, struct placement *p)
+{
+	_cleanup_free_ char *msg = NULL;
+	struct context_spec spec = e->proxies[i];
+	struct server proxy = {};
+	struct context pc;
+	int r;
+
+	r = proxy_setup(proxy_engine_named(e->proxy_engine[i]), e->proxy_binary[i], spec.name, (unsigned)i, c->server,
+			e->max_connections, &proxy);
+	if (r < 0)
+		return log_error_errno(r, "place: cannot set up [proxy %s]: %m", spec.name);
+	snprintf(spec.name, sizeof(spec.name), "proxy-%s", e->proxies[i].name);
+	pc = (struct context){ .ops = context_ops_for(spec.kind), .spec = &spec, .server = &proxy, .mode = c->mode };
+	r = managed_proxy_start(&pc, c->server, &msg);
+	if (r < 0) {
+		log_error_errno(r, "place: [proxy %s] did not start as %s: %m%s%s", e->proxies[i].name,
+				context_kind_to_string(spec.kind), msg ? "; " : "", strempty(msg));
+		server_done(&proxy);
+		return r;
+	}
+	r = managed_proxy_placement(&pc, c->server, p);
+	if (r < 0)
+		log_error_errno(r, "place: cannot read the placement of [proxy %s]: %m", e->proxies[i].name);
+	(void)managed_stop(&pc);
+	server_done(&proxy);
+	return r;
+}
+
 static int print_placement(struct sweep_args *a, struct context *c)
 {
 	_cleanup_(placement_done) struct placement p = {};
+	int ctx = context_in(a->loaded, a->spec.name);
 	unsigned bad = 0;
 	int r;
 
@@ -51,6 +94,13 @@ static int print_placement(struct sweep_args *a, struct context *c)
 		return log_error_errno(r, "place: %m");
 	if (bad)
 		managed_warn_not_in_force("place", &p);
+	if (ctx >= 0 && a->loaded->context_proxy[ctx] >= 0 &&
+	    (r = place_proxy(a->loaded, (size_t)a->loaded->context_proxy[ctx], c, &p)) < 0)
+		return r;
+	if (ctx >= 0)
+		experiment_client_for(a->loaded, (size_t)ctx, &a->o);
+	if (managed_client_placement(&a->o, &p) < 0)
+		return log_error_errno(-ENOMEM, "place: %m");
 	if (a->json) {
 		json_t *j = placement_to_json(&p);
 
@@ -65,6 +115,9 @@ static int print_placement(struct sweep_args *a, struct context *c)
 	}
 	if (a->n_places > 1)
 		printf("== %s (%s)\n", a->spec.name, context_kind_to_string(a->spec.kind));
+	if (placement_get(&p, "chain"))
+		printf("processes: server PID %d, proxy PID %s, client PID %d (slicebench)\n", (int)c->pid,
+		       placement_get(&p, "proxy.pid"), (int)getpid());
 	for (size_t i = 0; i < p.n; i++)
 		if (!placement_key_is_setting(p.attrs[i].key))
 			printf("%s: %s\n", p.attrs[i].key, p.attrs[i].value);

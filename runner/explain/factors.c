@@ -76,9 +76,10 @@ static bool moved_by(const struct factor_set *fs, size_t n, const char *key)
 	return false;
 }
 
+/* client.cpus is what the file writes (client-cpus), a factor of its own. */
 static bool is_attribute(const char *key)
 {
-	return !placement_key_is_identity(key) && !placement_key_is_setting(key);
+	return !placement_key_is_identity(key) && !placement_key_is_setting(key) && !streq(key, "client.cpus");
 }
 
 /* The rows of the placement diff: owners first, then the keys no factor

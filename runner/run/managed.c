@@ -3,6 +3,8 @@
 
 #include "slices/sys/bus.h"
 #include "slices/server/proxy.h"
+#include "oltp/oltp.h"
+#include "common/topology.h"
 #include "run/managed.h"
 #include "slices/attr/snapshot.h"
 #include "run/state.h"
@@ -308,6 +310,8 @@ int managed_proxy_placement(const struct context *proxy, const struct server *ba
 		managed_warn_not_in_force("proxy", &q);
 	if (r >= 0)
 		r = placement_set(&q, "engine", pe ? pe->name : proxy->server->engine->name);
+	if (r >= 0)
+		r = placement_setf(&q, "pid", "%d", (int)proxy->pid);
 	for (size_t i = 0; r >= 0 && i < q.n; i++) {
 		_cleanup_free_ char *key = NULL;
 
@@ -320,4 +324,16 @@ int managed_proxy_placement(const struct context *proxy, const struct server *ba
 	if (r >= 0 && chain)
 		r = placement_set(p, "chain", chain);
 	return r;
+}
+
+int managed_client_placement(const struct oltp_options *o, struct placement *p)
+{
+	long cpus[OLTP_MAX_CPUS];
+	char list[256] = "all";
+
+	for (size_t k = 0; k < o->n_client_cpus; k++)
+		cpus[k] = o->client_cpus[k];
+	if (o->n_client_cpus && cpu_list_format(cpus, o->n_client_cpus, list, sizeof(list)) < 0)
+		return -ENOMEM;
+	return placement_set(p, "client.cpus", list);
 }

@@ -52,6 +52,11 @@ int managed_proxy_start(struct context *c, const struct server *backend, char **
  * chain) beside it. */
 int managed_proxy_placement(const struct context *proxy, const struct server *backend, struct placement *p);
 
+/* client.cpus: the CPUs a step pins the client threads to (o's, from
+ * client-cpus or [client] cpus), "all" when none are given. */
+struct oltp_options;
+int managed_client_placement(const struct oltp_options *o, struct placement *p);
+
 /* Stops the server and removes the context's units or cgroups. */
 int managed_stop(struct context *c);
 

@@ -43,6 +43,7 @@ struct runner {
 	/* The running unit's proxy, NULL: none; its PID, 0 once it is gone. */
 	const struct context *proxy;
 	pid_t proxy_pid;
+	const struct oltp_options *unit_o; /* the running unit's client options */
 };
 
 /* What a unit's server runs in, made by runner_unit_start and undone by

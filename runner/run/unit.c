@@ -101,6 +101,8 @@ int runner_put_placement(struct runner *rn, const char *unit, const struct conte
 		log_warning_errno(e, "%s: %s: cannot read its slices' settings back: %m", rn->verb, unit);
 	if (r >= 0 && rn->proxy)
 		r = managed_proxy_placement(rn->proxy, &rn->server, &p);
+	if (r >= 0 && rn->unit_o)
+		r = managed_client_placement(rn->unit_o, &p);
 	if (r < 0)
 		return r;
 	if (bad)
@@ -308,6 +310,7 @@ int runner_unit_start(struct runner *rn, size_t ctx, size_t v, const char *unit,
 	if (r < 0)
 		return r;
 	u->started = true;
+	rn->unit_o = o;
 	o->socket = rn->server.socket;
 	o->server_pid = rn->server_pid = u->c.pid;
 	if (cgroup_cpu_dir(u->c.pid, u->c.mode, &u->cpu_dir) >= 0)
@@ -329,6 +332,7 @@ int runner_unit_end(struct runner *rn, struct unit_parts *u)
 
 	rn->server_pid = rn->proxy_pid = 0;
 	rn->proxy = NULL;
+	rn->unit_o = NULL;
 	/* The proxy first, so that the server never sees it lose its backend. */
 	if (u->proxy_started)
 		(void)managed_stop(&u->proxy);

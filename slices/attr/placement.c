@@ -102,7 +102,7 @@ bool placement_key_is_counter(const char *key)
 
 bool placement_key_is_identity(const char *key)
 {
-	static const char *const names[] = { "unit", "slice", "autogroup", "env.INVOCATION_ID", "env.JOURNAL_STREAM",
+	static const char *const names[] = { "pid", "unit", "slice", "autogroup", "env.INVOCATION_ID", "env.JOURNAL_STREAM",
 					      "env.SYSTEMD_EXEC_PID", "env.NOTIFY_SOCKET", "env.MANAGERPID" };
 
 	key = placement_key_own(key);
