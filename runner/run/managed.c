@@ -1,4 +1,5 @@
 #include <pwd.h>
+#include <sys/stat.h>
 #include <stdio.h>
 
 #include "slices/sys/bus.h"
@@ -97,8 +98,9 @@ int managed_start(struct context *c, char **ret_msg)
 			xasprintf(ret_msg, "%s answers for another server (PID %d), not the one just started",
 				  c->server->socket, (int)other);
 		else if (ret_msg && r != -EINTR && server_log_tail(c->server, log_start, 5, &tail) >= 0 && tail)
-			xasprintf(ret_msg, "%s%s%sthe server's log says:\n%s", strempty(c->failure), c->failure ? "; " : "",
-				  r == -ECHILD ? "it exited before it answered; " : "", tail);
+			xasprintf(ret_msg, "%s%s%sthe %s's log says:\n%s", strempty(c->failure), c->failure ? "; " : "",
+				  r == -ECHILD ? "it exited before it answered; " : "",
+				  proxy_engine_of(c->server->engine) ? "proxy" : "server", tail);
 		else if (ret_msg && c->failure) {
 			*ret_msg = c->failure;
 			c->failure = NULL;
@@ -195,8 +197,13 @@ int managed_stop(struct context *c)
 {
 	_cleanup_free_ char *state_dir = state_dir_of(c);
 	int r = c->ops->stop(c);
+	struct stat st;
 
 	c->ops->cleanup(c);
+	/* A proxy killed mid-step leaves its socket, which no one else
+	 * listens on (one unit runs at a time): nothing of it stays. */
+	if (proxy_engine_of(c->server->engine) && lstat(c->server->socket, &st) == 0 && S_ISSOCK(st.st_mode))
+		(void)unlink(c->server->socket);
 	if (state_dir)
 		state_forget(state_dir, c);
 	return r;

@@ -348,6 +348,26 @@ int runner_unit_end(struct runner *rn, struct unit_parts *u)
 	return r;
 }
 
+/* The line of a log's tail that says what went wrong (haproxy's ALERT,
+ * pgbouncer's ERROR or FATAL), else its last: what a failed step's short
+ * reason keeps of a proxy's start.  Points into text. */
+static const char *alarm_line(char *text)
+{
+	static const char *const words[] = { "ALERT", "FATAL", "ERROR" };
+	char *last = text, *nl;
+
+	for (char *line = text; line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		for (size_t i = 0; i < ELEMENTSOF(words); i++)
+			if (strstr(line, words[i]))
+				return line;
+		last = line;
+	}
+	return last;
+}
+
 /* One unit: a fresh server in the context, its steps, the server stopped.
  * Returns <0 only for what must end the run (a results write that failed,
  * on-error = stop, a signal).  Long because a start that fails or is cut
@@ -384,7 +404,7 @@ int runner_run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 		if (u.proxy_failed) {
 			log_error("%s: %s: the proxy did not start as %s: %s", rn->verb, unit,
 				  context_kind_to_string(u.proxy_spec.kind), strempty(msg));
-			xasprintf(&reason, "the proxy did not start: %s", strempty(msg));
+			xasprintf(&reason, "the proxy did not start: %s", msg ? alarm_line(msg) : "it said nothing");
 		} else {
 			log_error_errno(r, "%s: %s: the server did not start as %s: %m%s%s", rn->verb, unit,
 					context_kind_to_string(u.spec.kind), msg ? "; " : "", strempty(msg));
