@@ -65,10 +65,11 @@ const struct telemetry_summary_def telemetry_summaries[_TEL_MAX] = {
 	[TEL_BLOCKED_MEAN] = { .name = "procs_blocked_mean", .sample = "procs_blocked", .reduce = REDUCE_MEAN,
 			       .decimals = 2 },
 	[TEL_BLOCKED_MAX] = { .name = "procs_blocked_max", .sample = "procs_blocked", .reduce = REDUCE_MAX },
-	/* Who got the CPU: the server's, the client's and the neighbours'
-	 * CPU seconds per second of the step. */
+	/* Who got the CPU: the server's, the client's, the proxy's and the
+	 * neighbours' CPU seconds per second of the step. */
 	[TEL_SERVER_CPU] = { .name = "server_cpu_per_s", .sample = "server_cpu_s", .reduce = REDUCE_RATE, .decimals = 3 },
 	[TEL_CLIENT_CPU] = { .name = "client_cpu_per_s", .sample = "client_cpu_s", .reduce = REDUCE_RATE, .decimals = 3 },
+	[TEL_PROXY_CPU] = { .name = "proxy_cpu_per_s", .sample = "proxy_cpu_s", .reduce = REDUCE_RATE, .decimals = 3 },
 	[TEL_NEIGHBOURS_CPU] = { .name = "neighbours_cpu_per_s", .sample = "neighbour_cpu_s", .reduce = REDUCE_RATE,
 				 .decimals = 3 },
 	/* and what the oltp neighbours' servers did with theirs */

@@ -100,24 +100,29 @@ static void add_load(struct table *t, const struct cell *c)
 			  v[TEL_RUNNING_MEAN], v[TEL_RUNNING_MAX], v[TEL_BLOCKED_MEAN], v[TEL_BLOCKED_MAX]);
 }
 
-/* "0.82 | 0.41 | 0.95 (812.3 TPS)": the CPUs the server, the client and
- * the neighbours used; the neighbours' part only when the run had some,
- * their servers' TPS only when some were oltp neighbours. */
+/* "0.82 | 0.41 | proxy 0.30 | 0.95 (812.3 TPS)": the CPUs the server, the
+ * client, the proxy and the neighbours used; the proxy's and the
+ * neighbours' parts only where there were some, their servers' TPS only
+ * when some were oltp neighbours. */
 static void add_cpu(struct table *t, const struct cell *c)
 {
 	const double *v = c->tel;
+	char text[128];
+	int n;
 
-	if (isnan(v[TEL_SERVER_CPU]) && isnan(v[TEL_CLIENT_CPU]))
+	if (isnan(v[TEL_SERVER_CPU]) && isnan(v[TEL_CLIENT_CPU])) {
 		table_add(t, GAP);
-	else if (isnan(v[TEL_NEIGHBOURS_CPU]))
-		table_add(t, "%.2f | %.2f", v[TEL_SERVER_CPU], v[TEL_CLIENT_CPU]);
-	else if (isnan(v[TEL_NEIGHBOURS_TPS]))
-		table_add(t, "%.2f | %.2f | %.2f", v[TEL_SERVER_CPU], v[TEL_CLIENT_CPU], v[TEL_NEIGHBOURS_CPU]);
-	else
-		table_add(t, "%.2f | %.2f | %.2f (%.1f TPS)", v[TEL_SERVER_CPU], v[TEL_CLIENT_CPU], v[TEL_NEIGHBOURS_CPU],
-			  v[TEL_NEIGHBOURS_TPS]);
+		return;
+	}
+	n = snprintf(text, sizeof(text), "%.2f | %.2f", v[TEL_SERVER_CPU], v[TEL_CLIENT_CPU]);
+	if (!isnan(v[TEL_PROXY_CPU]))
+		n += snprintf(text + n, sizeof(text) - (size_t)n, " | proxy %.2f", v[TEL_PROXY_CPU]);
+	if (!isnan(v[TEL_NEIGHBOURS_CPU]))
+		n += snprintf(text + n, sizeof(text) - (size_t)n, " | %.2f", v[TEL_NEIGHBOURS_CPU]);
+	if (!isnan(v[TEL_NEIGHBOURS_TPS]))
+		snprintf(text + n, sizeof(text) - (size_t)n, " (%.1f TPS)", v[TEL_NEIGHBOURS_TPS]);
+	table_add(t, "%s", text);
 }
-
 
 /* Whole microseconds and percents; a count per transaction with two decimals. */
 static int mechanism_digits(size_t row)
@@ -251,8 +256,8 @@ const char *report_table_caption(const struct model *m, enum metric what, char *
 		snprintf(buf, len, "nr_throttled delta per step, median of the repeats");
 		break;
 	case METRIC_CPU:
-		snprintf(buf, len, "who got the CPU: CPU seconds per second of the server | the client | the neighbours "
-				   "(the oltp neighbours' own TPS), median of the repeats");
+		snprintf(buf, len, "who got the CPU: CPU seconds per second of the server | the client | the proxy, "
+				   "where there is one | the neighbours (the oltp neighbours' own TPS), median of the repeats");
 		break;
 	default: {
 		size_t n;
