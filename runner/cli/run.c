@@ -105,11 +105,31 @@ static void plan_print_unit(const struct experiment *e, size_t c, size_t v, unsi
 		printf(" session=new");
 	if (e->context_slice[c] >= 0)
 		printf(" Slice=%s", e->slices[e->context_slice[c]].name);
+	if (e->client_cpus[c])
+		printf(" client-cpus=%s", e->client_cpus[c]);
+	if (e->context_proxy[c] >= 0)
+		printf(" through [proxy %s]", e->proxies[e->context_proxy[c]].name);
 	putchar('\n');
+}
+
+/* Each [proxy NAME]: its engine, kind and settings. */
+static void plan_print_proxies(const struct experiment *e)
+{
+	for (size_t i = 0; i < e->n_proxies; i++) {
+		const struct context_spec *p = &e->proxies[i];
+
+		printf("proxy %s: %s in a %s context", p->name, e->proxy_engine[i], context_kind_to_string(p->kind));
+		for (size_t j = 0; j < p->n_props; j++)
+			printf(" %s=%s", p->props[j].def->name, p->props[j].text);
+		if (p->session == SESSION_NEW)
+			printf(" session=new");
+		putchar('\n');
+	}
 }
 
 static void plan_print_neighbours(const struct experiment *e)
 {
+	plan_print_proxies(e);
 	for (size_t i = 0; i < e->n_neighbours; i++) {
 		const struct neighbour_spec *nb = &e->neighbours[i];
 
