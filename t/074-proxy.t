@@ -20,7 +20,7 @@ done
 [ -x /usr/lib/postgresql/15/bin/postgres ] || sandbox_skip_all "needs PostgreSQL 15 (make deps)"
 scratch=$(mktemp -d "$top/.t074.XXXXXX")
 sandbox_test t074
-echo "1..39"
+echo "1..40"
 
 # Bad input first: each exits 2 and leaves no results directory.
 bad() { # bad DESC WANT-IN-MESSAGE SED-SCRIPT-ON-chain.ini [INI]
@@ -35,6 +35,9 @@ bad "pgbouncer in front of MariaDB" "bad.ini:27: engine: pgbouncer carries postg
 command -v proxysql >/dev/null && todo "ProxySQL is refused where not installed" "proxysql is installed here" ||
 	bad "ProxySQL where it is not installed" "bad.ini:27: engine: proxysql is not installed here: no proxysql (ProxySQL is not packaged in Debian 12" \
 		'27s/engine = haproxy/engine = proxysql/'
+bad "sysbench through ProxySQL, which would need its password on the command line" \
+	"bad.ini:5: driver: proxysql's users log in with a password, which sysbench would take on its command line" \
+	'27s/engine = haproxy/engine = proxysql/; 4a driver = sysbench'
 bad "a proxy that no section defines" "bad.ini:18: proxy: no [proxy nosuch] in this file" '18s/proxy = unit/proxy = nosuch/'
 bad "User= for a proxy" "bad.ini:34: User: a proxy runs as the server's user" '33a User = nobody'
 bad "a proxy without a kind" "bad.ini:26: kind: [proxy unit] needs kind = " '28d'

@@ -15,7 +15,7 @@ int oltp_connect_flags(const struct oltp_options *o, const char *db, unsigned fl
 	mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
 	mysql_options(m, MYSQL_OPT_READ_TIMEOUT, &timeout);
 	mysql_options(m, MYSQL_OPT_WRITE_TIMEOUT, &timeout);
-	if (!mysql_real_connect(m, NULL, o->user, NULL, db, 0, o->socket, 0)) {
+	if (!mysql_real_connect(m, NULL, o->user, o->password, db, 0, o->socket, 0)) {
 		if (ret_msg)
 			xasprintf(ret_msg, "cannot connect to %s as %s: %s (%u)", o->socket, o->user, mysql_error(m),
 				  mysql_errno(m));

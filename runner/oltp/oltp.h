@@ -48,6 +48,7 @@ struct oltp_options {
 	enum oltp_workload workload; /* oltp_read_only */
 	const char *socket; /* required; PostgreSQL: the socket's directory, or its .s.PGSQL.PORT */
 	const char *user;   /* "root" */
+	const char *password; /* NULL: none (the socket's peer); a proxy's that has one (ProxySQL) */
 	const char *db;     /* NULL: the workload's ("sbtest", "pgbench") */
 	unsigned tables;    /* 1 */
 	unsigned table_size; /* 10000 */

@@ -34,6 +34,11 @@ static int check_proxy_engine(struct parser *p, size_t i)
 		return fail_at(p, line[KEY_PROXY_ENGINE], "engine", "%s carries %s, and [server] engine = %s speaks %s (%s carries it)",
 			       pe->name, pe->protocol, server->name, server->protocol,
 			       engines_of(server->protocol, list, sizeof(list)));
+	/* sysbench would take the password on its command line. */
+	if (pe->password && e->driver == OLTP_DRIVER_SYSBENCH)
+		return fail_at(p, line_of(p, KEY_DRIVER) ?: line[KEY_PROXY_ENGINE], line_of(p, KEY_DRIVER) ? "driver" : "engine",
+			       "%s's users log in with a password, which sysbench would take on its command line: "
+			       "through %s, use slicebench's own driver", pe->name, pe->name);
 	if (proxy_installed(pe, e->proxy_binary[i], &why) < 0)
 		return fail_at(p, line[KEY_PROXY_BINARY] ?: line[KEY_PROXY_ENGINE], line[KEY_PROXY_BINARY] ? "binary" : "engine",
 			       "%s", why);

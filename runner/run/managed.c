@@ -290,7 +290,7 @@ int managed_systemd_facts(const struct context *c, struct placement *p)
 
 int managed_proxy_start(struct context *c, const struct server *backend, char **ret_msg)
 {
-	int r = proxy_account(backend);
+	int r = proxy_account(c->server, backend);
 
 	if (r < 0) {
 		if (ret_msg)

@@ -280,6 +280,7 @@ static int unit_proxy_start(struct runner *rn, size_t ctx, struct unit_parts *u,
 	o->socket = rn->proxy_servers[i].socket;
 	if (pe->client_as_server_user)
 		o->user = rn->server.user;
+	o->password = rn->proxy_servers[i].password;
 	o->proxy_pid = rn->proxy_pid = u->proxy.pid;
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 
 #include "common/util.h"
@@ -32,7 +33,7 @@ static bool mysql_ping_through(const struct server *s)
 	if (!m)
 		return false;
 	mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
-	ok = mysql_real_connect(m, NULL, s->user, NULL, NULL, 0, s->socket, 0) && mysql_ping(m) == 0;
+	ok = mysql_real_connect(m, NULL, s->user, s->password, NULL, 0, s->socket, 0) && mysql_ping(m) == 0;
 	mysql_close(m);
 	return ok;
 }
@@ -160,27 +161,32 @@ static int pgbouncer_argv(const struct server *s, char ***ret)
 	return 0;
 }
 
-/* ProxySQL's own file: its datadir, no admin port but a socket, the
- * server's socket as its one backend, the server's user (known to the
- * server by the socket's peer) as its one user, monitoring off (it would
- * log in with a password of its own). */
+/* ProxySQL's own file: its datadir, its admin interface on a socket, the
+ * server's socket as its one backend, the server's user with the drawn
+ * password as its one user (for the client and for the backend alike),
+ * monitoring off (it would log in as a user of its own).  The file holds
+ * the password: it lives in the proxies' directory, the server's user's
+ * alone. */
 static int proxysql_config(const struct server *proxy, const struct server *backend, unsigned max_connections,
 			   const char *path)
 {
 	_cleanup_free_ char *text = NULL;
+	int r;
 
 	if (xasprintf(&text,
 		      "# Written by slicebench; rewritten at every setup.\n"
 		      "datadir=\"%s\"\n"
 		      "errorlog=\"%s\"\n"
-		      "admin_variables={ mysql_ifaces=\"%s/admin.sock\" }\n"
+		      "admin_variables={ mysql_ifaces=\"%s/proxysql-admin.sock\" }\n"
 		      "mysql_variables={ interfaces=\"%s\"; max_connections=%u; monitor_enabled=false; }\n"
 		      "mysql_servers=({ address=\"%s\"; port=0; hostgroup=0; max_connections=%u; })\n"
-		      "mysql_users=({ username=\"%s\"; password=\"\"; default_hostgroup=0; })\n",
+		      "mysql_users=({ username=\"%s\"; password=\"%s\"; default_hostgroup=0; })\n",
 		      proxy->datadir, proxy->log, proxy->datadir, proxy->socket, max_connections, backend->socket,
-		      max_connections, proxy->user) < 0)
+		      max_connections, proxy->user, proxy->password) < 0)
 		return -ENOMEM;
-	return write_file_atomic(path, text, strlen(text));
+	r = write_file_atomic(path, text, strlen(text));
+	explicit_bzero(text, strlen(text));
+	return r;
 }
 
 /* -f: in the foreground; --initial: the file, not a database left from
@@ -229,6 +235,7 @@ static const struct proxy_engine proxy_proxysql = {
 	.protocol = "mysql",
 	.install = "ProxySQL is not packaged in Debian 12: install it from ProxySQL's own packages",
 	.client_as_server_user = true,
+	.password = true,
 	.write_config = proxysql_config,
 	.as_server = PROXY_AS_SERVER("proxysql", "proxysql.sock", "proxysql.log", proxysql_argv, mysql_ping_through),
 };
@@ -299,13 +306,33 @@ static int proxy_paths(const struct proxy_engine *pe, const char *name, unsigned
 	/* One directory and one log per engine for every proxy (they never run
 	 * at once): a path that named the proxy would differ between two
 	 * contexts' placements (the proxy's descriptors) for no cause. */
+	/* A configuration that holds a password goes inside that directory. */
 	if (xasprintf(&s->datadir, "%s/" PROXY_DIR, dirname(state)) < 0 ||
-	    xasprintf(&s->cnf, "%s-%s.conf", s->datadir, name) < 0 ||
+	    xasprintf(&s->cnf, pe->password ? "%s/%s.conf" : "%s-%s.conf", s->datadir, name) < 0 ||
 	    xasprintf(&s->log, "%s/%s", s->datadir, pe->as_server.log_name) < 0)
 		return -ENOMEM;
 	if (streq(pe->protocol, "postgresql"))
 		return xasprintf(&s->socket, "%s/.s.PGSQL.%u", sockdir, PGBOUNCER_PORT + index) < 0 ? -ENOMEM : 0;
 	return xasprintf(&s->socket, "%s/%s-%s", sockdir, name, pe->as_server.socket_name) < 0 ? -ENOMEM : 0;
+}
+
+/* 128 bits from the kernel, as 32 hex digits: a password no one types. */
+static int password_draw(char **ret)
+{
+	uint8_t bytes[16];
+	char *text = malloc(2 * sizeof(bytes) + 1);
+
+	if (!text)
+		return -ENOMEM;
+	if (getrandom(bytes, sizeof(bytes), 0) != (ssize_t)sizeof(bytes)) {
+		free(text);
+		return -errno;
+	}
+	for (size_t i = 0; i < sizeof(bytes); i++)
+		sprintf(text + 2 * i, "%02x", bytes[i]);
+	explicit_bzero(bytes, sizeof(bytes));
+	*ret = text;
+	return 0;
 }
 
 int proxy_setup(const struct proxy_engine *pe, const char *binary, const char *name, unsigned index,
@@ -322,6 +349,8 @@ int proxy_setup(const struct proxy_engine *pe, const char *binary, const char *n
 		r = proxy_paths(pe, name, index, backend, &s);
 	if (r >= 0)
 		r = proxy_dir_setup(s.datadir, s.user);
+	if (r >= 0 && pe->password)
+		r = password_draw(&s.password);
 	if (r >= 0)
 		r = pe->write_config(&s, backend, max_connections, s.cnf);
 	if (r < 0) {
@@ -332,9 +361,9 @@ int proxy_setup(const struct proxy_engine *pe, const char *binary, const char *n
 	return 0;
 }
 
-int proxy_account(const struct server *backend)
+int proxy_account(const struct server *proxy, const struct server *backend)
 {
-	return backend->engine->proxy_account ? backend->engine->proxy_account(backend) : 0;
+	return backend->engine->proxy_account ? backend->engine->proxy_account(backend, proxy->password) : 0;
 }
 
 int proxy_chain(const struct proxy_engine *pe, const struct server *backend, char **ret)

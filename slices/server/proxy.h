@@ -19,6 +19,10 @@ struct proxy_engine {
 	 * the server knows by the proxy's socket peer (haproxy passes bytes;
 	 * the server sees the proxy's process); else as itself. */
 	bool client_as_server_user;
+	/* Its users have passwords (ProxySQL's mysql_users): one is drawn at
+	 * every setup, kept in its configuration (the server's user's alone)
+	 * and in the account, and the client logs in with it. */
+	bool password;
 	/* Its configuration for backend, written (by root) at path. */
 	int (*write_config)(const struct server *proxy, const struct server *backend, unsigned max_connections,
 			    const char *path);
@@ -45,10 +49,11 @@ int proxy_installed(const struct proxy_engine *pe, const char *binary, const cha
 int proxy_setup(const struct proxy_engine *pe, const char *binary, const char *name, unsigned index,
 		const struct server *backend, unsigned max_connections, struct server *ret);
 
-/* The account the proxy's connections log in as, made on the running
- * backend if it is missing (the mysql engines'); nothing for PostgreSQL,
- * whose peer map the server's options carry. */
-int proxy_account(const struct server *backend);
+/* The account the proxy's connections log in as, made afresh on the
+ * running backend (the mysql engines'), with the proxy's password if it
+ * has one; nothing for PostgreSQL, whose peer map the server's options
+ * carry. */
+int proxy_account(const struct server *proxy, const struct server *backend);
 
 /* "slicebench -> haproxy -> mariadb": the chain the client's queries
  * take, for results and messages. */

@@ -361,6 +361,9 @@ void server_done(struct server *s)
 	free(s->cnf);
 	free(s->socket);
 	free(s->log);
+	if (s->password)
+		explicit_bzero(s->password, strlen(s->password));
+	free(s->password);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -56,8 +56,9 @@ struct server_engine {
 	 * systemd READY=1); readiness is the ping's either way. */
 	const char *service_type;
 	/* The account a proxy's connections log in as (slices/server/proxy.h),
-	 * made on the running server if missing; NULL: the options carry it. */
-	int (*proxy_account)(const struct server *s);
+	 * the server's user known by the socket's peer, and with password
+	 * (not NULL) by that password too; NULL: the options carry it. */
+	int (*proxy_account)(const struct server *s, const char *password);
 };
 
 extern const struct server_engine server_engine_mariadb, server_engine_mysql, server_engine_postgresql;
@@ -95,6 +96,7 @@ struct server_config {
 struct server {
 	const struct server_engine *engine;
 	char *binary, *user, *datadir, *cnf, *socket, *log;
+	char *password; /* a proxy's that logs in with one (ProxySQL); NULL: none */
 };
 
 /* Sets the fields of cfg that are not set (NULL, 0) to the defaults above;

@@ -132,35 +132,55 @@ static int mysql_facts(const struct server *s, struct placement *p)
 }
 
 /* The proxy's account: the server's user, known by the socket's peer
- * (MariaDB's unix_socket); MySQL 8 has no such plugin loaded, and an
- * account without a password there is reachable only through the socket
- * (skip-networking), whose directory is the server's user's alone. */
-static int proxy_account_with(const struct server *s, const char *how)
+ * (MariaDB's unix_socket), or by a password for a proxy that logs in with
+ * one (ProxySQL's users have passwords).  Made afresh at every unit, so
+ * that a password of an earlier run is not kept.  MySQL 8 has no such
+ * plugin loaded: there the account has the password, or none; either way
+ * it is reachable only through the socket (skip-networking), whose
+ * directory is the server's user's alone.  The password is sent in the
+ * statement, never on a command line. */
+/* A text that held a password, wiped before it is freed. */
+static void forget(char *text)
 {
-	_cleanup_free_ char *create = NULL, *grant = NULL;
+	if (text)
+		explicit_bzero(text, strlen(text));
+}
+
+static int proxy_account_with(const struct server *s, const char *by_peer, const char *by_password,
+			      const char *password)
+{
+	_cleanup_free_ char *drop = NULL, *clause = NULL, *create = NULL, *grant = NULL, *escaped = NULL;
 	MYSQL *m = NULL;
 	int r;
 
-	if (xasprintf(&create, "CREATE USER IF NOT EXISTS '%s'@'localhost'%s", s->user, how) < 0 ||
-	    xasprintf(&grant, "GRANT ALL PRIVILEGES ON *.* TO '%s'@'localhost'", s->user) < 0)
-		return -ENOMEM;
 	r = connect_root(s, 10, &m);
 	if (r < 0)
 		return r;
-	if (mysql_query(m, create) != 0 || mysql_query(m, grant) != 0)
+	if (password && (escaped = malloc(2 * strlen(password) + 1)))
+		mysql_real_escape_string(m, escaped, password, strlen(password));
+	if ((password && !escaped) || xasprintf(&drop, "DROP USER IF EXISTS '%s'@'localhost'", s->user) < 0 ||
+	    xasprintf(&clause, password ? by_password : by_peer, strempty(escaped)) < 0 ||
+	    xasprintf(&create, "CREATE USER '%s'@'localhost'%s", s->user, clause) < 0 ||
+	    xasprintf(&grant, "GRANT ALL PRIVILEGES ON *.* TO '%s'@'localhost'", s->user) < 0)
+		r = -ENOMEM;
+	if (r >= 0 && (mysql_query(m, drop) != 0 || mysql_query(m, create) != 0 || mysql_query(m, grant) != 0))
 		r = -EIO;
+	forget(escaped);
+	forget(clause);
+	forget(create);
 	mysql_close(m);
 	return r;
 }
 
-static int mariadb_proxy_account(const struct server *s)
+static int mariadb_proxy_account(const struct server *s, const char *password)
 {
-	return proxy_account_with(s, " IDENTIFIED VIA unix_socket");
+	return proxy_account_with(s, " IDENTIFIED VIA unix_socket%s",
+				  " IDENTIFIED VIA unix_socket OR mysql_native_password USING PASSWORD('%s')", password);
 }
 
-static int mysql_proxy_account(const struct server *s)
+static int mysql_proxy_account(const struct server *s, const char *password)
 {
-	return proxy_account_with(s, "");
+	return proxy_account_with(s, "%s", " IDENTIFIED BY '%s'", password);
 }
 
 #define MYSQL_ENGINE(engine, dir, bin, init, check, account)                                                              \
