@@ -400,6 +400,84 @@ static void check_noisy(void)
 	json_decref(doc);
 }
 
+/* Noise as a result: pinned's ten starts vary 0.9% (SD of log TPS), raw's
+ * 4.8%, pinned has an eleventh that failed; every step has four seconds,
+ * its CV 4.1% and 8.2% by turns.  The figures are SciPy's
+ * (levene(center="median") on the logarithms, chi2 and t quantiles) and
+ * Fieller's set for the ratio of the mean absolute deviations solved by
+ * hand from the same sums: pinned 0.88% (0.60-1.60%), raw 4.76%
+ * (3.28-8.69%), the ratio 0.185 (0.0900-0.376), p 0.00167; within 6.12%
+ * (4.58-7.66%). */
+static json_t *noise_doc(void)
+{
+	static const double raw[] = { 960, 1040, 1000, 930, 1075, 985, 1020, 950, 1060, 1010 };
+	static const double pinned[] = { 1000, 1010, 995, 1005, 990, 1012, 1003, 998, 1008, 985 };
+	json_t *doc = load("{\"format_version\":1,\"experiment\":{\"name\":\"pinning\",\"baseline\":\"raw\","
+			   "\"contexts\":[\"pinned\",\"raw\"],\"threads\":[1]},\"steps\":[]}");
+	json_t *steps = json_object_get(doc, "steps");
+
+	for (size_t i = 0; i < 20; i++) {
+		double tps = i < 10 ? pinned[i] : raw[i - 10], d = i % 2 ? 0.10 : 0.05;
+
+		json_array_append_new(steps, json_pack("{s:s, s:i, s:i, s:f, s:b, s:[f,f,f,f]}", "context",
+						       i < 10 ? "pinned" : "raw", "repeat", (int)(i % 10) + 1, "threads", 1,
+						       "tps", tps, "failed", 0, "intervals_tps", tps * (1 - d), tps * (1 + d),
+						       tps, tps));
+	}
+	json_array_append_new(steps, json_pack("{s:s, s:i, s:i, s:n, s:b}", "context", "pinned", "repeat", 11,
+					       "threads", 1, "tps", "failed", 1));
+	return doc;
+}
+
+static bool near(const json_t *o, const char *key, double want, double tol)
+{
+	double got = json_number_value(json_object_get(o, key));
+
+	if (fabs(got - want) <= tol)
+		return true;
+	diag("%s: got %.6g, want %.6g", key, got, want);
+	return false;
+}
+
+static void check_noise_verdict(void)
+{
+	json_t *doc = noise_doc(), *j, *cell, *v;
+	const char *l;
+	char *s;
+	int r;
+
+	s = render(doc, REPORT_TEXT, false, false, NULL, &r);
+	is_int(r, 0, "a document of ten starts a side renders");
+	l = line_with_prefix(strstr(s, "noise with 95% intervals") ?: "", "1 ");
+	ok(has(l, "0.9% (0.6-1.6%) n=10, 1 failed | 6.1% (4.6-7.7%)") && has(l, "4.8% (3.3-8.7%) n=10 | 6.1% (4.6-7.7%)"),
+	   "the CVs across starts and within a step with their intervals, the failed start counted (%s)", l);
+	ok(has(s, "assumes log TPS normal"), "the caption says the chi-square interval assumes normal log TPS");
+	ok(has(s, "  at 1 thread: pinned's starts vary 0.18x as much as raw's (CV 0.9% (0.6-1.6%) against 4.8% "
+		  "(3.3-8.7%)), 0.18x (0.09-0.38), Brown-Forsythe p=0.00167 (Holm, 1 comparison)"),
+	   "the noise verdict, its ratio, interval and Holm-adjusted p");
+	free(s);
+
+	s = render(doc, REPORT_JSON, false, false, NULL, &r);
+	j = json_loads(s ? s : "", 0, NULL);
+	cell = json_array_get(json_object_get(json_array_get(json_object_get(j, "rows"), 0), "cells"), 0);
+	v = json_object_get(json_object_get(cell, "noise"), "cv_starts");
+	ok(near(v, "cv", 0.0087814, 1e-6) && near(v, "lo", 0.0060401, 1e-6) && near(v, "hi", 0.0160313, 1e-6) &&
+		   json_integer_value(json_object_get(v, "n")) == 10 && json_integer_value(json_object_get(v, "failed")) == 1,
+	   "json: pinned's cv_starts, its interval, n and failed");
+	v = json_object_get(json_object_get(cell, "noise"), "cv_within");
+	ok(near(v, "cv", 0.0612372, 1e-6) && near(v, "lo", 0.0458452, 1e-6) && near(v, "hi", 0.0766293, 1e-6),
+	   "json: pinned's cv_within and its t interval");
+	v = json_array_get(json_object_get(j, "noise_verdicts"), 0);
+	ok(json_array_size(json_object_get(j, "noise_verdicts")) == 1 && near(v, "ratio", 0.1845427, 1e-6) &&
+		   near(v, "ratio_lo", 0.0900366, 1e-6) && near(v, "ratio_hi", 0.3760373, 1e-6) &&
+		   near(v, "p", 0.0016686, 1e-6) && json_is_true(json_object_get(v, "significant")) &&
+		   streq(json_string_value(json_object_get(v, "against")) ?: "", "raw"),
+	   "json: the noise verdict against raw, its ratio, interval and p as SciPy has them");
+	json_decref(j);
+	free(s);
+	json_decref(doc);
+}
+
 /* Each vary value's TPS against its context's first value, in every format. */
 static void check_vary(void)
 {
@@ -557,6 +635,7 @@ int main(int argc, char **argv)
 	check_formats(amd);
 	check_sparse();
 	check_noisy();
+	check_noise_verdict();
 	check_vary();
 	check_compare(amd, intel);
 	json_decref(amd);

@@ -27,28 +27,6 @@
 static char dir[512];
 static size_t scale = 1;
 
-/* The report of path as JSON, parsed. */
-static json_t *report_json(const char *path)
-{
-	struct report_options o = { .format = REPORT_JSON };
-	_cleanup_free_ char *why = NULL, *text = NULL;
-	json_t *doc, *j;
-	size_t len = 0;
-	FILE *f;
-
-	if (results_load(path, &doc, &why) < 0)
-		bail_out("results_load %s: %s", path, strempty(why));
-	f = open_memstream(&text, &len);
-	if (!f || report_render(doc, &o, f) < 0)
-		bail_out("report_render %s", path);
-	fclose(f);
-	json_decref(doc);
-	j = json_loads(text, 0, NULL);
-	if (!j)
-		bail_out("report's JSON does not parse");
-	return j;
-}
-
 static const char *fresh(const char *name)
 {
 	return sim_fresh(dir, name);
@@ -101,7 +79,7 @@ static void check_aa(void)
 		json_t *rep;
 
 		sim_write_rounds(path, twins, 2, 1, 5, &t, 5);
-		rep = report_json(path);
+		rep = sim_report_json(path);
 		one.hits += any_significant(rep);
 		one.n++;
 		json_decref(rep);
@@ -113,7 +91,7 @@ static void check_aa(void)
 		json_t *rep;
 
 		sim_write_rounds(path, twins, 10, 1, 5, &t, 5);
-		rep = report_json(path);
+		rep = sim_report_json(path);
 		nine.hits += any_significant(rep);
 		nine.n++;
 		json_decref(rep);
@@ -162,7 +140,7 @@ static void check_auto(void)
 			total = MIN(MAX(want, 3u), repeat_max);
 			if (total > 3)
 				sim_write_rounds(path, twins, 2, 4, total, &t, repeat_max);
-			rep = report_json(path);
+			rep = sim_report_json(path);
 			cell = json_array_get(json_object_get(json_array_get(json_object_get(rep, "rows"), 0), "cells"), 1);
 			cover.hits += sim_covers(cell, "ratio_lo", "ratio_hi", 1.2);
 			cover.n++;

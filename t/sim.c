@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
+#include "report/report.h"
 #include "run/results.h"
 #include "sim.h"
 #include "tap.h"
@@ -36,6 +37,62 @@ double sim_gauss(void)
 	double u = sim_uniform(), v = sim_uniform();
 
 	return sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(2 * M_PI * v);
+}
+
+/* A start's noise of SD 1: normal, or Student's t on t->tail_df. */
+static double start_noise(const struct truth *t)
+{
+	double chi2 = 0, z = sim_gauss();
+
+	if (!t->tail_df)
+		return z;
+	for (unsigned k = 0; k < t->tail_df; k++) {
+		double g = sim_gauss();
+
+		chi2 += g * g;
+	}
+	return z / sqrt(chi2 / t->tail_df) * sqrt((t->tail_df - 2.0) / t->tail_df);
+}
+
+void sim_seconds(double tps, const struct truth *t, double *x)
+{
+	const double phi = 0.5;
+	double w = t->within * exp(0.3 * sim_gauss() - 0.045), e = sim_gauss(), sum = 0;
+
+	for (size_t i = 0; i < t->seconds; i++) {
+		x[i] = MAX(0.05, 1 + w * e);
+		sum += x[i];
+		e = phi * e + sqrt(1 - phi * phi) * sim_gauss();
+	}
+	for (size_t i = 0; i < t->seconds; i++)
+		x[i] *= tps * (double)t->seconds / sum;
+}
+
+/* A step of cell c in round: its TPS from t, and its seconds when t has them. */
+static json_t *sim_step(const struct truth *t, const char *name, size_t c, unsigned round, size_t slot)
+{
+	bool slow = t->slow_one_in_five && (round - 1) % 5 == (unsigned)(c * 7 + round / 5) % 5;
+	double sigma = t->sigmas ? t->sigmas[c] : t->sigma, x[256];
+	double tps = exp(t->log_tps(t->ctx, c) + sigma * start_noise(t)) * pow(1 + t->drift, (double)sim_steps_run++) *
+		     (slow ? 0.7 : 1);
+	char unit[96];
+	json_t *s, *a;
+
+	snprintf(unit, sizeof(unit), "%s-v1-r%u", name, round);
+	s = json_pack("{s:s, s:i, s:i, s:s, s:f, s:f, s:b, s:s, s:i, s:f, s:n}", "context", name, "repeat", (int)round,
+		      "threads", 1, "driver", "slicebench", "duration_s", 1.0, "tps", tps, "failed", 0, "unit", unit, "slot",
+		      (int)slot + 1, "started_at", 1.8e9 + (double)sim_steps_run, "vary_value");
+	if (t->cpus > 0)
+		json_object_set_new(s, "saturation",
+				    json_pack("{s:i, s:i, s:f, s:b}", "client_threads", 1, "server_threads", 1, "cpus",
+					      t->cpus, "saturated", 2 > t->cpus));
+	if (t->seconds) {
+		sim_seconds(tps, t, x);
+		json_object_set_new(s, "intervals_tps", a = json_array());
+		for (size_t i = 0; i < MIN(t->seconds, ELEMENTSOF(x)); i++)
+			json_array_append_new(a, json_real(x[i]));
+	}
+	return s;
 }
 
 /* A run directory at path: contexts names[0..n) (the first the baseline),
@@ -73,22 +130,10 @@ void sim_write_rounds(const char *path, const char *const *names, size_t n, unsi
 			rng_shuffle(&sim_gen, order, n, sizeof(order[0]));
 		for (size_t slot = 0; slot < n; slot++) {
 			size_t c = order[slot];
-			bool slow = t->slow_one_in_five && (round - 1) % 5 == (unsigned)(c * 7 + round / 5) % 5;
-			double tps = exp(t->log_tps(t->ctx, c) + t->sigma * sim_gauss()) * pow(1 + t->drift, (double)sim_steps_run++) *
-				     (slow ? 0.7 : 1);
-			char unit[96], file[160];
-			json_t *s;
+			json_t *s = sim_step(t, names[c], c, round, slot);
+			char file[160];
 
-			snprintf(unit, sizeof(unit), "%s-v1-r%u", names[c], round);
-			snprintf(file, sizeof(file), "steps/%s-t1.json", unit);
-			s = json_pack("{s:s, s:i, s:i, s:s, s:f, s:f, s:b, s:s, s:i, s:f, s:n}", "context", names[c], "repeat",
-				      (int)round, "threads", 1, "driver", "slicebench", "duration_s", 1.0, "tps", tps,
-				      "failed", 0, "unit", unit, "slot", (int)slot + 1, "started_at", 1.8e9 + (double)sim_steps_run,
-				      "vary_value");
-			if (t->cpus > 0)
-				json_object_set_new(s, "saturation",
-						    json_pack("{s:i, s:i, s:f, s:b}", "client_threads", 1, "server_threads", 1,
-							      "cpus", t->cpus, "saturated", 2 > t->cpus));
+			snprintf(file, sizeof(file), "steps/%s-v1-r%u-t1.json", names[c], round);
 			if (results_put(res, file, s) < 0)
 				bail_out("results_put %s", file);
 			json_decref(s);
@@ -124,6 +169,27 @@ void sim_row(const char *what, const struct rate *r, const char *op, double boun
 		   100 * lo99, 100 * hi99, 100 * bound);
 }
 
+
+json_t *sim_report_json(const char *path)
+{
+	struct report_options o = { .format = REPORT_JSON };
+	_cleanup_free_ char *why = NULL, *text = NULL;
+	json_t *doc, *j;
+	size_t len = 0;
+	FILE *f;
+
+	if (results_load(path, &doc, &why) < 0)
+		bail_out("results_load %s: %s", path, strempty(why));
+	f = open_memstream(&text, &len);
+	if (!f || report_render(doc, &o, f) < 0)
+		bail_out("report_render %s", path);
+	fclose(f);
+	json_decref(doc);
+	j = json_loads(text, 0, NULL);
+	if (!j)
+		bail_out("report's JSON does not parse");
+	return j;
+}
 
 const char *sim_fresh(const char *dir, const char *name)
 {

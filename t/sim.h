@@ -38,7 +38,17 @@ struct truth {
 	const char *host;	/* the host.json's hostname; NULL: no host.json */
 	const char *experiment; /* NULL: "sim" */
 	double cpus;		/* the steps' "saturation" on so many CPUs; 0: none */
+	const double *sigmas;	/* each cell's own sigma; NULL: sigma for every cell */
+	unsigned tail_df;	/* a start's noise from Student's t on so many degrees of freedom (> 2), its SD
+				 * the sigma; 0: normal */
+	size_t seconds;		/* each step's per-second TPS (intervals_tps), so many; 0: none */
+	double within;		/* their CV (AR(1), each start its own about this); 0: none */
 };
+
+/* The per-second TPS of a step at tps into x[0..t->seconds): each start
+ * its own CV about t->within (log-normal, SD 30%), the seconds an AR(1)
+ * at 0.5 (a second that lost its CPU drags the next), their mean tps. */
+void sim_seconds(double tps, const struct truth *t, double *x);
 
 /* A run directory at path: contexts names[0..n) (the first the baseline),
  * rounds from..to, each round's units in a random order (or fixed), TPS
@@ -56,6 +66,9 @@ struct rate {
 /* One row of the table: the rate with its 95% simulation interval, and the
  * assertion ("<=" or ">=" the bound; "" none) judged by the 99% one. */
 void sim_row(const char *what, const struct rate *r, const char *op, double bound);
+
+/* report's JSON of the run directory at path, parsed (to json_decref()). */
+json_t *sim_report_json(const char *path);
 
 /* Whether v's members lo and hi hold truth. */
 bool sim_covers(const json_t *v, const char *lo, const char *hi, double truth);

@@ -10,7 +10,8 @@
 
 json_t *real_or_null(double v)
 {
-	return isnan(v) ? json_null() : json_real(v);
+	/* JSON has no infinity: json_real() refuses it, and an unbounded end is null. */
+	return isfinite(v) ? json_real(v) : json_null();
 }
 
 static int put(json_t *o, const char *key, json_t *v)
@@ -73,6 +74,64 @@ static int put_failures(json_t *cell, const struct cell *c)
 	return r ?: put(cell, "stalled_s", json_integer(c->stalled_s));
 }
 
+/* An estimate with its interval: {est_key, lo, hi, n}. */
+static json_t *interval_json(const char *est_key, const struct stats_interval *v)
+{
+	return json_pack("{s:o, s:o, s:o, s:I}", est_key, real_or_null(v->est), "lo", real_or_null(v->lo), "hi",
+			 real_or_null(v->hi), "n", (json_int_t)v->n);
+}
+
+/* "noise": the cell's CV across starts (the SD of log TPS, chi-square
+ * interval; the starts that failed are not in n, "failed" counts them)
+ * and within a step (mean of the starts' per-second CVs, t interval). */
+static int put_noise(json_t *cell, const struct cell *c)
+{
+	json_t *starts = interval_json("cv", &c->cv_starts), *within = interval_json("cv", &c->cv_within);
+
+	if (starts && json_object_set_new(starts, "failed", json_integer((json_int_t)c->n_failed)) < 0) {
+		json_decref(starts);
+		starts = NULL;
+	}
+	if (!starts || !within) {
+		json_decref(starts);
+		json_decref(within);
+		return -ENOMEM;
+	}
+	return put(cell, "noise", json_pack("{s:o, s:o}", "cv_starts", starts, "cv_within", within));
+}
+
+/* One column's noise against its baseline's at a thread count. */
+static json_t *noise_verdict_json(const struct model *m, size_t row, size_t k)
+{
+	const struct stats_spread_ratio *v = &model_cell(m, row, k)->noise_base;
+	bool none = isnan(v->ratio) || v->verdict == STATS_TOO_FEW;
+
+	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:b, s:o, s:o, s:I, s:o, s:o, s:o, s:o}", "column",
+			 m->cols[k].label, "against", m->cols[m->cols[k].base].label, "threads",
+			 (json_int_t)m->threads[row], "n", (json_int_t)v->n_a, "n_against", (json_int_t)v->n_b, "ratio",
+			 real_or_null(v->ratio), "ratio_lo", real_or_null(v->lo), "ratio_hi",
+			 real_or_null(v->hi), "bounded", v->bounded, "p", real_or_null(v->p),
+			 "p_raw", real_or_null(v->p_raw), "family", (json_int_t)v->family, "interval_level",
+			 real_or_null(none ? NAN : v->level), "verdict",
+			 none ? json_null() : json_string(verdict_names[v->verdict]), "significant",
+			 none ? json_null() : json_boolean(v->verdict == STATS_SIGNIFICANT), "mde", real_or_null(v->mde));
+}
+
+/* "noise_verdicts": a verdict per column with a baseline and thread count. */
+static int put_noise_verdicts(json_t *doc, const struct model *m)
+{
+	json_t *list = json_array();
+
+	if (put(doc, "noise_verdicts", list) < 0 || put(doc, "family_noise", json_integer((json_int_t)m->family_noise)) < 0 ||
+	    put(doc, "noise_method", json_string("brown_forsythe_log_tps_fieller_mean_abs_dev_ratio_holm")) < 0)
+		return -ENOMEM;
+	for (size_t row = 0; row < m->nrows; row++)
+		for (size_t k = 0; k < m->ncols; k++)
+			if (m->cols[k].base >= 0 && json_array_append_new(list, noise_verdict_json(m, row, k)) < 0)
+				return -ENOMEM;
+	return 0;
+}
+
 /* "vs_first": the verdict against the column's first vary value, with
  * the column it is against; null for a first value's column. */
 static int put_vs_first(json_t *cell, const struct model *m, size_t col, const struct cell *c)
@@ -105,6 +164,7 @@ static int put_cell(json_t *cell, const struct model *m, const struct report_opt
 	r = r ?: put_crosschecks(cell, &c->welch_base, &c->rank_base);
 	r = r ?: put(cell, "within_cv", real_or_null(c->within_cv));
 	r = r ?: put(cell, "across_cv", real_or_null(c->across_cv));
+	r = r ?: put_noise(cell, c);
 	r = r ?: put(cell, "noisy_steps", json_integer((json_int_t)c->n_noisy));
 	r = r ?: put(cell, "saturated_steps", json_integer((json_int_t)c->n_saturated));
 	if (o->latency)
@@ -164,6 +224,8 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 	}
 	if (r == 0)
 		r = put_rows(json_object_get(doc, "rows"), m, o);
+	if (r == 0)
+		r = put_noise_verdicts(doc, m);
 	if (r < 0) {
 		json_decref(doc);
 		return r;

@@ -322,8 +322,9 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 		if (r < 0)
 			return r;
 	}
-	if (c->n == 0)
-		return 0;
+	r = noise_cell(c, tps, within, nw, m->level);
+	if (r < 0 || c->n == 0)
+		return r;
 	r = cell_summarize(c, tps, rounds, p95, np, within, nw, tel, ntel, ns);
 	return r < 0 ? r : cell_mechanism(m, steps, row, col, c);
 }

@@ -15,6 +15,7 @@
 
 #include "oltp/oltp.h"
 #include "stats/rank.h"
+#include "stats/spread.h"
 #include "stats/stats.h"
 
 #define GAP "\u2014" /* em dash: a cell without a value, never 0 */
@@ -90,6 +91,14 @@ struct cell {
 	/* The steps' evidence of mechanism, a median per row of
 	 * oltp_mechanism_table(); NAN: none. */
 	double mechanism[OLTP_MECHANISM_MAX];
+	/* Noise as a result (report/noise.c), at the model's level: the CV
+	 * across starts (the SD of log TPS over the successful starts, with
+	 * its chi-square interval), the CV within a step (each successful
+	 * step's per-second CV, their mean with a t interval across the
+	 * starts), and this column's noise against its baseline's
+	 * (Brown-Forsythe, Holm-adjusted across the table; .ratio NAN: none). */
+	struct stats_interval cv_starts, cv_within;
+	struct stats_spread_ratio noise_base;
 };
 
 /* The verdict's ratio, and whether it is significant. */
@@ -100,6 +109,12 @@ static inline double cell_ratio(const struct cell *c)
 static inline bool cell_significant(const struct cell *c)
 {
 	return c->vs_base.verdict == STATS_SIGNIFICANT;
+}
+/* Whether a cell takes part in the verdicts: it has starts, and they did
+ * not fail too often (judged by model_judge()). */
+static inline bool cell_takes_part(const struct cell *c)
+{
+	return c->n > 0 && !c->too_many_failed;
 }
 
 struct column {
@@ -132,6 +147,7 @@ struct model {
 	size_t family_base, family_first; /* the ratios each table's Holm adjustment is across */
 	unsigned pilot; /* repeat = auto: the pilot's rounds, whose spread the intervals take; 0: none */
 	bool any_too_many_failed;
+	size_t family_noise; /* the noise verdicts the Holm adjustment is across */
 };
 
 /* The verdicts of every cell (report/verdicts.c): per thread count the
@@ -139,6 +155,14 @@ struct model {
  * first vary value, Holm-adjusted across each table, with Welch's and the
  * rank-based cross-checks and the failure rates. */
 int model_judge(struct model *m);
+
+/* Noise as a result (report/noise.c): a cell's two CVs with their
+ * intervals, from its c->n successful starts' TPS and within[0..nw),
+ * each successful step's per-second CV; and, after model_judge(), each
+ * column's noise against its baseline's, Holm-adjusted across the table
+ * into m->family_noise. */
+int noise_cell(struct cell *c, const double *tps, const double *within, size_t nw, double level);
+int noise_judge(struct model *m);
 
 /* The observations of the block model in a row: log TPS of every column
  * that takes part (its starts did not fail too often), up to round until

@@ -212,22 +212,66 @@ static void page_step_label(FILE *out, const json_t *v)
 		    strempty(scalar_str(json_object_get(v, "threads"), tb, sizeof(tb))));
 }
 
-/* The noise within a start and across starts, and the noisy steps. */
-static int page_noise(FILE *out, const struct model *m)
+/* The table of metric what as <table id="id">, under its caption and suffix. */
+static int page_captioned_table(FILE *out, const struct model *m, enum metric what, const char *suffix, const char *id)
 {
+	char caption[640];
 	struct table t;
-	char buf[160];
-	json_t *v;
-	size_t i;
-	int r = report_table(m, METRIC_NOISE, 0, &t);
+	int r = report_table(m, what, 0, &t);
 
 	if (r < 0)
 		return r;
-	fputs("<h2 id=\"noise-h\">Noise</h2>\n<p class=\"note\">", out);
-	html_text(out, report_table_caption(m, METRIC_NOISE, buf, sizeof(buf)));
-	fputs("; ! marks a cell with a step above 10%.</p>\n", out);
-	html_table(out, &t, "noise");
+	fputs("<p class=\"note\">", out);
+	html_text(out, report_table_caption(m, what, caption, sizeof(caption)));
+	html_text(out, suffix);
+	fputs("</p>\n", out);
+	html_table(out, &t, id);
 	table_done(&t);
+	return 0;
+}
+
+/* The two CVs of every cell with their intervals, and each column's noise
+ * against its baseline's, a sentence each. */
+static int page_noise_intervals(FILE *out, const struct model *m)
+{
+	char buf[NOISE_SENTENCE_MAX], heading[640];
+	bool said = false;
+	int r = page_captioned_table(out, m, METRIC_NOISE_CI, ".", "noise-intervals");
+
+	if (r < 0)
+		return r;
+	for (size_t row = 0; row < m->nrows; row++)
+		for (size_t k = 0; k < m->ncols; k++) {
+			if (!noise_verdict_text(m, row, k, buf, sizeof(buf)))
+				continue;
+			if (!said) {
+				fputs("<p class=\"note\">", out);
+				noise_verdicts_heading(m, heading, sizeof(heading));
+				html_text(out, heading);
+				fputs(":</p>\n<ul id=\"noise-verdicts\">\n", out);
+			}
+			said = true;
+			fputs("<li>", out);
+			html_text(out, buf);
+			fputs("</li>\n", out);
+		}
+	if (said)
+		fputs("</ul>\n", out);
+	return 0;
+}
+
+/* The noise within a start and across starts, and the noisy steps. */
+static int page_noise(FILE *out, const struct model *m)
+{
+	json_t *v;
+	size_t i;
+	int r;
+
+	fputs("<h2 id=\"noise-h\">Noise</h2>\n", out);
+	r = page_captioned_table(out, m, METRIC_NOISE, "; ! marks a cell with a step above 10%.", "noise");
+	r = r < 0 ? r : page_noise_intervals(out, m);
+	if (r < 0)
+		return r;
 	if (json_array_size(m->noisy) == 0)
 		return 0;
 	fputs("<ul id=\"noisy\">\n", out);

@@ -46,6 +46,7 @@ enum metric {
 	METRIC_THROTTLED,
 	METRIC_CPU,
 	METRIC_NOISE,
+	METRIC_NOISE_CI, /* the two CVs with their intervals (report/noise_text.c) */
 	METRIC_MECHANISM,
 };
 /* The table of metric what: a row per thread count and a column per
@@ -59,6 +60,28 @@ const char *report_table_caption(const struct model *m, enum metric what, char *
 size_t report_metric_list(const struct report_options *o, enum metric list[static REPORT_METRICS_MAX]);
 /* "1.05x (0.98-1.12) p=0.11 n.s.", or a gap without a ratio. */
 void add_ratio(struct table *t, const struct stats_ratio *r);
+/* "3.1%", or a gap for NAN. */
+const char *report_percent(double v, char *buf, size_t len);
+/* A bound of an interval: two decimals, or two digits below 0.1x and three
+ * beyond 10x, so that no bound prints as 0.00. */
+void report_print_bound(char *buf, size_t len, double v);
+/* "p=0.0497", "p=0.41", "p<0.001". */
+const char *report_format_p(double p, char *buf, size_t len);
+
+/* ---- report/noise_text.c: noise as a result, in text and the page ---- */
+
+/* A cell of the table METRIC_NOISE_CI, and its caption. */
+void add_noise_interval(struct table *t, const struct cell *c);
+void noise_interval_caption(const struct model *m, char *buf, size_t len);
+/* The heading of the noise verdicts: the method, and across how many. */
+void noise_verdicts_heading(const struct model *m, char *buf, size_t len);
+/* Column k's noise against its baseline's at thread row row, as a
+ * sentence; NULL for a column without a baseline. */
+#define NOISE_SENTENCE_MAX 512
+const char *noise_verdict_text(const struct model *m, size_t row, size_t k, char *buf, size_t len);
+/* The noise section of the text and Markdown report: both noises, with
+ * intervals, the verdicts, the noisy steps and what to do about them. */
+int print_noise(const struct model *m, bool markdown, FILE *out);
 
 int render_tables(const struct model *m, const struct report_options *o, bool markdown, FILE *out);
 

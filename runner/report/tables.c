@@ -19,9 +19,16 @@ static void add_tps(struct table *t, const struct cell *c)
 
 /* A bound of an interval: two decimals, or two digits below 0.1x and three
  * beyond 10x, so that no bound prints as 0.00. */
-static void print_bound(char *buf, size_t len, double v)
+void report_print_bound(char *buf, size_t len, double v)
 {
 	snprintf(buf, len, v < 0.1 ? "%.2g" : v >= 10 ? "%.3g" : "%.2f", v);
+}
+
+const char *report_format_p(double p, char *buf, size_t len)
+{
+	/* Three digits near the usual levels, so that 0.0497 does not read as 0.05. */
+	snprintf(buf, len, p < 0.001 ? "p<0.001" : p < 0.1 ? "p=%.3g" : "p=%.2g", p);
+	return buf;
 }
 
 const char *report_format_ratio(const struct stats_ratio *r, char *buf, size_t len)
@@ -37,11 +44,9 @@ const char *report_format_ratio(const struct stats_ratio *r, char *buf, size_t l
 		break;
 	case STATS_SIGNIFICANT:
 	case STATS_NOT_SIGNIFICANT:
-		print_bound(lo, sizeof(lo), r->lo);
-		print_bound(hi, sizeof(hi), r->hi);
-		/* Three digits near the usual levels, so that 0.0497 does not read as 0.05. */
-		snprintf(p, sizeof(p), r->p < 0.001 ? "p<0.001" : r->p < 0.1 ? "p=%.3g" : "p=%.2g", r->p);
-		snprintf(buf, len, "%.2fx (%s-%s) %s%s", r->ratio, lo, hi, p,
+		report_print_bound(lo, sizeof(lo), r->lo);
+		report_print_bound(hi, sizeof(hi), r->hi);
+		snprintf(buf, len, "%.2fx (%s-%s) %s%s", r->ratio, lo, hi, report_format_p(r->p, p, sizeof(p)),
 			 r->verdict == STATS_SIGNIFICANT ? "" : " n.s.");
 		break;
 	}
@@ -66,8 +71,7 @@ static void add_number(struct table *t, double v, int decimals)
 		table_add(t, "%.*f", decimals, v);
 }
 
-/* "3.1%", or a gap for NAN. */
-static const char *percent(double v, char *buf, size_t len)
+const char *report_percent(double v, char *buf, size_t len)
 {
 	if (isnan(v))
 		return GAP;
@@ -83,7 +87,7 @@ static void add_noise(struct table *t, const struct cell *c)
 	if (c->n == 0)
 		table_add(t, GAP);
 	else
-		table_add(t, "%s | %s%s", percent(c->within_cv, w, sizeof(w)), percent(c->across_cv, a, sizeof(a)),
+		table_add(t, "%s | %s%s", report_percent(c->within_cv, w, sizeof(w)), report_percent(c->across_cv, a, sizeof(a)),
 			  c->n_noisy ? " !" : "");
 }
 
@@ -166,6 +170,9 @@ static void add_cell(struct table *t, const struct model *m, enum metric what, s
 	case METRIC_NOISE:
 		add_noise(t, c);
 		break;
+	case METRIC_NOISE_CI:
+		add_noise_interval(t, c);
+		break;
 	default:
 		add_number(t, c->mechanism[what - METRIC_MECHANISM], mechanism_digits(what - METRIC_MECHANISM));
 		break;
@@ -241,6 +248,9 @@ const char *report_table_caption(const struct model *m, enum metric what, char *
 	case METRIC_NOISE:
 		snprintf(buf, len, "noise: CV of the per-second TPS within a start (median of the repeats) | "
 				   "CV of TPS across starts");
+		break;
+	case METRIC_NOISE_CI:
+		noise_interval_caption(m, buf, len);
 		break;
 	case METRIC_P95:
 		snprintf(buf, len, "p95 latency (ms), median of the repeats");
@@ -468,91 +478,6 @@ static int print_vary_ratios(const struct model *m, bool markdown, FILE *out)
 	print_method(m, "the context's first value", m->family_first, !any_base_ratio(m), markdown, out);
 	print_verdict_notes(m, true, markdown, out);
 	fputc('\n', out);
-	return 0;
-}
-
-/* The noisy steps named in the text; JSON and CSV carry all of them. */
-#define NOISY_LISTED 6
-
-/* The two noises apart, the noisy steps, and what to do about them. */
-/* mode = restart live: each NAME-live column beside NAME's at the same
- * value, the CV across starts of each, so that the restarts' share of the
- * variance is read off one line per thread count. */
-static void print_restart_vs_live(const struct model *m, bool markdown, FILE *out)
-{
-	bool said = false;
-	char a[16], b[16];
-
-	for (size_t k = 0; k < m->ncols; k++) {
-		const char *live = m->cols[k].context;
-		size_t n = strlen(live);
-
-		if (n <= 5 || !streq(live + n - 5, "-live"))
-			continue;
-		for (size_t j = 0; j < m->ncols; j++) {
-			if (strlen(m->cols[j].context) != n - 5 || strncmp(m->cols[j].context, live, n - 5) ||
-			    !streq_ptr(m->cols[j].vary, m->cols[k].vary))
-				continue;
-			for (size_t r = 0; r < m->nrows; r++) {
-				if (!said)
-					fprintf(out, "%srestart against live, CV of TPS across starts (a fresh server per "
-						     "value | one changed in place):\n%s", markdown ? "\n" : "",
-						markdown ? "\n" : "");
-				said = true;
-				fprintf(out, "%s%s %s, %lld threads: %s | %s\n", markdown ? "- " : "  ", m->cols[j].context,
-					strempty(m->cols[j].vary), m->threads[r],
-					percent(model_cell(m, r, j)->across_cv, a, sizeof(a)),
-					percent(model_cell(m, r, k)->across_cv, b, sizeof(b)));
-			}
-		}
-	}
-}
-
-static int print_noise(const struct model *m, bool markdown, FILE *out)
-{
-	struct table t;
-	char buf[160];
-	json_t *v;
-	size_t i;
-	int r;
-
-	r = report_table(m, METRIC_NOISE, markdown ? 0 : TEXT_WIDTH_MAX, &t);
-	if (r < 0)
-		return r;
-	fprintf(out, "%s\n%s", report_table_caption(m, METRIC_NOISE, buf, sizeof(buf)), markdown ? "\n" : "");
-	markdown ? table_print_markdown(&t, out) : table_print_text(&t, out);
-	table_done(&t);
-	print_restart_vs_live(m, markdown, out);
-	if (json_array_size(m->noisy) == 0) {
-		fputc('\n', out);
-		return 0;
-	}
-	fprintf(out, "%s! %zu step%s vary more than %.0f%% from second to second:", markdown ? "\n" : "",
-		json_array_size(m->noisy), json_array_size(m->noisy) == 1 ? "" : "s", 100 * MODEL_NOISY_CV);
-	json_array_foreach(m->noisy, i, v) {
-		char vb[64];
-
-		if (i == NOISY_LISTED) {
-			fprintf(out, " and %zu more (--format json lists them all)", json_array_size(m->noisy) - i);
-			break;
-		}
-		const char *vary = scalar_str(json_object_get(v, "vary_value"), vb, sizeof(vb));
-
-		json_int_t silent = json_integer_value(json_object_get(v, "stalled_s"));
-
-		fprintf(out, "%s %s%s%s r%s t%s (%.0f%%", i ? "," : "",
-			strempty(json_string_value(json_object_get(v, "context"))), vary ? " " : "", strempty(vary),
-			strempty(scalar_str(json_object_get(v, "repeat"), buf, 32)),
-			strempty(scalar_str(json_object_get(v, "threads"), buf + 32, 32)),
-			100 * json_number_value(json_object_get(v, "cv")));
-		if (silent > 0)
-			fprintf(out, ", %lld s without a transaction", (long long)silent);
-		fputc(')', out);
-	}
-	fprintf(out, ".\n%sThe published taskset study found that pinning client and server removed most of a 20%% "
-		     "run-to-run noise: pin the server with CPUAffinity= in its [context NAME] and the client with "
-		     "cpus = in [client] (or client-cpus = in the context).\n\n",
-		markdown ? "\n" : "");
 	return 0;
 }
 

@@ -24,11 +24,6 @@ static void judge_failures(struct model *m, struct cell *c)
 	m->any_too_many_failed |= c->too_many_failed;
 }
 
-static bool takes_part(const struct cell *c)
-{
-	return c->n > 0 && !c->too_many_failed;
-}
-
 size_t model_row_size(const struct model *m, size_t row)
 {
 	size_t n = 0;
@@ -44,7 +39,7 @@ void model_row_append(const struct model *m, size_t row, unsigned until, size_t 
 	for (size_t k = 0; k < m->ncols; k++) {
 		const struct cell *c = model_cell(m, row, k);
 
-		for (size_t i = 0; takes_part(c) && i < c->n; i++) {
+		for (size_t i = 0; cell_takes_part(c) && i < c->n; i++) {
 			if (until && c->round[i] > until)
 				continue;
 			obs[(*n)++] = (struct block_obs){ .cell = cell0 + k, .block = block0 + c->round[i] - 1,
@@ -86,7 +81,7 @@ static int judge_pair(const struct model *m, const struct block_fit *fit, size_t
 	if (against < 0)
 		return 0;
 	b = model_cell(m, row, (size_t)against);
-	if (!takes_part(c) || !takes_part(b))
+	if (!cell_takes_part(c) || !cell_takes_part(b))
 		return 0;
 	r = fit ? block_ratio(fit, k, (size_t)against, m->level, model) : 0;
 	if (r >= 0)
@@ -187,6 +182,9 @@ int model_judge(struct model *m)
 	}
 	m->family_base = adjust_family(m, false);
 	m->family_first = adjust_family(m, true);
+	r = noise_judge(m);
+	if (r < 0)
+		return r;
 	m->min_df = INFINITY;
 	for (size_t i = 0; i < m->nrows * m->ncols; i++) {
 		const struct stats_ratio *v = &m->cells[i].vs_base, *f = &m->cells[i].vs_first;

@@ -232,7 +232,8 @@ void stats_holm(const double *p, size_t n, double level, double *ret_p_adj, doub
 	}
 }
 
-void stats_holm_ratios(struct stats_ratio *const *r, size_t n, double level)
+void stats_holm_each(size_t n, double level, double (*p_of)(void *items, size_t i),
+		     void (*apply)(void *items, size_t i, double p_adj, double step_level, size_t family), void *items)
 {
 	_cleanup_free_ double *p = calloc(2 * n + 1, sizeof(double)), *adj = calloc(n + 1, sizeof(double));
 	size_t m = 0;
@@ -240,18 +241,35 @@ void stats_holm_ratios(struct stats_ratio *const *r, size_t n, double level)
 	if (!p || !adj)
 		return;
 	for (size_t i = 0; i < n; i++) {
-		p[i] = r[i]->p_raw;
+		p[i] = p_of(items, i);
 		m += !isnan(p[i]);
 	}
 	stats_holm(p, n, level, adj, p + n);
-	for (size_t i = 0; i < n; i++) {
-		if (isnan(p[i]))
-			continue;
-		stats_ratio_from_t(log(r[i]->ratio), r[i]->se, r[i]->df, p[n + i], r[i]);
-		r[i]->p = adj[i];
-		r[i]->p_raw = p[i];
-		r[i]->family = m;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(p[i]))
+			apply(items, i, adj[i], p[n + i], m);
+}
+
+static double ratio_p_raw(void *items, size_t i)
+{
+	return ((struct stats_ratio *const *)items)[i]->p_raw;
+}
+
+/* The ratio's interval, verdict and mde again at its step's level. */
+static void ratio_at_step(void *items, size_t i, double p_adj, double step_level, size_t family)
+{
+	struct stats_ratio *r = ((struct stats_ratio *const *)items)[i];
+	double p_raw = r->p_raw;
+
+	stats_ratio_from_t(log(r->ratio), r->se, r->df, step_level, r);
+	r->p = p_adj;
+	r->p_raw = p_raw;
+	r->family = family;
+}
+
+void stats_holm_ratios(struct stats_ratio *const *r, size_t n, double level)
+{
+	stats_holm_each(n, level, ratio_p_raw, ratio_at_step, (void *)r);
 }
 
 double stats_ratio_precision(const struct stats_ratio *r)

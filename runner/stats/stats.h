@@ -120,6 +120,13 @@ void stats_holm(const double *p, size_t n, double level, double *ret_p_adj, doub
  * normal quantile: its sigma is itself an estimate.  0 without a sigma. */
 unsigned stats_rounds_for_width(double sigma, double df, double level, double half_width);
 
+/* Holm over n items of a family, whatever they hold: p_of() gives item
+ * i's raw p (NAN: it takes no part), and apply() gets each taking part
+ * with its adjusted p, its step's level (stats_holm()) and the family's
+ * size.  Without memory nothing is applied. */
+void stats_holm_each(size_t n, double level, double (*p_of)(void *items, size_t i),
+		     void (*apply)(void *items, size_t i, double p_adj, double step_level, size_t family), void *items);
+
 /* The ratios r[0..n) as one family: Holm's adjustment applied to each
  * (p, p_raw, the interval at its step's level, the verdict, the mde and
  * family).  Ratios without a p take no part. */

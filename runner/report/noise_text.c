@@ -1,0 +1,254 @@
+/* Noise as a result in the text and Markdown report, and the pieces the
+ * page shares: the noise table (the CV within a start, median of the
+ * starts, and the CV of TPS across starts), the same two with their
+ * intervals (report/noise.c), each column's noise against its baseline's
+ * as a sentence, the noisy steps and what to do about them. */
+#include <math.h>
+#include <stdio.h>
+
+#include "report/render.h"
+#include "common/util.h"
+
+/* "1.2% (0.8-2.1%)", "1.2%" without an interval, a gap without a value. */
+static const char *percent_interval(const struct stats_interval *v, char *buf, size_t len)
+{
+	char e[16];
+
+	if (isnan(v->est))
+		return GAP;
+	if (isnan(v->lo))
+		return report_percent(v->est, buf, len);
+	snprintf(buf, len, "%s (%.1f-%.1f%%)", report_percent(v->est, e, sizeof(e)), 100 * v->lo, 100 * v->hi);
+	return buf;
+}
+
+void add_noise_interval(struct table *t, const struct cell *c)
+{
+	char a[48], w[48], failed[32] = "", nw[32] = "";
+
+	if (c->n + c->n_failed == 0) {
+		table_add(t, GAP);
+		return;
+	}
+	if (c->n_failed)
+		snprintf(failed, sizeof(failed), ", %zu failed", c->n_failed);
+	/* The within-step figure's own count only where a step had too few
+	 * seconds for a CV. */
+	if (c->cv_within.n != c->n && c->cv_within.n > 0)
+		snprintf(nw, sizeof(nw), " n=%zu", c->cv_within.n);
+	table_add(t, "%s n=%zu%s | %s%s", percent_interval(&c->cv_starts, a, sizeof(a)), c->n, failed,
+		  percent_interval(&c->cv_within, w, sizeof(w)), nw);
+}
+
+void noise_interval_caption(const struct model *m, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "noise with %g%% intervals: CV across starts, the SD of log TPS over the n starts that did not fail "
+		 "(chi-square interval, which assumes log TPS normal) | CV within a step, the per-second TPS's CV of "
+		 "each start (seconds at 0 TPS kept), mean over the starts (t interval across the starts)",
+		 100 * m->level);
+}
+
+void noise_verdicts_heading(const struct model *m, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "noise against %s: Brown-Forsythe's test on log TPS (the absolute deviations from each column's "
+		 "median, compared by t), which holds without normality; the ratio is of those mean deviations (of "
+		 "the CVs, when two columns differ in scale only) with Fieller's %g%% interval from the same test; p "
+		 "Holm-adjusted across the %zu comparison%s of the table; what an n.s. could have detected at %.0f%% "
+		 "power",
+		 strempty(m->baseline), 100 * m->level, m->family_noise, m->family_noise == 1 ? "" : "s",
+		 100 * STATS_POWER);
+}
+
+/* "0.31x (0.15-0.62)", or "0.31x (0.05-unbounded)". */
+static const char *spread_ratio_text(const struct stats_spread_ratio *v, char *buf, size_t len)
+{
+	char lo[16], hi[16] = "unbounded";
+
+	report_print_bound(lo, sizeof(lo), v->lo);
+	if (v->bounded)
+		report_print_bound(hi, sizeof(hi), v->hi);
+	snprintf(buf, len, "%.2fx (%s-%s)", v->ratio, lo, hi);
+	return buf;
+}
+
+/* Why a pair has no noise verdict. */
+static const char *no_noise_verdict(const struct cell *c, const struct cell *b, char *buf, size_t len)
+{
+	if (!cell_takes_part(c) || !cell_takes_part(b))
+		snprintf(buf, len, "no noise verdict: a column without starts, or one that failed more than a fifth");
+	else if (c->noise_base.verdict == STATS_NO_SPREAD)
+		snprintf(buf, len, "no noise verdict: neither column's TPS varies");
+	else
+		snprintf(buf, len, "no noise verdict: %zu and %zu starts, where Brown-Forsythe takes at least %d a side",
+			 c->n, b->n, STATS_SPREAD_MIN_N);
+	return buf;
+}
+
+const char *noise_verdict_text(const struct model *m, size_t row, size_t k, char *buf, size_t len)
+{
+	const struct cell *c = model_cell(m, row, k), *b;
+	const struct stats_spread_ratio *v = &c->noise_base;
+	const char *A = m->cols[k].label, *B;
+	char ca[48], cb[48], ratio[64], p[16], why[128], starts[48];
+	int at;
+
+	if (m->cols[k].base < 0)
+		return NULL;
+	b = model_cell(m, row, (size_t)m->cols[k].base);
+	B = m->cols[m->cols[k].base].label;
+	at = snprintf(buf, len, "at %lld thread%s: ", m->threads[row], m->threads[row] == 1 ? "" : "s");
+	at = MAX(0, MIN(at, (int)len - 1));
+	if (v->verdict == STATS_TOO_FEW || v->verdict == STATS_NO_SPREAD) {
+		snprintf(buf + at, len - (size_t)at, "%s against %s, %s", A, B, no_noise_verdict(c, b, why, sizeof(why)));
+		return buf;
+	}
+	at += snprintf(buf + at, len - (size_t)at, "%s's starts vary %.2fx as much as %s's (CV %s against %s), %s", A,
+		       v->ratio, B, percent_interval(&c->cv_starts, ca, sizeof(ca)),
+		       percent_interval(&b->cv_starts, cb, sizeof(cb)), spread_ratio_text(v, ratio, sizeof(ratio)));
+	at = MAX(0, MIN(at, (int)len - 1));
+	report_format_p(v->p, p, sizeof(p));
+	if (v->verdict == STATS_SIGNIFICANT) {
+		snprintf(buf + at, len - (size_t)at, ", Brown-Forsythe %s (Holm, %zu comparison%s)", p, v->family,
+			 v->family == 1 ? "" : "s");
+		return buf;
+	}
+	if (v->n_a == v->n_b)
+		snprintf(starts, sizeof(starts), "%zu starts a side", v->n_a);
+	else
+		snprintf(starts, sizeof(starts), "%zu and %zu starts", v->n_a, v->n_b);
+	at += snprintf(buf + at, len - (size_t)at, ": no significant difference in noise (Brown-Forsythe %s, Holm, %zu "
+						   "comparison%s); ",
+		       p, v->family, v->family == 1 ? "" : "s");
+	at = MAX(0, MIN(at, (int)len - 1));
+	if (isfinite(v->mde))
+		snprintf(buf + at, len - (size_t)at, "these %s could have detected %.1fx either way", starts, v->mde);
+	else
+		snprintf(buf + at, len - (size_t)at, "at this spread of their deviations, these %s could not have "
+						     "detected any ratio at %.0f%% power", starts, 100 * STATS_POWER);
+	return buf;
+}
+
+/* A noise table under its caption. */
+static int print_noise_table(const struct model *m, enum metric what, bool markdown, FILE *out)
+{
+	struct table t;
+	char caption[512];
+	int r = report_table(m, what, markdown ? 0 : TEXT_WIDTH_MAX, &t);
+
+	if (r < 0)
+		return r;
+	fprintf(out, "%s%s\n%s", what == METRIC_NOISE ? "" : markdown ? "\n" : "",
+		report_table_caption(m, what, caption, sizeof(caption)), markdown ? "\n" : "");
+	markdown ? table_print_markdown(&t, out) : table_print_text(&t, out);
+	table_done(&t);
+	return 0;
+}
+
+/* A sentence per column with a baseline and thread count. */
+static void print_noise_verdicts(const struct model *m, bool markdown, FILE *out)
+{
+	char buf[NOISE_SENTENCE_MAX];
+	bool said = false;
+
+	for (size_t row = 0; row < m->nrows; row++)
+		for (size_t k = 0; k < m->ncols; k++) {
+			if (!noise_verdict_text(m, row, k, buf, sizeof(buf)))
+				continue;
+			if (!said) {
+				char heading[640];
+
+				noise_verdicts_heading(m, heading, sizeof(heading));
+				fprintf(out, "%s%s:\n%s", markdown ? "\n" : "", heading, markdown ? "\n" : "");
+			}
+			said = true;
+			fprintf(out, "%s%s\n", markdown ? "- " : "  ", buf);
+		}
+}
+/* The noisy steps named in the text; JSON and CSV carry all of them. */
+#define NOISY_LISTED 6
+
+/* mode = restart live: each NAME-live column beside NAME's at the same
+ * value, the CV across starts of each, so that the restarts' share of the
+ * variance is read off one line per thread count. */
+static void print_restart_vs_live(const struct model *m, bool markdown, FILE *out)
+{
+	bool said = false;
+	char a[16], b[16];
+
+	for (size_t k = 0; k < m->ncols; k++) {
+		const char *live = m->cols[k].context;
+		size_t n = strlen(live);
+
+		if (n <= 5 || !streq(live + n - 5, "-live"))
+			continue;
+		for (size_t j = 0; j < m->ncols; j++) {
+			if (strlen(m->cols[j].context) != n - 5 || strncmp(m->cols[j].context, live, n - 5) ||
+			    !streq_ptr(m->cols[j].vary, m->cols[k].vary))
+				continue;
+			for (size_t r = 0; r < m->nrows; r++) {
+				if (!said)
+					fprintf(out, "%srestart against live, CV of TPS across starts (a fresh server per "
+						     "value | one changed in place):\n%s", markdown ? "\n" : "",
+						markdown ? "\n" : "");
+				said = true;
+				fprintf(out, "%s%s %s, %lld threads: %s | %s\n", markdown ? "- " : "  ", m->cols[j].context,
+					strempty(m->cols[j].vary), m->threads[r],
+					report_percent(model_cell(m, r, j)->across_cv, a, sizeof(a)),
+					report_percent(model_cell(m, r, k)->across_cv, b, sizeof(b)));
+			}
+		}
+	}
+}
+
+/* The steps above MODEL_NOISY_CV, the first NOISY_LISTED of them named,
+ * and what pins. */
+static void print_noisy_steps(const struct model *m, bool markdown, FILE *out)
+{
+	char buf[64], vb[64];
+	json_t *v;
+	size_t i;
+
+	fprintf(out, "%s! %zu step%s vary more than %.0f%% from second to second:", markdown ? "\n" : "",
+		json_array_size(m->noisy), json_array_size(m->noisy) == 1 ? "" : "s", 100 * MODEL_NOISY_CV);
+	json_array_foreach(m->noisy, i, v) {
+		const char *vary = scalar_str(json_object_get(v, "vary_value"), vb, sizeof(vb));
+		json_int_t silent = json_integer_value(json_object_get(v, "stalled_s"));
+
+		if (i == NOISY_LISTED) {
+			fprintf(out, " and %zu more (--format json lists them all)", json_array_size(m->noisy) - i);
+			break;
+		}
+		fprintf(out, "%s %s%s%s r%s t%s (%.0f%%", i ? "," : "",
+			strempty(json_string_value(json_object_get(v, "context"))), vary ? " " : "", strempty(vary),
+			strempty(scalar_str(json_object_get(v, "repeat"), buf, 32)),
+			strempty(scalar_str(json_object_get(v, "threads"), buf + 32, 32)),
+			100 * json_number_value(json_object_get(v, "cv")));
+		if (silent > 0)
+			fprintf(out, ", %lld s without a transaction", (long long)silent);
+		fputc(')', out);
+	}
+	fprintf(out, ".\n%sThe published taskset study found that pinning client and server removed most of a 20%% "
+		     "run-to-run noise: pin the server with CPUAffinity= in its [context NAME] and the client with "
+		     "cpus = in [client] (or client-cpus = in the context).\n\n",
+		markdown ? "\n" : "");
+}
+
+int print_noise(const struct model *m, bool markdown, FILE *out)
+{
+	int r = print_noise_table(m, METRIC_NOISE, markdown, out);
+
+	if (r < 0)
+		return r;
+	print_restart_vs_live(m, markdown, out);
+	r = print_noise_table(m, METRIC_NOISE_CI, markdown, out);
+	if (r < 0)
+		return r;
+	print_noise_verdicts(m, markdown, out);
+	if (json_array_size(m->noisy) == 0)
+		fputc('\n', out);
+	else
+		print_noisy_steps(m, markdown, out);
+	return 0;
+}
