@@ -67,23 +67,30 @@ static bool pg_ping_through(const struct server *s)
 	return ok;
 }
 
-/* haproxy writes its alerts to stderr and has no log file of its own:
- * sh redirects them into the log and execs it, so that the PID placed is
- * haproxy's.  -db: in the foreground. */
-static int haproxy_argv(const struct server *s, char ***ret)
+/* A NULL-terminated copy of n words, for exec. */
+static int argv_of(const char *const *words, size_t n, char ***ret)
 {
-	char **argv = calloc(8, sizeof(char *));
-	const char *words[] = { "/bin/sh", "-c", "exec \"$0\" -db -f \"$1\" >>\"$2\" 2>&1", s->binary, s->cnf, s->log };
+	char **argv = calloc(n + 1, sizeof(char *));
 
 	if (!argv)
 		return -ENOMEM;
-	for (size_t i = 0; i < ELEMENTSOF(words); i++)
+	for (size_t i = 0; i < n; i++)
 		if (!(argv[i] = strdup(words[i]))) {
 			strv_free(argv);
 			return -ENOMEM;
 		}
 	*ret = argv;
 	return 0;
+}
+
+/* haproxy writes its alerts to stderr and has no log file of its own:
+ * sh redirects them into the log and execs it, so that the PID placed is
+ * haproxy's.  -db: in the foreground. */
+static int haproxy_argv(const struct server *s, char ***ret)
+{
+	const char *words[] = { "/bin/sh", "-c", "exec \"$0\" -db -f \"$1\" >>\"$2\" 2>&1", s->binary, s->cnf, s->log };
+
+	return argv_of(words, ELEMENTSOF(words), ret);
 }
 
 /* TCP mode between two unix sockets; the timeouts outlast any step. */
@@ -147,18 +154,9 @@ static int pgbouncer_config(const struct server *proxy, const struct server *bac
 
 static int pgbouncer_argv(const struct server *s, char ***ret)
 {
-	char **argv = calloc(3, sizeof(char *));
+	const char *words[] = { s->binary, s->cnf };
 
-	if (!argv)
-		return -ENOMEM;
-	argv[0] = strdup(s->binary);
-	argv[1] = strdup(s->cnf);
-	if (!argv[0] || !argv[1]) {
-		strv_free(argv);
-		return -ENOMEM;
-	}
-	*ret = argv;
-	return 0;
+	return argv_of(words, ELEMENTSOF(words), ret);
 }
 
 /* ProxySQL's own file: its datadir, its admin interface on a socket, the
@@ -193,18 +191,9 @@ static int proxysql_config(const struct server *proxy, const struct server *back
  * an earlier start. */
 static int proxysql_argv(const struct server *s, char ***ret)
 {
-	char **argv = calloc(7, sizeof(char *));
 	const char *words[] = { s->binary, "-f", "--initial", "-c", s->cnf, "--no-monitor" };
 
-	if (!argv)
-		return -ENOMEM;
-	for (size_t i = 0; i < ELEMENTSOF(words); i++)
-		if (!(argv[i] = strdup(words[i]))) {
-			strv_free(argv);
-			return -ENOMEM;
-		}
-	*ret = argv;
-	return 0;
+	return argv_of(words, ELEMENTSOF(words), ret);
 }
 
 #define PROXY_AS_SERVER(bin, sock, log, args, ping_fn)                                                           \
