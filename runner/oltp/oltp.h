@@ -242,15 +242,24 @@ struct step_result {
 	 * thread-per-connection and PostgreSQL's backends serve them) are more
 	 * than that. */
 	double cpus;
+	/* The client threads were pinned to CPUs the server's context may not
+	 * use (client-cpus apart from its affinity): they do not count. */
+	bool client_apart;
 	bool failed;
 	char reason[256];
 };
+
+/* The client threads that share the context's CPUs with the server's. */
+static inline unsigned step_result_client_threads_in(const struct step_result *r)
+{
+	return r->client_apart ? 0 : r->threads;
+}
 
 /* Whether r's client and server threads are more than its context's
  * CPUs; false when those are not known. */
 static inline bool step_result_saturated(const struct step_result *r)
 {
-	return r->cpus > 0 && 2.0 * r->threads > r->cpus;
+	return r->cpus > 0 && (double)(r->threads + step_result_client_threads_in(r)) > r->cpus;
 }
 
 /* An empty record of a step by driver at that size; the latencies "not reported". */

@@ -228,7 +228,8 @@ static int put_saturation(json_t *o, const struct step_result *r)
 	if (!(r->cpus > 0))
 		return 0;
 	return json_object_set_new(o, "saturation",
-				   json_pack("{s:I, s:I, s:f, s:b}", "client_threads", (json_int_t)r->threads,
+				   json_pack("{s:I, s:I, s:f, s:b}", "client_threads",
+					     (json_int_t)step_result_client_threads_in(r),
 					     "server_threads", (json_int_t)r->threads, "cpus", r->cpus, "saturated",
 					     step_result_saturated(r))) < 0
 		       ? -ENOMEM

@@ -183,6 +183,19 @@ static double context_cpus(pid_t pid, const char *cpu_dir)
 	return quota > 0 ? MIN(cpus, quota) : cpus;
 }
 
+/* Were the client threads pinned to CPUs the server in pid may not use? */
+static bool client_apart(pid_t pid, const struct oltp_options *o)
+{
+	cpu_set_t set;
+
+	if (!o->n_client_cpus || pid <= 0 || sched_getaffinity(pid, sizeof(set), &set) < 0)
+		return false;
+	for (size_t k = 0; k < o->n_client_cpus; k++)
+		if (o->client_cpus[k] < CPU_SETSIZE && CPU_ISSET(o->client_cpus[k], &set))
+			return false;
+	return true;
+}
+
 /* After a failed step: which of the unit's processes is no longer
  * running, in the words of the steps that cannot run; NULL: neither. */
 static const char *process_gone(struct runner *rn, struct context *c)
@@ -223,6 +236,7 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 		started_at = wall_clock_s();
 		r = runner_step(rn, c, tree, &step_o, (unsigned)e->threads[t], &s);
 		s.cpus = r < 0 ? 0 : context_cpus(c->pid, o->server_cpu_cgroup);
+		s.client_apart = client_apart(c->pid, o);
 		if (r < 0) {
 			snprintf(s.reason, sizeof(s.reason), "the step could not be set up: %s", strerror(-r));
 			s.failed = true;
