@@ -196,6 +196,14 @@ static bool client_apart(pid_t pid, const struct oltp_options *o)
 	return true;
 }
 
+/* The CPUs of the server in pid's context, and whether the client ran
+ * apart from them, for the step's saturation; pid 0: not known. */
+static void step_cpus(struct step_result *s, pid_t pid, const struct oltp_options *o)
+{
+	s->cpus = context_cpus(pid, o->server_cpu_cgroup);
+	s->client_apart = client_apart(pid, o);
+}
+
 /* After a failed step: which of the unit's processes is no longer
  * running, in the words of the steps that cannot run; NULL: neither. */
 static const char *process_gone(struct runner *rn, struct context *c)
@@ -235,8 +243,7 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 			 e->threads[t], left);
 		started_at = wall_clock_s();
 		r = runner_step(rn, c, tree, &step_o, (unsigned)e->threads[t], &s);
-		s.cpus = r < 0 ? 0 : context_cpus(c->pid, o->server_cpu_cgroup);
-		s.client_apart = client_apart(c->pid, o);
+		step_cpus(&s, r < 0 ? 0 : c->pid, o);
 		if (r < 0) {
 			snprintf(s.reason, sizeof(s.reason), "the step could not be set up: %s", strerror(-r));
 			s.failed = true;
