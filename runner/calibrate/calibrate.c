@@ -82,15 +82,15 @@ static int add_context(struct calibrator *c, const char *name)
 	const struct context_spec *from = &c->file.contexts[c->ic];
 	size_t i = c->aa.n_contexts++;
 	struct context_spec *to = &c->aa.contexts[i];
-	int r = 0;
+	int r;
 
 	snprintf(to->name, sizeof(to->name), "%s", name);
-	to->kind = from->kind;
-	to->session = from->session;
-	c->aa.context_slice[i] = -1;
-	for (size_t p = 0; p < from->n_props && r >= 0; p++)
-		if ((r = prop_parse(from->props[p].def->name, from->props[p].text, &to->props[to->n_props])) >= 0)
-			to->n_props++;
+	c->aa.context_slice[i] = c->aa.context_proxy[i] = -1;
+	r = context_spec_copy(from, to);
+	/* Through the context's proxy, both twins through one. */
+	if (r >= 0 && c->file.context_proxy[c->ic] >= 0 &&
+	    (r = experiment_add_proxy(&c->aa, &c->file, (size_t)c->file.context_proxy[c->ic], NULL, NULL)) >= 0)
+		c->aa.context_proxy[i] = r;
 	if (r >= 0 && c->file.client_cpus[c->ic] && !(c->aa.client_cpus[i] = strdup(c->file.client_cpus[c->ic])))
 		r = -ENOMEM;
 	return r;

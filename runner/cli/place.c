@@ -94,8 +94,8 @@ static int print_placement(struct sweep_args *a, struct context *c)
 		return log_error_errno(r, "place: %m");
 	if (bad)
 		managed_warn_not_in_force("place", &p);
-	if (ctx >= 0 && a->loaded->context_proxy[ctx] >= 0 &&
-	    (r = place_proxy(a->loaded, (size_t)a->loaded->context_proxy[ctx], c, &p)) < 0)
+	if (ctx >= 0 && experiment_proxy_of(a->loaded, (size_t)ctx) >= 0 &&
+	    (r = place_proxy(a->loaded, (size_t)experiment_proxy_of(a->loaded, (size_t)ctx), c, &p)) < 0)
 		return r;
 	if (ctx >= 0)
 		experiment_client_for(a->loaded, (size_t)ctx, &a->o);

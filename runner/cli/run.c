@@ -107,8 +107,8 @@ static void plan_print_unit(const struct experiment *e, size_t c, size_t v, unsi
 		printf(" Slice=%s", e->slices[e->context_slice[c]].name);
 	if (e->client_cpus[c])
 		printf(" client-cpus=%s", e->client_cpus[c]);
-	if (e->context_proxy[c] >= 0)
-		printf(" through [proxy %s]", e->proxies[e->context_proxy[c]].name);
+	if (experiment_proxy_of(e, c) >= 0)
+		printf(" through [proxy %s]", e->proxies[experiment_proxy_of(e, c)].name);
 	putchar('\n');
 }
 

@@ -71,6 +71,14 @@ static void first_design(const struct explainer *x, struct design *d)
 		design_fraction(x->fs.n, x->fs.closure_is_a, d);
 }
 
+static bool has_proxy_factor(const struct factor_set *fs)
+{
+	for (size_t k = 0; k < fs->n; k++)
+		if (fs->f[k].proxy)
+			return true;
+	return false;
+}
+
 static bool is_results_dir(const char *path)
 {
 	_cleanup_free_ char *p = NULL;
@@ -238,7 +246,8 @@ static void print_plan(const struct explainer *x, size_t n_mixes, double estimat
 		printf("%s%s%s%s%s", k ? ", " : " ", fs->f[k].label, *fs->f[k].detail ? " (" : "", fs->f[k].detail,
 		       *fs->f[k].detail ? ")" : "");
 	if (fs->n)
-		printf(" (hybrids: %s)", context_kind_to_string(fs->kind));
+		printf(" (hybrids: %s%s%s)", context_kind_to_string(fs->kind), has_proxy_factor(fs) ? ", their proxy: " : "",
+		       has_proxy_factor(fs) ? context_kind_to_string(fs->proxy_kind) : "");
 	if (*fs->unmovable)
 		printf("\n%s: %s", placed ? "differs, and no hybrid can take it" : "and what their placements show",
 		       fs->unmovable);
@@ -274,7 +283,10 @@ static void record_make(struct explainer *x)
 	for (size_t k = 0; k < x->fs.n; k++) {
 		snprintf(r->labels[k], sizeof(r->labels[k]), "%s", x->fs.f[k].label);
 		snprintf(r->details[k], sizeof(r->details[k]), "%s", x->fs.f[k].detail);
+		r->proxy[k] = x->fs.f[k].proxy;
 	}
+	if (has_proxy_factor(&x->fs))
+		snprintf(r->proxy_hybrids, sizeof(r->proxy_hybrids), "%s", context_kind_to_string(x->fs.proxy_kind));
 }
 
 /* A stage recorded, then run; the failed steps are added up. */
@@ -399,7 +411,7 @@ static int find_factors(struct explainer *x, bool known)
 		       -EINVAL;
 	if (r < 0)
 		return log_error_errno(r, "explain: %m");
-	if (x->fs.n == 0 && (known || x->e.contexts[x->ia].kind == x->e.contexts[x->ib].kind))
+	if (x->fs.n == 0 && (known || !x->fs.kinds_differ))
 		return log_error("explain: %s and %s differ in no setting that can be moved%s%s", x->args.a, x->args.b,
 				 *x->fs.unmovable ? ": " : "", x->fs.unmovable),
 		       -EINVAL;

@@ -18,15 +18,30 @@ struct factor {
 	/* The setting as A's and B's sections write it; NULL: not written
 	 * (the placement's value is taken). */
 	const struct prop_value *in_a, *in_b;
-	char label[48];	  /* "CPUQuota=", "environment", "the client's CPUs" */
+	/* A factor of the proxy's context, A's and B's [proxy] and the proxy.*
+	 * keys of their placements, not of the server's. */
+	bool proxy;
+	char label[48];	  /* "CPUQuota=", "environment", "the client's CPUs", "the proxy's CPUQuota=" */
 	char detail[128]; /* what the placements show: "affinity 0-1 against 0"; "": written */
 };
 
 struct factor_set {
 	struct factor f[FACTORS_MAX];
 	size_t n;
-	/* The kind of the hybrids: B's if it can take every factor, else raw. */
+	/* The kind of the hybrids: B's if it can take every factor, else a
+	 * scope, else raw. */
 	enum context_kind kind;
+	/* The kind of the hybrids' proxy, chosen as kind among the proxy's
+	 * factors: B's proxy's, else a scope, else raw (B going through a
+	 * proxy); CONTEXT_KIND_INVALID when B goes straight to the server. */
+	enum context_kind proxy_kind;
+	/* A and B differ in the chain itself: one goes through a proxy and the
+	 * other not, or their proxies' engines differ (fs->unmovable says it);
+	 * the hybrids go as B does. */
+	bool chain_differs;
+	/* Without placements: A and B (or their proxies) are of two kinds,
+	 * whose attributes the placements will show. */
+	bool kinds_differ;
 	/* A is of the hybrids' kind: taking every factor from A is A itself,
 	 * so the closure is not measured apart. */
 	bool closure_is_a;
@@ -37,7 +52,8 @@ struct factor_set {
 
 /* The factors of contexts ia (A) and ib (B) of e: their settings, and with
  * placements (pa and pb, NULL when not known yet) every attribute of the
- * diff that the table can take, identity left out.  -E2BIG over
+ * diff that the table can take, identity left out; when both go through
+ * a proxy, the same of their proxies (struct factor.proxy).  -E2BIG over
  * FACTORS_MAX; -ENOMEM. */
 int factors_find(const struct experiment *e, size_t ia, size_t ib, const struct placement *pa,
 		 const struct placement *pb, struct factor_set *ret);
@@ -48,8 +64,10 @@ int factors_find(const struct experiment *e, size_t ia, size_t ib, const struct 
 
 /* The hybrid that takes the factors whose bit is set in mask from A, the
  * rest from B, appended to x's contexts under name; mask 0 is B itself,
- * FACTORS_A (or the full mask with closure_is_a) A itself.  Returns 0 or
- * -errno. */
+ * FACTORS_A (or the full mask with closure_is_a) A itself.  Where that
+ * side (B, for a hybrid) goes through a proxy, so does the mix: one
+ * appended to x's [proxy] sections under the same name, or shared with a
+ * mix whose proxy is the same.  Returns 0 or -errno. */
 int factors_add_mix(const struct experiment *e, size_t ia, size_t ib, const struct placement *pa,
 		    const struct placement *pb, const struct factor_set *fs, unsigned mask, const char *name,
 		    struct experiment *x);

@@ -309,8 +309,9 @@ static void page_head(FILE *out, const struct explain_record *rec, const struct 
 	fputs("<h1>", out);
 	html_printf(out, "%s against %s at %ld thread%s", rec->a, rec->b, rec->threads, rec->threads == 1 ? "" : "s");
 	fputs("</h1>\n<p class=\"note\">", out);
-	html_printf(out, "explain of experiment %s, directory %s; %zu factor%s, hybrids of kind %s, intervals at %g%%.",
-		    rec->experiment, dir, rec->n_factors, rec->n_factors == 1 ? "" : "s", rec->hybrids, 100 * rec->level);
+	html_printf(out, "explain of experiment %s, directory %s; %zu factor%s, hybrids of kind %s%s%s, intervals at %g%%.",
+		    rec->experiment, dir, rec->n_factors, rec->n_factors == 1 ? "" : "s", rec->hybrids,
+		    *rec->proxy_hybrids ? " through proxies of kind " : "", rec->proxy_hybrids, 100 * rec->level);
 	fprintf(out, "</p>\n<p id=\"gap\" class=\"%s\">", x->gap.verdict == STATS_SIGNIFICANT ? "sig" : "ns");
 	html_printf(out, "%s at %.1f TPS against %s at %.1f TPS (medians): %s, from all %zu starts of the %zu mixes.", rec->a,
 		    x->med_a, rec->b, x->med_b, isnan(x->gap.ratio) ? "no ratio" : report_format_ratio(&x->gap, verdict, sizeof(verdict)),

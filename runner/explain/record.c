@@ -25,8 +25,8 @@ static json_t *factors_json(const struct explain_record *r)
 	json_t *a = json_array();
 
 	for (size_t k = 0; a && k < r->n_factors; k++)
-		if (json_array_append_new(a, json_pack("{s:s, s:s, s:I}", "label", r->labels[k], "detail", r->details[k],
-						       "position", (json_int_t)k)) < 0) {
+		if (json_array_append_new(a, json_pack("{s:s, s:s, s:I, s:b}", "label", r->labels[k], "detail", r->details[k],
+						       "position", (json_int_t)k, "proxy", r->proxy[k])) < 0) {
 			json_decref(a);
 			return NULL;
 		}
@@ -61,6 +61,8 @@ int explain_record_write(const char *dir, const struct explain_record *r)
 		      (json_int_t)r->threads, "confidence", r->level, "width", r->width, "factors", factors_json(r),
 		      "hybrids", r->hybrids, "closure_is_a", r->closure_is_a, "unmovable", r->unmovable, "seed",
 		      (json_int_t)r->seed, "stages", stages_json(r));
+	if (j && *r->proxy_hybrids && json_object_set_new(j, "proxy_hybrids", json_string(r->proxy_hybrids)) < 0)
+		json_decref(j), j = NULL;
 	if (!j)
 		return -ENOMEM;
 	text = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
@@ -86,11 +88,13 @@ static int read_factors(const json_t *j, struct explain_record *r)
 	if (!json_is_array(a) || json_array_size(a) == 0 || json_array_size(a) > FACTORS_MAX)
 		return -EBADMSG;
 	r->n_factors = json_array_size(a);
-	json_array_foreach(a, i, f)
+	json_array_foreach(a, i, f) {
 		if (!copy_string(f, "label", r->labels[i], sizeof(r->labels[i])) ||
 		    !copy_string(f, "detail", r->details[i], sizeof(r->details[i])) ||
 		    json_integer_value(json_object_get(f, "position")) != (json_int_t)i)
 			return -EBADMSG;
+		r->proxy[i] = json_is_true(json_object_get(f, "proxy")); /* absent before the chain: the server's */
+	}
 	return 0;
 }
 
@@ -143,7 +147,9 @@ int explain_record_read(const char *dir, struct explain_record *ret, char **ret_
 	    !copy_string(j, "a", ret->a, sizeof(ret->a)) || !copy_string(j, "b", ret->b, sizeof(ret->b)) ||
 	    !copy_string(j, "hybrids", ret->hybrids, sizeof(ret->hybrids)) ||
 	    !copy_string(j, "unmovable", ret->unmovable, sizeof(ret->unmovable)) || !(level > 0 && level < 1) ||
-	    !(width > 0 && width <= 1) || !json_is_boolean(json_object_get(j, "closure_is_a")))
+	    !(width > 0 && width <= 1) || !json_is_boolean(json_object_get(j, "closure_is_a")) ||
+	    (json_object_get(j, "proxy_hybrids") &&
+	     !copy_string(j, "proxy_hybrids", ret->proxy_hybrids, sizeof(ret->proxy_hybrids))))
 		r = -EBADMSG;
 	ret->threads = (long)json_integer_value(json_object_get(j, "threads"));
 	ret->level = level;

@@ -33,7 +33,9 @@ struct explain_record {
 	double level, width;
 	size_t n_factors;
 	char labels[FACTORS_MAX][48], details[FACTORS_MAX][128];
+	bool proxy[FACTORS_MAX]; /* a factor of the proxy's context */
 	char hybrids[16];
+	char proxy_hybrids[16]; /* the kind of the hybrids' proxy; "": none */
 	bool closure_is_a;
 	char unmovable[1024];
 	uint64_t seed; /* of the bootstrap */

@@ -256,3 +256,27 @@ int experiment_copy_settings(const struct experiment *from, struct experiment *t
 	}
 	return 0;
 }
+
+int experiment_add_proxy(struct experiment *to, const struct experiment *from, size_t k, const char *name,
+			 const struct context_spec *spec)
+{
+	const char *binary = from->proxy_binary[k];
+	size_t i;
+	int r;
+
+	if (!spec)
+		spec = &from->proxies[k];
+	for (i = 0; i < to->n_proxies; i++)
+		if (streq(to->proxy_engine[i], from->proxy_engine[k]) && streq_ptr(to->proxy_binary[i], binary) &&
+		    context_spec_same(&to->proxies[i], spec))
+			return (int)i;
+	if (to->n_proxies == EXP_PROXIES_MAX)
+		return -E2BIG;
+	i = to->n_proxies++;
+	snprintf(to->proxies[i].name, sizeof(to->proxies[i].name), "%s", name ? name : from->proxies[k].name);
+	r = context_spec_copy(spec, &to->proxies[i]);
+	if (r >= 0 && (!(to->proxy_engine[i] = strdup(from->proxy_engine[k])) ||
+		       (binary && !(to->proxy_binary[i] = strdup(binary)))))
+		r = -ENOMEM;
+	return r < 0 ? r : (int)i;
+}

@@ -22,7 +22,8 @@
 #define EXP_VARY_MAX 16
 #define EXP_SLICES_MAX 16
 #define EXP_NEIGHBOURS_MAX 4
-#define EXP_PROXIES_MAX 4
+/* As many as contexts: explain's hybrids each take a proxy of their own. */
+#define EXP_PROXIES_MAX EXP_CONTEXTS_MAX
 /* The largest experiment file read (the largest shipped is a few kB). */
 #define EXP_FILE_MAX 1048576
 
@@ -125,6 +126,13 @@ int experiment_spec_for(const struct experiment *e, size_t i, size_t v, struct c
 static inline bool experiment_varies_contexts(const struct experiment *e) { return e->n_vary && e->vary_slice < 0; }
 void experiment_spec_done(const struct experiment *e, struct context_spec *s);
 
+/* The index of context i's [proxy] in e->proxies, -1 for none (also in
+ * an experiment made in code whose contexts left it 0 and has none). */
+static inline int experiment_proxy_of(const struct experiment *e, size_t i)
+{
+	return e->context_proxy[i] >= 0 && (size_t)e->context_proxy[i] < e->n_proxies ? e->context_proxy[i] : -1;
+}
+
 /* The client placement of context i: its client-cpus, or [client]'s. */
 void experiment_client_for(const struct experiment *e, size_t i, struct oltp_options *o);
 
@@ -138,6 +146,15 @@ void experiment_server_config(const struct experiment *e, struct server_config *
  * from one experiment to another, as an experiment made from another one
  * (explain's) takes them.  to's strings are its own. */
 int experiment_copy_settings(const struct experiment *from, struct experiment *to);
+
+/* [proxy NAME] k of from, with spec's kind, session and settings (k's own
+ * when spec is NULL), in to under name (k's when NULL): one of to's
+ * with the same engine, binary and settings is shared, so that the
+ * contexts of an experiment made from another (explain's hybrids,
+ * calibrate's twins) go through as few proxies as they differ in.
+ * Returns its index in to, or -E2BIG, -ENOMEM. */
+int experiment_add_proxy(struct experiment *to, const struct experiment *from, size_t k, const char *name,
+			 const struct context_spec *spec);
 
 /* One row of the key table as documentation sees it (the man page is made
  * from these, so that it cannot drift from the parser): every key of every

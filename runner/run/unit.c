@@ -285,7 +285,7 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 static int unit_proxy_start(struct runner *rn, size_t ctx, struct unit_parts *u, struct oltp_options *o,
 			    char **ret_msg)
 {
-	size_t i = (size_t)rn->e->context_proxy[ctx];
+	size_t i = (size_t)experiment_proxy_of(rn->e, ctx);
 	const struct proxy_engine *pe = proxy_engine_of(rn->proxy_servers[i].engine);
 	int r;
 
@@ -337,10 +337,11 @@ int runner_unit_start(struct runner *rn, size_t ctx, size_t v, const char *unit,
 	o->server_pid = rn->server_pid = u->c.pid;
 	if (cgroup_cpu_dir(u->c.pid, u->c.mode, &u->cpu_dir) >= 0)
 		o->server_cpu_cgroup = u->cpu_dir;
-	if (e->context_proxy[ctx] >= 0) {
+	if (experiment_proxy_of(e, ctx) >= 0) {
+		const struct context_spec *proxy = &e->proxies[experiment_proxy_of(e, ctx)];
+
 		runner_progress("unit %zu/%zu %s: starting [proxy %s] (%s)", rn->units_done, rn->plan->n_units, unit,
-				e->proxies[e->context_proxy[ctx]].name,
-				context_kind_to_string(e->proxies[e->context_proxy[ctx]].kind));
+				proxy->name, context_kind_to_string(proxy->kind));
 		u->proxy_failed = unit_proxy_start(rn, ctx, u, o, ret_msg) < 0;
 		return u->proxy_failed ? -EIO : 0;
 	}

@@ -95,6 +95,19 @@ const char *placement_key_own(const char *key)
 	return strncmp(key, PLACEMENT_PROXY_PREFIX, n) == 0 ? key + n : key;
 }
 
+int placement_of_proxy(const struct placement *p, struct placement *ret)
+{
+	int r = 0;
+
+	*ret = (struct placement){};
+	for (size_t i = 0; i < p->n && r >= 0; i++)
+		if (placement_key_own(p->attrs[i].key) != p->attrs[i].key)
+			r = placement_set(ret, placement_key_own(p->attrs[i].key), p->attrs[i].value);
+	if (r < 0)
+		placement_done(ret);
+	return r;
+}
+
 bool placement_key_is_counter(const char *key)
 {
 	return strncmp(placement_key_own(key), "cpu.stat.", 9) == 0;

@@ -35,6 +35,10 @@ int placement_set_file(struct placement *p, const char *key, const char *path);
 /* key without the proxy's prefix. */
 const char *placement_key_own(const char *key);
 
+/* The proxy's own placement out of its server's: every key under the
+ * prefix, without it.  Nothing (and no error) when p records no proxy. */
+int placement_of_proxy(const struct placement *p, struct placement *ret);
+
 /* Counters (cpu.stat.*) change by themselves and are never a difference. */
 bool placement_key_is_counter(const char *key);
 /* Keys that name a start rather than describe it (the unit, its slice and

@@ -111,6 +111,39 @@ int context_check_prop(const struct prop_value *v, enum context_kind kind, enum 
 	return 0;
 }
 
+int context_spec_add_prop(struct context_spec *spec, const struct prop_value *v)
+{
+	int r;
+
+	if (spec->n_props == CONTEXT_PROPS_MAX)
+		return -E2BIG;
+	r = prop_parse(v->def->name, v->text, &spec->props[spec->n_props]);
+	if (r >= 0)
+		spec->n_props++;
+	return r;
+}
+
+int context_spec_copy(const struct context_spec *from, struct context_spec *to)
+{
+	int r = 0;
+
+	to->kind = from->kind;
+	to->session = from->session;
+	for (size_t p = 0; p < from->n_props && r >= 0; p++)
+		r = context_spec_add_prop(to, &from->props[p]);
+	return r;
+}
+
+bool context_spec_same(const struct context_spec *a, const struct context_spec *b)
+{
+	if (a->kind != b->kind || a->session != b->session || a->n_props != b->n_props)
+		return false;
+	for (size_t p = 0; p < a->n_props; p++)
+		if (a->props[p].def != b->props[p].def || !streq_ptr(a->props[p].text, b->props[p].text))
+			return false;
+	return true;
+}
+
 int context_validate(const struct context_spec *spec, enum cgroup_mode mode, const struct prop_value **ret_prop,
 		     const char **ret_why)
 {

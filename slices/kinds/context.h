@@ -136,6 +136,16 @@ int scope_wrap_pid(pid_t pid, const char *unit, const char *description);
 struct placement;
 int placement_verify(struct placement *p, const struct context_spec *spec, enum cgroup_mode mode, unsigned *ret_bad);
 
+/* Appends a setting of another spec to spec, parsed again from its text
+ * (spec's own); -E2BIG past CONTEXT_PROPS_MAX. */
+int context_spec_add_prop(struct context_spec *spec, const struct prop_value *v);
+/* to takes from's kind, session and settings (its name is left alone);
+ * -E2BIG, -ENOMEM, or the parser's error. */
+int context_spec_copy(const struct context_spec *from, struct context_spec *to);
+/* Do a and b ask for the same: kind, session, and every setting as text
+ * in the same order (their names aside)? */
+bool context_spec_same(const struct context_spec *a, const struct context_spec *b);
+
 /* Checks every property against the kind and cgroup mode before anything
  * starts; on error *ret_prop names the offender and *ret_why the reason. */
 int context_validate(const struct context_spec *spec, enum cgroup_mode mode, const struct prop_value **ret_prop,
