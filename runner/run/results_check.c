@@ -50,7 +50,7 @@ static const struct rule telemetry_rules[] = {
 };
 
 static const struct rule saturation_rules[] = {
-	{ "client_threads", SHAPE_INT, 1, EXP_THREAD_COUNT_MAX },
+	{ "client_threads", SHAPE_INT, 0, EXP_THREAD_COUNT_MAX }, /* 0: pinned apart from the server's CPUs */
 	{ "server_threads", SHAPE_INT, 0, COUNT_MAX },
 	{ "cpus", SHAPE_NUM, 0, 1e6 },
 	{ "saturated", SHAPE_BOOL },
