@@ -10,7 +10,6 @@
 #include "run/managed.h"
 #include "slices/attr/snapshot.h"
 #include "common/util.h"
-#include "slices/server/proxy.h"
 #include "cli/verbs.h"
 
 /* What was set beside what was read back, one line per setting. */
@@ -47,17 +46,15 @@ static int context_in(const struct experiment *e, const char *name)
 static int place_proxy(const struct experiment *e, size_t i, const struct context *c, struct placement *p)
 {
 	_cleanup_free_ char *msg = NULL;
-	struct context_spec spec = e->proxies[i];
+	struct context_spec spec;
 	struct server proxy = {};
 	struct context pc;
 	int r;
 
-	r = proxy_setup(proxy_engine_named(e->proxy_engine[i]), e->proxy_binary[i], spec.name, (unsigned)i, c->server,
-			e->max_connections, &proxy);
+	r = managed_proxy_setup(e, i, c->server, &proxy);
 	if (r < 0)
-		return log_error_errno(r, "place: cannot set up [proxy %s]: %m", spec.name);
-	snprintf(spec.name, sizeof(spec.name), "proxy-%s", e->proxies[i].name);
-	pc = (struct context){ .ops = context_ops_for(spec.kind), .spec = &spec, .server = &proxy, .mode = c->mode };
+		return log_error_errno(r, "place: cannot set up [proxy %s]: %m", e->proxies[i].name);
+	managed_proxy_context(e, i, &proxy, c->mode, &spec, &pc);
 	r = managed_proxy_start(&pc, c->server, &msg);
 	if (r < 0) {
 		log_error_errno(r, "place: [proxy %s] did not start as %s: %m%s%s", e->proxies[i].name,

@@ -11,7 +11,6 @@
 
 #include "run/experiment.h"
 #include "run/runner.h"
-#include "slices/server/proxy.h"
 #include "host/busy.h"
 #include "host/calibration.h"
 #include "host/facts.h"
@@ -238,8 +237,7 @@ static int runner_setup(struct runner *rn)
 		if (e->neighbours[i].kind == NEIGHBOUR_OLTP)
 			r = managed_neighbour_server_setup(rn->verb, &cfg, e->neighbours[i].name, &rn->neighbour_servers[i]);
 	for (size_t i = 0; r >= 0 && i < e->n_proxies; i++) {
-		r = proxy_setup(proxy_engine_named(e->proxy_engine[i]), e->proxy_binary[i], e->proxies[i].name, (unsigned)i,
-				&rn->server, e->max_connections, &rn->proxy_servers[i]);
+		r = managed_proxy_setup(e, i, &rn->server, &rn->proxy_servers[i]);
 		if (r < 0)
 			log_error_errno(r, "%s: cannot set up [proxy %s]: %m", rn->verb, e->proxies[i].name);
 	}

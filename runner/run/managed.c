@@ -6,6 +6,7 @@
 #include "slices/server/proxy.h"
 #include "oltp/oltp.h"
 #include "common/topology.h"
+#include "run/experiment.h"
 #include "run/managed.h"
 #include "slices/attr/snapshot.h"
 #include "run/state.h"
@@ -286,6 +287,20 @@ int managed_systemd_facts(const struct context *c, struct placement *p)
 	if (r >= 0)
 		r = placement_set(p, "slice", slice);
 	return r;
+}
+
+int managed_proxy_setup(const struct experiment *e, size_t i, const struct server *backend, struct server *ret)
+{
+	return proxy_setup(proxy_engine_named(e->proxy_engine[i]), e->proxy_binary[i], e->proxies[i].name, (unsigned)i,
+			   backend, e->max_connections, ret);
+}
+
+void managed_proxy_context(const struct experiment *e, size_t i, const struct server *proxy, enum cgroup_mode mode,
+			   struct context_spec *spec, struct context *ret)
+{
+	*spec = e->proxies[i];
+	snprintf(spec->name, sizeof(spec->name), "proxy-%s", e->proxies[i].name);
+	*ret = (struct context){ .ops = context_ops_for(spec->kind), .spec = spec, .server = proxy, .mode = mode };
 }
 
 int managed_proxy_start(struct context *c, const struct server *backend, char **ret_msg)

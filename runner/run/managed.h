@@ -42,6 +42,15 @@ int managed_neighbour_server_setup(const char *verb, const struct server_config 
  * for the caller. */
 int managed_neighbour_start(struct neighbour *n, const struct server *s, char **ret_msg);
 void managed_neighbour_stop(struct neighbour *n, const struct server *s);
+/* The index-th [proxy] of e set up in front of backend (proxy_setup()). */
+struct experiment;
+int managed_proxy_setup(const struct experiment *e, size_t i, const struct server *backend, struct server *ret);
+/* The context the index-th [proxy] of e runs in for one start, around
+ * proxy (managed_proxy_setup()'s): spec a copy of the section's (its
+ * settings borrowed), named proxy-NAME so that its unit and cgroup stand
+ * apart from any context's. */
+void managed_proxy_context(const struct experiment *e, size_t i, const struct server *proxy, enum cgroup_mode mode,
+			   struct context_spec *spec, struct context *ret);
 /* The proxy's context for one unit (c->server the proxy's, set up by
  * proxy_setup()): its account on the running backend, then the proxy
  * started and answering through to the server; on failure nothing of the

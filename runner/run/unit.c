@@ -289,10 +289,7 @@ static int unit_proxy_start(struct runner *rn, size_t ctx, struct unit_parts *u,
 	const struct proxy_engine *pe = proxy_engine_of(rn->proxy_servers[i].engine);
 	int r;
 
-	u->proxy_spec = rn->e->proxies[i];
-	snprintf(u->proxy_spec.name, sizeof(u->proxy_spec.name), "proxy-%s", rn->e->proxies[i].name);
-	u->proxy = (struct context){ .ops = context_ops_for(u->proxy_spec.kind), .spec = &u->proxy_spec,
-				     .server = &rn->proxy_servers[i], .mode = u->c.mode };
+	managed_proxy_context(rn->e, i, &rn->proxy_servers[i], u->c.mode, &u->proxy_spec, &u->proxy);
 	r = managed_proxy_start(&u->proxy, &rn->server, ret_msg);
 	if (r < 0)
 		return r;
