@@ -216,7 +216,7 @@ static const struct proxy_engine proxy_pgbouncer = {
 	.protocol = "postgresql",
 	.install = "apt-get install pgbouncer",
 	.write_config = pgbouncer_config,
-	.as_server = PROXY_AS_SERVER("pgbouncer", ".s.PGSQL.6432", "pgbouncer.log", pgbouncer_argv, pg_ping_through),
+	.as_server = PROXY_AS_SERVER("pgbouncer", ".s.PGSQL", "pgbouncer.log", pgbouncer_argv, pg_ping_through),
 };
 
 static const struct proxy_engine proxy_proxysql = {
@@ -301,7 +301,9 @@ static int proxy_paths(const struct proxy_engine *pe, const char *name, unsigned
 	    xasprintf(&s->log, "%s/%s", s->datadir, pe->as_server.log_name) < 0)
 		return -ENOMEM;
 	if (streq(pe->protocol, "postgresql"))
-		return xasprintf(&s->socket, "%s/.s.PGSQL.%u", sockdir, PGBOUNCER_PORT + index) < 0 ? -ENOMEM : 0;
+		return xasprintf(&s->socket, "%s/%s.%u", sockdir, pe->as_server.socket_name, PGBOUNCER_PORT + index) < 0
+			       ? -ENOMEM
+			       : 0;
 	return xasprintf(&s->socket, "%s/%s-%s", sockdir, name, pe->as_server.socket_name) < 0 ? -ENOMEM : 0;
 }
 
