@@ -49,7 +49,7 @@ static json_t *context_to_json(const struct experiment *e, size_t i)
 			 context_kind_to_string(c->kind), "session", word_name(session_words, c->session), "properties",
 			 props, "client_cpus", e->client_cpus[i], "slice",
 			 e->context_slice[i] >= 0 ? e->slices[e->context_slice[i]].name : NULL, "proxy",
-			 e->context_proxy[i] >= 0 ? e->proxies[e->context_proxy[i]].name : NULL);
+			 experiment_proxy_of(e, i) >= 0 ? e->proxies[experiment_proxy_of(e, i)].name : NULL);
 }
 
 static json_t *proxies_to_json(const struct experiment *e)
