@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "run/experiment.h"
-#include "run/results.h"
+#include "experiment/experiment.h"
+#include "store/results.h"
 #include "report/report.h"
 #include "oltp/oltp.h"
 #include "oltp/pg.h"

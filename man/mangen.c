@@ -14,7 +14,7 @@
  */
 #include <stdio.h>
 
-#include "run/experiment.h"
+#include "experiment/experiment.h"
 #include "slices/kinds/context.h"
 #include "slices/attr/props.h"
 #include "common/util.h"

@@ -20,7 +20,7 @@
 #include "explain/reading.h"
 #include "explain/record.h"
 #include "report/report.h"
-#include "run/results.h"
+#include "store/results.h"
 #include "sim.h"
 #include "tap.h"
 

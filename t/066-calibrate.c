@@ -17,7 +17,7 @@
 #include "host/calibration.h"
 #include "host/facts.h"
 #include "report/report.h"
-#include "run/results.h"
+#include "store/results.h"
 #include "common/util.h"
 #include "tap.h"
 

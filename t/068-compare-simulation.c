@@ -23,7 +23,7 @@
 #include "explain/record.h"
 #include "oltp/oltp.h"
 #include "report/report.h"
-#include "run/results.h"
+#include "store/results.h"
 #include "sim.h"
 #include "tap.h"
 

@@ -23,7 +23,7 @@
 
 #include "common/util.h"
 #include "report/report.h"
-#include "run/results.h"
+#include "store/results.h"
 #include "stats/stats.h"
 #include "sim.h"
 #include "tap.h"

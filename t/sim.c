@@ -7,7 +7,7 @@
 
 #include "common/util.h"
 #include "report/report.h"
-#include "run/results.h"
+#include "store/results.h"
 #include "sim.h"
 #include "tap.h"
 

@@ -11,7 +11,7 @@
 #include "host/calibration.h"
 #include "report/report.h"
 #include "run/engine.h"
-#include "run/experiment.h"
+#include "experiment/experiment.h"
 #include "run/managed.h"
 #include "stats/stats.h"
 #include "common/rng.h"

@@ -2,7 +2,7 @@
  * written by place --json, or from a results directory of run. */
 #include <stdio.h>
 
-#include "run/results.h"
+#include "store/results.h"
 #include "slices/attr/snapshot.h"
 #include "common/util.h"
 #include "cli/verbs.h"

@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "slices/sys/cgmode.h"
-#include "run/experiment.h"
+#include "experiment/experiment.h"
 #include "common/util.h"
 #include "cli/verbs.h"
 

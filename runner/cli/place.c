@@ -5,7 +5,7 @@
 
 #include "slices/sys/cgmode.h"
 #include "cli/args.h"
-#include "run/experiment.h"
+#include "experiment/experiment.h"
 #include "common/interrupt.h"
 #include "run/managed.h"
 #include "slices/attr/snapshot.h"

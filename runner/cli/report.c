@@ -5,7 +5,7 @@
 
 #include "report/report.h"
 #include "stats/stats.h"
-#include "run/results.h"
+#include "store/results.h"
 #include "common/util.h"
 #include "explain/explain.h"
 #include "explain/record.h"

@@ -10,10 +10,10 @@
 #include "host/calibration.h"
 #include "stats/stats.h"
 #include "run/engine.h"
-#include "run/experiment.h"
+#include "experiment/experiment.h"
 #include "run/managed.h"
 #include "common/interrupt.h"
-#include "run/results.h"
+#include "store/results.h"
 #include "common/util.h"
 #include "cli/verbs.h"
 

@@ -5,7 +5,7 @@
 #include "slices/sys/cgmode.h"
 #include "cli/args.h"
 #include "common/interrupt.h"
-#include "run/experiment.h"
+#include "experiment/experiment.h"
 #include "run/managed.h"
 #include "common/util.h"
 

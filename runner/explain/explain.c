@@ -23,8 +23,8 @@
 
 #include "report/report.h"
 #include "stats/stats.h"
-#include "run/experiment.h"
-#include "run/results.h"
+#include "experiment/experiment.h"
+#include "store/results.h"
 #include "run/engine.h"
 #include "run/managed.h"
 #include "host/calibration.h"

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "explain/factors.h"
-#include "run/results.h"
+#include "store/results.h"
 #include "slices/sys/cgmode.h"
 #include "common/util.h"
 

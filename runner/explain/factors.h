@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "run/experiment.h"
+#include "experiment/experiment.h"
 #include "slices/attr/snapshot.h"
 
 #define FACTORS_MAX 12

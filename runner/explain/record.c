@@ -6,7 +6,7 @@
 
 #include "explain/record.h"
 #include "report/report.h"
-#include "run/results.h"
+#include "store/results.h"
 #include "common/util.h"
 
 static const char *const stage_names[_STAGE_MAX] = {

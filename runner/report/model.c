@@ -10,7 +10,7 @@
 #include "report/model.h"
 #include "report/report.h"
 #include "stats/stats.h"
-#include "run/results.h"
+#include "store/results.h"
 #include "slices/attr/snapshot.h"
 #include "common/util.h"
 

@@ -6,39 +6,21 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
-#include <systemd/sd-journal.h>
 #include <time.h>
 
-#include "run/experiment.h"
+#include "experiment/experiment.h"
 #include "run/runner.h"
 #include "host/busy.h"
 #include "host/calibration.h"
 #include "host/facts.h"
 #include "common/interrupt.h"
 #include "run/managed.h"
-#include "run/results.h"
+#include "store/results.h"
 #include "slices/attr/snapshot.h"
 #include "run/state.h"
 #include "common/secret.h"
 #include "common/rng.h"
 #include "common/util.h"
-
-/* Progress on the terminal, and the same line in the journal when one is
- * reachable, so that a run can be lined up with the system's logs. */
-void runner_progress(const char *fmt, ...)
-{
-	_cleanup_free_ char *line = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) < 0)
-		line = NULL;
-	va_end(ap);
-	if (!line)
-		return;
-	fprintf(stderr, "slicebench: %s\n", line);
-	sd_journal_send("MESSAGE=slicebench: %s", line, "SYSLOG_IDENTIFIER=slicebench", "PRIORITY=6", NULL);
-}
 
 static void options_for(const struct experiment *e, struct oltp_options *o, char *db, size_t db_len)
 {

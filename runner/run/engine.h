@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "run/experiment.h"
+#include "experiment/experiment.h"
 #include "common/words.h"
 
 /* Which contexts run, and what that costs. */

@@ -6,7 +6,7 @@
 #include "slices/server/proxy.h"
 #include "oltp/oltp.h"
 #include "common/topology.h"
-#include "run/experiment.h"
+#include "experiment/experiment.h"
 #include "run/managed.h"
 #include "slices/attr/snapshot.h"
 #include "run/state.h"

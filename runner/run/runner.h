@@ -10,9 +10,9 @@
 #include <sys/types.h>
 
 #include "run/engine.h"
-#include "run/experiment.h"
+#include "experiment/experiment.h"
 #include "run/managed.h"
-#include "run/results.h"
+#include "store/results.h"
 #include "common/util.h"
 
 /* [vary] mode; an experiment not read from a file (explain's) restarts. */

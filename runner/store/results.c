@@ -4,7 +4,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
-#include "run/results.h"
+#include "store/results.h"
 #include "common/secret.h"
 #include "common/util.h"
 

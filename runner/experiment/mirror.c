@@ -6,7 +6,7 @@
  * the file's.  The rest are listed as not reproduced. */
 #include "slices/sys/bus.h"
 #include "slices/attr/mirror.h"
-#include "run/experiment_parse.h"
+#include "experiment/parse.h"
 
 /* One more to the list of what is not reproduced: NAME=VALUE, or a name. */
 static int add_left(char **left, const char *name, const char *value)

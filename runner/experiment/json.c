@@ -1,7 +1,7 @@
 /* An experiment as JSON: experiment.json of a results directory, which
  * records what ran, and the experiment read back from it (explain RESULTS,
  * run --resume), each setting through the key table's own parser. */
-#include "run/experiment_parse.h"
+#include "experiment/parse.h"
 
 static json_t *props_to_json(const struct prop_value *v, size_t n)
 {

@@ -3,7 +3,7 @@
  * engine installed, a neighbour's command in PATH) and the cgroup mode (a
  * property that cannot take effect there is refused).  Each message names
  * the line of the key that is wrong. */
-#include "run/experiment_parse.h"
+#include "experiment/parse.h"
 
 /* The server and the workload: the engine installed, a workload of its
  * protocol, a driver for the workload, the largest step within the

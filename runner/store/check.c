@@ -6,8 +6,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "run/experiment.h"
-#include "run/results.h"
+#include "experiment/experiment.h"
+#include "store/results.h"
 #include "common/util.h"
 
 enum shape {

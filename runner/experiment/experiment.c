@@ -1,12 +1,12 @@
 /* Experiment files, from finding one to loading it: the file is parsed
- * (experiment_parse.c, by the key table of experiment_keys.c), checked as
+ * (parse.c, by the key table of keys.c), checked as
  * a whole (experiment_check.c) around the mirror of the installed units it
  * names (experiment_mirror.c); and what the run asks of a loaded
  * experiment: each context's spec with a vary value, its client, the
  * server's settings. */
 #include <sys/stat.h>
 
-#include "run/experiment_parse.h"
+#include "experiment/parse.h"
 #include "common/topology.h"
 
 /* The stem of path: experiments/cpu-quota.ini is cpu-quota. */

@@ -2,7 +2,7 @@
  * engine installed and of the server's protocol, the proxy's context
  * taking its settings, and no User=, since the proxy runs as the
  * server's user (its socket directory is that user's). */
-#include "run/experiment_parse.h"
+#include "experiment/parse.h"
 #include "slices/server/proxy.h"
 
 /* "haproxy or proxysql": the engines that carry protocol. */

@@ -1,14 +1,14 @@
 /* What the parts of the experiment reader share: the key table
- * (experiment_keys.c), the parser (experiment_parse.c), the checks of the
+ * (keys.c), the parser (parse.c), the checks of the
  * whole experiment (experiment_check.c), the mirror of installed units
- * (experiment_mirror.c) and experiment.json (experiment_json.c).  struct
+ * (mirror.c) and experiment.json (json.c).  struct
  * parser is the experiment being read and where in the file each thing of
  * it was written, so that every later step's message names its line. */
 #pragma once
 
 #include <stdio.h>
 
-#include "run/experiment.h"
+#include "experiment/experiment.h"
 #include "common/util.h"
 
 enum section {
@@ -155,7 +155,7 @@ static inline unsigned line_of(const struct parser *p, enum key_id k)
 	return p->key_line[0][k];
 }
 
-/* experiment_parse.c: the first error, "FILE:LINE: KEY: why", into p->msg;
+/* parse.c: the first error, "FILE:LINE: KEY: why", into p->msg;
  * returns -EINVAL. */
 int fail_at(struct parser *p, unsigned line, const char *key, const char *fmt, ...) _printf_(4, 5);
 /* "[context NAME]" or "[vary]": where the parser is. */

@@ -1,6 +1,6 @@
 /* The experiment file parser: inih reads the INI, a line-counting reader
  * gives every key its line and registers sections (empty ones too), and
- * each key goes through its row of the key table (experiment_keys.c) into
+ * each key goes through its row of the key table (keys.c) into
  * struct experiment.  It reads the file and nothing else: what the file
  * names on this host (an engine, a command, an installed unit) is for the
  * checks and the mirror after it. */
@@ -8,7 +8,7 @@
 #include <ini.h>
 #include <sys/stat.h>
 
-#include "run/experiment_parse.h"
+#include "experiment/parse.h"
 #include "common/topology.h"
 
 int fail_at(struct parser *p, unsigned line, const char *key, const char *fmt, ...)

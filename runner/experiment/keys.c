@@ -5,11 +5,11 @@
  * [slice NAME] and [vary] take stay the attribute table's (slices/attr/props.c):
  * each of those sections has one row for "any property", whose add()
  * takes the property the way that section keeps it.  The parser
- * (experiment_parse.c), experiment.json, the copy of an experiment's
+ * (parse.c), experiment.json, the copy of an experiment's
  * settings and the man page (experiment_key_doc()) all read these rows. */
 #include <stddef.h>
 
-#include "run/experiment_parse.h"
+#include "experiment/parse.h"
 #include "common/topology.h"
 #include "slices/server/proxy.h"
 
