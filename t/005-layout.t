@@ -1,5 +1,5 @@
 #!/bin/bash
-# The code layout's limits (README's "Layout"): no tracked .c or .h outside
+# The code layout's limits (doc/layout.md): no tracked .c or .h outside
 # t/ is over 700 lines, and no function in a .c outside t/ is over 60 lines
 # unless the comments directly above its header say why it must be one
 # piece: a line of them begins "One piece:" (after the "/*", " *" or "//"),

@@ -5,8 +5,8 @@
  * re-analysis read each one back as a user's would be read.  Hundreds of
  * data sets per case; the rates are asserted with their simulation
  * interval (Wilson, 99%): a rate "at most 5%" fails only when the data
- * show it above 5%.  The table it prints is the README's.
- * SLICEBENCH_SIM_SCALE=N multiplies every count (the README's figures were
+ * show it above 5%.  The table it prints is doc/statistics.md's.
+ * SLICEBENCH_SIM_SCALE=N multiplies every count (doc/statistics.md's figures were
  * made with 2).  No prerequisites. */
 #include <math.h>
 #include <stdio.h>

@@ -12,7 +12,7 @@
  * interval covers its truth, and whether the within-step CV's interval
  * covers the mean CV of a step.  The rates are asserted with their 99%
  * simulation interval (Wilson), as t/065's; SLICEBENCH_SIM_SCALE=N
- * multiplies every count (the README's figures were made with 2).  No
+ * multiplies every count (doc/statistics.md's figures were made with 2).  No
  * prerequisites. */
 #include <math.h>
 #include <stdio.h>

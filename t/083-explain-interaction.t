@@ -12,7 +12,7 @@
 # cannot tell and what it would take (t/065 measures the rule on known
 # truth: a pure interaction named as one in every data set at sigma 5%).  The effect is made for real (real systemd, mariadbd and
 # client threads); nothing is fed.  The lead's calibration on a 2-core
-# machine is in README.md (explain).
+# machine is in doc/benchmarks.md (explain).
 # Prerequisites: ROOT, MYSQLD, NSPAWN or a running systemd (fails under CI).
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
