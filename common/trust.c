@@ -1,0 +1,64 @@
+/* What may choose the code root runs: the one check of a path that names
+ * code, for every reader of input (see trust.h). */
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+
+#include "common/trust.h"
+#include "common/util.h"
+
+/* The variables that make a process load or run other code than its own. */
+static const char *const code_env_prefixes[] = { "LD_", NULL };
+static const char *const code_env_names[] = { "GCONV_PATH", "PATH", NULL };
+
+bool trust_env_chooses_code(const char *name)
+{
+	for (size_t i = 0; code_env_prefixes[i]; i++)
+		if (strncmp(name, code_env_prefixes[i], strlen(code_env_prefixes[i])) == 0)
+			return true;
+	for (size_t i = 0; code_env_names[i]; i++)
+		if (streq(name, code_env_names[i]))
+			return true;
+	return false;
+}
+
+int trust_code_file(const char *path, char **ret_why)
+{
+	_cleanup_free_ char *real = NULL, *dir = NULL;
+	struct stat st;
+
+	if (path[0] != '/')
+		return xasprintf(ret_why, "%s is not an absolute path", path) < 0 ? -ENOMEM : -EINVAL;
+	real = realpath(path, NULL);
+	if (!real || stat(real, &st) < 0)
+		return xasprintf(ret_why, "%s: %s", path, strerror(errno)) < 0 ? -ENOMEM : -ENOENT;
+	if (!S_ISREG(st.st_mode))
+		return xasprintf(ret_why, "%s is not a regular file", path) < 0 ? -ENOMEM : -EPERM;
+	if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
+		return xasprintf(ret_why, "%s is not root's alone (owner uid %u, mode %04o)", path,
+				 (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777)) < 0 ? -ENOMEM : -EPERM;
+	dir = strdup(real);
+	if (!dir)
+		return -ENOMEM;
+	if (dir_check_trusted(dirname(dir)) < 0)
+		return xasprintf(ret_why, "%s lies in a directory someone other than root can change", path) < 0 ?
+			       -ENOMEM : -EPERM;
+	return 0;
+}
+
+int trust_preload_list(const char *value, char **ret_why)
+{
+	_cleanup_free_ char *copy = strdup(value);
+	char *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *lib = strtok_r(copy, " :\t", &save); lib; lib = strtok_r(NULL, " :\t", &save)) {
+		if (!strchr(lib, '/'))
+			continue;
+		int r = trust_code_file(lib, ret_why);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
