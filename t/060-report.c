@@ -17,9 +17,9 @@
 	",\"driver\":\"slicebench\",\"duration_s\":5.0,\"tps\":" #tps ",\"failed\":false," \
 	"\"latency_ms\":{\"avg\":1.0,\"p50\":1.0,\"p95\":2.5,\"p99\":null,\"max\":null}," \
 	"\"telemetry\":[{\"t_s\":1.0,\"cpu_idle_pct\":40.0,\"nr_throttled\":3,\"load1\":1.5," \
-	"\"procs_running\":3,\"procs_blocked\":0}," \
+	"\"procs_running\":3,\"tasks_uninterruptible\":0}," \
 	"{\"t_s\":2.0,\"cpu_idle_pct\":60.0,\"nr_throttled\":7,\"load1\":4.5,\"procs_running\":7," \
-	"\"procs_blocked\":2},{\"t_s\":3.0,\"cpu_idle_pct\":null}]," \
+	"\"tasks_uninterruptible\":2},{\"t_s\":3.0,\"cpu_idle_pct\":null}]," \
 	"\"mechanism\":{\"server_runq_wait_us\":" #tps "}}"
 
 #define EXPERIMENT \
@@ -193,7 +193,7 @@ static void check_text(const json_t *amd, const json_t *intel)
 	s = render(amd, REPORT_CSV, false, true, NULL, &r);
 	is_int(r, 0, "csv with telemetry renders");
 	ok(has(line_with_prefix(s, "column,"), ",failed,zero_tps,cpu_idle_pct,nr_throttled_delta,load1_min,load1_max,"
-					      "procs_running_mean,procs_running_max,procs_blocked_mean,procs_blocked_max,"),
+					      "procs_running_mean,procs_running_max,tasks_d_mean,tasks_d_max,"),
 	   "csv: a column per telemetry summary (%s)", line_with_prefix(s, "column,"));
 	ok(has(line_with_prefix(s, "raw,1,"), ",50.00,4,1.50,4.50,5.00,7,1.00,2,"), "csv: their values (%s)",
 	   line_with_prefix(s, "raw,1,"));

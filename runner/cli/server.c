@@ -11,7 +11,7 @@
 
 int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(struct sweep_args *, struct context *))
 {
-	_cleanup_free_ char *msg = NULL, *cpu_dir = NULL;
+	_cleanup_free_ char *msg = NULL, *cpu_dir = NULL, *usage_dir = NULL;
 	struct server_config cfg = {};
 	struct server s = {};
 	struct context c = {};
@@ -40,6 +40,8 @@ int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(struct 
 	a->o.server_pid = c.pid;
 	if (cgroup_cpu_dir(c.pid, c.mode, &cpu_dir) >= 0)
 		a->o.server_cpu_cgroup = cpu_dir;
+	if (cgroup_own_usage_dir(c.pid, c.mode, &usage_dir) >= 0)
+		a->o.server_usage_cgroup = usage_dir;
 	result = interrupt_signal ? -EINTR : f(a, &c);
 	if (a->keep_this && !interrupt_signal) {
 		/* Its record stays under STATE/live/, so that cleanup stops it. */

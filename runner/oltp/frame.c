@@ -152,7 +152,7 @@ static void print_progress(uint64_t second, unsigned clients, double tps, const 
 	fprintf(stderr, "[ %" PRIu64 "s ] thds: %u tps: %.2f", second, clients, tps);
 	if (s && fabs(s->t_s - (double)second) < 0.5)
 		fprintf(stderr, " idle: %.0f%% load: %.2f R: %u D: %u", s->cpu_idle_pct, s->load1, s->procs_running,
-			s->procs_blocked);
+			s->tasks_uninterruptible);
 	fputc('\n', stderr);
 }
 

@@ -68,6 +68,8 @@ struct oltp_options {
 	int server_pid;                /* for telemetry; 0 if unknown */
 	int proxy_pid;                 /* the proxy between client and server, for telemetry; 0: none */
 	const char *server_cpu_cgroup; /* directory holding cpu.stat, or NULL */
+	const char *server_usage_cgroup; /* the server's own cgroup counting its CPU time (v2's cpu.stat, v1's
+					    cpuacct.usage); NULL: its processes' times, with their reaped children's */
 	/* The experiment's neighbours beside the step, for telemetry: their
 	 * names, the directories counting their cgroups' CPU time (NULL: the
 	 * process's own is read) and their PIDs */
@@ -144,9 +146,16 @@ enum oltp_err_class oltp_classify_error(unsigned mysql_errno);
  * report takes deltas. */
 struct oltp_telemetry_sample {
 	double t_s;                   /* since the start of the measured phase */
-	double cpu_user_pct, cpu_sys_pct, cpu_idle_pct; /* host, /proc/stat delta since the previous sample; NAN unknown */
-	double load1;
-	unsigned procs_running, procs_blocked; /* tasks in R and in D state (/proc/stat), now, the sampler among the R */
+	/* host, /proc/stat delta since the previous sample as vmstat reads it
+	 * (host/load.h); busy CPUs: the CPUs' worth of user and sys; NAN unknown */
+	double cpu_user_pct, cpu_sys_pct, cpu_idle_pct, cpu_iowait_pct, host_busy_cpus;
+	unsigned n_cpus; /* /proc/stat's */
+	double load1;    /* NAN unknown */
+	/* /proc/stat's tasks runnable (the host's, the sampler among them) and
+	 * waiting on I/O, now; and the threads in R and in D state as `ps
+	 * -eLo stat` counts them (those this PID namespace sees) */
+	unsigned procs_running, procs_blocked;
+	unsigned tasks_running, tasks_uninterruptible;
 	double ctxt_per_s; /* NAN unknown */
 	double server_cpu_s;          /* utime+stime of the server (cgroup or /proc/PID/stat), cumulative; <0 unknown */
 	double client_cpu_s;          /* utime+stime of the client's process, cumulative; <0 unknown */
@@ -166,6 +175,7 @@ struct oltp_telemetry_sample {
 	 * its last counts); 0 if the kernel does not say. */
 	uint64_t server_migrations, client_migrations;
 	uint64_t server_nonvol_ctxt, client_nonvol_ctxt; /* cumulative nonvoluntary_ctxt_switches */
+	uint64_t server_vol_ctxt, client_vol_ctxt;       /* cumulative voluntary_ctxt_switches */
 	/* Time runnable but not running (schedstat's second field), summed
 	 * over threads, cumulative; and the server's run time since the first
 	 * sample, all of it and the part whose thread last ran on a CPU where a
@@ -194,7 +204,7 @@ struct oltp_mechanism_def {
 	size_t of;         /* OLTP_PER_COUNTER: offsetof the denominator */
 };
 
-#define OLTP_MECHANISM_MAX 8
+#define OLTP_MECHANISM_MAX 12
 /* The rows; *ret_n of them. */
 const struct oltp_mechanism_def *oltp_mechanism_table(size_t *ret_n);
 /* The figure of row d over a step's samples; NAN without two samples, a

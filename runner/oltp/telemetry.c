@@ -12,22 +12,20 @@
 #include <sys/syscall.h>
 
 #include "oltp/oltp.h"
+#include "host/load.h"
 #include "common/util.h"
 
 /* The server's processes followed: PostgreSQL's postmaster, its 850
  * backends at most in the shipped experiments, and its helpers. */
 #define SERVER_PROCESSES_MAX 2048
 
-struct proc_stat_totals {
-	uint64_t user, sys, idle, total, ctxt;
-	unsigned running, blocked; /* tasks runnable and in uninterruptible sleep, now */
-};
-
 struct oltp_telemetry {
 	int server_pid;
 	int proxy_pid; /* 0: no proxy */
 	int client_pid; /* 0: this process, less the sampling thread */
 	char *cpu_cgroup;
+	char *usage_cgroup; /* the server's own cgroup counting its CPU time; NULL: its processes' */
+	double server_cpu_floor; /* the last server CPU time given: a sum over processes never goes back */
 	size_t n_neighbours;
 	const char *const *neighbour_names;   /* the options' */
 	char *neighbour_cgroups[OLTP_NEIGHBOURS_MAX]; /* NULL: its process's own time */
@@ -35,7 +33,7 @@ struct oltp_telemetry {
 	unsigned n_cpus;
 	int *l3_of_cpu, *node_of_cpu; /* group index per CPU */
 	unsigned n_l3, n_nodes;
-	struct proc_stat_totals prev;
+	struct host_cpu_times prev;
 	uint64_t prev_ns;
 	uint8_t *client_cpus; /* [n_cpus]: where a client thread last ran, at the latest sample that saw one */
 	/* Every thread seen, as last read: a thread that ends keeps its counts
@@ -43,13 +41,11 @@ struct oltp_telemetry {
 	struct thread_memory {
 		int tid;
 		bool server;
-		uint64_t run_ns, wait_ns, migrations, nonvol;
+		uint64_t run_ns, wait_ns, migrations, vol, nonvol;
 	} *threads;
 	size_t n_threads, cap_threads;
 	uint64_t server_run_ns, server_run_on_client_cpu_ns; /* since the first sample */
 };
-
-static int read_proc_stat(struct proc_stat_totals *ret);
 
 /* The index of the group whose first CPU is `first`, added if new. */
 static int group_index(int *firsts, unsigned *n, int first)
@@ -113,10 +109,13 @@ int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret
 	t->proxy_pid = o->proxy_pid;
 	t->n_cpus = (unsigned)MAX(1L, MIN(n, (long)OLTP_MAX_CPUS));
 	t->cpu_cgroup = o->server_cpu_cgroup ? strdup(o->server_cpu_cgroup) : NULL;
+	t->usage_cgroup = o->server_usage_cgroup ? strdup(o->server_usage_cgroup) : NULL;
+	t->server_cpu_floor = -1;
 	t->l3_of_cpu = calloc(t->n_cpus, sizeof(int));
 	t->node_of_cpu = calloc(t->n_cpus, sizeof(int));
 	t->client_cpus = calloc(t->n_cpus, 1);
-	if ((o->server_cpu_cgroup && !t->cpu_cgroup) || !t->l3_of_cpu || !t->node_of_cpu || !t->client_cpus) {
+	if ((o->server_cpu_cgroup && !t->cpu_cgroup) || (o->server_usage_cgroup && !t->usage_cgroup) || !t->l3_of_cpu ||
+	    !t->node_of_cpu || !t->client_cpus) {
 		oltp_telemetry_free(t);
 		return -ENOMEM;
 	}
@@ -139,7 +138,7 @@ int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret
 
 void oltp_telemetry_restart(struct oltp_telemetry *t)
 {
-	t->prev_ns = read_proc_stat(&t->prev) < 0 ? 0 : now_ns();
+	t->prev_ns = host_cpu_times_read(&t->prev) < 0 ? 0 : now_ns();
 }
 
 void oltp_telemetry_free(struct oltp_telemetry *t)
@@ -147,6 +146,7 @@ void oltp_telemetry_free(struct oltp_telemetry *t)
 	if (!t)
 		return;
 	free(t->cpu_cgroup);
+	free(t->usage_cgroup);
 	for (size_t i = 0; i < t->n_neighbours; i++)
 		free(t->neighbour_cgroups[i]);
 	free(t->l3_of_cpu);
@@ -154,32 +154,6 @@ void oltp_telemetry_free(struct oltp_telemetry *t)
 	free(t->client_cpus);
 	free(t->threads);
 	free(t);
-}
-
-static int read_proc_stat(struct proc_stat_totals *ret)
-{
-	_cleanup_fclose_ FILE *f = fopen("/proc/stat", "re");
-	char line[512];
-
-	if (!f)
-		return -errno;
-	*ret = (struct proc_stat_totals){};
-	while (fgets(line, sizeof(line), f)) {
-		uint64_t v[8] = {};
-
-		if (sscanf(line, "cpu %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
-				 " %" SCNu64,
-			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
-			ret->user = v[0] + v[1];
-			ret->sys = v[2] + v[5] + v[6];
-			ret->idle = v[3] + v[4];
-			ret->total = ret->user + ret->sys + ret->idle + v[7];
-		} else
-			(void)(sscanf(line, "ctxt %" SCNu64, &ret->ctxt) == 1 ||
-			       sscanf(line, "procs_running %u", &ret->running) == 1 ||
-			       sscanf(line, "procs_blocked %u", &ret->blocked) == 1);
-	}
-	return 0;
 }
 
 /* A "key value" line of a small file such as cpu.stat or status; -1 if absent. */
@@ -212,21 +186,29 @@ static double cgroup_cpu_seconds(const char *dir)
 	return -1;
 }
 
-/* A process's utime+stime in seconds, all its threads; -1 if gone. */
-static double process_cpu_seconds(int pid)
+/* A process's utime+stime in seconds, all its threads, and with
+ * children those of its children that ended and it reaped (cutime and
+ * cstime); -1 if gone. */
+static double process_cpu_seconds_of(int pid, bool children)
 {
 	_cleanup_free_ char *s = NULL;
-	unsigned long long utime, stime;
+	unsigned long long utime, stime, cutime, cstime;
 	char path[64];
 	const char *p;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 	if (read_file_str(path, &s) < 0 || !(p = strrchr(s, ')')))
 		return -1;
-	/* utime and stime are fields 14 and 15; p points at field 2's end. */
-	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) == 2)
-		return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+	/* utime, stime, cutime and cstime are fields 14 to 17; p points at field 2's end. */
+	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", &utime, &stime, &cutime,
+		   &cstime) == 4)
+		return (double)(utime + stime + (children ? cutime + cstime : 0)) / (double)sysconf(_SC_CLK_TCK);
 	return -1;
+}
+
+static double process_cpu_seconds(int pid)
+{
+	return process_cpu_seconds_of(pid, false);
 }
 
 /* The server's processes: the server and its descendants, which are
@@ -268,20 +250,26 @@ static size_t server_processes(int pid, int *pids, size_t n)
 	return k;
 }
 
-/* The server's CPU seconds: its cpu cgroup's, else the sum over its
- * processes pids[0..n) (-1: none readable). */
-static double server_cpu_seconds(const struct oltp_telemetry *t, const int *pids, size_t n)
+/* The server's CPU seconds, cumulative: its own cgroup's count, else
+ * those of its processes pids[0..n) with the children they reaped.
+ * PostgreSQL's backends come and go: a backend that ended counts in its
+ * postmaster's cutime once reaped, and one that ends between the two
+ * reads of a sample counts in neither, so the sum may dip for a sample;
+ * it is given as the largest seen, never less (-1: none readable). */
+static double server_cpu_seconds(struct oltp_telemetry *t, const int *pids, size_t n)
 {
-	double v = t->cpu_cgroup ? cgroup_cpu_seconds(t->cpu_cgroup) : -1;
+	double v = t->usage_cgroup ? cgroup_cpu_seconds(t->usage_cgroup) : -1;
 
 	if (v >= 0)
 		return v;
 	for (size_t i = 0; i < n; i++) {
-		double c = process_cpu_seconds(pids[i]);
+		double c = process_cpu_seconds_of(pids[i], true);
 
 		if (c >= 0)
 			v = MAX(v, 0) + c;
 	}
+	if (v >= 0)
+		t->server_cpu_floor = v = MAX(v, t->server_cpu_floor);
 	return v;
 }
 
@@ -360,7 +348,7 @@ static void count_threads(struct oltp_telemetry *t, int pid, int skip, bool serv
 	while ((e = readdir(d))) {
 		struct thread_memory *m;
 		uint64_t run, wait;
-		int64_t migrations, nonvol;
+		int64_t migrations, vol, nonvol;
 		bool in_range, fresh;
 		int cpu;
 
@@ -377,6 +365,7 @@ static void count_threads(struct oltp_telemetry *t, int pid, int skip, bool serv
 		migrations = keyed_value(path, "se.nr_migrations");
 		snprintf(path, sizeof(path), "%s/status", task);
 		nonvol = keyed_value(path, "nonvoluntary_ctxt_switches");
+		vol = keyed_value(path, "voluntary_ctxt_switches");
 		if (read_schedstat(task, &run, &wait) < 0)
 			run = wait = 0;
 		m = remember(t, atoi(e->d_name), server, &fresh);
@@ -396,6 +385,7 @@ static void count_threads(struct oltp_telemetry *t, int pid, int skip, bool serv
 		*m = (struct thread_memory){ .tid = m->tid, .server = server, .run_ns = MAX(run, m->run_ns),
 					     .wait_ns = MAX(wait, m->wait_ns),
 					     .migrations = MAX(migrations > 0 ? (uint64_t)migrations : 0, m->migrations),
+					     .vol = MAX(vol > 0 ? (uint64_t)vol : 0, m->vol),
 					     .nonvol = MAX(nonvol > 0 ? (uint64_t)nonvol : 0, m->nonvol) };
 	}
 	closedir(d);
@@ -410,6 +400,7 @@ static void sum_threads(const struct oltp_telemetry *t, struct oltp_telemetry_sa
 
 		*(m->server ? &s->server_migrations : &s->client_migrations) += m->migrations;
 		*(m->server ? &s->server_nonvol_ctxt : &s->client_nonvol_ctxt) += m->nonvol;
+		*(m->server ? &s->server_vol_ctxt : &s->client_vol_ctxt) += m->vol;
 		*(m->server ? &s->server_runq_wait_ns : &s->client_runq_wait_ns) += m->wait_ns;
 	}
 	s->server_run_ns = t->server_run_ns;
@@ -417,25 +408,30 @@ static void sum_threads(const struct oltp_telemetry *t, struct oltp_telemetry_sa
 }
 
 /* /proc/stat's shares of CPU time and context switches since the previous
- * sample (at now), and its running and blocked tasks. */
+ * sample (at now), its running and blocked tasks, and the threads in R
+ * and D as ps counts them. */
 static int sample_proc_stat(struct oltp_telemetry *t, uint64_t now, struct oltp_telemetry_sample *ret)
 {
-	struct proc_stat_totals cur;
+	struct host_cpu_times cur;
+	struct host_cpu_use use;
 	int r;
 
-	r = read_proc_stat(&cur);
+	r = host_cpu_times_read(&cur);
 	if (r < 0)
 		return r;
 	/* The seed's loop: R and D tasks beside the load average, whose jumps
 	 * they explain. */
-	ret->procs_running = cur.running;
-	ret->procs_blocked = cur.blocked;
-	if (t->prev_ns && cur.total > t->prev.total) {
-		double total = (double)(cur.total - t->prev.total);
-
-		ret->cpu_user_pct = 100.0 * (double)(cur.user - t->prev.user) / total;
-		ret->cpu_sys_pct = 100.0 * (double)(cur.sys - t->prev.sys) / total;
-		ret->cpu_idle_pct = 100.0 * (double)(cur.idle - t->prev.idle) / total;
+	ret->procs_running = cur.procs_running;
+	ret->procs_blocked = cur.procs_blocked;
+	ret->n_cpus = cur.n_cpus;
+	(void)host_task_states(&ret->tasks_running, &ret->tasks_uninterruptible);
+	(void)host_load1(&ret->load1);
+	if (t->prev_ns && host_cpu_use_between(&t->prev, &cur, &use) >= 0) {
+		ret->cpu_user_pct = use.user_pct;
+		ret->cpu_sys_pct = use.sys_pct;
+		ret->cpu_idle_pct = use.idle_pct;
+		ret->cpu_iowait_pct = use.iowait_pct;
+		ret->host_busy_cpus = use.busy_cpus;
 		ret->ctxt_per_s = (double)(cur.ctxt - t->prev.ctxt) * 1e9 / (double)(now - t->prev_ns);
 	}
 	t->prev = cur;
@@ -490,19 +486,16 @@ static int sample_threads(struct oltp_telemetry *t, const int *server_pids, size
 int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_telemetry_sample *ret)
 {
 	uint64_t now = now_ns();
-	_cleanup_free_ char *load = NULL;
 	int server_pids[SERVER_PROCESSES_MAX];
 	size_t n_server;
 	int r;
 
 	*ret = (struct oltp_telemetry_sample){ .t_s = t_s, .cpu_user_pct = NAN, .cpu_sys_pct = NAN, .cpu_idle_pct = NAN,
-					       .ctxt_per_s = NAN, .server_cpu_s = -1, .client_cpu_s = -1, .proxy_cpu_s = -1, .nr_throttled = -1,
+					       .cpu_iowait_pct = NAN, .host_busy_cpus = NAN, .load1 = NAN, .ctxt_per_s = NAN, .server_cpu_s = -1, .client_cpu_s = -1, .proxy_cpu_s = -1, .nr_throttled = -1,
 					       .throttled_usec = -1, .n_l3 = t->n_l3, .n_nodes = t->n_nodes };
 	r = sample_proc_stat(t, now, ret);
 	if (r < 0)
 		return r;
-	if (read_file_str("/proc/loadavg", &load) >= 0)
-		ret->load1 = strtod(load, NULL);
 	/* The server's processes once a sample, for its CPU time and its threads. */
 	n_server = server_processes(t->server_pid, server_pids, ELEMENTSOF(server_pids));
 	ret->server_cpu_s = server_cpu_seconds(t, server_pids, n_server);
@@ -553,6 +546,20 @@ static json_t *seconds_or_null(double v)
 	return v < 0 ? json_null() : json_real(v);
 }
 
+/* The host's figures the sample has besides the first ones (host/load.h). */
+static int put_host_figures(json_t *j, const struct oltp_telemetry_sample *s)
+{
+	if (json_object_set_new(j, "cpu_iowait_pct", real_known_or_null(s->cpu_iowait_pct)) < 0 ||
+	    json_object_set_new(j, "host_busy_cpus", real_known_or_null(s->host_busy_cpus)) < 0 ||
+	    json_object_set_new(j, "cpus", json_integer(s->n_cpus)) < 0 ||
+	    json_object_set_new(j, "tasks_running", json_integer(s->tasks_running)) < 0 ||
+	    json_object_set_new(j, "tasks_uninterruptible", json_integer(s->tasks_uninterruptible)) < 0 ||
+	    json_object_set_new(j, "server_vol_ctxt", json_integer((json_int_t)s->server_vol_ctxt)) < 0 ||
+	    json_object_set_new(j, "client_vol_ctxt", json_integer((json_int_t)s->client_vol_ctxt)) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s)
 {
 	json_t *j, *nb = NULL;
@@ -569,11 +576,11 @@ json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s)
 		if (!nb)
 			return NULL;
 	}
-	j = json_pack("{s:f, s:o, s:o, s:o, s:f, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, "
+	j = json_pack("{s:f, s:o, s:o, s:o, s:o, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, "
 			 "s:I, s:I, s:I, s:I}",
 			 "t_s", s->t_s, "cpu_user_pct", real_known_or_null(s->cpu_user_pct), "cpu_sys_pct",
 			 real_known_or_null(s->cpu_sys_pct), "cpu_idle_pct", real_known_or_null(s->cpu_idle_pct), "load1",
-			 s->load1, "procs_running", (int)s->procs_running,
+			 real_known_or_null(s->load1), "procs_running", (int)s->procs_running,
 			 "procs_blocked", (int)s->procs_blocked,
 			 "ctxt_per_s", real_known_or_null(s->ctxt_per_s), "server_cpu_s",
 			 seconds_or_null(s->server_cpu_s), "nr_throttled",
@@ -589,7 +596,8 @@ json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s)
 			 (json_int_t)s->server_run_ns, "server_run_on_client_cpu_ns",
 			 (json_int_t)s->server_run_on_client_cpu_ns);
 
-	if (j && json_object_set_new(j, "client_cpu_s", seconds_or_null(s->client_cpu_s)) < 0) {
+	if (j && (json_object_set_new(j, "client_cpu_s", seconds_or_null(s->client_cpu_s)) < 0 ||
+		  put_host_figures(j, s) < 0)) {
 		json_decref(j);
 		j = NULL;
 	}

@@ -62,9 +62,9 @@ const struct telemetry_summary_def telemetry_summaries[_TEL_MAX] = {
 	[TEL_RUNNING_MEAN] = { .name = "procs_running_mean", .sample = "procs_running", .reduce = REDUCE_MEAN,
 			       .decimals = 2 },
 	[TEL_RUNNING_MAX] = { .name = "procs_running_max", .sample = "procs_running", .reduce = REDUCE_MAX },
-	[TEL_BLOCKED_MEAN] = { .name = "procs_blocked_mean", .sample = "procs_blocked", .reduce = REDUCE_MEAN,
+	[TEL_BLOCKED_MEAN] = { .name = "tasks_d_mean", .sample = "tasks_uninterruptible", .reduce = REDUCE_MEAN,
 			       .decimals = 2 },
-	[TEL_BLOCKED_MAX] = { .name = "procs_blocked_max", .sample = "procs_blocked", .reduce = REDUCE_MAX },
+	[TEL_BLOCKED_MAX] = { .name = "tasks_d_max", .sample = "tasks_uninterruptible", .reduce = REDUCE_MAX },
 	/* Who got the CPU: the server's, the client's, the proxy's and the
 	 * neighbours' CPU seconds per second of the step. */
 	[TEL_SERVER_CPU] = { .name = "server_cpu_per_s", .sample = "server_cpu_s", .reduce = REDUCE_RATE, .decimals = 3 },

@@ -54,6 +54,7 @@ struct unit_parts {
 	struct slice_tree tree;
 	struct prop_value slice_vary;
 	char *cpu_dir;
+	char *usage_dir; /* the server's own cgroup counting its CPU time; NULL: none */
 	bool started; /* managed_start() succeeded: managed_stop() undoes it */
 	/* The proxy's context, named proxy-NAME (its unit and cgroup apart
 	 * from any context's), its settings borrowed from the experiment. */

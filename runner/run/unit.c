@@ -334,6 +334,8 @@ int runner_unit_start(struct runner *rn, size_t ctx, size_t v, const char *unit,
 	o->server_pid = rn->server_pid = u->c.pid;
 	if (cgroup_cpu_dir(u->c.pid, u->c.mode, &u->cpu_dir) >= 0)
 		o->server_cpu_cgroup = u->cpu_dir;
+	if (cgroup_own_usage_dir(u->c.pid, u->c.mode, &u->usage_dir) >= 0)
+		o->server_usage_cgroup = u->usage_dir;
 	if (experiment_proxy_of(e, ctx) >= 0) {
 		const struct context_spec *proxy = &e->proxies[experiment_proxy_of(e, ctx)];
 
@@ -364,7 +366,8 @@ int runner_unit_end(struct runner *rn, struct unit_parts *u)
 	if (u->c.ops)
 		experiment_spec_done(rn->e, &u->spec);
 	free(u->cpu_dir);
-	u->cpu_dir = NULL;
+	free(u->usage_dir);
+	u->cpu_dir = u->usage_dir = NULL;
 	return r;
 }
 

@@ -31,3 +31,6 @@ int cgroup_cpu_dir(pid_t pid, enum cgroup_mode mode, char **ret);
 /* The directory counting pid's cgroup's CPU time: v2's (cpu.stat's
  * usage_usec), or v1's cpuacct hierarchy (cpuacct.usage). */
 int cgroup_usage_dir(pid_t pid, enum cgroup_mode mode, char **ret);
+/* That directory, if it counts pid and its descendants alone: -EBUSY if
+ * it is a hierarchy's root or holds another process. */
+int cgroup_own_usage_dir(pid_t pid, enum cgroup_mode mode, char **ret);

@@ -1,0 +1,459 @@
+/* The figures telemetry reads about the host and the server, each against
+ * an independent tool on the same seconds, while the CPUs are loaded in
+ * known ways: a busy loop pinned to CPU 0 (the "server" of the first
+ * part), a sleeping process, a process in D state (a vfork() parent
+ * waiting for its child), and a server whose children come and go as
+ * PostgreSQL's backends do.  The tools and tolerances are doc/figures.md's:
+ *   user, sys, idle, iowait %    vmstat 1, the same seconds     4 points a second, 2 on the mean
+ *   busy CPUs                    vmstat's us+sy                 0.1 CPU on the mean
+ *   load1                        /proc/loadavg around the read  equal to one of them
+ *   R, D threads                 ps -eLo stat, right after      R 4, D 1 (medians); D >= 1
+ *   server CPU                   perf stat task-clock -p        0.05 CPU + 5%
+ *   server switches, migrations  perf stat's software events    10% + 20
+ *   a coming-and-going server    its own cpuacct cgroup         10% + 0.03 CPU, never going back
+ * The machine is shared, so nothing is asserted of the load itself beyond
+ * what the known processes make certain.
+ * Prerequisites: ROOT (the cgroup), vmstat and ps (procps); perf for its
+ * part, else that part skips. */
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "host/load.h"
+#include "oltp/oltp.h"
+#include "tap.h"
+#include "common/util.h"
+
+#define SECONDS 6
+
+static void pclosep_(FILE **f)
+{
+	if (*f)
+		pclose(*f);
+}
+
+static pid_t children[8];
+static size_t n_children;
+
+static void kill_children(void *unused)
+{
+	(void)unused;
+	for (size_t i = 0; i < n_children; i++) {
+		kill(children[i], SIGKILL);
+		waitpid(children[i], NULL, 0);
+	}
+}
+
+static pid_t child(void (*fn)(void))
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		fn();
+		_exit(0);
+	}
+	if (pid > 0)
+		children[n_children++] = pid;
+	return pid;
+}
+
+static void spin_on_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	for (volatile unsigned long i = 0;; i++)
+		;
+}
+
+static void sleep_long(void)
+{
+	pause();
+}
+
+/* Stays in D state: a vfork() parent is in an uninterruptible (killable)
+ * sleep until its child execs or exits, and its child sleeps. */
+static void stay_in_d(void)
+{
+	if (vfork() == 0) {
+		struct timespec ts = { .tv_sec = 600 };
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		nanosleep(&ts, NULL);
+		_exit(0);
+	}
+}
+
+/* Like PostgreSQL's postmaster: a backend every 20 ms that burns about
+ * 10 ms of CPU and exits, reaped by its parent. */
+static void churn(void)
+{
+	for (;;) {
+		pid_t b = fork();
+
+		if (b == 0) {
+			uint64_t end = now_ns() + 10 * NSEC_PER_MSEC;
+
+			while (now_ns() < end)
+				;
+			_exit(0);
+		}
+		usleep(20000);
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+	}
+}
+
+/* The count of threads whose state begins with c in `ps -eLo stat`. */
+static int ps_count(char c)
+{
+	_cleanup_(pclosep_) FILE *p = NULL;
+	char line[64];
+	int n = 0;
+
+	p = popen("ps -eLo stat=", "re");
+	while (p && fgets(line, sizeof(line), p))
+		n += line[strspn(line, " ")] == c;
+	return p ? n : -1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : NAN;
+}
+
+/* A line of vmstat's: us sy id wa st, the last five fields. */
+static int vmstat_cpu(const char *line, double ret[5])
+{
+	double v[17];
+	int n = sscanf(line, "%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &v[0], &v[1], &v[2],
+		       &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13], &v[14], &v[15],
+		       &v[16]);
+
+	if (n < 17)
+		return -EBADMSG;
+	memcpy(ret, &v[12], 5 * sizeof(double));
+	return 0;
+}
+
+/* Over perf's window, `sleep SECONDS` (its run time column is the time
+ * the task ran, not the window). */
+struct perf_counts {
+	double task_clock_ms, switches, migrations, run_s;
+};
+
+/* perf stat -x,'s lines: value,unit,event,... */
+static int read_perf(FILE *f, struct perf_counts *ret)
+{
+	char line[512];
+	int found = 0;
+
+	ret->run_s = SECONDS;
+	while (fgets(line, sizeof(line), f)) {
+		char event[64] = "", unit[32] = "";
+		double v, run;
+
+		if (sscanf(line, "%lf,%31[^,],%63[^,],%lf", &v, unit, event, &run) != 4 &&
+		    (unit[0] = 0, sscanf(line, "%lf,,%63[^,],%lf", &v, event, &run) != 3))
+			continue;
+		if (streq(event, "task-clock"))
+			ret->task_clock_ms = v;
+		else if (streq(event, "context-switches"))
+			ret->switches = v;
+		else if (streq(event, "cpu-migrations"))
+			ret->migrations = v;
+		else
+			continue;
+		found++;
+	}
+	return found == 3 ? 0 : -EBADMSG;
+}
+
+struct second {
+	struct oltp_telemetry_sample s;
+	double vm[5], load_before, load_after;
+	int ps_r, ps_d;
+};
+
+static double load_now(void)
+{
+	double v = NAN;
+
+	(void)host_load1(&v);
+	return v;
+}
+
+/* vmstat's seconds and ours, sampled when each of its lines arrives. */
+static int sample_with_vmstat(struct oltp_telemetry *t, FILE *vm, struct second *sec)
+{
+	char line[512];
+	int header = 0;
+
+	/* Two header lines, then the averages since boot: the first second starts there. */
+	while (header < 3 && fgets(line, sizeof(line), vm))
+		header++;
+	if (header < 3 || oltp_telemetry_sample(t, 0, &sec[0].s) < 0)
+		return -EIO;
+	for (int i = 1; i <= SECONDS; i++) {
+		if (!fgets(line, sizeof(line), vm))
+			return -EIO;
+		sec[i].load_before = load_now();
+		if (oltp_telemetry_sample(t, i, &sec[i].s) < 0 || vmstat_cpu(line, sec[i].vm) < 0)
+			return -EIO;
+		sec[i].load_after = load_now();
+		sec[i].ps_r = ps_count('R');
+		sec[i].ps_d = ps_count('D');
+	}
+	return 0;
+}
+
+static void check_shares(const struct second *sec)
+{
+	static const char *const names[] = { "user", "sys", "idle", "iowait" };
+	double worst[4] = {}, mean[4] = {}, busy_diff = 0;
+
+	for (int i = 1; i <= SECONDS; i++) {
+		const struct oltp_telemetry_sample *s = &sec[i].s;
+		double ours[4] = { s->cpu_user_pct, s->cpu_sys_pct, s->cpu_idle_pct, s->cpu_iowait_pct };
+
+		diag("second %d: user %.1f/%g sys %.1f/%g idle %.1f/%g iowait %.1f/%g busy %.2f CPUs (ours/vmstat's)", i,
+		     ours[0], sec[i].vm[0], ours[1], sec[i].vm[1], ours[2], sec[i].vm[2], ours[3], sec[i].vm[3],
+		     s->host_busy_cpus);
+		for (int k = 0; k < 4; k++) {
+			worst[k] = MAX(worst[k], fabs(ours[k] - sec[i].vm[k]));
+			mean[k] += (ours[k] - sec[i].vm[k]) / SECONDS;
+		}
+		busy_diff += (s->host_busy_cpus - (sec[i].vm[0] + sec[i].vm[1]) / 100.0 * s->n_cpus) / SECONDS;
+	}
+	for (int k = 0; k < 4; k++) {
+		cmp_ok(worst[k], "<=", 4.0, "%s %%: within 4 points of vmstat's in each of %d seconds", names[k], SECONDS);
+		cmp_ok(fabs(mean[k]), "<=", 2.0, "%s %%: within 2 points of vmstat's on the mean", names[k]);
+	}
+	cmp_ok(fabs(busy_diff), "<=", 0.1, "busy CPUs: within 0.1 of vmstat's us+sy on the mean");
+	/* The known load: the loop holds CPU 0 when it runs, the sampler runs. */
+	cmp_ok(sec[SECONDS].s.host_busy_cpus, ">", 0.0, "busy CPUs: some, with a busy loop running");
+}
+
+static void check_load_and_states(const struct second *sec)
+{
+	double r_diff[SECONDS], d_diff[SECONDS];
+	int load_ok = 0, d_seen = 0, procs_r_ok = 0;
+
+	for (int i = 1; i <= SECONDS; i++) {
+		const struct oltp_telemetry_sample *s = &sec[i].s;
+
+		load_ok += s->load1 == sec[i].load_before || s->load1 == sec[i].load_after;
+		r_diff[i - 1] = (double)s->tasks_running - sec[i].ps_r;
+		d_diff[i - 1] = (double)s->tasks_uninterruptible - sec[i].ps_d;
+		d_seen += s->tasks_uninterruptible >= 1 && sec[i].ps_d >= 1;
+		procs_r_ok += s->procs_running >= 1;
+		diag("second %d: load %.2f (/proc/loadavg %.2f, %.2f) R %u ps %d, D %u ps %d; /proc/stat R %u blocked %u", i,
+		     s->load1, sec[i].load_before, sec[i].load_after, s->tasks_running, sec[i].ps_r,
+		     s->tasks_uninterruptible, sec[i].ps_d, s->procs_running, s->procs_blocked);
+	}
+	is_int(load_ok, SECONDS, "load1: /proc/loadavg's, read around it, in every second");
+	cmp_ok(fabs(median(r_diff, SECONDS)), "<=", 4, "R threads: within 4 of ps -eLo stat's (median)");
+	cmp_ok(fabs(median(d_diff, SECONDS)), "<=", 1, "D threads: within 1 of ps -eLo stat's (median)");
+	is_int(d_seen, SECONDS, "D threads: the vfork() parent counted in every second, by ps too");
+	is_int(procs_r_ok, SECONDS, "procs_running: the sampler at least, in every second");
+}
+
+/* The server's figures against perf stat's over its own window. */
+static void check_server(const struct second *sec, FILE *perf, const struct oltp_telemetry_sample *a,
+			 const struct oltp_telemetry_sample *b, double span)
+{
+	struct perf_counts pc = {};
+	double ours_cpu = (b->server_cpu_s - a->server_cpu_s) / span;
+	double ours_sw = (double)(b->server_vol_ctxt + b->server_nonvol_ctxt - a->server_vol_ctxt - a->server_nonvol_ctxt) / span;
+	double ours_mig = (double)(b->server_migrations - a->server_migrations) / span;
+
+	(void)sec;
+	if (!perf || read_perf(perf, &pc) < 0 || !(pc.run_s > 0)) {
+		skip(3, "perf stat's software events cannot be read here");
+		return;
+	}
+	diag("server: %.3f CPUs, %.1f switches/s, %.1f migrations/s; perf stat: %.3f, %.1f, %.1f over %.2f s", ours_cpu,
+	     ours_sw, ours_mig, pc.task_clock_ms / 1e3 / pc.run_s, pc.switches / pc.run_s, pc.migrations / pc.run_s,
+	     pc.run_s);
+	cmp_ok(fabs(ours_cpu - pc.task_clock_ms / 1e3 / pc.run_s), "<=", 0.05 + 0.05 * ours_cpu,
+	       "server CPU: within 0.05 CPU + 5%% of perf stat's task-clock");
+	cmp_ok(fabs(ours_sw - pc.switches / pc.run_s), "<=", 20 + 0.1 * ours_sw,
+	       "server switches a second: within 10%% + 20 of perf stat's context-switches");
+	cmp_ok(fabs(ours_mig - pc.migrations / pc.run_s), "<=", 20 + 0.1 * ours_mig,
+	       "server migrations a second: within 10%% + 20 of perf stat's cpu-migrations");
+}
+
+static void part_loaded_host(void)
+{
+	struct oltp_options o;
+	struct oltp_telemetry *t = NULL;
+	struct oltp_telemetry_sample a = {}, b = {};
+	struct second sec[SECONDS + 1] = {};
+	_cleanup_(pclosep_) FILE *vm = NULL, *perf = NULL;
+	char cmd[256];
+	uint64_t a_ns, b_ns;
+	pid_t spinner = child(spin_on_cpu0);
+
+	child(sleep_long);
+	child(stay_in_d);
+	oltp_options_default(&o);
+	o.server_pid = spinner;
+	if (spinner < 0 || oltp_telemetry_new(&o, &t) < 0)
+		bail_out("cannot start the loads or the telemetry");
+	usleep(300 * 1000); /* the loads settle, the vfork() happens */
+	snprintf(cmd, sizeof(cmd), "vmstat -n 1 %d", SECONDS + 1);
+	vm = popen(cmd, "re");
+	snprintf(cmd, sizeof(cmd), "perf stat -x, -e task-clock,context-switches,cpu-migrations -p %d -- sleep %d 2>&1 >/dev/null",
+		 (int)spinner, SECONDS);
+	perf = system("perf stat -e task-clock true >/dev/null 2>&1") == 0 ? popen(cmd, "re") : NULL;
+	a_ns = now_ns();
+	if (!vm || oltp_telemetry_sample(t, 0, &a) < 0 || sample_with_vmstat(t, vm, sec) < 0)
+		bail_out("cannot read vmstat's seconds");
+	check_shares(sec);
+	check_load_and_states(sec);
+	/* perf's window began with a and ends as its output comes. */
+	if (perf) {
+		char c = (char)fgetc(perf);
+
+		ungetc(c, perf);
+	}
+	b_ns = now_ns();
+	(void)oltp_telemetry_sample(t, (double)(b_ns - a_ns) / 1e9, &b);
+	check_server(sec, perf, &a, &b, (double)(b_ns - a_ns) / 1e9);
+	for (int i = 0; i <= SECONDS; i++)
+		oltp_telemetry_sample_done(&sec[i].s);
+	oltp_telemetry_sample_done(&a);
+	oltp_telemetry_sample_done(&b);
+	oltp_telemetry_free(t);
+	kill_children(NULL);
+	n_children = 0;
+}
+
+/* The CPU time of a cgroup the test made, in seconds (v1's cpuacct.usage
+ * or v2's usage_usec); NAN if unreadable. */
+static double cgroup_seconds(const char *dir)
+{
+	_cleanup_free_ char *path = NULL, *text = NULL;
+	const char *p;
+
+	if (xasprintf(&path, "%s/cpuacct.usage", dir) >= 0 && read_file_str(path, &text) >= 0)
+		return (double)strtoull(text, NULL, 10) / 1e9;
+	free(path);
+	path = NULL;
+	if (xasprintf(&path, "%s/cpu.stat", dir) >= 0 && read_file_str(path, &text) >= 0 &&
+	    (p = strstr(text, "usage_usec ")))
+		return (double)strtoull(p + 11, NULL, 10) / 1e6;
+	return NAN;
+}
+
+static char cgroup_dir[128];
+
+static void remove_cgroup(void *unused)
+{
+	(void)unused;
+	kill_children(NULL);
+	if (cgroup_dir[0])
+		rmdir(cgroup_dir);
+}
+
+/* A cgroup of the test's own, in the hierarchy that counts CPU time. */
+static int make_cgroup(pid_t pid)
+{
+	char path[192], text[32];
+	FILE *f;
+
+	snprintf(cgroup_dir, sizeof(cgroup_dir), "%s/slicebench-t115-%d",
+		 access("/sys/fs/cgroup/cpuacct/cpuacct.usage", R_OK) == 0 ? "/sys/fs/cgroup/cpuacct" : "/sys/fs/cgroup",
+		 (int)getpid());
+	if (mkdir(cgroup_dir, 0755) < 0) {
+		cgroup_dir[0] = 0;
+		return -errno;
+	}
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cgroup_dir);
+	snprintf(text, sizeof(text), "%d\n", (int)pid);
+	f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	fputs(text, f);
+	return fclose(f) == 0 ? 0 : -errno;
+}
+
+/* A server whose children come and go: its CPU time from its processes
+ * never goes back, and is its cgroup's. */
+static void part_coming_and_going(void)
+{
+	struct oltp_options o;
+	struct oltp_telemetry *procs = NULL, *cg = NULL;
+	struct oltp_telemetry_sample s = {}, first = {};
+	double c0, c1, prev = -1, first_cg = NAN;
+	int back = 0, cg_match = 0;
+	pid_t server = child(churn);
+
+	oltp_options_default(&o);
+	o.server_pid = server;
+	if (server < 0 || make_cgroup(server) < 0) {
+		skip(4, "cannot put a server in a cgroup of its own here");
+		return;
+	}
+	o.server_usage_cgroup = cgroup_dir;
+	if (oltp_telemetry_new(&o, &cg) < 0)
+		bail_out("cannot start the telemetry");
+	o.server_usage_cgroup = NULL;
+	if (oltp_telemetry_new(&o, &procs) < 0)
+		bail_out("cannot start the telemetry");
+	usleep(200 * 1000);
+	c0 = cgroup_seconds(cgroup_dir);
+	(void)oltp_telemetry_sample(procs, 0, &first);
+	for (int i = 1; i <= 4 * SECONDS; i++) {
+		usleep(250 * 1000);
+		if (oltp_telemetry_sample(procs, i, &s) >= 0) {
+			back += s.server_cpu_s < prev;
+			prev = s.server_cpu_s;
+		}
+		oltp_telemetry_sample_done(&s);
+		if (oltp_telemetry_sample(cg, i, &s) >= 0) {
+			double now = cgroup_seconds(cgroup_dir);
+
+			cg_match += fabs(s.server_cpu_s - now) < 0.02;
+			first_cg = isnan(first_cg) ? s.server_cpu_s : first_cg;
+		}
+		oltp_telemetry_sample_done(&s);
+	}
+	c1 = cgroup_seconds(cgroup_dir);
+	diag("coming and going: %.3f CPU s from its processes, %.3f from its cgroup", prev - first.server_cpu_s, c1 - c0);
+	is_int(back, 0, "server CPU from its processes: never less than at the sample before");
+	cmp_ok(fabs((prev - first.server_cpu_s) - (c1 - c0)), "<=", 0.1 * (c1 - c0) + 0.03 * SECONDS,
+	       "server CPU from its processes, with the children they reaped: within 10%% + 0.03 CPU of its cgroup's");
+	cmp_ok(c1 - c0, ">", 0.1, "the server used CPU (%.2f s)", c1 - c0);
+	is_int(cg_match, 4 * SECONDS, "server CPU from its own cgroup: the cgroup's count, in every sample");
+	oltp_telemetry_sample_done(&first);
+	oltp_telemetry_free(procs);
+	oltp_telemetry_free(cg);
+}
+
+int main(void)
+{
+	require("ROOT");
+	if (system("vmstat 1 1 >/dev/null 2>&1 && ps -eLo stat= >/dev/null 2>&1") != 0)
+		plan_skip_all("vmstat and ps (procps) are needed");
+	on_exit_run(remove_cgroup, NULL);
+	plan(22);
+	part_loaded_host();
+	part_coming_and_going();
+	return done_testing();
+}
