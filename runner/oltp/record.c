@@ -162,7 +162,10 @@ static json_t *cpu_rate(const struct step_result *r, size_t offset)
 			first = first ?: &r->samples[i];
 			last = &r->samples[i];
 		}
-	if (!first || last->t_s <= first->t_s)
+	/* A counter that went back (a record from before the server's CPU
+	 * was a counter) has no rate: never a negative one. */
+	if (!first || last->t_s <= first->t_s ||
+	    *(const double *)((const char *)last + offset) < *(const double *)((const char *)first + offset))
 		return json_null();
 	return json_real((*(const double *)((const char *)last + offset) - *(const double *)((const char *)first + offset)) /
 			 (last->t_s - first->t_s));

@@ -135,8 +135,10 @@ static double step_summary(const json_t *step, const struct telemetry_summary_de
 	}
 	if (n == 0 || ((d->reduce == REDUCE_DELTA || d->reduce == REDUCE_RATE) && n < 2))
 		return NAN;
+	/* A CPU time that went back (a record written when the server's was
+	 * a sum over the processes of the moment) has no rate. */
 	if (d->reduce == REDUCE_RATE)
-		return last_t > first_t ? acc / (last_t - first_t) : NAN;
+		return last_t > first_t && acc >= 0 ? acc / (last_t - first_t) : NAN;
 	return d->reduce == REDUCE_MEAN ? acc / (double)n : acc;
 }
 
