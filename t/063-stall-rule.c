@@ -1,8 +1,10 @@
 /* The stall rule on per-second intervals built here, no prerequisites: two
- * silent seconds in a row from a server that otherwise keeps a pace fail a
- * step with the gap named; one silent second (a loaded machine's hiccup),
- * the silence of a server too slow to fill a second, and a step that
- * completed nothing do not, and every silent second is counted in any case;
+ * seconds in a row under a tenth of the pace, from a server whose pace
+ * would have put 5 transactions in them, fail a step with the gap named
+ * (a start at 1.0 TPS whose seconds were 0, 0, 3 among them); one silent
+ * second (a loaded machine's hiccup) and the silence of a server too slow
+ * to fill a second do not; a step that completed nothing fails as such;
+ * and every silent second is counted in any case;
  * and an oltp neighbour's per-second TPS cut to a step's measured seconds.
  * t/059 stops a real server. */
 #include <math.h>
@@ -30,7 +32,10 @@ static void judge_step(const double *tps, size_t n, unsigned seconds, const char
 		bail_out("out of memory");
 	memcpy(r->intervals, tps, n * sizeof(double));
 	r->n_intervals = n;
-	step_result_check_stall(&o, r);
+	r->tps = 0;
+	for (size_t i = 0; i < n; i++)
+		r->tps += tps[i] / seconds;
+	step_result_judge(&o, r);
 }
 
 static void judge(const double *tps, size_t n, struct step_result *r)
@@ -61,7 +66,7 @@ int main(void)
 {
 	struct step_result r;
 
-	plan(15);
+	plan(20);
 
 	judge((const double[]){ 500, 0, 480, 510 }, 4, &r);
 	ok(!r.failed, "one silent second among busy ones is no stall (%s)", r.reason);
@@ -70,7 +75,7 @@ int main(void)
 
 	judge((const double[]){ 500, 300, 0, 0 }, 4, &r);
 	ok(r.failed, "two silent seconds in a row after 400 a second fail the step");
-	is_str(r.reason, "a stall: no transaction completed in seconds 3-4 of 4 (400 a second in the others)",
+	is_str(r.reason, "a stall: under a tenth of its pace completed in seconds 3-4 of 4 (400 a second in the others)",
 	       "the reason names the gap and the pace");
 	is_int(r.stalled_s, 2, "stalled_s 2");
 	step_result_done(&r);
@@ -81,12 +86,26 @@ int main(void)
 	is_int(r.stalled_s, 5, "every silent second counted");
 	step_result_done(&r);
 
+	judge((const double[]){ 1, 0, 1, 1, 0, 0, 1, 0 }, 8, &r);
+	ok(!r.failed, "a server at 1 a second may be silent for two seconds (CPUQuota=1%%): no stall (%s)", r.reason);
+	step_result_done(&r);
+
+	judge((const double[]){ 0, 0, 3 }, 3, &r);
+	ok(r.failed && r.rule == OLTP_RULE_STALLED, "a start at 1.0 TPS whose seconds were 0, 0, 3 stalled (%s)", r.reason);
+	step_result_done(&r);
+
 	judge((const double[]){ 2, 0, 0, 0, 3, 0 }, 6, &r);
-	ok(!r.failed, "a server at 2-3 a second may be silent for seconds (CPUQuota=1%%): no stall");
+	ok(r.failed && r.rule == OLTP_RULE_STALLED, "three silent seconds at 2-3 a second: 7.5 transactions missing, a stall");
+	step_result_done(&r);
+
+	judge((const double[]){ 500, 20, 10, 490 }, 4, &r);
+	ok(r.failed && r.rule == OLTP_RULE_STALLED, "seconds near zero, not at it, are a stall too (%s)", r.reason);
+	is_int(r.stalled_s, 0, "though none was silent");
 	step_result_done(&r);
 
 	judge((const double[]){ 0, 0, 0 }, 3, &r);
-	ok(!r.failed, "a step that completed nothing is 0 TPS, not a stall");
+	ok(r.failed && r.rule == OLTP_RULE_ZERO, "a step that completed nothing fails as such, not as a stall");
+	is_str(r.reason, "it completed no transaction", "and says so");
 	is_int(r.stalled_s, 3, "its silent seconds are counted");
 	step_result_done(&r);
 

@@ -10,12 +10,13 @@
 #include "oltp/frame.h"
 #include "common/interrupt.h"
 
-void step_fail(struct step_frame *f, const char *fmt, ...)
+void step_fail_as(struct step_frame *f, enum oltp_rule why, const char *fmt, ...)
 {
 	va_list ap;
 
 	pthread_mutex_lock(&f->lock);
 	if (!f->reason[0]) {
+		f->rule = why;
 		va_start(ap, fmt);
 		vsnprintf(f->reason, sizeof(f->reason), fmt, ap);
 		va_end(ap);
@@ -183,7 +184,7 @@ static void report(struct step_frame *f, unsigned clients, struct oltp_telemetry
 			print_progress(k, clients, (double)(txns - last), ret);
 		last = txns;
 		if (o->server_pid > 0 && server_gone(o->server_pid))
-			step_fail(f, "the server (PID %d) is gone", o->server_pid);
+			step_fail_as(f, OLTP_RULE_SERVER_GONE, "the server (PID %d) is gone", o->server_pid);
 		if (tick >= f->end_ns)
 			break;
 	}
@@ -364,6 +365,7 @@ int step_frame_run(struct step_frame *f, const struct oltp_options *o, unsigned 
 		r = collect(f, ret);
 	if (r >= 0 && f->reason[0]) {
 		ret->failed = true;
+		ret->rule = f->rule;
 		snprintf(ret->reason, sizeof(ret->reason), "%s", f->reason);
 	}
 	if (r < 0)

@@ -42,10 +42,13 @@ struct step_frame {
 	unsigned n_ready;
 	bool go;
 	char reason[256];
+	enum oltp_rule rule; /* the first failure's class */
 };
 
-/* Records the first failure (later ones are dropped) and stops the step. */
-void step_fail(struct step_frame *f, const char *fmt, ...) _printf_(2, 3);
+/* Records the first failure with its class (later ones are dropped) and
+ * stops the step; step_fail() for one of no class of its own. */
+void step_fail_as(struct step_frame *f, enum oltp_rule why, const char *fmt, ...) _printf_(3, 4);
+#define step_fail(f, ...) step_fail_as((f), OLTP_RULE_FAILED, __VA_ARGS__)
 
 /* In a worker, for each of its clients as it is connected: counted for
  * --progress, which says while they connect how many are. */

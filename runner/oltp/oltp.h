@@ -211,6 +211,47 @@ const struct oltp_mechanism_def *oltp_mechanism_table(size_t *ret_n);
  * transaction or a denominator that grew. */
 double oltp_mechanism_value(const struct oltp_mechanism_def *d, const struct step_result *r);
 
+/* The one rule of which starts count, which run, report and explain
+ * apply alike (oltp/rule.c): a row per reason to leave one out, in the
+ * order they are tried.  A step that failed says why (its record's
+ * "failure_class"); one that ran is left out when it completed no
+ * transaction, or stalled: for OLTP_STALL_MIN_S seconds or more in a row
+ * it completed under a tenth of its pace (the median of its seconds with
+ * a transaction), and at that pace those seconds should have held
+ * OLTP_STALL_MIN_TXNS transactions or more: a steady server leaves such a
+ * gap less than once in a hundred starts (e^-5), a server too slow to fill
+ * a second (CPUQuota=1%) does not trip it, and a start at 1.0 TPS whose
+ * seconds were 0, 0, 3 does.  One silent second is not a stall: on a
+ * loaded machine a descheduled client or server shows one, and the report
+ * flags it as noise within a start. */
+enum oltp_rule {
+	OLTP_RULE_KEPT,
+	OLTP_RULE_FAILED,      /* failed otherwise: its set-up, a query, the tool, a signal */
+	OLTP_RULE_CONNECTION,  /* a client could not connect, or lost its connection and could not reconnect */
+	OLTP_RULE_WARMUP,      /* the warm-up failed, so it ran on a cold buffer pool */
+	OLTP_RULE_SERVER_GONE, /* the server or its proxy was no longer running */
+	OLTP_RULE_ZERO,        /* it ran and completed no transaction */
+	OLTP_RULE_STALLED,
+	_OLTP_RULE_MAX,
+};
+struct oltp_rule_def {
+	const char *key;   /* the record's "failure_class" */
+	const char *label; /* "the warm-up failed": what removed it, in the report's words */
+};
+extern const struct oltp_rule_def oltp_rules[_OLTP_RULE_MAX];
+#define OLTP_STALL_MIN_S 2
+#define OLTP_STALL_MIN_TXNS 5.0
+#define OLTP_STALL_NEAR_ZERO 0.1 /* of the pace */
+struct step_result;
+/* The rule over a step's per-second TPS intervals[0..n) (a missing one
+ * counts as silent up to n_seconds), its TPS and whether it failed and
+ * why (OLTP_RULE_FAILED when not said).  *ret_from and *ret_len: the
+ * longest near-silent run, *ret_pace the mean of the other seconds. */
+enum oltp_rule oltp_step_rule(bool failed, enum oltp_rule failed_as, double tps, const double *intervals, size_t n,
+			      size_t n_seconds, unsigned *ret_from, unsigned *ret_len, double *ret_pace);
+/* The same over a step's record (report, explain). */
+enum oltp_rule oltp_step_rule_of_json(const json_t *step);
+
 struct step_result {
 	char driver[16];
 	unsigned threads;
@@ -256,6 +297,7 @@ struct step_result {
 	 * use (client-cpus apart from its affinity): they do not count. */
 	bool client_apart;
 	bool failed;
+	enum oltp_rule rule; /* the rule that left it out (OLTP_RULE_KEPT: none); failed ones: why */
 	char reason[256];
 };
 
@@ -276,18 +318,10 @@ static inline bool step_result_saturated(const struct step_result *r)
 void step_result_start(struct step_result *r, enum oltp_driver driver, unsigned threads);
 void step_result_done(struct step_result *r); /* frees the arrays; NULL ok */
 int step_result_to_json(const struct step_result *r, json_t **ret);
-/* A stall fails a step: OLTP_STALL_MIN_S seconds in a row of its measured
- * phase without a completed transaction (for the native driver, a missing
- * interval counts), from a server that completed at least
- * OLTP_STALL_MIN_PACE a second in its other seconds; the reason names the
- * gap.  One silent second is not a stall: on a loaded machine a
- * descheduled client or server shows one, and the report flags it as noise
- * within a start.  Nor is the silence of a server too slow for a second to
- * hold a transaction (CPUQuota=1%), or of one that completed nothing at all
- * (its result is 0 TPS).  stalled_s counts the silent seconds in any case. */
-#define OLTP_STALL_MIN_S 2
-#define OLTP_STALL_MIN_PACE 10.0
-void step_result_check_stall(const struct oltp_options *o, struct step_result *r);
+/* The rule applied to a step that ran: one that completed nothing or
+ * stalled is failed, with the reason; stalled_s counts its seconds without
+ * a transaction in any case. */
+void step_result_judge(const struct oltp_options *o, struct step_result *r);
 
 static inline void mysql_closep(MYSQL **m)
 {
@@ -311,7 +345,9 @@ int oltp_prepare(const struct oltp_options *o, char **ret_msg);
 int oltp_prewarm(const struct oltp_options *o, char **ret_msg);
 
 /* oltp_read_only's row: sbtest1..N created and loaded, or checked and
- * reused; the buffer pool warmed through the PK and through k. */
+ * reused; the buffer pool warmed through the PK and through k, each query
+ * given OLTP_PREWARM_TIMEOUT_S. */
+#define OLTP_PREWARM_TIMEOUT_S 600
 int sbtest_prepare(const struct oltp_options *o, char **ret_msg);
 int sbtest_prewarm(const struct oltp_options *o, char **ret_msg);
 

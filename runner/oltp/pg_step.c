@@ -218,7 +218,8 @@ static bool client_reconnect(struct pg_client *c, struct step_counters *cnt)
 		nanosleep(&(struct timespec){ .tv_nsec = 200 * 1000 * 1000 }, NULL);
 	}
 	if (!step_frame_stopped(c->w->frame))
-		step_fail(c->w->frame, "client %u: %s; reconnecting failed: %s", c->id, c->error, c->w->error);
+		step_fail_as(c->w->frame, OLTP_RULE_CONNECTION, "client %u: %s; reconnecting failed: %s", c->id, c->error,
+			     c->w->error);
 	return false;
 }
 
@@ -321,7 +322,7 @@ static void *worker_main(void *arg)
 	for (unsigned i = 0; r >= 0 && i < w->n_clients; i++) {
 		r = client_connect(&w->clients[i]);
 		if (r < 0)
-			step_fail(f, "client %u: %s", w->clients[i].id, w->error);
+			step_fail_as(f, OLTP_RULE_CONNECTION, "client %u: %s", w->clients[i].id, w->error);
 		else
 			step_frame_connected(f);
 	}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "oltp/oltp.h"
+#include "host/load.h"
 #include "common/util.h"
 
 const struct word oltp_driver_words[] = {
@@ -218,6 +219,49 @@ static json_t *cpu_per_s(const struct step_result *r)
 	return j;
 }
 
+/* The CPU seconds a second of one cumulative counter over the step; 0 if
+ * unknown (a part the step did not have). */
+static double rate_or_zero(const struct step_result *r, size_t offset)
+{
+	_cleanup_(json_decrefp) json_t *v = cpu_rate(r, offset);
+
+	return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+/* "host": what else ran on the host during the step (host/load.h): the
+ * CPUs busy (/proc/stat's, the host's even in a container), the part
+ * outside slicebench's server, client, proxy and neighbours, whether that
+ * makes the host busy, and the load average at its highest. */
+static int put_host(json_t *o, const struct step_result *r)
+{
+	double busy = 0, load = NAN, ours;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n_samples; i++) {
+		if (!isnan(r->samples[i].host_busy_cpus)) {
+			busy += r->samples[i].host_busy_cpus;
+			n++;
+		}
+		if (!isnan(r->samples[i].load1))
+			load = isnan(load) ? r->samples[i].load1 : MAX(load, r->samples[i].load1);
+	}
+	if (!n)
+		return 0;
+	busy /= (double)n;
+	ours = rate_or_zero(r, offsetof(struct oltp_telemetry_sample, server_cpu_s)) +
+	       rate_or_zero(r, offsetof(struct oltp_telemetry_sample, client_cpu_s)) +
+	       rate_or_zero(r, offsetof(struct oltp_telemetry_sample, proxy_cpu_s));
+	for (size_t i = 0; i < r->samples[0].n_neighbours; i++)
+		ours += rate_or_zero(r, offsetof(struct oltp_telemetry_sample, neighbour_cpu_s) + i * sizeof(double));
+	return json_object_set_new(o, "host",
+				   json_pack("{s:i, s:f, s:f, s:o, s:b}", "cpus", (int)r->samples[r->n_samples - 1].n_cpus,
+					     "busy_cpus", busy, "other_cpus", MAX(busy - ours, 0.0), "load1_max",
+					     isnan(load) ? json_null() : json_real(load), "busy",
+					     host_is_busy(busy - ours))) < 0
+		       ? -ENOMEM
+		       : 0;
+}
+
 /* Who got the CPU during the step, per second and per transaction. */
 static int put_cpu(json_t *o, const struct step_result *r)
 {
@@ -259,7 +303,11 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 		      r->failed);
 	if (!o)
 		return -ENOMEM;
-	if (r->failed && json_object_set_new(o, "reason", json_string(r->reason)) < 0)
+	if (r->failed && (json_object_set_new(o, "reason", json_string(r->reason)) < 0 ||
+			  json_object_set_new(o, "failure_class",
+					      json_string(oltp_rules[r->rule > OLTP_RULE_KEPT && r->rule < _OLTP_RULE_MAX
+									 ? r->rule
+									 : OLTP_RULE_FAILED].key)) < 0))
 		goto oom;
 	if (json_object_set_new(o, "connect_s", r->connect_s > 0 ? json_real(r->connect_s) : json_null()) < 0 ||
 	    json_object_set_new(o, "stalled_s", json_integer(r->stalled_s)) < 0 ||
@@ -281,7 +329,7 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 		if (json_object_set_new(mechanism, mechanism_table[i].key, isnan(v) ? json_null() : json_real(v)) < 0)
 			goto oom;
 	}
-	if (r->n_samples && put_cpu(o, r) < 0)
+	if (r->n_samples && (put_cpu(o, r) < 0 || put_host(o, r) < 0))
 		goto oom;
 	if (r->n_neighbour_tps) {
 		json_t *nb = json_object();
@@ -303,65 +351,4 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 oom:
 	json_decref(o);
 	return -ENOMEM;
-}
-
-/* The longest run of seconds in r->intervals[0..n) (a missing one counts)
- * without a completed transaction, and the pace of the others. */
-static void find_silence(const struct step_result *r, size_t n, unsigned *ret_longest, unsigned *ret_from,
-			 double *ret_pace)
-{
-	unsigned run = 0, longest = 0, from = 0, busy = 0;
-	double done = 0;
-
-	for (size_t s = 0; s < n; s++) {
-		if (s < r->n_intervals && r->intervals[s] > 0) {
-			busy++;
-			done += r->intervals[s];
-			run = 0;
-			continue;
-		}
-		if (++run > longest) {
-			longest = run;
-			from = (unsigned)s + 1 - run;
-		}
-	}
-	*ret_longest = longest;
-	*ret_from = from;
-	*ret_pace = busy ? done / busy : 0;
-}
-
-void step_result_check_stall(const struct oltp_options *o, struct step_result *r)
-{
-	/* The native frame has an interval for each second; a tool's report
-	 * may start later (pgbench's -T counts its connecting), so only the
-	 * intervals it gives are looked at. */
-	size_t want = o->driver == OLTP_DRIVER_NATIVE && o->duration_ns && !o->events
-			      ? (size_t)ceil((double)o->duration_ns / 1e9 - 1e-9)
-			      : r->n_intervals;
-	size_t n = MAX(want, r->n_intervals);
-	unsigned longest;
-	double pace;
-	int len;
-
-	r->stalled_s = 0;
-	for (size_t s = 0; s < n; s++)
-		r->stalled_s += s >= r->n_intervals || r->intervals[s] <= 0;
-	find_silence(r, n, &longest, &r->stalled_from_s, &pace);
-	/* A step that failed already says why; a stall is a reason of its own. */
-	if (longest < OLTP_STALL_MIN_S || pace < OLTP_STALL_MIN_PACE || r->failed)
-		return;
-	r->failed = true;
-	len = snprintf(r->reason, sizeof(r->reason),
-		       "a stall: no transaction completed in seconds %u-%u of %zu (%.0f a second in the others)",
-		       r->stalled_from_s + 1, r->stalled_from_s + longest, n, pace);
-	/* Hundreds of fresh backends answer their first queries all at once,
-	 * seconds after the clock starts on a small machine: the ramp that a
-	 * warm-up is for. */
-	if (r->stalled_from_s == 0 && !o->warmup_ns && len > 0 && (size_t)len < sizeof(r->reason))
-		len += snprintf(r->reason + len, sizeof(r->reason) - (size_t)len,
-				"; with no warm-up, the first seconds are the ramp of %u fresh connections: a warm-up leaves it uncounted",
-				r->threads);
-	if (r->in_flight_at_end && len > 0 && (size_t)len < sizeof(r->reason))
-		snprintf(r->reason + len, sizeof(r->reason) - (size_t)len,
-			 "; %" PRIu64 " transaction(s) still in flight at its end, counted in the latency", r->in_flight_at_end);
 }

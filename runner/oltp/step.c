@@ -189,7 +189,7 @@ static bool worker_recover(struct worker *w, struct step_counters *c, unsigned e
 			nanosleep(&(struct timespec){ .tv_nsec = 200 * 1000 * 1000 }, NULL);
 		}
 	if (class == OLTP_ERR_RECONNECT)
-		step_fail(w->frame, "thread %u: %s; reconnecting failed: %s", w->id, msg, w->error);
+		step_fail_as(w->frame, OLTP_RULE_CONNECTION, "thread %u: %s; reconnecting failed: %s", w->id, msg, w->error);
 	else
 		step_fail(w->frame, "thread %u: %s", w->id, msg);
 	return false;
@@ -207,7 +207,7 @@ static void *worker_main(void *arg)
 	if (r < 0)
 		step_fail(f, "thread %u: cannot pin to the client CPUs: %s", w->id, strerror(-r));
 	else if ((r = worker_connect(w)) < 0)
-		step_fail(f, "thread %u: %s", w->id, w->error);
+		step_fail_as(f, OLTP_RULE_CONNECTION, "thread %u: %s", w->id, w->error);
 	failed = r < 0;
 	if (!failed)
 		step_frame_connected(f);

@@ -157,6 +157,10 @@ int tool_failed(const char *tool, int r, int status, const char *out, const char
 		snprintf(ret->reason, sizeof(ret->reason), "%s exited with status %d%s%.*s", tool,
 			 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), line ? ": " : "", cut,
 			 line ? line : "");
+		/* pgbench's "connection to server ... failed", sysbench's
+		 * "Can't connect", "Lost connection": the connection's class. */
+		if (line && (memmem(line, (size_t)cut, "connect", 7) || memmem(line, (size_t)cut, "Connect", 7)))
+			ret->rule = OLTP_RULE_CONNECTION;
 	} else {
 		ret->failed = false;
 		return 0;

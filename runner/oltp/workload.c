@@ -95,7 +95,7 @@ int oltp_step(const struct oltp_options *o, unsigned threads, struct step_result
 	/* Whatever the driver, a server that answered nothing for seconds
 	 * did not give a good step. */
 	if (r >= 0)
-		step_result_check_stall(o, ret);
+		step_result_judge(o, ret);
 	return r;
 }
 

@@ -200,6 +200,21 @@ static int put_rows(json_t *rows, const struct model *m, const struct report_opt
 	return r;
 }
 
+/* "starts": every start, how many each rule of oltp_rules[] kept or left
+ * out, and how many ran while the host was busy. */
+static int put_starts(json_t *doc, const struct model *m)
+{
+	json_t *by = json_object();
+	int r = put(doc, "starts",
+		    json_pack("{s:I, s:o, s:I, s:o, s:I}", "total", (json_int_t)m->n_starts, "by_rule", by, "host_busy",
+			      (json_int_t)m->n_busy, "host_busy_load_max", m->n_busy ? json_real(m->busy_load_max) : json_null(),
+			      "host_cpus", (json_int_t)m->busy_cpus));
+
+	for (size_t k = 0; r == 0 && by && k < _OLTP_RULE_MAX; k++)
+		r = put(by, oltp_rules[k].key, json_integer((json_int_t)m->removed[k]));
+	return by ? r : -ENOMEM;
+}
+
 static int build_json(const struct model *m, const struct report_options *o, json_t **ret)
 {
 	json_t *doc, *cols;
@@ -226,6 +241,8 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 		r = put_rows(json_object_get(doc, "rows"), m, o);
 	if (r == 0)
 		r = put_noise_verdicts(doc, m);
+	if (r == 0)
+		r = put_starts(doc, m);
 	if (r < 0) {
 		json_decref(doc);
 		return r;

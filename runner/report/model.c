@@ -172,11 +172,9 @@ static int add_step_note(json_t *list, const json_t *s, const char *key, json_t 
 
 double report_step_tps(const json_t *s)
 {
-	const json_t *tps = json_object_get(s, "tps");
-
-	if (json_is_true(json_object_get(s, "failed")) || !json_is_number(tps) || !(json_number_value(tps) > 0))
+	if (oltp_step_rule_of_json(s) != OLTP_RULE_KEPT)
 		return NAN;
-	return json_number_value(tps);
+	return json_number_value(json_object_get(s, "tps"));
 }
 
 /* The medians over the cell's steps of each figure in their "mechanism". */
@@ -206,12 +204,12 @@ static int cell_mechanism(struct model *m, const json_t *steps, size_t row, size
 /* The doubles compute_cell() needs per step of the document. */
 #define CELL_SERIES (4 + _TEL_MAX)
 
-/* A step of the cell that failed: counted, and one that ran and completed
- * nothing counted apart. */
+/* A step of the cell that the rule left out: counted, and one that ran
+ * and completed nothing counted apart. */
 static void count_failed(struct cell *c, const json_t *s)
 {
 	c->n_failed++;
-	c->n_zero += !json_is_true(json_object_get(s, "failed"));
+	c->n_zero += oltp_step_rule_of_json(s) == OLTP_RULE_ZERO;
 }
 
 /* The noise within a successful step: its CV among the cell's, and the
@@ -594,6 +592,22 @@ static int make_columns(struct model *m, const struct strv *ctxs)
 	return 0;
 }
 
+/* A start counted by the rule that kept or left it out, and whether the
+ * host was busy beside it (its record's "host", oltp/record.c). */
+static void count_start(struct model *m, const json_t *s, enum oltp_rule rule)
+{
+	const json_t *host = json_object_get(s, "host"), *load = json_object_get(host, "load1_max");
+
+	m->n_starts++;
+	m->removed[rule]++;
+	if (!json_is_true(json_object_get(host, "busy")))
+		return;
+	m->n_busy++;
+	if (json_is_number(load))
+		m->busy_load_max = MAX(m->busy_load_max, json_number_value(load));
+	m->busy_cpus = MAX(m->busy_cpus, (unsigned)json_integer_value(json_object_get(host, "cpus")));
+}
+
 /* Every cell, its ratio, and the failed steps. */
 static int compute_cells(struct model *m, const json_t *steps)
 {
@@ -615,12 +629,17 @@ static int compute_cells(struct model *m, const json_t *steps)
 		return r;
 	json_array_foreach(steps, i, s) {
 		const char *why = json_string_value(json_object_get(s, "reason"));
+		enum oltp_rule rule = oltp_step_rule_of_json(s);
 
-		if (!step_failed(s))
+		count_start(m, s, rule);
+		if (rule == OLTP_RULE_KEPT)
 			continue;
-		if (!why && !json_is_true(json_object_get(s, "failed")))
-			why = "it completed no transaction";
-		if (add_step_note(m->failures, s, "reason", why ? json_string(why) : json_null()) < 0)
+		/* A record from before the rule: what left it out, in its words. */
+		if (!why || !json_is_true(json_object_get(s, "failed")))
+			why = oltp_rules[rule].label;
+		if (add_step_note(m->failures, s, "reason", json_string(why)) < 0 ||
+		    json_object_set_new(json_array_get(m->failures, json_array_size(m->failures) - 1), "failure_class",
+					json_string(oltp_rules[rule].key)) < 0)
 			return -ENOMEM;
 	}
 	return 0;

@@ -147,6 +147,13 @@ struct model {
 	size_t family_base, family_first; /* the ratios each table's Holm adjustment is across */
 	unsigned pilot; /* repeat = auto: the pilot's rounds, whose spread the intervals take; 0: none */
 	bool any_too_many_failed;
+	/* Every start, and how many each rule of oltp_rules[] kept or left
+	 * out; those that ran while the host was busy (host/load.h), the
+	 * highest load among them and the host's CPUs. */
+	size_t n_starts, removed[_OLTP_RULE_MAX];
+	size_t n_busy;
+	double busy_load_max;
+	unsigned busy_cpus;
 	size_t family_noise; /* the noise verdicts the Holm adjustment is across */
 };
 

@@ -317,7 +317,13 @@ static void page_failures(FILE *out, const struct model *m)
 	json_t *v;
 	size_t i;
 
+	char sentence[256];
+
 	fputs("<h2 id=\"failures-h\">Failed steps</h2>\n", out);
+	report_starts_sentence(m, sentence, sizeof(sentence));
+	html_printf(out, "<p id=\"starts\">%s; ", sentence);
+	report_busy_sentence(m, sentence, sizeof(sentence));
+	html_printf(out, "%s.</p>\n", sentence);
 	if (json_array_size(m->failures) == 0) {
 		fputs("<p id=\"failures\">None.</p>\n", out);
 		return;

@@ -68,6 +68,13 @@ void report_print_bound(char *buf, size_t len, double v);
 /* "p=0.0497", "p=0.41", "p<0.001". */
 const char *report_format_p(double p, char *buf, size_t len);
 
+/* ---- report/starts.c: the starts as a whole ---- */
+
+/* "3 of 12 starts left out by the rule: the warm-up failed 2, it stalled 1". */
+void report_starts_sentence(const struct model *m, char *buf, size_t len);
+/* "3 of 12 starts ran while the host was busy (load 55 on 2 CPUs)". */
+void report_busy_sentence(const struct model *m, char *buf, size_t len);
+
 /* ---- report/noise_text.c: noise as a result, in text and the page ---- */
 
 /* A cell of the table METRIC_NOISE_CI, and its caption. */

@@ -504,12 +504,17 @@ size_t report_metric_list(const struct report_options *o, enum metric list[stati
 	return n;
 }
 
+/* The starts as a whole, then each failed one with its reason. */
 static void print_failed_steps(const struct model *m, bool markdown, FILE *out)
 {
-	char buf[64];
+	char buf[64], sentence[256];
 	json_t *v;
 	size_t i;
 
+	report_starts_sentence(m, sentence, sizeof(sentence));
+	fprintf(out, "%s%s; ", markdown ? "- " : "", sentence);
+	report_busy_sentence(m, sentence, sizeof(sentence));
+	fprintf(out, "%s\n\n", sentence);
 	if (json_array_size(m->failures) == 0)
 		return;
 	fprintf(out, "failed steps:\n%s", markdown ? "\n" : "");

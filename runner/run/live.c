@@ -102,7 +102,7 @@ static int live_start_failed(struct runner *rn, size_t ctx, unsigned repeat, int
 	for (size_t v = 0; !interrupt_signal && result >= 0 && v < e->n_vary; v++) {
 		result = results_unit_name(rn->context_name, v, repeat, unit, len);
 		if (result >= 0)
-			result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, "the server did not start");
+			result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, OLTP_RULE_FAILED, "the server did not start");
 		rn->steps_done += e->n_threads;
 	}
 	return result;
@@ -128,7 +128,8 @@ static int live_walk(struct runner *rn, size_t ctx, unsigned repeat, struct unit
 		if (live_change(rn, &u->c, &u->spec, &u->tree, &u->slice_vary, v, &why) < 0) {
 			log_error("%s: %s: %s=%s could not be put in force live: %s", rn->verb, unit, e->vary->name,
 				  e->vary_values[v], why ? why : "it was not read back");
-			result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, why ? why : "the setting is not in force");
+			result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, OLTP_RULE_FAILED,
+							 why ? why : "the setting is not in force");
 			rn->steps_done += e->n_threads;
 			continue;
 		}

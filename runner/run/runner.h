@@ -69,10 +69,10 @@ void runner_progress(const char *fmt, ...) _printf_(1, 2);
 
 /* Has every step of unit been recorded? */
 bool runner_unit_done(const struct runner *rn, const char *unit);
-/* The unit's steps from thread index `from` on, recorded as failed with
- * reason, so that the report shows a gap and not a zero. */
+/* The unit's steps from thread index `from` on, recorded as failed by
+ * `why` with reason, so that the report shows a gap and not a zero. */
 int runner_put_failed_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat, size_t from,
-			    const char *reason);
+			    enum oltp_rule why, const char *reason);
 /* The unit's placement, with its settings and its slices' as written,
  * resolved and read back. */
 int runner_put_placement(struct runner *rn, const char *unit, const struct context *c, const struct slice_tree *tree);

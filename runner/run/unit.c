@@ -53,12 +53,17 @@ static int put_step(struct runner *rn, const char *unit, size_t ctx, size_t v, u
 /* A step that did not run: recorded as failed, so that the report shows a
  * gap and not a zero. */
 int runner_put_failed_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat,
-			    size_t from, const char *reason)
+			    size_t from, enum oltp_rule why, const char *reason)
 {
 	int r = 0;
 
 	for (size_t t = from; t < rn->e->n_threads && r >= 0; t++) {
-		struct step_result s = { .threads = (unsigned)rn->e->threads[t], .failed = true };
+		struct step_result s = { .threads = (unsigned)rn->e->threads[t], .failed = true, .rule = why };
+		char name[160];
+
+		/* A step recorded before (--resume) stays as it was. */
+		if (results_step_file(unit, rn->e->threads[t], name, sizeof(name)) >= 0 && results_have(rn->res, name))
+			continue;
 
 		snprintf(s.driver, sizeof(s.driver), "%s", word_name(oltp_driver_words, rn->e->driver));
 		snprintf(s.reason, sizeof(s.reason), "%s", reason);
@@ -227,8 +232,19 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 	int r, result = 0;
 
 	r = oltp_prewarm(o, &msg);
-	if (r < 0)
-		log_warning("%s: %s: warming the buffer pool: %s", rn->verb, unit, strempty(msg));
+	if (r < 0 && !interrupt_signal) {
+		_cleanup_free_ char *reason = NULL;
+
+		/* The rule (oltp.h): its steps would run on a cold buffer pool,
+		 * so they are left out, said as such, and not run. */
+		log_error("%s: %s: warming the buffer pool: %s; its steps are left out", rn->verb, unit,
+			  msg ? msg : strerror(-r));
+		if (xasprintf(&reason, "the warm-up failed: %s", msg ? msg : strerror(-r)) < 0)
+			return log_error_errno(-ENOMEM, "%s: %s: %m", rn->verb, unit);
+		result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, OLTP_RULE_WARMUP, reason);
+		rn->steps_done += e->n_threads;
+		return result;
+	}
 	for (size_t t = 0; t < e->n_threads && result >= 0; t++) {
 		struct step_result s = {};
 		struct oltp_options step_o = *o;
@@ -270,7 +286,7 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 			result = -ECANCELED;
 		else if (s.failed && (gone = process_gone(rn, c))) {
 			/* The server or the proxy is gone: the unit's other steps cannot run. */
-			result = runner_put_failed_steps(rn, unit, ctx, v, repeat, t + 1, gone);
+			result = runner_put_failed_steps(rn, unit, ctx, v, repeat, t + 1, OLTP_RULE_SERVER_GONE, gone);
 			rn->steps_done += e->n_threads - t - 1;
 			step_result_done(&s);
 			break;
@@ -433,7 +449,8 @@ int runner_run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 					context_kind_to_string(u.spec.kind), msg ? "; " : "", strempty(msg));
 			xasprintf(&reason, "the server did not start: %s", strerror(-r));
 		}
-		result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, reason ? reason : "the server did not start");
+		result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, OLTP_RULE_FAILED,
+						 reason ? reason : "the server did not start");
 		rn->steps_done += e->n_threads;
 		runner_unit_end(rn, &u);
 		return result < 0 ? result : e->on_error == ON_ERROR_STOP ? -ECANCELED : 0;
