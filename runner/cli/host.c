@@ -20,12 +20,10 @@ const struct cli_verb cli_host = {
 static int print_facts(bool json)
 {
 	_cleanup_(json_decrefp) json_t *facts = NULL;
-	_cleanup_free_ char *dump = NULL, *busy = NULL;
+	_cleanup_free_ char *dump = NULL;
 	int r;
 
-	r = host_busy_processes(500, 5, &busy);
-	if (r >= 0 && busy)
-		log_warning("host: other processes are busy on the CPUs and would be measured too: %s", busy);
+	host_warn_if_busy("host", "what runs there would be measured too");
 	r = host_facts_collect(&facts);
 	if (r < 0)
 		return log_error_errno(r, "host: cannot collect the host facts: %m");

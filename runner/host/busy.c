@@ -3,7 +3,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <math.h>
+
 #include "host/busy.h"
+#include "host/load.h"
 #include "common/util.h"
 
 #define BUSY_MAX 4096
@@ -71,42 +74,98 @@ static bool ours(const struct sample *s, size_t n, pid_t pid)
 	return false;
 }
 
-int host_busy_processes(unsigned interval_ms, unsigned min_percent, char **ret)
+/* b's process i against its sample in a, in % of a CPU; -1 if new. */
+static int percent_of(const struct sample *a, size_t na, const struct sample *bi, long hz, unsigned interval_ms)
 {
-	_cleanup_free_ struct sample *a = calloc(BUSY_MAX, sizeof(*a)), *b = calloc(BUSY_MAX, sizeof(*b));
-	_cleanup_free_ char *list = NULL;
+	for (size_t j = 0; j < na; j++)
+		if (a[j].pid == bi->pid)
+			return bi->ticks < a[j].ticks ? 0
+						       : (int)((bi->ticks - a[j].ticks) * 100 * 1000 / ((uint64_t)hz * interval_ms));
+	return -1;
+}
+
+/* Ours summed into ret->ours_cpus, the others above min_percent listed. */
+static int tell_processes(const struct sample *a, size_t na, const struct sample *b, size_t nb, unsigned interval_ms,
+			  unsigned min_percent, struct host_busy *ret)
+{
 	long hz = sysconf(_SC_CLK_TCK);
-	size_t na, nb;
 	int r = 0;
 
-	*ret = NULL;
+	for (size_t i = 0; i < nb && r >= 0; i++) {
+		int pct = percent_of(a, na, &b[i], hz, interval_ms);
+		char *longer = NULL;
+
+		if (pct < 0)
+			continue;
+		if (ours(b, nb, b[i].pid)) {
+			ret->ours_cpus += pct / 100.0;
+			continue;
+		}
+		if ((unsigned)pct < min_percent)
+			continue;
+		r = xasprintf(&longer, "%s%s%s (PID %d, %d%% of a CPU)", strempty(ret->processes), ret->processes ? ", " : "",
+			      b[i].comm, (int)b[i].pid, pct);
+		free(ret->processes);
+		ret->processes = longer;
+	}
+	return r;
+}
+
+int host_busy_sample(unsigned interval_ms, unsigned min_percent, struct host_busy *ret)
+{
+	_cleanup_free_ struct sample *a = calloc(BUSY_MAX, sizeof(*a)), *b = calloc(BUSY_MAX, sizeof(*b));
+	struct host_cpu_times before, after;
+	struct host_cpu_use use;
+	size_t na, nb;
+	int r;
+
+	*ret = (struct host_busy){ .load1 = NAN };
 	if (!a || !b)
 		return -ENOMEM;
+	r = host_cpu_times_read(&before);
+	if (r < 0)
+		return r;
 	na = sample_all(a, BUSY_MAX);
 	usleep(interval_ms * 1000);
 	nb = sample_all(b, BUSY_MAX);
-	for (size_t i = 0; i < nb && r >= 0; i++)
-		for (size_t j = 0; j < na; j++) {
-			uint64_t used;
-			unsigned pct;
-
-			if (a[j].pid != b[i].pid || b[i].ticks < a[j].ticks)
-				continue;
-			used = b[i].ticks - a[j].ticks;
-			pct = (unsigned)(used * 100 * 1000 / ((uint64_t)hz * interval_ms));
-			if (pct >= min_percent && !ours(b, nb, b[i].pid)) {
-				char *longer = NULL;
-
-				r = xasprintf(&longer, "%s%s%s (PID %d, %u%% of a CPU)", strempty(list), list ? ", " : "",
-					      b[i].comm, (int)b[i].pid, pct);
-				free(list);
-				list = longer;
-			}
-			break;
-		}
-	if (r >= 0) {
-		*ret = list;
-		list = NULL;
+	r = host_cpu_times_read(&after);
+	if (r >= 0)
+		r = host_cpu_use_between(&before, &after, &use);
+	if (r >= 0)
+		r = tell_processes(a, na, b, nb, interval_ms, min_percent, ret);
+	if (r < 0) {
+		host_busy_done(ret);
+		return r;
 	}
-	return r < 0 ? r : 0;
+	(void)host_load1(&ret->load1);
+	ret->n_cpus = after.n_cpus;
+	ret->busy_cpus = use.busy_cpus;
+	ret->other_cpus = MAX(use.busy_cpus - ret->ours_cpus, 0.0);
+	return 0;
+}
+
+void host_busy_done(struct host_busy *b)
+{
+	free(b->processes);
+	b->processes = NULL;
+}
+
+int host_busy_describe(const struct host_busy *b, char **ret)
+{
+	return xasprintf(ret, "load %.2f on %u CPU%s, %.2f CPUs in use outside slicebench's processes%s%s%s", b->load1,
+			 b->n_cpus, b->n_cpus == 1 ? "" : "s", b->other_cpus, b->processes ? " (" : "",
+			 b->processes ? b->processes : "; none of those processes is visible here, as in a container",
+			 b->processes ? ")" : "");
+}
+
+void host_warn_if_busy(const char *verb, const char *consequence)
+{
+	_cleanup_free_ char *text = NULL;
+	struct host_busy b;
+
+	if (host_busy_sample(500, 5, &b) < 0)
+		return; /* an extra: a host whose /proc cannot be read still runs */
+	if (host_is_busy(b.other_cpus) && host_busy_describe(&b, &text) >= 0)
+		log_warning("%s: the host is busy, and %s: %s", verb, consequence, text);
+	host_busy_done(&b);
 }

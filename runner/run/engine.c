@@ -264,7 +264,6 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 {
 	struct run_options defaults = {};
 	struct runner rn = { .e = e, .plan = plan, .start_ns = now_ns() };
-	_cleanup_free_ char *busy = NULL;
 	char db[64];
 	bool started = false;
 	int r;
@@ -275,8 +274,7 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	rn.order = o->order;
 	/* Before the first child: a signal from here on ends the run cleanly. */
 	interrupt_catch();
-	if (host_busy_processes(500, 5, &busy) >= 0 && busy)
-		log_warning("%s: other processes are busy on the CPUs and will be measured too: %s", rn.verb, busy);
+	host_warn_if_busy(rn.verb, "what runs there will be measured too");
 	o->stopped = RUN_STOP_NONE;
 	o->rounds = o->rounds_wanted = 0;
 	o->refused = false;
