@@ -24,7 +24,7 @@ wait $pid; rc=$?
 get() { python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["steps"][0]; v=eval(sys.argv[2]); print(v)' "$scratch/out.json" "$1" 2>&1; }
 [ "$(get 'len(s["intervals_tps"])')" = 5 ]
 ok $? "the 5 s step has 5 intervals ($(get 's["intervals_tps"]'))" "$scratch/err"
-[ "$(get 's["failed"]')" = True ] && [[ "$(get 's.get("reason","")')" == "a stall: no transaction completed in seconds "[234]"-5 of 5 ("* ]]
+[ "$(get 's["failed"]')" = True ] && [[ "$(get 's.get("reason","")')" == "a stall: under a tenth of its pace completed in seconds "[234]"-5 of 5 ("* ]]
 ok $? "it is failed with the gap named ($(get 's.get("reason","")'))" "$scratch/err"
 [ "$(get 's["stalled_s"] >= 2')" = True ]
 ok $? "stalled_s is recorded ($(get 's["stalled_s"]'))"
