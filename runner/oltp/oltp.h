@@ -146,6 +146,7 @@ enum oltp_err_class oltp_classify_error(unsigned mysql_errno);
  * report takes deltas. */
 struct oltp_telemetry_sample {
 	double t_s;                   /* since the start of the measured phase */
+	double wall_s;                /* when it was taken, seconds since the epoch: an outside tool's same seconds */
 	/* host, /proc/stat delta since the previous sample as vmstat reads it
 	 * (host/load.h); busy CPUs: the CPUs' worth of user and sys; NAN unknown */
 	double cpu_user_pct, cpu_sys_pct, cpu_idle_pct, cpu_iowait_pct, host_busy_cpus;

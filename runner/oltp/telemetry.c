@@ -490,7 +490,7 @@ int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_tele
 	size_t n_server;
 	int r;
 
-	*ret = (struct oltp_telemetry_sample){ .t_s = t_s, .cpu_user_pct = NAN, .cpu_sys_pct = NAN, .cpu_idle_pct = NAN,
+	*ret = (struct oltp_telemetry_sample){ .t_s = t_s, .wall_s = wall_clock_s(), .cpu_user_pct = NAN, .cpu_sys_pct = NAN, .cpu_idle_pct = NAN,
 					       .cpu_iowait_pct = NAN, .host_busy_cpus = NAN, .load1 = NAN, .ctxt_per_s = NAN, .server_cpu_s = -1, .client_cpu_s = -1, .proxy_cpu_s = -1, .nr_throttled = -1,
 					       .throttled_usec = -1, .n_l3 = t->n_l3, .n_nodes = t->n_nodes };
 	r = sample_proc_stat(t, now, ret);
@@ -549,7 +549,8 @@ static json_t *seconds_or_null(double v)
 /* The host's figures the sample has besides the first ones (host/load.h). */
 static int put_host_figures(json_t *j, const struct oltp_telemetry_sample *s)
 {
-	if (json_object_set_new(j, "cpu_iowait_pct", real_known_or_null(s->cpu_iowait_pct)) < 0 ||
+	if (json_object_set_new(j, "wall_s", json_real(s->wall_s)) < 0 ||
+	    json_object_set_new(j, "cpu_iowait_pct", real_known_or_null(s->cpu_iowait_pct)) < 0 ||
 	    json_object_set_new(j, "host_busy_cpus", real_known_or_null(s->host_busy_cpus)) < 0 ||
 	    json_object_set_new(j, "cpus", json_integer(s->n_cpus)) < 0 ||
 	    json_object_set_new(j, "tasks_running", json_integer(s->tasks_running)) < 0 ||
