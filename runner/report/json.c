@@ -171,8 +171,17 @@ static int put_cell(json_t *cell, const struct model *m, const struct report_opt
 		r = r ?: put(cell, "p95_ms", real_or_null(c->p95_ms));
 	for (size_t t = 0; o->telemetry && t < _TEL_MAX; t++)
 		r = r ?: put(cell, telemetry_summaries[t].name, real_or_null(c->tel[t]));
-	for (size_t j = 0; o->telemetry && j < n_mech; j++)
+	for (size_t j = 0; o->telemetry && j < n_mech; j++) {
+		_cleanup_free_ char *key = NULL;
+
 		r = r ?: put(cell, mech[j].key, real_or_null(c->mechanism[j]));
+		/* "KEY_interval": its interval across the starts, and the coverage. */
+		if (r == 0 && xasprintf(&key, "%s_interval", mech[j].key) < 0)
+			r = -ENOMEM;
+		r = r ?: put(cell, key,
+			     json_pack("{s:o, s:o, s:o}", "lo", real_or_null(c->mechanism_lo[j]), "hi",
+				       real_or_null(c->mechanism_hi[j]), "coverage", real_or_null(c->mechanism_cover[j])));
+	}
 	if (m->any_vs_first)
 		r = r ?: put_vs_first(cell, m, col, c);
 	return r;

@@ -9,6 +9,7 @@
 
 #include "report/model.h"
 #include "report/report.h"
+#include "stats/figure.h"
 #include "stats/stats.h"
 #include "store/results.h"
 #include "slices/attr/snapshot.h"
@@ -196,7 +197,8 @@ static int cell_mechanism(struct model *m, const json_t *steps, size_t row, size
 			if (step_in_cell(m, s, row, col) && !step_failed(s) && json_is_number(v))
 				x[n++] = json_number_value(v);
 		}
-		c->mechanism[k] = stats_median(x, n);
+		stats_median_interval(x, n, m->level, &c->mechanism[k], &c->mechanism_lo[k], &c->mechanism_hi[k],
+				      &c->mechanism_cover[k]);
 	}
 	return 0;
 }
@@ -283,7 +285,7 @@ static void cell_clear(struct cell *c)
 	for (size_t k = 0; k < _TEL_MAX; k++)
 		c->tel[k] = NAN;
 	for (size_t k = 0; k < OLTP_MECHANISM_MAX; k++)
-		c->mechanism[k] = NAN;
+		c->mechanism[k] = c->mechanism_lo[k] = c->mechanism_hi[k] = c->mechanism_cover[k] = NAN;
 }
 
 /* buf holds CELL_SERIES x nsteps doubles, rounds the steps' rounds. */
@@ -600,6 +602,7 @@ static void count_start(struct model *m, const json_t *s, enum oltp_rule rule)
 
 	m->n_starts++;
 	m->removed[rule]++;
+	m->n_host_known += json_is_boolean(json_object_get(host, "busy"));
 	if (!json_is_true(json_object_get(host, "busy")))
 		return;
 	m->n_busy++;

@@ -89,8 +89,11 @@ struct cell {
 	double p95_ms;		/* median over the repeats; NAN: none */
 	double tel[_TEL_MAX];	/* medians over the repeats; NAN: none */
 	/* The steps' evidence of mechanism, a median per row of
-	 * oltp_mechanism_table(); NAN: none. */
+	 * oltp_mechanism_table() with its interval across the starts and that
+	 * interval's coverage (stats/figure.h: below the model's level with
+	 * fewer than 6 starts); NAN: none. */
 	double mechanism[OLTP_MECHANISM_MAX];
+	double mechanism_lo[OLTP_MECHANISM_MAX], mechanism_hi[OLTP_MECHANISM_MAX], mechanism_cover[OLTP_MECHANISM_MAX];
 	/* Noise as a result (report/noise.c), at the model's level: the CV
 	 * across starts (the SD of log TPS over the successful starts, with
 	 * its chi-square interval), the CV within a step (each successful
@@ -151,7 +154,7 @@ struct model {
 	 * out; those that ran while the host was busy (host/load.h), the
 	 * highest load among them and the host's CPUs. */
 	size_t n_starts, removed[_OLTP_RULE_MAX];
-	size_t n_busy;
+	size_t n_busy, n_host_known; /* of those whose record says */
 	double busy_load_max;
 	unsigned busy_cpus;
 	size_t family_noise; /* the noise verdicts the Holm adjustment is across */

@@ -21,8 +21,13 @@ void report_starts_sentence(const struct model *m, char *buf, size_t len)
 
 void report_busy_sentence(const struct model *m, char *buf, size_t len)
 {
+	if (!m->n_host_known) {
+		snprintf(buf, len, "whether the host was busy is not recorded");
+		return;
+	}
 	if (!m->n_busy) {
-		snprintf(buf, len, "no start ran while the host was busy");
+		snprintf(buf, len, "none of the %zu start%s that say ran while the host was busy", m->n_host_known,
+			 m->n_host_known == 1 ? "" : "s");
 		return;
 	}
 	snprintf(buf, len, "%zu of %zu start%s ran while the host was busy (load %.0f on %u CPU%s)", m->n_busy, m->n_starts,

@@ -136,6 +136,21 @@ static int mechanism_digits(size_t row)
 	return *oltp_mechanism_table(&n)[row].unit ? 0 : 2;
 }
 
+/* A figure of mechanism: its median across the starts, and their interval
+ * with its coverage where that is below the level (3 starts: 75%). */
+static void add_mechanism(struct table *t, const struct cell *c, size_t row, double level)
+{
+	int d = mechanism_digits(row);
+
+	if (isnan(c->mechanism[row]) || !(c->mechanism_cover[row] > 0))
+		add_number(t, c->mechanism[row], d);
+	else if (c->mechanism_cover[row] < level)
+		table_add(t, "%.*f (%.*f-%.*f, %.0f%%)", d, c->mechanism[row], d, c->mechanism_lo[row], d,
+			  c->mechanism_hi[row], 100 * c->mechanism_cover[row]);
+	else
+		table_add(t, "%.*f (%.*f-%.*f)", d, c->mechanism[row], d, c->mechanism_lo[row], d, c->mechanism_hi[row]);
+}
+
 /* One cell of metric what at thread row r of column k, and beside a TPS its
  * ratio when ratio: "baseline" (or a gap) for a column without one. */
 static void add_cell(struct table *t, const struct model *m, enum metric what, size_t r, size_t k, bool ratio)
@@ -174,7 +189,7 @@ static void add_cell(struct table *t, const struct model *m, enum metric what, s
 		add_noise_interval(t, c);
 		break;
 	default:
-		add_number(t, c->mechanism[what - METRIC_MECHANISM], mechanism_digits(what - METRIC_MECHANISM));
+		add_mechanism(t, c, what - METRIC_MECHANISM, m->level);
 		break;
 	}
 }
@@ -273,8 +288,10 @@ const char *report_table_caption(const struct model *m, enum metric what, char *
 		size_t n;
 		const struct oltp_mechanism_def *d = &oltp_mechanism_table(&n)[what - METRIC_MECHANISM];
 
-		snprintf(buf, len, "%s%s%s%s, median of the repeats", d->label, *d->unit ? " (" : "", d->unit,
-			 *d->unit ? ")" : "");
+		snprintf(buf, len,
+			 "%s%s%s%s, median of the repeats (their range: its interval, with its coverage where "
+			 "below %.0f%%)",
+			 d->label, *d->unit ? " (" : "", d->unit, *d->unit ? ")" : "", 100 * m->level);
 		break;
 	}
 	}
