@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "explain/analysis.h"
+#include "stats/figure.h"
 #include "common/rng.h"
 #include "common/util.h"
 
@@ -332,7 +333,7 @@ static int explain_fraction(const struct analysis_inputs *in, struct explanation
 
 /* The correlation across the mixes of a figure of mechanism (its
  * logarithm, percentages as they are) with the mixes' mean log TPS. */
-static double mechanism_correlation(const struct stage *s, size_t row, bool share)
+static double mechanism_correlation(const struct stage *s, size_t row, bool share, size_t *ret_n)
 {
 	double x[DESIGN_MIXES_MAX], y[DESIGN_MIXES_MAX], mx, vx, my, vy, cov = 0;
 	size_t n = 0;
@@ -351,6 +352,7 @@ static double mechanism_correlation(const struct stage *s, size_t row, bool shar
 	stats_mean_var(y, n, &my, &vy);
 	for (size_t i = 0; i < n; i++)
 		cov += (x[i] - mx) * (y[i] - my) / (double)(n - 1);
+	*ret_n = n;
 	return n >= 2 && vx > 0 && vy > 0 ? cov / sqrt(vx * vy) : NAN;
 }
 
@@ -372,15 +374,17 @@ static void explain_mechanism(const struct analysis_inputs *in, struct explanati
 	}
 	for (size_t k = 0; ia >= 0 && ib >= 0 && k < n_rows; k++) {
 		double a = s->mix[ia].mech[k], b = s->mix[ib].mech[k], r;
+		size_t n = 0;
 
 		if (!(a > 0 && b > 0) || MAX(a, b) / MIN(a, b) < 1.5)
 			continue;
-		r = mechanism_correlation(s, k, streq(defs[k].unit, "%"));
+		r = mechanism_correlation(s, k, streq(defs[k].unit, "%"), &n);
 		if (!isnan(r) && (x->mechanism < 0 || fabs(r) > fabs(x->mech_r))) {
 			x->mechanism = (long)k;
 			x->mech_a = a;
 			x->mech_b = b;
 			x->mech_r = r;
+			stats_correlation_interval(r, n, in->level, &x->mech_r_lo, &x->mech_r_hi);
 		}
 	}
 	x->n_mixes = s->n_mix;

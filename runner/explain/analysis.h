@@ -96,9 +96,10 @@ struct explanation {
 	bool held_out;
 	unsigned confirm_rounds;
 	/* What moved with the gap: a row of oltp_mechanism_table() (-1: none),
-	 * A's and B's medians and its correlation with log TPS across the mixes */
+	 * A's and B's medians and its correlation with log TPS across the mixes
+	 * with Fisher's interval at in->level (NAN: fewer than 4 mixes) */
 	long mechanism;
-	double mech_a, mech_b, mech_r;
+	double mech_a, mech_b, mech_r, mech_r_lo, mech_r_hi;
 	size_t n_mixes;
 };
 

@@ -238,14 +238,18 @@ static void print_evidence(const struct explain_record *rec, const struct explan
 	char a[32], b[32];
 
 	if (x->mechanism < 0) {
-		fprintf(out, "No figure of mechanism moved with it (run-queue wait, migrations, involuntary switches, "
+		fprintf(out, "No figure of mechanism moved with it (run-queue wait, migrations, voluntary and involuntary switches, "
 			     "the server on a client's CPU: none differs 1.5x between %s and %s).\n",
 			rec->a, rec->b);
 		return;
 	}
-	fprintf(out, "What moved with it: %s %s against %s (%s against %s; r = %.2f with log TPS across the %zu mixes).\n",
+	fprintf(out, "What moved with it: %s %s against %s (%s against %s; r = %.2f with log TPS across the %zu mixes",
 		defs[x->mechanism].label, mechanism_text(&defs[x->mechanism], x->mech_a, a, sizeof(a)),
 		mechanism_text(&defs[x->mechanism], x->mech_b, b, sizeof(b)), rec->a, rec->b, x->mech_r, x->n_mixes);
+	if (isnan(x->mech_r_lo))
+		fputs(", too few for an interval).\n", out);
+	else
+		fprintf(out, ", %.2f to %.2f at %.0f%%, Fisher's z).\n", x->mech_r_lo, x->mech_r_hi, 100 * rec->level);
 }
 
 void sentences_print(const struct explain_record *rec, const struct analysis_inputs *in _unused_,
