@@ -184,6 +184,10 @@ struct oltp_telemetry_sample {
 	 * end: an estimate, sharp for a pinned pair, rough for roaming threads). */
 	uint64_t server_runq_wait_ns, client_runq_wait_ns;
 	uint64_t server_run_ns, server_run_on_client_cpu_ns;
+	/* The server threads' hardware counters, cumulative (oltp/pmu.h);
+	 * OLTP_PMU_UNKNOWN without a PMU, and then pmu_why (static) says why. */
+	uint64_t server_instructions, server_cycles, server_llc_misses;
+	const char *pmu_why;
 };
 
 /* The evidence of mechanism a step carries beside its TPS (its

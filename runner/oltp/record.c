@@ -100,6 +100,10 @@ static const struct oltp_mechanism_def mechanism_table[] = {
 	  .counter = SAMPLE_FIELD(server_vol_ctxt), .per = OLTP_PER_TRANSACTION },
 	{ .key = "client_vol_ctxt", .label = "client voluntary switches per transaction", .unit = "", .scale = 1,
 	  .counter = SAMPLE_FIELD(client_vol_ctxt), .per = OLTP_PER_TRANSACTION },
+	{ .key = "server_ipc", .label = "server instructions per cycle", .unit = "", .scale = 1,
+	  .counter = SAMPLE_FIELD(server_instructions), .per = OLTP_PER_COUNTER, .of = SAMPLE_FIELD(server_cycles) },
+	{ .key = "server_llc_misses", .label = "server last-level cache misses per transaction", .unit = "", .scale = 1,
+	  .counter = SAMPLE_FIELD(server_llc_misses), .per = OLTP_PER_TRANSACTION },
 	{ .key = "server_on_client_cpu_pct", .label = "server run time on a client's CPU", .unit = "%",
 	  .scale = 0.01, .counter = SAMPLE_FIELD(server_run_on_client_cpu_ns), .per = OLTP_PER_COUNTER,
 	  .of = SAMPLE_FIELD(server_run_ns) },
@@ -133,7 +137,8 @@ double oltp_mechanism_value(const struct oltp_mechanism_def *d, const struct ste
 	last = &r->samples[r->n_samples - 1];
 	a = sample_counter(first, d->counter);
 	b = sample_counter(last, d->counter);
-	if (b < a || last->t_s <= first->t_s)
+	/* A hardware counter without a PMU is unknown, not 0. */
+	if (b < a || last->t_s <= first->t_s || a == UINT64_MAX || b == UINT64_MAX)
 		return NAN;
 	if (d->per == OLTP_PER_COUNTER) {
 		uint64_t of_a = sample_counter(first, d->of), of_b = sample_counter(last, d->of);
@@ -330,6 +335,10 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 			goto oom;
 	}
 	if (r->n_samples && (put_cpu(o, r) < 0 || put_host(o, r) < 0))
+		goto oom;
+	/* The figures that need a PMU are null: say why once. */
+	if (r->n_samples && r->samples[0].pmu_why &&
+	    json_object_set_new(o, "hardware_counters", json_string(r->samples[0].pmu_why)) < 0)
 		goto oom;
 	if (r->n_neighbour_tps) {
 		json_t *nb = json_object();

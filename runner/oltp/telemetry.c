@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 
 #include "oltp/oltp.h"
+#include "oltp/pmu.h"
 #include "host/load.h"
 #include "common/util.h"
 
@@ -45,6 +46,8 @@ struct oltp_telemetry {
 	} *threads;
 	size_t n_threads, cap_threads;
 	uint64_t server_run_ns, server_run_on_client_cpu_ns; /* since the first sample */
+	struct oltp_pmu *pmu; /* NULL: pmu_why says why not */
+	const char *pmu_why;
 };
 
 /* The index of the group whose first CPU is `first`, added if new. */
@@ -98,6 +101,25 @@ static void read_topology(struct oltp_telemetry *t)
 	t->n_nodes = MAX(t->n_nodes, 1u);
 }
 
+static size_t server_processes(int pid, int *pids, size_t n);
+
+/* The server's hardware counters, or why there are none. */
+static void open_pmu(struct oltp_telemetry *t)
+{
+	int pids[SERVER_PROCESSES_MAX];
+	size_t n = server_processes(t->server_pid, pids, ELEMENTSOF(pids));
+	int r;
+
+	if (!n) {
+		t->pmu_why = "no server to count";
+		return;
+	}
+	r = oltp_pmu_open(pids, n, &t->pmu, &t->pmu_why);
+	if (r < 0 && !t->pmu_why)
+		t->pmu_why = r == -EACCES || r == -EPERM ? "perf_event_open is not allowed here (perf_event_paranoid)"
+							 : "perf_event_open failed";
+}
+
 int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret)
 {
 	struct oltp_telemetry *t = calloc(1, sizeof(*t));
@@ -131,6 +153,7 @@ int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret
 		}
 	}
 	read_topology(t);
+	open_pmu(t);
 	oltp_telemetry_restart(t);
 	*ret = t;
 	return 0;
@@ -149,6 +172,7 @@ void oltp_telemetry_free(struct oltp_telemetry *t)
 	free(t->usage_cgroup);
 	for (size_t i = 0; i < t->n_neighbours; i++)
 		free(t->neighbour_cgroups[i]);
+	oltp_pmu_free(t->pmu);
 	free(t->l3_of_cpu);
 	free(t->node_of_cpu);
 	free(t->client_cpus);
@@ -508,6 +532,8 @@ int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_tele
 		ret->neighbour_cpu_s[i] = t->neighbour_cgroups[i] ? cgroup_cpu_seconds(t->neighbour_cgroups[i])
 								  : process_cpu_seconds(t->neighbour_pids[i]);
 	sample_throttling(t, ret);
+	oltp_pmu_read(t->pmu, &ret->server_instructions, &ret->server_cycles, &ret->server_llc_misses);
+	ret->pmu_why = t->pmu_why;
 	return sample_threads(t, server_pids, n_server, ret);
 }
 
@@ -546,6 +572,11 @@ static json_t *seconds_or_null(double v)
 	return v < 0 ? json_null() : json_real(v);
 }
 
+static json_t *counter_or_null(uint64_t v)
+{
+	return v == OLTP_PMU_UNKNOWN ? json_null() : json_integer((json_int_t)v);
+}
+
 /* The host's figures the sample has besides the first ones (host/load.h). */
 static int put_host_figures(json_t *j, const struct oltp_telemetry_sample *s)
 {
@@ -556,7 +587,10 @@ static int put_host_figures(json_t *j, const struct oltp_telemetry_sample *s)
 	    json_object_set_new(j, "tasks_running", json_integer(s->tasks_running)) < 0 ||
 	    json_object_set_new(j, "tasks_uninterruptible", json_integer(s->tasks_uninterruptible)) < 0 ||
 	    json_object_set_new(j, "server_vol_ctxt", json_integer((json_int_t)s->server_vol_ctxt)) < 0 ||
-	    json_object_set_new(j, "client_vol_ctxt", json_integer((json_int_t)s->client_vol_ctxt)) < 0)
+	    json_object_set_new(j, "client_vol_ctxt", json_integer((json_int_t)s->client_vol_ctxt)) < 0 ||
+	    json_object_set_new(j, "server_instructions", counter_or_null(s->server_instructions)) < 0 ||
+	    json_object_set_new(j, "server_cycles", counter_or_null(s->server_cycles)) < 0 ||
+	    json_object_set_new(j, "server_llc_misses", counter_or_null(s->server_llc_misses)) < 0)
 		return -ENOMEM;
 	return 0;
 }
