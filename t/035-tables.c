@@ -199,7 +199,8 @@ static void check_workloads(void)
 
 		ok(word_lookup(oltp_workload_words, name, &back) == 0 && back == (int)w, "workload %s: parsing its name gives its row",
 		   name);
-		ok(d->protocol && d->db && d->unit && strstr(all, name), "%s: protocol, database, unit, in the list (%s)",
+		ok(d->protocol && d->db && d->unit && d->unit_one && d->data_size && strstr(all, name),
+		   "%s: protocol, database, unit and one of it, data size, in the list (%s)",
 		   name, all);
 		ok(d->prepare && d->prewarm && d->run_native && d->run_tool, "%s: prepare, prewarm and both drivers", name);
 		ok(d->tool != OLTP_DRIVER_NATIVE && oltp_driver_check(w, d->tool, &why) == 0 &&

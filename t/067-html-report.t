@@ -113,9 +113,11 @@ got=$(count "$dom" '<rect class="stall"')
 ok $? "run: the 3 silent seconds marked ($got)"
 grep -q 'class="bad restart">2 reconnects' "$dom" && grep -q 'failed: the server (PID 4242) is gone' "$dom"
 ok $? "run: the reconnects and the failed step said under their plots"
+# The failed step and the one whose 3 silent seconds are a stall by the
+# rule (oltp.h) are left out.
 got=$(count "$dom" '<circle class="pt"')
-[ "$got" = $((steps - 1)) ]
-ok $? "run: TPS against threads, each successful repeat a point ($got)"
+[ "$got" = $((steps - 2)) ]
+ok $? "run: TPS against threads, each start the rule keeps a point ($got)"
 got=$(count "$dom" '<rect class="band"')
 [ "$got" = 9 ]
 ok $? "run: a band per context and thread count ($got)"
@@ -171,8 +173,9 @@ browse "$scratch/compare.html" compare
 ok $? "compare: no console message in Chromium" "$scratch/console"
 got=$(count "$scratch/compare.dom" '<circle class="ratio"')
 differs=$(count "$scratch/compare.dom" '<tr class="differs')
-[ "$got" = 10 ] && [ "$differs" = 2 ] && grep -q '<pre id="differ">host x context' "$scratch/compare.dom"
-ok $? "compare: each host's ratio a point, 5 ratios x 2 hosts ($got), whether the hosts differ, the 2 facts that differ marked ($differs)"
+# pinned at 2 threads and quota at 4 each lost 1 of 3 starts: more than a fifth, no ratio.
+[ "$got" = 8 ] && [ "$differs" = 2 ] && grep -q '<pre id="differ">host x context' "$scratch/compare.dom"
+ok $? "compare: each host's ratio a point, 4 ratios x 2 hosts ($got), whether the hosts differ, the 2 facts that differ marked ($differs)"
 
 mkdir -p "$scratch/none"
 "$SLICEBENCH" report "$scratch/none" --format html -o "$scratch/none.html" >"$scratch/out" 2>&1; rc=$?

@@ -106,6 +106,9 @@ struct oltp_workload_def {
 	const char *protocol; /* the servers it runs against: "mysql" or "postgresql" */
 	const char *db;       /* the default database */
 	const char *unit;     /* what a step's size counts: "threads" or "clients" */
+	const char *unit_one; /* and one of them: "thread", "client" */
+	/* "pgbench's scale 10 (1000000 accounts)", "1 x 10000 rows" */
+	void (*data_size)(const struct oltp_options *o, char *buf, size_t len);
 	enum oltp_driver tool; /* the real tool that --driver may name besides slicebench */
 	/* sysbench's: its script, and what an event of it runs (point selects
 	 * on one table drawn per event; with ranges, BEGIN, the four ranges,
@@ -130,6 +133,8 @@ struct oltp_workload_def {
 extern const struct word oltp_workload_words[];
 const struct oltp_workload_def *oltp_workload_def(enum oltp_workload w);
 const char *oltp_workload_name(enum oltp_workload w);
+/* "client" or "clients", "thread" or "threads": n of what w's step counts. */
+const char *oltp_size_unit(enum oltp_workload w, long long n);
 /* "select-only or tpcb-like": the workloads of a protocol (NULL: all), for messages. */
 const char *oltp_workload_list(const char *protocol);
 /* Can this driver run this workload?  0, or -EINVAL with *ret_why (static)
@@ -323,6 +328,17 @@ static inline bool step_result_saturated(const struct step_result *r)
 void step_result_start(struct step_result *r, enum oltp_driver driver, unsigned threads);
 void step_result_done(struct step_result *r); /* frees the arrays; NULL ok */
 int step_result_to_json(const struct step_result *r, json_t **ret);
+/* What else ran on the host during the step (host/load.h): the CPUs
+ * busy (/proc/stat's, the host's even in a container), the part outside
+ * slicebench's server, client, proxy and neighbours, whether that makes
+ * the host busy, and the load average at its highest (NAN: unknown).
+ * -ENODATA without telemetry. */
+struct step_host {
+	unsigned cpus;
+	double busy_cpus, other_cpus, load1_max;
+	bool busy;
+};
+int step_result_host(const struct step_result *r, struct step_host *ret);
 /* The rule applied to a step that ran: one that completed nothing or
  * stalled is failed, with the reason; stalled_s counts its seconds without
  * a transaction in any case. */

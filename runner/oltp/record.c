@@ -233,36 +233,45 @@ static double rate_or_zero(const struct step_result *r, size_t offset)
 	return json_is_number(v) ? json_number_value(v) : 0;
 }
 
-/* "host": what else ran on the host during the step (host/load.h): the
- * CPUs busy (/proc/stat's, the host's even in a container), the part
- * outside slicebench's server, client, proxy and neighbours, whether that
- * makes the host busy, and the load average at its highest. */
-static int put_host(json_t *o, const struct step_result *r)
+int step_result_host(const struct step_result *r, struct step_host *ret)
 {
-	double busy = 0, load = NAN, ours;
+	double busy = 0, ours;
 	size_t n = 0;
 
+	*ret = (struct step_host){ .load1_max = NAN };
 	for (size_t i = 0; i < r->n_samples; i++) {
 		if (!isnan(r->samples[i].host_busy_cpus)) {
 			busy += r->samples[i].host_busy_cpus;
 			n++;
 		}
 		if (!isnan(r->samples[i].load1))
-			load = isnan(load) ? r->samples[i].load1 : MAX(load, r->samples[i].load1);
+			ret->load1_max = isnan(ret->load1_max) ? r->samples[i].load1 : MAX(ret->load1_max, r->samples[i].load1);
 	}
 	if (!n)
-		return 0;
-	busy /= (double)n;
+		return -ENODATA;
 	ours = rate_or_zero(r, offsetof(struct oltp_telemetry_sample, server_cpu_s)) +
 	       rate_or_zero(r, offsetof(struct oltp_telemetry_sample, client_cpu_s)) +
 	       rate_or_zero(r, offsetof(struct oltp_telemetry_sample, proxy_cpu_s));
 	for (size_t i = 0; i < r->samples[0].n_neighbours; i++)
 		ours += rate_or_zero(r, offsetof(struct oltp_telemetry_sample, neighbour_cpu_s) + i * sizeof(double));
+	ret->cpus = r->samples[r->n_samples - 1].n_cpus;
+	ret->busy_cpus = busy / (double)n;
+	ret->other_cpus = MAX(ret->busy_cpus - ours, 0.0);
+	ret->busy = host_is_busy(ret->other_cpus);
+	return 0;
+}
+
+/* "host": step_result_host()'s figures. */
+static int put_host(json_t *o, const struct step_result *r)
+{
+	struct step_host h;
+
+	if (step_result_host(r, &h) < 0)
+		return 0;
 	return json_object_set_new(o, "host",
-				   json_pack("{s:i, s:f, s:f, s:o, s:b}", "cpus", (int)r->samples[r->n_samples - 1].n_cpus,
-					     "busy_cpus", busy, "other_cpus", MAX(busy - ours, 0.0), "load1_max",
-					     isnan(load) ? json_null() : json_real(load), "busy",
-					     host_is_busy(busy - ours))) < 0
+				   json_pack("{s:i, s:f, s:f, s:o, s:b}", "cpus", (int)h.cpus, "busy_cpus", h.busy_cpus,
+					     "other_cpus", h.other_cpus, "load1_max",
+					     isnan(h.load1_max) ? json_null() : json_real(h.load1_max), "busy", h.busy)) < 0
 		       ? -ENOMEM
 		       : 0;
 }
@@ -290,6 +299,29 @@ static int put_saturation(json_t *o, const struct step_result *r)
 					     step_result_saturated(r))) < 0
 		       ? -ENOMEM
 		       : 0;
+}
+
+/* What the telemetry says beside the TPS: who got the CPU, what else ran
+ * on the host, why the hardware counters are null, the neighbours' TPS. */
+static int put_beside(json_t *o, const struct step_result *r)
+{
+	json_t *nb;
+
+	if (r->n_samples && (put_cpu(o, r) < 0 || put_host(o, r) < 0))
+		return -ENOMEM;
+	/* The figures that need a PMU are null: say why once. */
+	if (r->n_samples && r->samples[0].pmu_why &&
+	    json_object_set_new(o, "hardware_counters", json_string(r->samples[0].pmu_why)) < 0)
+		return -ENOMEM;
+	if (!r->n_neighbour_tps)
+		return 0;
+	nb = json_object();
+	if (json_object_set_new(o, "neighbour_tps", nb) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->n_neighbour_tps; i++)
+		if (json_object_set_new(nb, r->neighbour_tps_names[i], json_real(r->neighbour_tps[i])) < 0)
+			return -ENOMEM;
+	return 0;
 }
 
 /* The step's record: figures only, no formatting (the renderers do that). */
@@ -334,21 +366,8 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 		if (json_object_set_new(mechanism, mechanism_table[i].key, isnan(v) ? json_null() : json_real(v)) < 0)
 			goto oom;
 	}
-	if (r->n_samples && (put_cpu(o, r) < 0 || put_host(o, r) < 0))
+	if (put_beside(o, r) < 0)
 		goto oom;
-	/* The figures that need a PMU are null: say why once. */
-	if (r->n_samples && r->samples[0].pmu_why &&
-	    json_object_set_new(o, "hardware_counters", json_string(r->samples[0].pmu_why)) < 0)
-		goto oom;
-	if (r->n_neighbour_tps) {
-		json_t *nb = json_object();
-
-		if (json_object_set_new(o, "neighbour_tps", nb) < 0)
-			goto oom;
-		for (size_t i = 0; i < r->n_neighbour_tps; i++)
-			if (json_object_set_new(nb, r->neighbour_tps_names[i], json_real(r->neighbour_tps[i])) < 0)
-				goto oom;
-	}
 	samples = json_array();
 	if (json_object_set_new(o, "telemetry", samples) < 0)
 		goto oom;

@@ -6,17 +6,31 @@
 #include "oltp/pg.h"
 #include "common/util.h"
 
+/* The dataset's size as each tool says it: pgbench's scale (100,000
+ * accounts each), sysbench's tables of rows. */
+static void pgbench_data_size(const struct oltp_options *o, char *buf, size_t len)
+{
+	snprintf(buf, len, "pgbench's scale %u (%llu accounts)", o->scale, 100000ULL * o->scale);
+}
+
+static void sbtest_data_size(const struct oltp_options *o, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u x %u rows", o->tables, o->table_size);
+}
+
 /* pgbench's built-in scripts differ only in their statements (oltp/pg_step.c). */
 #define PGBENCH_WORKLOAD                                                         \
 	{                                                                        \
-		.protocol = "postgresql", .db = "pgbench", .unit = "clients", \
+		.protocol = "postgresql", .db = "pgbench", .unit = "clients", .unit_one = "client", \
+		.data_size = pgbench_data_size, \
 		.tool = OLTP_DRIVER_PGBENCH, .prepare = pgbench_prepare, .prewarm = pgbench_prewarm, \
 		.run_native = pgbench_run_step, .run_tool = pgbench_tool_step, \
 	}
 
 /* sysbench's OLTP scripts differ only in what an event runs (oltp/step.c). */
 #define SYSBENCH_WORKLOAD                                                        \
-	.protocol = "mysql", .db = "sbtest", .unit = "threads", .tool = OLTP_DRIVER_SYSBENCH, \
+	.protocol = "mysql", .db = "sbtest", .unit = "threads", .unit_one = "thread", .tool = OLTP_DRIVER_SYSBENCH, \
+	.data_size = sbtest_data_size, \
 	.prepare = sbtest_prepare, .prewarm = sbtest_prewarm, .run_native = oltp_run_step, \
 	.run_tool = sysbench_run_step
 
@@ -80,6 +94,13 @@ int oltp_driver_check(enum oltp_workload w, enum oltp_driver d, const char **ret
 		 word_name(oltp_driver_words, def->tool));
 	*ret_why = why[w];
 	return -EINVAL;
+}
+
+const char *oltp_size_unit(enum oltp_workload w, long long n)
+{
+	const struct oltp_workload_def *d = oltp_workload_def(w);
+
+	return n == 1 ? d->unit_one : d->unit;
 }
 
 const char *oltp_db(const struct oltp_options *o)

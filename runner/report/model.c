@@ -455,6 +455,7 @@ static int compute_diffs(struct model *m, const json_t *places, const struct str
 static int model_header(struct model *m, const json_t *doc, const json_t **ret_exp, const json_t **ret_steps)
 {
 	const json_t *exp, *steps, *v;
+	int workload;
 
 	if (!json_is_object(doc))
 		return -EINVAL;
@@ -473,6 +474,10 @@ static int model_header(struct model *m, const json_t *doc, const json_t **ret_e
 	m->baseline = json_string_value(json_object_get(exp, "baseline"));
 	m->vary_property = json_string_value(json_object_get(json_object_get(exp, "vary"), "property"));
 	m->pilot = (unsigned)json_integer_value(json_object_get(json_object_get(doc, "schedule"), "pilot"));
+	if (!json_is_string(json_object_get(exp, "workload")) ||
+	    word_lookup(oltp_workload_words, json_string_value(json_object_get(exp, "workload")), &workload) < 0)
+		workload = OLTP_WORKLOAD_READ_ONLY;
+	m->workload = (enum oltp_workload)workload;
 	m->failures = json_array();
 	m->noisy = json_array();
 	m->saturated = json_array();

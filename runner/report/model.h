@@ -158,7 +158,14 @@ struct model {
 	double busy_load_max;
 	unsigned busy_cpus;
 	size_t family_noise; /* the noise verdicts the Holm adjustment is across */
+	enum oltp_workload workload; /* what a step's size counts: its threads, pgbench's clients */
 };
+
+/* "thread", "threads", "client" or "clients": n of what m's steps count. */
+static inline const char *model_unit(const struct model *m, long long n)
+{
+	return oltp_size_unit(m->workload, n);
+}
 
 /* The verdicts of every cell (report/verdicts.c): per thread count the
  * block model over every column, each column against its baseline and its

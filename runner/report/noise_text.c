@@ -98,7 +98,7 @@ const char *noise_verdict_text(const struct model *m, size_t row, size_t k, char
 		return NULL;
 	b = model_cell(m, row, (size_t)m->cols[k].base);
 	B = m->cols[m->cols[k].base].label;
-	at = snprintf(buf, len, "at %lld thread%s: ", m->threads[row], m->threads[row] == 1 ? "" : "s");
+	at = snprintf(buf, len, "at %lld %s: ", m->threads[row], model_unit(m, m->threads[row]));
 	at = MAX(0, MIN(at, (int)len - 1));
 	if (v->verdict == STATS_TOO_FEW || v->verdict == STATS_NO_SPREAD) {
 		snprintf(buf + at, len - (size_t)at, "%s against %s, %s", A, B, no_noise_verdict(c, b, why, sizeof(why)));

@@ -46,6 +46,22 @@ static const char *const experiment_keys[] = {
 	"server.engine", "server.binary", "server.buffer_pool", "client.pin", "client.cpus", "client.scope",
 };
 
+/* A context's proxy by its name, with its engine and kind: "pool
+ * (pgbouncer, service)"; nothing for a context without one. */
+static void proxy_cell(FILE *out, const json_t *exp, const char *name)
+{
+	const json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(exp, "proxies"), i, p)
+		if (name && streq_ptr(json_string_value(json_object_get(p, "name")), name)) {
+			html_printf(out, "%s (%s, %s)", name, strempty(json_string_value(json_object_get(p, "engine"))),
+				    strempty(json_string_value(json_object_get(p, "kind"))));
+			return;
+		}
+	html_text(out, name);
+}
+
 /* The experiment's settings, then its contexts one row each. */
 static int page_experiment(FILE *out, const json_t *doc)
 {
@@ -66,7 +82,7 @@ static int page_experiment(FILE *out, const json_t *doc)
 		return r;
 	fputs("<div class=\"scroll\"><table class=\"sortable\" id=\"contexts\">\n<thead><tr><th>context</th>"
 	      "<th class=\"l\">kind</th><th class=\"l\">session</th><th class=\"l\">properties</th><th class=\"l\">slice</th>"
-	      "</tr></thead><tbody>\n", out);
+	      "<th class=\"l\">proxy</th></tr></thead><tbody>\n", out);
 	json_array_foreach(json_object_get(exp, "context_specs"), i, spec) {
 		_cleanup_free_ char *props = NULL;
 		char buf[64];
@@ -83,6 +99,8 @@ static int page_experiment(FILE *out, const json_t *doc)
 		html_text(out, props);
 		fputs("</td><td class=\"l\">", out);
 		html_text(out, scalar_str(json_object_get(spec, "slice"), buf, sizeof(buf)));
+		fputs("</td><td class=\"l\">", out);
+		proxy_cell(out, exp, json_string_value(json_object_get(spec, "proxy")));
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</tbody></table></div>\n", out);
@@ -178,8 +196,9 @@ static void page_verdicts(FILE *out, const struct model *m)
 	fputs("<h2 id=\"verdicts-h\">Verdicts</h2>\n", out);
 	if (!m->baseline)
 		fputs("<p class=\"note\">The experiment names no baseline: no ratios.</p>\n", out);
-	fputs("<div class=\"scroll\"><table class=\"sortable\" id=\"verdicts\">\n<thead><tr><th>threads</th>"
-	      "<th class=\"l\">context</th><th>median TPS</th><th>min..max</th><th>n</th><th>ratio</th>"
+	fprintf(out, "<div class=\"scroll\"><table class=\"sortable\" id=\"verdicts\">\n<thead><tr><th>%s</th>",
+		model_unit(m, 2));
+	fputs("<th class=\"l\">context</th><th>median TPS</th><th>min..max</th><th>n</th><th>ratio</th>"
 	      "<th>interval</th><th>p (Holm)</th><th class=\"l\">verdict</th><th>failed starts</th>"
 	      "<th>smallest gap it could see</th>", out);
 	if (m->any_vs_first)

@@ -118,7 +118,8 @@ static void draw_axes(const struct model *m, cairo_t *cr, const struct frame *f)
 	cairo_rectangle(cr, f->left, f->top, f->right - f->left, f->bottom - f->top);
 	cairo_stroke(cr);
 	cairo_set_font_size(cr, 12);
-	centred_text(cr, "threads (log2)", (f->left + f->right) / 2, f->bottom + 40);
+	snprintf(buf, sizeof(buf), "%s (log2)", model_unit(m, 2));
+	centred_text(cr, buf, (f->left + f->right) / 2, f->bottom + 40);
 	cairo_save(cr);
 	cairo_text_extents(cr, "TPS (median of repeats)", &e);
 	cairo_move_to(cr, 22, (f->top + f->bottom) / 2 + e.x_advance / 2);

@@ -200,7 +200,7 @@ static void build_by_threads(const struct model *m, enum metric what, struct tab
 	*t = (struct table){ .ncols = 1 };
 	for (size_t k = 0; k < m->ncols; k++)
 		t->ncols += 1 + (what == METRIC_TPS && m->cols[k].base >= 0);
-	table_add(t, "threads");
+	table_add(t, "%s", model_unit(m, 2));
 	for (size_t k = 0; k < m->ncols; k++) {
 		table_add(t, "%s", m->cols[k].label);
 		if (what == METRIC_TPS && m->cols[k].base >= 0)
@@ -224,7 +224,7 @@ static void build_by_context(const struct model *m, enum metric what, struct tab
 	*t = (struct table){ .ncols = 1 + m->nrows * (1 + ratio), .left = 1 };
 	table_add(t, "context");
 	for (size_t r = 0; r < m->nrows; r++) {
-		table_add(t, "%lld thread%s", m->threads[r], m->threads[r] == 1 ? "" : "s");
+		table_add(t, "%lld %s", m->threads[r], model_unit(m, m->threads[r]));
 		if (ratio)
 			table_add(t, "ratio");
 	}
@@ -354,8 +354,8 @@ static void print_disagreements(const struct stats_ratio *v, const struct stats_
 /* "service vs shell at 1 thread" */
 static void print_pair(const struct model *m, size_t row, size_t k, long against, bool markdown, FILE *out)
 {
-	fprintf(out, "%s%s vs %s at %lld thread%s", markdown ? "- " : "  ", m->cols[k].label,
-		m->cols[against].label, m->threads[row], m->threads[row] == 1 ? "" : "s");
+	fprintf(out, "%s%s vs %s at %lld %s", markdown ? "- " : "  ", m->cols[k].label, m->cols[against].label,
+		m->threads[row], model_unit(m, m->threads[row]));
 }
 
 /* One line per verdict with something to say: what a "not significant"
@@ -414,8 +414,8 @@ static void print_failure_counts(const struct model *m, bool markdown, FILE *out
 			if (!said)
 				fprintf(out, "%sfailures:\n%s", markdown ? "\n" : "", markdown ? "\n" : "");
 			said = true;
-			fprintf(out, "%s%s at %lld thread%s: ", markdown ? "- " : "  ", m->cols[k].label, m->threads[row],
-				m->threads[row] == 1 ? "" : "s");
+			fprintf(out, "%s%s at %lld %s: ", markdown ? "- " : "  ", m->cols[k].label, m->threads[row],
+				model_unit(m, m->threads[row]));
 			if (c->n_failed)
 				fprintf(out, "%zu of %zu starts failed (%.0f%%, %.0f-%.0f%%", c->n_failed, starts,
 					100.0 * (double)c->n_failed / (double)starts, 100 * c->fail_lo, 100 * c->fail_hi);
@@ -454,10 +454,10 @@ static int vary_columns(const struct model *m, size_t **ret, size_t *ret_n)
 static void vary_table(const struct model *m, const size_t *cols, size_t n, bool by_context, struct table *t)
 {
 	*t = (struct table){ .ncols = 1 + (by_context ? m->nrows : n), .left = by_context };
-	table_add(t, by_context ? "context" : "threads");
+	table_add(t, "%s", by_context ? "context" : model_unit(m, 2));
 	for (size_t i = 0; i < (by_context ? m->nrows : n); i++)
 		if (by_context)
-			table_add(t, "%lld thread%s", m->threads[i], m->threads[i] == 1 ? "" : "s");
+			table_add(t, "%lld %s", m->threads[i], model_unit(m, m->threads[i]));
 		else
 			table_add(t, "%s", m->cols[cols[i]].label);
 	for (size_t a = 0; a < (by_context ? n : m->nrows); a++) {

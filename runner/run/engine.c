@@ -52,10 +52,12 @@ static int prepare_dataset(struct runner *rn)
 	struct context c = { .ops = context_ops_for(CONTEXT_RAW), .spec = &spec, .server = &rn->server,
 			     .mode = cgroup_mode_detect() };
 	struct oltp_options o = rn->o;
+	char size[96];
 	int r;
 
 	snprintf(spec.name, sizeof(spec.name), "prepare");
-	runner_progress("preparing %u x %u rows", o.tables, o.table_size);
+	oltp_workload_def(o.workload)->data_size(&o, size, sizeof(size));
+	runner_progress("preparing %s", size);
 	r = managed_start(&c, &msg);
 	if (r < 0)
 		return log_error_errno(r, "%s: the server for the dataset did not start: %m%s%s", rn->verb,

@@ -209,6 +209,23 @@ static void step_cpus(struct step_result *s, pid_t pid, const struct oltp_option
 	s->client_apart = client_apart(pid, o);
 }
 
+/* A step that ran: its TPS, and beside it what a reader must weigh it
+ * with: 800 clients take tens of seconds to connect here (said apart from
+ * the TPS, which does not count them), and a busy host. */
+static void say_step(const struct runner *rn, const char *unit, const struct oltp_options *o, const struct step_result *s)
+{
+	char connect[64] = "", busy[96] = "";
+	struct step_host h;
+
+	if (s->connect_s > 0)
+		snprintf(connect, sizeof(connect), ", measured after %.1f s of connecting", s->connect_s);
+	if (step_result_host(s, &h) >= 0 && h.busy)
+		snprintf(busy, sizeof(busy), "; the host was busy: load %.0f on %u CPUs, %.2f of them outside slicebench's",
+			 h.load1_max, h.cpus, h.other_cpus);
+	runner_progress("unit %zu/%zu %s: %u %s: %.1f TPS%s%s", rn->units_done, rn->plan->n_units, unit, s->threads,
+			oltp_size_unit(o->workload, s->threads), s->tps, connect, busy);
+}
+
 /* After a failed step: which of the unit's processes is no longer
  * running, in the words of the steps that cannot run; NULL: neither. */
 static const char *process_gone(struct runner *rn, struct context *c)
@@ -218,6 +235,23 @@ static const char *process_gone(struct runner *rn, struct context *c)
 	if (rn->proxy && !process_alive(&rn->proxy_pid))
 		return "the proxy was no longer running";
 	return NULL;
+}
+
+/* The rule (oltp.h) for a warm-up that failed with r and msg: the unit's
+ * steps would run on a cold buffer pool, so they are recorded as left
+ * out, said as such, and not run. */
+static int warmup_failed(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat, int r,
+			 const char *msg)
+{
+	_cleanup_free_ char *reason = NULL;
+	int result;
+
+	log_error("%s: %s: warming the buffer pool: %s; its steps are left out", rn->verb, unit, msg ? msg : strerror(-r));
+	if (xasprintf(&reason, "the warm-up failed: %s", msg ? msg : strerror(-r)) < 0)
+		return log_error_errno(-ENOMEM, "%s: %s: %m", rn->verb, unit);
+	result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, OLTP_RULE_WARMUP, reason);
+	rn->steps_done += rn->e->n_threads;
+	return result;
 }
 
 /* The steps of a unit whose server runs (c), those not yet recorded, after
@@ -232,19 +266,8 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 	int r, result = 0;
 
 	r = oltp_prewarm(o, &msg);
-	if (r < 0 && !interrupt_signal) {
-		_cleanup_free_ char *reason = NULL;
-
-		/* The rule (oltp.h): its steps would run on a cold buffer pool,
-		 * so they are left out, said as such, and not run. */
-		log_error("%s: %s: warming the buffer pool: %s; its steps are left out", rn->verb, unit,
-			  msg ? msg : strerror(-r));
-		if (xasprintf(&reason, "the warm-up failed: %s", msg ? msg : strerror(-r)) < 0)
-			return log_error_errno(-ENOMEM, "%s: %s: %m", rn->verb, unit);
-		result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, OLTP_RULE_WARMUP, reason);
-		rn->steps_done += e->n_threads;
-		return result;
-	}
+	if (r < 0 && !interrupt_signal)
+		return warmup_failed(rn, unit, ctx, v, repeat, r, msg);
 	for (size_t t = 0; t < e->n_threads && result >= 0; t++) {
 		struct step_result s = {};
 		struct oltp_options step_o = *o;
@@ -255,8 +278,8 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 			continue;
 		}
 		eta(rn, left, sizeof(left));
-		runner_progress("unit %zu/%zu %s: %ld threads, ETA %s", rn->units_done, rn->plan->n_units, unit,
-			 e->threads[t], left);
+		runner_progress("unit %zu/%zu %s: %ld %s, ETA %s", rn->units_done, rn->plan->n_units, unit, e->threads[t],
+				oltp_size_unit(o->workload, e->threads[t]), left);
 		started_at = wall_clock_s();
 		r = runner_step(rn, c, tree, &step_o, (unsigned)e->threads[t], &s);
 		step_cpus(&s, r < 0 ? 0 : c->pid, o);
@@ -271,13 +294,11 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 			return -EINTR;
 		}
 		if (s.failed) {
-			log_error("%s: %s: %ld threads failed: %s", rn->verb, unit, e->threads[t], s.reason);
+			log_error("%s: %s: %ld %s failed: %s", rn->verb, unit, e->threads[t],
+				  oltp_size_unit(o->workload, e->threads[t]), s.reason);
 			rn->steps_failed++;
-		} else if (s.connect_s > 0)
-			/* 800 clients take tens of seconds to connect here: said apart
-			 * from the TPS, which does not count them. */
-			runner_progress("unit %zu/%zu %s: %ld threads: %.1f TPS, measured after %.1f s of connecting", rn->units_done,
-				 rn->plan->n_units, unit, e->threads[t], s.tps, s.connect_s);
+		} else
+			say_step(rn, unit, o, &s);
 		r = put_step(rn, unit, ctx, v, repeat, started_at, &s);
 		rn->steps_done++;
 		if (r < 0)
