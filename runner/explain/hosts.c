@@ -13,6 +13,7 @@
 
 #include "explain/explain.h"
 #include "explain/reading.h"
+#include "report/render/cells.h"
 #include "report/report.h"
 #include "common/util.h"
 

@@ -6,7 +6,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "report/page.h"
+#include "report/render/page.h"
+#include "report/render/cells.h"
 #include "common/util.h"
 
 /* A member of the experiment by dotted path ("server.engine"). */
