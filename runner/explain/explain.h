@@ -44,3 +44,9 @@ int explain_report_html(const char *dir, double level, double width, FILE *out, 
  * host facts, or of another pair; -EIO: a write to out failed. */
 int explain_compare(char *const *dirs, const char *const *labels, size_t n, bool json, double level, FILE *out,
 		    char **ret_why);
+
+/* The rows of the table of document x format (report/report.h): an
+ * explain directory, and explain directories of one pair from several
+ * hosts. */
+struct document;
+extern const struct document document_explain, document_explain_compare;

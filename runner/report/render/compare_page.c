@@ -1,4 +1,4 @@
-/* compare as one HTML page (report/comparison.h): the ratios of every host
+/* compare as one HTML page (report/model/comparison.h): the ratios of every host
  * side by side as a figure (each host's ratio to its own baseline with its
  * interval, a row per context and thread count, on a log scale), the
  * tables of ratios and median TPS, and the host facts, those that differ

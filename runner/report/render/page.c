@@ -1,7 +1,7 @@
 /* The HTML renderer: a run's page.  The numbers are the model's (its cells,
  * verdicts, noises, failures and placement differences); the page adds
  * what only the document holds: the experiment, the host facts that
- * decide a comparison, the per-second TPS of every step (report/steps.c)
+ * decide a comparison, the per-second TPS of every step (render/steps.c)
  * and the commands that reproduce it. */
 #include <math.h>
 #include <stdio.h>
