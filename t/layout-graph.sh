@@ -48,7 +48,7 @@ FNR == 1 { from = FILENAME; sub(/\.[ch]$/, "", from) }
 	else if ((dir inc) in have) { to = dir inc; named = 0 }
 	if (to == "") next
 	sub(/\.[ch]$/, "", to)
-	if (to != from) print from, to, FILENAME ":" FNR, named
+	print from, to, FILENAME ":" FNR, named
 }' $(cat "$scratch/files") >"$scratch/edges"
 
 awk -v floors="$scratch/floors" -v dir="$scratch" '
@@ -75,6 +75,8 @@ BEGIN {
 	}
 }
 {
+	if (!$4) { print $3 ": " $1 " includes " $2 " without naming its layer" >(dir "/unnamed"); unnamed++ }
+	if ($1 == $2) next
 	from = $1; to = $2; node[from] = node[to] = 1
 	if (!((from, to) in seen)) { seen[from, to] = 1; out[from, ++nout[from]] = to }
 	edge[NR] = $0
@@ -85,11 +87,11 @@ BEGIN {
 		print $3 ": " from " includes " to ", " (floor[tf] > floor[ff] ? "a floor up" : "a sibling on its floor") >(dir "/up")
 		up++
 	}
-	if (!$4) { print $3 ": " from " includes " to " without naming its layer" >(dir "/unnamed"); unnamed++ }
 }
 END {
 	for (v in node) if (!(v in index_)) visit(v)
 	for (i = 1; i <= NR; i++) {
+		if (!(i in edge)) continue
 		split(edge[i], e, " ")
 		if (set[e[1]] != set[e[2]]) continue
 		oncircle++
@@ -99,13 +101,13 @@ END {
 		circles++
 		print "a circle of " setsize[s] ":" members[s] >(dir "/circles")
 	}
-	for (f in unl) { print f ": no floor names it" >(dir "/unlayered"); unlayered++ }
+	for (u in unl) { print u ": no floor names it" >(dir "/unlayered"); unlayered++ }
 	print "circles " circles + 0
 	print "circle-includes " oncircle + 0
 	print "up " up + 0
 	print "unlayered " unlayered + 0
 	print "unnamed " unnamed + 0
-}' "$scratch/edges" >"$scratch/counts"
+}' "$scratch/edges" >"$scratch/counts" || exit 1
 
 # Functions of more than 6 parameters: each top-level definition's
 # parameter list (a header at column 0 up to its body's "{"), its commas at
