@@ -82,8 +82,13 @@ static json_t *named_json(const struct explain_record *rec, const struct explana
 			json_decref(pos);
 			return NULL;
 		}
-	return json_pack("{s:o, s:o, s:b, s:I}", "positions", pos, "share", share_json(&x->named_share), "held_out",
-			 x->held_out, "rounds", (json_int_t)x->confirm_rounds);
+	/* The stage its share and gap are from: "hold-out", "screen", or
+	 * "every stage" (all that differs, 1 by construction). */
+	return json_pack("{s:o, s:o, s:o, s:s, s:b, s:b, s:I, s:o, s:o, s:o}", "positions", pos, "share",
+			 share_json(&x->named_share), "gap", ratio_json(&x->named_gap), "stage",
+			 x->by_construction ? "every stage" : x->held_out ? "hold-out" : "screen", "by_construction",
+			 x->by_construction, "held_out", x->held_out, "rounds", (json_int_t)x->confirm_rounds, "sigma",
+			 num(x->confirm_sigma), "df", num(x->confirm_df), "wider_p", num(x->wider_p));
 }
 
 json_t *sentences_json(const struct explain_record *rec, const struct analysis_inputs *in _unused_,
@@ -92,10 +97,11 @@ json_t *sentences_json(const struct explain_record *rec, const struct analysis_i
 	bool claimed = false;
 	json_t *pairs = pairs_json(rec, x, &claimed);
 
-	return json_pack("{s:i, s:s, s:s, s:s, s:s, s:I, s:f, s:o, s:I, s:I, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:i, s:s, s:s, s:s, s:s, s:I, s:f, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:b, s:o, s:o, s:o, "
+			 "s:o}",
 			 "format_version", EXPLAIN_RECORD_VERSION, "kind", "explanation", "experiment", rec->experiment,
 			 "a", rec->a, "b", rec->b, "threads", (json_int_t)rec->threads, "confidence", rec->level, "gap",
-			 ratio_json(&x->gap), "starts", (json_int_t)x->n_starts, "mixes", (json_int_t)x->n_mixes,
+			 ratio_json(&x->gap), "screen_gap", ratio_json(&x->screen_gap), "starts", (json_int_t)x->n_starts, "mixes", (json_int_t)x->n_mixes,
 			 "factors", factors_json(rec, x), "pairs", pairs, "named", named_json(rec, x),
 			 "interaction_claimed", claimed, "closure", share_json(&x->closure), "closure_to_a",
 			 ratio_json(&x->closure_to_a), "sigma", num(x->sigma), "df", num(x->df));
