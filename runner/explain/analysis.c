@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "explain/analysis.h"
+#include "report/report.h"
 #include "common/rng.h"
 #include "common/util.h"
 
@@ -37,7 +38,7 @@ static int observations(const struct stage *const *st, size_t n_st, struct cells
 			const struct stage_mix *m = &st[s]->mix[i];
 			long c = design_index(&cells->d, m->mask);
 
-			for (size_t r = 0; c >= 0 && r < m->n; r++)
+			for (size_t r = 0; c >= 0 && !m->too_many_failed && r < m->n; r++)
 				obs[n++] = (struct block_obs){ .cell = (size_t)c, .block = offset + m->round[r] - 1,
 							       .y = log(m->tps[r]) };
 		}
@@ -258,6 +259,7 @@ static void bootstrap_once(const struct analysis_inputs *in, const struct stage 
 	b = (struct stage){ .n_mix = s->n_mix, .n_rounds = s->n_rounds };
 	for (size_t i = 0; i < s->n_mix; i++) {
 		b.mix[i].mask = s->mix[i].mask;
+		b.mix[i].too_many_failed = s->mix[i].too_many_failed;
 		for (unsigned r = 0; r < s->n_rounds; r++)
 			for (size_t j = 0; j < s->mix[i].n && b.mix[i].n < STAGE_STARTS_MAX; j++)
 				if (s->mix[i].round[j] == pick[r]) {
@@ -351,7 +353,7 @@ static double mechanism_correlation(const struct stage *s, size_t row, bool shar
 	for (size_t i = 0; i < s->n_mix; i++) {
 		double v = s->mix[i].mech[row], lt = 0;
 
-		if (isnan(v) || (!share && v <= 0) || s->mix[i].n == 0)
+		if (isnan(v) || (!share && v <= 0) || s->mix[i].n == 0 || s->mix[i].too_many_failed)
 			continue;
 		for (size_t r = 0; r < s->mix[i].n; r++)
 			lt += log(s->mix[i].tps[r]);
@@ -470,6 +472,29 @@ bool analysis_shown_small(const struct stats_share *s)
 	return s->bounded && s->lo > -ANALYSIS_SMALL && s->hi < ANALYSIS_SMALL;
 }
 
+void analysis_judge_failures(struct stage *s, double level)
+{
+	for (size_t i = 0; i < s->n_mix; i++) {
+		struct stage_mix *m = &s->mix[i];
+
+		m->too_many_failed = report_fails_too_often(m->n, m->n_failed, level, &m->fail_lo, &m->fail_hi);
+	}
+}
+
+/* The mixes that take no part, and whether A or B of the screen is one. */
+static void count_excluded(const struct analysis_inputs *in, struct explanation *x)
+{
+	const struct stage *st[] = { in->fraction, in->screen, in->confirm };
+
+	for (size_t s = 0; s < ELEMENTSOF(st); s++)
+		for (size_t i = 0; st[s] && i < st[s]->n_mix; i++)
+			if (st[s]->mix[i].too_many_failed) {
+				x->n_excluded++;
+				x->ends_failed |= st[s] == in->screen &&
+						  (st[s]->mix[i].mask == a_mask(in) || st[s]->mix[i].mask == 0);
+			}
+}
+
 int analysis_explain(const struct analysis_inputs *in, struct explanation *ret)
 {
 	const struct stage *one[] = { in->screen };
@@ -479,12 +504,16 @@ int analysis_explain(const struct analysis_inputs *in, struct explanation *ret)
 
 	explanation_clear(ret);
 	ret->factors = in->screen_factors;
+	ret->n_mixes = in->screen->n_mix;
 	for (size_t i = 0; i < in->screen->n_mix; i++) {
 		if (in->screen->mix[i].mask == a_mask(in))
 			ret->med_a = in->screen->mix[i].med;
 		if (in->screen->mix[i].mask == 0)
 			ret->med_b = in->screen->mix[i].med;
 	}
+	count_excluded(in, ret);
+	if (ret->ends_failed)
+		return 0; /* no gap: nothing to share out */
 	r = explain_gap(in, ret);
 	if (r >= 0 && in->fraction)
 		r = explain_fraction(in, ret);

@@ -46,6 +46,11 @@ struct stage_mix {
 	unsigned round[STAGE_STARTS_MAX];
 	double med;
 	double mech[OLTP_MECHANISM_MAX]; /* medians over the starts; NAN: none */
+	/* The run's failure rule (report_fails_too_often()): the failure
+	 * rate's interval, and whether the mix failed too often to take part
+	 * in the analysis (analysis_judge_failures()). */
+	double fail_lo, fail_hi;
+	bool too_many_failed;
 };
 
 /* A stage: a results directory of rounds, each mix once a round. */
@@ -108,7 +113,15 @@ struct explanation {
 	long mechanism;
 	double mech_a, mech_b, mech_r;
 	size_t n_mixes;
+	/* The mixes of every stage that failed too often to take part, and
+	 * whether A or B of the screen is among them: then there is no gap,
+	 * and nothing else is analysed. */
+	size_t n_excluded;
+	bool ends_failed;
 };
+
+/* Each mix of s judged by the run's failure rule at level. */
+void analysis_judge_failures(struct stage *s, double level);
 
 /* A share shown within +-ANALYSIS_SMALL of the gap: both ends of its
  * interval (an equivalence test at the interval's level). */

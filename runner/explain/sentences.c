@@ -14,6 +14,16 @@ static double pct(double share)
 	return v == 0 ? 0 : v;
 }
 
+/* "43%", or "none". */
+static const char *share_text(double share, char *buf, size_t len)
+{
+	if (isnan(share))
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, "%.0f%%", pct(share));
+	return buf;
+}
+
 const char *sentences_interval(const struct stats_share *s, char *buf, size_t len)
 {
 	if (s->bounded)
@@ -28,6 +38,53 @@ static const char *plural(long n)
 	return n == 1 ? "" : "s";
 }
 
+void sentences_mix_label(const struct explain_record *rec, const char *const *labels, unsigned mask, char *buf,
+			 size_t len)
+{
+	unsigned closure = (1u << rec->n_factors) - 1;
+
+	if (mask == 0)
+		snprintf(buf, len, "B: %s", rec->b);
+	else if (design_is_a(mask, closure, rec->closure_is_a))
+		snprintf(buf, len, "A: %s", rec->a);
+	else
+		design_mix_label(labels, rec->n_factors, mask, " + ", buf, len);
+}
+
+const char *sentences_failure(const struct explain_record *rec, const char *const *labels, enum explain_stage s,
+			      const struct stage_mix *m, char *buf, size_t len)
+{
+	char label[512];
+	size_t starts = m->n + m->n_failed;
+
+	sentences_mix_label(rec, labels, m->mask, label, sizeof(label));
+	snprintf(buf, len, "%s, %s: %zu of %zu starts failed (%.0f%%, %.0f-%.0f%%)%s", explain_stage_dir(s), label,
+		 m->n_failed, starts, 100.0 * (double)m->n_failed / (double)starts, 100 * m->fail_lo, 100 * m->fail_hi,
+		 m->too_many_failed ? ": more than a fifth, so it takes no part" : "");
+	return buf;
+}
+
+/* Each mix with failed starts, stage by stage. */
+static void print_failures(const struct explain_record *rec, const struct analysis_inputs *in, FILE *out)
+{
+	char line[1024];
+	bool said = false;
+
+	for (size_t s = 0; s < _STAGE_MAX; s++) {
+		const struct stage *st = explain_stage_of(in, (enum explain_stage)s);
+
+		for (size_t i = 0; st && i < st->n_mix; i++) {
+			if (st->mix[i].n_failed == 0)
+				continue;
+			if (!said)
+				fprintf(out, "failures:\n");
+			said = true;
+			fprintf(out, "  %s\n", sentences_failure(rec, in->labels, (enum explain_stage)s, &st->mix[i], line,
+								 sizeof(line)));
+		}
+	}
+}
+
 /* The gap: its verdict from every start, or why nothing is named. */
 static bool print_gap(const struct explain_record *rec, const struct explanation *x, FILE *out)
 {
@@ -35,6 +92,12 @@ static bool print_gap(const struct explain_record *rec, const struct explanation
 	const struct stats_ratio *g = &x->gap;
 
 	report_format_ratio(g, verdict, sizeof(verdict));
+	if (x->ends_failed) {
+		fprintf(out, "\n%s vs %s at %ld thread%s: no gap: %s's or %s's starts on the screen failed too often to take "
+			     "part (below), so no cause is named.\n", rec->a, rec->b, rec->threads, plural(rec->threads),
+			rec->a, rec->b);
+		return false;
+	}
 	fprintf(out, "\n%s vs %s at %ld thread%s: %.1f vs %.1f TPS (medians), %s at %g%%, %zu and %zu repeats; the "
 		     "interval from all %zu starts of the %zu mixes (log TPS ~ mix + round)\n",
 		rec->a, rec->b, rec->threads, plural(rec->threads), x->med_a, x->med_b,
@@ -70,7 +133,7 @@ static const char *gap_text(const struct stats_ratio *g, char *buf, size_t len)
 static void print_factors(const struct explain_record *rec, const struct analysis_inputs *in,
 			  const struct explanation *x, FILE *out)
 {
-	char iv[32], alone[32], gap[64];
+	char iv[32], alone[32], share[32], gap[64];
 	size_t family = 0;
 	bool boot = false;
 
@@ -86,18 +149,18 @@ static void print_factors(const struct explain_record *rec, const struct analysi
 				pct(x->main_effect[k]));
 			continue;
 		}
-		snprintf(alone, sizeof(alone), "%.0f%%", pct(x->alone[k].share));
-		fprintf(out, "%-40s %6.0f%% %-22s %7s", rec->labels[k], pct(x->shapley[k].share),
-			sentences_interval(&x->shapley[k], iv, sizeof(iv)), alone);
+		fprintf(out, "%-40s %7s %-22s %7s", rec->labels[k], share_text(x->shapley[k].share, share, sizeof(share)),
+			sentences_interval(&x->shapley[k], iv, sizeof(iv)), share_text(x->alone[k].share, alone, sizeof(alone)));
 		if (!isnan(x->boot_lo[k]))
 			fprintf(out, " %.0f-%.0f%%", pct(x->boot_lo[k]), pct(x->boot_hi[k]));
 		fputc('\n', out);
 	}
-	fprintf(out, "%-40s %6.0f%% %s\n", rec->closure_is_a ? "all of them (A itself)" : "all of them (the closure)",
-		pct(x->closure.share), rec->closure_is_a ? "" : sentences_interval(&x->closure, iv, sizeof(iv)));
+	fprintf(out, "%-40s %7s %s\n", rec->closure_is_a ? "all of them (A itself)" : "all of them (the closure)",
+		share_text(x->closure.share, share, sizeof(share)),
+		rec->closure_is_a ? "" : sentences_interval(&x->closure, iv, sizeof(iv)));
 	fprintf(out, "(share: the factor's exact Shapley value, what it adds to log TPS averaged over every order of "
 		     "adding the factors to %s, of the screen's gap, %s at %s of %s in its %u round%s; %g%% intervals from "
-		     "the model, Holm-adjusted across the %zu factor%s; alone: added to %s by itself%s)\n",
+		     "the model, Holm-adjusted across the %zu factor%s with a share; alone: added to %s by itself%s)\n",
 		rec->b, rec->a, gap_text(&x->screen_gap, gap, sizeof(gap)), rec->b, in->screen->n_rounds,
 		plural(in->screen->n_rounds), 100 * rec->level, family, plural((long)family), rec->b,
 		boot ? "; bootstrap: percentiles over the rounds resampled" : "");
@@ -107,12 +170,16 @@ static void print_factors(const struct explain_record *rec, const struct analysi
 static void print_pairs(const struct explain_record *rec, const struct explanation *x, FILE *out)
 {
 	char iv[32];
+	size_t family = 0;
 
-	if (x->n_pairs == 0)
+	for (size_t j = 0; j < rec->n_factors; j++)
+		for (size_t k = j + 1; k < rec->n_factors; k++)
+			family = MAX(family, isnan(x->pair[j][k].share) ? 0 : x->pair[j][k].family);
+	if (family == 0)
 		return;
-	fprintf(out, "two-way interactions (what a pair moves beyond each alone, averaged over the others, of the gap; "
-		     "Holm across the %zu pair%s; claimed only where the interval excludes 0):\n",
-		x->n_pairs, plural((long)x->n_pairs));
+	fprintf(out, "two-way interactions (what a pair moves beyond each alone, averaged over the others, of the "
+		     "screen's gap; Holm across the %zu pair%s; claimed only where the interval excludes 0):\n",
+		family, plural((long)family));
 	for (size_t j = 0; j < rec->n_factors; j++)
 		for (size_t k = j + 1; k < rec->n_factors; k++)
 			if (!isnan(x->pair[j][k].share))
@@ -275,16 +342,23 @@ static void print_named(const struct explain_record *rec, const struct analysis_
 
 	for (size_t k = 0; k < rec->n_factors; k++)
 		labels[k] = rec->labels[k];
-	if (!x->named) {
+	if (!x->named && x->n_excluded)
+		fprintf(out, "\nNo set of these factors is named: %zu mix%s failed too often to take part (above), and "
+			     "a share needs every mix.\n", x->n_excluded, x->n_excluded == 1 ? "" : "es");
+	else if (!x->named)
 		fprintf(out, "\nNo set of these factors moves the gap toward %s.\n", rec->a);
+	if (!x->named)
 		return;
-	}
 	design_mix_label(labels, rec->n_factors, x->named, set ? " and " : "", label, sizeof(label));
 	gap_text(&x->named_gap, gap, sizeof(gap));
 	if (x->by_construction)
 		fprintf(out, "\n%s %s all that differs between %s and %s at %ld thread%s (%s is their closure): %s the whole "
 			     "gap, %s, by construction", label, set ? "are" : "is", rec->a, rec->b, rec->threads,
 			plural(rec->threads), rec->a, set ? "together they are" : "it is", gap);
+	else if (x->held_out && isnan(x->named_share.share))
+		fprintf(out, "\n%s, named on the screen, %s no share in the hold-out's %u fresh round%s (%s at %s of %s "
+			     "there): %s", label, set ? "have" : "has", x->confirm_rounds, plural(x->confirm_rounds), rec->a,
+			gap, rec->b, x->n_excluded ? "a mix it needs failed too often to take part (above)" : "its mixes gave no value");
 	else if (x->held_out)
 		fprintf(out, "\n%s %s %.0f%% (%s) of the gap in the hold-out's %u fresh round%s at %ld thread%s (%s at %s of "
 			     "%s there), which played no part in choosing %s", label, set ? "together explain" : "explains",
@@ -299,8 +373,7 @@ static void print_named(const struct explain_record *rec, const struct analysis_
 	print_width(rec, x, out);
 	if (set)
 		print_set_parts(rec, x, out);
-	if (!x->by_construction)
-		print_rest(x, out);
+	print_rest(x, out);
 	fprintf(out, ".\n");
 }
 
@@ -357,7 +430,10 @@ static void print_evidence(const struct explain_record *rec, const struct explan
 void sentences_print(const struct explain_record *rec, const struct analysis_inputs *in,
 		     const struct explanation *x, FILE *out)
 {
-	if (!print_gap(rec, x, out))
+	bool gap = print_gap(rec, x, out);
+
+	print_failures(rec, in, out);
+	if (!gap)
 		return;
 	print_factors(rec, in, x, out);
 	print_pairs(rec, x, out);

@@ -96,6 +96,14 @@ struct report_comparison {
  * would be a made-up number in a mean).  report and explain share it. */
 double report_step_tps(const json_t *step);
 
+/* The rule for a cell's failed starts (report/verdicts.c judges a run's
+ * cells by it, explain its mixes): the failure rate's Wilson interval at
+ * level into *ret_lo and *ret_hi (NAN without any start), and whether more
+ * than a fifth of the starts failed, so that the cell takes no part in the
+ * verdicts: what it measured is a server that keeps failing, not a
+ * placement's TPS. */
+bool report_fails_too_often(size_t n_ok, size_t n_failed, double level, double *ret_lo, double *ret_hi);
+
 /* Every ratio of doc at level, in the report's order; *ret (to free())
  * holds *ret_n of them.  Errors as report_render(). */
 int report_comparisons(const json_t *doc, double level, struct report_comparison **ret, size_t *ret_n);
