@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "explain/analysis.h"
-#include "report/report.h"
+#include "report/judge/judge.h"
 #include "common/rng.h"
 #include "common/util.h"
 
