@@ -227,6 +227,12 @@ int managed_setup(const char *verb, const struct server_config *cfg, struct serv
 	r = state_cleanup(cfg->state_dir);
 	if (r > 0)
 		log_info("%s: removed what %d earlier run(s) left behind", verb, r);
+	/* What starts is recorded there, and cleanup trusts the records. */
+	r = state_live_dir(cfg->state_dir, NULL);
+	if (r < 0)
+		return log_error_errno(r, "%s: %s/live: %m%s", verb, cfg->state_dir,
+				       r == -EPERM ? ": refused, since cleanup trusts the records there (a directory of root's "
+						     "that no one else can write)" : ""), r;
 	r = managed_ensure_user(cfg->user);
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot create the server's user %s: %m", verb, cfg->user);

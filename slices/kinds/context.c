@@ -177,9 +177,11 @@ int context_exec_props(const struct context *c, struct prop_value *buf, size_t c
 		has_user |= streq(c->spec->props[i].def->name, "User");
 	}
 	*ret_n = n;
-	/* A server that refuses root (postgres) is started as its user, as a
-	 * unit's User= would; a user manager's units are that user's already. */
-	if (c->server->engine->drops_privileges || has_user || c->ops->manager == MANAGER_USER)
+	/* Every server is started as its user, never as root that drops to it
+	 * itself: a unit's User=, or the forked child's setgid/initgroups/setuid
+	 * after what needs root (the table's order); a user manager's units are
+	 * that user's already. */
+	if (has_user || c->ops->manager == MANAGER_USER)
 		return 0;
 	if (n == cap)
 		return -E2BIG;
