@@ -1,7 +1,10 @@
 /* Text from files, before it reaches a terminal or another file (see text.h). */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/text.h"
+#include "common/util.h"
 
 /* The length of the UTF-8 sequence at s (up to end), 0 if it is not a
  * valid one (RFC 3629's table). */
@@ -54,6 +57,33 @@ int text_first_control(const char *s)
 			return p[1];
 	}
 	return -1;
+}
+
+char *text_escape(const char *s)
+{
+	size_t len = strlen(s), n = 0;
+	char *out = malloc(4 * len + 1);
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < len;) {
+		size_t seq = utf8_valid_prefix(s + i, MIN(len - i, (size_t)4));
+		unsigned char c = (unsigned char)s[i];
+		bool plain = c >= 0x20 && c != 0x7f && c != '\\' && !(c == 0xc2 && (unsigned char)s[i + 1] <= 0x9f);
+
+		/* One character: a valid sequence at i, as long as its lead byte says. */
+		size_t one = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+		if (plain && seq >= one) {
+			memcpy(out + n, s + i, one);
+			n += one;
+			i += one;
+		} else {
+			n += (size_t)sprintf(out + n, "\\x%02x", c);
+			i++;
+		}
+	}
+	out[n] = 0;
+	return out;
 }
 
 bool text_is_printable(const char *s)

@@ -18,3 +18,8 @@ int text_first_control(const char *s);
 
 /* Valid UTF-8 without a control character: what may reach a terminal as it is. */
 bool text_is_printable(const char *s);
+
+/* s for a message: what is not printable (a control character, a byte
+ * that is not UTF-8, a backslash) as \xNN, the rest as it is.  NULL: out
+ * of memory. */
+char *text_escape(const char *s);

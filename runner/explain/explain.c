@@ -499,6 +499,13 @@ int explain_run(const struct explain_args *a)
 	r = load(x, placed);
 	if (r >= 0)
 		r = plan(x, placed);
+	if (r >= 0 && x->args.out && (r = results_dir_check(x->args.out)) < 0) {
+		log_error("explain: --out %s: refused: %s", x->args.out,
+			  r == -ENOTEMPTY ? "a directory that holds other files than slicebench's results (give a new or an "
+					    "empty one)"
+					  : strerror(-r));
+		r = -EINVAL;
+	}
 	if (r >= 0 && !x->args.what_if) {
 		r = choose_dir(x);
 		if (r >= 0 && !placed)

@@ -294,6 +294,16 @@ static int datadir_adopt_or_create(const struct server *s, const struct passwd *
 	return 0;
 }
 
+/* What goes into the option file and the installer's arguments: no blank
+ * and no control character, which would split an argument or add a line. */
+static bool path_is_plain(const char *path)
+{
+	for (const char *c = path; *c; c++)
+		if ((unsigned char)*c <= ' ' || (unsigned char)*c == 0x7f)
+			return false;
+	return *path == '/';
+}
+
 /* One sequence, each step relying on the one before: the paths, the user
  * (never root), the trusted state directory, the socket's, the datadir,
  * the option file; one failure label undoes them. */
@@ -307,7 +317,7 @@ int server_setup(const struct server_config *config, struct server *ret)
 
 	server_config_fill(cfg);
 	s.engine = server_engine_named(cfg->engine);
-	if (!s.engine || !cfg->binary)
+	if (!s.engine || !cfg->binary || !path_is_plain(cfg->state_dir) || !path_is_plain(cfg->run_dir))
 		return -EINVAL;
 	r = server_paths(cfg, &s);
 	if (r < 0)

@@ -104,7 +104,8 @@ void server_config_fill(struct server_config *cfg);
 /* Creates (once) or checks the datadir, writes the option file, with
  * server_config_fill()'s defaults for what cfg leaves unset.  -EPERM:
  * the state directory is not root's alone (see dir_check_trusted()), the
- * socket directory belongs to someone else, or the user is root;
+ * socket directory belongs to someone else, or the user is root; -EINVAL:
+ * a directory not absolute, or with a blank or a control character;
  * -EEXIST: a datadir there that slicebench did not make. */
 int server_setup(const struct server_config *cfg, struct server *ret);
 /* Removes the half-made datadir of engine that an interrupted setup left
