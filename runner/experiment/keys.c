@@ -86,6 +86,15 @@ static int check_slice_name(struct parser *p, const struct key_def *k, const cha
 	return 0; /* whether it is defined is known at the end of the file */
 }
 
+/* [server] user: checked as the file is read, not when useradd or the
+ * server's start meets it. */
+static int check_user(struct parser *p, const struct key_def *k, const char *value)
+{
+	const char *why = user_name_refusal(value);
+
+	return why ? fail_at(p, p->line, k->name, "bad value '%s' (%s)", value, why) : 0;
+}
+
 /* The message of a name that is neither a key of the section nor a
  * systemd property. */
 static int fail_unknown(struct parser *p, const char *name)
@@ -287,7 +296,9 @@ const struct key_def key_table[_KEY_MAX] = {
 			      .min = 2 << 20, .def = SERVER_DEFAULT_BUFFER_POOL,
 			      .help = "innodb_buffer_pool_size, or PostgreSQL's shared_buffers" },
 	[KEY_USER] = { .section = SECTION_SERVER, .name = "user", .type = TYPE_STRING, E(server_user),
-		       .def = SERVER_DEFAULT_USER, .help = "the server's own user" },
+		       .def = SERVER_DEFAULT_USER, .check = check_user,
+		       .help = "the server's own user: a portable name (not numeric), never root; made with useradd "
+			       "--system if missing" },
 	[KEY_MAX_CONNECTIONS] = { .section = SECTION_SERVER, .name = "max-connections", .type = TYPE_UINT,
 				  E(max_connections), .min = 10, .max = 100000,
 				  .def = STRINGIFY(SERVER_DEFAULT_MAX_CONNECTIONS), .help = "max_connections" },

@@ -203,6 +203,9 @@ int experiment_check_options(struct parser *p);
  * around the mirror, which needs each context's kind and brings the
  * properties that the second step checks. */
 int check_file(struct parser *p);
+/* A binary the file names (its path, or found in PATH): a file root alone
+ * could have put there (trust_code_file()), else refused at line, key. */
+int check_code_file(struct parser *p, const char *binary, unsigned line, const char *key);
 int check_settings(struct parser *p);
 /* Each slice's parent index, parents being before their children. */
 void slices_link(struct experiment *e);

@@ -83,6 +83,9 @@ static int open_results(const char *verb, const char *out, bool resume, const st
 		return log_error("%s: %s already holds results (--resume %s to finish it)", verb, dir, dir), r;
 	if (r == -ENOENT && resume)
 		return log_error("%s: --resume %s: there is no such directory to resume", verb, dir), r;
+	if (r == -ENOTEMPTY)
+		return log_error("%s: --out %s: refused: a directory that holds other files than a results directory of "
+				 "slicebench's (give a new or an empty one)", verb, dir), r;
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot write results to %s: %m%s", verb, dir,
 				       r == -ELOOP ? " (a symbolic link, or under one that root did not make: give the directory itself)" : "");
@@ -274,7 +277,7 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	o->refused = false;
 	r = open_results(rn.verb, out, resume, e, &rn.res);
 	if (r < 0) {
-		o->refused = r == -ELOOP || r == -EEXIST || r == -ENOENT || r == -ENOTDIR;
+		o->refused = r == -ELOOP || r == -EEXIST || r == -ENOENT || r == -ENOTDIR || r == -ENOTEMPTY;
 		return r;
 	}
 	r = write_run_facts(rn.verb, rn.res, e, resume);
