@@ -78,7 +78,8 @@ static void check_a_fails(void)
 	json_t *x = json_loads(js, 0, NULL), *fail = json_array_get(json_object_get(x, "failures"), 0);
 
 	diag("%s", text);
-	ok(has(text, "\nfailures:\n  screen, A: a: 2 of 3 starts failed (67%, ") &&
+	ok(has(text, "\nfailures (report of the stage's directory gives each step's reason):\n  screen, A: a: 2 of 3 "
+			       "starts failed (67%, ") &&
 		   has(text, "): more than a fifth, so it takes no part\n"),
 	   "the text counts A's failed starts and says it takes no part");
 	ok(has(text, "a vs b at 1 thread: no gap: a's or b's starts on the screen failed too often") && !names_a_cause(text),

@@ -55,13 +55,15 @@ void sentences_mix_label(const struct explain_record *rec, const char *const *la
 const char *sentences_failure(const struct explain_record *rec, const char *const *labels, enum explain_stage s,
 			      const struct stage_mix *m, char *buf, size_t len)
 {
-	char label[512];
+	char label[512], zero[64] = "";
 	size_t starts = m->n + m->n_failed;
 
 	sentences_mix_label(rec, labels, m->mask, label, sizeof(label));
-	snprintf(buf, len, "%s, %s: %zu of %zu starts failed (%.0f%%, %.0f-%.0f%%)%s", explain_stage_dir(s), label,
+	if (m->n_zero)
+		snprintf(zero, sizeof(zero), "; %zu of them completed no transaction", m->n_zero);
+	snprintf(buf, len, "%s, %s: %zu of %zu starts failed (%.0f%%, %.0f-%.0f%%%s)%s", explain_stage_dir(s), label,
 		 m->n_failed, starts, 100.0 * (double)m->n_failed / (double)starts, 100 * m->fail_lo, 100 * m->fail_hi,
-		 m->too_many_failed ? ": more than a fifth, so it takes no part" : "");
+		 zero, m->too_many_failed ? ": more than a fifth, so it takes no part" : "");
 	return buf;
 }
 
@@ -78,7 +80,7 @@ static void print_failures(const struct explain_record *rec, const struct analys
 			if (st->mix[i].n_failed == 0)
 				continue;
 			if (!said)
-				fprintf(out, "failures:\n");
+				fprintf(out, "failures (report of the stage's directory gives each step's reason):\n");
 			said = true;
 			fprintf(out, "  %s\n", sentences_failure(rec, in->labels, (enum explain_stage)s, &st->mix[i], line,
 								 sizeof(line)));
