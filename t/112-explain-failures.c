@@ -103,12 +103,15 @@ static void check_hybrid_fails(void)
 {
 	struct failing f = { .mask = 2, .every = true };
 	const char *path = write_failing(&f);
-	_cleanup_free_ char *text = sim_explanation(path, SIM_TEXT);
+	_cleanup_free_ char *text = sim_explanation(path, SIM_TEXT), *page = sim_explanation(path, SIM_HTML);
 
 	diag("%s", text);
 	ok(has(text, "  screen, f1: 2 of 3 starts failed (67%, ") && has(text, "No set of these factors is named: 1 mix "
 									   "failed too often to take part"),
 	   "a hybrid failing 2 of 3: counted, it takes no part, nothing is named without it");
+	ok(has(page, "<li class=\"failure excluded\">screen, f1: 2 of 3 starts failed") && !has(page, "nan") &&
+		   has(page, "the bars need every factor alone"),
+	   "its page: the failed starts, no waterfall of shares that have no value, no \"nan\"");
 }
 
 /* A's starts fail at random (40% each, 3 rounds): whenever more than a
