@@ -114,6 +114,27 @@ static void check_hybrid_fails(void)
 	   "its page: the failed starts, no waterfall of shares that have no value, no \"nan\"");
 }
 
+/* The hold-out's A fails in rounds 1 and 2 of 3: the set named on the
+ * screen gets no share from it, and the sentence says why. */
+static void check_holdout_fails(void)
+{
+	struct failing none = { .mask = 0, .p = 0 }, f = { .mask = 3, .every = true };
+	const char *path = write_failing(&none);
+	struct mixes m = { .n = 2, .effect = { 1, 0 }, .gap = log(1.3) };
+	struct truth t = { .sigma = 0.03, .fails = fails, .fail_ctx = &f };
+	struct explain_record rec;
+	_cleanup_free_ char *text = NULL;
+
+	sim_explain_screen(path, &m, 3, &(struct truth){ .sigma = 0.03 }, &rec);
+	sim_explain_holdout(path, 1, &m, 3, 3, &t, &rec);
+	text = sim_explanation(path, SIM_TEXT);
+	diag("%s", text);
+	ok(has(text, "  confirm, A: a: 2 of 3 starts failed (67%, ") &&
+		   has(text, "\nf0, named on the screen, has no share in the hold-out's 3 fresh rounds") &&
+		   has(text, "a mix it needs failed too often to take part (above)"),
+	   "the hold-out's A failing 2 of 3: counted, and the set named gets no share from it");
+}
+
 /* A's starts fail at random (40% each, 3 rounds): whenever more than a
  * fifth of them failed, no cause is named; every failed start is shown. */
 static void check_random(void)
@@ -148,6 +169,7 @@ int main(void)
 	scale = sim_start(dir, sizeof(dir), 20261208);
 	check_a_fails();
 	check_hybrid_fails();
+	check_holdout_fails();
 	check_random();
 	remove_tree(dir);
 	return done_testing();

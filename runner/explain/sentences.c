@@ -361,9 +361,9 @@ static void print_named(const struct explain_record *rec, const struct analysis_
 			     "gap, %s, by construction", label, set ? "are" : "is", rec->a, rec->b, rec->threads,
 			plural(rec->threads), rec->a, set ? "together they are" : "it is", gap);
 	else if (x->held_out && isnan(x->named_share.share))
-		fprintf(out, "\n%s, named on the screen, %s no share in the hold-out's %u fresh round%s (%s at %s of %s "
-			     "there): %s", label, set ? "have" : "has", x->confirm_rounds, plural(x->confirm_rounds), rec->a,
-			gap, rec->b, x->n_excluded ? "a mix it needs failed too often to take part (above)" : "its mixes gave no value");
+		fprintf(out, "\n%s, named on the screen, %s no share in the hold-out's %u fresh round%s: %s", label,
+			set ? "have" : "has", x->confirm_rounds, plural(x->confirm_rounds),
+			x->n_excluded ? "a mix it needs failed too often to take part (above)" : "its mixes gave no value");
 	else if (x->held_out)
 		fprintf(out, "\n%s %s %.0f%% (%s) of the gap in the hold-out's %u fresh round%s at %ld thread%s (%s at %s of "
 			     "%s there), which played no part in choosing %s", label, set ? "together explain" : "explains",
