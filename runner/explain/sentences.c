@@ -343,11 +343,13 @@ static void print_named(const struct explain_record *rec, const struct analysis_
 {
 	char label[512], iv[32], gap[64];
 	const char *labels[FACTORS_MAX];
-	bool set = __builtin_popcount(x->named) > 1;
+	bool set = __builtin_popcount(x->named) > 1, missing = false;
 
-	for (size_t k = 0; k < rec->n_factors; k++)
+	for (size_t k = 0; k < rec->n_factors; k++) {
 		labels[k] = rec->labels[k];
-	if (!x->named && x->n_excluded)
+		missing |= (x->factors >> k & 1) && isnan(x->shapley[k].share);
+	}
+	if (!x->named && missing && x->n_excluded)
 		fprintf(out, "\nNo set of these factors is named: %zu mix%s failed too often to take part (above), and "
 			     "a share needs every mix.\n", x->n_excluded, x->n_excluded == 1 ? "" : "es");
 	else if (!x->named)
