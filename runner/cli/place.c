@@ -223,6 +223,8 @@ int verb_place(int argc, char **argv)
 	own = a.spec; /* its -p properties, which the specs borrow */
 	if (r == 0)
 		status = 0;
+	else if (r > 0 && (a.pid || a.unit))
+		status = (r = place_capture(&a)) == -EINVAL ? EXIT_USAGE : verb_exit_status(r);
 	else if (r < 0 || place_specs(&a, &e, specs, &n) < 0)
 		status = EXIT_USAGE;
 	else

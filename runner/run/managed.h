@@ -76,3 +76,5 @@ void managed_warn_not_in_force(const char *what, const struct placement *p);
 /* unit and slice as the context's manager reports them (GetUnitByPID and
  * the unit's Slice=), over the cgroup path's reading; raw: nothing. */
 int managed_systemd_facts(const struct context *c, struct placement *p);
+/* The same for any process, on a bus already open (place --pid). */
+int managed_unit_facts(sd_bus *bus, pid_t pid, struct placement *p);

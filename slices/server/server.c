@@ -390,8 +390,7 @@ int server_facts(const struct server *s, struct placement *p)
 	return s->engine->facts ? s->engine->facts(s, p) : 0;
 }
 
-/* The PID that listens on the socket, from the peer credentials. */
-static int socket_peer(const char *path, pid_t *ret)
+int server_socket_peer(const char *path, pid_t *ret)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	_cleanup_close_ int fd = -EBADF;
@@ -463,7 +462,7 @@ int server_wait_ready(const struct server *s, pid_t *pid, uint64_t timeout_ns, p
 			return -EINTR;
 		/* Ours only if the process listening is the one just started: a
 		 * socket can be answered by another server. */
-		if (s->engine->ping(s) && socket_peer(s->socket, &peer) >= 0) {
+		if (s->engine->ping(s) && server_socket_peer(s->socket, &peer) >= 0) {
 			if (*pid <= 0 || is_or_descends_from(peer, *pid))
 				return 0;
 			other = peer;

@@ -117,6 +117,15 @@ void server_done(struct server *s);
 int server_argv(const struct server *s, char ***ret);
 /* The server's view of its limits over SQL (the engine's facts). */
 int server_facts(const struct server *s, struct placement *p);
+/* The PID that listens on the unix socket at path, from the peer
+ * credentials of a connection that sends nothing. */
+int server_socket_peer(const char *path, pid_t *ret);
+/* A server slicebench did not start, read and never changed (place
+ * --pid): its engine by the name of its binary exe, its settings (the
+ * engine's facts) over socket as root, asked only when the process
+ * listening there is pid.  server.read says "yes: ..." or "no: why";
+ * only -ENOMEM is an error. */
+int server_facts_of(pid_t pid, const char *exe, const char *socket, struct placement *p);
 /* Pings over the socket until the server answers, *pid dies (a child of
  * ours is reaped and *pid set to 0), a signal is caught (-EINTR) or the
  * timeout runs out.  The answer counts only if the process listening on the

@@ -1,0 +1,174 @@
+/* A capture of a running process slicebench did not start: what says
+ * where it came from, beside the placement the table's readers read.
+ * Everything here reads /proc; nothing is written, nothing is signalled. */
+#include <dirent.h>
+#include <stdio.h>
+
+#include "slices/attr/capture.h"
+#include "common/secret.h"
+#include "common/util.h"
+
+/* Command-line words longer than this are cut (a server's are short). */
+#define CMDLINE_MAX 4096
+
+/* One word of a command line as it may be shown: an option's value whose
+ * option names a secret (--password=x, as an environment variable would)
+ * withheld, the word after a bare --password, and URL credentials. */
+static char *mask_word(const char *word, bool *after_secret)
+{
+	const char *name = word + strspn(word, "-");
+	size_t n = strcspn(name, "=");
+	_cleanup_free_ char *option = strndup(name, n);
+	bool secret = option && secret_name(option);
+
+	if (!option)
+		return NULL;
+	if (*after_secret) {
+		*after_secret = false;
+		return strdup(SECRET_WITHHELD_PART);
+	}
+	if (secret && name[n] == '=') {
+		char *shown;
+
+		return xasprintf(&shown, "%.*s=%s", (int)(name + n - word), word, SECRET_WITHHELD_PART) < 0 ? NULL : shown;
+	}
+	/* mysqld's -pPASSWORD, and --password with its value the next word. */
+	if (strncmp(word, "-p", 2) == 0 && word[2] && word[1] != '-')
+		return strdup("-p" SECRET_WITHHELD_PART);
+	*after_secret = secret && word != name && !name[n];
+	return secret_mask_value("", word);
+}
+
+/* /proc/PID/cmdline as words separated by blanks, each masked. */
+static int read_cmdline(pid_t pid, char **ret)
+{
+	char path[64], buf[CMDLINE_MAX];
+	_cleanup_fclose_ FILE *f = NULL;
+	char *text = NULL;
+	FILE *out;
+	size_t len = 0, n;
+	int r = 0;
+	bool after_secret = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	out = open_memstream(&text, &len);
+	if (!out)
+		return -ENOMEM;
+	for (size_t off = 0; r >= 0 && off < n; off += strlen(buf + off) + 1) {
+		_cleanup_free_ char *shown = mask_word(buf + off, &after_secret);
+
+		if (!shown || fprintf(out, "%s%s", off ? " " : "", shown) < 0)
+			r = -ENOMEM;
+	}
+	if (fclose(out) != 0 || r < 0) {
+		free(text);
+		return -ENOMEM;
+	}
+	*ret = text;
+	return 0;
+}
+
+/* The inodes of pid's sockets ("socket:[123]"), up to max. */
+static size_t socket_inodes(pid_t pid, unsigned long *inodes, size_t max)
+{
+	char dir[64], link[340], target[64];
+	DIR *d;
+	struct dirent *e;
+	size_t n = 0;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
+	d = opendir(dir);
+	while (d && n < max && (e = readdir(d))) {
+		ssize_t len;
+
+		snprintf(link, sizeof(link), "%s/%s", dir, e->d_name);
+		len = readlink(link, target, sizeof(target) - 1);
+		if (len <= 0)
+			continue;
+		target[len] = 0;
+		if (sscanf(target, "socket:[%lu]", &inodes[n]) == 1)
+			n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+int capture_listening_socket(pid_t pid, char **ret)
+{
+	unsigned long inodes[256];
+	size_t n = socket_inodes(pid, inodes, ELEMENTSOF(inodes));
+	_cleanup_fclose_ FILE *f = NULL;
+	char path[64], line[4200];
+
+	snprintf(path, sizeof(path), "/proc/%d/net/unix", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	/* Num RefCount Protocol Flags Type St Inode Path: a listening socket
+	 * has __SO_ACCEPTCON (0x10000) among its flags. */
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long flags, inode;
+		char name[4097];
+
+		if (sscanf(line, "%*s %*s %*s %lx %*s %*s %lu %4096s", &flags, &inode, name) != 3 ||
+		    !(flags & 0x10000) || name[0] != '/')
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (inodes[i] == inode)
+				return (*ret = strdup(name)) ? 0 : -ENOMEM;
+	}
+	return -ENOENT;
+}
+
+int capture_describe(pid_t pid, struct placement *p)
+{
+	_cleanup_free_ char *cmdline = NULL, *socket = NULL;
+	char path[64], exe[4096];
+	ssize_t n;
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	if (n < 0)
+		return -errno;
+	exe[n] = 0;
+	r = placement_setf(p, CAPTURE_PREFIX "pid", "%d", (int)pid);
+	if (r >= 0)
+		r = placement_set(p, CAPTURE_PREFIX "exe", exe);
+	if (r >= 0 && read_cmdline(pid, &cmdline) >= 0)
+		r = placement_set(p, CAPTURE_PREFIX "cmdline", cmdline);
+	if (r >= 0 && capture_listening_socket(pid, &socket) >= 0)
+		r = placement_set(p, CAPTURE_PREFIX "socket", socket);
+	return r;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && streq(s + n - m, suffix);
+}
+
+int capture_set_kind(struct placement *p)
+{
+	const char *unit = placement_get(p, "unit"), *cg = placement_get(p, "cgroup.unified");
+	const char *kind = "raw";
+
+	if (!cg || streq(cg, "/"))
+		cg = placement_get(p, "cgroup.systemd");
+	if (unit && strncmp(unit, "session-", 8) == 0 && ends_with(unit, ".scope"))
+		kind = "login";
+	else if (unit && *unit && cg && strstr(cg, "/user@"))
+		kind = "user";
+	else if (unit && ends_with(unit, ".service"))
+		kind = "service";
+	else if (unit && ends_with(unit, ".scope"))
+		kind = "scope";
+	return placement_set(p, CAPTURE_PREFIX "kind", kind);
+}

@@ -1,0 +1,30 @@
+/* A capture: the placement of a running process that slicebench did not
+ * start (place --pid, place --unit), read by the same table of readers as
+ * any placement, and the facts that say where it came from: its PID, its
+ * binary and command line (secrets masked), the socket it listens on, and
+ * the kind of context that stands where it ran.  Reading it changes
+ * nothing: /proc, cgroupfs and (the caller's) systemd's answers only. */
+#pragma once
+
+#include <sys/types.h>
+
+#include "slices/attr/placement.h"
+
+/* Every key a capture adds beside the placement's own starts with this:
+ * they name the captured start, never describe a process (identity). */
+#define CAPTURE_PREFIX "capture."
+
+/* capture.pid, capture.exe, capture.cmdline (secrets masked),
+ * capture.socket (the unix socket it listens on, if any) into p, which
+ * holds pid's placement. */
+int capture_describe(pid_t pid, struct placement *p);
+
+/* capture.kind: the kind of context that runs a server where p's process
+ * ran, from its unit and cgroup (placement keys unit, cgroup.*): a
+ * session scope is login, a user manager's unit user, another service
+ * service, another scope scope, no unit raw. */
+int capture_set_kind(struct placement *p);
+
+/* The path of the unix socket pid listens on (in its own network
+ * namespace, as its mount namespace names it); -ENOENT: none. */
+int capture_listening_socket(pid_t pid, char **ret);
