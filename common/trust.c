@@ -62,3 +62,57 @@ int trust_preload_list(const char *value, char **ret_why)
 	}
 	return 0;
 }
+
+/* Each directory of a colon-separated list; an empty entry is the working
+ * directory, which no input chooses. */
+static int trust_dir_list(const char *value, char **ret_why)
+{
+	_cleanup_free_ char *copy = strdup(value);
+	const char *dir;
+	char *rest = copy;
+
+	if (!copy)
+		return -ENOMEM;
+	while ((dir = strsep(&rest, ":"))) {
+		if (*dir != '/')
+			return xasprintf(ret_why, "'%s' is not an absolute directory", dir) < 0 ? -ENOMEM : -EINVAL;
+		if (dir_check_trusted(dir) < 0)
+			return xasprintf(ret_why, "%s is not a directory root alone can change", dir) < 0 ? -ENOMEM : -EPERM;
+	}
+	return 0;
+}
+
+/* Each word with a '/' of a value: a file root alone could have put
+ * there, or such a directory. */
+static int trust_paths_in(const char *value, char **ret_why)
+{
+	_cleanup_free_ char *copy = strdup(value);
+	char *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *w = strtok_r(copy, " :\t", &save); w; w = strtok_r(NULL, " :\t", &save)) {
+		struct stat st;
+
+		if (!strchr(w, '/'))
+			continue;
+		if (stat(w, &st) == 0 && S_ISDIR(st.st_mode) ? trust_dir_list(w, ret_why) < 0 : trust_code_file(w, ret_why) < 0)
+			return -EPERM;
+	}
+	return 0;
+}
+
+int trust_env_value(const char *name, const char *value, char **ret_why)
+{
+	static const char *const libraries[] = { "LD_PRELOAD", "LD_AUDIT", NULL };
+	size_t n = strlen(name);
+
+	if (!trust_env_chooses_code(name))
+		return 0;
+	for (size_t i = 0; libraries[i]; i++)
+		if (streq(name, libraries[i]))
+			return trust_preload_list(value, ret_why);
+	if (n >= 4 && streq(name + n - 4, "PATH"))
+		return trust_dir_list(value, ret_why);
+	return trust_paths_in(value, ret_why);
+}

@@ -21,3 +21,13 @@ int trust_code_file(const char *path, char **ret_why);
  * between them): a name without a slash is found by the loader in the
  * system's own directories and is trusted as they are. */
 int trust_preload_list(const char *value, char **ret_why);
+
+/* The value of an environment variable that chooses code (see
+ * trust_env_chooses_code()), as input gave it: 0 if what it names is
+ * root's alone; -EPERM (or -ENOENT, -EINVAL) with why in *ret_why if not.
+ * LD_PRELOAD and LD_AUDIT: each library (trust_preload_list()); a variable
+ * of directories (PATH, LD_LIBRARY_PATH, GCONV_PATH): each directory
+ * (dir_check_trusted()); any other that names a path (a word with a '/'):
+ * each such word as a file or a directory.  A variable that chooses no
+ * code is 0. */
+int trust_env_value(const char *name, const char *value, char **ret_why);

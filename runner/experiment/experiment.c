@@ -8,6 +8,7 @@
 
 #include "experiment/parse.h"
 #include "common/topology.h"
+#include "slices/attr/placement.h"
 
 /* The stem of path: experiments/cpu-quota.ini is cpu-quota. */
 static int stem_of(const char *path, char *buf, size_t len)
@@ -39,6 +40,9 @@ int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *
 	}
 	if (r >= 0)
 		r = parse_file(&p, ret_msg);
+	/* A replay may give a context its kind, which the checks want. */
+	if (r >= 0)
+		r = replay_snapshots(&p);
 	/* The mirror needs each context's kind, and brings properties that
 	 * the checks after it see as the file's. */
 	if (r >= 0)
@@ -47,8 +51,10 @@ int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *
 		r = mirror_units(&p);
 	if (r >= 0)
 		r = check_settings(&p);
-	for (size_t i = 0; i < EXP_CONTEXTS_MAX; i++)
+	for (size_t i = 0; i < EXP_CONTEXTS_MAX; i++) {
 		free(p.unit[i]);
+		free(p.from[i]);
+	}
 	if (p.msg) {
 		*ret_msg = p.msg;
 		r = -EINVAL;
@@ -81,6 +87,9 @@ void experiment_done(struct experiment *e)
 	for (size_t i = 0; i < e->n_contexts; i++) {
 		free(e->client_cpus[i]);
 		free(e->mirror_notes[i]);
+		if (e->replays[i])
+			placement_done(e->replays[i]);
+		free(e->replays[i]);
 	}
 	for (size_t i = 0; i < e->n_vary; i++)
 		free(e->vary_values[i]);
@@ -241,6 +250,7 @@ int experiment_copy_settings(const struct experiment *from, struct experiment *t
 			to->n_client_cpus = from->n_client_cpus;
 			break;
 		case TYPE_UNIT: /* the types of keys of the file's own or of other sections */
+		case TYPE_FILE:
 		case TYPE_CPUS_TEXT:
 		case TYPE_FLAGS:
 		case TYPE_KIND:

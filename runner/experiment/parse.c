@@ -360,6 +360,7 @@ int set_key(struct parser *p, const struct key_def *k, const char *value)
 			return fail_at(p, p->line, k->name, "bad value '%s' (%s)", value, word_list(k->words, list, sizeof(list)));
 		return set_text(field, value);
 	case TYPE_UNIT:
+	case TYPE_FILE:
 		return set_text(field, value);
 	case TYPE_REPEAT:
 	case TYPE_UINT:

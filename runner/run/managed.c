@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "slices/sys/bus.h"
+#include "slices/attr/capture.h"
 #include "slices/server/proxy.h"
 #include "oltp/oltp.h"
 #include "common/topology.h"
@@ -251,6 +252,20 @@ void managed_warn_not_in_force(const char *what, const struct placement *p)
 	for (size_t i = 0; i < p->n; i++)
 		if (strncmp(p->attrs[i].key, "in_force.", 9) == 0 && strncmp(p->attrs[i].value, "no", 2) == 0)
 			log_warning("%s: %s= is not in force: %s", what, p->attrs[i].key + 9, p->attrs[i].value + 4);
+}
+
+int managed_replay_compare(const char *what, const struct context *c, struct placement *p)
+{
+	size_t same, total;
+	int r;
+
+	if (!c->spec->replays)
+		return 0;
+	r = capture_compare(c->spec->replays, p, &same, &total);
+	if (r >= 0)
+		log_info("%s: reproduced %zu of %zu attributes of the capture; differs: %s", what, same, total,
+			 placement_get(p, "replay.differs"));
+	return r;
 }
 
 int managed_unit_facts(sd_bus *bus, pid_t pid, struct placement *p)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "slices/attr/capture.h"
+#include "slices/attr/props.h"
 #include "common/secret.h"
 #include "common/util.h"
 
@@ -171,4 +172,73 @@ int capture_set_kind(struct placement *p)
 	else if (unit && ends_with(unit, ".scope"))
 		kind = "scope";
 	return placement_set(p, CAPTURE_PREFIX "kind", kind);
+}
+
+bool capture_key_is_own(const char *key)
+{
+	return strncmp(key, CAPTURE_PREFIX, strlen(CAPTURE_PREFIX)) == 0 || strncmp(key, "replay.", 7) == 0;
+}
+
+/* An attribute of the captured process a replay can be held to. */
+static bool compared(const char *key)
+{
+	return !capture_key_is_own(key) && !placement_key_is_identity(key) && !placement_key_is_counter(key) &&
+	       !placement_key_is_setting(key) && strncmp(key, "client.", 7) != 0 && !streq(key, "server.read") &&
+	       !streq(key, "server.missing");
+}
+
+/* Why a replay did not bring key back: the row that would set it, or that
+ * none can. */
+static const char *why_differs(const char *key, char *buf, size_t len)
+{
+	const struct prop_def *taker = prop_taking_key(key), *row = NULL;
+	size_t n;
+	const struct prop_def *t = prop_table(&n);
+
+	for (size_t i = 0; i < n && !row; i++)
+		if (prop_moves_key(&t[i], key))
+			row = &t[i];
+	if (taker)
+		snprintf(buf, len, "%s%s set from the capture, read back otherwise", taker->name, taker->dbus_name ? "=" : "");
+	else if (strncmp(key, "server.", 7) == 0)
+		snprintf(buf, len, "a server option: [server] and slicebench's option file set it");
+	else if (row)
+		snprintf(buf, len, "%s: recorded, not set by a replay", row->name);
+	else
+		snprintf(buf, len, "no setting of the table moves it");
+	return buf;
+}
+
+int capture_compare(const struct placement *snap, struct placement *p, size_t *ret_same, size_t *ret_total)
+{
+	_cleanup_free_ char *differs = NULL;
+	size_t same = 0, total = 0, len = 0;
+	FILE *f = open_memstream(&differs, &len);
+	int r;
+
+	if (!f)
+		return -ENOMEM;
+	for (size_t i = 0; i < snap->n; i++) {
+		const char *key = snap->attrs[i].key, *here = placement_get(p, key);
+		char why[160];
+
+		if (!compared(key))
+			continue;
+		total++;
+		if (streq_ptr(here, snap->attrs[i].value)) {
+			same++;
+			continue;
+		}
+		fprintf(f, "%s%s captured %s, here %s (%s)", len ? "; " : "", key, snap->attrs[i].value,
+			here ? here : "(none)", why_differs(key, why, sizeof(why)));
+		fflush(f);
+	}
+	if (fclose(f) != 0)
+		return -ENOMEM;
+	r = placement_setf(p, "replay.reproduced", "%zu of %zu", same, total);
+	if (r >= 0)
+		r = placement_set(p, "replay.differs", differs && *differs ? differs : "nothing");
+	*ret_same = same;
+	*ret_total = total;
+	return r;
 }

@@ -6,6 +6,8 @@
  * nothing: /proc, cgroupfs and (the caller's) systemd's answers only. */
 #pragma once
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 #include "slices/attr/placement.h"
@@ -28,3 +30,14 @@ int capture_set_kind(struct placement *p);
 /* The path of the unix socket pid listens on (in its own network
  * namespace, as its mount namespace names it); -ENOENT: none. */
 int capture_listening_socket(pid_t pid, char **ret);
+
+/* Does the key say where a capture or its replay came from (capture.*,
+ * replay.*), rather than describe a process? */
+bool capture_key_is_own(const char *key);
+
+/* The placement p of a start that replays the snapshot snap, compared
+ * attribute by attribute (every key of snap that describes the process:
+ * not identity, counters, settings, the client's, the capture's own):
+ * replay.reproduced "N of M" and replay.differs "KEY captured X, here Y
+ * (why); ..." into p, and N and M. */
+int capture_compare(const struct placement *snap, struct placement *p, size_t *ret_same, size_t *ret_total);

@@ -140,7 +140,7 @@ static const struct prop_def props[] = {
 	{ .name = "CPUSchedulingPolicy", .dbus_name = "CPUSchedulingPolicy", .signature = "i", .class = PROP_EXEC,
 	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_sched_policy, .apply = apply_sched,
 	  .read = read_sched, .keys = { "sched.policy", "sched.priority" }, .in_force = force_sched_policy,
-	  .example = "batch", .help = "other, batch, idle, fifo or rr" },
+	  .example = "batch", .help = "other, batch, idle, fifo or rr", .take = take_value },
 	{ .name = "CPUSchedulingPriority", .dbus_name = "CPUSchedulingPriority", .signature = "i", .class = PROP_EXEC,
 	  .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY, .parse = parse_ranged, .apply = apply_sched,
 	  .read = read_sched, .keys = { "sched.priority" }, .in_force = force_i, .example = "0",
