@@ -38,9 +38,8 @@ static int reachable(pid_t pid, const char *socket, char *buf, size_t len)
 int server_facts_of(pid_t pid, const char *exe, const char *socket, struct placement *p)
 {
 	const struct server_engine *engine = engine_of(exe);
-	char path[4200], *at = path;
+	char path[4200];
 	struct server s = {};
-	pid_t peer = 0;
 	int r;
 
 	if (!engine)
@@ -50,13 +49,12 @@ int server_facts_of(pid_t pid, const char *exe, const char *socket, struct place
 	if (!socket)
 		return placement_setf(p, "server.read", "no: PID %d listens on no unix socket", (int)pid);
 	reachable(pid, socket, path, sizeof(path));
-	if (server_socket_peer(path, &peer) < 0 || peer != pid)
-		return placement_setf(p, "server.read", "no: the process listening on %s is %s, not PID %d", socket,
-				      peer ? "another" : "none that answers", (int)pid);
-	s = (struct server){ .engine = engine, .socket = at };
+	s = (struct server){ .engine = engine, .socket = path, .peer = pid };
 	r = server_facts(&s, p);
 	if (r == -ENOMEM)
 		return r;
+	if (r == -ESRCH)
+		return placement_setf(p, "server.read", "no: the process answering on %s is not PID %d", socket, (int)pid);
 	if (r < 0)
 		return placement_setf(p, "server.read", "no: root cannot log in over %s (%s); give the server's "
 				      "settings by hand", socket, strerror(-r));

@@ -390,12 +390,22 @@ int server_facts(const struct server *s, struct placement *p)
 	return s->engine->facts ? s->engine->facts(s, p) : 0;
 }
 
-int server_socket_peer(const char *path, pid_t *ret)
+int server_peer_of(int fd, pid_t *ret)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+		return -errno;
+	*ret = cred.pid;
+	return 0;
+}
+
+/* The PID that listens on the socket, from the peer credentials. */
+static int socket_peer(const char *path, pid_t *ret)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	_cleanup_close_ int fd = -EBADF;
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
 
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
@@ -403,11 +413,9 @@ int server_socket_peer(const char *path, pid_t *ret)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		return -errno;
-	*ret = cred.pid;
-	return 0;
+	return server_peer_of(fd, ret);
 }
 
 static pid_t parent_of(pid_t pid)
@@ -462,7 +470,7 @@ int server_wait_ready(const struct server *s, pid_t *pid, uint64_t timeout_ns, p
 			return -EINTR;
 		/* Ours only if the process listening is the one just started: a
 		 * socket can be answered by another server. */
-		if (s->engine->ping(s) && server_socket_peer(s->socket, &peer) >= 0) {
+		if (s->engine->ping(s) && socket_peer(s->socket, &peer) >= 0) {
 			if (*pid <= 0 || is_or_descends_from(peer, *pid))
 				return 0;
 			other = peer;

@@ -78,6 +78,7 @@ static int write_option_file(const struct server_config *cfg, const struct serve
 static int connect_root(const struct server *s, unsigned timeout, MYSQL **ret)
 {
 	MYSQL *m = mysql_init(NULL);
+	pid_t peer;
 
 	if (!m)
 		return -ENOMEM;
@@ -85,6 +86,10 @@ static int connect_root(const struct server *s, unsigned timeout, MYSQL **ret)
 	if (!mysql_real_connect(m, NULL, "root", NULL, NULL, 0, s->socket, 0)) {
 		mysql_close(m);
 		return -ECONNREFUSED;
+	}
+	if (s->peer && (server_peer_of(mysql_get_socket(m), &peer) < 0 || peer != s->peer)) {
+		mysql_close(m);
+		return -ESRCH;
 	}
 	*ret = m;
 	return 0;
