@@ -171,6 +171,45 @@ static bool kind_takes(enum context_kind kind, enum cgroup_mode mode, const stru
 	       (l->b->kind == kind || kind_takes_side(kind, mode, f, f->in_b, l->pb));
 }
 
+/* The recorded row other than row that follows key (the allocator
+ * follows env.LD_PRELOAD), NULL if none. */
+static const struct prop_def *followed_by(const struct prop_def *row, const char *key)
+{
+	size_t n;
+	const struct prop_def *t = prop_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (&t[i] != row && t[i].class == PROP_RECORD && !t[i].take && prop_moves_key(&t[i], key))
+			return &t[i];
+	return NULL;
+}
+
+/* Into f's detail: each key of f's row that differs and that a recorded
+ * attribute follows, with that attribute on both sides: "LD_PRELOAD
+ * (allocator jemalloc against glibc)". */
+static void label_followed(struct factor *f, const struct link *l)
+{
+	size_t len = strlen(f->row->keys[0]) - 1;
+
+	for (int side = 0; side < 2; side++) {
+		const struct placement *p = side ? l->pb : l->pa, *o = side ? l->pa : l->pb;
+
+		for (size_t i = 0; i < p->n; i++) {
+			const char *k = p->attrs[i].key, *rk;
+			const struct prop_def *by = followed_by(f->row, k);
+			char one[96];
+
+			if (!by || !prop_moves_key(f->row, k) || !is_attribute(l, k) || (side && placement_get(o, k)) ||
+			    streq_ptr(placement_get(o, k), p->attrs[i].value))
+				continue;
+			rk = by->keys[0];
+			snprintf(one, sizeof(one), "%s (%s %s against %s)", k + len, rk, placement_get(l->pa, rk) ?: "unset",
+				 placement_get(l->pb, rk) ?: "unset");
+			append(f->detail, sizeof(f->detail), "%s%s", one);
+		}
+	}
+}
+
 /* "CPUQuota=" (a row systemd sets) or "environment", "the proxy's
  * CPUQuota=" for the proxy's; for a factor only the placements show, the
  * detail: the row's first key on both sides, or the names of the
@@ -194,6 +233,9 @@ static void factor_label(struct factor *f, const struct link *l)
 		snprintf(f->detail, sizeof(f->detail), "%s %s against %s", key, va ? va : "unset", vb ? vb : "unset");
 		return;
 	}
+	/* A variable that a recorded attribute follows (LD_PRELOAD, the
+	 * allocator) first, with what that attribute is on each side. */
+	label_followed(f, l);
 	for (int side = 0; side < 2; side++) {
 		const struct placement *p = side ? l->pb : l->pa, *o = side ? l->pa : l->pb;
 
@@ -201,7 +243,7 @@ static void factor_label(struct factor *f, const struct link *l)
 			const char *k = p->attrs[i].key;
 
 			if (!prop_moves_key(f->row, k) || !is_attribute(l, k) || (side && placement_get(o, k)) ||
-			    streq_ptr(placement_get(o, k), p->attrs[i].value))
+			    streq_ptr(placement_get(o, k), p->attrs[i].value) || followed_by(f->row, k))
 				continue;
 			if (strlen(f->detail) + strlen(k) < sizeof(f->detail) - 16)
 				append(f->detail, sizeof(f->detail), "%s%s", k + strlen(key) - 1);

@@ -7,6 +7,7 @@
 #include "slices/attr/capture.h"
 #include "slices/attr/props.h"
 #include "common/secret.h"
+#include "common/trust.h"
 #include "common/util.h"
 
 /* Command-line words longer than this are cut (a server's are short). */
@@ -241,4 +242,59 @@ int capture_compare(const struct placement *snap, struct placement *p, size_t *r
 	*ret_same = same;
 	*ret_total = total;
 	return r;
+}
+
+/* One more "NAME..." to a list separated by ", ". */
+static int list_add(char **list, const char *fmt, const char *name, const char *more)
+{
+	char *s;
+
+	if (xasprintf(&s, "%s%s", strempty(*list), *list ? ", " : "") < 0)
+		return -ENOMEM;
+	free(*list);
+	*list = s;
+	if (xasprintf(&s, fmt, *list, name, more) < 0)
+		return -ENOMEM;
+	free(*list);
+	*list = s;
+	return 0;
+}
+
+int capture_environment_words(const struct placement *p, char **ret_words, char **ret_left, char **ret_code,
+			      char **ret_refused)
+{
+	_cleanup_free_ char *words = NULL, *left = NULL, *code = NULL;
+	int r = 0;
+
+	*ret_words = *ret_left = *ret_code = *ret_refused = NULL;
+	for (size_t k = 0; r >= 0 && k < p->n; k++) {
+		const char *key = p->attrs[k].key, *v = p->attrs[k].value, *name = key + 4;
+		_cleanup_free_ char *why = NULL;
+
+		if (strncmp(key, "env.", 4) != 0 || placement_key_is_identity(key))
+			continue;
+		if (strstr(v, SECRET_WITHHELD_PART) || strstr(v, SECRET_WITHHELD) || strpbrk(v, " \t\n")) {
+			r = list_add(&left, "%s%s (%s)", name, strstr(v, "withheld") ? "a secret, withheld" : "blanks in its value");
+			continue;
+		}
+		if (trust_env_chooses_code(name) && (r = trust_env_value(name, v, &why)) < 0) {
+			if (r != -ENOMEM && xasprintf(ret_refused, "%s=%s: %s", name, v, why ? why : "it cannot be checked") < 0)
+				return -ENOMEM;
+			return r == -ENOMEM ? r : -EPERM;
+		}
+		if (trust_env_chooses_code(name) && !streq(name, "PATH"))
+			r = list_add(&code, "%s%s=%s", name, v);
+		if (r >= 0)
+			r = words ? list_add(&words, "%s%s=%s", name, v) : xasprintf(&words, "%s=%s", name, v);
+	}
+	if (r < 0)
+		return r;
+	/* list_add separates by ", "; Environment= takes blanks. */
+	for (char *c = words; c && (c = strstr(c, ", ")); c++)
+		memmove(c, c + 1, strlen(c + 1) + 1);
+	*ret_words = words;
+	*ret_left = left;
+	*ret_code = code;
+	words = left = code = NULL;
+	return 0;
 }

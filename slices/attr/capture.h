@@ -41,3 +41,13 @@ bool capture_key_is_own(const char *key);
  * replay.reproduced "N of M" and replay.differs "KEY captured X, here Y
  * (why); ..." into p, and N and M. */
 int capture_compare(const struct placement *snap, struct placement *p, size_t *ret_same, size_t *ret_total);
+
+/* The environment p records (env.*) as Environment= words, for a unit that
+ * takes a captured or running server's: systemd's per-invocation variables
+ * left out, and a withheld secret or a value with blanks (named in
+ * *ret_left, "NAME (why), ..."; NULL: none).  A variable that chooses code
+ * is checked (trust_env_value()): taken and named in *ret_code
+ * ("NAME=VALUE, ..."), or -EPERM with "NAME=VALUE: why" in *ret_refused.
+ * *ret_words is NULL when nothing is left. */
+int capture_environment_words(const struct placement *p, char **ret_words, char **ret_left, char **ret_code,
+			      char **ret_refused);

@@ -208,7 +208,7 @@ static const struct prop_def props[] = {
 	  .append = append_environment_file, .class = PROP_EXEC, .systemd_modes = CGROUP_ANY, .raw_modes = CGROUP_ANY,
 	  .parse = parse_path, .apply = apply_environment_file, .read = read_environment_attr, .keys = { "env.*" },
 	  .in_force = force_environment_file, .format = format_env_files, .example = "/etc/os-release", .help = "a file of NAME=VALUE lines added to the environment (-PATH: may be missing)" },
-	{ .name = "allocator", .class = PROP_RECORD, .read = read_allocator_attr, .keys = { "allocator" },
+	{ .name = "allocator", .class = PROP_RECORD, .read = read_allocator_attr, .keys = { "allocator", "env.LD_PRELOAD" },
 	  .help = "the malloc mapped into the server (LD_PRELOAD of jemalloc or tcmalloc shows here)" },
 	{ .name = "thp", .class = PROP_RECORD, .read = read_thp, .keys = { "thp.enabled", "thp.defrag", "thp.process" },
 	  .help = "transparent huge pages: the host's enabled and defrag, the process's THP_enabled" },
