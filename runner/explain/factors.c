@@ -81,6 +81,19 @@ static const struct prop_def *owner_of(const char *key)
 	return NULL;
 }
 
+/* The recorded row whose own attribute key is and which follows other
+ * keys (the allocator: env.LD_PRELOAD), NULL if key is none such. */
+static const struct prop_def *follower_row(const char *key)
+{
+	size_t n;
+	const struct prop_def *t = prop_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (t[i].class == PROP_RECORD && !t[i].take && t[i].keys[0] && t[i].keys[1] && streq(t[i].keys[0], key))
+			return &t[i];
+	return NULL;
+}
+
 /* Does one of the first n factors of link l move key?  systemd turns on
  * the controller that one unit's setting needs in the units beside it in
  * its slice, so that a cgroup setting written for the proxy moves the
@@ -88,6 +101,13 @@ static const struct prop_def *owner_of(const char *key)
  * of its own): those are the proxy's setting's. */
 static bool moved_by(const struct factor_set *fs, size_t n, const struct link *l, const char *key)
 {
+	const struct prop_def *follows = follower_row(key);
+
+	/* A recorded attribute that follows others (the allocator, LD_PRELOAD)
+	 * is moved by whatever moves them. */
+	for (size_t i = 1; follows && i < ATTR_KEYS_MAX && follows->keys[i]; i++)
+		if (moved_by(fs, n, l, follows->keys[i]))
+			return true;
 	for (size_t k = 0; k < n; k++) {
 		const struct factor *f = &fs->f[k];
 		bool beside = f->proxy && !l->proxy && (f->in_a || f->in_b) && f->row->class == PROP_CGROUP;
@@ -225,8 +245,11 @@ static void factor_label(struct factor *f, const struct link *l)
 	}
 	snprintf(f->label, sizeof(f->label), "%s%s%s", f->proxy ? "the proxy's " : "", f->row->name,
 		 f->row->dbus_name ? "=" : "");
-	if (f->in_a || f->in_b || !l->pa)
+	if (f->in_a || f->in_b || !l->pa) {
+		if (l->pa && key[strlen(key) - 1] == '*')
+			label_followed(f, l); /* Environment= as written: what it brought, LD_PRELOAD */
 		return;
+	}
 	if (key[strlen(key) - 1] != '*') {
 		va = placement_get(l->pa, key);
 		vb = placement_get(l->pb, key);
