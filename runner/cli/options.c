@@ -50,6 +50,10 @@ void cli_help(const struct cli_verb *v, FILE *f)
 		n = snprintf(name, sizeof(name), "%s--%s%s%s", letter, o->name, o->arg ? " " : "", strempty(o->arg));
 		fprintf(f, "  %s%*s%s\n", name, MAX(HELP_COLUMN - n, 2), "", o->help);
 	}
+	if (v->help_tables) {
+		fputc('\n', f);
+		v->help_tables(f);
+	}
 }
 
 static int usage_error(const struct cli_verb *v, const char *fmt, va_list ap)

@@ -78,6 +78,7 @@ struct cli_verb {
 	const char *about;	  /* what it does, for --help */
 	const struct cli_option *const *options; /* NULL-terminated; --help is every verb's */
 	cli_parse_t parse;			 /* the CLI_CUSTOM options; NULL: none */
+	void (*help_tables)(FILE *f);		 /* --help's last part, made from the verb's tables; NULL: none */
 };
 
 /* Parses the options of argv[1..]; operands are argv[*ret_first..argc).

@@ -1,9 +1,9 @@
-/* The pieces of the HTML pages (report/html.h). */
+/* The pieces of the HTML pages (report/render/html.h). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "report/html.h"
+#include "report/render/html.h"
 #include "common/util.h"
 
 void html_text(FILE *out, const char *s)

@@ -1,10 +1,10 @@
-/* The run page's figures (report/html.h), SVG written by hand: every mark
+/* The run page's figures (report/render/html.h), SVG written by hand: every mark
  * an element with a class, every point its value as a <title>, so that
  * hovering shows it without a script. */
 #include <math.h>
 #include <stdio.h>
 
-#include "report/page.h"
+#include "report/render/page.h"
 #include "common/util.h"
 
 #define TPS_W 860

@@ -1,9 +1,9 @@
-/* The report's small helpers for host and placement values (report/model.h):
+/* The report's small helpers for host and placement values (report/model/model.h):
  * a scalar as text, a value as an owned string, and qsort's comparisons. */
 #include <stdio.h>
 #include <string.h>
 
-#include "report/model.h"
+#include "report/model/model.h"
 #include "common/util.h"
 
 const char *scalar_str(const json_t *v, char *buf, size_t len)

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "report/render.h"
+#include "report/render/render.h"
 #include "common/util.h"
 
 void csv_field(FILE *out, const char *s)
@@ -50,7 +50,7 @@ void csv_verdict(FILE *out, const struct stats_ratio *r, double level)
 	csv_number(out, r->sigma, 4);
 }
 
-int render_csv(const struct model *m, const struct report_options *o, FILE *out)
+int render_csv(const struct model *m, const json_t *doc _unused_, const struct report_options *o, FILE *out)
 {
 	size_t n_mech;
 	const struct oltp_mechanism_def *mech = oltp_mechanism_table(&n_mech);

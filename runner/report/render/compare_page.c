@@ -1,4 +1,4 @@
-/* compare as one HTML page (report/comparison.h): the ratios of every host
+/* compare as one HTML page (report/model/comparison.h): the ratios of every host
  * side by side as a figure (each host's ratio to its own baseline with its
  * interval, a row per context and thread count, on a log scale), the
  * tables of ratios and median TPS, and the host facts, those that differ
@@ -6,9 +6,9 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "report/comparison.h"
-#include "report/hosts.h"
-#include "report/html.h"
+#include "report/model/comparison.h"
+#include "report/render/html.h"
+#include "report/render/cells.h"
 #include "common/util.h"
 
 #define FOREST_W 900
@@ -180,7 +180,7 @@ static const char *other_key(const struct comparison *c, size_t k)
 }
 
 /* Whether the hosts differ, and the saturated steps: compare's own
- * sentences (report/hosts.h), word for word. */
+ * sentences (render/hosts.c), word for word. */
 static int compare_sentences(FILE *out, const struct comparison *c)
 {
 	_cleanup_free_ char *text = NULL;
@@ -202,7 +202,7 @@ static int compare_sentences(FILE *out, const struct comparison *c)
 	return 0;
 }
 
-int compare_html(const struct comparison *c, FILE *out)
+int compare_html(const struct comparison *c, const struct report_options *o _unused_, FILE *out)
 {
 	_cleanup_free_ char *title = NULL;
 	int r;

@@ -1,12 +1,13 @@
 /* The HTML renderer: a run's page.  The numbers are the model's (its cells,
  * verdicts, noises, failures and placement differences); the page adds
  * what only the document holds: the experiment, the host facts that
- * decide a comparison, the per-second TPS of every step (report/steps.c)
+ * decide a comparison, the per-second TPS of every step (render/steps.c)
  * and the commands that reproduce it. */
 #include <math.h>
 #include <stdio.h>
 
-#include "report/page.h"
+#include "report/render/page.h"
+#include "report/render/cells.h"
 #include "common/util.h"
 
 /* A member of the experiment by dotted path ("server.engine"). */

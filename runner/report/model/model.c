@@ -7,8 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "report/model.h"
-#include "report/report.h"
+#include "report/model/model.h"
 #include "stats/stats.h"
 #include "store/results.h"
 #include "slices/attr/snapshot.h"
@@ -25,6 +24,7 @@ void model_done(struct model *m)
 	free(m->threads);
 	for (size_t i = 0; m->cells && i < m->nrows * m->ncols; i++) {
 		free(m->cells[i].tps);
+		free(m->cells[i].within);
 		free(m->cells[i].round);
 	}
 	free(m->cells);
@@ -260,11 +260,14 @@ static int cell_summarize(struct cell *c, double *tps, const unsigned *round, do
 {
 	c->tps = malloc(c->n * sizeof(double));
 	c->round = malloc(c->n * sizeof(unsigned));
-	if (!c->tps || !c->round)
+	c->within = malloc((nw + 1) * sizeof(double));
+	if (!c->tps || !c->round || !c->within)
 		return -ENOMEM;
 	/* Before the medians sort them: the verdicts pair a TPS with its round. */
 	memcpy(c->tps, tps, c->n * sizeof(double));
 	memcpy(c->round, round, c->n * sizeof(unsigned));
+	memcpy(c->within, within, nw * sizeof(double));
+	c->n_within = nw;
 	c->across_cv = stats_cv(tps, c->n);
 	c->median = stats_median(tps, c->n);
 	c->min = tps[0];
@@ -322,9 +325,8 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 		if (r < 0)
 			return r;
 	}
-	r = noise_cell(c, tps, within, nw, m->level);
-	if (r < 0 || c->n == 0)
-		return r;
+	if (c->n == 0)
+		return 0;
 	r = cell_summarize(c, tps, rounds, p95, np, within, nw, tel, ntel, ns);
 	return r < 0 ? r : cell_mechanism(m, steps, row, col, c);
 }
@@ -608,9 +610,6 @@ static int compute_cells(struct model *m, const json_t *steps)
 		for (size_t col = 0; col < m->ncols; col++)
 			if ((r = compute_cell(m, steps, row, col, buf, rounds)) < 0)
 				return r;
-	r = model_judge(m);
-	if (r < 0)
-		return r;
 	json_array_foreach(steps, i, s) {
 		const char *why = json_string_value(json_object_get(s, "reason"));
 

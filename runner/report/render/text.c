@@ -1,285 +1,12 @@
-/* The text and Markdown renderers: a table (report/table.c) per metric,
- * then the noisy and failed steps and the placement differences.  compare
- * builds its tables with the same pieces. */
+/* The text and Markdown report: a table (render/cells.c) per metric, then
+ * the verdicts' notes, the noisy and failed steps and the placement
+ * differences, and the host's calibration. */
 #include <math.h>
 #include <stdio.h>
 
-#include "report/render.h"
+#include "report/render/render.h"
+#include "host/calibration.h"
 #include "common/util.h"
-
-static void add_tps(struct table *t, const struct cell *c)
-{
-	if (c->n == 0)
-		table_add(t, "%s", c->n_failed ? "failed" : GAP);
-	else if (c->n == 1)
-		table_add(t, "%.1f n=1", c->median);
-	else
-		table_add(t, "%.1f (%.1f..%.1f) n=%zu", c->median, c->min, c->max, c->n);
-}
-
-/* A bound of an interval: two decimals, or two digits below 0.1x and three
- * beyond 10x, so that no bound prints as 0.00. */
-void report_print_bound(char *buf, size_t len, double v)
-{
-	snprintf(buf, len, v < 0.1 ? "%.2g" : v >= 10 ? "%.3g" : "%.2f", v);
-}
-
-const char *report_format_p(double p, char *buf, size_t len)
-{
-	/* Three digits near the usual levels, so that 0.0497 does not read as 0.05. */
-	snprintf(buf, len, p < 0.001 ? "p<0.001" : p < 0.1 ? "p=%.3g" : "p=%.2g", p);
-	return buf;
-}
-
-const char *report_format_ratio(const struct stats_ratio *r, char *buf, size_t len)
-{
-	char lo[16], hi[16], p[16];
-
-	switch (r->verdict) {
-	case STATS_TOO_FEW:
-		snprintf(buf, len, "%.2fx (one repeat: no interval)", r->ratio);
-		break;
-	case STATS_NO_SPREAD:
-		snprintf(buf, len, "%.2fx (no spread: no interval)", r->ratio);
-		break;
-	case STATS_SIGNIFICANT:
-	case STATS_NOT_SIGNIFICANT:
-		report_print_bound(lo, sizeof(lo), r->lo);
-		report_print_bound(hi, sizeof(hi), r->hi);
-		snprintf(buf, len, "%.2fx (%s-%s) %s%s", r->ratio, lo, hi, report_format_p(r->p, p, sizeof(p)),
-			 r->verdict == STATS_SIGNIFICANT ? "" : " n.s.");
-		break;
-	}
-	return buf;
-}
-
-void add_ratio(struct table *t, const struct stats_ratio *r)
-{
-	char buf[REPORT_RATIO_MAX];
-
-	if (isnan(r->ratio))
-		table_add(t, GAP);
-	else
-		table_add(t, "%s", report_format_ratio(r, buf, sizeof(buf)));
-}
-
-static void add_number(struct table *t, double v, int decimals)
-{
-	if (isnan(v))
-		table_add(t, GAP);
-	else
-		table_add(t, "%.*f", decimals, v);
-}
-
-const char *report_percent(double v, char *buf, size_t len)
-{
-	if (isnan(v))
-		return GAP;
-	snprintf(buf, len, "%.1f%%", 100 * v);
-	return buf;
-}
-
-/* "within | across", and " !" when a step of the cell is noisy. */
-static void add_noise(struct table *t, const struct cell *c)
-{
-	char w[16], a[16];
-
-	if (c->n == 0)
-		table_add(t, GAP);
-	else
-		table_add(t, "%s | %s%s", report_percent(c->within_cv, w, sizeof(w)), report_percent(c->across_cv, a, sizeof(a)),
-			  c->n_noisy ? " !" : "");
-}
-
-/* "0.8..4.1 | 2.3, 5 | 0.0, 0": the load average's range over the
- * seconds, then the running and the uninterruptible tasks, mean and max. */
-static void add_load(struct table *t, const struct cell *c)
-{
-	const double *v = c->tel;
-
-	if (isnan(v[TEL_LOAD1_MIN]) || isnan(v[TEL_RUNNING_MEAN]))
-		table_add(t, GAP);
-	else
-		table_add(t, "%.1f..%.1f | %.1f, %.0f | %.1f, %.0f", v[TEL_LOAD1_MIN], v[TEL_LOAD1_MAX],
-			  v[TEL_RUNNING_MEAN], v[TEL_RUNNING_MAX], v[TEL_BLOCKED_MEAN], v[TEL_BLOCKED_MAX]);
-}
-
-/* "0.82 | 0.41 | proxy 0.30 | 0.95 (812.3 TPS)": the CPUs the server, the
- * client, the proxy and the neighbours used; the proxy's and the
- * neighbours' parts only where there were some, their servers' TPS only
- * when some were oltp neighbours. */
-static void add_cpu(struct table *t, const struct cell *c)
-{
-	const double *v = c->tel;
-	char text[128];
-	int n;
-
-	if (isnan(v[TEL_SERVER_CPU]) && isnan(v[TEL_CLIENT_CPU])) {
-		table_add(t, GAP);
-		return;
-	}
-	n = snprintf(text, sizeof(text), "%.2f | %.2f", v[TEL_SERVER_CPU], v[TEL_CLIENT_CPU]);
-	if (!isnan(v[TEL_PROXY_CPU]))
-		n += snprintf(text + n, sizeof(text) - (size_t)n, " | proxy %.2f", v[TEL_PROXY_CPU]);
-	if (!isnan(v[TEL_NEIGHBOURS_CPU]))
-		n += snprintf(text + n, sizeof(text) - (size_t)n, " | %.2f", v[TEL_NEIGHBOURS_CPU]);
-	if (!isnan(v[TEL_NEIGHBOURS_TPS]))
-		snprintf(text + n, sizeof(text) - (size_t)n, " (%.1f TPS)", v[TEL_NEIGHBOURS_TPS]);
-	table_add(t, "%s", text);
-}
-
-/* Whole microseconds and percents; a count per transaction with two decimals. */
-static int mechanism_digits(size_t row)
-{
-	size_t n;
-
-	return *oltp_mechanism_table(&n)[row].unit ? 0 : 2;
-}
-
-/* One cell of metric what at thread row r of column k, and beside a TPS its
- * ratio when ratio: "baseline" (or a gap) for a column without one. */
-static void add_cell(struct table *t, const struct model *m, enum metric what, size_t r, size_t k, bool ratio)
-{
-	const struct cell *c = model_cell(m, r, k);
-
-	switch (what) {
-	case METRIC_TPS:
-		add_tps(t, c);
-		if (ratio && m->cols[k].base < 0)
-			table_add(t, "%s", m->cols[k].is_baseline ? "baseline" : GAP);
-		else if (ratio && c->too_many_failed)
-			table_add(t, "no ratio: %zu of %zu failed", c->n_failed, c->n + c->n_failed);
-		else if (ratio)
-			add_ratio(t, &c->vs_base);
-		break;
-	case METRIC_P95:
-		add_number(t, c->p95_ms, 2);
-		break;
-	case METRIC_IDLE:
-		add_number(t, c->tel[TEL_IDLE_PCT], 1);
-		break;
-	case METRIC_LOAD:
-		add_load(t, c);
-		break;
-	case METRIC_THROTTLED:
-		add_number(t, c->tel[TEL_THROTTLED], 0);
-		break;
-	case METRIC_CPU:
-		add_cpu(t, c);
-		break;
-	case METRIC_NOISE:
-		add_noise(t, c);
-		break;
-	case METRIC_NOISE_CI:
-		add_noise_interval(t, c);
-		break;
-	default:
-		add_number(t, c->mechanism[what - METRIC_MECHANISM], mechanism_digits(what - METRIC_MECHANISM));
-		break;
-	}
-}
-
-/* A row per thread count and a column per context (and its ratio). */
-static void build_by_threads(const struct model *m, enum metric what, struct table *t)
-{
-	*t = (struct table){ .ncols = 1 };
-	for (size_t k = 0; k < m->ncols; k++)
-		t->ncols += 1 + (what == METRIC_TPS && m->cols[k].base >= 0);
-	table_add(t, "threads");
-	for (size_t k = 0; k < m->ncols; k++) {
-		table_add(t, "%s", m->cols[k].label);
-		if (what == METRIC_TPS && m->cols[k].base >= 0)
-			table_add(t, "ratio");
-	}
-	for (size_t r = 0; r < m->nrows; r++) {
-		table_add(t, "%lld", m->threads[r]);
-		for (size_t k = 0; k < m->ncols; k++)
-			add_cell(t, m, what, r, k, what == METRIC_TPS && m->cols[k].base >= 0);
-	}
-}
-
-/* A row per context and a column per thread count (and its ratio): what
- * fits a terminal when the contexts are many. */
-static void build_by_context(const struct model *m, enum metric what, struct table *t)
-{
-	bool ratio = false;
-
-	for (size_t k = 0; k < m->ncols; k++)
-		ratio |= what == METRIC_TPS && m->cols[k].base >= 0;
-	*t = (struct table){ .ncols = 1 + m->nrows * (1 + ratio), .left = 1 };
-	table_add(t, "context");
-	for (size_t r = 0; r < m->nrows; r++) {
-		table_add(t, "%lld thread%s", m->threads[r], m->threads[r] == 1 ? "" : "s");
-		if (ratio)
-			table_add(t, "ratio");
-	}
-	for (size_t k = 0; k < m->ncols; k++) {
-		table_add(t, "%s", m->cols[k].label);
-		for (size_t r = 0; r < m->nrows; r++)
-			add_cell(t, m, what, r, k, ratio);
-	}
-}
-
-int report_table(const struct model *m, enum metric what, size_t width, struct table *t)
-{
-	build_by_threads(m, what, t);
-	if (!t->error && width && table_text_width(t) > width) {
-		table_done(t);
-		build_by_context(m, what, t);
-	}
-	if (t->error) {
-		table_done(t);
-		return t->error;
-	}
-	return 0;
-}
-
-const char *report_table_caption(const struct model *m, enum metric what, char *buf, size_t len)
-{
-	switch (what) {
-	case METRIC_TPS:
-		if (m->baseline)
-			snprintf(buf, len,
-				 "TPS, median of the repeats (min..max) n=repeats; ratio to %s with its %g%% interval and p", 
-				 m->baseline, 100 * m->level);
-		else
-			snprintf(buf, len, "TPS, median of the repeats (min..max) n=repeats");
-		break;
-	case METRIC_NOISE:
-		snprintf(buf, len, "noise: CV of the per-second TPS within a start (median of the repeats) | "
-				   "CV of TPS across starts");
-		break;
-	case METRIC_NOISE_CI:
-		noise_interval_caption(m, buf, len);
-		break;
-	case METRIC_P95:
-		snprintf(buf, len, "p95 latency (ms), median of the repeats");
-		break;
-	case METRIC_IDLE:
-		snprintf(buf, len, "cpu idle %%, mean per step, median of the repeats");
-		break;
-	case METRIC_LOAD:
-		snprintf(buf, len, "load average min..max | running (R) tasks mean, max | uninterruptible (D) tasks "
-				   "mean, max; over the step's seconds, median of the repeats");
-		break;
-	case METRIC_THROTTLED:
-		snprintf(buf, len, "nr_throttled delta per step, median of the repeats");
-		break;
-	case METRIC_CPU:
-		snprintf(buf, len, "who got the CPU: CPU seconds per second of the server | the client | the proxy, "
-				   "where there is one | the neighbours (the oltp neighbours' own TPS), median of the repeats");
-		break;
-	default: {
-		size_t n;
-		const struct oltp_mechanism_def *d = &oltp_mechanism_table(&n)[what - METRIC_MECHANISM];
-
-		snprintf(buf, len, "%s%s%s%s, median of the repeats", d->label, *d->unit ? " (" : "", d->unit,
-			 *d->unit ? ")" : "");
-		break;
-	}
-	}
-	return buf;
-}
 
 static bool any_base_ratio(const struct model *m)
 {
@@ -481,29 +208,6 @@ static int print_vary_ratios(const struct model *m, bool markdown, FILE *out)
 	return 0;
 }
 
-/* The metrics whose tables the options ask for, TPS first; their count. */
-size_t report_metric_list(const struct report_options *o, enum metric list[static REPORT_METRICS_MAX])
-{
-	size_t n = 0;
-
-	list[n++] = METRIC_TPS;
-	if (o->latency)
-		list[n++] = METRIC_P95;
-	if (o->telemetry) {
-		list[n++] = METRIC_IDLE;
-		list[n++] = METRIC_LOAD;
-		list[n++] = METRIC_THROTTLED;
-		list[n++] = METRIC_CPU;
-		/* The evidence of mechanism: what the scheduler did per transaction. */
-		size_t rows;
-
-		oltp_mechanism_table(&rows);
-		for (size_t k = 0; k < rows; k++)
-			list[n++] = METRIC_MECHANISM + k;
-	}
-	return n;
-}
-
 static void print_failed_steps(const struct model *m, bool markdown, FILE *out)
 {
 	char buf[64];
@@ -546,7 +250,32 @@ static void print_placement_diffs(const struct model *m, bool markdown, FILE *ou
 
 /* A report's parts in their order: the tables, the noisy steps, the failed
  * ones, the placement differences. */
-int render_tables(const struct model *m, const struct report_options *o, bool markdown, FILE *out)
+/* After the tables: the calibration of the host the run was made on, as
+ * run recorded it with the host facts (host.json's calibration), where a
+ * ratio at its thread count is not significant. */
+static void quote_calibration(const json_t *doc, const struct model *m, bool markdown, FILE *out)
+{
+	const json_t *j = json_object_get(json_object_get(doc, "host"), "calibration");
+	struct calibration c;
+	bool ns = false;
+
+	if (!j || calibration_from_json(j, &c) < 0)
+		return;
+	for (size_t row = 0; row < m->nrows; row++)
+		for (size_t k = 0; k < m->ncols && m->threads[row] == c.threads; k++) {
+			const struct stats_ratio *v = &model_cell(m, row, k)->vs_base;
+
+			ns |= !isnan(v->ratio) && v->verdict != STATS_SIGNIFICANT;
+		}
+	if (ns)
+		fprintf(out, "%scalibrated: on this host the sigma between starts at %ld thread%s is %.1f%% (%.1f-%.1f%%), "
+			     "slicebench calibrate's figure for %s of %s, measured %s; the verdicts' notes take this run's "
+			     "own\n",
+			markdown ? "\n" : "", c.threads, c.threads == 1 ? "" : "s", 100 * c.sigma, 100 * c.sigma_lo,
+			100 * c.sigma_hi, c.context, c.experiment, c.date);
+}
+
+static int render_tables(const struct model *m, const struct report_options *o, bool markdown, FILE *out)
 {
 	enum metric list[REPORT_METRICS_MAX];
 	size_t n = report_metric_list(o, list), i;
@@ -588,4 +317,22 @@ int render_tables(const struct model *m, const struct report_options *o, bool ma
 	print_failed_steps(m, markdown, out);
 	print_placement_diffs(m, markdown, out);
 	return 0;
+}
+
+int render_text(const struct model *m, const json_t *doc, const struct report_options *o, FILE *out)
+{
+	int r = render_tables(m, o, false, out);
+
+	if (r >= 0)
+		quote_calibration(doc, m, false, out);
+	return r;
+}
+
+int render_markdown(const struct model *m, const json_t *doc, const struct report_options *o, FILE *out)
+{
+	int r = render_tables(m, o, true, out);
+
+	if (r >= 0)
+		quote_calibration(doc, m, true, out);
+	return r;
 }

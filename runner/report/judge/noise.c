@@ -18,14 +18,15 @@
  * mean of its starts' CVs with a t interval across the starts. */
 #include <math.h>
 
-#include "report/model.h"
+#include "report/judge/judge.h"
 #include "stats/spread.h"
 #include "common/util.h"
 
-int noise_cell(struct cell *c, const double *tps, const double *within, size_t nw, double level)
+/* A cell's two CVs with their intervals at level. */
+static int noise_cell(struct cell *c, double level)
 {
-	stats_mean_interval(within, nw, level, 0, &c->cv_within);
-	return stats_log_sd(tps, c->n, level, &c->cv_starts);
+	stats_mean_interval(c->within, c->n_within, level, 0, &c->cv_within);
+	return stats_log_sd(c->tps, c->n, level, &c->cv_starts);
 }
 
 /* Column k's noise against its baseline's in row, or none. */
@@ -52,6 +53,12 @@ int noise_judge(struct model *m)
 
 	if (!family)
 		return -ENOMEM;
+	for (size_t i = 0; i < m->nrows * m->ncols; i++) {
+		int r = noise_cell(&m->cells[i], m->level);
+
+		if (r < 0)
+			return r;
+	}
 	for (size_t row = 0; row < m->nrows; row++)
 		for (size_t k = 0; k < m->ncols; k++) {
 			struct cell *c = model_cell(m, row, k);

@@ -1,11 +1,11 @@
-/* The run page's small multiples (report/html.h): the per-second TPS of
+/* The run page's small multiples (report/render/html.h): the per-second TPS of
  * every step, a column's steps together, a row of figures per thread
  * count on one scale, so that a slow start or a stall stands out. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "report/page.h"
+#include "report/render/page.h"
 #include "common/util.h"
 
 #define SPARK_W 206

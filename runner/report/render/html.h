@@ -1,4 +1,4 @@
-/* The pieces of the HTML pages (report/page.c, explain/page.c): one file
+/* The pieces of the HTML pages (render/page.c, explain/page.c): one file
  * that opens from disk without a network, its style and a small script
  * inline, every figure SVG written here by hand, and nothing outside the
  * file referred to (no URL, no src, no href but to the page's own
@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "report/render.h"
+#include "report/render/render.h"
 
 /* s with &, <, >, " and ' as entities; NULL prints nothing. */
 void html_text(FILE *out, const char *s);

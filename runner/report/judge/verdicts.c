@@ -1,4 +1,4 @@
-/* The report's verdicts (report/model.h): for each thread count one fit
+/* The report's verdicts (report/model/model.h): for each thread count one fit
  * of the block model (stats/block.h) over every column whose starts did
  * not fail too often, the rounds as blocks; each column's ratio to its
  * baseline and to its context's first vary value is a contrast of that
@@ -7,7 +7,7 @@
  * the renderers show where they disagree with the model. */
 #include <math.h>
 
-#include "report/model.h"
+#include "report/judge/judge.h"
 #include "stats/block.h"
 #include "common/util.h"
 

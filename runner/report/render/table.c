@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "report/render.h"
+#include "report/render/render.h"
 #include "common/util.h"
 
 void table_add(struct table *t, const char *fmt, ...)

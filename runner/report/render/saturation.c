@@ -1,10 +1,10 @@
-/* The saturated steps in words, for report and compare (report/render.h):
+/* The saturated steps in words, for report and compare (report/render/render.h):
  * the steps whose client threads and the server threads serving them
  * were more than the CPUs their context may use, where TPS measures the
  * CPUs' sharing as much as the context. */
 #include <stdio.h>
 
-#include "report/render.h"
+#include "report/render/render.h"
 
 /* The saturated steps named in the text; JSON carries all of them. */
 #define SATURATED_LISTED 6

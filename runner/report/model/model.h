@@ -1,11 +1,13 @@
-/* The report's model, inside report/: the document of record (results_load())
- * read once into a table of TPS, a row per thread count and a column per
- * context (or context x vary value), each cell with its verdict against the
- * baseline (stats/block.h: log TPS ~ column + round, Holm-adjusted across
- * the table), with a vary its verdict against its context's first value
- * (CPUWeight=400 against CPUWeight=100), its failures, and its two noises,
- * within a start and across starts.  Every renderer reads only this;
- * the numbers are formatted by the renderers and nowhere else. */
+/* The report's model, the floor of report/ that reads: the document of
+ * record (results_load()) read once into a table of TPS, a row per thread
+ * count and a column per context (or context x vary value), each cell with
+ * its repeats, failures and noises within a start and across starts, and
+ * the places for what the judge (report/judge/) adds after it: the verdict
+ * against the baseline (stats/block.h: log TPS ~ column + round,
+ * Holm-adjusted across the table), with a vary its verdict against its
+ * context's first value (CPUWeight=400 against CPUWeight=100), and the
+ * noises' intervals.  Every renderer reads only this; the numbers are
+ * formatted by the renderers and nowhere else. */
 #pragma once
 
 #include <stdbool.h>
@@ -71,6 +73,8 @@ struct cell {
 	size_t n_stalled;   /* of the successful: steps with seconds at 0 TPS inside them */
 	long long stalled_s;
 	double *tps;	    /* the n successful repeats' TPS */
+	double *within;	    /* the n_within successful steps' per-second CVs */
+	size_t n_within;
 	unsigned *round;    /* the round (repeat) of each */
 	double median, min, max;
 	double within_cv; /* noise within a start: the CV of a step's per-second TPS, median over the repeats */
@@ -91,7 +95,7 @@ struct cell {
 	/* The steps' evidence of mechanism, a median per row of
 	 * oltp_mechanism_table(); NAN: none. */
 	double mechanism[OLTP_MECHANISM_MAX];
-	/* Noise as a result (report/noise.c), at the model's level: the CV
+	/* Noise as a result (report/judge/noise.c), at the model's level: the CV
 	 * across starts (the SD of log TPS over the successful starts, with
 	 * its chi-square interval), the CV within a step (each successful
 	 * step's per-second CV, their mean with a t interval across the
@@ -111,7 +115,7 @@ static inline bool cell_significant(const struct cell *c)
 	return c->vs_base.verdict == STATS_SIGNIFICANT;
 }
 /* Whether a cell takes part in the verdicts: it has starts, and they did
- * not fail too often (judged by model_judge()). */
+ * not fail too often (judged by model_judge(), report/judge/judge.h). */
 static inline bool cell_takes_part(const struct cell *c)
 {
 	return c->n > 0 && !c->too_many_failed;
@@ -150,33 +154,9 @@ struct model {
 	size_t family_noise; /* the noise verdicts the Holm adjustment is across */
 };
 
-/* The verdicts of every cell (report/verdicts.c): per thread count the
- * block model over every column, each column against its baseline and its
- * first vary value, Holm-adjusted across each table, with Welch's and the
- * rank-based cross-checks and the failure rates. */
-int model_judge(struct model *m);
-
-/* Noise as a result (report/noise.c): a cell's two CVs with their
- * intervals, from its c->n successful starts' TPS and within[0..nw),
- * each successful step's per-second CV; and, after model_judge(), each
- * column's noise against its baseline's, Holm-adjusted across the table
- * into m->family_noise. */
-int noise_cell(struct cell *c, const double *tps, const double *within, size_t nw, double level);
-int noise_judge(struct model *m);
-
-/* The observations of the block model in a row: log TPS of every column
- * that takes part (its starts did not fail too often), up to round until
- * (0: all), appended to obs[*n...] with column k as cell cell0 + k and
- * round r as block block0 + r - 1; *ret_blocks grows to the blocks used.
- * obs must have room for model_row_size() more.  report fits one model's
- * row, compare every host's rows together (report/hosts.c). */
-struct block_obs;
-size_t model_row_size(const struct model *m, size_t row);
-void model_row_append(const struct model *m, size_t row, unsigned until, size_t cell0, size_t block0,
-		      struct block_obs *obs, size_t *n, size_t *ret_blocks);
-
-/* The verdicts at level (0.95).  -EINVAL: doc is not a document of record,
- * or level is outside (0, 1); -EPROTONOSUPPORT: an unknown format_version;
+/* doc's model, its intervals to be at level (0.95), not yet judged
+ * (report/judge/judge.h).  -EINVAL: doc is not a document of record, or
+ * level is outside (0, 1); -EPROTONOSUPPORT: an unknown format_version;
  * -ENOMEM. */
 int model_build(const json_t *doc, double level, struct model *ret);
 void model_done(struct model *m);
@@ -185,6 +165,11 @@ static inline struct cell *model_cell(const struct model *m, size_t row, size_t 
 {
 	return &m->cells[row * m->ncols + col];
 }
+
+/* A step's TPS as the verdicts take it: NAN for a step that failed or
+ * completed nothing, which counts as a failure (a floor in its place
+ * would be a made-up number in a mean).  report and explain share it. */
+double report_step_tps(const json_t *step);
 
 /* A scalar as text: strings as they are, numbers and booleans printed into
  * buf; NULL for null, absent and nested values. */

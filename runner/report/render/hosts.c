@@ -1,11 +1,11 @@
-/* The host x context interaction's renderers (report/hosts.h), which
+/* The host x context interaction's renderers (report/model/comparison.h), which
  * compare calls after each host's own table: text and Markdown, CSV
  * records and the JSON member. */
 #include <math.h>
 #include <stdio.h>
 
-#include "report/hosts.h"
-#include "report/render.h"
+#include "report/model/comparison.h"
+#include "report/render/render.h"
 #include "common/util.h"
 
 /* The host x context table, each row's sentences, what was not compared. */
@@ -132,4 +132,70 @@ void hosts_csv(const struct host_model *h, FILE *out)
 			csv_field(out, hr->baseline);
 			fputc('\n', out);
 		}
+}
+
+/* "1.24x (1.18-1.30)", without an interval "1.24x (no interval)". */
+static void put_ratio(FILE *f, const struct stats_ratio *r)
+{
+	if (isnan(r->ratio))
+		fputs("no ratio", f);
+	else if (isnan(r->lo))
+		fprintf(f, "%.2fx (no interval)", r->ratio);
+	else
+		fprintf(f, "%.2fx (%.2f-%.2f)", r->ratio, r->lo, r->hi);
+}
+
+static void put_p(FILE *f, double p)
+{
+	fprintf(f, p < 0.001 ? "p<0.001" : p < 0.1 ? "p=%.3g" : "p=%.2g", p);
+}
+
+/* The ratio of ratios: how far apart, the larger on which host; or what
+ * a test of these rounds could have seen. */
+static void put_differ(FILE *f, const struct host_model *h, const struct stats_ratio *x, size_t d)
+{
+	bool up = x->ratio >= 1;
+
+	if (isnan(x->ratio)) {
+		fputs("no difference to test (a host has no ratio)", f);
+		return;
+	}
+	if (isnan(x->lo)) {
+		fprintf(f, "%s's ratio is %.2fx %s's, without an interval (too few repeats or no spread)", h->labels[d],
+			x->ratio, h->labels[0]);
+		return;
+	}
+	if (x->verdict == STATS_SIGNIFICANT) {
+		fprintf(f, "the hosts differ by %.2fx (%.2f-%.2f), ", up ? x->ratio : 1 / x->ratio, up ? x->lo : 1 / x->hi,
+			up ? x->hi : 1 / x->lo);
+		put_p(f, x->p);
+		fprintf(f, ", the ratio higher on %s", h->labels[up ? d : 0]);
+		return;
+	}
+	fprintf(f, "no difference between the hosts shown: %s's ratio is %.2fx %s's (%.2f-%.2f), ", h->labels[d], x->ratio,
+		h->labels[0], x->lo, x->hi);
+	put_p(f, x->p);
+	fprintf(f, " n.s.; these rounds could have detected %.2fx either way at %.0f%% power", x->mde, 100 * STATS_POWER);
+}
+
+int host_row_sentence(const struct host_model *h, const struct host_row *row, size_t d, char **ret)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, "%s over %s at %lld thread%s: ", row->column, row->baseline, row->threads, row->threads == 1 ? "" : "s");
+	put_ratio(f, &row->ratio[0]);
+	fprintf(f, " on %s, ", h->labels[0]);
+	put_ratio(f, &row->ratio[d]);
+	fprintf(f, " on %s; ", h->labels[d]);
+	put_differ(f, h, &row->differ[d], d);
+	if (fclose(f) != 0) {
+		free(s);
+		return -ENOMEM;
+	}
+	*ret = s;
+	return 0;
 }

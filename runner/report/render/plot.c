@@ -6,7 +6,7 @@
 #include <cairo-svg.h>
 #include <cairo.h>
 
-#include "report/render.h"
+#include "report/render/render.h"
 #include "common/util.h"
 
 #define PLOT_W 820
@@ -201,7 +201,7 @@ static int cairo_errno(cairo_status_t s)
 	return s == CAIRO_STATUS_SUCCESS ? 0 : s == CAIRO_STATUS_NO_MEMORY ? -ENOMEM : -EIO;
 }
 
-int render_plot(const struct model *m, bool png, FILE *out)
+static int render_plot(const struct model *m, bool png, FILE *out)
 {
 	cairo_surface_t *sf;
 	cairo_t *cr;
@@ -223,3 +223,12 @@ int render_plot(const struct model *m, bool png, FILE *out)
 	return r;
 }
 
+int render_svg(const struct model *m, const json_t *doc _unused_, const struct report_options *o _unused_, FILE *out)
+{
+	return render_plot(m, false, out);
+}
+
+int render_png(const struct model *m, const json_t *doc _unused_, const struct report_options *o _unused_, FILE *out)
+{
+	return render_plot(m, true, out);
+}

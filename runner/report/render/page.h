@@ -1,11 +1,11 @@
-/* The parts of a run's page (report/page.c) drawn in files of their own. */
+/* The parts of a run's page (render/page.c) drawn in files of their own. */
 #pragma once
 
 #include <stdio.h>
 
 #include <jansson.h>
 
-#include "report/html.h"
+#include "report/render/html.h"
 
 /* ---- report/figures.c ---- */
 

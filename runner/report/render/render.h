@@ -1,6 +1,8 @@
-/* The renderers of the report, inside report/: one per output format, each
- * reading only the model (report/model.h), and the pieces compare shares
- * with them.  Errors are negative errno; nothing here logs. */
+/* The renderers of report/, its top floor below the documents
+ * (report/report.h): for each document, run's and compare's, one per
+ * output format, each reading only the judged model (report/model/), and
+ * the cells the text, Markdown and HTML renderers share.  Errors are
+ * negative errno; nothing here logs. */
 #pragma once
 
 #include <stdio.h>
@@ -8,10 +10,11 @@
 #include <jansson.h>
 
 #include "common/util.h"
-#include "report/model.h"
-#include "report/report.h"
+#include "report/model/comparison.h"
+#include "report/model/model.h"
+#include "report/render/format.h"
 
-/* ---- report/table.c: a table of strings ---- */
+/* ---- render/table.c: a table of strings ---- */
 
 /* A table of strings, shared by the text, Markdown and HTML renderers. */
 struct table {
@@ -27,7 +30,7 @@ void table_print_markdown(const struct table *t, FILE *out);
 /* The columns table_print_text() takes. */
 size_t table_text_width(const struct table *t);
 
-/* ---- report/tables.c: text and Markdown ---- */
+/* ---- render/cells.c: the cells text, Markdown and HTML share ---- */
 
 /* The widest text table: one wider is printed a row per context (33
  * contexts of an explain stage are 1,500 columns a row per thread count).
@@ -46,7 +49,7 @@ enum metric {
 	METRIC_THROTTLED,
 	METRIC_CPU,
 	METRIC_NOISE,
-	METRIC_NOISE_CI, /* the two CVs with their intervals (report/noise_text.c) */
+	METRIC_NOISE_CI, /* the two CVs with their intervals (render/cells.c) */
 	METRIC_MECHANISM,
 };
 /* The table of metric what: a row per thread count and a column per
@@ -60,15 +63,6 @@ const char *report_table_caption(const struct model *m, enum metric what, char *
 size_t report_metric_list(const struct report_options *o, enum metric list[static REPORT_METRICS_MAX]);
 /* "1.05x (0.98-1.12) p=0.11 n.s.", or a gap without a ratio. */
 void add_ratio(struct table *t, const struct stats_ratio *r);
-/* "3.1%", or a gap for NAN. */
-const char *report_percent(double v, char *buf, size_t len);
-/* A bound of an interval: two decimals, or two digits below 0.1x and three
- * beyond 10x, so that no bound prints as 0.00. */
-void report_print_bound(char *buf, size_t len, double v);
-/* "p=0.0497", "p=0.41", "p<0.001". */
-const char *report_format_p(double p, char *buf, size_t len);
-
-/* ---- report/noise_text.c: noise as a result, in text and the page ---- */
 
 /* A cell of the table METRIC_NOISE_CI, and its caption. */
 void add_noise_interval(struct table *t, const struct cell *c);
@@ -79,22 +73,32 @@ void noise_verdicts_heading(const struct model *m, char *buf, size_t len);
  * sentence; NULL for a column without a baseline. */
 #define NOISE_SENTENCE_MAX 512
 const char *noise_verdict_text(const struct model *m, size_t row, size_t k, char *buf, size_t len);
-/* The noise section of the text and Markdown report: both noises, with
- * intervals, the verdicts, the noisy steps and what to do about them. */
+
+/* ---- the renderers of run's document: the model of its results
+ * directory, the document beside it for what only it holds ---- */
+typedef int render_run_fn(const struct model *m, const json_t *doc, const struct report_options *o, FILE *out);
+
+/* render/text.c: a table per metric, the verdicts' notes, the noise,
+ * the failed steps, the placement differences, the host's calibration. */
+render_run_fn render_text, render_markdown;
+/* render/noise_text.c: the noise section of the text and Markdown
+ * report: both noises, with intervals, the verdicts, the noisy steps and
+ * what to do about them. */
 int print_noise(const struct model *m, bool markdown, FILE *out);
+/* render/csv.c, render/json.c, render/plot.c (SVG and PNG). */
+render_run_fn render_csv, render_json, render_svg, render_png;
+/* render/page.c: the page of a run: the model's tables and figures, with
+ * what only the document holds (the experiment, the host, the per-second
+ * TPS of every step, how to reproduce it). */
+render_run_fn render_html;
 
-int render_tables(const struct model *m, const struct report_options *o, bool markdown, FILE *out);
+/* ---- the renderers of compare's document (report/model/comparison.h) ---- */
+typedef int render_compare_fn(const struct comparison *c, const struct report_options *o, FILE *out);
 
-/* ---- report/compare.c ---- */
+/* render/compare.c, and render/compare_page.c the one HTML page. */
+render_compare_fn compare_text, compare_markdown, compare_csv, compare_json, compare_html;
 
-/* The host facts a comparison across machines turns on (cpu.vendor,
- * kernel.release, ...): the key of row k, and every row's value of a
- * document's host as an owned string (NULL: absent) into ret[HOST_FACTS_N]. */
-#define HOST_FACTS_N 10
-const char *host_fact_key(size_t k);
-int host_fact_values(const json_t *host, char **ret);
-
-/* ---- report/csv.c ---- */
+/* ---- render/csv.c ---- */
 
 /* One field, quoted when it holds a comma, a quote or a line break. */
 void csv_field(FILE *out, const char *s);
@@ -108,9 +112,7 @@ void csv_number(FILE *out, double v, int decimals);
 	"vary_family,vary_mde,vary_sigma"
 void csv_verdict(FILE *out, const struct stats_ratio *r, double level);
 
-int render_csv(const struct model *m, const struct report_options *o, FILE *out);
-
-/* ---- report/json.c ---- */
+/* ---- render/json.c ---- */
 
 json_t *real_or_null(double v);
 /* The verdict's keys into o: ratio, ratio_lo, ratio_hi, p, df, verdict,
@@ -119,22 +121,12 @@ int json_put_verdict(json_t *o, const struct stats_ratio *r);
 /* Indented, with a final newline; -EIO if the write failed. */
 int dump_json(json_t *j, FILE *out);
 
-int render_json(const struct model *m, const struct report_options *o, FILE *out);
+/* ---- render/hosts.c: compare's host x context interaction ---- */
 
-/* ---- report/plot.c: SVG and PNG ---- */
-
-int render_plot(const struct model *m, bool png, FILE *out);
-
-/* ---- report/page.c: HTML ---- */
-
-/* The page of a run: the model's tables and figures, with what only the
- * document holds (the experiment, the host, the per-second TPS of every
- * step, how to reproduce it). */
-int render_html(const struct model *m, const json_t *doc, const struct report_options *o, FILE *out);
-
-/* ---- report/hosts_render.c: compare's host x context interaction ---- */
-
-struct host_model;
+/* "service over shell: 1.24x (1.18-1.30) on epyc-1, 0.90x (0.86-0.94) on
+ * xeon-2; the hosts differ by 1.38x (1.29-1.47), p=0.001" for host d of row,
+ * or what it could have detected when they do not differ. */
+int host_row_sentence(const struct host_model *h, const struct host_row *row, size_t d, char **ret);
 /* The table, a sentence per row and other host, and what was not compared. */
 int hosts_text(const struct host_model *h, const char *baseline, bool markdown, FILE *out);
 /* Records host_ratio and host_differ, in compare's CSV columns. */
@@ -142,15 +134,8 @@ void hosts_csv(const struct host_model *h, FILE *out);
 /* doc's member "hosts". */
 int hosts_json(const struct host_model *h, json_t *doc);
 
-/* ---- report/saturation.c ---- */
+/* ---- render/saturation.c ---- */
 
 /* m's saturated steps in a sentence (label: the host's, NULL for one);
  * nothing when there are none. */
 void print_saturated(const struct model *m, const char *label, bool markdown, FILE *out);
-
-/* ---- report/report.c ---- */
-
-/* The level of the intervals o asks for. */
-double report_level(const struct report_options *o);
-/* r, or -EIO if out cannot be flushed. */
-int render_finish(int r, FILE *out);

@@ -1,11 +1,11 @@
-/* The host x context interaction (report/hosts.h): per thread count of the
+/* The host x context interaction (report/model/comparison.h): per thread count of the
  * first host, one block model over every host's columns, each host's
  * columns and rounds offset by its place, so that no two hosts share a
  * cell or a block. */
 #include <math.h>
 #include <stdio.h>
 
-#include "report/hosts.h"
+#include "report/judge/judge.h"
 #include "stats/block.h"
 #include "common/util.h"
 
@@ -39,19 +39,6 @@ static long find_col(const struct model *m, const char *label)
 		if (streq(m->cols[k].label, label))
 			return (long)k;
 	return -1;
-}
-
-void host_model_done(struct host_model *h)
-{
-	for (size_t i = 0; h->rows && i < h->nrows; i++) {
-		free(h->rows[i].ratio);
-		free(h->rows[i].differ);
-	}
-	free(h->rows);
-	for (size_t i = 0; i < h->n_not_compared; i++)
-		free(h->not_compared[i]);
-	free(h->not_compared);
-	*h = (struct host_model){};
 }
 
 /* The model of one thread count over every host that has it. */
@@ -310,68 +297,14 @@ int host_model_build(const struct model *m, const char *const *labels, size_t n,
 	return 0;
 }
 
-/* "1.24x (1.18-1.30)", without an interval "1.24x (no interval)". */
-static void put_ratio(FILE *f, const struct stats_ratio *r)
+int comparison_judge(struct comparison *c, double level)
 {
-	if (isnan(r->ratio))
-		fputs("no ratio", f);
-	else if (isnan(r->lo))
-		fprintf(f, "%.2fx (no interval)", r->ratio);
-	else
-		fprintf(f, "%.2fx (%.2f-%.2f)", r->ratio, r->lo, r->hi);
-}
+	int r;
 
-static void put_p(FILE *f, double p)
-{
-	fprintf(f, p < 0.001 ? "p<0.001" : p < 0.1 ? "p=%.3g" : "p=%.2g", p);
-}
-
-/* The ratio of ratios: how far apart, the larger on which host; or what
- * a test of these rounds could have seen. */
-static void put_differ(FILE *f, const struct host_model *h, const struct stats_ratio *x, size_t d)
-{
-	bool up = x->ratio >= 1;
-
-	if (isnan(x->ratio)) {
-		fputs("no difference to test (a host has no ratio)", f);
-		return;
+	for (size_t i = 0; i < c->n; i++) {
+		r = model_judge(&c->m[i]);
+		if (r < 0)
+			return r;
 	}
-	if (isnan(x->lo)) {
-		fprintf(f, "%s's ratio is %.2fx %s's, without an interval (too few repeats or no spread)", h->labels[d],
-			x->ratio, h->labels[0]);
-		return;
-	}
-	if (x->verdict == STATS_SIGNIFICANT) {
-		fprintf(f, "the hosts differ by %.2fx (%.2f-%.2f), ", up ? x->ratio : 1 / x->ratio, up ? x->lo : 1 / x->hi,
-			up ? x->hi : 1 / x->lo);
-		put_p(f, x->p);
-		fprintf(f, ", the ratio higher on %s", h->labels[up ? d : 0]);
-		return;
-	}
-	fprintf(f, "no difference between the hosts shown: %s's ratio is %.2fx %s's (%.2f-%.2f), ", h->labels[d], x->ratio,
-		h->labels[0], x->lo, x->hi);
-	put_p(f, x->p);
-	fprintf(f, " n.s.; these rounds could have detected %.2fx either way at %.0f%% power", x->mde, 100 * STATS_POWER);
-}
-
-int host_row_sentence(const struct host_model *h, const struct host_row *row, size_t d, char **ret)
-{
-	char *s = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&s, &len);
-
-	if (!f)
-		return -ENOMEM;
-	fprintf(f, "%s over %s at %lld thread%s: ", row->column, row->baseline, row->threads, row->threads == 1 ? "" : "s");
-	put_ratio(f, &row->ratio[0]);
-	fprintf(f, " on %s, ", h->labels[0]);
-	put_ratio(f, &row->ratio[d]);
-	fprintf(f, " on %s; ", h->labels[d]);
-	put_differ(f, h, &row->differ[d], d);
-	if (fclose(f) != 0) {
-		free(s);
-		return -ENOMEM;
-	}
-	*ret = s;
-	return 0;
+	return c->n > 1 ? host_model_build(c->m, c->labels, c->n, level, &c->inter) : 0;
 }

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "report/render.h"
+#include "report/render/render.h"
 #include "common/util.h"
 
 json_t *real_or_null(double v)
@@ -243,7 +243,7 @@ int dump_json(json_t *j, FILE *out)
 	return r;
 }
 
-int render_json(const struct model *m, const struct report_options *o, FILE *out)
+int render_json(const struct model *m, const json_t *doc _unused_, const struct report_options *o, FILE *out)
 {
 	json_t *j;
 	int r;
