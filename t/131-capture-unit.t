@@ -1,6 +1,6 @@
 #!/bin/bash
 # The published study's likeliest cause, made real in the container
-# sandbox: a unit built like Percona Server's (t/fixtures/capture), whose
+# sandbox: a unit built like Percona Server's (contrib/percona-like), whose
 # ExecStartPre= helper appends LD_PRELOAD of Debian's libjemalloc.so.2 to
 # its EnvironmentFile=, running.  place --unit captures its main process
 # (jemalloc mapped, LD_PRELOAD in its environment, as /proc shows; its
@@ -20,17 +20,11 @@ jemalloc=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2
 [ -r $jemalloc ] || sandbox_skip_all "needs libjemalloc2 (make deps)"
 scratch=$(mktemp -d -p "$top" .t131.XXXXXX) || exit 1 # inside the checkout, which the sandbox binds
 sandbox_test t131
-echo "1..17"
+echo "1..18"
 sbx() { "${in_systemd[@]}" "$@"; }
-fx=$top/t/fixtures/capture
 thp=/sys/kernel/mm/transparent_hugepage/enabled
 
-sbx sh -c "install -m 755 $fx/ps-mysqld-helper /usr/local/sbin/ps-mysqld-helper &&
-	install -m 644 $fx/percona-like.service /etc/systemd/system/ && systemctl daemon-reload &&
-	install -d -o mysql -g mysql /var/lib/percona-like &&
-	mariadb-install-db --no-defaults --datadir=/var/lib/percona-like --user=mysql \
-		--auth-root-authentication-method=socket --skip-test-db >/dev/null 2>&1 &&
-	cat $thp >$scratch/thp.before && systemctl start percona-like.service" >"$scratch/setup" 2>&1
+sbx sh -c "cat $thp >$scratch/thp.before && sh $top/contrib/percona-like/install.sh" >"$scratch/setup" 2>&1
 ok $? "the Percona-like unit starts in the sandbox" "$scratch/setup"
 main=$(sbx systemctl show -p MainPID --value percona-like.service)
 
@@ -50,10 +44,14 @@ ok $? "the allocator mapped is jemalloc, as /proc/PID/maps shows ($(get "$snap" 
 	[ "$(sbx cat $thp)" = "$(cat "$scratch/thp.before")" ]
 ok $? "its helper and the helper's host-wide THP line are listed, THP left as it was ($(cat "$scratch/thp.before"))"
 
-exp=$fx/percona.ini
+exp=$top/t/fixtures/capture/percona.ini
 sbx "$sb" run "$exp" --dry-run >"$scratch/dry" 2>&1
 grep -q "mirrors percona-like.service .*its ExecStartPre= ran before its server: /usr/local/sbin/ps-mysqld-helper; the environment its server got after them is taken, as read from its main process (LD_PRELOAD=$jemalloc: root's alone); host-wide writes of its helpers, listed and not applied: /usr/local/sbin/ps-mysqld-helper:[0-9]*: echo never" "$scratch/dry"
 ok $? "the mirror takes the environment its server got after its helper, and says so" "$scratch/dry"
+
+sbx "$sb" run "$top/experiments/percona-jemalloc.ini" --dry-run >"$scratch/shipped" 2>&1
+grep -q '^experiment percona-jemalloc ' "$scratch/shipped" && grep -q "LD_PRELOAD=$jemalloc: root's alone" "$scratch/shipped"
+ok $? "the shipped experiments/percona-jemalloc.ini validates here, the unit running, and plans" "$scratch/shipped"
 
 started=$(date +%s)
 sbx "$sb" run "$exp" --out "$scratch/run" >"$scratch/run.out" 2>&1
