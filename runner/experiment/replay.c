@@ -215,25 +215,18 @@ static int replay_rows(struct replay *rp, struct context_spec *c)
  * left out; the section's own Environment= wins. */
 static int replay_service_environment(struct replay *rp, struct context_spec *c)
 {
+	_cleanup_free_ char *words = NULL, *left = NULL, *code = NULL, *refused = NULL;
 	const struct prop_def *d = prop_lookup("Environment");
-	_cleanup_free_ char *words = NULL;
-	size_t len = 0;
 	const char *why;
-	FILE *f;
+	int r;
 
 	if (!context_ops_for(c->kind)->exec_by_systemd || spec_has(c, d) || c->n_props == CONTEXT_PROPS_MAX)
 		return 0;
-	f = open_memstream(&words, &len);
-	if (!f)
-		return -ENOMEM;
-	for (size_t k = 0; k < rp->taken.n; k++)
-		if (strncmp(rp->taken.attrs[k].key, "env.", 4) == 0 && !placement_key_is_identity(rp->taken.attrs[k].key))
-			fprintf(f, "%s%s=%s", len ? " " : "", rp->taken.attrs[k].key + 4, rp->taken.attrs[k].value),
-				fflush(f);
-	if (fclose(f) != 0)
-		return -ENOMEM;
-	if (!len)
-		return 0;
+	/* rp->taken holds what replay_environment() let through: nothing is
+	 * left out or refused here. */
+	r = capture_environment_words(&rp->taken, &words, &left, &code, &refused);
+	if (r < 0 || !words)
+		return r == -ENOMEM ? r : 0;
 	if (prop_parse(d->name, words, &c->props[c->n_props]) < 0 ||
 	    context_check_prop(&c->props[c->n_props], c->kind, rp->p->mode, &why) < 0) {
 		prop_value_done(&c->props[c->n_props]);
