@@ -14,6 +14,7 @@
 
 #include "experiment/parse.h"
 #include "slices/attr/capture.h"
+#include "slices/attr/snapshot.h"
 #include "common/secret.h"
 #include "common/trust.h"
 
@@ -72,6 +73,13 @@ struct replay {
 	unsigned line;
 	const char *path;
 	struct placement taken; /* the snapshot as the takers see it */
+	/* slicebench's own process, as the snapshot was read: what a server it
+	 * forks has without a setting, and mostly what systemd gives one (nice
+	 * 0, every CPU, the kernel's timer slack).  A value the capture shares
+	 * with it is not written, so that explain does not count it as a
+	 * setting in which the replay differs from a shell start. */
+	struct placement own;
+	unsigned as_own;
 	char *took, *left;	/* what the note says was taken, and not */
 };
 
@@ -109,6 +117,23 @@ static int replay_environment(struct replay *rp, const struct placement *snap)
 	return r;
 }
 
+/* "NAME=VALUE" of a setting taken, for the note (the whole environment
+ * by its count of variables). */
+static int note_taken(struct replay *rp, const struct prop_value *v)
+{
+	char what[160];
+	size_t n = 0;
+
+	if (streq(v->def->name, "environment") || streq(v->def->name, "Environment")) {
+		while (v->strv && v->strv[n])
+			n++;
+		snprintf(what, sizeof(what), "the environment (%zu variables%s)", n,
+			 v->def->dbus_name ? ", as Environment=" : "");
+	} else
+		snprintf(what, sizeof(what), "%s=%.100s", v->def->name, strempty(v->text));
+	return add_to(&rp->took, what, NULL);
+}
+
 /* A service's unit settings as the capture read them (capture.setting.*),
  * each as a mirrored unit's would be; and its environment as Environment=
  * (systemd builds a service's own: the captured variables are added). */
@@ -131,7 +156,8 @@ static int replay_unit_settings(struct replay *rp, const struct placement *snap,
 			r = add_to(&rp->left, key + prefix, "=");
 			continue;
 		}
-		rp->p->prop_line[rp->i][c->n_props++] = rp->line;
+		rp->p->prop_line[rp->i][c->n_props] = rp->line;
+		r = note_taken(rp, &c->props[c->n_props++]);
 	}
 	return r;
 }
@@ -159,22 +185,6 @@ static bool holds(const struct placement *snap, const struct prop_def *d)
 	return false;
 }
 
-/* "NAME=VALUE" of a setting taken, for the note (the whole environment
- * by its count of variables). */
-static int note_taken(struct replay *rp, const struct prop_value *v)
-{
-	char what[160];
-	size_t n = 0;
-
-	if (streq(v->def->name, "environment")) {
-		while (v->strv && v->strv[n])
-			n++;
-		snprintf(what, sizeof(what), "the environment (%zu variables)", n);
-	} else
-		snprintf(what, sizeof(what), "%s=%.100s", v->def->name, strempty(v->text));
-	return add_to(&rp->took, what, NULL);
-}
-
 /* Each row that can take its attribute from the snapshot, unless the
  * section gives it; what the kind cannot apply is said. */
 static int replay_rows(struct replay *rp, struct context_spec *c)
@@ -191,6 +201,14 @@ static int replay_rows(struct replay *rp, struct context_spec *c)
 		if (!t[k].take || row_is_account(&t[k]) || (t[k].class != PROP_RECORD && spec_has(c, &t[k])) ||
 		    !holds(&rp->taken, &t[k]))
 			continue;
+		/* A service's environment is Environment=, the whole one a fork's. */
+		if (!t[k].dbus_name && t[k].no_systemd && context_ops_for(c->kind)->exec_by_systemd)
+			continue;
+		if (!strchr(t[k].keys[0], '*') &&
+		    streq_ptr(placement_get(&rp->taken, t[k].keys[0]), placement_get(&rp->own, t[k].keys[0]))) {
+			rp->as_own++;
+			continue;
+		}
 		took = prop_take(&t[k], &rp->taken, &one);
 		c->session = one.session;
 		for (size_t j = 0; j < one.n_props; j++) {
@@ -232,8 +250,8 @@ static int replay_service_environment(struct replay *rp, struct context_spec *c)
 		prop_value_done(&c->props[c->n_props]);
 		return add_to(&rp->left, "Environment=", NULL);
 	}
-	rp->p->prop_line[rp->i][c->n_props++] = rp->line;
-	return 0;
+	rp->p->prop_line[rp->i][c->n_props] = rp->line;
+	return note_taken(rp, &c->props[c->n_props++]);
 }
 
 /* The kind where the server ran (capture.kind; a placement of a context
@@ -282,6 +300,8 @@ static int replay_into(struct parser *p, size_t i)
 	int r;
 
 	r = load_snapshot(p->path, rp.path, &snap, &why);
+	if (r >= 0)
+		r = placement_snapshot(getpid(), 0, p->mode, &rp.own);
 	if (r == -EINVAL)
 		return fail_at(p, rp.line, "from", "%s: %s", rp.path, why);
 	if (r >= 0)
@@ -302,13 +322,14 @@ static int replay_into(struct parser *p, size_t i)
 		*p->e->replays[i] = snap;
 		snap = (struct placement){};
 		c->replays = p->e->replays[i];
-		r = xasprintf(&p->e->mirror_notes[i], "[context %s] replays %s (PID %s, %s, %s): took %s; not reproduced: %s; "
-			      "the server is [server]'s binary, not the snapshot's", c->name, rp.path,
-			      placement_get(c->replays, CAPTURE_PREFIX "pid") ?: "?",
+		r = xasprintf(&p->e->mirror_notes[i], "[context %s] replays %s (PID %s, %s, %s): took %s; as a fresh start "
+			      "has them already, not written: %u; not reproduced: %s; the server is [server]'s binary, not the "
+			      "snapshot's", c->name, rp.path, placement_get(c->replays, CAPTURE_PREFIX "pid") ?: "?",
 			      placement_get(c->replays, CAPTURE_PREFIX "exe") ?: "?", context_kind_to_string(c->kind),
-			      rp.took ? rp.took : "nothing", rp.left ? rp.left : "nothing");
+			      rp.took ? rp.took : "nothing", rp.as_own, rp.left ? rp.left : "nothing");
 	}
 	placement_done(&rp.taken);
+	placement_done(&rp.own);
 	free(rp.took);
 	free(rp.left);
 	return r;

@@ -199,10 +199,12 @@ static const char *why_differs(const char *key, char *buf, size_t len)
 	for (size_t i = 0; i < n && !row; i++)
 		if (prop_moves_key(&t[i], key))
 			row = &t[i];
-	if (taker)
+	/* The server's own options first: a limit bounds some, but
+	 * slicebench's option file and [server] set them. */
+	if (strncmp(key, "server.", 7) == 0)
+		snprintf(buf, len, "a server option: [server] and slicebench's option file set it, not the capture");
+	else if (taker)
 		snprintf(buf, len, "%s%s set from the capture, read back otherwise", taker->name, taker->dbus_name ? "=" : "");
-	else if (strncmp(key, "server.", 7) == 0)
-		snprintf(buf, len, "a server option: [server] and slicebench's option file set it");
 	else if (row)
 		snprintf(buf, len, "%s: recorded, not set by a replay", row->name);
 	else
