@@ -46,6 +46,76 @@ int trust_code_file(const char *path, char **ret_why)
 	return 0;
 }
 
+static bool is_search_path(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len >= 4 && streq(name + len - 4, "PATH");
+}
+
+/* Each directory of a search path: absolute and root's alone. */
+static int trust_search_path(const char *value, char **ret_why)
+{
+	const char *p = value;
+
+	for (;;) {
+		size_t len = strcspn(p, ":");
+		_cleanup_free_ char *dir = strndup(p, len);
+
+		if (!dir)
+			return -ENOMEM;
+		if (dir[0] != '/')
+			return xasprintf(ret_why, "'%s' in %s is not an absolute directory (it means the current one)", dir,
+					 value) < 0 ? -ENOMEM : -EPERM;
+		/* A missing one could be made later by whoever may write above it. */
+		if (dir_check_trusted(dir) < 0)
+			return xasprintf(ret_why, "%s is no directory that root alone can change", dir) < 0 ? -ENOMEM : -EPERM;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
+/* Every word of the value that is a path (it holds a slash) names a file
+ * or a directory of root's alone. */
+static int trust_paths_in(const char *value, char **ret_why)
+{
+	_cleanup_free_ char *copy = strdup(value);
+	char *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *w = strtok_r(copy, " :\t=,", &save); w; w = strtok_r(NULL, " :\t=,", &save)) {
+		struct stat st;
+		int r;
+
+		if (!strchr(w, '/'))
+			continue;
+		r = stat(w, &st) == 0 && S_ISDIR(st.st_mode) ? (dir_check_trusted(w) < 0 ? -EPERM : 0)
+							     : trust_code_file(w, ret_why);
+		if (r == -EPERM && !*ret_why)
+			return xasprintf(ret_why, "%s is a directory someone other than root can change", w) < 0 ? -ENOMEM
+														 : -EPERM;
+		if (r < 0)
+			return r == -ENOMEM ? r : -EPERM;
+	}
+	return 0;
+}
+
+int trust_env_value(const char *name, const char *value, char **ret_why)
+{
+	*ret_why = NULL;
+	if (!trust_env_chooses_code(name))
+		return 0;
+	if (streq(name, "LD_PRELOAD") || streq(name, "LD_AUDIT")) {
+		int r = trust_preload_list(value, ret_why);
+		return r < 0 && r != -ENOMEM ? -EPERM : r;
+	}
+	if (is_search_path(name))
+		return trust_search_path(value, ret_why);
+	return trust_paths_in(value, ret_why);
+}
+
 int trust_preload_list(const char *value, char **ret_why)
 {
 	_cleanup_free_ char *copy = strdup(value);
@@ -61,58 +131,4 @@ int trust_preload_list(const char *value, char **ret_why)
 			return r;
 	}
 	return 0;
-}
-
-/* Each directory of a colon-separated list; an empty entry is the working
- * directory, which no input chooses. */
-static int trust_dir_list(const char *value, char **ret_why)
-{
-	_cleanup_free_ char *copy = strdup(value);
-	const char *dir;
-	char *rest = copy;
-
-	if (!copy)
-		return -ENOMEM;
-	while ((dir = strsep(&rest, ":"))) {
-		if (*dir != '/')
-			return xasprintf(ret_why, "'%s' is not an absolute directory", dir) < 0 ? -ENOMEM : -EINVAL;
-		if (dir_check_trusted(dir) < 0)
-			return xasprintf(ret_why, "%s is not a directory root alone can change", dir) < 0 ? -ENOMEM : -EPERM;
-	}
-	return 0;
-}
-
-/* Each word with a '/' of a value: a file root alone could have put
- * there, or such a directory. */
-static int trust_paths_in(const char *value, char **ret_why)
-{
-	_cleanup_free_ char *copy = strdup(value);
-	char *save = NULL;
-
-	if (!copy)
-		return -ENOMEM;
-	for (char *w = strtok_r(copy, " :\t", &save); w; w = strtok_r(NULL, " :\t", &save)) {
-		struct stat st;
-
-		if (!strchr(w, '/'))
-			continue;
-		if (stat(w, &st) == 0 && S_ISDIR(st.st_mode) ? trust_dir_list(w, ret_why) < 0 : trust_code_file(w, ret_why) < 0)
-			return -EPERM;
-	}
-	return 0;
-}
-
-int trust_env_value(const char *name, const char *value, char **ret_why)
-{
-	static const char *const libraries[] = { "LD_PRELOAD", "LD_AUDIT", NULL };
-	size_t n = strlen(name);
-
-	if (!trust_env_chooses_code(name))
-		return 0;
-	for (size_t i = 0; libraries[i]; i++)
-		if (streq(name, libraries[i]))
-			return trust_preload_list(value, ret_why);
-	if (n >= 4 && streq(name + n - 4, "PATH"))
-		return trust_dir_list(value, ret_why);
-	return trust_paths_in(value, ret_why);
 }

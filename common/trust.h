@@ -22,12 +22,11 @@ int trust_code_file(const char *path, char **ret_why);
  * system's own directories and is trusted as they are. */
 int trust_preload_list(const char *value, char **ret_why);
 
-/* The value of an environment variable that chooses code (see
- * trust_env_chooses_code()), as input gave it: 0 if what it names is
- * root's alone; -EPERM (or -ENOENT, -EINVAL) with why in *ret_why if not.
- * LD_PRELOAD and LD_AUDIT: each library (trust_preload_list()); a variable
- * of directories (PATH, LD_LIBRARY_PATH, GCONV_PATH): each directory
- * (dir_check_trusted()); any other that names a path (a word with a '/'):
- * each such word as a file or a directory.  A variable that chooses no
- * code is 0. */
+/* 0 if the value of variable name (trust_env_chooses_code()) names only
+ * code that root alone could have put there, the host's: LD_PRELOAD and
+ * LD_AUDIT as trust_preload_list(); a search path (PATH, LD_LIBRARY_PATH,
+ * GCONV_PATH, any *PATH) only absolute directories that root alone can
+ * change (dir_check_trusted(): there, and no empty or relative element,
+ * which means the current directory); any other value every path in it.  A variable
+ * that chooses no code is 0.  -EPERM with why in *ret_why if not. */
 int trust_env_value(const char *name, const char *value, char **ret_why);

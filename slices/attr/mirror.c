@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "slices/attr/attrs.h"
+#include "slices/attr/props.h"
 #include "slices/sys/bus.h"
 #include "slices/attr/mirror.h"
 #include "common/util.h"

@@ -1,5 +1,8 @@
-/* The run engine: an experiment's plan, and the run of that plan, unit by
- * unit, into a results directory.  run and explain are built on it. */
+/* The run engine's interface (run/engine.c), all that is outside run/ may
+ * use: an experiment's plan, and the run of that plan, unit by unit, into
+ * a results directory.  run, explain and calibrate are built on it.  (Not
+ * engine.h: engine.c includes the engine's inside, run/runner.h, which
+ * includes this; one name for both would be a circle.) */
 #pragma once
 
 #include <stdbool.h>
