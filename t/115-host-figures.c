@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "host/load.h"
+#include "common/load.h"
 #include "oltp/oltp.h"
 #include "tap.h"
 #include "common/util.h"

@@ -14,7 +14,7 @@
 #include <jansson.h>
 
 #include "oltp/oltp.h"
-#include "report/model.h"
+#include "report/model/model.h"
 #include "report/report.h"
 #include "tap.h"
 #include "common/util.h"

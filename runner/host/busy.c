@@ -6,7 +6,7 @@
 #include <math.h>
 
 #include "host/busy.h"
-#include "host/load.h"
+#include "common/load.h"
 #include "common/util.h"
 
 #define BUSY_MAX 4096

@@ -10,7 +10,7 @@
  * processes this PID namespace sees that used at least min_percent of a
  * CPU: "mariadbd (PID 36, 42% of a CPU), postgres (PID 80, 11% of a
  * CPU)", NULL if none.  Whether that is busy: host_is_busy(other_cpus)
- * (host/load.h). */
+ * (common/load.h). */
 struct host_busy {
 	double load1;
 	unsigned n_cpus;

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "oltp/oltp.h"
-#include "host/load.h"
+#include "common/load.h"
 #include "common/util.h"
 
 const struct word oltp_driver_words[] = {

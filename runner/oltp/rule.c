@@ -4,8 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "oltp/oltp.h"
-#include "stats/stats.h"
+#include "oltp/record.h"
 #include "common/util.h"
 
 const struct oltp_rule_def oltp_rules[_OLTP_RULE_MAX] = {
@@ -17,6 +16,13 @@ const struct oltp_rule_def oltp_rules[_OLTP_RULE_MAX] = {
 	[OLTP_RULE_ZERO] = { .key = "no-transaction", .label = "it completed no transaction" },
 	[OLTP_RULE_STALLED] = { .key = "stalled", .label = "it stalled" },
 };
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
 
 /* The median of the seconds that completed a transaction: the pace a
  * second near zero is measured against (a stall's own seconds do not pull
@@ -31,7 +37,10 @@ static double pace_of(const double *intervals, size_t n)
 	for (size_t s = 0; s < n; s++)
 		if (intervals[s] > 0)
 			x[k++] = intervals[s];
-	return k ? stats_median(x, k) : 0;
+	if (!k)
+		return 0;
+	qsort(x, k, sizeof(*x), cmp_double);
+	return k % 2 ? x[k / 2] : (x[k / 2 - 1] + x[k / 2]) / 2;
 }
 
 /* The longest run of seconds below the near-zero line in intervals[0..n)

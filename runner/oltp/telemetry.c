@@ -13,7 +13,7 @@
 
 #include "oltp/oltp.h"
 #include "oltp/pmu.h"
-#include "host/load.h"
+#include "common/load.h"
 #include "common/util.h"
 
 /* The server's processes followed: PostgreSQL's postmaster, its 850
@@ -577,7 +577,7 @@ static json_t *counter_or_null(uint64_t v)
 	return v == OLTP_PMU_UNKNOWN ? json_null() : json_integer((json_int_t)v);
 }
 
-/* The host's figures the sample has besides the first ones (host/load.h). */
+/* The host's figures the sample has besides the first ones (common/load.h). */
 static int put_host_figures(json_t *j, const struct oltp_telemetry_sample *s)
 {
 	if (json_object_set_new(j, "wall_s", json_real(s->wall_s)) < 0 ||
