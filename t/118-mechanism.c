@@ -23,28 +23,19 @@
 #include "oltp/oltp.h"
 #include "oltp/pmu.h"
 #include "stats/figure.h"
+#include "sim.h"
 #include "tap.h"
 #include "common/util.h"
 
 #define SETS 1000
 
-static double uniform(struct rng *g)
-{
-	return ((double)(rng_next(g) >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double normal(struct rng *g)
-{
-	return sqrt(-2 * log(uniform(g))) * cos(2 * M_PI * uniform(g));
-}
-
 static void check_median_interval(void)
 {
 	double v[10] = { 5, 1, 9, 3, 7, 2, 8, 4, 10, 6 }, med, lo, hi, cover;
 	double three[3] = { 120, 95, 105 };
-	struct rng g = rng_seeded(118, 1);
 	unsigned covered = 0;
 
+	sim_gen = rng_seeded(118, 1);
 	stats_median_interval(v, 10, 0.95, &med, &lo, &hi, &cover);
 	ok(med == 5.5 && lo == 2 && hi == 9 && fabs(cover - 0.978515625) < 1e-9,
 	   "10 starts: median 5.5, the 2nd to the 9th value, 97.85%% (%g, %g-%g, %.4f)", med, lo, hi, cover);
@@ -55,7 +46,7 @@ static void check_median_interval(void)
 		double x[10];
 
 		for (size_t i = 0; i < 10; i++)
-			x[i] = 100 * exp(0.3 * normal(&g)); /* median 100 */
+			x[i] = 100 * exp(0.3 * sim_gauss()); /* median 100 */
 		stats_median_interval(x, 10, 0.95, &med, &lo, &hi, &cover);
 		covered += lo <= 100 && 100 <= hi;
 	}
@@ -65,10 +56,10 @@ static void check_median_interval(void)
 
 static void check_correlation_interval(void)
 {
-	struct rng g = rng_seeded(118, 2);
 	unsigned covered = 0;
 	double lo, hi;
 
+	sim_gen = rng_seeded(118, 2);
 	stats_correlation_interval(0.9, 10, 0.95, &lo, &hi);
 	ok(fabs(lo - 0.62393) < 1e-4 && fabs(hi - 0.97636) < 1e-4, "r 0.9 over 10 mixes: 0.624 to 0.976 (%.5f to %.5f)",
 	   lo, hi);
@@ -78,8 +69,8 @@ static void check_correlation_interval(void)
 		double x[20], y[20], mx = 0, my = 0, sxy = 0, sxx = 0, syy = 0, r;
 
 		for (size_t i = 0; i < 20; i++) {
-			x[i] = normal(&g);
-			y[i] = 0.6 * x[i] + 0.8 * normal(&g); /* rho 0.6 */
+			x[i] = sim_gauss();
+			y[i] = 0.6 * x[i] + 0.8 * sim_gauss(); /* rho 0.6 */
 			mx += x[i] / 20;
 			my += y[i] / 20;
 		}
