@@ -16,12 +16,15 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "common/rng.h"
 #include "oltp/oltp.h"
 #include "oltp/pmu.h"
+#include "oltp/wakeups.h"
 #include "stats/figure.h"
 #include "sim.h"
 #include "tap.h"
@@ -206,7 +209,7 @@ static void check_share_and_counters(void)
 		double instructions = NAN, cycles = NAN, v;
 
 		oltp_pmu_read(pmu, &i0, &c0, &l0);
-		snprintf(cmd, sizeof(cmd), "perf stat -x, -e instructions,cycles -p %d -- sleep 2 2>&1 >/dev/null", (int)server);
+		snprintf(cmd, sizeof(cmd), "perf stat -x, -e instructions,cycles -p %d -- sleep 3 2>&1 >/dev/null", (int)server);
 		p = popen(cmd, "re");
 		while (p && fgets(line, sizeof(line), p))
 			if (sscanf(line, "%lf,", &v) == 1)
@@ -222,15 +225,141 @@ static void check_share_and_counters(void)
 	oltp_pmu_free(pmu);
 }
 
+/* perf stat started with its events off, switched on and off through its
+ * control fifos, which it acknowledges: its window is exactly the writes';
+ * its workload waits on a third fifo, so that it ends when told, however
+ * long the writes took on a loaded host. */
+struct perf_window {
+	FILE *out;
+	int ctl, ack, end; /* end: its workload reads it, and ends when it is closed */
+};
+
+static void perf_command(struct perf_window *p, const char *cmd)
+{
+	char ack[8] = "";
+
+	if (write(p->ctl, cmd, strlen(cmd)) != (ssize_t)strlen(cmd) || read(p->ack, ack, sizeof(ack) - 1) <= 0)
+		bail_out("perf stat's control: %m");
+}
+
+static void perf_open(struct perf_window *p, const char *events)
+{
+	char ctl[256], ack[256], end[256], cmd[1024];
+
+	snprintf(ctl, sizeof(ctl), "%s/perf-ctl", scratch_dir());
+	snprintf(ack, sizeof(ack), "%s/perf-ack", scratch_dir());
+	snprintf(end, sizeof(end), "%s/perf-end", scratch_dir());
+	unlink(ctl);
+	unlink(ack);
+	unlink(end);
+	if (mkfifo(ctl, 0600) < 0 || mkfifo(ack, 0600) < 0 || mkfifo(end, 0600) < 0)
+		bail_out("mkfifo: %m");
+	snprintf(cmd, sizeof(cmd), "perf stat -x, -D -1 --control fifo:%s,%s %s -- sh -c 'read x <%s' 2>&1 >/dev/null",
+		 ctl, ack, events, end);
+	p->out = popen(cmd, "re");
+	p->ctl = p->out ? open(ctl, O_WRONLY | O_CLOEXEC) : -1;
+	p->ack = p->ctl >= 0 ? open(ack, O_RDONLY | O_CLOEXEC) : -1;
+	p->end = p->ack >= 0 ? open(end, O_WRONLY | O_CLOEXEC) : -1;
+	if (p->end < 0)
+		bail_out("perf stat: %m");
+	perf_command(p, "enable\n");
+}
+
+/* The count on perf's line naming event, once it has ended. */
+static double perf_close(struct perf_window *p, const char *event)
+{
+	char line[256];
+	double v = NAN;
+
+	perf_command(p, "disable\n");
+	if (write(p->end, "\n", 1) != 1)
+		bail_out("perf stat's workload: %m");
+	close(p->end);
+	while (fgets(line, sizeof(line), p->out))
+		if (strstr(line, event))
+			v = strtod(line, NULL);
+	pclose(p->out);
+	close(p->ctl);
+	close(p->ack);
+	return v;
+}
+
+/* A wakee named t118-wakee pinned to CPU `on` reading a pipe that this
+ * thread, pinned to CPU 0, writes to every 2 ms for a second; the wake-ups
+ * seen with each CPU a group of its own, and perf stat's count of them. */
+static void wake_across(int on, uint64_t *ret_seen, uint64_t *ret_cross, double *ret_perf)
+{
+	int fds[2], groups[2] = { 0, 1 };
+	struct oltp_wakeups *w = NULL;
+	struct perf_window perf;
+	uint64_t lost, seen0, cross0;
+	const char *why;
+	pid_t wakee;
+
+	if (pipe(fds) < 0)
+		bail_out("pipe: %m");
+	wakee = fork();
+	if (wakee == 0) {
+		char c;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		prctl(PR_SET_NAME, "t118-wakee");
+		pin(on);
+		close(fds[1]);
+		while (read(fds[0], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	close(fds[0]);
+	pin(0);
+	usleep(100 * 1000);
+	if (oltp_wakeups_open("t118-wakee", 2, groups, &w, &why) < 0)
+		bail_out("oltp_wakeups_open: %s", why ? why : "failed");
+	perf_open(&perf, "-a -e sched:sched_waking --filter 'comm == \"t118-wakee\"'");
+	oltp_wakeups_read(w, &seen0, &cross0, &lost);
+	for (int i = 0; i < 500; i++) {
+		if (write(fds[1], "x", 1) != 1)
+			break;
+		usleep(2000);
+	}
+	usleep(10 * 1000);
+	oltp_wakeups_read(w, ret_seen, ret_cross, &lost);
+	*ret_perf = perf_close(&perf, "sched_waking");
+	*ret_seen -= seen0;
+	*ret_cross -= cross0;
+	oltp_wakeups_free(w);
+	close(fds[1]);
+	waitpid(wakee, NULL, 0);
+}
+
+static void check_wakeups(void)
+{
+	uint64_t seen, cross;
+	double perf;
+
+	wake_across(1, &seen, &cross, &perf);
+	diag("wakee on CPU 1: %llu wake-ups seen, %llu across; perf stat %.0f over its window", (unsigned long long)seen,
+	     (unsigned long long)cross, perf);
+	ok(seen >= 250 && cross >= seen * 95 / 100, "woken from CPU 0 on CPU 1: the wake-ups land in another group (%llu of %llu)",
+	   (unsigned long long)cross, (unsigned long long)seen);
+	cmp_ok(fabs((double)seen - perf), "<=", 0.05 * perf + 10, "as many as perf stat's sched_waking counts (%.0f)", perf);
+	wake_across(0, &seen, &cross, &perf);
+	ok(seen >= 250 && cross <= seen / 20, "woken from CPU 0 on CPU 0: none lands elsewhere (%llu of %llu)",
+	   (unsigned long long)cross, (unsigned long long)seen);
+}
+
 int main(void)
 {
-	plan(10);
+	/* A tool that died is a failed test, not a silent end. */
+	signal(SIGPIPE, SIG_IGN);
+	plan(13);
 	check_median_interval();
 	check_correlation_interval();
 	if (geteuid() != 0 || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		skip(4, "the share on a client's CPU needs ROOT and two CPUs");
+		skip(7, "the share on a client's CPU and the wake-ups need ROOT and two CPUs");
 		return done_testing();
 	}
 	check_share_and_counters();
+	check_wakeups();
 	return done_testing();
 }

@@ -134,6 +134,7 @@ void experiment_workload_for(const struct experiment *e, struct oltp_options *o)
 	o->warmup_ns = e->warmup_ns;
 	o->rand.type = e->rand_type;
 	o->driver = e->driver;
+	o->wakeups = e->wakeups;
 }
 
 void experiment_client_for(const struct experiment *e, size_t i, struct oltp_options *o)

@@ -70,6 +70,7 @@ struct experiment {
 	size_t n_client_cpus;
 	bool client_scope; /* the load generator in a transient scope of its own */
 	unsigned client_threads; /* pgbench's workloads: threads driving the clients (pgbench -j) */
+	bool wakeups; /* sample where the server's wake-ups land (oltp/wakeups.h), at a cost */
 	/* [context NAME] */
 	struct context_spec contexts[EXP_CONTEXTS_MAX];
 	char *client_cpus[EXP_CONTEXTS_MAX]; /* client-cpus = LIST: this context's client; NULL: [client]'s */

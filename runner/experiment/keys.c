@@ -318,6 +318,11 @@ const struct key_def key_table[_KEY_MAX] = {
 				 .help = "pgbench's workloads: the threads that drive the clients, as pgbench -j (1)",
 				 .option = "client-threads",
 				 .option_help = "pgbench's workloads: threads driving the clients, as pgbench -j (1)" },
+	[KEY_WAKEUPS] = { .section = SECTION_CLIENT, .name = "wakeups", .type = TYPE_BOOL, E(wakeups), .words = bool_words,
+			  .def = "no",
+			  .help = "yes: each step samples where the server's wake-ups land, the share in another L3 group "
+				  "than the waker's; every wake-up is a tracepoint sampled, which costs the server time "
+				  "(a pipe's ping-pong ran at half speed), so it is off unless asked" },
 
 	[KEY_CONTEXT_KIND] = { .section = SECTION_CONTEXT, .name = "kind", .type = TYPE_KIND, CONTEXT(kind),
 			       .help = "required.  service: a transient Type=notify unit in system.slice.  user: the same "

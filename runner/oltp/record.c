@@ -104,6 +104,9 @@ static const struct oltp_mechanism_def mechanism_table[] = {
 	  .counter = SAMPLE_FIELD(server_instructions), .per = OLTP_PER_COUNTER, .of = SAMPLE_FIELD(server_cycles) },
 	{ .key = "server_llc_misses", .label = "server last-level cache misses per transaction", .unit = "", .scale = 1,
 	  .counter = SAMPLE_FIELD(server_llc_misses), .per = OLTP_PER_TRANSACTION },
+	{ .key = "server_wakeups_cross_l3_pct", .label = "server wake-ups landing in another L3 group than the waker's",
+	  .unit = "%", .scale = 0.01, .counter = SAMPLE_FIELD(server_wakeups_cross_l3), .per = OLTP_PER_COUNTER,
+	  .of = SAMPLE_FIELD(server_wakeups) },
 	{ .key = "server_on_client_cpu_pct", .label = "server run time on a client's CPU", .unit = "%",
 	  .scale = 0.01, .counter = SAMPLE_FIELD(server_run_on_client_cpu_ns), .per = OLTP_PER_COUNTER,
 	  .of = SAMPLE_FIELD(server_run_ns) },
@@ -312,6 +315,9 @@ static int put_beside(json_t *o, const struct step_result *r)
 	/* The figures that need a PMU are null: say why once. */
 	if (r->n_samples && r->samples[0].pmu_why &&
 	    json_object_set_new(o, "hardware_counters", json_string(r->samples[0].pmu_why)) < 0)
+		return -ENOMEM;
+	if (r->n_samples && r->samples[0].wakeups_why &&
+	    json_object_set_new(o, "wakeups", json_string(r->samples[0].wakeups_why)) < 0)
 		return -ENOMEM;
 	if (!r->n_neighbour_tps)
 		return 0;

@@ -58,6 +58,12 @@ struct oltp_telemetry_sample {
 	 * OLTP_PMU_UNKNOWN without a PMU, and then pmu_why (static) says why. */
 	uint64_t server_instructions, server_cycles, server_llc_misses;
 	const char *pmu_why;
+	/* Where the server's wake-ups landed (oltp/wakeups.h), cumulative:
+	 * those seen, those in another L3 group than the waker's, the records
+	 * dropped; UINT64_MAX when not sampled, and then wakeups_why (static)
+	 * says why if they were asked for. */
+	uint64_t server_wakeups, server_wakeups_cross_l3, wakeups_lost;
+	const char *wakeups_why;
 };
 
 /* The evidence of mechanism a step carries beside its TPS (its

@@ -13,6 +13,7 @@
 
 #include "oltp/oltp.h"
 #include "oltp/pmu.h"
+#include "oltp/wakeups.h"
 #include "common/load.h"
 #include "common/util.h"
 
@@ -48,6 +49,8 @@ struct oltp_telemetry {
 	uint64_t server_run_ns, server_run_on_client_cpu_ns; /* since the first sample */
 	struct oltp_pmu *pmu; /* NULL: pmu_why says why not */
 	const char *pmu_why;
+	struct oltp_wakeups *wakeups; /* asked for and opened; else wakeups_why says why not, if asked */
+	const char *wakeups_why;
 };
 
 /* The index of the group whose first CPU is `first`, added if new. */
@@ -120,6 +123,22 @@ static void open_pmu(struct oltp_telemetry *t)
 							 : "perf_event_open failed";
 }
 
+/* Where the server's wake-ups land, by its command's name, or why not. */
+static void open_wakeups(struct oltp_telemetry *t)
+{
+	_cleanup_free_ char *comm = NULL;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", t->server_pid);
+	if (t->server_pid <= 0 || read_file_str(path, &comm) < 0) {
+		t->wakeups_why = "no server to follow";
+		return;
+	}
+	comm[strcspn(comm, "\n")] = 0;
+	if (oltp_wakeups_open(comm, t->n_cpus, t->l3_of_cpu, &t->wakeups, &t->wakeups_why) < 0 && !t->wakeups_why)
+		t->wakeups_why = "the scheduler's tracepoints could not be sampled";
+}
+
 int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret)
 {
 	struct oltp_telemetry *t = calloc(1, sizeof(*t));
@@ -154,6 +173,8 @@ int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret
 	}
 	read_topology(t);
 	open_pmu(t);
+	if (o->wakeups)
+		open_wakeups(t);
 	oltp_telemetry_restart(t);
 	*ret = t;
 	return 0;
@@ -173,6 +194,7 @@ void oltp_telemetry_free(struct oltp_telemetry *t)
 	for (size_t i = 0; i < t->n_neighbours; i++)
 		free(t->neighbour_cgroups[i]);
 	oltp_pmu_free(t->pmu);
+	oltp_wakeups_free(t->wakeups);
 	free(t->l3_of_cpu);
 	free(t->node_of_cpu);
 	free(t->client_cpus);
@@ -534,120 +556,9 @@ int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_tele
 	sample_throttling(t, ret);
 	oltp_pmu_read(t->pmu, &ret->server_instructions, &ret->server_cycles, &ret->server_llc_misses);
 	ret->pmu_why = t->pmu_why;
+	oltp_wakeups_read(t->wakeups, &ret->server_wakeups, &ret->server_wakeups_cross_l3, &ret->wakeups_lost);
+	ret->wakeups_why = t->wakeups_why;
 	return sample_threads(t, server_pids, n_server, ret);
-}
-
-void oltp_telemetry_sample_done(struct oltp_telemetry_sample *s)
-{
-	if (!s)
-		return;
-	free(s->server_per_l3);
-	free(s->client_per_l3);
-	free(s->server_per_node);
-	free(s->client_per_node);
-	s->server_per_l3 = s->client_per_l3 = s->server_per_node = s->client_per_node = NULL;
-}
-
-static json_t *counts_to_json(const unsigned *v, unsigned n)
-{
-	json_t *a = json_array();
-
-	for (unsigned i = 0; a && v && i < n; i++)
-		json_array_append_new(a, json_integer(v[i]));
-	return a;
-}
-
-static json_t *known_or_null(int64_t v)
-{
-	return v < 0 ? json_null() : json_integer(v);
-}
-
-static json_t *real_known_or_null(double v)
-{
-	return isnan(v) ? json_null() : json_real(v);
-}
-
-static json_t *seconds_or_null(double v)
-{
-	return v < 0 ? json_null() : json_real(v);
-}
-
-static json_t *counter_or_null(uint64_t v)
-{
-	return v == OLTP_PMU_UNKNOWN ? json_null() : json_integer((json_int_t)v);
-}
-
-/* The host's figures the sample has besides the first ones (common/load.h). */
-static int put_host_figures(json_t *j, const struct oltp_telemetry_sample *s)
-{
-	if (json_object_set_new(j, "wall_s", json_real(s->wall_s)) < 0 ||
-	    json_object_set_new(j, "cpu_iowait_pct", real_known_or_null(s->cpu_iowait_pct)) < 0 ||
-	    json_object_set_new(j, "host_busy_cpus", real_known_or_null(s->host_busy_cpus)) < 0 ||
-	    json_object_set_new(j, "cpus", json_integer(s->n_cpus)) < 0 ||
-	    json_object_set_new(j, "tasks_running", json_integer(s->tasks_running)) < 0 ||
-	    json_object_set_new(j, "tasks_uninterruptible", json_integer(s->tasks_uninterruptible)) < 0 ||
-	    json_object_set_new(j, "server_vol_ctxt", json_integer((json_int_t)s->server_vol_ctxt)) < 0 ||
-	    json_object_set_new(j, "client_vol_ctxt", json_integer((json_int_t)s->client_vol_ctxt)) < 0 ||
-	    json_object_set_new(j, "server_instructions", counter_or_null(s->server_instructions)) < 0 ||
-	    json_object_set_new(j, "server_cycles", counter_or_null(s->server_cycles)) < 0 ||
-	    json_object_set_new(j, "server_llc_misses", counter_or_null(s->server_llc_misses)) < 0)
-		return -ENOMEM;
-	return 0;
-}
-
-json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s)
-{
-	json_t *j, *nb = NULL;
-
-	/* Neighbours only when the step had some, so that a step's record
-	 * without them is what it was before. */
-	if (s->n_neighbours) {
-		nb = json_object();
-		for (size_t i = 0; nb && i < s->n_neighbours; i++)
-			if (json_object_set_new(nb, s->neighbour_names[i], seconds_or_null(s->neighbour_cpu_s[i])) < 0) {
-				json_decref(nb);
-				return NULL;
-			}
-		if (!nb)
-			return NULL;
-	}
-	j = json_pack("{s:f, s:o, s:o, s:o, s:o, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, "
-			 "s:I, s:I, s:I, s:I}",
-			 "t_s", s->t_s, "cpu_user_pct", real_known_or_null(s->cpu_user_pct), "cpu_sys_pct",
-			 real_known_or_null(s->cpu_sys_pct), "cpu_idle_pct", real_known_or_null(s->cpu_idle_pct), "load1",
-			 real_known_or_null(s->load1), "procs_running", (int)s->procs_running,
-			 "procs_blocked", (int)s->procs_blocked,
-			 "ctxt_per_s", real_known_or_null(s->ctxt_per_s), "server_cpu_s",
-			 seconds_or_null(s->server_cpu_s), "nr_throttled",
-			 known_or_null(s->nr_throttled), "throttled_usec", known_or_null(s->throttled_usec),
-			 "server_per_l3", counts_to_json(s->server_per_l3, s->n_l3), "client_per_l3",
-			 counts_to_json(s->client_per_l3, s->n_l3), "server_per_node",
-			 counts_to_json(s->server_per_node, s->n_nodes), "client_per_node",
-			 counts_to_json(s->client_per_node, s->n_nodes), "server_migrations",
-			 (json_int_t)s->server_migrations, "client_migrations", (json_int_t)s->client_migrations,
-			 "server_nonvol_ctxt", (json_int_t)s->server_nonvol_ctxt, "client_nonvol_ctxt",
-			 (json_int_t)s->client_nonvol_ctxt, "server_runq_wait_ns", (json_int_t)s->server_runq_wait_ns,
-			 "client_runq_wait_ns", (json_int_t)s->client_runq_wait_ns, "server_run_ns",
-			 (json_int_t)s->server_run_ns, "server_run_on_client_cpu_ns",
-			 (json_int_t)s->server_run_on_client_cpu_ns);
-
-	if (j && (json_object_set_new(j, "client_cpu_s", seconds_or_null(s->client_cpu_s)) < 0 ||
-		  put_host_figures(j, s) < 0)) {
-		json_decref(j);
-		j = NULL;
-	}
-	/* Only a step through a proxy has one, so that the others' records are what they were. */
-	if (j && s->proxy_cpu_s >= 0 && json_object_set_new(j, "proxy_cpu_s", json_real(s->proxy_cpu_s)) < 0) {
-		json_decref(j);
-		j = NULL;
-	}
-	if (j && nb && json_object_set_new(j, "neighbour_cpu_s", nb) < 0) {
-		json_decref(j);
-		return NULL;
-	}
-	if (!j)
-		json_decref(nb);
-	return j;
 }
 
 void oltp_telemetry_set_client(struct oltp_telemetry *t, int pid)
