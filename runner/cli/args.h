@@ -10,7 +10,7 @@
 
 #include "cli/options.h"
 #include "experiment/experiment.h"
-#include "oltp/oltp.h"
+#include "oltp/workload.h"
 #include "slices/kinds/context.h"
 
 #define SWEEP_MAX_STEPS EXP_THREADS_MAX

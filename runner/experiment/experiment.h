@@ -13,12 +13,12 @@
 #include "slices/kinds/context.h"
 #include "slices/around/neighbour.h"
 #include "slices/around/slice.h"
-#include "oltp/oltp.h"
+#include "oltp/workload.h"
 
 #define EXP_CONTEXTS_MAX 40
 #define EXP_THREADS_MAX 64
 /* The most threads of one step (the key table's and the results' limit). */
-#define EXP_THREAD_COUNT_MAX 100000
+#define EXP_THREAD_COUNT_MAX OLTP_STEP_THREADS_MAX
 #define EXP_VARY_MAX 16
 #define EXP_SLICES_MAX 16
 #define EXP_NEIGHBOURS_MAX 4

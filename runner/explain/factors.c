@@ -17,6 +17,7 @@
 #include "explain/factors.h"
 #include "store/results.h"
 #include "slices/sys/cgmode.h"
+#include "common/input.h"
 #include "common/util.h"
 
 /* One link of the chain for A and B: their contexts (the server's, or
@@ -539,9 +540,11 @@ int factors_load_placement(const char *dir, const char *name, struct placement *
 
 	if (r < 0)
 		return r;
-	j = json_load_file(*ret_path, 0, NULL);
+	_cleanup_free_ char *why = NULL;
+
+	j = input_load_json(*ret_path, INPUT_JSON_MAX, &why);
 	if (!j)
-		return access(*ret_path, R_OK) < 0 ? -errno : -EINVAL;
+		return errno == EBADMSG ? -EINVAL : -errno;
 	r = placement_from_json(j, ret);
 	json_decref(j);
 	return r;
