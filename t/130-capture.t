@@ -19,7 +19,7 @@ command -v strace >/dev/null || sandbox_skip_all "needs strace"
 server_scratch
 out=$(mktemp -d) || exit 1 # the test's own files, apart from slicebench's state
 trap 'servers | xargs -r kill -9; "$SLICEBENCH" cleanup >/dev/null 2>&1; [ -n "${SLICEBENCH_TEST_KEEP:-}" ] || rm -rf "$scratch" "$out"' EXIT
-echo "1..23"
+echo "1..24"
 cpu=$(($(nproc) - 1))
 
 # The datadir and option file, made by slicebench once; the server that
@@ -116,6 +116,10 @@ differs=$(get "$out/replay.json" replay.differs)
 [[ $reproduced =~ ^[0-9]+\ of\ [0-9]+$ ]] && grep -q "reproduced $reproduced attributes of the capture" "$out/replay.err" &&
 	[[ $differs != *affinity* && $differs != *nice* && $differs != *limit.nofile* && $differs != *MALLOC_ARENA_MAX* ]]
 ok $? "compared with the capture: $reproduced reproduced, and none of those differs (differs: ${differs:0:200})" "$out/replay.err"
+"$SLICEBENCH" diff "$snap" "$out/replay.json" >"$out/diff" 2>&1
+head -n 1 "$out/diff" | grep -qx "$snap: a capture of PID $pid (/usr/sbin/mariadbd), which ran as raw" &&
+	! grep -q '^capture\.\|^replay\.' "$out/diff" && ! grep -q '^affinity \|^nice \|^limit.nofile ' "$out/diff"
+ok $? "diff of the capture and its replay says where the capture came from once, and no affinity, nice or limit" "$out/diff"
 "$SLICEBENCH" cleanup >/dev/null 2>&1
 [ -z "$(servers)" ]
 ok $? "cleanup stops the kept replay"
