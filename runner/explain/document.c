@@ -1,8 +1,10 @@
 /* An explanation as JSON (explain/sentences.h): the gap with its interval
- * and verdict (and the screen's, which the shares are of), every factor with its label, its position in the mix names,
- * its share and interval, the pairs, the set named with its share and
- * interval, and whether an interaction is claimed.  What makes the
- * statistics testable from a directory alone. */
+ * and verdict (and the screen's, which the shares are of), every factor
+ * with its label, its position in the mix names, its share and interval,
+ * the pairs, the set named with its share, its interval and the gap and
+ * stage they are from, whether an interaction is claimed, and each mix's
+ * failed starts.  What makes the statistics testable from a directory
+ * alone. */
 #include <math.h>
 
 #include "explain/sentences.h"
