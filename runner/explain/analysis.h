@@ -26,7 +26,7 @@
 #include <stdint.h>
 
 #include "explain/design.h"
-#include "oltp/oltp.h"
+#include "oltp/record.h"
 #include "stats/block.h"
 #include "stats/stats.h"
 
