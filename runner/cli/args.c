@@ -108,8 +108,10 @@ static int parse_client_cpus(const struct cli_verb *v, const struct cli_option *
 	char why[160];
 	size_t n_cpus;
 
-	if (cpu_list_parse(value, OLTP_MAX_CPUS - 1, cpus, OLTP_MAX_CPUS, &n_cpus, why, sizeof(why)) < 0)
-		return cli_bad_value(v, opt, value, *why ? why : "a CPU list such as 0 or 0,2-3, or llc:N, node:N, core:N");
+	/* This machine's CPUs, not the most a list may name: a CPU it lacks
+	 * would fail the step after the server started. */
+	if (cpu_list_parse(value, sysconf(_SC_NPROCESSORS_CONF) - 1, cpus, OLTP_MAX_CPUS, &n_cpus, why, sizeof(why)) < 0)
+		return cli_bad_value(v, opt, value, *why ? why : "CPUs of this machine such as 0 or 0,2-3, or llc:N, node:N, core:N");
 	for (size_t i = 0; i < n_cpus; i++)
 		o->client_cpus[i] = (unsigned)cpus[i];
 	o->n_client_cpus = (unsigned)n_cpus;
@@ -246,8 +248,24 @@ static int resolve_engine(const struct cli_verb *v, struct sweep_args *a, bool m
 	return 0;
 }
 
+/* What would fail only after the managed server started: a step that
+ * never ends, more threads than its connections. */
+static int check_steps(const struct cli_verb *v, const struct sweep_args *a)
+{
+	unsigned connections = a->loaded && a->loaded->max_connections ? a->loaded->max_connections
+									 : SERVER_DEFAULT_MAX_CONNECTIONS;
+
+	if (a->o.duration_ns == 0 && !a->o.events)
+		return cli_usage_error(v, "--time 0: a step needs a time or --events N");
+	for (size_t i = 0; a->in_context && i < a->n_threads; i++)
+		if (a->threads[i] >= (long)connections)
+			return cli_usage_error(v, "--threads %ld: the managed server takes %u connections (max-connections), "
+						  "one of them slicebench's own", a->threads[i], connections);
+	return 0;
+}
+
 /* What the options do not say alone: a server named once, a context that
- * can take its properties here, pinning with CPUs. */
+ * can take its properties here, pinning with CPUs, steps that can run. */
 static int check_args(const struct cli_verb *v, struct sweep_args *a)
 {
 	const char *why = NULL;
@@ -274,7 +292,7 @@ static int check_args(const struct cli_verb *v, struct sweep_args *a)
 		return cli_usage_error(v, "--pin round-robin needs --client-cpus");
 	if (a->o.events && a->o.duration_ns == OLTP_DEFAULT_DURATION_S * NSEC_PER_SEC)
 		a->o.duration_ns = 0; /* --events alone: no time limit, as sysbench's --time=0 */
-	return 1;
+	return check_steps(v, a) < 0 ? -EINVAL : 1;
 }
 
 int sweep_parse_argv(const struct cli_verb *v, int argc, char **argv, struct sweep_args *a)
