@@ -71,7 +71,7 @@ swept() {
 	[ $rc = 2 ] && grep -qF -- "$2" "$scratch/out" && [ -z "$(servers)" ]
 	ok $? "$1: exit $rc, $(head -c 160 "$scratch/out")" "$scratch/out"
 }
-swept threads-over "sweep: --threads 5000: the managed server takes 1100 connections" --threads 5000
-swept time-zero "sweep: --time 0: a step needs a time or --events N" --time 0
-swept cpus-absent "sweep: --client-cpus: bad value '99' (CPU 99 does not exist here" --client-cpus 99
+swept threads-over "sweep: --threads: 5000 threads need max-connections above 5000" --threads 5000
+swept time-zero "sweep: --time: bad value '0' (a duration" --time 0
+swept cpus-absent "sweep: --client-cpus: CPU 99 does not exist here" --client-cpus 99
 exit $failed

@@ -27,6 +27,11 @@ enum cli_type {
 	CLI_WORD,     /* an enum, one of words */
 	CLI_CONFIDENCE, /* double, a confidence level (stats/stats.h) */
 	CLI_SEED,	/* struct cli_seed: a seed of the rounds' orders, at most RNG_SEED_MAX */
+	/* A setting of the experiment file, row key of its key table
+	 * (experiment/parse.h), which gives the option's name, short name
+	 * and help and parses its value, as in a file, into the experiment
+	 * of the struct parser * at offset (experiment_options_start()). */
+	CLI_SETTING,
 };
 
 /* A seed given or not. */
@@ -44,8 +49,13 @@ struct cli_option {
 	size_t offset;
 	long min, max;
 	const struct word *words;
-	int key; /* CLI_CUSTOM: for the verb's parse function */
+	int key; /* CLI_CUSTOM: for the verb's parse function; CLI_SETTING: the key table's row */
 };
+
+/* The option of a setting: row id of the key table, parsed into the
+ * experiment of the parser at field of the verb's argument struct. */
+#define CLI_SETTING_OPTION(args_type, field, id) \
+	(&(const struct cli_option){ .type = CLI_SETTING, .key = (id), .offset = offsetof(args_type, field) })
 
 /* --confidence, the one row of the verbs that judge ratios, into the double
  * field of their argument struct. */

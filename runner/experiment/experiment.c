@@ -6,6 +6,7 @@
 
 #include "experiment/experiment.h"
 #include "common/topology.h"
+#include "slices/attr/placement.h"
 #include "common/util.h"
 
 void experiment_log_mirrors(const struct experiment *e)
@@ -31,6 +32,9 @@ void experiment_done(struct experiment *e)
 	for (size_t i = 0; i < e->n_contexts; i++) {
 		free(e->client_cpus[i]);
 		free(e->mirror_notes[i]);
+		if (e->replays[i])
+			placement_done(e->replays[i]);
+		free(e->replays[i]);
 	}
 	for (size_t i = 0; i < e->n_vary; i++)
 		free(e->vary_values[i]);
@@ -119,6 +123,19 @@ int experiment_find(const char *name_or_path, char **ret_path)
 	}
 	return -ENOENT;
 }
+void experiment_workload_for(const struct experiment *e, struct oltp_options *o)
+{
+	o->workload = e->workload;
+	o->scale = e->scale;
+	o->client_threads = e->client_threads;
+	o->tables = e->tables;
+	o->table_size = e->table_size;
+	o->duration_ns = e->duration_ns;
+	o->warmup_ns = e->warmup_ns;
+	o->rand.type = e->rand_type;
+	o->driver = e->driver;
+}
+
 void experiment_client_for(const struct experiment *e, size_t i, struct oltp_options *o)
 {
 	long cpus[OLTP_MAX_CPUS];

@@ -12,6 +12,15 @@
 #include "common/text.h"
 #include "common/topology.h"
 
+/* The command line's option given as line, or key when none was. */
+static const char *option_at_line(const struct parser *p, unsigned line, const char *key)
+{
+	for (size_t i = 0; line && i < _KEY_MAX; i++)
+		if (p->key_line[0][i] == line && key_table[i].option)
+			return key_table[i].option;
+	return strempty(key);
+}
+
 int fail_at(struct parser *p, unsigned line, const char *key, const char *fmt, ...)
 {
 	_cleanup_free_ char *why = NULL;
@@ -23,7 +32,9 @@ int fail_at(struct parser *p, unsigned line, const char *key, const char *fmt, .
 	if (vasprintf(&why, fmt, ap) < 0)
 		why = NULL;
 	va_end(ap);
-	if (p->from_json) /* experiment.json has no lines worth naming */
+	if (p->options) /* the command line: the option at that line, else the key */
+		xasprintf(&p->msg, "--%s: %s", option_at_line(p, line, key), why ? why : "bad input");
+	else if (p->from_json) /* experiment.json has no lines worth naming */
 		xasprintf(&p->msg, "%s: %s%s%s", p->path, strempty(key), key ? ": " : "", why ? why : "bad input");
 	else
 		xasprintf(&p->msg, "%s:%u: %s%s%s", p->path, line, strempty(key), key ? ": " : "", why ? why : "bad input");
@@ -379,6 +390,7 @@ int set_key(struct parser *p, const struct key_def *k, const char *value)
 			return fail_at(p, p->line, k->name, "bad value '%s' (%s)", value, word_list(k->words, list, sizeof(list)));
 		return set_text(field, value);
 	case TYPE_UNIT:
+	case TYPE_FILE:
 		return set_text(field, value);
 	case TYPE_REPEAT:
 	case TYPE_UINT:
@@ -547,6 +559,9 @@ int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *
 	}
 	if (r >= 0)
 		r = parse_file(&p, ret_msg);
+	/* A replay may give a context its kind, which the checks want. */
+	if (r >= 0)
+		r = replay_snapshots(&p);
 	/* The mirror needs each context's kind, and brings properties that
 	 * the checks after it see as the file's. */
 	if (r >= 0)
@@ -555,8 +570,10 @@ int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *
 		r = mirror_units(&p);
 	if (r >= 0)
 		r = check_settings(&p);
-	for (size_t i = 0; i < EXP_CONTEXTS_MAX; i++)
+	for (size_t i = 0; i < EXP_CONTEXTS_MAX; i++) {
 		free(p.unit[i]);
+		free(p.from[i]);
+	}
 	if (p.msg) {
 		*ret_msg = p.msg;
 		r = -EINVAL;
@@ -564,4 +581,51 @@ int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *
 	if (r < 0)
 		experiment_done(ret);
 	return r;
+}
+
+int experiment_options_start(struct experiment *e, struct parser **ret)
+{
+	struct parser *p = calloc(1, sizeof(*p));
+	int r;
+
+	if (!p)
+		return -ENOMEM;
+	*p = (struct parser){ .e = e, .path = "the command line", .mode = cgroup_mode_detect(), .options = true };
+	*e = (struct experiment){};
+	r = experiment_defaults(e);
+	if (r < 0) {
+		free(p);
+		return r;
+	}
+	/* Its one context, which --context, --session and -p describe. */
+	e->n_contexts = 1;
+	*ret = p;
+	return 0;
+}
+
+int experiment_set_option(struct parser *p, const struct key_def *k, const char *value)
+{
+	const char *eq = strchr(value, '=');
+	_cleanup_free_ char *name = NULL;
+	char *why;
+
+	/* Given twice, the last one counts, as getopt's options do. */
+	p->line++;
+	p->section = k->section;
+	p->instance = 0;
+	p->key_line[0][k - key_table] = p->line;
+	if (!k->add)
+		return set_key(p, k, value);
+	name = eq ? strndup(value, (size_t)(eq - value)) : NULL;
+	if (!name)
+		return fail_at(p, p->line, k->name, "bad value '%s' (a systemd property as NAME=VALUE; see slicebench "
+				 "properties)", value);
+	if (k->add(p, name, eq + 1) >= 0)
+		return 0;
+	/* The property's own message, after the option's value. */
+	why = p->msg;
+	p->msg = NULL;
+	fail_at(p, p->line, k->name, "bad value '%s' (%s)", value, why ? strchr(why, ' ') + 1 : "bad input");
+	free(why);
+	return -EINVAL;
 }

@@ -303,6 +303,7 @@ int explain_stage_load(const char *dir, enum explain_stage s, const struct expla
 		ret->n_rounds = MAX(ret->n_rounds, (unsigned)round);
 		if (isnan(tps) || mx->n == STAGE_STARTS_MAX) {
 			mx->n_failed++;
+			mx->n_zero += !json_is_true(json_object_get(st, "failed"));
 			continue;
 		}
 		mx->tps[mx->n] = tps;

@@ -33,15 +33,7 @@ static void options_for(const struct experiment *e, struct oltp_options *o, char
 	else
 		snprintf(db, db_len, "sbtest_%ux%u", e->tables, e->table_size);
 	o->db = db;
-	o->workload = e->workload;
-	o->scale = e->scale;
-	o->client_threads = e->client_threads;
-	o->tables = e->tables;
-	o->table_size = e->table_size;
-	o->duration_ns = e->duration_ns;
-	o->warmup_ns = e->warmup_ns;
-	o->rand.type = e->rand_type;
-	o->driver = e->driver;
+	experiment_workload_for(e, o);
 }
 
 /* The dataset is made once, by a server with no placement of its own, so

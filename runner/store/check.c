@@ -6,7 +6,6 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "experiment/experiment.h"
 #include "store/results.h"
 #include "common/text.h"
 #include "common/util.h"
@@ -51,7 +50,7 @@ static const struct rule telemetry_rules[] = {
 };
 
 static const struct rule saturation_rules[] = {
-	{ "client_threads", SHAPE_INT, 0, EXP_THREAD_COUNT_MAX }, /* 0: pinned apart from the server's CPUs */
+	{ "client_threads", SHAPE_INT, 0, OLTP_STEP_THREADS_MAX }, /* 0: pinned apart from the server's CPUs */
 	{ "server_threads", SHAPE_INT, 0, COUNT_MAX },
 	{ "cpus", SHAPE_NUM, 0, 1e6 },
 	{ "saturated", SHAPE_BOOL },
@@ -60,7 +59,7 @@ static const struct rule saturation_rules[] = {
 
 static const struct rule step_rules[] = {
 	{ "context", SHAPE_NAME, .required = true },
-	{ "threads", SHAPE_INT, 1, EXP_THREAD_COUNT_MAX, true },
+	{ "threads", SHAPE_INT, 1, OLTP_STEP_THREADS_MAX, true },
 	{ "repeat", SHAPE_INT, 1, 1000 },
 	{ "slot", SHAPE_INT, 1, 100000 },
 	{ "started_at", SHAPE_NUM, 0, 1e11 },
@@ -110,7 +109,7 @@ static const struct rule schedule_rules[] = {
  * read it again with the experiment file's own rules. */
 static const struct rule experiment_rules[] = {
 	{ "name", SHAPE_NAME },
-	{ "threads", SHAPE_INTS, 1, EXP_THREAD_COUNT_MAX },
+	{ "threads", SHAPE_INTS, 1, OLTP_STEP_THREADS_MAX },
 	{ "contexts", SHAPE_NAMES },
 	{ "baseline", SHAPE_NAME },
 	{ "vary", SHAPE_OBJ, .sub = vary_rules },

@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "oltp/oltp.h"
+#include "oltp/record.h"
 
 #define RESULTS_FORMAT_VERSION 1
 
