@@ -15,7 +15,7 @@
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
 needs BINARY ROOT
-echo "1..36"
+echo "1..37"
 server_scratch
 trap 'rm -rf "$scratch"' EXIT
 fx=$top/t/fixtures/results
@@ -173,6 +173,8 @@ explained spec "spec/experiment.json: service: Environment=LD_PRELOAD=$scratch/p
 
 sent "$scratch/binary" "e['server']['binary'] = '$scratch/mariadbd'"
 explained binary "binary/experiment.json: binary: $scratch/mariadbd: refused, since what it names runs as the server"
+sent "$scratch/other-binary" "e['server']['binary'] = '/usr/bin/perl'"
+explained other-binary "other-binary/experiment.json: binary=/usr/bin/perl chooses the program the server runs, and is not mariadb's own"
 host_lib=$(ls /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 2>/dev/null || echo libc.so.6)
 sent "$scratch/host" "pa['env.LD_PRELOAD'] = '$host_lib'"
 "$SLICEBENCH" explain "$scratch/host" --from service --to weighted --what-if >"$scratch/out" 2>&1
