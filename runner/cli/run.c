@@ -330,6 +330,8 @@ int verb_run(int argc, char **argv)
 				   .finished = print_report, .userdata = &ad, .budget_ns = a.budget_ns,
 				   .order = (enum run_order)a.order, .seed = a.seed.value, .seed_given = a.seed.given };
 	r = run_plan_make(&e, a.only, &plan);
+	if (r >= 0)
+		r = run_check_reaches_host("run", a.resume ? a.resume : a.out ? a.out : "results/");
 	if (r < 0)
 		status = EXIT_USAGE;
 	else if (a.dry_run) {

@@ -497,6 +497,9 @@ int explain_run(const struct explain_args *a)
 	if (!x->args.seed_given && rng_fresh_seed(&x->args.seed) >= 0)
 		x->args.seed_given = true;
 	r = load(x, placed);
+	/* Bad input too: a directory that would vanish with the sandbox. */
+	if (r >= 0 && run_check_reaches_host("explain", x->args.out ? x->args.out : "results/") < 0)
+		r = -EINVAL;
 	if (r >= 0)
 		r = plan(x, placed);
 	if (r >= 0 && !x->args.what_if) {

@@ -68,6 +68,18 @@ static int prepare_dataset(struct runner *rn)
 	return r;
 }
 
+int run_check_reaches_host(const char *verb, const char *dir)
+{
+	_cleanup_free_ char *why = NULL;
+	int r = results_reaches_host(dir, &why);
+
+	if (r == -EXDEV)
+		return log_error("%s: %s", verb, why), r;
+	if (r < 0)
+		return log_error_errno(r, "%s: cannot tell whether %s reaches the host from the sandbox: %m", verb, dir);
+	return 0;
+}
+
 static int open_results(const char *verb, const char *out, bool resume, const struct experiment *e,
 			struct results **ret)
 {
@@ -84,6 +96,9 @@ static int open_results(const char *verb, const char *out, bool resume, const st
 	}
 	if (!dir)
 		return -ENOMEM;
+	r = run_check_reaches_host(verb, dir);
+	if (r < 0)
+		return r;
 	r = results_open(dir, resume, ret);
 	if (r == -EBUSY)
 		return log_error("%s: another run holds %s", verb, dir), r;
@@ -282,7 +297,7 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	o->refused = false;
 	r = open_results(rn.verb, out, resume, e, &rn.res);
 	if (r < 0) {
-		o->refused = r == -ELOOP || r == -EEXIST || r == -ENOENT || r == -ENOTDIR;
+		o->refused = r == -ELOOP || r == -EEXIST || r == -ENOENT || r == -ENOTDIR || r == -EXDEV;
 		return r;
 	}
 	r = write_run_facts(rn.verb, rn.res, e, resume);

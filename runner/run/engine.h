@@ -75,6 +75,10 @@ struct run_options {
 int run_experiment(const struct experiment *e, const struct run_plan *plan, const char *out, bool resume,
 		   struct run_options *o);
 
+/* In the container sandbox, a results directory dir that would vanish
+ * with it (store/reach.c): -EXDEV, logged; 0 when it lands on the host. */
+int run_check_reaches_host(const char *verb, const char *dir);
+
 /* Every context of e, into the results directory out (created; refused if
  * it holds results).  Returns as run_experiment(). */
 int run_whole_experiment(const struct experiment *e, const char *out, struct run_options *o);
