@@ -571,6 +571,7 @@ int compare_render(json_t *const *docs, const char *const *labels, size_t n, con
 		   FILE *out)
 {
 	enum report_format format = o ? o->format : REPORT_TEXT;
+	struct text_wrap tw;
 	struct comparison c;
 	json_t *j;
 	int r;
@@ -583,8 +584,12 @@ int compare_render(json_t *const *docs, const char *const *labels, size_t n, con
 	if (r >= 0)
 		switch (format) {
 		case REPORT_TEXT:
+			r = text_wrap_open(&tw, out);
+			if (r >= 0)
+				r = text_wrap_close(&tw, compare_tables(&c, false, tw.mem));
+			break;
 		case REPORT_MARKDOWN:
-			r = compare_tables(&c, format == REPORT_MARKDOWN, out);
+			r = compare_tables(&c, true, out);
 			break;
 		case REPORT_CSV:
 			r = compare_csv(&c, out);

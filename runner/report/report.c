@@ -71,6 +71,7 @@ static void quote_calibration(const json_t *doc, const struct model *m, bool mar
 
 int report_render(const json_t *doc, const struct report_options *o, FILE *out)
 {
+	struct text_wrap tw = {};
 	struct model m;
 	int r;
 
@@ -81,10 +82,18 @@ int report_render(const json_t *doc, const struct report_options *o, FILE *out)
 		return r;
 	switch (o->format) {
 	case REPORT_TEXT:
-	case REPORT_MARKDOWN:
-		r = render_tables(&m, o, o->format == REPORT_MARKDOWN, out);
+		r = text_wrap_open(&tw, out);
 		if (r >= 0)
-			quote_calibration(doc, &m, o->format == REPORT_MARKDOWN, out);
+			r = render_tables(&m, o, false, tw.mem);
+		if (r >= 0)
+			quote_calibration(doc, &m, false, tw.mem);
+		if (tw.mem)
+			r = text_wrap_close(&tw, r);
+		break;
+	case REPORT_MARKDOWN:
+		r = render_tables(&m, o, true, out);
+		if (r >= 0)
+			quote_calibration(doc, &m, true, out);
 		break;
 	case REPORT_CSV:
 		r = render_csv(&m, o, out);

@@ -55,6 +55,15 @@ struct report_options {
 	const char *source; /* the directory reported, for the page's commands; NULL: not known */
 };
 
+/* The width text output is laid out in (report/table.c): what
+ * table_set_width() set (0: unset), else the terminal's on standard
+ * output, else TABLE_WIDTH_PIPE.  Tables wider are turned or split, lines
+ * of prose wrapped; nothing is cut. */
+#define TABLE_WIDTH_PIPE 100
+#define TABLE_WIDTH_MIN 40
+size_t table_width(void);
+void table_set_width(size_t width);
+
 /* Renders doc to out (SVG as XML, PNG as binary, HTML as one page).  -EINVAL: doc is not a
  * document of record; -EPROTONOSUPPORT: an unknown format_version; -EIO: a
  * write to out failed. */

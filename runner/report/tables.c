@@ -206,7 +206,7 @@ static void build_by_context(const struct model *m, enum metric what, struct tab
 
 	for (size_t k = 0; k < m->ncols; k++)
 		ratio |= what == METRIC_TPS && m->cols[k].base >= 0;
-	*t = (struct table){ .ncols = 1 + m->nrows * (1 + ratio), .left = 1 };
+	*t = (struct table){ .ncols = 1 + m->nrows * (1 + ratio), .left = 1, .span = 1 + ratio };
 	table_add(t, "context");
 	for (size_t r = 0; r < m->nrows; r++) {
 		table_add(t, "%lld thread%s", m->threads[r], m->threads[r] == 1 ? "" : "s");
@@ -224,8 +224,17 @@ int report_table(const struct model *m, enum metric what, size_t width, struct t
 {
 	build_by_threads(m, what, t);
 	if (!t->error && width && table_text_width(t) > width) {
+		/* Turned, a row per context and one per its ratio under a
+		 * column per thread count, when that fits and a row per
+		 * context does not. */
+		bool turn = table_turned_width(t) <= width;
+
 		table_done(t);
 		build_by_context(m, what, t);
+		if (!t->error && table_text_width(t) > width && turn) {
+			table_done(t);
+			build_by_threads(m, what, t);
+		}
 	}
 	if (t->error) {
 		table_done(t);
@@ -463,7 +472,7 @@ static int print_vary_ratios(const struct model *m, bool markdown, FILE *out)
 	if (r < 0)
 		return r;
 	vary_table(m, cols, n, false, &t);
-	if (!t.error && !markdown && table_text_width(&t) > TEXT_WIDTH_MAX) {
+	if (!t.error && !markdown && table_text_width(&t) > table_width()) {
 		table_done(&t);
 		vary_table(m, cols, n, true, &t);
 	}
@@ -558,7 +567,7 @@ int render_tables(const struct model *m, const struct report_options *o, bool ma
 	for (i = 0; i < n; i++) {
 		struct table t;
 
-		r = report_table(m, list[i], markdown ? 0 : TEXT_WIDTH_MAX, &t);
+		r = report_table(m, list[i], markdown ? 0 : table_width(), &t);
 		if (r < 0)
 			return r;
 		if (markdown) {
