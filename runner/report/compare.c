@@ -373,7 +373,7 @@ static int compare_metric(const struct comparison *c, bool ratios, bool markdown
 /* The facts of host_facts[] for every document, a mark where they differ. */
 static int compare_facts(const struct comparison *c, bool markdown, FILE *out)
 {
-	struct table t = { .ncols = 2 + c->n, .left = 2 + c->n };
+	struct table t = { .ncols = 2 + c->n, .left = 2 + c->n, .keys = 1 };
 
 	table_add(&t, "fact");
 	for (size_t d = 0; d < c->n; d++)
@@ -423,7 +423,7 @@ static int compare_tables(const struct comparison *c, bool markdown, FILE *out)
 		fprintf(out, "other host facts: no differences\n");
 		return 0;
 	}
-	t = (struct table){ .ncols = 1 + c->n, .left = 1 + c->n };
+	t = (struct table){ .ncols = 1 + c->n, .left = 1 + c->n, .keys = 1 };
 	fprintf(out, "%sother host facts that differ\n%s", h, nl);
 	table_add(&t, "key");
 	for (size_t d = 0; d < c->n; d++)

@@ -16,6 +16,7 @@
 /* A table of strings, shared by the text, Markdown and HTML renderers. */
 struct table {
 	size_t ncols, n, left; /* left: how many leading columns are words, aligned left */
+	size_t keys; /* the leading columns repeated over each group when split; 0: the left ones */
 	size_t span; /* the columns after them go together in spans of this many (a value and its ratio); 0: 1 */
 	char **cells; /* row-major, row 0 the header */
 	int error;

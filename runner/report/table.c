@@ -147,7 +147,7 @@ size_t table_turned_width(const struct table *t)
  * group of its own. */
 static void print_split(const struct table *t, const size_t *w, size_t width, FILE *out)
 {
-	size_t keys = MIN(MAX(t->left, 1), t->ncols), cols[TABLE_COLS_MAX], key_w = 0;
+	size_t keys = MIN(t->keys ? t->keys : MAX(t->left, 1), t->ncols - 1), cols[TABLE_COLS_MAX], key_w = 0;
 
 	for (size_t c = 0; c < keys; c++) {
 		cols[c] = c;
@@ -202,17 +202,23 @@ static void wrap_line(const char *line, size_t len, size_t width, FILE *out)
 	size_t indent = strspn(line, " "), hang = MIN(indent + 2, width / 2), start = 0;
 
 	while (start < len) {
-		size_t room = width - (start ? hang : 0), end = start, last = 0, w = 0;
+		size_t room = width - (start ? hang : 0), end = start, space = 0, other = 0, w = 0;
 
-		/* The longest run of words that fits, at least one word. */
-		while (end < len && (w < room || !last)) {
+		/* The longest run of words that fits; a word longer than the
+		 * line (a cgroup path) is broken after a '/' or ',', else
+		 * where the line ends. */
+		while (end < len && w < room) {
 			if (line[end] == ' ' && end > start + (start ? 0 : indent))
-				last = end;
+				space = end;
+			else if (line[end] == '/' || line[end] == ',')
+				other = end + 1;
 			w += ((unsigned char)line[end] & 0xC0) != 0x80;
 			end++;
 		}
-		if (end < len && last)
-			end = last;
+		while (end < len && ((unsigned char)line[end] & 0xC0) == 0x80)
+			end++;
+		if (end < len && line[end] != ' ')
+			end = space > start ? space : other > start ? other : end;
 		fprintf(out, "%*s%.*s\n", start ? (int)hang : 0, "", (int)(end - start), line + start);
 		start = end;
 		while (start < len && line[start] == ' ')
