@@ -13,6 +13,7 @@ struct explain_cli {
 	struct explain_args a;
 	struct cli_seed seed;
 	unsigned width; /* points of the gap */
+	struct cli_verbosity talk;
 };
 
 #define X(f) .offset = offsetof(struct explain_cli, a.f)
@@ -58,7 +59,9 @@ const struct cli_verb cli_explain = {
 						       CLI_CONFIDENCE_OPTION(struct explain_cli, a.confidence), &opt_width,
 						       &opt_out, &opt_what_if, &opt_from, &opt_to,
 						       CLI_ORDER_OPTION(struct explain_cli, a.order),
-						       CLI_SEED_OPTION(struct explain_cli, seed), NULL },
+						       CLI_SEED_OPTION(struct explain_cli, seed),
+						       CLI_QUIET_OPTION(struct explain_cli, talk),
+						       CLI_VERBOSE_OPTION(struct explain_cli, talk), NULL },
 };
 
 static int explain_parse_argv(int argc, char **argv, struct explain_cli *c)
@@ -75,6 +78,10 @@ static int explain_parse_argv(int argc, char **argv, struct explain_cli *c)
 	r = cli_parse(&cli_explain, argc, argv, c, &first);
 	if (r <= 0)
 		return r;
+	r = cli_set_verbosity(&cli_explain, &c->talk);
+	if (r < 0)
+		return r;
+	a->verbose = c->talk.verbose;
 	a->width = c->width / 100.0;
 	a->seed = c->seed.value;
 	a->seed_given = c->seed.given;

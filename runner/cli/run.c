@@ -24,6 +24,7 @@ struct run_args {
 	uint64_t budget_ns;
 	int order; /* enum run_order */
 	struct cli_seed seed;
+	struct cli_verbosity talk;
 };
 
 enum { OPT_UNTIL };
@@ -67,7 +68,9 @@ const struct cli_verb cli_run = {
 	.options = (const struct cli_option *const[]){ &opt_out, &opt_resume, &opt_only, &opt_dry_run,
 						       CLI_CONFIDENCE_OPTION(struct run_args, confidence), &opt_until,
 						       &opt_budget, CLI_ORDER_OPTION(struct run_args, order),
-						       CLI_SEED_OPTION(struct run_args, seed), NULL },
+						       CLI_SEED_OPTION(struct run_args, seed),
+						       CLI_QUIET_OPTION(struct run_args, talk),
+						       CLI_VERBOSE_OPTION(struct run_args, talk), NULL },
 	.parse = parse_until,
 };
 
@@ -83,6 +86,9 @@ static int run_parse_argv(int argc, char **argv, struct run_args *a)
 								   : "one experiment at a time");
 	if (a->out && a->resume)
 		return cli_usage_error(&cli_run, "--out and --resume exclude each other (the resumed run keeps its directory)");
+	r = cli_set_verbosity(&cli_run, &a->talk);
+	if (r < 0)
+		return r;
 	a->experiment = argv[first];
 	return 1;
 }
@@ -224,6 +230,7 @@ struct adapt {
 	const struct experiment *e;
 	double level;
 	const struct run_options *o;
+	bool verbose; /* the whole report before the answer */
 };
 
 /* Stein's second stage: the rounds the pilot's spread asks for. */
@@ -270,26 +277,34 @@ static void adapt_summary(const struct adapt *a, const json_t *doc)
 	}
 }
 
-/* The run's TPS table at its end, and with repeat = auto what the rounds
- * came to. */
-/* The report, and the page beside the results (a run that cannot write
- * it has its results all the same: said, not failed). */
+/* The page beside the results (a run that cannot write it has its results
+ * all the same: said, not failed), where the whole report is, and the
+ * answer last: with repeat = auto what the rounds came to, the TPS table
+ * and its verdicts.  -v prints the whole report first. */
 static void print_report(void *userdata, const json_t *doc, const char *dir)
 {
 	const struct adapt *a = userdata;
-	struct report_options ro = { .format = REPORT_TEXT, .confidence = a->level };
+	struct report_options ro = { .format = REPORT_TEXT, .confidence = a->level, .answer = true };
+	struct report_options whole = { .format = REPORT_TEXT, .confidence = a->level };
 	_cleanup_free_ char *page = NULL;
 	int r;
 
-	report_render(doc, &ro, stdout);
-	if (a->e->repeat_auto)
-		adapt_summary(a, doc);
+	if (a->verbose) {
+		report_render(doc, &whole, stdout);
+		putchar('\n');
+	}
 	r = report_write_page(doc, dir, a->level, &page);
 	if (r < 0)
 		log_error_errno(r, "run: cannot write %s/" REPORT_PAGE ": %m (slicebench report %s --format html makes it)",
 				dir, dir);
 	else
 		printf("the report as a page: %s\n", page);
+	if (!a->verbose)
+		printf("the whole report (noise, saturation, placements): slicebench report %s\n", dir);
+	putchar('\n');
+	if (a->e->repeat_auto)
+		adapt_summary(a, doc);
+	report_render(doc, &ro, stdout);
 	fflush(stdout);
 }
 
@@ -325,7 +340,8 @@ int verb_run(int argc, char **argv)
 	}
 	if (a.until)
 		e.until = a.until;
-	ad = (struct adapt){ .e = &e, .level = a.confidence ? a.confidence : STATS_CONFIDENCE_DEFAULT, .o = &ro };
+	ad = (struct adapt){ .e = &e, .level = a.confidence ? a.confidence : STATS_CONFIDENCE_DEFAULT, .o = &ro,
+			     .verbose = a.talk.verbose };
 	ro = (struct run_options){ .confidence = a.confidence, .rounds_needed = adapt_rounds_needed,
 				   .finished = print_report, .userdata = &ad, .budget_ns = a.budget_ns,
 				   .order = (enum run_order)a.order, .seed = a.seed.value, .seed_given = a.seed.given };

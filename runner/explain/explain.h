@@ -18,6 +18,7 @@ struct explain_args {
 	uint64_t seed;	   /* of the rounds' orders and the bootstrap, with seed_given */
 	bool seed_given;
 	bool what_if;
+	bool verbose; /* each stage's report as it ends, not only the explanation */
 };
 
 /* Designs the mixes, runs the stages (unless what_if) and prints the

@@ -53,6 +53,7 @@ struct report_options {
 	bool latency;	/* add the median p95 latency per cell */
 	bool telemetry; /* add per cell the rows of telemetry_summaries (report/model.h) and the mechanism */
 	const char *source; /* the directory reported, for the page's commands; NULL: not known */
+	bool answer;	    /* text: the TPS table, its verdicts and failures only (what run ends with) */
 };
 
 /* The width text output is laid out in (report/table.c): what

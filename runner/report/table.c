@@ -6,8 +6,6 @@
  * wrapped at its spaces.  Nothing is cut. */
 #include <stdarg.h>
 #include <stdio.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include "report/render.h"
 #include "common/util.h"
@@ -78,13 +76,11 @@ void table_set_width(size_t width)
 
 size_t table_width(void)
 {
-	struct winsize ws;
+	size_t cols = terminal_columns(STDOUT_FILENO);
 
 	if (width_set)
 		return width_set;
-	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= TABLE_WIDTH_MIN)
-		return ws.ws_col;
-	return TABLE_WIDTH_PIPE;
+	return cols >= TABLE_WIDTH_MIN ? cols : TABLE_WIDTH_PIPE;
 }
 
 /* The columns cols[0..n) of t, aligned, under a rule after the header. */

@@ -554,7 +554,8 @@ static void print_placement_diffs(const struct model *m, bool markdown, FILE *ou
 }
 
 /* A report's parts in their order: the tables, the noisy steps, the failed
- * ones, the placement differences. */
+ * ones, the placement differences; with o->answer the TPS table, its
+ * verdicts and failures only. */
 int render_tables(const struct model *m, const struct report_options *o, bool markdown, FILE *out)
 {
 	enum metric list[REPORT_METRICS_MAX];
@@ -589,6 +590,8 @@ int render_tables(const struct model *m, const struct report_options *o, bool ma
 		fputc('\n', out);
 		if (i == 0 && m->any_vs_first && (r = print_vary_ratios(m, markdown, out)) < 0)
 			return r;
+		if (o->answer)
+			return 0;
 	}
 	r = print_noise(m, markdown, out);
 	if (r < 0)

@@ -3,6 +3,7 @@
  * drift on the machine does not land on one context, with a fresh server
  * for every unit; every finished step is a file of its own, so an
  * interrupted run keeps them and --resume runs only what is missing. */
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -55,7 +56,7 @@ static int prepare_dataset(struct runner *rn)
 	int r;
 
 	snprintf(spec.name, sizeof(spec.name), "prepare");
-	runner_progress("preparing %u x %u rows", o.tables, o.table_size);
+	runner_progress(PROGRESS_UNIT, "preparing %u x %u rows", o.tables, o.table_size);
 	r = managed_start(&c, &msg);
 	if (r < 0)
 		return log_error_errno(r, "%s: the server for the dataset did not start: %m%s%s", rn->verb,
@@ -110,6 +111,29 @@ static int open_results(const char *verb, const char *out, bool resume, const st
 		return log_error_errno(r, "%s: cannot write results to %s: %m%s", verb, dir,
 				       r == -ELOOP ? " (a symbolic link, or under one that root did not make: give the directory itself)" : "");
 	return 0;
+}
+
+/* The results directory's log, appended to (a resumed run adds to it);
+ * -errno. */
+static int open_run_log(const struct results *res)
+{
+	_cleanup_free_ char *path = NULL;
+	int fd;
+
+	if (xasprintf(&path, "%s/" RUN_LOG, results_dir(res)) < 0)
+		return -ENOMEM;
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0644);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Where the servers slicebench forks write what they print: the log. */
+static void servers_output_to(struct runner *rn, int fd)
+{
+	rn->server.out_fd = fd;
+	for (size_t i = 0; i < EXP_NEIGHBOURS_MAX; i++)
+		rn->neighbour_servers[i].out_fd = fd;
+	for (size_t i = 0; i < EXP_PROXIES_MAX; i++)
+		rn->proxy_servers[i].out_fd = fd;
 }
 
 /* Files run reads back as it wrote them, and the same experiment, or
@@ -246,7 +270,7 @@ static int runner_setup(struct runner *rn)
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot move the client into %s: %m%s", rn->verb, strempty(unit),
 				       r == -ENOENT || r == -ECONNREFUSED ? " (no systemd here: [client] scope needs one)" : "");
-	runner_progress("the client runs in %s", unit);
+	runner_progress(PROGRESS_NOTE, "the client runs in %s", unit);
 	return 0;
 }
 
@@ -257,14 +281,14 @@ static int runner_measure(struct runner *rn, struct run_options *o)
 	json_t *doc = NULL;
 	int r;
 
-	runner_progress("%s %s started, results in %s (%s order, seed %" PRIu64 ")", rn->verb, rn->e->name,
+	runner_progress(PROGRESS_NOTE, "%s %s started, results in %s (%s order, seed %" PRIu64 ")", rn->verb, rn->e->name,
 			results_dir(rn->res), word_name(run_order_words, rn->order), rn->seed);
 	r = prepare_dataset(rn);
 	if (r >= 0)
 		r = runner_run_rounds(rn, o);
 	if (r >= 0 || r == -EINTR || r == -ECANCELED)
 		(void)results_rebuild(rn->res);
-	runner_progress("%s %s %s: %zu steps, %zu failed, results in %s", rn->verb, rn->e->name,
+	runner_progress(PROGRESS_NOTE, "%s %s %s: %zu steps, %zu failed, results in %s", rn->verb, rn->e->name,
 			interrupt_signal ? "interrupted" : r < 0 ? "stopped" : "finished", rn->steps_done, rn->steps_failed,
 			results_dir(rn->res));
 	if (r >= 0 && o->finished && results_load(results_dir(rn->res), &doc, &why) >= 0) {
@@ -282,7 +306,7 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	_cleanup_free_ char *busy = NULL;
 	char db[64];
 	bool started = false;
-	int r;
+	int r, log_fd;
 
 	if (!o)
 		o = &defaults;
@@ -300,6 +324,11 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 		o->refused = r == -ELOOP || r == -EEXIST || r == -ENOENT || r == -ENOTDIR || r == -EXDEV;
 		return r;
 	}
+	log_fd = open_run_log(rn.res);
+	if (log_fd < 0)
+		log_warning_errno(log_fd, "%s: cannot open %s/" RUN_LOG ": %m (the progress goes to the journal only)", rn.verb,
+				  results_dir(rn.res));
+	log_copy_to(log_fd);
 	r = write_run_facts(rn.verb, rn.res, e, resume);
 	if (r < 0)
 		o->refused = r == -EINVAL || r == -EBADMSG;
@@ -307,6 +336,8 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 		r = choose_seed(&rn, o, resume);
 	if (r >= 0)
 		r = runner_setup(&rn);
+	if (r >= 0)
+		servers_output_to(&rn, log_fd);
 	if (r >= 0) {
 		o->seed_used = rn.seed;
 		options_for(e, &rn.o, db, sizeof(db));
@@ -318,6 +349,10 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 		server_done(&rn.neighbour_servers[i]);
 	for (size_t i = 0; i < EXP_PROXIES_MAX; i++)
 		server_done(&rn.proxy_servers[i]);
+	status_clear();
+	log_copy_to(-EBADF);
+	if (log_fd >= 0)
+		close(log_fd);
 	/* Refused or failed at set-up: no results directory stays behind. */
 	if (started)
 		results_close(rn.res);

@@ -11,6 +11,21 @@
 #include "experiment/experiment.h"
 #include "common/words.h"
 
+/* How much of a run's progress reaches the terminal (run/progress.c):
+ * -q none, the default a unit at a time (on a terminal one line that each
+ * unit and step replaces), -v every unit and step as a line.  The journal
+ * and the results directory's log (RUN_LOG) take every line either way. */
+enum run_verbosity {
+	RUN_QUIET,
+	RUN_NORMAL,
+	RUN_VERBOSE,
+};
+void run_set_verbosity(enum run_verbosity v);
+
+/* The results directory's log: the progress, the warnings and errors,
+ * and what the servers slicebench forks print (start-up warnings). */
+#define RUN_LOG "run.log"
+
 /* Which contexts run, and what that costs. */
 struct run_plan {
 	const struct experiment *e;

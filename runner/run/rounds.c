@@ -151,12 +151,12 @@ static int auto_rounds(struct runner *rn, struct run_options *o, uint64_t start,
 	left_s = (double)o->budget_ns / 1e9 - (double)(now_ns() - start) / 1e9;
 	fits = RUN_AUTO_PILOT + (unsigned)MAX(0, floor(left_s / per_round_s));
 	if (o->budget_ns && fits < *ret) {
-		runner_progress("the budget leaves no time for round %u (about %.0fs a round)", fits + 1, per_round_s);
+		runner_progress(PROGRESS_NOTE, "the budget leaves no time for round %u (about %.0fs a round)", fits + 1, per_round_s);
 		*ret = fits;
 		o->stopped = RUN_STOP_BUDGET;
 	}
 	if (*ret > RUN_AUTO_PILOT)
-		runner_progress("the pilot's spread asks for %u rounds%s: %u more", want,
+		runner_progress(PROGRESS_NOTE, "the pilot's spread asks for %u rounds%s: %u more", want,
 				*ret < want ? ", more than can be run" : "", *ret - RUN_AUTO_PILOT);
 	return 0;
 }

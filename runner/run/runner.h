@@ -63,8 +63,16 @@ struct unit_parts {
 	bool proxy_failed; /* the server started, and the proxy did not */
 };
 
-/* Progress on the terminal, and the same line in the journal. */
-void runner_progress(const char *fmt, ...) _printf_(1, 2);
+/* What a line of progress is: a note (a run's start and end, the budget's
+ * word), a unit's start, or a step. */
+enum progress_kind {
+	PROGRESS_NOTE,
+	PROGRESS_UNIT,
+	PROGRESS_STEP,
+};
+/* Progress on the terminal as the verbosity and the kind say, and every
+ * line in the journal and the results directory's log. */
+void runner_progress(enum progress_kind kind, const char *fmt, ...) _printf_(2, 3);
 
 /* Has every step of unit been recorded? */
 bool runner_unit_done(const struct runner *rn, const char *unit);

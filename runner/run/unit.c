@@ -222,7 +222,7 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 {
 	const struct experiment *e = rn->e;
 	_cleanup_free_ char *msg = NULL;
-	char name[160], left[32];
+	char name[160], left[64];
 	const char *gone;
 	int r, result = 0;
 
@@ -239,7 +239,7 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 			continue;
 		}
 		eta(rn, left, sizeof(left));
-		runner_progress("unit %zu/%zu %s: %ld threads, ETA %s", rn->units_done, rn->plan->n_units, unit,
+		runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: %ld threads, ETA %s", rn->units_done, rn->plan->n_units, unit,
 			 e->threads[t], left);
 		started_at = wall_clock_s();
 		r = runner_step(rn, c, tree, &step_o, (unsigned)e->threads[t], &s);
@@ -257,11 +257,13 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 		if (s.failed) {
 			log_error("%s: %s: %ld threads failed: %s", rn->verb, unit, e->threads[t], s.reason);
 			rn->steps_failed++;
-		} else if (s.connect_s > 0)
+		} else {
 			/* 800 clients take tens of seconds to connect here: said apart
 			 * from the TPS, which does not count them. */
-			runner_progress("unit %zu/%zu %s: %ld threads: %.1f TPS, measured after %.1f s of connecting", rn->units_done,
-				 rn->plan->n_units, unit, e->threads[t], s.tps, s.connect_s);
+			snprintf(left, sizeof(left), ", measured after %.1f s of connecting", s.connect_s);
+			runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: %ld threads: %.1f TPS%s", rn->units_done,
+					rn->plan->n_units, unit, e->threads[t], s.tps, s.connect_s >= 0.05 ? left : "");
+		}
 		r = put_step(rn, unit, ctx, v, repeat, started_at, &s);
 		rn->steps_done++;
 		if (r < 0)
@@ -321,7 +323,7 @@ int runner_unit_start(struct runner *rn, size_t ctx, size_t v, const char *unit,
 				 .mode = cgroup_mode_detect() };
 	rn->units_done++;
 	eta(rn, left, sizeof(left));
-	runner_progress("unit %zu/%zu %s (%s%s): starting the server, ETA %s", rn->units_done, rn->plan->n_units, unit,
+	runner_progress(PROGRESS_UNIT, "unit %zu/%zu %s (%s%s): starting the server, ETA %s", rn->units_done, rn->plan->n_units, unit,
 		 context_kind_to_string(u->spec.kind), how, left);
 	r = unit_slices_start(rn, &u->c, ctx, v, &u->tree, &u->slice_vary, ret_msg);
 	if (r >= 0)
@@ -337,7 +339,7 @@ int runner_unit_start(struct runner *rn, size_t ctx, size_t v, const char *unit,
 	if (experiment_proxy_of(e, ctx) >= 0) {
 		const struct context_spec *proxy = &e->proxies[experiment_proxy_of(e, ctx)];
 
-		runner_progress("unit %zu/%zu %s: starting [proxy %s] (%s)", rn->units_done, rn->plan->n_units, unit,
+		runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: starting [proxy %s] (%s)", rn->units_done, rn->plan->n_units, unit,
 				proxy->name, context_kind_to_string(proxy->kind));
 		u->proxy_failed = unit_proxy_start(rn, ctx, u, o, ret_msg) < 0;
 		return u->proxy_failed ? -EIO : 0;

@@ -97,6 +97,10 @@ struct server {
 	const struct server_engine *engine;
 	char *binary, *user, *datadir, *cnf, *socket, *log;
 	char *password; /* a proxy's that logs in with one (ProxySQL); NULL: none */
+	/* Above 2: where a server slicebench forks (raw, scope, login) writes
+	 * its standard output and error, the start-up warnings before its own
+	 * log opens (a results directory's log); else they are inherited. */
+	int out_fd;
 };
 
 /* Sets the fields of cfg that are not set (NULL, 0) to the defaults above;
