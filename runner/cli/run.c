@@ -224,6 +224,41 @@ static void power_print(const struct run_plan *p, double level)
 	       df, mde, 100 * STATS_POWER);
 }
 
+/* "45s" under two minutes, else "2.5 min". */
+static const char *format_seconds(double s, char *buf, size_t len)
+{
+	if (s < 120)
+		snprintf(buf, len, "%.0fs", s);
+	else
+		snprintf(buf, len, "%.1f min", s / 60);
+	return buf;
+}
+
+/* --budget against the plan's times: the pilot's rounds must fit in it, or
+ * the run is refused before anything starts; with --dry-run, how many
+ * rounds fit.  The run then measures its own pace and begins no round that
+ * would end past the budget (run/rounds.c). */
+static int budget_plan(const struct run_plan *p, uint64_t budget_ns, bool print)
+{
+	const struct experiment *e = p->e;
+	double round_s = p->estimate_s / e->repeat, budget_s = (double)budget_ns / 1e9, pilot_s = RUN_AUTO_PILOT * round_s;
+	unsigned fits = (unsigned)MIN((double)e->repeat, floor(budget_s / round_s));
+	char b[32], pilot[32];
+
+	format_seconds(budget_s, b, sizeof(b));
+	format_seconds(pilot_s, pilot, sizeof(pilot));
+	if (pilot_s > budget_s)
+		return log_error("run: the pilot's %d rounds take about %s at the plan's times, over --budget %s: give a "
+				 "longer budget, or fewer contexts (--only)",
+				 RUN_AUTO_PILOT, pilot, b),
+		       -EINVAL;
+	if (print)
+		printf("--budget %s: the pilot's %d rounds take about %s, and at the plan's times %u of the at most %u "
+		       "rounds fit in it; the run measures its own pace and begins no round that would end past the budget\n",
+		       b, RUN_AUTO_PILOT, pilot, fits, e->repeat);
+	return 0;
+}
+
 /* What the run's callbacks need: the experiment, the level, and the
  * options the run fills in. */
 struct adapt {
@@ -316,6 +351,7 @@ int verb_run(int argc, char **argv)
 	struct run_plan plan;
 	struct adapt ad = {};
 	struct run_options ro = {};
+	uint64_t began = now_ns();
 	int r, status = 0;
 
 	r = run_parse_argv(argc, argv, &a);
@@ -343,15 +379,20 @@ int verb_run(int argc, char **argv)
 	ad = (struct adapt){ .e = &e, .level = a.confidence ? a.confidence : STATS_CONFIDENCE_DEFAULT, .o = &ro,
 			     .verbose = a.talk.verbose };
 	ro = (struct run_options){ .confidence = a.confidence, .rounds_needed = adapt_rounds_needed,
-				   .finished = print_report, .userdata = &ad, .budget_ns = a.budget_ns,
+				   .finished = print_report, .userdata = &ad,
+				   .deadline_ns = a.budget_ns ? began + a.budget_ns : 0,
 				   .order = (enum run_order)a.order, .seed = a.seed.value, .seed_given = a.seed.given };
 	r = run_plan_make(&e, a.only, &plan);
 	if (r >= 0)
 		r = run_check_reaches_host("run", a.resume ? a.resume : a.out ? a.out : "results/");
+	if (r >= 0 && a.budget_ns)
+		r = budget_plan(&plan, a.budget_ns, false);
 	if (r < 0)
 		status = EXIT_USAGE;
 	else if (a.dry_run) {
 		plan_print(&plan);
+		if (a.budget_ns)
+			(void)budget_plan(&plan, a.budget_ns, true);
 		power_print(&plan, ad.level);
 	} else {
 		power_print(&plan, ad.level);

@@ -302,7 +302,8 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 		   struct run_options *o)
 {
 	struct run_options defaults = {};
-	struct runner rn = { .e = e, .plan = plan, .start_ns = now_ns() };
+	struct runner rn = { .e = e, .plan = plan, .start_ns = now_ns(), .n_units = plan->n_units,
+			     .n_steps = plan->n_steps };
 	_cleanup_free_ char *busy = NULL;
 	char db[64];
 	bool started = false;

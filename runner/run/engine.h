@@ -72,7 +72,10 @@ struct run_options {
 	/* A run that finished (or stopped cleanly): its document of record
 	 * and its results directory, for the caller to report; NULL: nothing. */
 	void (*finished)(void *userdata, const json_t *doc, const char *dir);
-	uint64_t budget_ns; /* repeat = auto: no round is begun that would end past it; 0: none */
+	/* The budget's end, on now_ns()'s clock: no round after the first is
+	 * begun that would end past it at the longest round's time so far;
+	 * 0: none. */
+	uint64_t deadline_ns;
 	/* set by the run */
 	bool refused; /* bad --out or --resume, or results files not as run writes them: nothing started */
 	enum run_stop stopped;

@@ -69,16 +69,6 @@ int runner_put_failed_steps(struct runner *rn, const char *unit, size_t ctx, siz
 	return r;
 }
 
-static void eta(const struct runner *rn, char *buf, size_t len)
-{
-	double elapsed = (double)(now_ns() - rn->start_ns) / 1e9;
-	long left = (long)(rn->steps_done ? elapsed / (double)rn->steps_done *
-						    (double)(rn->plan->n_steps - rn->steps_done)
-					  : rn->plan->estimate_s);
-
-	snprintf(buf, len, "%ldm%02lds", left / 60, left % 60);
-}
-
 /* The unit's placement, with its settings and its slices' as written,
  * resolved and read back. */
 int runner_put_placement(struct runner *rn, const char *unit, const struct context *c, const struct slice_tree *tree)
@@ -238,10 +228,11 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 			rn->steps_done++;
 			continue;
 		}
-		eta(rn, left, sizeof(left));
+		runner_eta(rn, left, sizeof(left));
 		runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: %ld threads, ETA %s", rn->units_done, rn->plan->n_units, unit,
 			 e->threads[t], left);
 		started_at = wall_clock_s();
+		rn->steps_run++;
 		r = runner_step(rn, c, tree, &step_o, (unsigned)e->threads[t], &s);
 		step_cpus(&s, r < 0 ? 0 : c->pid, o);
 		if (r < 0) {
@@ -322,7 +313,9 @@ int runner_unit_start(struct runner *rn, size_t ctx, size_t v, const char *unit,
 	u->c = (struct context){ .ops = context_ops_for(u->spec.kind), .spec = &u->spec, .server = &rn->server,
 				 .mode = cgroup_mode_detect() };
 	rn->units_done++;
-	eta(rn, left, sizeof(left));
+	if (!rn->work_start_ns)
+		rn->work_start_ns = now_ns();
+	runner_eta(rn, left, sizeof(left));
 	runner_progress(PROGRESS_UNIT, "unit %zu/%zu %s (%s%s): starting the server, ETA %s", rn->units_done, rn->plan->n_units, unit,
 		 context_kind_to_string(u->spec.kind), how, left);
 	r = unit_slices_start(rn, &u->c, ctx, v, &u->tree, &u->slice_vary, ret_msg);
