@@ -81,7 +81,8 @@ static int run_parse_argv(int argc, char **argv, struct run_args *a)
 	r = cli_parse(&cli_run, argc, argv, a, &first);
 	if (r <= 0)
 		return r;
-	if (first != argc - 1)
+	/* --resume DIR alone takes the experiment DIR was run with. */
+	if (first != argc - 1 && !(first == argc && a->resume))
 		return cli_usage_error(&cli_run, "%s", first == argc ? "which experiment? (slicebench list)"
 								   : "one experiment at a time");
 	if (a->out && a->resume)
@@ -89,8 +90,85 @@ static int run_parse_argv(int argc, char **argv, struct run_args *a)
 	r = cli_set_verbosity(&cli_run, &a->talk);
 	if (r < 0)
 		return r;
-	a->experiment = argv[first];
+	a->experiment = first < argc ? argv[first] : NULL;
 	return 1;
+}
+
+/* The command that runs it again, but for --order and --seed (the run adds
+ * them): the experiment as it was given (a file by its absolute path),
+ * and the options that shape the plan and its verdicts. */
+static int run_command(const struct run_args *a, const char *path, char **ret)
+{
+	_cleanup_free_ char *exp = NULL;
+	char confidence[32], until[32], budget[32];
+	const char *words[16] = { "slicebench", "run" };
+	size_t n = 2;
+	int r = run_reproduce_experiment(a->experiment, path, &exp);
+
+	if (r < 0)
+		return r;
+	words[n++] = exp;
+	if (a->only) {
+		words[n++] = "--only";
+		words[n++] = a->only;
+	}
+	if (a->confidence) {
+		snprintf(confidence, sizeof(confidence), "%g", 100 * a->confidence);
+		words[n++] = "--confidence";
+		words[n++] = confidence;
+	}
+	if (a->until) {
+		snprintf(until, sizeof(until), "%g%%", 100 * a->until);
+		words[n++] = "--until";
+		words[n++] = until;
+	}
+	if (a->budget_ns) {
+		snprintf(budget, sizeof(budget), "%.0fs", (double)a->budget_ns / 1e9);
+		words[n++] = "--budget";
+		words[n++] = budget;
+	}
+	words[n] = NULL;
+	return run_reproduce_line(words, ret);
+}
+
+/* --resume DIR alone: the contexts DIR's run selected (schedule.json's
+ * "only"), unless --only says; *ret NULL: all. */
+static int resumed_only(const char *dir, char **ret)
+{
+	_cleanup_free_ char *path = NULL;
+	json_t *sched;
+
+	*ret = NULL;
+	if (xasprintf(&path, "%s/" RESULTS_SCHEDULE, dir) < 0)
+		return -ENOMEM;
+	sched = json_load_file(path, 0, NULL);
+	if (json_is_string(json_object_get(sched, "only")) &&
+	    !(*ret = strdup(json_string_value(json_object_get(sched, "only")))))
+		return json_decref(sched), -ENOMEM;
+	json_decref(sched);
+	return 0;
+}
+
+/* The experiment: a file's or a name's, or with --resume DIR alone the one
+ * DIR was run with (and its contexts into *ret_only).  Logged; -EINVAL. */
+static int load_experiment(struct run_args *a, struct experiment *e, char **ret_path, char **ret_only)
+{
+	_cleanup_free_ char *msg = NULL;
+	int r;
+
+	if (!a->experiment && !a->only && resumed_only(a->resume, ret_only) < 0)
+		return log_error_errno(-ENOMEM, "run: %m");
+	if (*ret_only)
+		a->only = *ret_only;
+	if (!a->experiment)
+		r = experiment_from_results(a->resume, e, &msg);
+	else if (experiment_find(a->experiment, ret_path) < 0)
+		return log_error("run: no experiment '%s' (slicebench list shows them)", a->experiment), -EINVAL;
+	else
+		r = experiment_load(*ret_path, cgroup_mode_detect(), e, &msg);
+	if (r < 0)
+		return log_error("%s%s", a->experiment ? "" : "run: --resume: ", msg ? msg : strerror(-r)), -EINVAL;
+	return 0;
 }
 
 /* One unit of the order: its name, kind, settings, vary value and slice. */
@@ -336,6 +414,9 @@ static void print_report(void *userdata, const json_t *doc, const char *dir)
 		printf("the report as a page: %s\n", page);
 	if (!a->verbose)
 		printf("the whole report (noise, saturation, placements): slicebench report %s\n", dir);
+	if (json_is_string(json_object_get(json_object_get(doc, "schedule"), "command")))
+		printf("to run it again: %s\n",
+		       json_string_value(json_object_get(json_object_get(doc, "schedule"), "command")));
 	putchar('\n');
 	if (a->e->repeat_auto)
 		adapt_summary(a, doc);
@@ -346,7 +427,7 @@ static void print_report(void *userdata, const json_t *doc, const char *dir)
 int verb_run(int argc, char **argv)
 {
 	struct run_args a = {};
-	_cleanup_free_ char *path = NULL, *msg = NULL;
+	_cleanup_free_ char *path = NULL, *command = NULL, *only = NULL;
 	struct experiment e = {};
 	struct run_plan plan;
 	struct adapt ad = {};
@@ -357,19 +438,16 @@ int verb_run(int argc, char **argv)
 	r = run_parse_argv(argc, argv, &a);
 	if (r <= 0)
 		return r < 0 ? EXIT_USAGE : 0;
-	r = experiment_find(a.experiment, &path);
-	if (r < 0) {
-		log_error("run: no experiment '%s' (slicebench list shows them)", a.experiment);
+	if (load_experiment(&a, &e, &path, &only) < 0)
 		return EXIT_USAGE;
-	}
-	r = experiment_load(path, cgroup_mode_detect(), &e, &msg);
-	if (r < 0) {
-		log_error("%s", msg ? msg : strerror(-r));
-		return EXIT_USAGE;
-	}
 	experiment_log_mirrors(&e);
+	if (a.experiment && run_command(&a, path, &command) < 0) {
+		log_error_errno(-ENOMEM, "run: %m");
+		experiment_done(&e);
+		return 1;
+	}
 	if ((a.until || a.budget_ns) && !e.repeat_auto) {
-		log_error("run: --%s is for repeat = auto, and %s repeats %u times", a.until ? "until" : "budget", path,
+		log_error("run: --%s is for repeat = auto, and %s repeats %u times", a.until ? "until" : "budget", e.path,
 			  e.repeat);
 		experiment_done(&e);
 		return EXIT_USAGE;
@@ -379,7 +457,7 @@ int verb_run(int argc, char **argv)
 	ad = (struct adapt){ .e = &e, .level = a.confidence ? a.confidence : STATS_CONFIDENCE_DEFAULT, .o = &ro,
 			     .verbose = a.talk.verbose };
 	ro = (struct run_options){ .confidence = a.confidence, .rounds_needed = adapt_rounds_needed,
-				   .finished = print_report, .userdata = &ad,
+				   .finished = print_report, .userdata = &ad, .command = command,
 				   .deadline_ns = a.budget_ns ? began + a.budget_ns : 0,
 				   .order = (enum run_order)a.order, .seed = a.seed.value, .seed_given = a.seed.given };
 	r = run_plan_make(&e, a.only, &plan);

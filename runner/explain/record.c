@@ -63,6 +63,8 @@ int explain_record_write(const char *dir, const struct explain_record *r)
 		      (json_int_t)r->seed, "stages", stages_json(r));
 	if (j && *r->proxy_hybrids && json_object_set_new(j, "proxy_hybrids", json_string(r->proxy_hybrids)) < 0)
 		json_decref(j), j = NULL;
+	if (j && *r->command && json_object_set_new(j, "command", json_string(r->command)) < 0)
+		json_decref(j), j = NULL;
 	if (!j)
 		return -ENOMEM;
 	text = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
@@ -149,7 +151,8 @@ int explain_record_read(const char *dir, struct explain_record *ret, char **ret_
 	    !copy_string(j, "unmovable", ret->unmovable, sizeof(ret->unmovable)) || !(level > 0 && level < 1) ||
 	    !(width > 0 && width <= 1) || !json_is_boolean(json_object_get(j, "closure_is_a")) ||
 	    (json_object_get(j, "proxy_hybrids") &&
-	     !copy_string(j, "proxy_hybrids", ret->proxy_hybrids, sizeof(ret->proxy_hybrids))))
+	     !copy_string(j, "proxy_hybrids", ret->proxy_hybrids, sizeof(ret->proxy_hybrids))) ||
+	    (json_object_get(j, "command") && !copy_string(j, "command", ret->command, sizeof(ret->command))))
 		r = -EBADMSG;
 	ret->threads = (long)json_integer_value(json_object_get(j, "threads"));
 	ret->level = level;

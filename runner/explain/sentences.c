@@ -251,11 +251,15 @@ static void print_evidence(const struct explain_record *rec, const struct explan
 void sentences_print(const struct explain_record *rec, const struct analysis_inputs *in _unused_,
 		     const struct explanation *x, FILE *out)
 {
+	/* The detail first and the answer last, whole within a screen: the
+	 * gap, the set that explains it, what no hybrid reproduces. */
+	if (x->gap.verdict == STATS_SIGNIFICANT) {
+		print_factors(rec, x, out);
+		print_pairs(rec, x, out);
+		print_evidence(rec, x, out);
+	}
 	if (!print_gap(rec, x, out))
 		return;
-	print_factors(rec, x, out);
-	print_pairs(rec, x, out);
 	print_named(rec, x, out);
 	print_closure(rec, x, out);
-	print_evidence(rec, x, out);
 }

@@ -230,6 +230,8 @@ static int choose_seed(struct runner *rn, const struct run_options *o, bool resu
 			rn->seed = (uint64_t)json_integer_value(seed);
 			rn->order = (enum run_order)order;
 		}
+		if (json_is_string(json_object_get(sched, "command")))
+			rn->kept_command = strdup(json_string_value(json_object_get(sched, "command")));
 		json_decref(sched);
 		if (kept)
 			return 0;
@@ -286,6 +288,8 @@ static int runner_measure(struct runner *rn, struct run_options *o)
 	r = prepare_dataset(rn);
 	if (r >= 0)
 		r = runner_run_rounds(rn, o);
+	if (rn->units_done && rn->work_start_ns)
+		o->unit_s = (double)(now_ns() - rn->work_start_ns) / 1e9 / (double)rn->units_done;
 	if (r >= 0 || r == -EINTR || r == -ECANCELED)
 		(void)results_rebuild(rn->res);
 	runner_progress(PROGRESS_NOTE, "%s %s %s: %zu steps, %zu failed, results in %s", rn->verb, rn->e->name,
@@ -312,6 +316,7 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	if (!o)
 		o = &defaults;
 	rn.verb = o->verb ? o->verb : "run";
+	rn.command = o->command;
 	rn.order = o->order;
 	/* Before the first child: a signal from here on ends the run cleanly. */
 	interrupt_catch();
@@ -319,6 +324,7 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 		log_warning("%s: other processes are busy on the CPUs and will be measured too: %s", rn.verb, busy);
 	o->stopped = RUN_STOP_NONE;
 	o->rounds = o->rounds_wanted = 0;
+	o->unit_s = 0;
 	o->refused = false;
 	r = open_results(rn.verb, out, resume, e, &rn.res);
 	if (r < 0) {
@@ -346,6 +352,7 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 		r = runner_measure(&rn, o);
 	}
 	server_done(&rn.server);
+	free(rn.kept_command);
 	for (size_t i = 0; i < EXP_NEIGHBOURS_MAX; i++)
 		server_done(&rn.neighbour_servers[i]);
 	for (size_t i = 0; i < EXP_PROXIES_MAX; i++)

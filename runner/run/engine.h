@@ -22,6 +22,14 @@ enum run_verbosity {
 };
 void run_set_verbosity(enum run_verbosity v);
 
+/* The command line that runs it again (run/reproduce.c): words (NULL
+ * ended) shell-quoted, after "taskset -c LIST" when slicebench runs on
+ * fewer CPUs than are online. */
+int run_reproduce_line(const char *const *words, char **ret);
+/* The experiment's word in it: the name as given when it was found by
+ * name, else the file's absolute path (path as experiment_find() gave it). */
+int run_reproduce_experiment(const char *given, const char *path, char **ret);
+
 /* The results directory's log: the progress, the warnings and errors,
  * and what the servers slicebench forks print (start-up warnings). */
 #define RUN_LOG "run.log"
@@ -60,6 +68,9 @@ extern const struct word run_order_words[];
 /* What a run takes beyond its plan. */
 struct run_options {
 	const char *verb; /* what logs say is running: "run" (NULL), "explain", "calibrate" */
+	/* The command that runs it again, but for its --order and --seed,
+	 * which the run adds (schedule.json's "command"); NULL: none. */
+	const char *command;
 	enum run_order order;
 	uint64_t seed; /* of the rounds' orders; with seed_given, else one is drawn (a resumed run keeps its own) */
 	bool seed_given;
@@ -82,6 +93,7 @@ struct run_options {
 	unsigned rounds;	/* rounds begun */
 	unsigned rounds_wanted; /* repeat = auto: what rounds_needed asked for */
 	uint64_t seed_used;
+	double unit_s; /* what a unit (its start and steps) took here on average; 0: none ran */
 };
 
 /* Runs the plan into the results directory out (NULL:

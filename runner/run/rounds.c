@@ -12,6 +12,8 @@
  * any plan) no round begins that would end past it at the longest round's
  * time so far: the budget is a bound, not a hope.  It never stops because an interval happened to be narrow: a rule that does stops on the
  * lucky draws, and its intervals cover less than they say. */
+#include <inttypes.h>
+
 #include "run/runner.h"
 #include "common/interrupt.h"
 #include "common/rng.h"
@@ -78,10 +80,29 @@ static json_t *round_names(const struct runner *rn, unsigned round, const struct
 	return names;
 }
 
+/* The contexts the plan selects, when not all ("only": "a,b"), so that
+ * --resume DIR alone runs the same units. */
+static int only_put(const struct runner *rn, json_t *sched)
+{
+	_cleanup_free_ char *list = NULL;
+	size_t used = 0, n = 0;
+
+	for (size_t c = 0; c < rn->e->n_contexts; c++)
+		n += rn->plan->selected[c];
+	if (n == rn->e->n_contexts)
+		return 0;
+	list = calloc(n, sizeof(rn->e->contexts[0].name) + 1);
+	for (size_t c = 0; list && c < rn->e->n_contexts; c++)
+		if (rn->plan->selected[c])
+			used += (size_t)sprintf(list + used, "%s%s", used ? "," : "", rn->e->contexts[c].name);
+	return list && json_object_set_new(sched, "only", json_string(list)) >= 0 ? 0 : -ENOMEM;
+}
+
 /* schedule.json with this round's order added (or put again, on resume):
  * the earlier rounds' orders drawn again from the seed. */
 static int schedule_put(struct runner *rn, unsigned round, const struct round_unit *u, size_t n)
 {
+	_cleanup_free_ char *command = NULL;
 	json_t *sched, *rounds;
 	int r = 0;
 
@@ -90,6 +111,15 @@ static int schedule_put(struct runner *rn, unsigned round, const struct round_un
 	sched = json_pack("{s:s, s:I, s:i, s:[]}", "order", word_name(run_order_words, rn->order), "seed",
 			  (json_int_t)rn->seed, "pilot", rn->e->repeat_auto ? RUN_AUTO_PILOT : 0, "rounds");
 	rounds = json_object_get(sched, "rounds");
+	if (sched && only_put(rn, sched) < 0)
+		r = -ENOMEM;
+	if (sched && rn->kept_command && json_object_set_new(sched, "command", json_string(rn->kept_command)) < 0)
+		r = -ENOMEM;
+	else if (sched && !rn->kept_command && rn->command &&
+		 (xasprintf(&command, "%s --order %s --seed %" PRIu64, rn->command, word_name(run_order_words, rn->order),
+			    rn->seed) < 0 ||
+		  json_object_set_new(sched, "command", json_string(command)) < 0))
+		r = -ENOMEM;
 	for (unsigned k = 1; sched && k <= round && r >= 0; k++) {
 		struct round_unit earlier[EXP_VARY_MAX * EXP_CONTEXTS_MAX + EXP_CONTEXTS_MAX];
 		size_t m = k == round ? n : round_units(rn, k, earlier);

@@ -23,6 +23,8 @@ static inline unsigned runner_vary_modes(const struct experiment *e)
 
 struct runner {
 	const char *verb; /* the log prefix: run, explain, calibrate */
+	const char *command; /* run_options' */
+	char *kept_command;  /* a resumed run's schedule.json "command", kept as it is */
 	enum run_order order;
 	uint64_t seed;
 	unsigned slot; /* the running unit's place in its round's order, from 1 */
