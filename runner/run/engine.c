@@ -126,6 +126,27 @@ static int open_run_log(const struct results *res)
 	return fd < 0 ? -errno : fd;
 }
 
+/* The results directory's log opened and every message copied there;
+ * the fd, or -errno when it cannot be (said: the journal has it all). */
+static int log_begin(struct runner *rn)
+{
+	int fd = open_run_log(rn->res);
+
+	if (fd < 0)
+		log_warning_errno(fd, "%s: cannot open %s/" RUN_LOG ": %m (the progress goes to the journal only)", rn->verb,
+				  results_dir(rn->res));
+	log_copy_to(fd);
+	return fd;
+}
+
+static void log_end(int fd)
+{
+	status_clear();
+	log_copy_to(-EBADF);
+	if (fd >= 0)
+		close(fd);
+}
+
 /* Where the servers slicebench forks write what they print: the log. */
 static void servers_output_to(struct runner *rn, int fd)
 {
@@ -331,11 +352,7 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 		o->refused = r == -ELOOP || r == -EEXIST || r == -ENOENT || r == -ENOTDIR || r == -EXDEV;
 		return r;
 	}
-	log_fd = open_run_log(rn.res);
-	if (log_fd < 0)
-		log_warning_errno(log_fd, "%s: cannot open %s/" RUN_LOG ": %m (the progress goes to the journal only)", rn.verb,
-				  results_dir(rn.res));
-	log_copy_to(log_fd);
+	log_fd = log_begin(&rn);
 	r = write_run_facts(rn.verb, rn.res, e, resume);
 	if (r < 0)
 		o->refused = r == -EINVAL || r == -EBADMSG;
@@ -357,10 +374,7 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 		server_done(&rn.neighbour_servers[i]);
 	for (size_t i = 0; i < EXP_PROXIES_MAX; i++)
 		server_done(&rn.proxy_servers[i]);
-	status_clear();
-	log_copy_to(-EBADF);
-	if (log_fd >= 0)
-		close(log_fd);
+	log_end(log_fd);
 	/* Refused or failed at set-up: no results directory stays behind. */
 	if (started)
 		results_close(rn.res);

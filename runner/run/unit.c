@@ -205,6 +205,23 @@ static const char *process_gone(struct runner *rn, struct context *c)
 	return NULL;
 }
 
+/* A step's end: its failure logged, or its TPS as progress. */
+static void step_said(struct runner *rn, const char *unit, long threads, const struct step_result *s)
+{
+	char connecting[64];
+
+	if (s->failed) {
+		log_error("%s: %s: %ld threads failed: %s", rn->verb, unit, threads, s->reason);
+		rn->steps_failed++;
+		return;
+	}
+	/* 800 clients take tens of seconds to connect here: said apart from
+	 * the TPS, which does not count them. */
+	snprintf(connecting, sizeof(connecting), ", measured after %.1f s of connecting", s->connect_s);
+	runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: %ld threads: %.1f TPS%s", rn->units_done, rn->plan->n_units, unit,
+			threads, s->tps, s->connect_s >= 0.05 ? connecting : "");
+}
+
 /* The steps of a unit whose server runs (c), those not yet recorded, after
  * the buffer pool's warm-up.  Returns <0 for what must end the run. */
 int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat, struct context *c,
@@ -212,7 +229,7 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 {
 	const struct experiment *e = rn->e;
 	_cleanup_free_ char *msg = NULL;
-	char name[160], left[64];
+	char name[160], left[32];
 	const char *gone;
 	int r, result = 0;
 
@@ -245,16 +262,7 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 			step_result_done(&s);
 			return -EINTR;
 		}
-		if (s.failed) {
-			log_error("%s: %s: %ld threads failed: %s", rn->verb, unit, e->threads[t], s.reason);
-			rn->steps_failed++;
-		} else {
-			/* 800 clients take tens of seconds to connect here: said apart
-			 * from the TPS, which does not count them. */
-			snprintf(left, sizeof(left), ", measured after %.1f s of connecting", s.connect_s);
-			runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: %ld threads: %.1f TPS%s", rn->units_done,
-					rn->plan->n_units, unit, e->threads[t], s.tps, s.connect_s >= 0.05 ? left : "");
-		}
+		step_said(rn, unit, e->threads[t], &s);
 		r = put_step(rn, unit, ctx, v, repeat, started_at, &s);
 		rn->steps_done++;
 		if (r < 0)
