@@ -4,7 +4,7 @@
 #include <sched.h>
 #include <stdio.h>
 
-#include "run/engine.h"
+#include "run/run.h"
 #include "common/topology.h"
 #include "common/util.h"
 
