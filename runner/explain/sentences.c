@@ -440,6 +440,7 @@ void sentences_print(const struct explain_record *rec, const struct analysis_inp
 	/* The detail first and the answer last, whole within a screen: the
 	 * failures, the factors, the pairs and the evidence, then the gap,
 	 * the set that explains it and what no hybrid reproduces. */
+	fputc('\n', out);
 	print_failures(rec, in, out);
 	if (!x->ends_failed && x->gap.verdict == STATS_SIGNIFICANT) {
 		print_factors(rec, in, x, out);
