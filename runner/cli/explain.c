@@ -30,7 +30,8 @@ static const struct cli_option opt_width = { .name = "width", .arg = "POINTS", .
 static const struct cli_option opt_duration = { .name = "duration", .arg = "D", .type = CLI_DURATION, X(duration_ns),
 						.min = 1, .help = "measured time per step (5s)" };
 static const struct cli_option opt_budget = { .name = "budget", .arg = "TIME", .type = CLI_DURATION, X(budget_ns),
-					      .min = 1, .help = "the most the measurement may take (30m)" };
+					      .min = 1, .help = "the most the measurement may take, a bound: a design over it at this "
+							      "host's pace is refused, and no round begins that would end past it (30m)" };
 static const struct cli_option opt_out = { .name = "out", .arg = "DIR", .type = CLI_STRING, X(out),
 					   .help = "the results directory (results/explain-NAME-A-B-YYYYmmdd-HHMMSS)" };
 static const struct cli_option opt_what_if = { .name = "what-if", .type = CLI_FLAG, X(what_if),

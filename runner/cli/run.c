@@ -33,7 +33,8 @@ enum { OPT_UNTIL };
 static const struct cli_option opt_out = { .name = "out", .arg = "DIR", .type = CLI_STRING, A(out),
 					   .help = "the results directory (results/NAME-YYYYmmdd-HHMMSS)" };
 static const struct cli_option opt_resume = { .name = "resume", .arg = "DIR", .type = CLI_STRING, A(resume),
-					      .help = "finish an interrupted run: only the missing steps are run" };
+					      .help = "finish an interrupted run: only the missing steps are run (alone, without "
+						      "NAME: the experiment and contexts DIR was run with)" };
 static const struct cli_option opt_only = { .name = "only", .arg = "LIST", .type = CLI_STRING, A(only),
 					    .help = "run only these contexts" };
 static const struct cli_option opt_dry_run = { .name = "dry-run", .type = CLI_FLAG, A(dry_run),
@@ -41,7 +42,8 @@ static const struct cli_option opt_dry_run = { .name = "dry-run", .type = CLI_FL
 static const struct cli_option opt_until = { .name = "until", .arg = "PCT%", .key = OPT_UNTIL,
 					     .help = "repeat = auto: the target, each ratio within +-PCT% (the file's until, 5%)" };
 static const struct cli_option opt_budget = { .name = "budget", .arg = "TIME", .type = CLI_DURATION, A(budget_ns),
-					      .min = 1, .help = "repeat = auto: begin no round that would end later than this" };
+					      .min = 1, .help = "repeat = auto: a bound: a pilot longer at the plan's times is refused, "
+							      "and no round begins that would end later than this" };
 #undef A
 
 static int parse_until(const struct cli_verb *v, const struct cli_option *o, const char *value, void *userdata)
@@ -57,7 +59,8 @@ static int parse_until(const struct cli_verb *v, const struct cli_option *o, con
 
 const struct cli_verb cli_run = {
 	.name = "run",
-	.usage = (const char *const[]){ "NAME|PATH [--out DIR | --resume DIR] [--only CONTEXT,...] [--dry-run]",
+	.usage = (const char *const[]){ "NAME|PATH [--out DIR | --resume DIR] [--only CONTEXT,...] [--dry-run] [-q | -v]",
+					"--resume DIR [--dry-run]",
 					"NAME|PATH [--confidence 95] [--until 5%] [--budget 30m] [--order random|fixed] [--seed N]",
 					NULL },
 	.about = "Runs a named experiment (slicebench list) or an experiment file in rounds: each round runs\n"
