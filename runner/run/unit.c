@@ -74,16 +74,6 @@ int runner_put_failed_steps(struct runner *rn, const char *unit, size_t ctx, siz
 	return r;
 }
 
-static void eta(const struct runner *rn, char *buf, size_t len)
-{
-	double elapsed = (double)(now_ns() - rn->start_ns) / 1e9;
-	long left = (long)(rn->steps_done ? elapsed / (double)rn->steps_done *
-						    (double)(rn->plan->n_steps - rn->steps_done)
-					  : rn->plan->estimate_s);
-
-	snprintf(buf, len, "%ldm%02lds", left / 60, left % 60);
-}
-
 /* The unit's placement, with its settings and its slices' as written,
  * resolved and read back. */
 int runner_put_placement(struct runner *rn, const char *unit, const struct context *c, const struct slice_tree *tree)
@@ -211,23 +201,6 @@ static void step_cpus(struct step_result *s, pid_t pid, const struct oltp_option
 	s->client_apart = client_apart(pid, o);
 }
 
-/* A step that ran: its TPS, and beside it what a reader must weigh it
- * with: 800 clients take tens of seconds to connect here (said apart from
- * the TPS, which does not count them), and a busy host. */
-static void say_step(const struct runner *rn, const char *unit, const struct oltp_options *o, const struct step_result *s)
-{
-	char connect[64] = "", busy[96] = "";
-	struct step_host h;
-
-	if (s->connect_s > 0)
-		snprintf(connect, sizeof(connect), ", measured after %.1f s of connecting", s->connect_s);
-	if (step_result_host(s, &h) >= 0 && h.busy)
-		snprintf(busy, sizeof(busy), "; the host was busy: load %.0f on %u CPUs, %.2f of them outside slicebench's",
-			 h.load1_max, h.cpus, h.other_cpus);
-	runner_progress("unit %zu/%zu %s: %u %s: %.1f TPS%s%s", rn->units_done, rn->plan->n_units, unit, s->threads,
-			oltp_size_unit(o->workload, s->threads), s->tps, connect, busy);
-}
-
 /* After a failed step: which of the unit's processes is no longer
  * running, in the words of the steps that cannot run; NULL: neither. */
 static const char *process_gone(struct runner *rn, struct context *c)
@@ -256,6 +229,31 @@ static int warmup_failed(struct runner *rn, const char *unit, size_t ctx, size_t
 	return result;
 }
 
+/* A step's end: its failure logged, or its TPS as progress, and beside it
+ * what a reader must weigh it with: 800 clients take tens of seconds to
+ * connect here (said apart from the TPS, which does not count them), and
+ * a busy host. */
+static void step_said(struct runner *rn, const char *unit, const struct oltp_options *o, long threads,
+		      const struct step_result *s)
+{
+	const char *what = oltp_size_unit(o->workload, threads);
+	char connecting[64] = "", busy[96] = "";
+	struct step_host h;
+
+	if (s->failed) {
+		log_error("%s: %s: %ld %s failed: %s", rn->verb, unit, threads, what, s->reason);
+		rn->steps_failed++;
+		return;
+	}
+	if (s->connect_s >= 0.05)
+		snprintf(connecting, sizeof(connecting), ", measured after %.1f s of connecting", s->connect_s);
+	if (step_result_host(s, &h) >= 0 && h.busy)
+		snprintf(busy, sizeof(busy), "; the host was busy: load %.0f on %u CPUs, %.2f of them outside slicebench's",
+			 h.load1_max, h.cpus, h.other_cpus);
+	runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: %ld %s: %.1f TPS%s%s", rn->units_done, rn->plan->n_units, unit,
+			threads, what, s->tps, connecting, busy);
+}
+
 /* The steps of a unit whose server runs (c), those not yet recorded, after
  * the buffer pool's warm-up.  Returns <0 for what must end the run. */
 int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat, struct context *c,
@@ -279,10 +277,11 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 			rn->steps_done++;
 			continue;
 		}
-		eta(rn, left, sizeof(left));
-		runner_progress("unit %zu/%zu %s: %ld %s, ETA %s", rn->units_done, rn->plan->n_units, unit, e->threads[t],
-				oltp_size_unit(o->workload, e->threads[t]), left);
+		runner_eta(rn, left, sizeof(left));
+		runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: %ld %s, ETA %s", rn->units_done, rn->plan->n_units, unit,
+				e->threads[t], oltp_size_unit(o->workload, e->threads[t]), left);
 		started_at = wall_clock_s();
+		rn->steps_run++;
 		r = runner_step(rn, c, tree, &step_o, (unsigned)e->threads[t], &s);
 		step_cpus(&s, r < 0 ? 0 : c->pid, o);
 		if (r < 0) {
@@ -295,12 +294,7 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 			step_result_done(&s);
 			return -EINTR;
 		}
-		if (s.failed) {
-			log_error("%s: %s: %ld %s failed: %s", rn->verb, unit, e->threads[t],
-				  oltp_size_unit(o->workload, e->threads[t]), s.reason);
-			rn->steps_failed++;
-		} else
-			say_step(rn, unit, o, &s);
+		step_said(rn, unit, o, e->threads[t], &s);
 		r = put_step(rn, unit, ctx, v, repeat, started_at, &s);
 		rn->steps_done++;
 		if (r < 0)
@@ -359,8 +353,10 @@ int runner_unit_start(struct runner *rn, size_t ctx, size_t v, const char *unit,
 	u->c = (struct context){ .ops = context_ops_for(u->spec.kind), .spec = &u->spec, .server = &rn->server,
 				 .mode = cgroup_mode_detect() };
 	rn->units_done++;
-	eta(rn, left, sizeof(left));
-	runner_progress("unit %zu/%zu %s (%s%s): starting the server, ETA %s", rn->units_done, rn->plan->n_units, unit,
+	if (!rn->work_start_ns)
+		rn->work_start_ns = now_ns();
+	runner_eta(rn, left, sizeof(left));
+	runner_progress(PROGRESS_UNIT, "unit %zu/%zu %s (%s%s): starting the server, ETA %s", rn->units_done, rn->plan->n_units, unit,
 		 context_kind_to_string(u->spec.kind), how, left);
 	r = unit_slices_start(rn, &u->c, ctx, v, &u->tree, &u->slice_vary, ret_msg);
 	if (r >= 0)
@@ -378,7 +374,7 @@ int runner_unit_start(struct runner *rn, size_t ctx, size_t v, const char *unit,
 	if (experiment_proxy_of(e, ctx) >= 0) {
 		const struct context_spec *proxy = &e->proxies[experiment_proxy_of(e, ctx)];
 
-		runner_progress("unit %zu/%zu %s: starting [proxy %s] (%s)", rn->units_done, rn->plan->n_units, unit,
+		runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: starting [proxy %s] (%s)", rn->units_done, rn->plan->n_units, unit,
 				proxy->name, context_kind_to_string(proxy->kind));
 		u->proxy_failed = unit_proxy_start(rn, ctx, u, o, ret_msg) < 0;
 		return u->proxy_failed ? -EIO : 0;

@@ -173,9 +173,7 @@ static int add_step_note(json_t *list, const json_t *s, const char *key, json_t 
 
 double report_step_tps(const json_t *s)
 {
-	if (oltp_step_rule_of_json(s) != OLTP_RULE_KEPT)
-		return NAN;
-	return json_number_value(json_object_get(s, "tps"));
+	return results_step_counted(s) ? json_number_value(json_object_get(s, "tps")) : NAN;
 }
 
 /* The medians over the cell's steps of each figure in their "mechanism". */
