@@ -16,9 +16,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <fcntl.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "common/rng.h"
@@ -28,6 +26,7 @@
 #include "stats/figure.h"
 #include "sim.h"
 #include "tap.h"
+#include "testperf.h"
 #include "common/util.h"
 
 #define SETS 1000
@@ -203,85 +202,24 @@ static void check_share_and_counters(void)
 		   "no PMU here: the sample says why (%s), its counters unknown, not 0", why);
 		skip(1, "no PMU: no IPC to set against perf stat's");
 	} else {
+		const char *const events[] = { "instructions", "cycles" };
 		uint64_t i0, c0, l0, i1, c1, l1;
-		FILE *p;
-		char cmd[160], line[256];
-		double instructions = NAN, cycles = NAN, v;
+		struct test_perf perf;
+		char args[64];
+		double v[2];
 
+		snprintf(args, sizeof(args), "-e instructions,cycles -p %d", (int)server);
+		test_perf_open(&perf, args);
 		oltp_pmu_read(pmu, &i0, &c0, &l0);
-		snprintf(cmd, sizeof(cmd), "perf stat -x, -e instructions,cycles -p %d -- sleep 3 2>&1 >/dev/null", (int)server);
-		p = popen(cmd, "re");
-		while (p && fgets(line, sizeof(line), p))
-			if (sscanf(line, "%lf,", &v) == 1)
-				*(strstr(line, "instructions") ? &instructions : strstr(line, "cycles") ? &cycles : &v) = v;
-		if (p)
-			pclose(p);
+		sleep(2);
 		oltp_pmu_read(pmu, &i1, &c1, &l1);
+		test_perf_close(&perf, events, v, 2);
 		ok(r >= 0 && !b.pmu_why, "a PMU: the counters open");
-		cmp_ok(fabs((double)(i1 - i0) / (double)(c1 - c0) - instructions / cycles), "<=",
-		       0.1 * instructions / cycles, "the server's IPC, %.3f, within 10%% of perf stat's, %.3f",
-		       (double)(i1 - i0) / (double)(c1 - c0), instructions / cycles);
+		cmp_ok(fabs((double)(i1 - i0) / (double)(c1 - c0) - v[0] / v[1]), "<=", 0.1 * v[0] / v[1],
+		       "the server's IPC, %.3f, within 10%% of perf stat's, %.3f", (double)(i1 - i0) / (double)(c1 - c0),
+		       v[0] / v[1]);
 	}
 	oltp_pmu_free(pmu);
-}
-
-/* perf stat started with its events off, switched on and off through its
- * control fifos, which it acknowledges: its window is exactly the writes';
- * its workload waits on a third fifo, so that it ends when told, however
- * long the writes took on a loaded host. */
-struct perf_window {
-	FILE *out;
-	int ctl, ack, end; /* end: its workload reads it, and ends when it is closed */
-};
-
-static void perf_command(struct perf_window *p, const char *cmd)
-{
-	char ack[8] = "";
-
-	if (write(p->ctl, cmd, strlen(cmd)) != (ssize_t)strlen(cmd) || read(p->ack, ack, sizeof(ack) - 1) <= 0)
-		bail_out("perf stat's control: %m");
-}
-
-static void perf_open(struct perf_window *p, const char *events)
-{
-	char ctl[256], ack[256], end[256], cmd[1024];
-
-	snprintf(ctl, sizeof(ctl), "%s/perf-ctl", scratch_dir());
-	snprintf(ack, sizeof(ack), "%s/perf-ack", scratch_dir());
-	snprintf(end, sizeof(end), "%s/perf-end", scratch_dir());
-	unlink(ctl);
-	unlink(ack);
-	unlink(end);
-	if (mkfifo(ctl, 0600) < 0 || mkfifo(ack, 0600) < 0 || mkfifo(end, 0600) < 0)
-		bail_out("mkfifo: %m");
-	snprintf(cmd, sizeof(cmd), "perf stat -x, -D -1 --control fifo:%s,%s %s -- sh -c 'read x <%s' 2>&1 >/dev/null",
-		 ctl, ack, events, end);
-	p->out = popen(cmd, "re");
-	p->ctl = p->out ? open(ctl, O_WRONLY | O_CLOEXEC) : -1;
-	p->ack = p->ctl >= 0 ? open(ack, O_RDONLY | O_CLOEXEC) : -1;
-	p->end = p->ack >= 0 ? open(end, O_WRONLY | O_CLOEXEC) : -1;
-	if (p->end < 0)
-		bail_out("perf stat: %m");
-	perf_command(p, "enable\n");
-}
-
-/* The count on perf's line naming event, once it has ended. */
-static double perf_close(struct perf_window *p, const char *event)
-{
-	char line[256];
-	double v = NAN;
-
-	perf_command(p, "disable\n");
-	if (write(p->end, "\n", 1) != 1)
-		bail_out("perf stat's workload: %m");
-	close(p->end);
-	while (fgets(line, sizeof(line), p->out))
-		if (strstr(line, event))
-			v = strtod(line, NULL);
-	pclose(p->out);
-	close(p->ctl);
-	close(p->ack);
-	return v;
 }
 
 /* A wakee named t118-wakee pinned to CPU `on` reading a pipe that this
@@ -291,7 +229,8 @@ static void wake_across(int on, uint64_t *ret_seen, uint64_t *ret_cross, double 
 {
 	int fds[2], groups[2] = { 0, 1 };
 	struct oltp_wakeups *w = NULL;
-	struct perf_window perf;
+	struct test_perf perf;
+	const char *const event[] = { "sched:sched_waking" };
 	uint64_t lost, seen0, cross0;
 	const char *why;
 	pid_t wakee;
@@ -315,7 +254,7 @@ static void wake_across(int on, uint64_t *ret_seen, uint64_t *ret_cross, double 
 	usleep(100 * 1000);
 	if (oltp_wakeups_open("t118-wakee", 2, groups, &w, &why) < 0)
 		bail_out("oltp_wakeups_open: %s", why ? why : "failed");
-	perf_open(&perf, "-a -e sched:sched_waking --filter 'comm == \"t118-wakee\"'");
+	test_perf_open(&perf, "-a -e sched:sched_waking --filter 'comm == \"t118-wakee\"'");
 	oltp_wakeups_read(w, &seen0, &cross0, &lost);
 	for (int i = 0; i < 500; i++) {
 		if (write(fds[1], "x", 1) != 1)
@@ -324,7 +263,7 @@ static void wake_across(int on, uint64_t *ret_seen, uint64_t *ret_cross, double 
 	}
 	usleep(10 * 1000);
 	oltp_wakeups_read(w, ret_seen, ret_cross, &lost);
-	*ret_perf = perf_close(&perf, "sched_waking");
+	test_perf_close(&perf, event, ret_perf, 1);
 	*ret_seen -= seen0;
 	*ret_cross -= cross0;
 	oltp_wakeups_free(w);
@@ -334,9 +273,17 @@ static void wake_across(int on, uint64_t *ret_seen, uint64_t *ret_cross, double 
 
 static void check_wakeups(void)
 {
+	int groups[1] = { 0 };
+	struct oltp_wakeups *w = NULL;
 	uint64_t seen, cross;
+	const char *why = NULL;
 	double perf;
 
+	if (!test_perf_usable() || oltp_wakeups_open("t118-wakee", 1, groups, &w, &why) < 0) {
+		skip(3, "%s", why ? why : "perf stat does not run here");
+		return;
+	}
+	oltp_wakeups_free(w);
 	wake_across(1, &seen, &cross, &perf);
 	diag("wakee on CPU 1: %llu wake-ups seen, %llu across; perf stat %.0f over its window", (unsigned long long)seen,
 	     (unsigned long long)cross, perf);
