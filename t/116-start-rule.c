@@ -41,6 +41,16 @@ static const char doc[] =
 	"{\"context\":\"a\",\"repeat\":11,\"threads\":1,\"tps\":1.0,\"failed\":false,\"intervals_tps\":[0,0,3]},"
 	KEPT(1, 50.0, "") "]}";
 
+/* pgbench's workload through a proxy: clients, not threads, and the
+ * proxy named with its engine. */
+static const char doc_pgbench[] =
+	"{\"format_version\":1,\"experiment\":{\"name\":\"pooled\",\"baseline\":\"b\",\"contexts\":[\"a\",\"b\"],"
+	"\"threads\":[1,8],\"repeat\":1,\"vary\":null,\"workload\":\"select-only\","
+	"\"context_specs\":[{\"name\":\"a\",\"kind\":\"service\",\"proxy\":\"pool\"},{\"name\":\"b\",\"kind\":\"raw\"}],"
+	"\"proxies\":[{\"name\":\"pool\",\"engine\":\"pgbouncer\",\"kind\":\"service\"}]},"
+	"\"host\":null,\"placements\":{},\"steps\":["
+	KEPT(1, 100.0, "") "," KEPT(2, 100.0, "") "]}";
+
 static json_t *load(const char *text)
 {
 	json_error_t e;
@@ -142,6 +152,20 @@ static void check_run_against_record(void)
 			     OLTP_RULE_SERVER_GONE);
 }
 
+static void check_clients_and_proxy(void)
+{
+	json_t *d = load(doc_pgbench);
+	char *text = render(d, REPORT_TEXT), *page = render(d, REPORT_HTML);
+
+	ok(strstr(text, "clients ") && strstr(text, "\n1 ") && !strstr(text, "threads"),
+	   "pgbench's workload: the table counts clients, not threads");
+	ok(strstr(page, "<th>clients</th>") && strstr(page, "pool (pgbouncer, service)"),
+	   "the page counts clients and names the proxy with its engine");
+	free(text);
+	free(page);
+	json_decref(d);
+}
+
 int main(void)
 {
 	const char *want_rule = "5 of 12 starts left out by the rule: failed 1, a connection failed 1, the warm-up failed 1, "
@@ -152,7 +176,7 @@ int main(void)
 	char *text, *page, *json;
 	size_t i, explain_out = 0;
 
-	plan(15);
+	plan(17);
 	check_run_against_record();
 	fix_baseline(d);
 	text = render(d, REPORT_TEXT);
@@ -187,5 +211,6 @@ int main(void)
 	free(json);
 	json_decref(rep);
 	json_decref(d);
+	check_clients_and_proxy();
 	return done_testing();
 }
