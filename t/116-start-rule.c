@@ -7,7 +7,9 @@
  * "failed": false) is left out by report all the same; the text, the page
  * and the JSON count the starts each rule removed alike, and the starts
  * that ran while the host was busy; and explain, which reads a start's
- * TPS through report_step_tps(), leaves out the same starts. */
+ * TPS through report_step_tps(), leaves out the same starts.  And
+ * pgbench's workload through a proxy: its tables count clients, and the
+ * page names the proxy with its engine. */
 #include <math.h>
 #include <stdio.h>
 
