@@ -189,6 +189,8 @@ static void check_interaction(void)
 	ok(strstr(text, "; on the screen neither alone moves it by 10 points or more (") && strstr(text, "): an interaction"),
 	   "the sentence: neither alone moves it, an interaction");
 	ok(strstr(text, "What moved with it: server run-queue wait"), "the figure of mechanism that moved is quoted");
+	ok(strstr(text, ", too few for an interval).") || strstr(text, "at 95%, Fisher's z)."),
+	   "with its correlation's interval, or why it has none (%s)", strstr(text, "What moved") ?: "");
 	free(text);
 }
 
