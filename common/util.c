@@ -8,12 +8,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
-static int log_max_level = LOG_INFO_;
-
 static void log_vmsg(int level, int r, const char *fmt, va_list ap)
 {
-	if (level > log_max_level)
-		return;
 	/* %m in our messages means the error passed in, not errno. */
 	errno = r < 0 ? -r : r;
 	fputs("slicebench: ", stderr);
@@ -492,6 +488,17 @@ bool name_is_valid(const char *s)
 		if (!(islower((unsigned char)s[n]) || isdigit((unsigned char)s[n]) || s[n] == '-' || s[n] == '_'))
 			return false;
 	return n <= 40;
+}
+
+int snprintf_whole(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n < 0 ? -EINVAL : (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
 int xasprintf(char **ret, const char *fmt, ...)

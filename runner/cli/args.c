@@ -201,7 +201,7 @@ int sweep_parse_argv(const struct cli_verb *v, int argc, char **argv, struct swe
 	return check_args(v, a);
 }
 
-int prepare_dataset(const char *verb, const struct oltp_options *o)
+int cli_prepare_dataset(const char *verb, const struct oltp_options *o)
 {
 	_cleanup_free_ char *msg = NULL;
 	int r;

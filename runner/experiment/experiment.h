@@ -13,7 +13,7 @@
 #include "slices/kinds/context.h"
 #include "slices/around/neighbour.h"
 #include "slices/around/slice.h"
-#include "oltp/workload.h"
+#include "oltp/options.h"
 
 #define EXP_CONTEXTS_MAX 40
 #define EXP_THREADS_MAX 64

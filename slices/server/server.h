@@ -31,8 +31,8 @@ struct server_engine {
 	 * it refuses root and is started as the user (postgres). */
 	bool drops_privileges;
 	/* 0 if what makes a datadir is there, else -ENOENT with the missing
-	 * program in *ret_missing (static). */
-	int (*installed)(const char *binary, const char **ret_missing);
+	 * program in *ret_missing (to free()); -ENOMEM. */
+	int (*installed)(const char *binary, char **ret_missing);
 	/* Creates an empty datadir (the directory exists, empty, the user's)
 	 * whose superuser "root" authenticates over the socket only. */
 	int (*init_datadir)(const struct server *s, const char *datadir);
