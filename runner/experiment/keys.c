@@ -207,6 +207,11 @@ static bool repeat_auto_recorded(const struct experiment *e)
 	return e->repeat_auto;
 }
 
+static bool range_size_recorded(const struct experiment *e)
+{
+	return e->range_size != 100;
+}
+
 static bool client_threads_recorded(const struct experiment *e)
 {
 	return e->client_threads > 0;
@@ -261,6 +266,10 @@ const struct key_def key_table[_KEY_MAX] = {
 	[KEY_TABLE_SIZE] = { .section = SECTION_EXPERIMENT, .name = "table-size", .type = TYPE_UINT, E(table_size),
 			     .min = 1, .max = 1000000000, .def = STRINGIFY(OLTP_DEFAULT_TABLE_SIZE),
 			     .help = "rows per table", .option = "table-size", .option_help = "rows per table" },
+	[KEY_RANGE_SIZE] = { .section = SECTION_EXPERIMENT, .name = "range-size", .type = TYPE_UINT, E(range_size),
+			     .min = 1, .max = 1000000, .def = "100", .recorded = range_size_recorded,
+			     .help = "rows per range query of oltp_read_only (sysbench's --range-size)",
+			     .option = "range-size", .option_help = "rows per range query" },
 	[KEY_DRIVER] = { .section = SECTION_EXPERIMENT, .name = "driver", .type = TYPE_WORD, E(driver),
 			 .words = oltp_driver_words, .def = "slicebench",
 			 .help = "the OLTP driver: slicebench's own, or the workload's real tool (sysbench, pgbench)",
