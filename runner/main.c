@@ -4,6 +4,7 @@
 
 #include "common/util.h"
 #include "cli/verbs.h"
+#include "run/managed.h"
 
 static void usage(FILE *f)
 {
@@ -15,6 +16,12 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	_cleanup_free_ char *msg = NULL;
+
+	/* Root's files are written 0644 and the datadir's by the server's
+	 * account: a umask of 000 in the caller's shell makes neither
+	 * world-writable. */
+	umask(022);
 	if (argc < 2) {
 		fprintf(stderr, "slicebench: no verb given\n");
 		usage(stderr);
@@ -27,6 +34,10 @@ int main(int argc, char **argv)
 	if (streq(argv[1], "--version")) {
 		printf("slicebench " SLICEBENCH_VERSION "\n");
 		return 0;
+	}
+	if (managed_check_environment(&msg) < 0) {
+		fprintf(stderr, "slicebench: %s\n", msg ? msg : "out of memory");
+		return EXIT_USAGE;
 	}
 	for (size_t i = 0; verbs[i].name; i++)
 		if (streq(argv[1], verbs[i].name))

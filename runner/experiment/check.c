@@ -4,6 +4,22 @@
  * property that cannot take effect there is refused).  Each message names
  * the line of the key that is wrong. */
 #include "experiment/parse.h"
+#include "common/trust.h"
+
+int check_code_file(struct parser *p, const char *binary, unsigned line, const char *key)
+{
+	_cleanup_free_ char *found = NULL, *why = NULL;
+	int r;
+
+	if (!executable_in_path(binary, &found))
+		return fail_at(p, line, key, "%s is not an executable here", binary);
+	r = trust_code_file(found, &why);
+	if (r == -ENOMEM)
+		return r;
+	return r < 0 ? fail_at(p, line, key, "%s: refused, since what it names runs as the server (%s)", binary,
+			       why ? why : strerror(-r))
+		     : 0;
+}
 
 /* On the command line, an engine not given is the given workload's: the
  * first engine of its protocol (--workload select-only alone has always
@@ -57,6 +73,9 @@ static int check_server(struct parser *p)
 		return fail_at(p, binary_line ?: engine_line ?: flavor_line,
 			       binary_line ? "binary" : flavor_line ? "flavor" : "engine", "%s is not installed here: no %s%s",
 			       e->engine, missing, streq(engine->name, "postgresql") ? " (apt-get install postgresql-15)" : "");
+	r = check_code_file(p, e->binary, binary_line ?: engine_line, binary_line ? "binary" : "engine");
+	if (r < 0)
+		return r;
 	if (!line_of(p, KEY_WORKLOAD))
 		for (int i = _OLTP_WORKLOAD_MAX - 1; i >= 0; i--)
 			if (streq(oltp_workload_def(i)->protocol, engine->protocol))

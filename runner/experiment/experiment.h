@@ -74,7 +74,9 @@ struct experiment {
 	struct context_spec contexts[EXP_CONTEXTS_MAX];
 	char *client_cpus[EXP_CONTEXTS_MAX]; /* client-cpus = LIST: this context's client; NULL: [client]'s */
 	int context_slice[EXP_CONTEXTS_MAX]; /* Slice = NAME: its index in slices; -1: the kind's default */
-	char *mirror_notes[EXP_CONTEXTS_MAX]; /* unit = NAME: what it mirrors and what not */
+	char *mirror_notes[EXP_CONTEXTS_MAX]; /* unit = NAME, from = FILE: what it reproduces and what not */
+	/* from = FILE: the snapshot, which contexts[i].replays points to */
+	struct placement *replays[EXP_CONTEXTS_MAX];
 	size_t n_contexts;
 	int context_proxy[EXP_CONTEXTS_MAX]; /* proxy = NAME: its index in proxies; -1: straight to the server */
 	/* [proxy NAME]: a proxy between the client and the server, in a

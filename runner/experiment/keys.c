@@ -86,6 +86,15 @@ static int check_slice_name(struct parser *p, const struct key_def *k, const cha
 	return 0; /* whether it is defined is known at the end of the file */
 }
 
+/* [server] user: checked as the file is read, not when useradd or the
+ * server's start meets it. */
+static int check_user(struct parser *p, const struct key_def *k, const char *value)
+{
+	const char *why = user_name_refusal(value);
+
+	return why ? fail_at(p, p->line, k->name, "bad value '%s' (%s)", value, why) : 0;
+}
+
 /* The message of a name that is neither a key of the section nor a
  * systemd property. */
 static int fail_unknown(struct parser *p, const char *name)
@@ -296,7 +305,9 @@ const struct key_def key_table[_KEY_MAX] = {
 			      .min = 2 << 20, .def = SERVER_DEFAULT_BUFFER_POOL,
 			      .help = "innodb_buffer_pool_size, or PostgreSQL's shared_buffers" },
 	[KEY_USER] = { .section = SECTION_SERVER, .name = "user", .type = TYPE_STRING, E(server_user),
-		       .def = SERVER_DEFAULT_USER, .help = "the server's own user" },
+		       .def = SERVER_DEFAULT_USER, .check = check_user,
+		       .help = "the server's own user: a portable name (not numeric), never root; made with useradd "
+			       "--system if missing" },
 	[KEY_MAX_CONNECTIONS] = { .section = SECTION_SERVER, .name = "max-connections", .type = TYPE_UINT,
 				  E(max_connections), .min = 10, .max = 100000,
 				  .def = STRINGIFY(SERVER_DEFAULT_MAX_CONNECTIONS), .help = "max_connections" },
@@ -340,6 +351,14 @@ const struct key_def key_table[_KEY_MAX] = {
 				       "datadir and socket); properties the section gives itself win; the others are listed "
 				       "by name as not reproduced.  A unit that runs the server as another user needs "
 				       "[server] user to be that user" },
+	[KEY_CONTEXT_FROM] = { .section = SECTION_CONTEXT, .name = "from", .type = TYPE_FILE, PARSER_EACH(from),
+			       .help = "replay a captured server (the JSON of place --pid or --unit; a path relative to this "
+				       "file): the kind where it ran unless kind = says, and what the attribute table can "
+				       "take from it (environment, limits, affinity, nice, scheduling, capabilities, umask, "
+				       "a service's unit settings).  A variable that chooses code (LD_PRELOAD, PATH) is taken "
+				       "only if it names files root alone could have put there, and said; the server is "
+				       "always [server]'s binary.  After each start the placement is compared with the "
+				       "snapshot (replay.reproduced, replay.differs)" },
 	[KEY_CONTEXT_CLIENT_CPUS] = { .section = SECTION_CONTEXT, .name = "client-cpus", .type = TYPE_CPUS_TEXT,
 				      EACH(client_cpus),
 				      .help = "the CPUs of this context's client threads, instead of [client] cpus.  Like "
@@ -449,6 +468,7 @@ const char *key_list(enum section s, const char *last_sep, char *buf, size_t len
 static const char *const type_syntax[] = {
 	[TYPE_STRING] = "TEXT",
 	[TYPE_UNIT] = "NAME.service",
+	[TYPE_FILE] = "FILE",
 	[TYPE_UINT] = "N",
 	[TYPE_DURATION] = "DURATION",
 	[TYPE_THREADS] = "LIST",

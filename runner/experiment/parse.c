@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "experiment/parse.h"
+#include "common/text.h"
 #include "common/topology.h"
 
 /* The command line's option given as line, or key when none was. */
@@ -128,6 +129,10 @@ static void section_header(struct parser *p, const char *line)
 
 		if (!d->named && streq(name, d->name)) {
 			p->section = i;
+			/* A second one would merge into the first without a word. */
+			if (p->header_line[i][0])
+				fail_at(p, p->line, NULL, "[%s] is given twice (first on line %u)", name, p->header_line[i][0]);
+			p->header_line[i][0] = p->line;
 			return;
 		}
 		if (d->named && strncmp(name, d->name, n) == 0 && name[n] == ' ') {
@@ -160,9 +165,23 @@ static char *read_line(char *str, int num, void *stream)
 		return fail_at(p, p->line, NULL, "a NUL byte in the line"), NULL;
 	if (len == (size_t)num - 1 && str[len - 1] != '\n' && !feof(p->f))
 		return fail_at(p, p->line, NULL, "a line longer than %d characters", num - 2), NULL;
-	for (const char *c = str; *c; c++)
-		if (((unsigned char)*c < 0x20 && *c != '\t' && *c != '\n' && *c != '\r') || *c == 0x7f)
-			return fail_at(p, p->line, NULL, "a control character (0x%02x) in the line", (unsigned char)*c), NULL;
+	/* A byte order mark, as some editors write: the file's first line is line 1. */
+	if (p->line == 1 && strncmp(str, "\xef\xbb\xbf", 3) == 0)
+		memmove(str, str + 3, (len -= 3) + 1);
+	/* The line ending (LF, or CRLF) aside, what the file holds is text
+	 * that list, --dry-run and the reports show as it is. */
+	if (len > 0 && str[len - 1] == '\n')
+		len -= 1 + (len > 1 && str[len - 2] == '\r');
+	if (utf8_valid_prefix(str, len) != len)
+		return fail_at(p, p->line, NULL, "not UTF-8 (byte 0x%02x, column %zu)",
+			       (unsigned char)str[utf8_valid_prefix(str, len)], utf8_valid_prefix(str, len) + 1), NULL;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)str[i], next = (unsigned char)str[i + 1];
+
+		if ((c < 0x20 && c != '\t') || c == 0x7f || (c == 0xc2 && next >= 0x80 && next <= 0x9f))
+			return fail_at(p, p->line, NULL, "a control character (%s%02x) in the line", c == 0xc2 ? "U+00" : "0x",
+				       c == 0xc2 ? next : c), NULL;
+	}
 	section_header(p, str);
 	return str;
 }
@@ -371,6 +390,7 @@ int set_key(struct parser *p, const struct key_def *k, const char *value)
 			return fail_at(p, p->line, k->name, "bad value '%s' (%s)", value, word_list(k->words, list, sizeof(list)));
 		return set_text(field, value);
 	case TYPE_UNIT:
+	case TYPE_FILE:
 		return set_text(field, value);
 	case TYPE_REPEAT:
 	case TYPE_UINT:
@@ -539,6 +559,9 @@ int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *
 	}
 	if (r >= 0)
 		r = parse_file(&p, ret_msg);
+	/* A replay may give a context its kind, which the checks want. */
+	if (r >= 0)
+		r = replay_snapshots(&p);
 	/* The mirror needs each context's kind, and brings properties that
 	 * the checks after it see as the file's. */
 	if (r >= 0)
@@ -547,8 +570,10 @@ int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *
 		r = mirror_units(&p);
 	if (r >= 0)
 		r = check_settings(&p);
-	for (size_t i = 0; i < EXP_CONTEXTS_MAX; i++)
+	for (size_t i = 0; i < EXP_CONTEXTS_MAX; i++) {
 		free(p.unit[i]);
+		free(p.from[i]);
+	}
 	if (p.msg) {
 		*ret_msg = p.msg;
 		r = -EINVAL;

@@ -33,6 +33,7 @@
 #include "common/util.h"
 #include "explain/explain.h"
 #include "explain/design.h"
+#include "explain/code.h"
 #include "explain/factors.h"
 #include "explain/reading.h"
 #include "explain/record.h"
@@ -47,7 +48,6 @@ struct explainer {
 	struct explain_record rec;
 	char *dir;
 	uint64_t start_ns;
-	int failed; /* steps, over every stage */
 	double measured_unit_s; /* what a unit of the stages so far took; 0: none run yet */
 };
 
@@ -170,28 +170,32 @@ static int run_stage(struct explainer *x, const char *name, const struct design 
  * directory's cannot be read: bad input, nothing started. */
 static int read_placements(struct explainer *x, bool placed)
 {
-	_cleanup_free_ char *path = NULL, *from = NULL;
+	_cleanup_free_ char *path = NULL, *path_b = NULL, *from = NULL;
 	struct design d = { .masks = { 0, EXPLAIN_A }, .n = 2 };
-	int r;
+	int r, failed = 0;
 
 	if (!placed) {
 		printf("Starting %s and %s once each to read their placements (%s/placed)\n", x->args.a, x->args.b, x->dir);
-		r = run_stage(x, "placed", &d, 1, true);
+		failed = r = run_stage(x, "placed", &d, 1, true);
 		if (r < 0)
-			return r; /* a failed step still records its placement */
+			return r; /* a failed step still records its placement, once its server started */
 	}
 	if (placed ? !(from = strdup(x->args.experiment)) : xasprintf(&from, "%s/placed", x->dir) < 0)
 		return log_error_errno(-ENOMEM, "explain: %m");
 	r = factors_load_placement(from, placed ? x->args.a : "a", &x->pa, &path);
-	if (r >= 0) {
-		free(path);
-		path = NULL;
-		r = factors_load_placement(from, placed ? x->args.b : "b", &x->pb, &path);
-	}
+	if (r >= 0)
+		r = factors_load_placement(from, placed ? x->args.b : "b", &x->pb, &path_b);
+	if (r == -ENOENT && failed > 0)
+		return log_error("explain: %s's server did not start, so it has no placement (%s): nothing to explain; "
+				 "slicebench report %s/placed says why", path_b ? x->args.b : x->args.a,
+				 strempty(path_b ? path_b : path), x->dir),
+		       -EIO;
 	if (r < 0)
-		return log_error("explain: cannot read the placement %s: %s", strempty(path), strerror(-r)),
+		return log_error("explain: cannot read the placement %s: %s", strempty(path_b ? path_b : path),
+				 strerror(-r)),
 		       placed ? -EINVAL : -EIO;
-	return 0;
+	/* A results directory from elsewhere chooses no code for the hybrids. */
+	return placed ? explain_check_code(from, &x->e, &x->pa, path, &x->pb, path_b, x->args.trust_code) : 0;
 }
 
 /* The first stage's time at args.repeat rounds, fewer (two at least) to
@@ -289,7 +293,7 @@ static void record_make(struct explainer *x)
 		snprintf(r->proxy_hybrids, sizeof(r->proxy_hybrids), "%s", context_kind_to_string(x->fs.proxy_kind));
 }
 
-/* A stage recorded, then run; the failed steps are added up. */
+/* A stage recorded, then run. */
 static int stage(struct explainer *x, enum explain_stage s, const struct design *d, unsigned factors, unsigned set,
 		 unsigned repeat, unsigned wanted)
 {
@@ -303,8 +307,6 @@ static int stage(struct explainer *x, enum explain_stage s, const struct design 
 		r = run_stage(x, explain_stage_dir(s), d, repeat, false);
 	if (r >= 0 && d->n && repeat)
 		x->measured_unit_s = (double)(now_ns() - begin) / 1e9 / (double)(d->n * repeat);
-	if (r > 0)
-		x->failed += r;
 	return r < 0 ? r : 0;
 }
 
@@ -374,9 +376,7 @@ static int measure(struct explainer *x)
 		r = holdout(x);
 	if (r < 0)
 		return r;
-	if (x->failed)
-		printf("\n%d step%s failed and %s left out of the analysis.\n", x->failed, x->failed == 1 ? "" : "s",
-		       x->failed == 1 ? "is" : "are");
+	/* The failed steps are counted there, mix by mix, by the run's rule. */
 	r = explain_report(x->dir, false, 0, 0, stdout, &why);
 	return r < 0 ? log_error("explain: %s", why ? why : strerror(-r)), -EIO : 0;
 }
@@ -500,6 +500,13 @@ int explain_run(const struct explain_args *a)
 	r = load(x, placed);
 	if (r >= 0)
 		r = plan(x, placed);
+	if (r >= 0 && x->args.out && (r = results_dir_check(x->args.out)) < 0) {
+		log_error("explain: --out %s: refused: %s", x->args.out,
+			  r == -ENOTEMPTY ? "a directory that holds other files than slicebench's results (give a new or an "
+					    "empty one)"
+					  : strerror(-r));
+		r = -EINVAL;
+	}
 	if (r >= 0 && !x->args.what_if) {
 		r = choose_dir(x);
 		if (r >= 0 && !placed)

@@ -20,6 +20,7 @@
 #include "run/state.h"
 #include "common/secret.h"
 #include "common/rng.h"
+#include "common/input.h"
 #include "common/util.h"
 
 static void options_for(const struct experiment *e, struct oltp_options *o, char *db, size_t db_len)
@@ -83,6 +84,9 @@ static int open_results(const char *verb, const char *out, bool resume, const st
 		return log_error("%s: %s already holds results (--resume %s to finish it)", verb, dir, dir), r;
 	if (r == -ENOENT && resume)
 		return log_error("%s: --resume %s: there is no such directory to resume", verb, dir), r;
+	if (r == -ENOTEMPTY)
+		return log_error("%s: --out %s: refused: a directory that holds other files than a results directory of "
+				 "slicebench's (give a new or an empty one)", verb, dir), r;
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot write results to %s: %m%s", verb, dir,
 				       r == -ELOOP ? " (a symbolic link, or under one that root did not make: give the directory itself)" : "");
@@ -168,12 +172,12 @@ static int write_run_facts(const char *verb, struct results *res, const struct e
  * else the one asked for, else a fresh one. */
 static int choose_seed(struct runner *rn, const struct run_options *o, bool resume)
 {
-	_cleanup_free_ char *path = NULL;
+	_cleanup_free_ char *path = NULL, *why = NULL;
 	json_t *sched = NULL;
 	int r;
 
 	if (resume && xasprintf(&path, "%s/" RESULTS_SCHEDULE, results_dir(rn->res)) >= 0 &&
-	    (sched = json_load_file(path, 0, NULL))) {
+	    (sched = input_load_json(path, INPUT_JSON_MAX, &why))) {
 		const json_t *seed = json_object_get(sched, "seed");
 		int order;
 		bool kept = json_is_integer(seed) &&
@@ -227,6 +231,16 @@ static int runner_setup(struct runner *rn)
 	return 0;
 }
 
+static size_t steps_not_counted(const json_t *doc)
+{
+	const json_t *s;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(doc, "steps"), i, s)
+		n += !results_step_counted(s);
+	return n;
+}
+
 /* The rounds, and the document of record for the caller. */
 static int runner_measure(struct runner *rn, struct run_options *o)
 {
@@ -241,13 +255,16 @@ static int runner_measure(struct runner *rn, struct run_options *o)
 		r = runner_run_rounds(rn, o);
 	if (r >= 0 || r == -EINTR || r == -ECANCELED)
 		(void)results_rebuild(rn->res);
+	/* The failed steps as report counts them: this run's and a resumed
+	 * one's before, failed or without a transaction. */
+	if (results_load(results_dir(rn->res), &doc, &why) >= 0)
+		rn->steps_failed = steps_not_counted(doc);
 	runner_progress("%s %s %s: %zu steps, %zu failed, results in %s", rn->verb, rn->e->name,
 			interrupt_signal ? "interrupted" : r < 0 ? "stopped" : "finished", rn->steps_done, rn->steps_failed,
 			results_dir(rn->res));
-	if (r >= 0 && o->finished && results_load(results_dir(rn->res), &doc, &why) >= 0) {
+	if (r >= 0 && o->finished && doc)
 		o->finished(o->userdata, doc, results_dir(rn->res));
-		json_decref(doc);
-	}
+	json_decref(doc);
 	return r;
 }
 
@@ -274,7 +291,7 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	o->refused = false;
 	r = open_results(rn.verb, out, resume, e, &rn.res);
 	if (r < 0) {
-		o->refused = r == -ELOOP || r == -EEXIST || r == -ENOENT || r == -ENOTDIR;
+		o->refused = r == -ELOOP || r == -EEXIST || r == -ENOENT || r == -ENOTDIR || r == -ENOTEMPTY;
 		return r;
 	}
 	r = write_run_facts(rn.verb, rn.res, e, resume);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "store/results.h"
+#include "common/text.h"
 #include "common/util.h"
 
 enum shape {
@@ -270,6 +271,101 @@ static int check_object(const json_t *o, const struct rule *rules, const char *p
 	return 0;
 }
 
+/* Is name one of the strings of array a (or, live, its NAME-live)? */
+static bool in_names(const json_t *a, const char *name)
+{
+	size_t i, len;
+	const json_t *v;
+
+	json_array_foreach(a, i, v) {
+		const char *s = json_string_value(v);
+
+		len = s ? strlen(s) : 0;
+		if (s && (streq(s, name) || (strncmp(s, name, len) == 0 && streq(name + len, "-live"))))
+			return true;
+	}
+	return false;
+}
+
+static bool in_integers(const json_t *a, json_int_t n)
+{
+	size_t i;
+	const json_t *v;
+
+	json_array_foreach(a, i, v)
+		if (json_integer_value(v) == n)
+			return true;
+	return false;
+}
+
+bool results_step_counted(const json_t *step)
+{
+	const json_t *tps = json_object_get(step, "tps");
+
+	return !json_is_true(json_object_get(step, "failed")) && json_is_number(tps) && json_number_value(tps) > 0;
+}
+
+int results_check_step(const json_t *exp, const json_t *step, const char *file, char **ret_why)
+{
+	const char *context = json_string_value(json_object_get(step, "context"));
+	const char *unit = json_string_value(json_object_get(step, "unit"));
+	json_int_t threads = json_integer_value(json_object_get(step, "threads"));
+	json_int_t repeat = json_integer_value(json_object_get(step, "repeat"));
+	const json_t *most = json_object_get(exp, json_is_string(json_object_get(exp, "repeat")) ? "repeat_max" : "repeat");
+	char want[160], unit_start[80];
+	const char *slash = strrchr(file, '/');
+
+	*ret_why = NULL;
+	if (!context || !unit)
+		return 0; /* the rules required them: a step of another shape has had its say */
+	snprintf(unit_start, sizeof(unit_start), "%s-v", context);
+	if (results_step_file(unit, (long)threads, want, sizeof(want)) < 0 || !slash || !streq(slash + 1, strchr(want, '/') + 1))
+		return xasprintf(ret_why, "%s: holds the step of %s at %lld threads, which only %s may hold", file, unit,
+				 (long long)threads, want) < 0 ? -ENOMEM : -EBADMSG;
+	snprintf(want, sizeof(want), "-r%lld", (long long)repeat);
+	if (strncmp(unit, unit_start, strlen(unit_start)) != 0 || strlen(unit) < strlen(want) ||
+	    !streq(unit + strlen(unit) - strlen(want), want))
+		return xasprintf(ret_why, "%s: $.unit %s is not a unit of context %s at repeat %lld", file, unit, context,
+				 (long long)repeat) < 0 ? -ENOMEM : -EBADMSG;
+	if (!json_is_object(exp))
+		return 0;
+	if (!in_names(json_object_get(exp, "contexts"), context))
+		return xasprintf(ret_why, "%s: $.context %s is no context of experiment.json", file, context) < 0 ? -ENOMEM
+														  : -EBADMSG;
+	if (!in_integers(json_object_get(exp, "threads"), threads))
+		return xasprintf(ret_why, "%s: $.threads %lld is no thread count of experiment.json", file,
+				 (long long)threads) < 0 ? -ENOMEM : -EBADMSG;
+	if (json_is_integer(most) && repeat > json_integer_value(most))
+		return xasprintf(ret_why, "%s: $.repeat %lld is past experiment.json's %lld repeats", file,
+				 (long long)repeat, (long long)json_integer_value(most)) < 0 ? -ENOMEM : -EBADMSG;
+	return 0;
+}
+
+/* Every string of j, at path, shown as it is: no control character (an
+ * escape sequence would act on the terminal), valid UTF-8. */
+static int check_text(const json_t *j, const char *path, char **ret_why)
+{
+	char sub[256];
+	const char *key;
+	json_t *v;
+	size_t i;
+	int r = 0;
+
+	if (json_is_string(j))
+		return text_is_printable(json_string_value(j)) ? 0 : refuse(ret_why, path, NULL, "text without a control character", NULL);
+	json_object_foreach((json_t *)j, key, v) {
+		snprintf(sub, sizeof(sub), "%s.%s", path, key);
+		if ((r = check_text(v, sub, ret_why)) < 0)
+			return r;
+	}
+	json_array_foreach(j, i, v) {
+		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+		if ((r = check_text(v, sub, ret_why)) < 0)
+			return r;
+	}
+	return 0;
+}
+
 int results_check(enum results_file kind, const json_t *j, char **ret_why)
 {
 	static const struct rule *const rules[] = {
@@ -287,5 +383,9 @@ int results_check(enum results_file kind, const json_t *j, char **ret_why)
 		return 0;
 	if (!json_is_object(j))
 		return refuse(ret_why, "$", NULL, "an object", j);
+	/* What the reports print as text; a placement's environment is the
+	 * server's, any bytes, and reaches the pages escaped. */
+	if ((kind == RESULTS_FILE_HOST || kind == RESULTS_FILE_EXPERIMENT) && check_text(j, "$", ret_why) < 0)
+		return -EBADMSG;
 	return rules[kind] ? check_object(j, rules[kind], "$", ret_why) : 0;
 }
