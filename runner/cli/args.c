@@ -99,9 +99,9 @@ const struct cli_verb cli_prepare = {
 const struct cli_verb cli_sweep = {
 	.name = "sweep",
 	.usage = (const char *const[]){ "--socket PATH [OPTIONS]", "--context KIND [-p NAME=VALUE]... [OPTIONS]", NULL },
-	.about = "Runs sysbench's oltp_read_only at each thread count against the server on PATH, or against\n"
-		 "the managed server started in a context of KIND, or pgbench's select-only or tpcb-like at each\n"
-		 "client count against PostgreSQL, after making or checking the dataset.",
+	.about = "Runs one OLTP workload (--workload: sysbench's for the mysql engines, pgbench's for\n"
+		 "PostgreSQL) at each thread or client count against the server on PATH, or against the managed\n"
+		 "server started in a context of KIND, after making or checking the dataset.",
 	.options = (const struct cli_option *const[]){ SERVER_OPTIONS, SETTING(KEY_THREADS), SETTING(KEY_DURATION),
 						       SETTING(KEY_WARMUP), &opt_events, SETTING(KEY_RAND_TYPE), SETTING(KEY_RANGE_SIZE),
 						       SETTING(KEY_DRIVER), SETTING(KEY_CLIENT_THREADS),
