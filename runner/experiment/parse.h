@@ -82,6 +82,16 @@ enum key_id {
 };
 
 struct parser;
+/* A section's list of properties: n of at most max in v, what they are
+ * called in a message ("properties", "settings"). */
+struct prop_list {
+	struct prop_value *v;
+	size_t *n;
+	size_t max;
+	const char *what;
+};
+#define PROP_LIST(spec, most, word) (&(struct prop_list){ (spec)->props, &(spec)->n_props, (most), (word) })
+
 /* A key: where it goes, how it is parsed and checked, its default (as it
  * would be written in the file, so that the same parser applies it) and
  * its help.  The value goes to struct experiment (or, in_parser, to the
