@@ -127,7 +127,7 @@ static int live_walk(struct runner *rn, struct unit_ref *ref, struct unit_parts 
 			continue;
 		}
 		if (ref->v > 0)
-			runner_progress("unit %s: %s=%s on the running server", unit, e->vary->name, value);
+			runner_progress(PROGRESS_STEP, "unit %s: %s=%s on the running server", unit, e->vary->name, value);
 		if (live_change(rn, u, ref->v, &why) < 0) {
 			log_error("%s: %s: %s=%s could not be put in force live: %s", rn->verb, unit, e->vary->name, value,
 				  why ? why : "it was not read back");
