@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "oltp/workload.h"
+#include "oltp/options.h"
 
 /* Where the threads were at one instant, and the host's load (oltp/telemetry.c).
  * Counters marked cumulative are since the process or cgroup started; the
@@ -214,3 +214,7 @@ int step_result_host(const struct step_result *r, struct step_host *ret);
  * stalled is failed, with the reason; stalled_s counts its seconds without
  * a transaction in any case. */
 void step_result_judge(const struct oltp_options *o, struct step_result *r);
+
+/* A sample's arrays freed, and a sample as JSON (oltp/sample.c). */
+void oltp_telemetry_sample_done(struct oltp_telemetry_sample *s);
+json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s);

@@ -2,7 +2,7 @@
  * freed (oltp/telemetry.c takes it). */
 #include <math.h>
 
-#include "oltp/oltp.h"
+#include "oltp/record.h"
 #include "oltp/pmu.h"
 #include "common/util.h"
 
