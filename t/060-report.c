@@ -9,6 +9,7 @@
 
 #include "report/model/model.h"
 #include "report/report.h"
+#include "sim.h"
 #include "tap.h"
 #include "common/util.h"
 
@@ -87,16 +88,6 @@ static const char doc_vary[] =
 	VSTEP("raw", "100", 1, 100.0) "," VSTEP("raw", "100", 2, 110.0) "," VSTEP("raw", "100", 3, 90.0) ","
 	VSTEP("service", "400", 1, 130.0) "," VSTEP("service", "400", 2, 131.0) "," VSTEP("service", "400", 3, 129.0) ","
 	VSTEP("raw", "400", 1, 105.0) "," VSTEP("raw", "400", 2, 120.0) "," VSTEP("raw", "400", 3, 95.0) "]}";
-
-static json_t *load(const char *text)
-{
-	json_error_t e;
-	json_t *j = json_loads(text, 0, &e);
-
-	if (!j)
-		bail_out("fixture does not parse: %s at line %d column %d", e.text, e.line, e.column);
-	return j;
-}
 
 static char *render(const json_t *doc, enum report_format f, bool latency, bool telemetry, size_t *ret_len, int *ret_r)
 {
@@ -300,7 +291,7 @@ static void check_formats(const json_t *amd)
 
 static void check_sparse(void)
 {
-	json_t *doc = load(doc_sparse), *bad;
+	json_t *doc = sim_json(doc_sparse), *bad;
 	struct report_options o = { .format = REPORT_TEXT };
 	enum report_format f;
 	char *s;
@@ -318,7 +309,7 @@ static void check_sparse(void)
 
 	/* A repeat that completed nothing is a failed start, not a floored
 	 * value: counted, and the ratio judged on the other two. */
-	doc = load("{\"format_version\":1,\"experiment\":{\"name\":\"zero\",\"baseline\":\"raw\","
+	doc = sim_json("{\"format_version\":1,\"experiment\":{\"name\":\"zero\",\"baseline\":\"raw\","
 		   "\"contexts\":[\"service\",\"raw\"],\"threads\":[1]},\"steps\":["
 		   "{\"context\":\"service\",\"repeat\":1,\"threads\":1,\"duration_s\":2.0,\"tps\":0.0},"
 		   "{\"context\":\"service\",\"repeat\":2,\"threads\":1,\"duration_s\":2.0,\"tps\":50.0},"
@@ -336,10 +327,10 @@ static void check_sparse(void)
 	free(s);
 	json_decref(doc);
 
-	bad = load("{\"format_version\":2,\"steps\":[]}");
+	bad = sim_json("{\"format_version\":2,\"steps\":[]}");
 	is_int(report_render(bad, &o, stdout), -EPROTONOSUPPORT, "format_version 2 is refused");
 	json_decref(bad);
-	bad = load("[1]");
+	bad = sim_json("[1]");
 	is_int(report_render(bad, &o, stdout), -EINVAL, "not a document");
 	json_decref(bad);
 	is_int(report_format_from_string("md", &f), 0, "md is a format");
@@ -354,7 +345,7 @@ static void check_sparse(void)
  * starts TPS varies 9.5% (100, 110, 91). */
 static void check_noisy(void)
 {
-	json_t *doc = load("{\"format_version\":1,\"experiment\":{\"name\":\"noisy\",\"baseline\":\"raw\","
+	json_t *doc = sim_json("{\"format_version\":1,\"experiment\":{\"name\":\"noisy\",\"baseline\":\"raw\","
 			   "\"contexts\":[\"service\",\"raw\"],\"threads\":[1]},\"steps\":["
 			   "{\"context\":\"service\",\"repeat\":1,\"threads\":1,\"tps\":100.0,"
 			   "\"intervals_tps\":[130,0,130,140],\"stalled_s\":1},"
@@ -412,7 +403,7 @@ static json_t *noise_doc(void)
 {
 	static const double raw[] = { 960, 1040, 1000, 930, 1075, 985, 1020, 950, 1060, 1010 };
 	static const double pinned[] = { 1000, 1010, 995, 1005, 990, 1012, 1003, 998, 1008, 985 };
-	json_t *doc = load("{\"format_version\":1,\"experiment\":{\"name\":\"pinning\",\"baseline\":\"raw\","
+	json_t *doc = sim_json("{\"format_version\":1,\"experiment\":{\"name\":\"pinning\",\"baseline\":\"raw\","
 			   "\"contexts\":[\"pinned\",\"raw\"],\"threads\":[1]},\"steps\":[]}");
 	json_t *steps = json_object_get(doc, "steps");
 
@@ -481,7 +472,7 @@ static void check_noise_verdict(void)
 /* Each vary value's TPS against its context's first value, in every format. */
 static void check_vary(void)
 {
-	json_t *doc = load(doc_vary), *j, *cells, *v;
+	json_t *doc = sim_json(doc_vary), *j, *cells, *v;
 	const char *part, *l;
 	char *s;
 	int r;
@@ -533,7 +524,7 @@ static void check_vary(void)
 	free(s);
 	json_decref(doc);
 
-	doc = load(doc_amd);
+	doc = sim_json(doc_amd);
 	s = render(doc, REPORT_TEXT, false, false, NULL, &r);
 	ok(!has(s, "TPS against the first"), "without a vary, no such table");
 	free(s);
@@ -619,7 +610,7 @@ static void check_compare(json_t *amd, json_t *intel)
 
 int main(int argc, char **argv)
 {
-	json_t *amd = load(doc_amd), *intel = load(doc_intel);
+	json_t *amd = sim_json(doc_amd), *intel = sim_json(doc_intel);
 
 	/* The text's content, laid out wide, so that a sentence is one line;
 	 * t/141 holds the layout at 100 columns. */

@@ -18,6 +18,7 @@
 #include "oltp/oltp.h"
 #include "report/model/model.h"
 #include "report/report.h"
+#include "sim.h"
 #include "tap.h"
 #include "common/util.h"
 
@@ -52,16 +53,6 @@ static const char doc_pgbench[] =
 	"\"proxies\":[{\"name\":\"pool\",\"engine\":\"pgbouncer\",\"kind\":\"service\"}]},"
 	"\"host\":null,\"placements\":{},\"steps\":["
 	KEPT(1, 100.0, "") "," KEPT(2, 100.0, "") "]}";
-
-static json_t *load(const char *text)
-{
-	json_error_t e;
-	json_t *j = json_loads(text, 0, &e);
-
-	if (!j)
-		bail_out("fixture does not parse: %s at line %d column %d", e.text, e.line, e.column);
-	return j;
-}
 
 /* doc's baseline step is b's: the last one. */
 static void fix_baseline(json_t *d)
@@ -156,7 +147,7 @@ static void check_run_against_record(void)
 
 static void check_clients_and_proxy(void)
 {
-	json_t *d = load(doc_pgbench);
+	json_t *d = sim_json(doc_pgbench);
 	char *text = render(d, REPORT_TEXT), *page = render(d, REPORT_HTML);
 
 	ok(strstr(text, "clients ") && strstr(text, "\n1 ") && !strstr(text, "threads"),
@@ -173,7 +164,7 @@ int main(void)
 	const char *want_rule = "5 of 12 starts left out by the rule: failed 1, a connection failed 1, the warm-up failed 1, "
 				"it completed no transaction 1, it stalled 1";
 	const char *want_busy = "3 of 12 starts ran while the host was busy (load 55 on 2 CPUs)";
-	json_t *d = load(doc), *rep, *by, *s;
+	json_t *d = sim_json(doc), *rep, *by, *s;
 	struct model m;
 	char *text, *page, *json;
 	size_t i, explain_out = 0;
@@ -187,7 +178,7 @@ int main(void)
 	unwrap(text);
 	ok(strstr(text, want_rule) && strstr(text, want_busy), "text: the starts each rule removed, and the busy host");
 	ok(strstr(page, want_rule) && strstr(page, want_busy), "page: the same sentences");
-	rep = load(json);
+	rep = sim_json(json);
 	by = json_object_get(json_object_get(rep, "starts"), "by_rule");
 	ok(json_integer_value(json_object_get(by, "kept")) == 7 && json_integer_value(json_object_get(by, "warm-up")) == 1 &&
 		   json_integer_value(json_object_get(by, "connection")) == 1 &&

@@ -176,6 +176,16 @@ void sim_row(const char *what, const struct rate *r, const char *op, double boun
 }
 
 
+json_t *sim_json(const char *text)
+{
+	json_error_t e;
+	json_t *j = json_loads(text, 0, &e);
+
+	if (!j)
+		bail_out("fixture does not parse: %s at line %d column %d", e.text, e.line, e.column);
+	return j;
+}
+
 json_t *sim_report_json(const char *path)
 {
 	struct report_options o = { .format = REPORT_JSON };

@@ -73,6 +73,8 @@ void sim_row(const char *what, const struct rate *r, const char *op, double boun
 
 /* report's JSON of the run directory at path, parsed (to json_decref()). */
 json_t *sim_report_json(const char *path);
+/* A fixture's JSON text parsed; bails out if it does not parse. */
+json_t *sim_json(const char *text);
 
 /* Whether v's members lo and hi hold truth. */
 bool sim_covers(const json_t *v, const char *lo, const char *hi, double truth);
