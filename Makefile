@@ -5,8 +5,11 @@ BINDIR ?= $(PREFIX)/bin
 LIBEXECDIR ?= $(PREFIX)/libexec/slicebench
 DATADIR ?= $(PREFIX)/share/slicebench
 MANDIR ?= $(PREFIX)/share/man
-# The version has one owner: debian/changelog.
+# The version has one owner: debian/changelog.  The commit is git describe's
+# at build (SLICEBENCH_COMMIT where there is no git, as in the package's
+# copy of the sources); both go into every results directory and report.
 VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
+COMMIT := $(or $(SLICEBENCH_COMMIT),$(shell git -C $(CURDIR) describe --always --dirty --abbrev=12 2>/dev/null),unknown)
 # Objects go to $(B), so that the sanitizer build sits beside the normal one.
 B ?= build
 
@@ -18,12 +21,12 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 	-D_GNU_SOURCE -pthread -I. -Irunner \
-	-DSLICEBENCH_VERSION='"$(VERSION)"' -DLIBEXECDIR='"$(LIBEXECDIR)"' -DDATADIR='"$(DATADIR)"' $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+	-DLIBEXECDIR='"$(LIBEXECDIR)"' -DDATADIR='"$(DATADIR)"' $(PKG_CFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS += -pthread $(EXTRA_LDFLAGS)
 LDLIBS += $(PKG_LIBS) -lm
 
 LIB_SRCS := $(sort $(wildcard common/*.c) $(wildcard slices/*/*.c) $(wildcard runner/*/*.c))
-LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o) $(B)/common/version.o
 TEST_CSRCS := $(sort $(wildcard t/*.c))
 # t/NNN-name.c are tests; the other t/*.c (TAP, the test server) are linked into each.
 TEST_HELPER_OBJS := $(patsubst %.c,$(B)/%.o,$(filter-out $(wildcard t/[0-9]*.c),$(TEST_CSRCS)))
@@ -55,6 +58,17 @@ $(B)/cflags: FORCE
 $(B)/%.o: %.c $(wildcard common/*.h slices/*/*.h runner/*/*.h t/*.h) $(B)/cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -It -c -o $@ $<
+
+# version.c is written only when the version or the commit changed, so that
+# a new commit relinks and rebuilds nothing else.
+$(B)/common/version.c: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '/* Made by the Makefile: common/version.h. */' '#include "common/version.h"' \
+		'const char slicebench_version[] = "$(VERSION)";' 'const char slicebench_commit[] = "$(COMMIT)";' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+$(B)/common/version.o: $(B)/common/version.c common/version.h $(B)/cflags
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(B)/t/%.t: $(B)/t/%.o $(TEST_HELPER_OBJS) $(B)/libslicebench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -170,7 +184,7 @@ $(DEB): $(shell find $(DEB_SRCS) -type f 2>/dev/null)
 	mkdir -p $(DEB_DIR)/slicebench-$(VERSION)
 	tar -cf - $(DEB_SRCS) | tar -xf - -C $(DEB_DIR)/slicebench-$(VERSION)
 	@# Our own make's command-line variables (B=build-asan, sanitizer flags) stay out of it.
-	cd $(DEB_DIR)/slicebench-$(VERSION) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL dpkg-buildpackage -b -us -uc $(DEB_BUILD_FLAGS) >../build.log 2>&1 || \
+	cd $(DEB_DIR)/slicebench-$(VERSION) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL SLICEBENCH_COMMIT=$(COMMIT) dpkg-buildpackage -b -us -uc $(DEB_BUILD_FLAGS) >../build.log 2>&1 || \
 		{ tail -n 30 ../build.log >&2; exit 1; }
 	@echo "built $(DEB)"
 

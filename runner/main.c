@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "common/util.h"
+#include "common/version.h"
 #include "cli/verbs.h"
 
 static void usage(FILE *f)
@@ -25,7 +26,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (streq(argv[1], "--version")) {
-		printf("slicebench " SLICEBENCH_VERSION "\n");
+		printf("slicebench %s (%s)\n"
+		       "Licence GPL-3.0-or-later: the GNU GPL version 3 or later; there is no warranty.\n",
+		       slicebench_version, slicebench_commit);
 		return 0;
 	}
 	for (size_t i = 0; verbs[i].name; i++)

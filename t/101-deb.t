@@ -66,8 +66,9 @@ in_box apt-get install -y -q "$deb" >"$scratch/apt" 2>&1 &&
 	[ "$(host_status)" = "$before" ]
 ok $? "apt installs the package in the container, not on this machine" "$scratch/apt"
 in_box sh -c 'cd / && slicebench --version && slicebench host' >"$scratch/host" 2>&1 &&
-	grep -q "^slicebench $(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$top/debian/changelog")$" "$scratch/host"
-ok $? "the installed slicebench runs host" "$scratch/host"
+	grep -qE "^slicebench $(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$top/debian/changelog") \([0-9a-zA-Z.+~_-]+\)$" "$scratch/host" &&
+	! grep -q '(unknown)' "$scratch/host"
+ok $? "the installed slicebench runs host, and --version names its commit" "$scratch/host"
 in_box sh -c 'cd / && slicebench list && slicebench run quickstart --dry-run' >"$scratch/list" 2>&1 &&
 	grep -q '^quickstart ' "$scratch/list" && grep -q '(/usr/share/slicebench/experiments/quickstart.ini)' "$scratch/list"
 ok $? "list and run --dry-run find the experiments in /usr/share/slicebench" "$scratch/list"

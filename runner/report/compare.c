@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "store/provenance.h"
 #include "report/comparison.h"
 #include "report/hosts.h"
 #include "report/render.h"
@@ -515,9 +516,9 @@ static int compare_json(const struct comparison *c, json_t **ret)
 	facts = json_object_get(doc, "host_facts");
 	hosts = json_object_get(doc, "host_diffs");
 	for (size_t d = 0; d < c->n && r == 0; d++)
-		if (json_array_append_new(docs, json_pack("{s:s, s:s, s:s?, s:O}", "label", c->labels[d], "experiment",
+		if (json_array_append_new(docs, json_pack("{s:s, s:s, s:s?, s:O, s:O*}", "label", c->labels[d], "experiment",
 							  c->m[d].name, "baseline", c->m[d].baseline, "saturated_steps",
-							  c->m[d].saturated)) < 0)
+							  c->m[d].saturated, "slicebench", c->m[d].builds)) < 0)
 			r = -ENOMEM;
 	for (size_t row = 0; row < c->nrows && r == 0; row++)
 		for (size_t col = 0; col < c->ncols && r == 0; col++) {
@@ -571,6 +572,7 @@ int compare_render(json_t *const *docs, const char *const *labels, size_t n, con
 		   FILE *out)
 {
 	enum report_format format = o ? o->format : REPORT_TEXT;
+	char built[PROVENANCE_TEXT_MAX];
 	struct comparison c;
 	json_t *j;
 	int r;
@@ -584,6 +586,10 @@ int compare_render(json_t *const *docs, const char *const *labels, size_t n, con
 		switch (format) {
 		case REPORT_TEXT:
 		case REPORT_MARKDOWN:
+			for (size_t d = 0; d < c.n; d++)
+				fprintf(out, "%s%s: %s\n", format == REPORT_MARKDOWN ? "- " : "", c.labels[d],
+					provenance_text(c.m[d].builds, built, sizeof(built)));
+			fputc('\n', out);
 			r = compare_tables(&c, format == REPORT_MARKDOWN, out);
 			break;
 		case REPORT_CSV:

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "store/provenance.h"
 #include "report/page.h"
 #include "common/util.h"
 
@@ -412,6 +413,8 @@ static void page_reproduce(FILE *out, const struct model *m, const json_t *doc, 
 /* The title, what was run where, and the contents. */
 static void page_header(FILE *out, const struct model *m, const struct report_options *o)
 {
+	char built[PROVENANCE_TEXT_MAX];
+
 	fputs("<h1>", out);
 	html_text(out, m->name);
 	fputs("</h1>\n<p class=\"note\">", out);
@@ -422,6 +425,8 @@ static void page_header(FILE *out, const struct model *m, const struct report_op
 	}
 	html_printf(out, "%zu context%s, %zu thread count%s; intervals at %g%%.", m->ncols, m->ncols == 1 ? "" : "s",
 		    m->nrows, m->nrows == 1 ? "" : "s", 100 * m->level);
+	fputs("</p>\n<p class=\"note\" id=\"provenance\">", out);
+	html_printf(out, "%s.", provenance_text(m->builds, built, sizeof(built)));
 	fputs("</p>\n<p><a href=\"#experiment\">experiment</a> · <a href=\"#host\">host</a> · <a href=\"#tps-h\">TPS</a> · "
 	      "<a href=\"#verdicts-h\">verdicts</a> · <a href=\"#steps-h\">per second</a> · <a href=\"#noise-h\">noise</a> · "
 	      "<a href=\"#failures-h\">failures</a> · <a href=\"#placements-h\">placement</a> · "

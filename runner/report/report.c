@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "store/provenance.h"
 #include "report/render.h"
 #include "report/report.h"
 #include "common/util.h"
@@ -71,6 +72,7 @@ static void quote_calibration(const json_t *doc, const struct model *m, bool mar
 
 int report_render(const json_t *doc, const struct report_options *o, FILE *out)
 {
+	char built[PROVENANCE_TEXT_MAX];
 	struct model m;
 	int r;
 
@@ -82,6 +84,7 @@ int report_render(const json_t *doc, const struct report_options *o, FILE *out)
 	switch (o->format) {
 	case REPORT_TEXT:
 	case REPORT_MARKDOWN:
+		fprintf(out, "%s\n\n", provenance_text(m.builds, built, sizeof(built)));
 		r = render_tables(&m, o, o->format == REPORT_MARKDOWN, out);
 		if (r >= 0)
 			quote_calibration(doc, &m, o->format == REPORT_MARKDOWN, out);
