@@ -11,7 +11,18 @@ static void usage(FILE *f)
 	fprintf(f, "usage: slicebench VERB [OPTIONS...]\n\nverbs:\n");
 	for (size_t i = 0; verbs[i].name; i++)
 		fprintf(f, "  %-10s %s\n", verbs[i].name, verbs[i].summary);
-	fprintf(f, "\nslicebench VERB --help describes a verb.\n");
+	fprintf(f, "\nslicebench help VERB (or slicebench VERB --help) describes a verb.\n");
+}
+
+/* slicebench help VERB: the verb's own --help. */
+static int help_verb(const char *name)
+{
+	for (size_t i = 0; verbs[i].name; i++)
+		if (streq(name, verbs[i].name))
+			return verbs[i].run(2, (char *[]){ (char *)verbs[i].name, (char *)"--help", NULL });
+	fprintf(stderr, "slicebench: help: unknown verb '%s'\n", name);
+	usage(stderr);
+	return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -21,6 +32,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (streq(argv[1], "__complete"))
+		return verb_complete(argc - 1, argv + 1);
+	if (streq(argv[1], "help") && argc > 2)
+		return help_verb(argv[2]);
 	if (streq(argv[1], "-h") || streq(argv[1], "--help") || streq(argv[1], "help")) {
 		usage(stdout);
 		return 0;

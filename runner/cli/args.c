@@ -48,8 +48,10 @@ static const struct cli_option opt_seed = { .name = "seed", .arg = "N", .type = 
 static const struct cli_option opt_threads = { .name = "threads", .arg = "LIST", .key = ARG_THREADS,
 					       .help = "thread counts (pgbench's workloads: clients), as 1,2,4 or 1-4 ("
 						       OLTP_DEFAULT_THREADS ")" };
-static const struct cli_option opt_time = { .name = "time", .arg = "DURATION", .type = CLI_DURATION, A(o.duration_ns),
-					    .help = "measured time per step (" STRINGIFY(OLTP_DEFAULT_DURATION_S) "s)" };
+static const struct cli_option opt_duration = { .name = "duration", .arg = "DURATION", .type = CLI_DURATION,
+						A(o.duration_ns),
+						.help = "measured time per step (" STRINGIFY(OLTP_DEFAULT_DURATION_S) "s)" };
+static const struct cli_option opt_time = { .name = "time", .alias_of = &opt_duration };
 static const struct cli_option opt_warmup = { .name = "warmup", .arg = "DURATION", .type = CLI_DURATION,
 					      A(o.warmup_ns), .help = "uncounted time before each step (0)" };
 static const struct cli_option opt_events = { .name = "events", .arg = "N", .type = CLI_U64, A(o.events), .min = 1,
@@ -199,7 +201,7 @@ const struct cli_verb cli_sweep = {
 	.about = "Runs sysbench's oltp_read_only at each thread count against the server on PATH, or against\n"
 		 "the managed server started in a context of KIND, or pgbench's select-only or tpcb-like at each\n"
 		 "client count against PostgreSQL, after making or checking the dataset.",
-	.options = (const struct cli_option *const[]){ SERVER_OPTIONS, &opt_threads, &opt_time, &opt_warmup, &opt_events,
+	.options = (const struct cli_option *const[]){ SERVER_OPTIONS, &opt_threads, &opt_duration, &opt_time, &opt_warmup, &opt_events,
 						       &opt_rand_type, &opt_range_size, &opt_driver, &opt_client_threads,
 						       &opt_client_cpus,
 						       &opt_pin, &opt_no_prewarm, &opt_server_pid, &opt_server_cgroup,

@@ -42,13 +42,18 @@ void cli_help(const struct cli_verb *v, FILE *f)
 	fprintf(f, "\n%s\n\n", v->about);
 	for (size_t i = 0; i <= n_options(v); i++) {
 		const struct cli_option *o = option_at(v, i);
+		const char *arg = (o->alias_of ?: o)->arg;
 		char name[128], letter[8] = "";
 		int n;
 
 		if (o->short_name)
 			snprintf(letter, sizeof(letter), "-%c, ", o->short_name);
-		n = snprintf(name, sizeof(name), "%s--%s%s%s", letter, o->name, o->arg ? " " : "", strempty(o->arg));
-		fprintf(f, "  %s%*s%s\n", name, MAX(HELP_COLUMN - n, 2), "", o->help);
+		n = snprintf(name, sizeof(name), "%s--%s%s%s", letter, o->name, arg ? " " : "", strempty(arg));
+		if (o->alias_of)
+			fprintf(f, "  %s%*sdeprecated: the old name of --%s\n", name, MAX(HELP_COLUMN - n, 2), "",
+				o->alias_of->name);
+		else
+			fprintf(f, "  %s%*s%s\n", name, MAX(HELP_COLUMN - n, 2), "", o->help);
 	}
 }
 
@@ -188,7 +193,8 @@ int cli_parse(const struct cli_verb *v, int argc, char **argv, void *userdata, i
 	for (size_t i = 0; i <= n; i++) {
 		const struct cli_option *o = option_at(v, i == n ? n_options(v) : i);
 
-		table[i] = (struct option){ o->name, o->arg ? required_argument : no_argument, NULL, 0x100 + (int)i };
+		table[i] = (struct option){ o->name, (o->alias_of ?: o)->arg ? required_argument : no_argument, NULL,
+					    0x100 + (int)i };
 		if (o->short_name) {
 			shorts[ns++] = o->short_name;
 			if (o->arg)
@@ -214,6 +220,10 @@ int cli_parse(const struct cli_verb *v, int argc, char **argv, void *userdata, i
 		if (o == &help_option) {
 			cli_help(v, stdout);
 			return 0;
+		}
+		if (o->alias_of) {
+			log_warning("%s: --%s is deprecated and will go: use --%s", v->name, o->name, o->alias_of->name);
+			o = o->alias_of;
 		}
 		r = o->type == CLI_CUSTOM ? v->parse(v, o, optarg, userdata) : take_value(v, o, optarg, userdata);
 		if (r < 0)

@@ -45,6 +45,10 @@ struct cli_option {
 	long min, max;
 	const struct word *words;
 	int key; /* CLI_CUSTOM: for the verb's parse function */
+	/* A deprecated name of another row: parsed as that row (its type,
+	 * offset, words and key, not this row's), with a warning that names
+	 * the row to use; --help says so and completion leaves it out. */
+	const struct cli_option *alias_of;
 };
 
 /* --confidence, the one row of the verbs that judge ratios, into the double

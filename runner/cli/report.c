@@ -33,7 +33,7 @@ static const struct cli_option opt_telemetry = { .name = "telemetry", .type = CL
 							 "(R) and uninterruptible (D) tasks, the nr_throttled delta and, per "
 							 "transaction, run-queue wait, migrations and involuntary switches" };
 static const struct cli_option opt_output = { .name = "output", .short_name = 'o', .arg = "FILE", .type = CLI_STRING,
-					      R(output), .help = "write there, not to standard output" };
+					      R(output), .help = "write there, not to standard output (-: standard output)" };
 static const struct cli_option opt_width = { .name = "width", .arg = "POINTS", .type = CLI_UINT, R(width), .min = 1,
 					     .max = 100, .help = "an explain directory: the named share's interval it "
 								 "was to reach, in points of the gap (its own, 20)" };
@@ -92,12 +92,14 @@ static int load_exit_status(int r)
 	return r == -EBADMSG || r == -ENOENT || r == -ENOTDIR ? EXIT_USAGE : verb_exit_status(r);
 }
 
-/* text (len bytes) to output, or standard output when NULL: a page is
- * written whole or not at all. */
+/* text (len bytes) to output, or standard output when NULL or "-": a page
+ * is written whole or not at all. */
 static int write_output(const char *verb, const char *output, const char *text, size_t len)
 {
 	_cleanup_fclose_ FILE *f = NULL;
 
+	if (output && streq(output, "-"))
+		output = NULL;
 	if (output && !(f = fopen(output, "we")))
 		return log_error_errno(-errno, "%s: cannot write %s: %m", verb, output);
 	if (fwrite(text, 1, len, f ? f : stdout) != len || fflush(f ? f : stdout) != 0)
@@ -175,7 +177,7 @@ int verb_report(int argc, char **argv)
 	if (argc - first != 1)
 		return cli_usage_error(&cli_report, "give one results directory"), EXIT_USAGE;
 	a.ro.source = argv[first];
-	if (a.ro.format == REPORT_PNG && !a.output && isatty(STDOUT_FILENO))
+	if (a.ro.format == REPORT_PNG && (!a.output || streq(a.output, "-")) && isatty(STDOUT_FILENO))
 		return cli_usage_error(&cli_report, "--format png writes binary; give -o FILE"), EXIT_USAGE;
 	return load_exit_status(report(argv[first], &a));
 }
