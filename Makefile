@@ -1,10 +1,12 @@
-# slicebench: see README.md.  `make deps` installs what the build and the
-# tests need on Debian 12, `make` builds ./slicebench, `make check` runs t/.
+# slicebench: see README.md.  `make deps` installs what building and
+# running it needs on Debian 12, `make test-deps` that and what the tests
+# need, `make` builds ./slicebench, `make check` runs t/.
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 LIBEXECDIR ?= $(PREFIX)/libexec/slicebench
 DATADIR ?= $(PREFIX)/share/slicebench
 MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # The version has one owner: debian/changelog.  The commit is git describe's
 # at build (SLICEBENCH_COMMIT where there is no git, as in the package's
 # copy of the sources); both go into every results directory and report.
@@ -34,8 +36,8 @@ TEST_HELPER_OBJS := $(patsubst %.c,$(B)/%.o,$(filter-out $(wildcard t/[0-9]*.c),
 TEST_CPROGS := $(patsubst t/%.c,$(B)/t/%.t,$(wildcard t/[0-9]*.c))
 TESTS := $(sort $(wildcard t/[0-9]*.t) $(TEST_CPROGS))
 
-.PHONY: all check asan asan-unit asan-check deps install clean fuzz quickstart man deb deb-path FORCE
-all: slicebench $(TEST_CPROGS) man
+.PHONY: all check asan asan-unit asan-check deps test-deps install uninstall clean fuzz quickstart man deb deb-path FORCE
+all: slicebench $(TEST_CPROGS) man $(B)/slicebench.bash
 
 slicebench: $(B)/slicebench
 	@if [ "$(B)" = build ]; then cp $< $@; fi
@@ -159,17 +161,35 @@ $(B)/man/slicebench.1.scd: man/slicebench.1.scd.in man/verbs.sh $(B)/slicebench
 $(B)/man/%: $(B)/man/%.scd
 	scdoc <$< >$@.tmp && mv $@.tmp $@
 
-deps:
-	bash .ci/deps
+# bash completion: a script that asks the binary (slicebench __complete)
+# for the candidates, which it reads from its own option tables.
+$(B)/slicebench.bash: $(B)/slicebench
+	$< __complete bash >$@.tmp && mv $@.tmp $@
 
-install: slicebench man
+deps:
+	bash .ci/deps run
+
+test-deps:
+	bash .ci/deps test
+
+install: slicebench man $(B)/slicebench.bash
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/experiments \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 $(B)/slicebench $(DESTDIR)$(BINDIR)/slicebench
 	install -m 0755 sandbox/slicebench-* $(DESTDIR)$(LIBEXECDIR)/
 	install -m 0644 experiments/*.ini $(DESTDIR)$(DATADIR)/experiments/
 	install -m 0644 $(B)/man/slicebench.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 $(B)/man/slicebench.experiment.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 $(B)/slicebench.bash $(DESTDIR)$(BASHCOMPDIR)/slicebench
+
+# What install put there, by name; the state directory (/var/lib/slicebench:
+# datadirs, calibration) and results directories are the user's to remove.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/slicebench $(DESTDIR)$(MANDIR)/man1/slicebench.1 \
+		$(DESTDIR)$(MANDIR)/man5/slicebench.experiment.5 $(DESTDIR)$(BASHCOMPDIR)/slicebench \
+		$(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(notdir $(wildcard sandbox/slicebench-*))) \
+		$(addprefix $(DESTDIR)$(DATADIR)/experiments/,$(notdir $(wildcard experiments/*.ini)))
+	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/experiments $(DESTDIR)$(DATADIR) 2>/dev/null
 
 # The Debian package, built by debhelper (debian/) from a copy of the
 # sources in $(DEB_DIR), so that its PREFIX=/usr objects never mix with the
