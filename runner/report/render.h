@@ -123,7 +123,16 @@ int render_json(const struct model *m, const struct report_options *o, FILE *out
 
 /* ---- report/plot.c: SVG and PNG ---- */
 
-int render_plot(const struct model *m, bool png, FILE *out);
+int render_plot(const struct model *m, bool png, const char *provenance, FILE *out);
+
+/* report/figures.c: the TPS figure's band, which the page, the SVG and
+ * the PNG all draw: the interval of cell (row, k)'s mean TPS from the
+ * row's residual sigma and degrees of freedom (false where it has none);
+ * the sentence that says so; and the figure as a standalone SVG (text as
+ * <text>, the page's style), provenance (store/provenance.h) under it. */
+bool figure_band(const struct model *m, size_t row, size_t k, double *lo, double *hi);
+const char *figure_band_text(const struct model *m, char *buf, size_t len);
+int figure_tps_svg(const struct model *m, const char *provenance, FILE *out);
 
 /* ---- report/page.c: HTML ---- */
 

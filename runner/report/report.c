@@ -97,7 +97,7 @@ int report_render(const json_t *doc, const struct report_options *o, FILE *out)
 		break;
 	case REPORT_SVG:
 	case REPORT_PNG:
-		r = render_plot(&m, o->format == REPORT_PNG, out);
+		r = render_plot(&m, o->format == REPORT_PNG, provenance_text(m.builds, built, sizeof(built)), out);
 		break;
 	case REPORT_HTML:
 		r = render_html(&m, doc, o, out);
