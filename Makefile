@@ -27,7 +27,7 @@ CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 LDFLAGS += -pthread $(EXTRA_LDFLAGS)
 LDLIBS += $(PKG_LIBS) -lm
 
-LIB_SRCS := $(sort $(wildcard common/*.c) $(wildcard slices/*/*.c) $(wildcard runner/*/*.c))
+LIB_SRCS := $(sort $(wildcard common/*.c) $(wildcard slices/*/*.c) $(wildcard runner/*/*.c) $(wildcard runner/*/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o) $(B)/common/version.o
 TEST_CSRCS := $(sort $(wildcard t/*.c))
 # t/NNN-name.c are tests; the other t/*.c (TAP, the test server) are linked into each.
@@ -57,7 +57,7 @@ $(B)/cflags: FORCE
 	$(eval FLAGS_WAS := $(shell mkdir -p $(B))$(if $(wildcard $@),$(file <$@)))
 	$(if $(and $(findstring $(FLAGS_WAS),$(FLAGS_NOW)),$(findstring $(FLAGS_NOW),$(FLAGS_WAS))),,$(file >$@,$(FLAGS_NOW)))
 
-$(B)/%.o: %.c $(wildcard common/*.h slices/*/*.h runner/*/*.h t/*.h) $(B)/cflags
+$(B)/%.o: %.c $(wildcard common/*.h slices/*/*.h runner/*/*.h runner/*/*/*.h t/*.h) $(B)/cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -It -c -o $@ $<
 

@@ -55,6 +55,10 @@ void cli_help(const struct cli_verb *v, FILE *f)
 		else
 			fprintf(f, "  %s%*s%s\n", name, MAX(HELP_COLUMN - n, 2), "", o->help);
 	}
+	if (v->help_tables) {
+		fputc('\n', f);
+		v->help_tables(f);
+	}
 }
 
 static int usage_error(const struct cli_verb *v, const char *fmt, va_list ap)

@@ -11,7 +11,7 @@
 
 #include "common/util.h"
 #include "common/words.h"
-#include "run/engine.h"
+#include "run/run.h"
 
 /* How cli_parse() takes an option's value: into the field at offset in the
  * verb's argument struct, checked against min..max or words; CLI_CUSTOM
@@ -59,7 +59,7 @@ struct cli_option {
 				     .help = "the level of the intervals, above 50 and below 99.9 (95)" })
 
 /* --order and --seed, the rows of the verbs that run rounds (run, explain,
- * calibrate): the order of the units within a round (run/engine.h's
+ * calibrate): the order of the units within a round (run/run.h's
  * words) into an int field, the seed it is drawn from into a struct
  * cli_seed. */
 #define CLI_ORDER_OPTION(args_type, field)                                                                               \
@@ -82,6 +82,7 @@ struct cli_verb {
 	const char *about;	  /* what it does, for --help */
 	const struct cli_option *const *options; /* NULL-terminated; --help is every verb's */
 	cli_parse_t parse;			 /* the CLI_CUSTOM options; NULL: none */
+	void (*help_tables)(FILE *f);		 /* --help's last part, made from the verb's tables; NULL: none */
 };
 
 /* Parses the options of argv[1..]; operands are argv[*ret_first..argc).

@@ -190,6 +190,28 @@ static int add_vary_property(struct parser *p, const char *name, const char *val
 	return 0;
 }
 
+/* The settings experiment.json carries only when used, so that runs made
+ * before their keys resume. */
+static bool workload_recorded(const struct experiment *e)
+{
+	return e->workload != OLTP_WORKLOAD_READ_ONLY;
+}
+
+static bool scale_recorded(const struct experiment *e)
+{
+	return streq(oltp_workload_def(e->workload)->protocol, "postgresql");
+}
+
+static bool repeat_auto_recorded(const struct experiment *e)
+{
+	return e->repeat_auto;
+}
+
+static bool client_threads_recorded(const struct experiment *e)
+{
+	return e->client_threads > 0;
+}
+
 /* Where a value goes: a field of struct experiment, one of each context's
  * or neighbour's, or the parser's own state. */
 #define E(f) .offset = offsetof(struct experiment, f)
@@ -214,17 +236,19 @@ const struct key_def key_table[_KEY_MAX] = {
 			 .help = "server starts per context, or auto: interleaved repeats are added until every ratio is "
 				 "known to within until, from 3 up to repeat-max" },
 	[KEY_REPEAT_MAX] = { .section = SECTION_EXPERIMENT, .name = "repeat-max", .type = TYPE_UINT, E(repeat_max),
-			     .min = 3, .max = 100,
+			     .min = 3, .max = 100, .recorded = repeat_auto_recorded,
 			     .help = "with repeat = auto, required: the most server starts per context" },
 	[KEY_UNTIL] = { .section = SECTION_EXPERIMENT, .name = "until", .type = TYPE_PERCENT, E(until), .def = "5%",
+			.recorded = repeat_auto_recorded,
 			.help = "with repeat = auto: the target, each ratio's interval within +-this of it (run --until "
 				"overrides)" },
 	[KEY_WORKLOAD] = { .section = SECTION_EXPERIMENT, .name = "workload", .type = TYPE_WORD, E(workload),
-			   .words = oltp_workload_words,
+			   .words = oltp_workload_words, .recorded = workload_recorded,
 			   .help = "oltp_read_only or oltp_point_select (sysbench's) for the mysql engines, select-only or "
 				   "tpcb-like (pgbench's) for postgresql; the engine's first by default" },
 	[KEY_SCALE] = { .section = SECTION_EXPERIMENT, .name = "scale", .type = TYPE_UINT, E(scale), .min = 1,
-			.max = 20000, .def = "1", .help = "pgbench's scale factor, 100000 accounts each" },
+			.max = 20000, .def = "1", .recorded = scale_recorded,
+			.help = "pgbench's scale factor, 100000 accounts each" },
 	[KEY_TABLES] = { .section = SECTION_EXPERIMENT, .name = "tables", .type = TYPE_UINT, E(tables), .min = 1,
 			 .max = 1024, .def = STRINGIFY(OLTP_DEFAULT_TABLES), .help = "tables sbtest1..N" },
 	[KEY_TABLE_SIZE] = { .section = SECTION_EXPERIMENT, .name = "table-size", .type = TYPE_UINT, E(table_size),
@@ -246,7 +270,7 @@ const struct key_def key_table[_KEY_MAX] = {
 			 .help = "the server: mariadb, mysql (MySQL 8), percona (Percona Server, run as mysql) or "
 				 "postgresql (15)" },
 	[KEY_FLAVOR] = { .section = SECTION_SERVER, .name = "flavor", .type = TYPE_STRING, E(engine),
-			 .words = mysql_flavor_words, .help = "the old name of engine, for the mysql engines" },
+			 .words = mysql_flavor_words, .alias = true, .help = "the old name of engine, for the mysql engines" },
 	[KEY_BINARY] = { .section = SECTION_SERVER, .name = "binary", .type = TYPE_STRING, E(binary),
 			 .help = "the server's binary (the engine's: mariadbd, mysqld, PostgreSQL 15's postgres)" },
 	[KEY_BUFFER_POOL] = { .section = SECTION_SERVER, .name = "buffer-pool", .type = TYPE_SIZE, E(buffer_pool),
@@ -267,7 +291,7 @@ const struct key_def key_table[_KEY_MAX] = {
 	[KEY_SCOPE] = { .section = SECTION_CLIENT, .name = "scope", .type = TYPE_BOOL, E(client_scope),
 			.words = bool_words, .def = "no", .help = "yes: the client runs in a transient scope of its own" },
 	[KEY_CLIENT_THREADS] = { .section = SECTION_CLIENT, .name = "threads", .type = TYPE_UINT, E(client_threads),
-				 .min = 1, .max = 1024,
+				 .min = 1, .max = 1024, .recorded = client_threads_recorded,
 				 .help = "pgbench's workloads: the threads that drive the clients, as pgbench -j (1)" },
 
 	[KEY_CONTEXT_KIND] = { .section = SECTION_CONTEXT, .name = "kind", .type = TYPE_KIND, CONTEXT(kind),

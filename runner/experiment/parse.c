@@ -497,3 +497,52 @@ int parse_file(struct parser *p, char **ret_msg)
 		fail_at(p, p->line, NULL, "cannot read the file");
 	return p->msg ? -EINVAL : 0;
 }
+
+/* The stem of path: experiments/cpu-quota.ini is cpu-quota. */
+static int stem_of(const char *path, char *buf, size_t len)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t n = strcspn(base, ".");
+
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, base, n);
+	buf[n] = 0;
+	return name_is_valid(buf) ? 0 : -EINVAL;
+}
+
+int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *ret, char **ret_msg)
+{
+	struct parser p = { .e = ret, .path = path, .mode = mode, .at_line_start = true };
+	int r;
+
+	*ret = (struct experiment){};
+	*ret_msg = NULL;
+	ret->path = strdup(path);
+	if (!ret->path)
+		return -ENOMEM;
+	r = experiment_defaults(ret);
+	if (r >= 0 && stem_of(path, ret->name, sizeof(ret->name)) < 0) {
+		xasprintf(ret_msg, "%s: the file name must be NAME.ini with NAME [a-z0-9][a-z0-9_-]{0,39}", path);
+		r = -EINVAL;
+	}
+	if (r >= 0)
+		r = parse_file(&p, ret_msg);
+	/* The mirror needs each context's kind, and brings properties that
+	 * the checks after it see as the file's. */
+	if (r >= 0)
+		r = check_file(&p);
+	if (r >= 0)
+		r = mirror_units(&p);
+	if (r >= 0)
+		r = check_settings(&p);
+	for (size_t i = 0; i < EXP_CONTEXTS_MAX; i++)
+		free(p.unit[i]);
+	if (p.msg) {
+		*ret_msg = p.msg;
+		r = -EINVAL;
+	}
+	if (r < 0)
+		experiment_done(ret);
+	return r;
+}

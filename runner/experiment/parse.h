@@ -102,6 +102,12 @@ struct key_def {
 	/* A property row's (TYPE_PROPERTY, TYPE_PROPERTY_VALUES): takes any
 	 * property named, into the section's own list. */
 	int (*add)(struct parser *p, const char *name, const char *value);
+	/* Another name of another row's setting (flavor of engine): read,
+	 * never recorded or copied on its own. */
+	bool alias;
+	/* A setting experiment.json carries only when this says so (NULL:
+	 * always), so that runs made before the key resume. */
+	bool (*recorded)(const struct experiment *e);
 };
 extern const struct key_def key_table[_KEY_MAX];
 
@@ -109,7 +115,7 @@ extern const struct key_def key_table[_KEY_MAX];
  * of the settings takes it. */
 static inline bool key_is_setting(const struct key_def *k)
 {
-	return section_table[k->section].settings && !k->own;
+	return section_table[k->section].settings && !k->own && !k->alias;
 }
 /* The row of key name in section s: a named one, else the section's
  * property row; NULL if neither. */
@@ -184,3 +190,13 @@ int check_proxies(struct parser *p);
 
 /* experiment_mirror.c: unit = NAME.service, read over D-Bus. */
 int mirror_units(struct parser *p);
+
+/* settings.c: the settings by the key table.  k's member in
+ * experiment.json (its name with _ for -, durations with _s) into buf. */
+const char *setting_json_name(const struct key_def *k, char *buf, size_t len);
+/* e's settings into experiment.json's j: [experiment]'s at its top,
+ * [server]'s and [client]'s in members of their own.  -ENOMEM. */
+int settings_to_json(const struct experiment *e, json_t *j);
+/* j's settings into p's experiment, each through set_key() as if it came
+ * from a file: the same ranges, words and checks. */
+int settings_from_json(struct parser *p, const json_t *j);

@@ -25,7 +25,7 @@
 #include "stats/stats.h"
 #include "experiment/experiment.h"
 #include "store/results.h"
-#include "run/engine.h"
+#include "run/run.h"
 #include "run/managed.h"
 #include "host/calibration.h"
 #include "slices/attr/snapshot.h"

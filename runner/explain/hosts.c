@@ -13,6 +13,7 @@
 
 #include "explain/explain.h"
 #include "explain/reading.h"
+#include "report/render/cells.h"
 #include "report/report.h"
 #include "common/util.h"
 
@@ -392,3 +393,22 @@ int explain_compare(char *const *dirs, const char *const *labels, size_t n, bool
 	explain_hosts_done(&h);
 	return r >= 0 && ferror(out) ? -EIO : r;
 }
+
+static int explain_compare_text(const struct document_input *in, FILE *out, char **ret_why)
+{
+	return explain_compare(in->dirs, in->labels, in->n, false, in->o->confidence, out, ret_why);
+}
+
+static int explain_compare_json(const struct document_input *in, FILE *out, char **ret_why)
+{
+	return explain_compare(in->dirs, in->labels, in->n, true, in->o->confidence, out, ret_why);
+}
+
+const struct document document_explain_compare = {
+	.name = "explain-compare",
+	.of = "explain directories of one pair from several hosts",
+	.format = {
+		[REPORT_TEXT] = explain_compare_text,
+		[REPORT_JSON] = explain_compare_json,
+	},
+};

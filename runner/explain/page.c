@@ -4,7 +4,8 @@
 
 #include "explain/page.h"
 #include "explain/sentences.h"
-#include "report/html.h"
+#include "report/render/cells.h"
+#include "report/render/html.h"
 #include "common/util.h"
 
 #define WF_W 900

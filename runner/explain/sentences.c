@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "explain/sentences.h"
+#include "report/render/cells.h"
 #include "report/report.h"
 #include "common/util.h"
 

@@ -17,6 +17,7 @@
 #include <inttypes.h>
 
 #include "slices/attr/attrs.h"
+#include "slices/attr/props.h"
 #include "slices/sys/syscalls.h"
 #include "common/util.h"
 

@@ -8,8 +8,18 @@
 
 #include <sys/types.h>
 
-#include "slices/attr/props.h"
+#include <systemd/sd-bus.h>
+
 #include "slices/attr/placement.h"
+#include "slices/sys/cgmode.h"
+
+/* The table's types (slices/attr/props.h), which includes none of this:
+ * the table's rows name these functions, so props.c includes this header
+ * and this header does not include props.h back. */
+struct prop_def;
+struct prop_value;
+struct attr_verify;
+struct context_spec;
 
 /* What a reader reads from: the process, and files read once per snapshot. */
 struct attr_reader {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "slices/attr/attrs.h"
+#include "slices/attr/props.h"
 #include "slices/sys/bus.h"
 #include "slices/attr/mirror.h"
 #include "common/util.h"

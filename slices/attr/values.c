@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "slices/attr/attrs.h"
+#include "slices/attr/props.h"
 #include "slices/sys/cpumask.h"
 #include "slices/sys/syscalls.h"
 #include "common/topology.h"

@@ -1,0 +1,59 @@
+/* The report's judge, after the model (report/model/): the verdicts of
+ * every cell and the noise as a result, and compare's host x context
+ * interaction.  The model is read once from the documents and knows
+ * nothing of this floor; the renderers (report/render/) read both. */
+#pragma once
+
+#include <stddef.h>
+
+#include "report/model/comparison.h"
+#include "report/model/model.h"
+
+/* The verdicts of every cell (report/judge/verdicts.c): per thread count the
+ * block model over every column, each column against its baseline and its
+ * first vary value, Holm-adjusted across each table, with Welch's and the
+ * rank-based cross-checks and the failure rates; then the noise
+ * (noise_judge()). */
+int model_judge(struct model *m);
+
+/* Noise as a result (report/judge/noise.c): each cell's two CVs with their
+ * intervals, from its successful starts' TPS and each successful step's
+ * per-second CV; and, after the verdicts (a cell that failed too often
+ * takes no part), each column's noise against its baseline's,
+ * Holm-adjusted across the table into m->family_noise. */
+int noise_judge(struct model *m);
+
+/* The observations of the block model in a row: log TPS of every column
+ * that takes part (its starts did not fail too often), up to round until
+ * (0: all), appended to obs[*n...] with column k as cell cell0 + k and
+ * round r as block block0 + r - 1; *ret_blocks grows to the blocks used.
+ * obs must have room for model_row_size() more.  report fits one model's
+ * row, compare every host's rows together (report/judge/hosts.c). */
+struct block_obs;
+size_t model_row_size(const struct model *m, size_t row);
+void model_row_append(const struct model *m, size_t row, unsigned until, size_t cell0, size_t block0,
+		      struct block_obs *obs, size_t *n, size_t *ret_blocks);
+
+/* compare's question, is a difference between hosts real? (report/judge/hosts.c)
+ * For each thread count and context, each host's ratio to its own
+ * baseline and the ratio of that ratio to the first host's (the host x
+ * context interaction), all from one model of log TPS per thread count
+ * (stats/block.h, block_fit_nested()):
+ *
+ *     ln TPS = cell[host, context] + round[host, r] + e
+ *
+ * each host's rounds its own blocks and its own sigma (a noisier host
+ * widens an interval by its own noise, on Satterthwaite's degrees of
+ * freedom), and the interaction the contrast
+ * (l[h,c] - l[h,base]) - (l[1,c] - l[1,base]), Holm-adjusted across the
+ * table.  Compared where the hosts overlap (the thread counts and columns
+ * both have); the rest is listed.
+ *
+ * The interaction of judged models m[0..n) (the same experiment from n
+ * hosts) at level.  -ENOMEM; a design that cannot be fitted leaves its
+ * rows without ratios. */
+int host_model_build(const struct model *m, const char *const *labels, size_t n, double level, struct host_model *ret);
+
+/* Each of c's models judged, then, of two or more, their interaction into
+ * c->inter at level. */
+int comparison_judge(struct comparison *c, double level);

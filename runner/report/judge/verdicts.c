@@ -1,0 +1,201 @@
+/* The report's verdicts (report/model/model.h): for each thread count one fit
+ * of the block model (stats/block.h) over every column whose starts did
+ * not fail too often, the rounds as blocks; each column's ratio to its
+ * baseline and to its context's first vary value is a contrast of that
+ * fit.  Each table's ratios are one family, Holm-adjusted.  Beside each,
+ * Welch's t on the two columns alone and the rank-based interval, which
+ * the renderers show where they disagree with the model. */
+#include <math.h>
+
+#include "report/judge/judge.h"
+#include "stats/block.h"
+#include "common/util.h"
+
+/* The failure rate's Wilson interval, and whether the cell fails too
+ * often to be given a ratio. */
+static void judge_failures(struct model *m, struct cell *c)
+{
+	size_t n = c->n + c->n_failed;
+
+	if (n == 0)
+		return;
+	stats_wilson(c->n_failed, n, m->level, &c->fail_lo, &c->fail_hi);
+	c->too_many_failed = (double)c->n_failed > MODEL_FAIL_MAX * (double)n;
+	m->any_too_many_failed |= c->too_many_failed;
+}
+
+size_t model_row_size(const struct model *m, size_t row)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < m->ncols; k++)
+		n += model_cell(m, row, k)->n;
+	return n;
+}
+
+void model_row_append(const struct model *m, size_t row, unsigned until, size_t cell0, size_t block0,
+		      struct block_obs *obs, size_t *n, size_t *ret_blocks)
+{
+	for (size_t k = 0; k < m->ncols; k++) {
+		const struct cell *c = model_cell(m, row, k);
+
+		for (size_t i = 0; cell_takes_part(c) && i < c->n; i++) {
+			if (until && c->round[i] > until)
+				continue;
+			obs[(*n)++] = (struct block_obs){ .cell = cell0 + k, .block = block0 + c->round[i] - 1,
+							  .y = log(c->tps[i]) };
+			*ret_blocks = MAX(*ret_blocks, block0 + c->round[i]);
+		}
+	}
+}
+
+/* The row's observations up to round `until` (0: all).  *ret (to free())
+ * holds *ret_n of them. */
+static int row_observations(const struct model *m, size_t row, unsigned until, struct block_obs **ret, size_t *ret_n,
+			    size_t *ret_blocks)
+{
+	size_t n = 0, blocks = 0;
+	struct block_obs *obs = calloc(model_row_size(m, row) + 1, sizeof(*obs));
+
+	if (!obs)
+		return -ENOMEM;
+	model_row_append(m, row, until, 0, 0, obs, &n, &blocks);
+	*ret = obs;
+	*ret_n = n;
+	*ret_blocks = blocks;
+	return 0;
+}
+
+/* Column k against column against in the row: the model's ratio (from
+ * fit, NULL when the row could not be fitted), Welch's and the rank test. */
+static int judge_pair(const struct model *m, const struct block_fit *fit, size_t row, size_t k, long against,
+		      struct stats_ratio *model, struct stats_ratio *welch, struct stats_rank *rank)
+{
+	const struct cell *c = model_cell(m, row, k), *b;
+	int r;
+
+	*model = *welch = (struct stats_ratio){ .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .df = NAN, .se = NAN,
+						.sigma = NAN, .p_raw = NAN, .mde = NAN, .verdict = STATS_TOO_FEW,
+						.family = 1, .level = m->level };
+	*rank = (struct stats_rank){ .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .p_min = NAN };
+	if (against < 0)
+		return 0;
+	b = model_cell(m, row, (size_t)against);
+	if (!cell_takes_part(c) || !cell_takes_part(b))
+		return 0;
+	r = fit ? block_ratio(fit, k, (size_t)against, m->level, model) : 0;
+	if (r >= 0)
+		r = stats_ratio(c->tps, c->n, b->tps, b->n, m->level, welch);
+	if (r >= 0)
+		r = stats_rank_ratio(c->tps, c->n, b->tps, b->n, m->level, rank);
+	if (r >= 0 && !fit) {
+		/* Rounds that share no column: no model, the pair's own test. */
+		*model = *welch;
+	}
+	return r;
+}
+
+/* The row's model: every round's coefficients, and with repeat = auto the
+ * pilot's spread and degrees of freedom (Stein's rule: the number of
+ * rounds was chosen from that spread, and an interval from the later
+ * rounds' spread would cover less than it says). */
+static int fit_row(const struct model *m, size_t row, struct block_fit *ret)
+{
+	_cleanup_free_ struct block_obs *obs = NULL;
+	struct block_fit pilot = {};
+	size_t n, blocks;
+	int r;
+
+	r = row_observations(m, row, 0, &obs, &n, &blocks);
+	if (r >= 0)
+		r = n ? block_fit(obs, n, m->ncols, blocks, ret) : -EDOM;
+	if (r < 0 || !m->pilot || blocks <= m->pilot)
+		return r;
+	free(obs);
+	obs = NULL;
+	r = row_observations(m, row, m->pilot, &obs, &n, &blocks);
+	if (r >= 0)
+		r = block_fit(obs, n, m->ncols, blocks, &pilot);
+	if (r >= 0) {
+		ret->sigma2 = pilot.sigma2;
+		ret->df = pilot.df;
+	}
+	block_fit_done(&pilot);
+	if (r < 0)
+		block_fit_done(ret);
+	return r;
+}
+
+static int judge_row(struct model *m, size_t row)
+{
+	struct block_fit fit = {};
+	bool fitted;
+	int r;
+
+	for (size_t k = 0; k < m->ncols; k++)
+		judge_failures(m, model_cell(m, row, k));
+	r = fit_row(m, row, &fit);
+	if (r == -ENOMEM)
+		return r;
+	fitted = r >= 0;
+	r = 0;
+	for (size_t k = 0; r >= 0 && k < m->ncols; k++) {
+		struct cell *c = model_cell(m, row, k);
+
+		r = judge_pair(m, fitted ? &fit : NULL, row, k, m->cols[k].base, &c->vs_base, &c->welch_base,
+			       &c->rank_base);
+		if (r >= 0)
+			r = judge_pair(m, fitted ? &fit : NULL, row, k, m->cols[k].first, &c->vs_first, &c->welch_first,
+				       &c->rank_first);
+	}
+	block_fit_done(&fit);
+	return r == -ENOMEM ? r : 0;
+}
+
+/* One table's ratios (against the baseline, or the first value) as a
+ * family: Holm across those that have a p.  Returns its size. */
+static size_t adjust_family(struct model *m, bool first)
+{
+	_cleanup_free_ struct stats_ratio **r = calloc(m->nrows * m->ncols + 1, sizeof(*r));
+	size_t n = 0;
+
+	if (!r)
+		return 0;
+	for (size_t i = 0; i < m->nrows * m->ncols; i++) {
+		struct stats_ratio *v = first ? &m->cells[i].vs_first : &m->cells[i].vs_base;
+
+		if (!isnan(v->p_raw))
+			r[n++] = v;
+	}
+	stats_holm_ratios(r, n, m->level);
+	return n;
+}
+
+int model_judge(struct model *m)
+{
+	int r;
+
+	for (size_t row = 0; row < m->nrows; row++) {
+		r = judge_row(m, row);
+		if (r < 0)
+			return r;
+	}
+	m->family_base = adjust_family(m, false);
+	m->family_first = adjust_family(m, true);
+	r = noise_judge(m);
+	if (r < 0)
+		return r;
+	m->min_df = INFINITY;
+	for (size_t i = 0; i < m->nrows * m->ncols; i++) {
+		const struct stats_ratio *v = &m->cells[i].vs_base, *f = &m->cells[i].vs_first;
+
+		if (!isnan(v->ratio) && v->verdict != STATS_SIGNIFICANT)
+			m->any_ns = true;
+		if (!isnan(v->df))
+			m->min_df = MIN(m->min_df, v->df);
+		if (!isnan(f->df))
+			m->min_df = MIN(m->min_df, f->df);
+		m->any_vs_first = m->any_vs_first || !isnan(f->ratio);
+	}
+	return 0;
+}
