@@ -5,6 +5,7 @@
 #include "common/util.h"
 #include "common/version.h"
 #include "cli/verbs.h"
+#include "run/managed.h"
 
 static void usage(FILE *f)
 {
@@ -27,6 +28,8 @@ static int help_verb(const char *name)
 
 int main(int argc, char **argv)
 {
+	_cleanup_free_ char *msg = NULL;
+
 	if (argc < 2) {
 		fprintf(stderr, "slicebench: no verb given\n");
 		usage(stderr);
@@ -45,6 +48,10 @@ int main(int argc, char **argv)
 		       "Licence GPL-3.0-or-later: the GNU GPL version 3 or later; there is no warranty.\n",
 		       slicebench_version, slicebench_commit);
 		return 0;
+	}
+	if (managed_check_environment(&msg) < 0) {
+		fprintf(stderr, "slicebench: %s\n", msg ? msg : "out of memory");
+		return EXIT_USAGE;
 	}
 	for (size_t i = 0; verbs[i].name; i++)
 		if (streq(argv[1], verbs[i].name))

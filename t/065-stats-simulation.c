@@ -175,15 +175,7 @@ static json_t *explanation_json(const char *path)
 /* The screen of m (A the closure), 3 rounds, recorded; its explanation. */
 static json_t *screen_of(const char *path, struct mixes *m, struct truth *t, struct explain_record *rec)
 {
-	struct design d;
-	unsigned all = (1u << m->n) - 1;
-
-	design_full(all, all, &d);
-	sim_write_stage(path, "screen", &d, m, 3, t);
-	sim_record_init(rec, m->n);
-	rec->stage[STAGE_SCREEN] = (struct stage_record){ .present = true, .factors = all };
-	if (explain_record_write(path, rec) < 0)
-		bail_out("explain_record_write");
+	sim_explain_screen(path, m, 3, t, rec);
 	return explanation_json(path);
 }
 

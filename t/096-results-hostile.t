@@ -2,13 +2,16 @@
 # Results directories written by someone else: report, compare and
 # run --resume refuse a file that does not parse or has not the shape run
 # writes (wrong types, absurd values, escape sequences where a name goes)
-# with its file and JSON path and exit 2, never a table of nonsense; --resume
+# with its file and JSON path and exit 2, never a table of nonsense; explain
+# DIR --from --to refuses code the directory names (a planted LD_PRELOAD
+# library, LD_LIBRARY_PATH=., a planted server binary) unless
+# --trust-results-code; --resume
 # of no directory and a run that fails at set-up leave no directory behind.
 # Prerequisites: ROOT (run), python3.
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
 needs BINARY ROOT
-echo "1..13"
+echo "1..20"
 server_scratch
 trap 'rm -rf "$scratch"' EXIT
 fx=$top/t/fixtures/results
@@ -66,6 +69,55 @@ ok $? "run --resume of it is refused before anything starts (exit $rc)" "$scratc
 "$SLICEBENCH" run "$top/t/fixtures/run/two-raw.ini" --resume "$scratch/none" >"$scratch/out" 2>&1; rc=$?
 [ $rc = 2 ] && [ ! -e "$scratch/none" ] && grep -q 'no such directory to resume' "$scratch/out"
 ok $? "--resume of a directory that does not exist is refused and makes none (exit $rc)" "$scratch/out"
+
+# Issue 37, high 1: explain DIR --from A --to B re-measures, and the
+# directory chooses no code: a planted library in a placement's
+# LD_PRELOAD (one that marks its loading), a planted server binary in
+# experiment.json, refused with file and key before anything starts;
+# the host's own library is taken, and --trust-results-code takes the rest.
+printf '#include <fcntl.h>\n#include <unistd.h>\n__attribute__((constructor)) static void planted(void) { close(open("%s", O_CREAT | O_WRONLY, 0644)); }\n' \
+	"$scratch/loaded" | cc -shared -fPIC -o "$scratch/planted.so" -x c - && chmod 0666 "$scratch/planted.so"
+printf '#!/bin/sh\ntouch %s\n' "$scratch/ran" >"$scratch/mariadbd" && chmod 0777 "$scratch/mariadbd"
+# sent DIR PYTHON: a results directory of explain's fixtures, changed by
+# PYTHON (e the experiment, pa and pb the placements of service and weighted).
+sent() {
+	mkdir -p "$1/steps" "$1/placements"
+	python3 - "$fx" "$1" "$2" <<'PY'
+import json, sys
+fx, d, change = sys.argv[1:]
+e = json.load(open(fx + "/experiment.json")); pa = json.load(open(fx + "/placement.json")); pb = dict(pa)
+exec(change)
+json.dump(e, open(d + "/experiment.json", "w"))
+json.dump(pa, open(d + "/placements/service-v1-r1.json", "w")); json.dump(pb, open(d + "/placements/weighted-v1-r1.json", "w"))
+PY
+}
+# explained NAME WANT [OPTIONS]: explain of it exits 2 saying WANT, and
+# nothing ran, loaded or was written.
+explained() {
+	"$SLICEBENCH" explain "$scratch/$1" --from service --to weighted --out "$scratch/out-$1" "${@:3}" >"$scratch/out" 2>&1
+	rc=$?
+	[ $rc = 2 ] && grep -qF -- "$2" "$scratch/out" && [ ! -e "$scratch/loaded" ] && [ ! -e "$scratch/ran" ] &&
+		[ ! -e "$scratch/out-$1" ] && [ ! -e "$SLICEBENCH_STATE_DIR" ]
+	ok $? "explain refuses $1 (exit $rc): $(head -c 220 "$scratch/out" | tr '\n' ' ')" "$scratch/out"
+}
+sent "$scratch/preload" "pa['env.LD_PRELOAD'] = '$scratch/planted.so'"
+explained preload "preload/placements/service-v1-r1.json: env.LD_PRELOAD=$scratch/planted.so chooses code that root would run, and $scratch/planted.so is not root's alone"
+grep -q -- "--trust-results-code takes it" "$scratch/out"
+ok $? "and says which option would take it" "$scratch/out"
+sent "$scratch/libpath" "pa['env.LD_LIBRARY_PATH'] = '.'"
+explained libpath "env.LD_LIBRARY_PATH=. chooses code that root would run, and '.' in . is not an absolute directory"
+sent "$scratch/spec" "e['context_specs'][0]['properties']['Environment'] = 'LD_PRELOAD=$scratch/planted.so'"
+explained spec "spec/experiment.json: service: Environment=LD_PRELOAD=$scratch/planted.so chooses code that root would run"
+
+sent "$scratch/binary" "e['server']['binary'] = '$scratch/mariadbd'"
+explained binary "binary/experiment.json: binary: $scratch/mariadbd: refused, since what it names runs as the server"
+host_lib=$(ls /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 2>/dev/null || echo libc.so.6)
+sent "$scratch/host" "pa['env.LD_PRELOAD'] = '$host_lib'"
+"$SLICEBENCH" explain "$scratch/host" --from service --to weighted --what-if >"$scratch/out" 2>&1
+ok $? "the host's own library ($host_lib) is taken (--what-if)" "$scratch/out"
+"$SLICEBENCH" explain "$scratch/preload" --from service --to weighted --what-if --trust-results-code >"$scratch/out" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q "taken, as --trust-results-code says" "$scratch/out" && [ ! -e "$scratch/loaded" ]
+ok $? "--trust-results-code takes the planted one, saying so (--what-if, exit $rc)" "$scratch/out"
 
 # A state directory that is not root's alone: the run fails at set-up.
 mkdir -m 0777 "$SLICEBENCH_STATE_DIR"

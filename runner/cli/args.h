@@ -9,12 +9,19 @@
 #include <jansson.h>
 
 #include "cli/options.h"
+#include "experiment/experiment.h"
 #include "oltp/oltp.h"
 #include "slices/kinds/context.h"
 
-#define SWEEP_MAX_STEPS 64
+#define SWEEP_MAX_STEPS EXP_THREADS_MAX
 
+struct parser;
 struct sweep_args {
+	/* The settings an experiment file gives too, parsed by the key
+	 * table's rows into e; what they make of o, threads, spec and engine
+	 * is set after the parse. */
+	struct experiment e;
+	struct parser *settings;
 	struct oltp_options o;
 	long threads[SWEEP_MAX_STEPS];
 	size_t n_threads;
@@ -26,7 +33,6 @@ struct sweep_args {
 	const char *experiment;
 	const struct experiment *loaded; /* its [server] settings apply */
 	const char *engine;		 /* --engine, or the workload's; NULL: the default */
-	bool workload_given;
 	char **places;
 	size_t n_places;
 	bool keep, keep_this;

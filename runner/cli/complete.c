@@ -12,7 +12,6 @@
 #include "experiment/experiment.h"
 #include "slices/kinds/context.h"
 #include "common/util.h"
-#include "common/words.h"
 #include "cli/verbs.h"
 
 static const char script[] =
@@ -43,28 +42,29 @@ static const struct verb *verb_named(const char *name)
 	return NULL;
 }
 
+/* The option word names (--name or its letter), NULL if none. */
 static const struct cli_option *option_named(const struct cli_verb *v, const char *word)
 {
 	for (size_t i = 0; v && v->options && v->options[i]; i++) {
 		const struct cli_option *o = v->options[i];
 
-		if ((strncmp(word, "--", 2) == 0 && streq(word + 2, o->name)) ||
+		if ((strncmp(word, "--", 2) == 0 && streq(word + 2, cli_option_name(o))) ||
 		    (o->short_name && word[0] == '-' && word[1] == o->short_name && !word[2]))
-			return o->alias_of ?: o;
+			return o;
 	}
 	return NULL;
 }
 
-/* The value of option o: its words (each value's name, as messages list
- * them, not its aliases), or paths by its argument's name. */
+/* The value of option o: the values its row lists, or paths by the name
+ * of its argument. */
 static void complete_value(const struct cli_option *o)
 {
-	for (const struct word *w = o->words; w && w->name; w++)
-		if (word_name(o->words, w->value) == w->name)
-			puts(w->name);
-	if (!o->words && (strstr(o->arg, "DIR") || strstr(o->arg, "RESULTS")))
+	const char *arg = cli_option_arg(o);
+
+	cli_option_print_values(o, stdout);
+	if (strstr(arg, "DIR") || strstr(arg, "RESULTS"))
 		puts("__dirs__");
-	else if (!o->words && (strstr(o->arg, "PATH") || strstr(o->arg, "FILE") || strstr(o->arg, "NAME")))
+	else if (strstr(arg, "PATH") || strstr(arg, "FILE"))
 		puts("__files__");
 }
 
@@ -125,12 +125,12 @@ static void complete_verb(const struct verb *v, char **words, int cword)
 	for (int i = 2; i < cword; i++)
 		if (streq(words[i], "--"))
 			return (void)puts("__files__"); /* a command's own words */
-	if (prev && prev->arg)
+	if (prev && cli_option_arg(prev))
 		return complete_value(prev);
 	if (cur[0] == '-') {
 		for (size_t i = 0; v->cli && v->cli->options && v->cli->options[i]; i++)
 			if (!v->cli->options[i]->alias_of)
-				printf("--%s\n", v->cli->options[i]->name);
+				printf("--%s\n", cli_option_name(v->cli->options[i]));
 		puts("--help");
 		return;
 	}

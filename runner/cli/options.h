@@ -27,6 +27,11 @@ enum cli_type {
 	CLI_WORD,     /* an enum, one of words */
 	CLI_CONFIDENCE, /* double, a confidence level (stats/stats.h) */
 	CLI_SEED,	/* struct cli_seed: a seed of the rounds' orders, at most RNG_SEED_MAX */
+	/* A setting of the experiment file, row key of its key table
+	 * (experiment/parse.h), which gives the option's name, short name
+	 * and help and parses its value, as in a file, into the experiment
+	 * of the struct parser * at offset (experiment_options_start()). */
+	CLI_SETTING,
 };
 
 /* A seed given or not. */
@@ -44,12 +49,26 @@ struct cli_option {
 	size_t offset;
 	long min, max;
 	const struct word *words;
-	int key; /* CLI_CUSTOM: for the verb's parse function */
+	int key; /* CLI_CUSTOM: for the verb's parse function; CLI_SETTING: the key table's row */
 	/* A deprecated name of another row: parsed as that row (its type,
 	 * offset, words and key, not this row's), with a warning that names
 	 * the row to use; --help says so and completion leaves it out. */
 	const struct cli_option *alias_of;
 };
+
+/* What an option is called and what its value is called in --help,
+ * whichever table its row comes from (a setting's: the key table), for
+ * completion (cli/complete.c). */
+const char *cli_option_name(const struct cli_option *o);
+const char *cli_option_arg(const struct cli_option *o);
+/* The values it takes that can be listed, one a line (a word's names, not
+ * their aliases; the kinds of context), or nothing. */
+void cli_option_print_values(const struct cli_option *o, FILE *f);
+
+/* The option of a setting: row id of the key table, parsed into the
+ * experiment of the parser at field of the verb's argument struct. */
+#define CLI_SETTING_OPTION(args_type, field, id) \
+	(&(const struct cli_option){ .type = CLI_SETTING, .key = (id), .offset = offsetof(args_type, field) })
 
 /* --confidence, the one row of the verbs that judge ratios, into the double
  * field of their argument struct. */

@@ -133,6 +133,10 @@ static inline int experiment_proxy_of(const struct experiment *e, size_t i)
 	return e->context_proxy[i] >= 0 && (size_t)e->context_proxy[i] < e->n_proxies ? e->context_proxy[i] : -1;
 }
 
+/* The workload and the dataset of e's settings into o: the workload, its
+ * scale, tables and rows, the step's time, the driver, ... (not the
+ * database's name, which is the run's). */
+void experiment_workload_for(const struct experiment *e, struct oltp_options *o);
 /* The client placement of context i: its client-cpus, or [client]'s. */
 void experiment_client_for(const struct experiment *e, size_t i, struct oltp_options *o);
 

@@ -108,6 +108,13 @@ struct key_def {
 	/* A setting experiment.json carries only when this says so (NULL:
 	 * always), so that runs made before the key resume. */
 	bool (*recorded)(const struct experiment *e);
+	/* The same setting on the command line of sweep, prepare and place
+	 * (cli/args.c): --option (and -short_option), parsed and checked by
+	 * this row as in a file; what --help says of it.  NULL: a file's
+	 * only.  A property row's takes NAME=VALUE. */
+	const char *option;
+	char short_option;
+	const char *option_help;
 };
 extern const struct key_def key_table[_KEY_MAX];
 
@@ -154,6 +161,13 @@ struct parser {
 	size_t user_from;	      /* the context + 1 whose unit's User= is the server's user; 0: none */
 	char *msg;		      /* the first error */
 	bool from_json;		      /* experiment.json read back: no lines */
+	/* The command line (experiment_set_option()): each option given is
+	 * a line of its own, numbered from 1, and a message names the
+	 * option, "--time: why", not a line. */
+	bool options;
+	/* The server is the user's, at a socket (sweep --socket, prepare):
+	 * not checked as installed, its connections not known. */
+	bool server_given;
 };
 
 static inline unsigned line_of(const struct parser *p, enum key_id k)
@@ -174,10 +188,24 @@ int experiment_defaults(struct experiment *e);
  * else p->msg says what was wrong with it. */
 int parse_file(struct parser *p, char **ret_msg);
 
+/* The command line's settings, as fio's options serve its job files and
+ * its command line: a parser of e with its defaults (to free()), each
+ * option a row's (experiment_set_option()), then the file's checks
+ * across keys (experiment_check_options()).  -EINVAL with p->msg, as
+ * "--option: why". */
+int experiment_options_start(struct experiment *e, struct parser **ret);
+int experiment_set_option(struct parser *p, const struct key_def *k, const char *value);
+/* check.c: the checks across keys a file's settings take (the server and
+ * the workload, the client), for the command line's. */
+int experiment_check_options(struct parser *p);
+
 /* experiment_check.c: the whole experiment after its file, in two steps
  * around the mirror, which needs each context's kind and brings the
  * properties that the second step checks. */
 int check_file(struct parser *p);
+/* A binary the file names (its path, or found in PATH): a file root alone
+ * could have put there (trust_code_file()), else refused at line, key. */
+int check_code_file(struct parser *p, const char *binary, unsigned line, const char *key);
 int check_settings(struct parser *p);
 /* Each slice's parent index, parents being before their children. */
 void slices_link(struct experiment *e);

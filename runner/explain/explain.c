@@ -33,6 +33,7 @@
 #include "common/util.h"
 #include "explain/explain.h"
 #include "explain/design.h"
+#include "explain/code.h"
 #include "explain/factors.h"
 #include "explain/reading.h"
 #include "explain/record.h"
@@ -170,7 +171,7 @@ static int run_stage(struct explainer *x, const char *name, const struct design 
  * directory's cannot be read: bad input, nothing started. */
 static int read_placements(struct explainer *x, bool placed)
 {
-	_cleanup_free_ char *path = NULL, *from = NULL;
+	_cleanup_free_ char *path = NULL, *path_b = NULL, *from = NULL;
 	struct design d = { .masks = { 0, EXPLAIN_A }, .n = 2 };
 	int r;
 
@@ -183,15 +184,14 @@ static int read_placements(struct explainer *x, bool placed)
 	if (placed ? !(from = strdup(x->args.experiment)) : xasprintf(&from, "%s/placed", x->dir) < 0)
 		return log_error_errno(-ENOMEM, "explain: %m");
 	r = factors_load_placement(from, placed ? x->args.a : "a", &x->pa, &path);
-	if (r >= 0) {
-		free(path);
-		path = NULL;
-		r = factors_load_placement(from, placed ? x->args.b : "b", &x->pb, &path);
-	}
+	if (r >= 0)
+		r = factors_load_placement(from, placed ? x->args.b : "b", &x->pb, &path_b);
 	if (r < 0)
-		return log_error("explain: cannot read the placement %s: %s", strempty(path), strerror(-r)),
+		return log_error("explain: cannot read the placement %s: %s", strempty(path_b ? path_b : path),
+				 strerror(-r)),
 		       placed ? -EINVAL : -EIO;
-	return 0;
+	/* A results directory from elsewhere chooses no code for the hybrids. */
+	return placed ? explain_check_code(from, &x->e, &x->pa, path, &x->pb, path_b, x->args.trust_code) : 0;
 }
 
 /* The first stage's time at args.repeat rounds, fewer (two at least) to
@@ -499,6 +499,13 @@ int explain_run(const struct explain_args *a)
 	r = load(x, placed);
 	if (r >= 0)
 		r = plan(x, placed);
+	if (r >= 0 && x->args.out && (r = results_dir_check(x->args.out)) < 0) {
+		log_error("explain: --out %s: refused: %s", x->args.out,
+			  r == -ENOTEMPTY ? "a directory that holds other files than slicebench's results (give a new or an "
+					    "empty one)"
+					  : strerror(-r));
+		r = -EINVAL;
+	}
 	if (r >= 0 && !x->args.what_if) {
 		r = choose_dir(x);
 		if (r >= 0 && !placed)

@@ -162,17 +162,24 @@ static void hosts_judge(struct explain_hosts *h)
 	h->family = m;
 }
 
-/* "1.20x (1.10-1.31), 45%": the effect and its share of the gap. */
+/* "1.20x (1.10-1.31), 45%": the effect and its share of the gap; the
+ * share only where the host's gap is significant (of a gap that may be 0
+ * a share can take any value). */
 static void put_effect(FILE *f, const struct explain_hosts *h, const struct factor_row *row, size_t d)
 {
 	const struct stats_ratio *e = effect(h, row, d);
+	const struct explanation *x = &h->rd[d]->x;
 
 	if (!e)
 		fputs(row->k[d] < 0 ? "not a factor here" : "not shared out", f);
 	else if (isnan(e->lo))
-		fprintf(f, "%.2fx, %.0f%%", e->ratio, 100 * h->rd[d]->x.shapley[row->k[d]].share);
+		fprintf(f, "%.2fx", e->ratio);
 	else
-		fprintf(f, "%.2fx (%.2f-%.2f), %.0f%%", e->ratio, e->lo, e->hi, 100 * h->rd[d]->x.shapley[row->k[d]].share);
+		fprintf(f, "%.2fx (%.2f-%.2f)", e->ratio, e->lo, e->hi);
+	if (e && x->gap.verdict == STATS_SIGNIFICANT)
+		fprintf(f, ", %.0f%%", 100 * x->shapley[row->k[d]].share);
+	else if (e)
+		fputs(", no share (n.s. gap)", f);
 }
 
 /* The hosts that have the factor, when not all do, and its effect on
@@ -229,12 +236,13 @@ static const char *hosts_mde(const struct explain_hosts *h, char *buf, size_t le
 				hi = MAX(hi, h->rows[i].differ[d].mde);
 			}
 	if (hi == 0)
-		snprintf(buf, len, "no difference had an interval");
+		snprintf(buf, len, "no difference had an interval, so none could have been shown");
 	else if (hi - lo < 0.005)
-		snprintf(buf, len, "these rounds could have detected %.2fx either way at %.0f%% power", lo, 100 * STATS_POWER);
-	else
-		snprintf(buf, len, "these rounds could have detected %.2fx to %.2fx either way at %.0f%% power", lo, hi,
+		snprintf(buf, len, "a difference of %.2fx either way would have been shown at %.0f%% power", lo,
 			 100 * STATS_POWER);
+	else
+		snprintf(buf, len, "a difference of %.2fx to %.2fx either way (by factor) would have been shown at %.0f%% power",
+			 lo, hi, 100 * STATS_POWER);
 	return buf;
 }
 
@@ -264,9 +272,11 @@ static int hosts_sentences(const struct explain_hosts *h, char ***ret, size_t *r
 			if (d == 0 && said)
 				break;
 		}
-	if (!any && xasprintf(&v[n], "no factor's effect differs between the hosts (%zu compared, Holm-adjusted)%s%s%s%s",
-			      h->family, h->facts[1] ? "; the hosts differ in " : "", strempty(h->facts[1]),
-			      h->family ? "; " : "", h->family ? hosts_mde(h, mde, sizeof(mde)) : "") >= 0)
+	/* Not shown is not shown equal: say what could have been. */
+	if (!any && xasprintf(&v[n], "none shown: no factor's effect was shown to differ between the hosts (%zu compared, "
+				     "Holm-adjusted); %s%s%s",
+			      h->family, h->family ? hosts_mde(h, mde, sizeof(mde)) : "nothing could be compared",
+			      h->facts[1] ? "; the hosts differ in " : "", strempty(h->facts[1])) >= 0)
 		n++;
 	*ret = v;
 	*ret_n = n;

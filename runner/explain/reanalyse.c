@@ -33,6 +33,8 @@ int reading_load(const char *dir, double level, double width, struct reading *rd
 		.named = rd->rec.stage[STAGE_CONFIRM].set,
 	};
 	rd->rec.level = rd->in.level;
+	for (size_t s = 0; s < _STAGE_MAX; s++)
+		analysis_judge_failures(&rd->stage[s], rd->in.level);
 	if (width > 0)
 		rd->rec.width = width;
 	if (!rd->rec.stage[STAGE_SCREEN].present)

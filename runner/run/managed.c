@@ -11,6 +11,7 @@
 #include "slices/attr/snapshot.h"
 #include "run/state.h"
 #include "common/spawn.h"
+#include "common/text.h"
 #include "common/util.h"
 
 void managed_config_default(struct server_config *cfg)
@@ -22,6 +23,55 @@ void managed_config_default(struct server_config *cfg)
 	if (!cfg->run_dir)
 		cfg->run_dir = run && *run ? run : "/run/slicebench";
 	server_config_fill(cfg);
+}
+
+/* The environment's directories root writes in and names in the server's
+ * option file: SLICEBENCH_STATE_DIR and SLICEBENCH_RUN_DIR.  run: whether
+ * root alone must be able to change it (the run directory; the state
+ * directory's owner is checked as it is locked, which takes back one of
+ * the old layout's). */
+static const struct dir_env {
+	const char *name;
+	bool run;
+} dir_envs[] = {
+	{ "SLICEBENCH_STATE_DIR", false },
+	{ "SLICEBENCH_RUN_DIR", true },
+};
+
+static const char *dir_env_refusal(const struct dir_env *d, const char *path)
+{
+	struct stat st;
+
+	if (path[0] != '/')
+		return "not an absolute path";
+	for (const char *c = path; *c; c++)
+		if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f)
+			return "a blank, a control character or a byte past ASCII in it (an installer would split it, "
+			       "an option file would take it as a line of its own)";
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? NULL : "cannot be looked at";
+	if (S_ISLNK(st.st_mode))
+		return "a symbolic link";
+	if (!S_ISDIR(st.st_mode))
+		return "not a directory";
+	if (d->run && dir_check_trusted(path) < 0)
+		return "not a directory of root's that no one else can change (nor is every directory above it)";
+	return NULL;
+}
+
+int managed_check_environment(char **ret_msg)
+{
+	for (size_t i = 0; i < ELEMENTSOF(dir_envs); i++) {
+		const char *value = getenv(dir_envs[i].name), *why;
+
+		if (value && *value && (why = dir_env_refusal(&dir_envs[i], value))) {
+			_cleanup_free_ char *shown = text_escape(value);
+
+			return xasprintf(ret_msg, "%s=%s: refused: %s", dir_envs[i].name, strempty(shown), why) < 0 ? -ENOMEM
+														      : -EINVAL;
+		}
+	}
+	return 0;
 }
 
 int managed_ensure_user(const char *name)
@@ -227,6 +277,12 @@ int managed_setup(const char *verb, const struct server_config *cfg, struct serv
 	r = state_cleanup(cfg->state_dir);
 	if (r > 0)
 		log_info("%s: removed what %d earlier run(s) left behind", verb, r);
+	/* What starts is recorded there, and cleanup trusts the records. */
+	r = state_live_dir(cfg->state_dir, NULL);
+	if (r < 0)
+		return log_error_errno(r, "%s: %s/live: %m%s", verb, cfg->state_dir,
+				       r == -EPERM ? ": refused, since cleanup trusts the records there (a directory of root's "
+						     "that no one else can write)" : ""), r;
 	r = managed_ensure_user(cfg->user);
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot create the server's user %s: %m", verb, cfg->user);
@@ -242,6 +298,8 @@ int managed_setup(const char *verb, const struct server_config *cfg, struct serv
 				       : r == -EEXIST ? " (a datadir there that slicebench did not make; refusing to touch it)"
 				       : r == -EPERM  ? " (the socket's directory under the run directory belongs to someone else)"
 				       : r == -EINTR  ? " (interrupted; the half-made datadir is removed)"
+				       : r == -EINVAL ? " (the state and run directories are absolute paths without a blank or a "
+							"control character)"
 						      : "");
 	return 0;
 }

@@ -12,6 +12,10 @@
  * SLICEBENCH_RUN_DIR) and server_config_fill()'s defaults, for the fields
  * the caller left unset. */
 void managed_config_default(struct server_config *cfg);
+/* SLICEBENCH_STATE_DIR and SLICEBENCH_RUN_DIR, if set: absolute, without a
+ * blank or a control character, no symbolic link, a directory if there
+ * (the run directory root's alone).  -EINVAL with why in *ret_msg. */
+int managed_check_environment(char **ret_msg);
 /* useradd --system the dedicated user if it is missing; an existing user of
  * that name is used as it is. */
 int managed_ensure_user(const char *name);

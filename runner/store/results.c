@@ -59,6 +59,37 @@ static int results_make_parts(const char *dir)
 	return e;
 }
 
+/* What only a results directory of slicebench's holds. */
+static const char *const results_marks[] = { "experiment.json", "results.json", STEPS, "explain.json", NULL };
+
+int results_dir_check(const char *dir)
+{
+	_cleanup_free_ char *mark = NULL;
+	struct dirent *d;
+	DIR *dp;
+	bool empty = true;
+	int e = path_check_links(dir);
+
+	if (e < 0)
+		return e;
+	dp = opendir(dir);
+	if (!dp)
+		return errno == ENOENT ? 0 : -errno;
+	while (empty && (d = readdir(dp)))
+		empty = streq(d->d_name, ".") || streq(d->d_name, "..");
+	closedir(dp);
+	if (empty)
+		return 0;
+	for (size_t i = 0; results_marks[i]; i++) {
+		free(mark);
+		if (xasprintf(&mark, "%s/%s", dir, results_marks[i]) < 0)
+			return -ENOMEM;
+		if (access(mark, F_OK) == 0)
+			return 0;
+	}
+	return -ENOTEMPTY;
+}
+
 int results_open(const char *dir, bool resume, struct results **ret)
 {
 	_cleanup_free_ char *record = NULL;
@@ -70,7 +101,7 @@ int results_open(const char *dir, bool resume, struct results **ret)
 	/* Never write through a symbolic link: --out pointing at /etc, or at
 	 * a directory under a link another user planted, would put the lock,
 	 * steps/ and the JSON files there. */
-	e = path_check_links(dir);
+	e = results_dir_check(dir);
 	if (e < 0)
 		return e;
 	made = lstat(dir, &st) < 0 && errno == ENOENT;

@@ -16,9 +16,16 @@
 
 struct results;
 
+/* 0 if dir may take results: missing, empty, or a results directory of
+ * slicebench's (experiment.json, results.json, steps/ or explain's
+ * explain.json in it); never
+ * /etc, /, or the state directory.  -ENOTEMPTY if not; -ELOOP: see
+ * path_check_links(). */
+int results_dir_check(const char *dir);
 /* Creates (or, with resume, reopens) dir, takes its lock and proves that it
  * can write there, before any work starts.  -EBUSY: another run holds the
- * lock; -EEXIST: dir holds results and resume was not asked for; -ENOENT:
+ * lock; -EEXIST: dir holds results and resume was not asked for;
+ * -ENOTEMPTY: dir holds other files (results_dir_check()); -ENOENT:
  * there is no dir to resume; -ELOOP: see path_check_links().  On failure a
  * directory made here is removed again. */
 int results_open(const char *dir, bool resume, struct results **ret);

@@ -37,6 +37,11 @@ extern const char *const sched_policy_names[];
 extern const char *const ioprio_class_names[];
 
 /* Calls fn for each KEY=VALUE of an EnvironmentFile= (-PATH: may be missing). */
+/* The file of EnvironmentFile=SPEC opened: a regular file of at most
+ * ENV_FILE_MAX bytes (/dev/zero or a FIFO would never end), never a
+ * device; *ret NULL (and 0) for a missing -PATH. */
+#define ENV_FILE_MAX (1 << 20)
+int env_file_open(const char *spec, FILE **ret);
 int env_file_parse(const char *spec, int (*fn)(const char *key, const char *value, void *userdata), void *userdata);
 
 #define PARSER(name) int name(const char *s, struct prop_value *v)
@@ -48,6 +53,7 @@ PARSER(parse_nodes);
 PARSER(parse_sched_policy);
 PARSER(parse_numa_policy);
 PARSER(parse_rlimit);
+PARSER(parse_rlimit_files);
 PARSER(parse_environment);
 PARSER(parse_whole_environment);
 PARSER(parse_bool);
@@ -63,7 +69,7 @@ PARSER(parse_syscall_filter);
 PARSER(parse_archs);
 PARSER(parse_protect_system);
 PARSER(parse_protect_home);
-PARSER(parse_path);
+PARSER(parse_environment_file);
 #undef PARSER
 /* Words split on blanks into a NULL-terminated strv; -EINVAL for none. */
 int attr_split_words(const char *s, char ***ret);

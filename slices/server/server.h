@@ -27,9 +27,6 @@ struct server_engine {
 	const char *option_file; /* in the state directory */
 	const char *log_name;	 /* in the datadir */
 	int stop_signal;	 /* the clean and prompt stop (PostgreSQL's fast shutdown is SIGINT) */
-	/* Started as root it switches to its user itself (mysqld's user=); else
-	 * it refuses root and is started as the user (postgres). */
-	bool drops_privileges;
 	/* 0 if what makes a datadir is there, else -ENOENT with the missing
 	 * program in *ret_missing (static). */
 	int (*installed)(const char *binary, const char **ret_missing);
@@ -71,7 +68,8 @@ const struct server_engine *server_engine_named(const char *name);
 
 /* The mysql engines' datadir installers and PostgreSQL's initdb run as a
  * process group of their own that a signal kills as a whole (see
- * server.c); as_user: dropped to that user first (NULL: stay root). */
+ * server.c), as as_user (never root: the server's user), dropped to in the
+ * child before the exec. */
 struct passwd;
 int server_run_installer(char **argv, const char *datadir, const struct passwd *as_user);
 /* Drops to pw's user and groups (in a child, before the exec). */
@@ -106,7 +104,8 @@ void server_config_fill(struct server_config *cfg);
 /* Creates (once) or checks the datadir, writes the option file, with
  * server_config_fill()'s defaults for what cfg leaves unset.  -EPERM:
  * the state directory is not root's alone (see dir_check_trusted()), the
- * socket directory belongs to someone else, or the user is root;
+ * socket directory belongs to someone else, or the user is root; -EINVAL:
+ * a directory not absolute, or with a blank or a control character;
  * -EEXIST: a datadir there that slicebench did not make. */
 int server_setup(const struct server_config *cfg, struct server *ret);
 /* Removes the half-made datadir of engine that an interrupted setup left

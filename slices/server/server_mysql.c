@@ -3,6 +3,7 @@
  * made; the option file, the ping and the server's variables are theirs
  * alike. */
 #include <mysql.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 
@@ -10,25 +11,35 @@
 #include "slices/attr/placement.h"
 #include "common/util.h"
 
+/* The installers run as the server's user, never as root: given --user as
+ * root, mariadb-install-db chowns the datadir through an unquoted word and
+ * the packaged plugin/auth_pam_tool_dir.  Root logs in over the socket
+ * (root's own login, named here rather than taken from $USER). */
 static int mariadb_init_datadir(const struct server *s, const char *datadir)
 {
-	_cleanup_free_ char *d = NULL, *u = NULL;
+	_cleanup_free_ char *d = NULL;
+	struct passwd *pw = getpwnam(s->user);
 
-	if (xasprintf(&d, "--datadir=%s", datadir) < 0 || xasprintf(&u, "--user=%s", s->user) < 0)
+	if (!pw)
+		return -ESRCH;
+	if (xasprintf(&d, "--datadir=%s", datadir) < 0)
 		return -ENOMEM;
-	char *argv[] = { "mariadb-install-db", "--no-defaults", d, u, "--auth-root-authentication-method=socket",
-			 "--skip-test-db", NULL };
-	return server_run_installer(argv, datadir, NULL);
+	char *argv[] = { "mariadb-install-db", "--no-defaults", d, "--auth-root-authentication-method=socket",
+			 "--auth-root-socket-user=root", "--skip-test-db", NULL };
+	return server_run_installer(argv, datadir, pw);
 }
 
 static int mysql_init_datadir(const struct server *s, const char *datadir)
 {
-	_cleanup_free_ char *d = NULL, *u = NULL;
+	_cleanup_free_ char *d = NULL;
+	struct passwd *pw = getpwnam(s->user);
 
-	if (xasprintf(&d, "--datadir=%s", datadir) < 0 || xasprintf(&u, "--user=%s", s->user) < 0)
+	if (!pw)
+		return -ESRCH;
+	if (xasprintf(&d, "--datadir=%s", datadir) < 0)
 		return -ENOMEM;
-	char *argv[] = { s->binary, "--no-defaults", "--initialize-insecure", d, u, NULL };
-	return server_run_installer(argv, datadir, NULL);
+	char *argv[] = { s->binary, "--no-defaults", "--initialize-insecure", d, NULL };
+	return server_run_installer(argv, datadir, pw);
 }
 
 static int mariadb_installed(const char *binary, const char **ret_missing)
@@ -187,7 +198,7 @@ static int mysql_proxy_account(const struct server *s, const char *password)
 	{                                                                                                       \
 		.name = engine, .protocol = "mysql", .binary = bin, .datadir_name = dir, .socket_name = "mysqld.sock", \
 		.option_file = "my.cnf", .log_name = "mysqld.err", .stop_signal = SIGTERM,                       \
-		.drops_privileges = true, .installed = check, .init_datadir = init,                              \
+		.installed = check, .init_datadir = init,                              \
 		.write_options = write_option_file, .option_flag = "--defaults-file", .ping = mysql_ping_root,                 \
 		.facts = mysql_facts, .proxy_account = account,                                                  \
 	}

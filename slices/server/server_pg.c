@@ -243,7 +243,6 @@ const struct server_engine server_engine_postgresql = {
 	.option_file = "postgresql.conf",
 	.log_name = "postgresql.log",
 	.stop_signal = SIGINT,
-	.drops_privileges = false,
 	.installed = pg_installed,
 	.init_datadir = pg_init_datadir,
 	.write_options = pg_write_options,

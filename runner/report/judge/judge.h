@@ -4,6 +4,7 @@
  * nothing of this floor; the renderers (report/render/) read both. */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "report/model/comparison.h"
@@ -15,6 +16,14 @@
  * rank-based cross-checks and the failure rates; then the noise
  * (noise_judge()). */
 int model_judge(struct model *m);
+
+/* The rule for a cell's failed starts (model_judge() judges a run's
+ * cells by it, explain its mixes): the failure rate's Wilson interval at
+ * level into *ret_lo and *ret_hi (NAN without any start), and whether more
+ * than MODEL_FAIL_MAX (a fifth) of the starts failed, so that the cell
+ * takes no part in the verdicts: what it measured is a server that keeps
+ * failing, not a placement's TPS. */
+bool report_fails_too_often(size_t n_ok, size_t n_failed, double level, double *ret_lo, double *ret_hi);
 
 /* Noise as a result (report/judge/noise.c): each cell's two CVs with their
  * intervals, from its successful starts' TPS and each successful step's

@@ -11,16 +11,24 @@
 #include "stats/block.h"
 #include "common/util.h"
 
+bool report_fails_too_often(size_t n_ok, size_t n_failed, double level, double *ret_lo, double *ret_hi)
+{
+	size_t n = n_ok + n_failed;
+
+	*ret_lo = *ret_hi = NAN;
+	if (n == 0)
+		return false;
+	stats_wilson(n_failed, n, level, ret_lo, ret_hi);
+	return (double)n_failed > MODEL_FAIL_MAX * (double)n;
+}
+
 /* The failure rate's Wilson interval, and whether the cell fails too
  * often to be given a ratio. */
 static void judge_failures(struct model *m, struct cell *c)
 {
-	size_t n = c->n + c->n_failed;
-
-	if (n == 0)
+	if (c->n + c->n_failed == 0)
 		return;
-	stats_wilson(c->n_failed, n, m->level, &c->fail_lo, &c->fail_hi);
-	c->too_many_failed = (double)c->n_failed > MODEL_FAIL_MAX * (double)n;
+	c->too_many_failed = report_fails_too_often(c->n, c->n_failed, m->level, &c->fail_lo, &c->fail_hi);
 	m->any_too_many_failed |= c->too_many_failed;
 }
 
