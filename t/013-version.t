@@ -11,7 +11,7 @@
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
 needs BINARY
-echo "1..12"
+echo "1..14"
 server_scratch
 trap 'servers 2>/dev/null | xargs -r kill -9; rm -rf "$scratch"' EXIT
 version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$top/debian/changelog")
@@ -32,9 +32,16 @@ python3 "$top/t/fixtures/html/generate.py" explain "$scratch/old-explain"
 "$SLICEBENCH" report "$scratch/old-explain" >"$scratch/old.txt" 2>&1 &&
 	head -n 1 "$scratch/old.txt" | grep -qx "measured by a slicebench that recorded no version; reported by $build"
 ok $? "an explain directory without the record: 'a slicebench that recorded no version', and which reports" "$scratch/old.txt"
+"$SLICEBENCH" report "$scratch/old-explain" --format html -o "$scratch/old.html" >"$scratch/out" 2>&1 &&
+	grep -qF "<p class=\"note\" id=\"provenance\">measured by a slicebench that recorded no version; reported by $build.</p>" "$scratch/old.html"
+ok $? "its page says the same" "$scratch/out"
+cp -r "$scratch/old-explain" "$scratch/other-explain"
+"$SLICEBENCH" compare "$scratch/old-explain" "$scratch/other-explain" >"$scratch/cmp.txt" 2>&1 &&
+	grep -qxF "other-explain: measured by a slicebench that recorded no version; reported by $build" "$scratch/cmp.txt"
+ok $? "compare of explain directories: each host's builds" "$scratch/cmp.txt"
 
 [ "$(id -u)" = 0 ] && command -v mariadbd >/dev/null || {
-	for i in 4 5 6 7 8 9 10 11 12; do echo "ok $i # SKIP needs ROOT and MYSQLD for a run"; done
+	for i in 6 7 8 9 10 11 12 13 14; do echo "ok $i # SKIP needs ROOT and MYSQLD for a run"; done
 	exit $failed
 }
 res=$scratch/res

@@ -65,9 +65,7 @@ static int reading_explain(const char *dir, double level, double width, struct r
 	return r;
 }
 
-/* The builds explain.json says measured dir (store/provenance.h); a new
- * reference, an empty array for a record that names none. */
-static json_t *explain_builds(const char *dir)
+json_t *explain_builds(const char *dir)
 {
 	_cleanup_free_ char *path = NULL;
 	json_t *rec = xasprintf(&path, "%s/" EXPLAIN_RECORD, dir) < 0 ? NULL : json_load_file(path, 0, NULL);
