@@ -98,7 +98,7 @@ asan:
 # against the ASan binary.
 ASAN_UNIT_TESTS := $(addprefix build-asan/t/,012-topology.t 035-tables.t 041-histogram.t 043-sysbench-report.t \
 	046-pgbench-report.t 060-report.t 061-stats.t 063-stall-rule.t 064-explain-attribution.t 066-calibrate.t 071-explain-factors.t 091-hostile-files.t \
-	094-secrets.t) \
+	094-secrets.t 110-explain-set-sentences.t 111-explain-holdout-sentences.t 112-explain-failures.t 113-explain-not-shown.t) \
 	t/096-results-hostile.t t/097-bad-input.t t/067-html-report.t
 asan-unit: asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=suppressions=$(CURDIR)/t/lsan.supp \

@@ -11,7 +11,7 @@
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
 needs BINARY ROOT
-echo "1..20"
+echo "1..30"
 server_scratch
 trap 'rm -rf "$scratch"' EXIT
 fx=$top/t/fixtures/results
@@ -69,6 +69,38 @@ ok $? "run --resume of it is refused before anything starts (exit $rc)" "$scratc
 "$SLICEBENCH" run "$top/t/fixtures/run/two-raw.ini" --resume "$scratch/none" >"$scratch/out" 2>&1; rc=$?
 [ $rc = 2 ] && [ ! -e "$scratch/none" ] && grep -q 'no such directory to resume' "$scratch/out"
 ok $? "--resume of a directory that does not exist is refused and makes none (exit $rc)" "$scratch/out"
+
+# Issue 37: a step copied, linked or disagreeing with experiment.json (each
+# counted as a start that never was), files that are no regular file of
+# the directory (a link to a root-only file, a FIFO that made report hang),
+# a step of 100 MB, and content that a parse error would have quoted.
+# hostile NAME SHELL WANT: the good directory copied, SHELL run in it,
+# report exits 2 within 20 s saying WANT and shows nothing of the secret.
+printf '{"secret": "root-only-XYZZY"}\n' >"$scratch/secret.json"; chmod 0600 "$scratch/secret.json"
+hostile() {
+	rm -rf "$scratch/$1"; cp -r "$scratch/good" "$scratch/$1"
+	(cd "$scratch/$1" && eval "$2")
+	timeout 20 "$SLICEBENCH" report "$scratch/$1" >"$scratch/out" 2>&1
+	rc=$?
+	[ $rc = 2 ] && grep -qF -- "$3" "$scratch/out" && ! grep -q 'XYZZY\|root:' "$scratch/out"
+	ok $? "report refuses $1 (exit $rc): $(head -c 200 "$scratch/out" | tr '\n' ' ')" "$scratch/out"
+}
+hostile step-copied 'cp steps/shell-v1-r1-t1.json "steps/shell-v1-r1-t1 copy.json"' \
+	"shell-v1-r1-t1 copy.json: holds the step of shell-v1-r1 at 1 threads, which only steps/shell-v1-r1-t1.json may hold"
+hostile step-linked 'ln -s shell-v1-r1-t1.json steps/shell-v1-r2-t1.json' "steps/shell-v1-r2-t1.json: a symbolic link"
+hostile step-threads "python3 -c 'import json; s = json.load(open(\"steps/shell-v1-r1-t1.json\")); s[\"threads\"] = 2; json.dump(s, open(\"steps/shell-v1-r1-t2.json\", \"w\"))'" \
+	"steps/shell-v1-r1-t2.json: \$.threads 2 is no thread count of experiment.json"
+hostile step-repeat "python3 -c 'import json; s = json.load(open(\"steps/shell-v1-r1-t1.json\")); s.update(repeat=2, unit=\"shell-v1-r2\"); json.dump(s, open(\"steps/shell-v1-r2-t1.json\", \"w\"))'" \
+	"\$.repeat 2 is past experiment.json's 1 repeats"
+hostile step-context "python3 -c 'import json; s = json.load(open(\"steps/shell-v1-r1-t1.json\")); s.update(context=\"ghost\", unit=\"ghost-v1-r1\"); json.dump(s, open(\"steps/ghost-v1-r1-t1.json\", \"w\"))'" \
+	"\$.context ghost is no context of experiment.json"
+hostile host-linked "ln -s '$scratch/secret.json' host.json" "host.json: a symbolic link, not a file of the directory's"
+hostile host-shadow "printf 'root:\$6\$salt:19000:0:99999:7:::\\n' >host.json" "host.json:1: '[' or '{' expected"
+hostile host-fifo 'mkfifo host.json' "host.json: not a regular file"
+hostile step-huge 'truncate -s 100M steps/shell-v1-r1-t1.json' "shell-v1-r1-t1.json: 104857600 bytes, more than slicebench writes"
+timeout 20 "$SLICEBENCH" compare "$scratch/good" "$scratch/host-fifo" >"$scratch/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -qF "host.json: not a regular file" "$scratch/out"
+ok $? "compare refuses the FIFO too, without hanging (exit $rc)" "$scratch/out"
 
 # Issue 37, high 1: explain DIR --from A --to B re-measures, and the
 # directory chooses no code: a planted library in a placement's

@@ -78,7 +78,8 @@ static void check_a_fails(void)
 	json_t *x = json_loads(js, 0, NULL), *fail = json_array_get(json_object_get(x, "failures"), 0);
 
 	diag("%s", text);
-	ok(has(text, "\nfailures:\n  screen, A: a: 2 of 3 starts failed (67%, ") &&
+	ok(has(text, "\nfailures (report of the stage's directory gives each step's reason):\n  screen, A: a: 2 of 3 "
+			       "starts failed (67%, ") &&
 		   has(text, "): more than a fifth, so it takes no part\n"),
 	   "the text counts A's failed starts and says it takes no part");
 	ok(has(text, "a vs b at 1 thread: no gap: a's or b's starts on the screen failed too often") && !names_a_cause(text),
@@ -102,12 +103,36 @@ static void check_hybrid_fails(void)
 {
 	struct failing f = { .mask = 2, .every = true };
 	const char *path = write_failing(&f);
-	_cleanup_free_ char *text = sim_explanation(path, SIM_TEXT);
+	_cleanup_free_ char *text = sim_explanation(path, SIM_TEXT), *page = sim_explanation(path, SIM_HTML);
 
 	diag("%s", text);
 	ok(has(text, "  screen, f1: 2 of 3 starts failed (67%, ") && has(text, "No set of these factors is named: 1 mix "
 									   "failed too often to take part"),
 	   "a hybrid failing 2 of 3: counted, it takes no part, nothing is named without it");
+	ok(has(page, "<li class=\"failure excluded\">screen, f1: 2 of 3 starts failed") && !has(page, "nan") &&
+		   has(page, "the bars need every factor alone"),
+	   "its page: the failed starts, no waterfall of shares that have no value, no \"nan\"");
+}
+
+/* The hold-out's A fails in rounds 1 and 2 of 3: the set named on the
+ * screen gets no share from it, and the sentence says why. */
+static void check_holdout_fails(void)
+{
+	struct failing none = { .mask = 0, .p = 0 }, f = { .mask = 3, .every = true };
+	const char *path = write_failing(&none);
+	struct mixes m = { .n = 2, .effect = { 1, 0 }, .gap = log(1.3) };
+	struct truth t = { .sigma = 0.03, .fails = fails, .fail_ctx = &f };
+	struct explain_record rec;
+	_cleanup_free_ char *text = NULL;
+
+	sim_explain_screen(path, &m, 3, &(struct truth){ .sigma = 0.03 }, &rec);
+	sim_explain_holdout(path, 1, &m, 3, 3, &t, &rec);
+	text = sim_explanation(path, SIM_TEXT);
+	diag("%s", text);
+	ok(has(text, "  confirm, A: a: 2 of 3 starts failed (67%, ") &&
+		   has(text, "\nf0, named on the screen, has no share in the hold-out's 3 fresh rounds") &&
+		   has(text, "a mix it needs failed too often to take part (above)"),
+	   "the hold-out's A failing 2 of 3: counted, and the set named gets no share from it");
 }
 
 /* A's starts fail at random (40% each, 3 rounds): whenever more than a
@@ -144,6 +169,7 @@ int main(void)
 	scale = sim_start(dir, sizeof(dir), 20261208);
 	check_a_fails();
 	check_hybrid_fails();
+	check_holdout_fails();
 	check_random();
 	remove_tree(dir);
 	return done_testing();

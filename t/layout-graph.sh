@@ -14,8 +14,12 @@
 #   unnamed N          includes that do not name their layer ("x.h" for
 #                      "report/x.h")
 #   params N           functions of more than 6 parameters
+#   mysql N            .c files that include <mysql.h>, directly or through
+#                      the headers they include (the compiler's account, cc
+#                      -M with the build's flags); the report and the
+#                      results store should be none of them
 # With -o DIR first, the lists behind each figure go to DIR/circles,
-# DIR/up, DIR/unlayered, DIR/unnamed and DIR/params.
+# DIR/up, DIR/unlayered, DIR/unnamed, DIR/params and DIR/mysql.
 # An include resolves from TOP or from TOP/runner (the compiler's -I. and
 # -Irunner); one that resolves to neither (<...>, a system header) is not
 # an edge.  t/ is outside the graph: tests may include any floor.
@@ -134,8 +138,14 @@ inhdr && (/^\{/ || /\)[ \t]*\{[ \t]*$/) {
 }' $(grep '\.c$' "$scratch/files") >"$scratch/params"
 echo "params $(wc -l <"$scratch/params")" >>"$scratch/counts"
 
-for f in circles up unlayered unnamed params; do touch "$scratch/$f"; done
+flags="-std=gnu11 -D_GNU_SOURCE -I. -Irunner $(pkg-config --cflags libsystemd libcgroup mysqlclient libpq inih jansson cairo gsl libseccomp pam 2>/dev/null)"
+for f in $(grep '\.c$' "$scratch/files"); do
+	cc $flags -M "$f" 2>/dev/null | grep -q '/mysql\.h' && echo "$f"
+done >"$scratch/mysql"
+echo "mysql $(wc -l <"$scratch/mysql")" >>"$scratch/counts"
+
+for f in circles up unlayered unnamed params mysql; do touch "$scratch/$f"; done
 if [ -n "$out" ]; then
-	mkdir -p "$out" && cp "$scratch"/{circles,up,unlayered,unnamed,params,counts} "$out/"
+	mkdir -p "$out" && cp "$scratch"/{circles,up,unlayered,unnamed,params,mysql,counts} "$out/"
 fi
 cat "$scratch/counts"

@@ -7,6 +7,7 @@
 
 #include "slices/sys/cgmode.h"
 #include "cli/args.h"
+#include "oltp/oltp.h"
 #include "experiment/parse.h"
 #include "common/util.h"
 
@@ -56,6 +57,11 @@ static const struct cli_option opt_experiment = { .name = "experiment", .arg = "
 						  A(experiment), .help = "the contexts named are those of this experiment" };
 static const struct cli_option opt_keep = { .name = "keep", .type = CLI_FLAG, A(keep),
 					    .help = "leave the last server running (slicebench cleanup stops it)" };
+static const struct cli_option opt_pid = { .name = "pid", .arg = "PID", .type = CLI_LONG, A(pid), .min = 2,
+					   .max = INT32_MAX,
+					   .help = "capture that running server (started by anyone): start and change nothing" };
+static const struct cli_option opt_unit = { .name = "unit", .arg = "NAME", .type = CLI_STRING, A(unit),
+					    .help = "capture the main process of that running service" };
 #undef A
 
 /* The options whose values the generic types cannot parse, one case each. */
@@ -112,11 +118,15 @@ const struct cli_verb cli_sweep = {
 const struct cli_verb cli_place = {
 	.name = "place",
 	.usage = (const char *const[]){ "KIND... [-p NAME=VALUE]... [--session MODE] [--json] [--keep]",
-					"--experiment NAME CONTEXT... [--json] [--keep]", NULL },
+					"--experiment NAME CONTEXT... [--json] [--keep]", "--pid PID | --unit NAME [--json]",
+					NULL },
 	.about = "Starts the server in each context in turn and prints where it landed: its cgroups, the CPU\n"
 		 "settings read back, affinity, session and autogroup, limits, unit and slice, and whether\n"
-		 "each setting is in force.",
-	.options = (const struct cli_option *const[]){ CONTEXT_OPTIONS, &opt_json, &opt_experiment, &opt_keep, NULL },
+		 "each setting is in force.  With --pid or --unit it starts nothing: it reads the same of a\n"
+		 "server already running (a snapshot, which [context NAME] from = FILE replays), with its\n"
+		 "binary, command line and the server's own settings asked over its socket as root.",
+	.options = (const struct cli_option *const[]){ CONTEXT_OPTIONS, &opt_json, &opt_experiment, &opt_keep, &opt_pid,
+						       &opt_unit, NULL },
 	.parse = parse_custom,
 };
 
@@ -185,8 +195,17 @@ int sweep_parse_argv(const struct cli_verb *v, int argc, char **argv, struct swe
 		return r;
 	if (a->server_pid)
 		a->o.server_pid = (int)a->server_pid;
-	if (take_settings(v, a, v == &cli_place || line_of(a->settings, KEY_CONTEXT_KIND)) < 0)
+	/* A capture starts no server: none is looked for. */
+	if (take_settings(v, a, (v == &cli_place && !a->pid && !a->unit) || line_of(a->settings, KEY_CONTEXT_KIND)) < 0)
 		return -EINVAL;
+	if (v == &cli_place && (a->pid || a->unit)) {
+		if (a->pid && a->unit)
+			return cli_usage_error(v, "give --pid or --unit, not both");
+		if (first < argc || a->in_context || a->experiment || a->spec.n_props || a->keep)
+			return cli_usage_error(v, "--%s captures a running server: it takes no contexts, --context, "
+					       "--experiment, -p or --keep", a->pid ? "pid" : "unit");
+		return 1;
+	}
 	if (v == &cli_place) {
 		a->places = argv + first;
 		a->n_places = (size_t)(argc - first);

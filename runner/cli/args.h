@@ -10,7 +10,7 @@
 
 #include "cli/options.h"
 #include "experiment/experiment.h"
-#include "oltp/oltp.h"
+#include "oltp/workload.h"
 #include "slices/kinds/context.h"
 
 #define SWEEP_MAX_STEPS EXP_THREADS_MAX
@@ -38,6 +38,9 @@ struct sweep_args {
 	bool keep, keep_this;
 	json_t *all;
 	long server_pid; /* --server-pid, into o.server_pid */
+	/* place --pid, --unit: a running server captured, nothing started */
+	long pid;
+	const char *unit;
 };
 
 extern const struct cli_verb cli_prepare, cli_sweep, cli_place;
@@ -46,6 +49,11 @@ extern const struct cli_verb cli_prepare, cli_sweep, cli_place;
  * (logged), 0 help printed, >0 go on. */
 int sweep_parse_argv(const struct cli_verb *v, int argc, char **argv, struct sweep_args *a);
 void sweep_args_done(struct sweep_args *a);
+
+/* place --pid PID, place --unit NAME (runner/cli/capture.c): the
+ * snapshot of a server slicebench did not start, printed; 0 or -errno,
+ * logged (-EINVAL: no such process or unit). */
+int place_capture(const struct sweep_args *a);
 
 /* The dataset of o, made or checked; logged as verb. */
 int prepare_dataset(const char *verb, const struct oltp_options *o);

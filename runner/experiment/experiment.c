@@ -6,6 +6,7 @@
 
 #include "experiment/experiment.h"
 #include "common/topology.h"
+#include "slices/attr/placement.h"
 #include "common/util.h"
 
 void experiment_log_mirrors(const struct experiment *e)
@@ -31,6 +32,9 @@ void experiment_done(struct experiment *e)
 	for (size_t i = 0; i < e->n_contexts; i++) {
 		free(e->client_cpus[i]);
 		free(e->mirror_notes[i]);
+		if (e->replays[i])
+			placement_done(e->replays[i]);
+		free(e->replays[i]);
 	}
 	for (size_t i = 0; i < e->n_vary; i++)
 		free(e->vary_values[i]);

@@ -2,6 +2,7 @@
  * records what ran, and the experiment read back from it (explain RESULTS,
  * run --resume), each setting through the key table's own parser. */
 #include "experiment/parse.h"
+#include "common/input.h"
 
 static json_t *props_to_json(const struct prop_value *v, size_t n)
 {
@@ -209,7 +210,6 @@ int experiment_from_results(const char *dir, struct experiment *ret, char **ret_
 	_cleanup_free_ char *path = NULL;
 	struct parser p = { .e = ret, .mode = cgroup_mode_detect(), .from_json = true };
 	json_t *j, *v;
-	json_error_t err;
 	size_t i;
 	int r = 0;
 
@@ -217,9 +217,9 @@ int experiment_from_results(const char *dir, struct experiment *ret, char **ret_
 	*ret_msg = NULL;
 	if (xasprintf(&path, "%s/experiment.json", dir) < 0)
 		return -ENOMEM;
-	j = json_load_file(path, 0, &err);
+	j = input_load_json(path, INPUT_JSON_MAX, ret_msg);
 	if (!j)
-		return xasprintf(ret_msg, "%s:%d: %s", path, err.line, err.text), -EINVAL;
+		return -EINVAL;
 	r = experiment_defaults(ret);
 	if (r < 0) {
 		json_decref(j);

@@ -342,6 +342,14 @@ const struct key_def key_table[_KEY_MAX] = {
 				       "datadir and socket); properties the section gives itself win; the others are listed "
 				       "by name as not reproduced.  A unit that runs the server as another user needs "
 				       "[server] user to be that user" },
+	[KEY_CONTEXT_FROM] = { .section = SECTION_CONTEXT, .name = "from", .type = TYPE_FILE, PARSER_EACH(from),
+			       .help = "replay a captured server (the JSON of place --pid or --unit; a path relative to this "
+				       "file): the kind where it ran unless kind = says, and what the attribute table can "
+				       "take from it (environment, limits, affinity, nice, scheduling, capabilities, umask, "
+				       "a service's unit settings).  A variable that chooses code (LD_PRELOAD, PATH) is taken "
+				       "only if it names files root alone could have put there, and said; the server is "
+				       "always [server]'s binary.  After each start the placement is compared with the "
+				       "snapshot (replay.reproduced, replay.differs)" },
 	[KEY_CONTEXT_CLIENT_CPUS] = { .section = SECTION_CONTEXT, .name = "client-cpus", .type = TYPE_CPUS_TEXT,
 				      EACH(client_cpus),
 				      .help = "the CPUs of this context's client threads, instead of [client] cpus.  Like "
@@ -451,6 +459,7 @@ const char *key_list(enum section s, const char *last_sep, char *buf, size_t len
 static const char *const type_syntax[] = {
 	[TYPE_STRING] = "TEXT",
 	[TYPE_UNIT] = "NAME.service",
+	[TYPE_FILE] = "FILE",
 	[TYPE_UINT] = "N",
 	[TYPE_DURATION] = "DURATION",
 	[TYPE_THREADS] = "LIST",

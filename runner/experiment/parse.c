@@ -390,6 +390,7 @@ int set_key(struct parser *p, const struct key_def *k, const char *value)
 			return fail_at(p, p->line, k->name, "bad value '%s' (%s)", value, word_list(k->words, list, sizeof(list)));
 		return set_text(field, value);
 	case TYPE_UNIT:
+	case TYPE_FILE:
 		return set_text(field, value);
 	case TYPE_REPEAT:
 	case TYPE_UINT:
@@ -558,6 +559,9 @@ int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *
 	}
 	if (r >= 0)
 		r = parse_file(&p, ret_msg);
+	/* A replay may give a context its kind, which the checks want. */
+	if (r >= 0)
+		r = replay_snapshots(&p);
 	/* The mirror needs each context's kind, and brings properties that
 	 * the checks after it see as the file's. */
 	if (r >= 0)
@@ -566,8 +570,10 @@ int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *
 		r = mirror_units(&p);
 	if (r >= 0)
 		r = check_settings(&p);
-	for (size_t i = 0; i < EXP_CONTEXTS_MAX; i++)
+	for (size_t i = 0; i < EXP_CONTEXTS_MAX; i++) {
 		free(p.unit[i]);
+		free(p.from[i]);
+	}
 	if (p.msg) {
 		*ret_msg = p.msg;
 		r = -EINVAL;

@@ -43,6 +43,7 @@ extern const struct section_def section_table[_SECTION_MAX];
 enum key_type {
 	TYPE_STRING, /* not empty; with words: one of them */
 	TYPE_UNIT,   /* any text: a unit the mirror step looks for */
+	TYPE_FILE,   /* any text: a file a later step reads (from = SNAPSHOT.json) */
 	TYPE_UINT,
 	TYPE_DURATION,
 	TYPE_THREADS,
@@ -71,7 +72,7 @@ enum key_id {
 	KEY_SCALE, KEY_TABLES, KEY_TABLE_SIZE, KEY_DRIVER, KEY_RAND_TYPE, KEY_BASELINE, KEY_ON_ERROR,
 	KEY_ENGINE, KEY_FLAVOR, KEY_BINARY, KEY_BUFFER_POOL, KEY_USER, KEY_MAX_CONNECTIONS,
 	KEY_CLIENT_CPUS, KEY_PIN, KEY_SCOPE, KEY_CLIENT_THREADS,
-	KEY_CONTEXT_KIND, KEY_CONTEXT_SESSION, KEY_CONTEXT_SLICE, KEY_CONTEXT_UNIT, KEY_CONTEXT_CLIENT_CPUS,
+	KEY_CONTEXT_KIND, KEY_CONTEXT_SESSION, KEY_CONTEXT_SLICE, KEY_CONTEXT_UNIT, KEY_CONTEXT_FROM, KEY_CONTEXT_CLIENT_CPUS,
 	KEY_CONTEXT_PROXY, KEY_CONTEXT_PROPERTY,
 	KEY_SLICE_PROPERTY,
 	KEY_NEIGHBOUR_KIND, KEY_NEIGHBOUR_THREADS, KEY_NEIGHBOUR_DUTY, KEY_NEIGHBOUR_COMMAND, KEY_NEIGHBOUR_SLICE,
@@ -158,6 +159,7 @@ struct parser {
 	char ctx_slice[EXP_CONTEXTS_MAX][SLICE_NAME_MAX], nb_slice[EXP_NEIGHBOURS_MAX][SLICE_NAME_MAX];
 	char vary_slice[SLICE_NAME_MAX];
 	char *unit[EXP_CONTEXTS_MAX]; /* unit = NAME.service: the installed unit a context mirrors */
+	char *from[EXP_CONTEXTS_MAX]; /* from = FILE: the snapshot a context replays */
 	size_t user_from;	      /* the context + 1 whose unit's User= is the server's user; 0: none */
 	char *msg;		      /* the first error */
 	bool from_json;		      /* experiment.json read back: no lines */
@@ -218,6 +220,9 @@ int check_proxies(struct parser *p);
 
 /* experiment_mirror.c: unit = NAME.service, read over D-Bus. */
 int mirror_units(struct parser *p);
+/* replay.c: from = SNAPSHOT.json, before the checks (a context of it may
+ * leave its kind to the snapshot). */
+int replay_snapshots(struct parser *p);
 
 /* settings.c: the settings by the key table.  k's member in
  * experiment.json (its name with _ for -, durations with _s) into buf. */

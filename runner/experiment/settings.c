@@ -50,6 +50,7 @@ int experiment_copy_settings(const struct experiment *from, struct experiment *t
 			to->n_client_cpus = from->n_client_cpus;
 			break;
 		case TYPE_UNIT: /* the types of keys of the file's own or of other sections */
+		case TYPE_FILE:
 		case TYPE_CPUS_TEXT:
 		case TYPE_FLAGS:
 		case TYPE_KIND:

@@ -26,7 +26,7 @@
 #include <stdint.h>
 
 #include "explain/design.h"
-#include "oltp/oltp.h"
+#include "oltp/record.h"
 #include "stats/block.h"
 #include "stats/stats.h"
 
@@ -42,6 +42,7 @@
 struct stage_mix {
 	unsigned mask;
 	size_t n, n_failed;
+	size_t n_zero; /* of the failed: steps that ran and completed no transaction */
 	double tps[STAGE_STARTS_MAX];
 	unsigned round[STAGE_STARTS_MAX];
 	double med;

@@ -107,10 +107,11 @@ static json_t *failures_json(const struct explain_record *rec, const struct anal
 				continue;
 			sentences_mix_label(rec, in->labels, m->mask, label, sizeof(label));
 			design_mix_name(m->mask, rec->n_factors, rec->closure_is_a, name, sizeof(name));
-			if (json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:b}", "stage",
+			if (json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:o, s:o, s:b}", "stage",
 							       explain_stage_dir((enum explain_stage)s), "mix", name,
 							       "label", label, "starts", (json_int_t)(m->n + m->n_failed),
-							       "failed", (json_int_t)m->n_failed, "failure_rate_lo",
+							       "failed", (json_int_t)m->n_failed, "zero_tps",
+							       (json_int_t)m->n_zero, "failure_rate_lo",
 							       num(m->fail_lo), "failure_rate_hi", num(m->fail_hi),
 							       "too_many_failed", m->too_many_failed)) < 0) {
 				json_decref(a);

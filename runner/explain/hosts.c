@@ -16,6 +16,7 @@
 #include "explain/reading.h"
 #include "report/render/cells.h"
 #include "report/report.h"
+#include "common/input.h"
 #include "common/util.h"
 
 struct factor_row {
@@ -51,7 +52,9 @@ static int load_host(const char *dir, json_t **ret, char **ret_why)
 
 	if (xasprintf(&path, "%s/%s/host.json", dir, explain_stage_dir(STAGE_SCREEN)) < 0)
 		return -ENOMEM;
-	*ret = json_load_file(path, 0, NULL);
+	_cleanup_free_ char *why = NULL;
+
+	*ret = input_load_json(path, INPUT_JSON_MAX, &why);
 	if (json_is_object(*ret))
 		return 0;
 	json_decref(*ret);

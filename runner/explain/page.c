@@ -143,6 +143,12 @@ static void page_waterfall(FILE *out, const struct explain_record *rec, const st
 						   : "no significant gap between A and B: there is nothing to share out");
 		return;
 	}
+	for (size_t k = 0; k < rec->n_factors; k++)
+		if ((x->factors >> k) & 1 && isnan(x->alone[k].share)) {
+			html_no_figure(out, "a mix failed too often to take part (see the failed starts): the bars need "
+					    "every factor alone");
+			return;
+		}
 	wf_build(rec, x, &w);
 	h = 40 + WF_ROW * (double)(w.n + 1) + 30;
 	fprintf(out, "<div class=\"scroll\"><svg id=\"waterfall\" class=\"figure\" width=\"%d\" height=\"%.0f\" "

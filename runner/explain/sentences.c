@@ -55,13 +55,15 @@ void sentences_mix_label(const struct explain_record *rec, const char *const *la
 const char *sentences_failure(const struct explain_record *rec, const char *const *labels, enum explain_stage s,
 			      const struct stage_mix *m, char *buf, size_t len)
 {
-	char label[512];
+	char label[512], zero[64] = "";
 	size_t starts = m->n + m->n_failed;
 
 	sentences_mix_label(rec, labels, m->mask, label, sizeof(label));
-	snprintf(buf, len, "%s, %s: %zu of %zu starts failed (%.0f%%, %.0f-%.0f%%)%s", explain_stage_dir(s), label,
+	if (m->n_zero)
+		snprintf(zero, sizeof(zero), "; %zu of them completed no transaction", m->n_zero);
+	snprintf(buf, len, "%s, %s: %zu of %zu starts failed (%.0f%%, %.0f-%.0f%%%s)%s", explain_stage_dir(s), label,
 		 m->n_failed, starts, 100.0 * (double)m->n_failed / (double)starts, 100 * m->fail_lo, 100 * m->fail_hi,
-		 m->too_many_failed ? ": more than a fifth, so it takes no part" : "");
+		 zero, m->too_many_failed ? ": more than a fifth, so it takes no part" : "");
 	return buf;
 }
 
@@ -78,7 +80,7 @@ static void print_failures(const struct explain_record *rec, const struct analys
 			if (st->mix[i].n_failed == 0)
 				continue;
 			if (!said)
-				fprintf(out, "failures:\n");
+				fprintf(out, "failures (report of the stage's directory gives each step's reason):\n");
 			said = true;
 			fprintf(out, "  %s\n", sentences_failure(rec, in->labels, (enum explain_stage)s, &st->mix[i], line,
 								 sizeof(line)));
@@ -341,11 +343,13 @@ static void print_named(const struct explain_record *rec, const struct analysis_
 {
 	char label[512], iv[32], gap[64];
 	const char *labels[FACTORS_MAX];
-	bool set = __builtin_popcount(x->named) > 1;
+	bool set = __builtin_popcount(x->named) > 1, missing = false;
 
-	for (size_t k = 0; k < rec->n_factors; k++)
+	for (size_t k = 0; k < rec->n_factors; k++) {
 		labels[k] = rec->labels[k];
-	if (!x->named && x->n_excluded)
+		missing |= (x->factors >> k & 1) && isnan(x->shapley[k].share);
+	}
+	if (!x->named && missing && x->n_excluded)
 		fprintf(out, "\nNo set of these factors is named: %zu mix%s failed too often to take part (above), and "
 			     "a share needs every mix.\n", x->n_excluded, x->n_excluded == 1 ? "" : "es");
 	else if (!x->named)
@@ -359,9 +363,9 @@ static void print_named(const struct explain_record *rec, const struct analysis_
 			     "gap, %s, by construction", label, set ? "are" : "is", rec->a, rec->b, rec->threads,
 			plural(rec->threads), rec->a, set ? "together they are" : "it is", gap);
 	else if (x->held_out && isnan(x->named_share.share))
-		fprintf(out, "\n%s, named on the screen, %s no share in the hold-out's %u fresh round%s (%s at %s of %s "
-			     "there): %s", label, set ? "have" : "has", x->confirm_rounds, plural(x->confirm_rounds), rec->a,
-			gap, rec->b, x->n_excluded ? "a mix it needs failed too often to take part (above)" : "its mixes gave no value");
+		fprintf(out, "\n%s, named on the screen, %s no share in the hold-out's %u fresh round%s: %s", label,
+			set ? "have" : "has", x->confirm_rounds, plural(x->confirm_rounds),
+			x->n_excluded ? "a mix it needs failed too often to take part (above)" : "its mixes gave no value");
 	else if (x->held_out)
 		fprintf(out, "\n%s %s %.0f%% (%s) of the gap in the hold-out's %u fresh round%s at %ld thread%s (%s at %s of "
 			     "%s there), which played no part in choosing %s", label, set ? "together explain" : "explains",

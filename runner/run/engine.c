@@ -20,6 +20,7 @@
 #include "run/state.h"
 #include "common/secret.h"
 #include "common/rng.h"
+#include "common/input.h"
 #include "common/util.h"
 
 static void options_for(const struct experiment *e, struct oltp_options *o, char *db, size_t db_len)
@@ -171,12 +172,12 @@ static int write_run_facts(const char *verb, struct results *res, const struct e
  * else the one asked for, else a fresh one. */
 static int choose_seed(struct runner *rn, const struct run_options *o, bool resume)
 {
-	_cleanup_free_ char *path = NULL;
+	_cleanup_free_ char *path = NULL, *why = NULL;
 	json_t *sched = NULL;
 	int r;
 
 	if (resume && xasprintf(&path, "%s/" RESULTS_SCHEDULE, results_dir(rn->res)) >= 0 &&
-	    (sched = json_load_file(path, 0, NULL))) {
+	    (sched = input_load_json(path, INPUT_JSON_MAX, &why))) {
 		const json_t *seed = json_object_get(sched, "seed");
 		int order;
 		bool kept = json_is_integer(seed) &&

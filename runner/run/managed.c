@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "slices/sys/bus.h"
+#include "slices/attr/capture.h"
 #include "slices/server/proxy.h"
 #include "oltp/oltp.h"
 #include "common/topology.h"
@@ -311,27 +312,27 @@ void managed_warn_not_in_force(const char *what, const struct placement *p)
 			log_warning("%s: %s= is not in force: %s", what, p->attrs[i].key + 9, p->attrs[i].value + 4);
 }
 
-int managed_systemd_facts(const struct context *c, struct placement *p)
+int managed_replay_compare(const char *what, const struct context *c, struct placement *p)
 {
-	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+	size_t same, total;
+	int r;
+
+	if (!c->spec->replays)
+		return 0;
+	r = capture_compare(c->spec->replays, p, &same, &total);
+	if (r >= 0)
+		log_info("%s: reproduced %zu of %zu attributes of the capture; differs: %s", what, same, total,
+			 placement_get(p, "replay.differs"));
+	return r;
+}
+
+int managed_unit_facts(sd_bus *bus, pid_t pid, struct placement *p)
+{
 	_cleanup_free_ char *unit = NULL, *slice = NULL;
-	struct passwd *pw;
 	size_t n;
 	int r;
 
-	switch (c->ops->manager) {
-	case MANAGER_SYSTEM:
-		r = bus_open_system(&bus);
-		break;
-	case MANAGER_USER:
-		pw = getpwnam(c->server->user);
-		r = pw ? bus_open_user_manager(pw->pw_uid, &bus) : -ESRCH;
-		break;
-	default:
-		return 0;
-	}
-	if (r >= 0)
-		r = bus_get_unit_by_pid(bus, c->pid, &unit, NULL);
+	r = bus_get_unit_by_pid(bus, pid, &unit, NULL);
 	if (r < 0)
 		return r;
 	/* Slice= lives on the unit type's own interface. */
@@ -345,6 +346,26 @@ int managed_systemd_facts(const struct context *c, struct placement *p)
 	if (r >= 0)
 		r = placement_set(p, "slice", slice);
 	return r;
+}
+
+int managed_systemd_facts(const struct context *c, struct placement *p)
+{
+	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+	struct passwd *pw;
+	int r;
+
+	switch (c->ops->manager) {
+	case MANAGER_SYSTEM:
+		r = bus_open_system(&bus);
+		break;
+	case MANAGER_USER:
+		pw = getpwnam(c->server->user);
+		r = pw ? bus_open_user_manager(pw->pw_uid, &bus) : -ESRCH;
+		break;
+	default:
+		return 0;
+	}
+	return r < 0 ? r : managed_unit_facts(bus, c->pid, p);
 }
 
 int managed_proxy_setup(const struct experiment *e, size_t i, const struct server *backend, struct server *ret)

@@ -80,3 +80,9 @@ void managed_warn_not_in_force(const char *what, const struct placement *p);
 /* unit and slice as the context's manager reports them (GetUnitByPID and
  * the unit's Slice=), over the cgroup path's reading; raw: nothing. */
 int managed_systemd_facts(const struct context *c, struct placement *p);
+/* A context that replays a capture (from = FILE): its placement p
+ * compared with the snapshot, replay.* set in p and said as what (the
+ * unit's name) in one line; nothing for another context. */
+int managed_replay_compare(const char *what, const struct context *c, struct placement *p);
+/* The same for any process, on a bus already open (place --pid). */
+int managed_unit_facts(sd_bus *bus, pid_t pid, struct placement *p);

@@ -12,6 +12,7 @@
 #include "run/run.h"
 #include "experiment/experiment.h"
 #include "run/managed.h"
+#include "oltp/oltp.h"
 #include "store/results.h"
 #include "common/util.h"
 

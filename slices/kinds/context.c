@@ -129,6 +129,7 @@ int context_spec_copy(const struct context_spec *from, struct context_spec *to)
 
 	to->kind = from->kind;
 	to->session = from->session;
+	to->replays = from->replays;
 	for (size_t p = 0; p < from->n_props && r >= 0; p++)
 		r = context_spec_add_prop(to, &from->props[p]);
 	return r;

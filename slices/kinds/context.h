@@ -56,6 +56,9 @@ struct context_spec {
 	struct prop_value props[CONTEXT_PROPS_MAX];
 	size_t n_props;
 	enum session_mode session; /* kinds with .session: setsid() before exec */
+	/* The snapshot this context reproduces (from = FILE), whose attributes
+	 * each start's placement is compared with; NULL: none.  Borrowed. */
+	const struct placement *replays;
 };
 
 struct context {

@@ -402,13 +402,22 @@ int server_facts(const struct server *s, struct placement *p)
 	return s->engine->facts ? s->engine->facts(s, p) : 0;
 }
 
+int server_peer_of(int fd, pid_t *ret)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+		return -errno;
+	*ret = cred.pid;
+	return 0;
+}
+
 /* The PID that listens on the socket, from the peer credentials. */
 static int socket_peer(const char *path, pid_t *ret)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	_cleanup_close_ int fd = -EBADF;
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
 
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
@@ -416,11 +425,9 @@ static int socket_peer(const char *path, pid_t *ret)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		return -errno;
-	*ret = cred.pid;
-	return 0;
+	return server_peer_of(fd, ret);
 }
 
 static pid_t parent_of(pid_t pid)

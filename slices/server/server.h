@@ -95,6 +95,9 @@ struct server {
 	const struct server_engine *engine;
 	char *binary, *user, *datadir, *cnf, *socket, *log;
 	char *password; /* a proxy's that logs in with one (ProxySQL); NULL: none */
+	/* A server slicebench did not start (server_facts_of()): its answers
+	 * count only from this process, the connection's peer; 0: any. */
+	pid_t peer;
 };
 
 /* Sets the fields of cfg that are not set (NULL, 0) to the defaults above;
@@ -116,6 +119,15 @@ void server_done(struct server *s);
 int server_argv(const struct server *s, char ***ret);
 /* The server's view of its limits over SQL (the engine's facts). */
 int server_facts(const struct server *s, struct placement *p);
+/* The PID at the other end of a connected unix socket (SO_PEERCRED). */
+int server_peer_of(int fd, pid_t *ret);
+/* A server slicebench did not start, read and never changed (place
+ * --pid): its engine by the name of its binary exe, its settings (the
+ * engine's facts) over socket as root, counted only when the logged-in
+ * connection's peer is pid (no bare probe: a connection that does not log
+ * in is written to the server's error log).  server.read says "yes: ..." or "no: why";
+ * only -ENOMEM is an error. */
+int server_facts_of(pid_t pid, const char *exe, const char *socket, struct placement *p);
 /* Pings over the socket until the server answers, *pid dies (a child of
  * ours is reaped and *pid set to 0), a signal is caught (-EINTR) or the
  * timeout runs out.  The answer counts only if the process listening on the

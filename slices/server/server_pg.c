@@ -140,6 +140,7 @@ static int pg_connect_root(const struct server *s, const char *timeout, PGconn *
 {
 	_cleanup_free_ char *dir = strdup(s->socket);
 	PGconn *c;
+	pid_t peer;
 
 	if (!dir)
 		return -ENOMEM;
@@ -152,6 +153,10 @@ static int pg_connect_root(const struct server *s, const char *timeout, PGconn *
 	if (PQstatus(c) != CONNECTION_OK) {
 		PQfinish(c);
 		return -ECONNREFUSED;
+	}
+	if (s->peer && (server_peer_of(PQsocket(c), &peer) < 0 || peer != s->peer)) {
+		PQfinish(c);
+		return -ESRCH;
 	}
 	*ret = c;
 	return 0;

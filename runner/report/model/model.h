@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-#include "oltp/oltp.h"
+#include "oltp/record.h"
 #include "stats/rank.h"
 #include "stats/spread.h"
 #include "stats/stats.h"
