@@ -77,18 +77,23 @@ cp -r "$res" "$scratch/other"
 	grep -qxF "other: measured by $build; reported by $build" "$scratch/compare.txt"
 ok $? "compare: each host's builds" "$scratch/compare.txt"
 
-# A run resumed by another build: one of its steps says so.
+# A run begun by an older build, from before the record, and resumed by
+# two others: its first step says 0.0, its last nothing.
 rm -f "$scratch/other/results.json"
 python3 - "$scratch/other" <<'PY'
 import glob, json, sys
-p = sorted(glob.glob(sys.argv[1] + "/steps/*.json"))[0]
-s = json.load(open(p))
+steps = sorted(glob.glob(sys.argv[1] + "/steps/*.json"))
+s = json.load(open(steps[0]))
 s["slicebench"] = {"version": "0.0", "commit": "v0.0-1-gabcdef012345"}
-json.dump(s, open(p, "w"))
+json.dump(s, open(steps[0], "w"))
+s = json.load(open(steps[-1]))
+del s["slicebench"]
+json.dump(s, open(steps[-1], "w"))
 PY
 "$SLICEBENCH" report "$scratch/other" >"$scratch/two.txt" 2>&1 &&
-	head -n 1 "$scratch/two.txt" | grep -qxF "measured by slicebench 0.0 (v0.0-1-gabcdef012345) and $build; reported by $build"
-ok $? "a directory of two builds names both" "$scratch/two.txt"
+	head -n 1 "$scratch/two.txt" |
+	grep -qxF "measured by slicebench 0.0 (v0.0-1-gabcdef012345), $build and a slicebench that recorded no version; reported by $build"
+ok $? "a directory of three builds, one from before the record, names them all" "$scratch/two.txt"
 
 python3 - "$scratch/other" <<'PY'
 import glob, json, sys

@@ -25,10 +25,13 @@ bool provenance_builds_valid(const json_t *builds)
 
 	if (!json_is_array(builds))
 		return false;
-	json_array_foreach(builds, i, b)
-		if (!provenance_word_is_valid(json_string_value(json_object_get(b, "version"))) ||
-		    !provenance_word_is_valid(json_string_value(json_object_get(b, "commit"))))
+	json_array_foreach(builds, i, b) {
+		const json_t *v = json_object_get(b, "version"), *c = json_object_get(b, "commit");
+
+		if (!(json_is_null(v) && json_is_null(c)) &&
+		    (!provenance_word_is_valid(json_string_value(v)) || !provenance_word_is_valid(json_string_value(c))))
 			return false;
+	}
 	return true;
 }
 
@@ -47,10 +50,11 @@ json_t *provenance_of_steps(const json_t *steps)
 		return NULL;
 	json_array_foreach(steps, i, s) {
 		const json_t *made = json_object_get(s, "slicebench");
+		json_t *none = json_pack("{s:n, s:n}", "version", "commit");
 		bool known = false;
 
 		if (!json_is_object(made))
-			continue;
+			made = none;
 		json_array_foreach(builds, j, b)
 			if (same_build(b, made)) {
 				known = true;
@@ -58,18 +62,23 @@ json_t *provenance_of_steps(const json_t *steps)
 			}
 		if (!known && json_array_append_new(builds, json_pack("{s:O, s:O, s:i}", "version", json_object_get(made, "version"),
 								      "commit", json_object_get(made, "commit"), "steps", 1)) < 0) {
+			json_decref(none);
 			json_decref(builds);
 			return NULL;
 		}
+		json_decref(none);
 	}
 	return builds;
 }
 
-/* " slicebench 0.1 (948fe19abc12)" into buf at *off. */
+/* " slicebench 0.1 (948fe19abc12)" into buf at *off; without a version,
+ * what measured before the record. */
 static void put_build(const char *version, const char *commit, char *buf, size_t len, size_t *off)
 {
-	if (*off < len)
+	if (*off < len && version)
 		*off += (size_t)snprintf(buf + *off, len - *off, " slicebench %s (%s)", version, commit);
+	else if (*off < len)
+		*off += (size_t)snprintf(buf + *off, len - *off, " a slicebench that recorded no version");
 }
 
 const char *provenance_text(const json_t *builds, char *buf, size_t len)

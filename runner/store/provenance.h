@@ -21,11 +21,13 @@ json_t *provenance_this_build(void);
 bool provenance_word_is_valid(const char *s);
 /* The builds that measured steps (an array of step records, each with its
  * "slicebench"), each once, in the order first met, with how many steps
- * it measured: [{"version", "commit", "steps"}]; a step without one counts
- * under neither.  NULL: no memory. */
+ * it measured: [{"version", "commit", "steps"}]; steps without one (from a
+ * slicebench before the record) count under a build whose version and
+ * commit are null.  NULL: no memory. */
 json_t *provenance_of_steps(const json_t *steps);
 /* Whether builds is an array of {"version", "commit"} whose words are
- * valid: what a file from elsewhere must hold before its builds are shown. */
+ * valid (or both null): what a file from elsewhere must hold before its
+ * builds are shown. */
 bool provenance_builds_valid(const json_t *builds);
 /* "measured by slicebench 0.1 (948fe19abc12); reported by slicebench 0.1
  * (948fe19abc12)" from results.json's "slicebench" (NULL or empty: "by a
