@@ -18,6 +18,7 @@ struct explain_args {
 	uint64_t seed;	   /* of the rounds' orders and the bootstrap, with seed_given */
 	bool seed_given;
 	bool what_if;
+	bool verbose;	 /* each stage's report as it ends, not only the explanation */
 	bool trust_code; /* a results directory may choose code that is not the host's (explain/code.h) */
 };
 
@@ -34,7 +35,8 @@ int explain_run(const struct explain_args *a);
  * write to out failed. */
 int explain_report(const char *dir, bool json, double level, double width, FILE *out, char **ret_why);
 /* The same as one HTML page (report/render/html.h): the gap, its shares as a
- * waterfall from B to A, the mixes and their TPS.  Errors as explain_report(). */
+ * waterfall from B to A (withheld without a significant gap), the failed
+ * starts, the mixes and their TPS.  Errors as explain_report(). */
 int explain_report_html(const char *dir, double level, double width, FILE *out, char **ret_why);
 
 /* Explain directories of the same experiment and pair from n hosts

@@ -97,7 +97,7 @@ static bool print_gap(const struct explain_record *rec, const struct explanation
 	report_format_ratio(g, verdict, sizeof(verdict));
 	if (x->ends_failed) {
 		fprintf(out, "\n%s vs %s at %ld thread%s: no gap: %s's or %s's starts on the screen failed too often to take "
-			     "part (below), so no cause is named.\n", rec->a, rec->b, rec->threads, plural(rec->threads),
+			     "part (above), so no cause is named.\n", rec->a, rec->b, rec->threads, plural(rec->threads),
 			rec->a, rec->b);
 		return false;
 	}
@@ -213,7 +213,7 @@ static bool set_alone(const struct explain_record *rec, const struct explanation
 struct set_pairs {
 	char claimed[512], small[512], open[512]; /* "f0 x f1 22% (3-42%), ..." of each kind */
 	size_t n, n_claimed, n_small;
-	double open_mde; /* the largest interaction an open pair's rounds tell at STATS_POWER; NAN: none */
+	double open_mde; /* of the widest open pair: the interaction its rounds detect at STATS_POWER; NAN: none */
 };
 
 static void add_pair(char *buf, size_t len, const struct explain_record *rec, size_t j, size_t k,
@@ -227,7 +227,7 @@ static void add_pair(char *buf, size_t len, const struct explain_record *rec, si
 
 /* Every pair of the set, as the table judged it: claimed, shown within
  * +-ANALYSIS_SMALL, or neither. */
-static void set_pairs(const struct explain_record *rec, const struct explanation *x, struct set_pairs *sp)
+static void judge_pairs(const struct explain_record *rec, const struct explanation *x, struct set_pairs *sp)
 {
 	*sp = (struct set_pairs){ .open_mde = NAN };
 	for (size_t j = 0; j < rec->n_factors; j++)
@@ -265,7 +265,7 @@ static void print_set_parts(const struct explain_record *rec, const struct expla
 	struct set_pairs sp;
 	double more;
 
-	set_pairs(rec, x, &sp);
+	judge_pairs(rec, x, &sp);
 	if (sp.n == 0)
 		return;
 	if (sp.n_claimed && small)
@@ -437,14 +437,18 @@ static void print_evidence(const struct explain_record *rec, const struct explan
 void sentences_print(const struct explain_record *rec, const struct analysis_inputs *in,
 		     const struct explanation *x, FILE *out)
 {
-	bool gap = print_gap(rec, x, out);
-
+	/* The detail first and the answer last, whole within a screen: the
+	 * failures, the factors, the pairs and the evidence, then the gap,
+	 * the set that explains it and what no hybrid reproduces. */
+	fputc('\n', out);
 	print_failures(rec, in, out);
-	if (!gap)
+	if (!x->ends_failed && x->gap.verdict == STATS_SIGNIFICANT) {
+		print_factors(rec, in, x, out);
+		print_pairs(rec, x, out);
+		print_evidence(rec, x, out);
+	}
+	if (!print_gap(rec, x, out))
 		return;
-	print_factors(rec, in, x, out);
-	print_pairs(rec, x, out);
 	print_named(rec, in, x, out);
 	print_closure(rec, x, out);
-	print_evidence(rec, x, out);
 }

@@ -24,6 +24,8 @@ static inline unsigned runner_vary_modes(const struct experiment *e)
 
 struct runner {
 	const char *verb; /* the log prefix: run, explain, calibrate */
+	const char *command; /* run_options' */
+	char *kept_command;  /* a resumed run's schedule.json "command", kept as it is */
 	enum run_order order;
 	uint64_t seed;
 	unsigned slot; /* the running unit's place in its round's order, from 1 */
@@ -35,7 +37,9 @@ struct runner {
 	struct server proxy_servers[EXP_PROXIES_MAX];	     /* [proxy NAME]'s, by index */
 	struct oltp_options o;
 	size_t units_done, steps_done, steps_failed;
-	uint64_t start_ns;
+	size_t steps_run;		/* of steps_done, those measured by this process (not found recorded) */
+	size_t n_units, n_steps;	/* the plan's, or repeat = auto's once its rounds are chosen */
+	uint64_t start_ns, work_start_ns; /* the run's start, and its first unit's in this process */
 	/* The unit running now: the name its steps are recorded under (a
 	 * context's, or NAME-live for the live steps of mode = restart live)
 	 * and its server's PID, which a live unit keeps across vary values. */
@@ -45,6 +49,14 @@ struct runner {
 	const struct context *proxy;
 	pid_t proxy_pid;
 	const struct oltp_options *unit_o; /* the running unit's client options */
+};
+
+/* Which unit: its name in the results directory (results_unit_name()),
+ * the context it runs, its vary value and its repeat. */
+struct unit_ref {
+	char name[96];
+	size_t ctx, v;
+	unsigned repeat;
 };
 
 /* What a unit's server runs in, made by runner_unit_start and undone by
@@ -64,30 +76,45 @@ struct unit_parts {
 	bool proxy_failed; /* the server started, and the proxy did not */
 };
 
-/* Progress on the terminal, and the same line in the journal. */
-void runner_progress(const char *fmt, ...) _printf_(1, 2);
+/* What a line of progress is: a note (a run's start and end, the budget's
+ * word), a unit's start, or a step. */
+enum progress_kind {
+	PROGRESS_NOTE,
+	PROGRESS_UNIT,
+	PROGRESS_STEP,
+};
+/* Progress on the terminal as the verbosity and the kind say, and every
+ * line in the journal and the results directory's log. */
+void runner_progress(enum progress_kind kind, const char *fmt, ...) _printf_(2, 3);
+
+/* The plan's own time of a server start and of a step of e (run/plan.c). */
+double run_plan_unit_s(const struct experiment *e);
+double run_plan_step_s(const struct experiment *e);
+/* "12m05s" into buf: the time left at this process's measured pace (the
+ * plan's times of the work it ran against the time it took), the plan's
+ * times before it ran any; steps found recorded (--resume) take none. */
+void runner_eta(const struct runner *rn, char *buf, size_t len);
 
 /* Has every step of unit been recorded? */
 bool runner_unit_done(const struct runner *rn, const char *unit);
 /* The unit's steps from thread index `from` on, recorded as failed with
  * reason, so that the report shows a gap and not a zero. */
-int runner_put_failed_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat, size_t from,
-			    const char *reason);
+int runner_put_failed_steps(struct runner *rn, const struct unit_ref *ref, size_t from, const char *reason);
 /* The unit's placement, with its settings and its slices' as written,
  * resolved and read back. */
 int runner_put_placement(struct runner *rn, const char *unit, const struct context *c, const struct slice_tree *tree);
-/* A unit's server started in context ctx at vary value v (how: what the
- * progress line adds to its kind), inside the experiment's slices, and o
- * pointed at it.  u->c.ops is NULL when the spec could not be made, and
- * nothing was started. */
-int runner_unit_start(struct runner *rn, size_t ctx, size_t v, const char *unit, const char *how, struct unit_parts *u,
+/* The server of unit ref started in its context at its vary value (how:
+ * what the progress line adds to its kind), inside the experiment's
+ * slices, and o pointed at it.  u->c.ops is NULL when the spec could not
+ * be made, and nothing was started. */
+int runner_unit_start(struct runner *rn, const struct unit_ref *ref, const char *how, struct unit_parts *u,
 		      struct oltp_options *o, char **ret_msg);
 /* Undoes runner_unit_start: the server stopped if it runs, the slices removed. */
 int runner_unit_end(struct runner *rn, struct unit_parts *u);
 /* The steps of a unit whose server runs (c), those not yet recorded.
  * Returns <0 for what must end the run. */
-int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat, struct context *c,
-		      const struct slice_tree *tree, const struct oltp_options *o);
+int runner_unit_steps(struct runner *rn, const struct unit_ref *ref, struct context *c, const struct slice_tree *tree,
+		      const struct oltp_options *o);
 /* One unit: a fresh server in the context, its steps, the server stopped.
  * Returns <0 only for what must end the run. */
 int runner_run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat);

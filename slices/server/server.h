@@ -28,8 +28,8 @@ struct server_engine {
 	const char *log_name;	 /* in the datadir */
 	int stop_signal;	 /* the clean and prompt stop (PostgreSQL's fast shutdown is SIGINT) */
 	/* 0 if what makes a datadir is there, else -ENOENT with the missing
-	 * program in *ret_missing (static). */
-	int (*installed)(const char *binary, const char **ret_missing);
+	 * program in *ret_missing (to free()); -ENOMEM. */
+	int (*installed)(const char *binary, char **ret_missing);
 	/* Creates an empty datadir (the directory exists, empty, the user's)
 	 * whose superuser "root" authenticates over the socket only. */
 	int (*init_datadir)(const struct server *s, const char *datadir);
@@ -95,6 +95,10 @@ struct server {
 	const struct server_engine *engine;
 	char *binary, *user, *datadir, *cnf, *socket, *log;
 	char *password; /* a proxy's that logs in with one (ProxySQL); NULL: none */
+	/* Above 2: where a server slicebench forks (raw, scope, login) writes
+	 * its standard output and error, the start-up warnings before its own
+	 * log opens (a results directory's log); else they are inherited. */
+	int out_fd;
 	/* A server slicebench did not start (server_facts_of()): its answers
 	 * count only from this process, the connection's peer; 0: any. */
 	pid_t peer;

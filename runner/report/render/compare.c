@@ -44,7 +44,7 @@ static int compare_metric(const struct comparison *c, bool ratios, bool markdown
 /* The facts of host_facts[] for every document, a mark where they differ. */
 static int compare_facts(const struct comparison *c, bool markdown, FILE *out)
 {
-	struct table t = { .ncols = 2 + c->n, .left = 2 + c->n };
+	struct table t = { .ncols = 2 + c->n, .left = 2 + c->n, .keys = 1 };
 
 	table_add(&t, "fact");
 	for (size_t d = 0; d < c->n; d++)
@@ -94,7 +94,7 @@ static int compare_tables(const struct comparison *c, bool markdown, FILE *out)
 		fprintf(out, "other host facts: no differences\n");
 		return 0;
 	}
-	t = (struct table){ .ncols = 1 + c->n, .left = 1 + c->n };
+	t = (struct table){ .ncols = 1 + c->n, .left = 1 + c->n, .keys = 1 };
 	fprintf(out, "%sother host facts that differ\n%s", h, nl);
 	table_add(&t, "key");
 	for (size_t d = 0; d < c->n; d++)
@@ -249,10 +249,16 @@ static void print_provenance(const struct comparison *c, bool markdown, FILE *ou
 	fputc('\n', out);
 }
 
+/* Laid out in table_width(): the tables fit it, the prose is wrapped. */
 int compare_text(const struct comparison *c, const struct report_options *o _unused_, FILE *out)
 {
-	print_provenance(c, false, out);
-	return compare_tables(c, false, out);
+	struct text_wrap tw;
+	int r = text_wrap_open(&tw, out);
+
+	if (r < 0)
+		return r;
+	print_provenance(c, false, tw.mem);
+	return text_wrap_close(&tw, compare_tables(c, false, tw.mem));
 }
 
 int compare_markdown(const struct comparison *c, const struct report_options *o _unused_, FILE *out)
