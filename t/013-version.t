@@ -29,7 +29,7 @@ fi
 build="slicebench $version ($commit)"
 # first FILE: its first paragraph on one line (a report wraps its prose to
 # the width it is read at).
-first() { awk 'NF == 0 { exit } { printf "%s%s", NR > 1 ? " " : "", $0 } END { print "" }' "$1"; }
+first() { awk 'NF == 0 { exit } { if (NR > 1) sub(/^ +/, ""); printf "%s%s", (NR > 1 ? " " : ""), $0 } END { print "" }' "$1"; }
 
 python3 "$top/t/fixtures/html/generate.py" explain "$scratch/old-explain"
 "$SLICEBENCH" report "$scratch/old-explain" >"$scratch/old.txt" 2>&1 &&
