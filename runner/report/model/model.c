@@ -136,8 +136,7 @@ static double step_summary(const json_t *step, const struct telemetry_summary_de
 	}
 	if (n == 0 || ((d->reduce == REDUCE_DELTA || d->reduce == REDUCE_RATE) && n < 2))
 		return NAN;
-	/* A CPU time that went back (a record written when the server's was
-	 * a sum over the processes of the moment) has no rate. */
+	/* A CPU time that went back (an older record's sum over processes) has no rate. */
 	if (d->reduce == REDUCE_RATE)
 		return last_t > first_t && acc >= 0 ? acc / (last_t - first_t) : NAN;
 	return d->reduce == REDUCE_MEAN ? acc / (double)n : acc;
@@ -481,6 +480,7 @@ static int model_header(struct model *m, const json_t *doc, const json_t **ret_e
 	if (steps && !json_is_array(steps))
 		return -EINVAL;
 	m->name = json_string_value(json_object_get(exp, "name"));
+	m->builds = json_object_get(doc, "slicebench");
 	if (!m->name)
 		m->name = "slicebench";
 	m->baseline = json_string_value(json_object_get(exp, "baseline"));

@@ -61,8 +61,8 @@ size_t table_text_width(const struct table *t)
 {
 	size_t w[TABLE_COLS_MAX], sum = 0;
 
-	/* Wider than any terminal: 33 contexts and their ratios are 67
-	 * columns a row per thread count, more than w holds. */
+	/* More columns than a text table takes (33 contexts with their
+	 * ratios): too wide, and no widths measured past w[]. */
 	if (t->ncols > TABLE_COLS_MAX)
 		return SIZE_MAX;
 	column_widths(t, w);
