@@ -14,6 +14,7 @@
 static const char *const class_names[] = {
 	[PROP_CGROUP] = "cgroup",
 	[PROP_EXEC] = "exec",
+	[PROP_SERVER] = "server",
 	[PROP_RECORD] = "recorded",
 };
 
@@ -23,6 +24,8 @@ static const char *raw_how(const struct prop_def *d)
 		return "-";
 	if (d->no_raw)
 		return d->no_raw;
+	if (d->class == PROP_SERVER)
+		return "on the server's command line, in every kind";
 	return d->class == PROP_CGROUP ? "raw writes cgroupfs, scope asks systemd" : "applied in the fork before exec";
 }
 

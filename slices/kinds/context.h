@@ -173,4 +173,8 @@ void context_exec_props_done(struct prop_value *buf, size_t n, int added);
  * The child waits at a gate until release_child(), so that the parent can
  * first move it into a cgroup or scope. */
 int spawn_server_gated(const struct context *c, pid_t *ret_pid, int *ret_gate_fd);
+/* argv to exec the server (server_argv()), with the spec's server
+ * variables (PROP_SERVER) after its option file as the engine takes them;
+ * -EOPNOTSUPP for one its engine has not (refused before anything starts). */
+int context_server_argv(const struct context *c, char ***ret);
 int release_child(int gate_fd);
