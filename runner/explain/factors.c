@@ -445,6 +445,11 @@ int factors_find(const struct experiment *e, size_t ia, size_t ib, const struct 
 	if (proxy.a)
 		ret->proxy_kind = link_kind(ret, &proxy, mode);
 	keep_takeable(ret, &server, &proxy, mode);
+	if (pa && pb && !streq_ptr(placement_get(pa, "allocator"), placement_get(pb, "allocator")) &&
+	    moved_by(ret, ret->n, &server, "allocator")) {
+		snprintf(ret->allocator_a, sizeof(ret->allocator_a), "%s", placement_get(pa, "allocator") ?: "unknown");
+		snprintf(ret->allocator_b, sizeof(ret->allocator_b), "%s", placement_get(pb, "allocator") ?: "unknown");
+	}
 	/* The closure is A when A is of the hybrids' kind and goes through a
 	 * proxy as theirs do: none, or one of B's engine and their kind. */
 	ret->closure_is_a = server.a->kind == ret->kind && !ret->chain_differs && (!proxy.a || proxy.a->kind == ret->proxy_kind);

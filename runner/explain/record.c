@@ -64,6 +64,9 @@ int explain_record_write(const char *dir, const struct explain_record *r)
 		      (json_int_t)r->seed, "stages", stages_json(r));
 	if (j && *r->proxy_hybrids && json_object_set_new(j, "proxy_hybrids", json_string(r->proxy_hybrids)) < 0)
 		json_decref(j), j = NULL;
+	if (j && *r->allocator_a &&
+	    json_object_set_new(j, "allocator", json_pack("{s:s, s:s}", "a", r->allocator_a, "b", r->allocator_b)) < 0)
+		json_decref(j), j = NULL;
 	if (!j)
 		return -ENOMEM;
 	text = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
@@ -152,7 +155,10 @@ int explain_record_read(const char *dir, struct explain_record *ret, char **ret_
 	    !copy_string(j, "unmovable", ret->unmovable, sizeof(ret->unmovable)) || !(level > 0 && level < 1) ||
 	    !(width > 0 && width <= 1) || !json_is_boolean(json_object_get(j, "closure_is_a")) ||
 	    (json_object_get(j, "proxy_hybrids") &&
-	     !copy_string(j, "proxy_hybrids", ret->proxy_hybrids, sizeof(ret->proxy_hybrids))))
+	     !copy_string(j, "proxy_hybrids", ret->proxy_hybrids, sizeof(ret->proxy_hybrids))) ||
+	    (json_object_get(j, "allocator") &&
+	     (!copy_string(json_object_get(j, "allocator"), "a", ret->allocator_a, sizeof(ret->allocator_a)) ||
+	      !copy_string(json_object_get(j, "allocator"), "b", ret->allocator_b, sizeof(ret->allocator_b)))))
 		r = -EBADMSG;
 	ret->threads = (long)json_integer_value(json_object_get(j, "threads"));
 	ret->level = level;
