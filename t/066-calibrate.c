@@ -16,6 +16,7 @@
 #include "calibrate/calibrate.h"
 #include "host/calibration.h"
 #include "host/facts.h"
+#include "report/render/format.h"
 #include "report/report.h"
 #include "store/results.h"
 #include "common/util.h"
@@ -41,7 +42,8 @@ static void put_step(struct results *res, const char *context, unsigned round, d
 }
 
 /* A results directory of rounds 1..n: A at 1000 x exp(base[i]), B at
- * 1000 x exp(base[i] - d[i]); the document of record read back. */
+ * 1000 x exp(base[i] - d[i]); the document of record read back (NULL when
+ * results_load refuses an extra context's step). */
 static json_t *write_aa(const char *name, const double *base, const double *d, size_t n, const char *extra)
 {
 	char path[600];
@@ -66,8 +68,13 @@ static json_t *write_aa(const char *name, const double *base, const double *d, s
 	if (extra)
 		put_step(res, extra, 1, 1000);
 	results_close(res);
-	if (results_load(path, &doc, &why) < 0)
+	if (results_load(path, &doc, &why) < 0) {
+		/* A step of a context experiment.json does not list is refused
+		 * as the directory is read. */
+		if (extra && why && strstr(why, "is no context of experiment.json"))
+			return NULL;
 		bail_out("results_load %s: %s", path, strempty(why));
+	}
 	return doc;
 }
 
@@ -135,8 +142,7 @@ static void check_failed_and_foreign(void)
 	is_int(r.groups, 4, "its group, one round with both and one with A alone, has no degree of freedom: no test");
 	json_decref(doc);
 	doc = write_aa("foreign", base, base, 10, "user");
-	is_int(calibrate_analyse(doc, A, B, 2, 0.95, &r), -EBADMSG, "a step of a third context: -EBADMSG");
-	json_decref(doc);
+	ok(!doc, "a step of a third context: the results directory is refused as it is read");
 }
 
 /* STATE/calibration.json written, read back, and quoted only where it
@@ -222,6 +228,8 @@ int main(void)
 	check_counts();
 	check_failed_and_foreign();
 	check_record();
+	/* A sentence on one line (t/141 holds the layout at 100 columns). */
+	table_set_width(1000);
 	check_report_quote();
 	return done_testing();
 }

@@ -43,6 +43,7 @@ struct explain_record {
 	char allocator_a[32], allocator_b[32];
 	uint64_t seed; /* of the bootstrap */
 	struct stage_record stage[_STAGE_MAX];
+	char command[2048]; /* the command line that explains it again; "": not recorded (an older explain) */
 };
 
 /* The directory of stage s under an explain directory's. */

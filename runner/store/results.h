@@ -30,6 +30,11 @@ int results_dir_check(const char *dir);
  * directory made here is removed again. */
 int results_open(const char *dir, bool resume, struct results **ret);
 void results_close(struct results *r);
+/* In the container sandbox (store/reach.c): 0 if dir, once made, is on
+ * the host at that path (a bind from it); -EXDEV with *ret_why if it would
+ * stay in the container's overlay or tmpfs and vanish with it.  0 outside
+ * the sandbox. */
+int results_reaches_host(const char *dir, char **ret_why);
 /* results_close(), and the directory removed if results_open() made it:
  * for a run that failed before its first step. */
 void results_discard(struct results *r);
@@ -79,6 +84,12 @@ enum results_file {
  * bounds that no run reaches), else -EBADMSG and ret_why: the JSON path,
  * what it must be and what it holds. */
 int results_check(enum results_file kind, const json_t *j, char **ret_why);
+
+/* Whether a step's TPS counts as a start's: it did not fail and completed
+ * transactions (0 TPS has no logarithm; a floor in its place would be a
+ * made-up figure).  The one rule of run's count of failed steps and of
+ * report's. */
+bool results_step_counted(const json_t *step);
 
 /* A step as its file is named and as experiment.json (exp, null when
  * missing) says the run was: file (steps/NAME.json) named for its unit and
