@@ -263,9 +263,31 @@ static bool as_buffer_pool(const struct experiment *e, const struct prop_value *
 	return v->def->buffer_pool && parse_size_bytes(e->buffer_pool, &pool) >= 0 && pool == v->u;
 }
 
+/* The row, other than d, that moves d's variable and that the context sets
+ * (the section, or a limit the replay took: LimitNOFILE= moves
+ * table_open_cache) or that the capture read (table_open_cache moves
+ * open_files_limit); NULL if none.  The server derives d from it: writing
+ * both would make explain count one cause twice. */
+static const struct prop_def *followed(const struct prop_def *d, const struct placement *snap,
+				       const struct context_spec *c)
+{
+	size_t n;
+	const struct prop_def *t = prop_table(&n);
+
+	for (size_t j = 0; j < c->n_props; j++)
+		if (c->props[j].def != d && prop_moves_key(c->props[j].def, d->keys[0]))
+			return c->props[j].def;
+	for (size_t k = 0; k < n; k++)
+		if (&t[k] != d && t[k].class == PROP_SERVER && prop_moves_key(&t[k], d->keys[0]) &&
+		    placement_get(snap, t[k].keys[0]))
+			return &t[k];
+	return NULL;
+}
+
 /* The server's variables the capture read (server.NAME), each of the
  * table's (PROP_SERVER rows) set as the capture read it unless the section
- * sets it, or [server] buffer-pool already gives it; a fact that is not
+ * sets it, [server] buffer-pool already gives it, or the server derives it
+ * from another setting (followed()); a fact that is not
  * such a variable (version, max_connections: [server]'s) is said; any
  * other server.* key, or a value its row refuses, is refused: a snapshot
  * never names a path, a plugin or code for the server. */
@@ -291,10 +313,17 @@ static int replay_server_variables(struct replay *rp, const struct placement *sn
 		if (prop_parse(name, value, &v) < 0)
 			return fail_at(rp->p, rp->line, "from", "%s: %s=%s is not a value of %s (%s)", rp->path, key, value,
 				       name, d->help);
-		if (spec_has(c, d) || as_buffer_pool(e, &v) || !prop_server_has(d, e->engine) ||
+		if (spec_has(c, d) || as_buffer_pool(e, &v) || !prop_server_has(d, e->engine) || followed(d, snap, c) ||
 		    c->n_props == CONTEXT_PROPS_MAX) {
 			if (!prop_server_has(d, e->engine))
 				r = add_to(&rp->left, name, " ([server] engine has no such variable)");
+			else if (followed(d, snap, c) && !spec_has(c, d)) {
+				_cleanup_free_ char *why = NULL;
+
+				if (xasprintf(&why, " (the server derives it from %s)", followed(d, snap, c)->name) < 0)
+					return -ENOMEM;
+				r = add_to(&rp->left, name, why);
+			}
 			rp->as_own += as_buffer_pool(e, &v);
 			prop_value_done(&v);
 			continue;
