@@ -6,18 +6,20 @@
 # [server]'s binary with each of them on its command line (ps shows them),
 # where they read back alike over SQL (mariadb's own SELECT @@...) and in
 # the replay's placement, in force; max_connections, [server]'s for every
-# context, is said and not set.  Bad input, each exit 2 with FILE:LINE and
+# context, is said and not set.  PostgreSQL's variables (shared_buffers,
+# max_worker_processes) set by a section reach postgres the same way and
+# read back by psql.  Bad input, each exit 2 with FILE:LINE and
 # the key, nothing started: a snapshot naming a server variable the table
 # has not (plugin_load_add, a path of code), a value its row refuses, a
 # section setting a variable its engine has not, or one of a proxy's.
 # No systemd needed: the server runs raw.
-# Prerequisites: ROOT, MYSQLD.
+# Prerequisites: ROOT, MYSQLD, PostgreSQL 15 (installed here as MariaDB is).
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 needs BINARY ROOT MYSQLD
 server_scratch
 out=$(mktemp -d) || exit 1 # the test's own files, apart from slicebench's state
 trap 'servers | xargs -r kill -9; "$SLICEBENCH" cleanup >/dev/null 2>&1; [ -n "${SLICEBENCH_TEST_KEEP:-}" ] || rm -rf "$scratch" "$out"' EXIT
-echo "1..13"
+echo "1..14"
 get() { json_get "$1" "$2"; }
 sql() { mariadb --socket="$1" -N -e "SELECT $2"; }
 
@@ -66,6 +68,17 @@ ok $? "the comparison with the capture names none of them (differs: ${differs:0:
 "$SLICEBENCH" cleanup >/dev/null 2>&1
 [ -z "$(servers)" ]
 ok $? "cleanup stops the kept replay"
+
+# PostgreSQL's own, as a section sets them: --NAME=VALUE on postgres's
+# command line too, read back by psql.
+printf '[experiment]\nthreads = 1\n\n[server]\nengine = postgresql\n\n[context pg]\nkind = raw\nshared_buffers = 64MB\nmax_worker_processes = 4\n' >"$out/exp/pg.ini"
+"$SLICEBENCH" place --experiment "$out/exp/pg.ini" pg --json --keep >"$out/pg.json" 2>"$out/pg.err"
+pgdir=$(sed -n "s/^unix_socket_directories = '\(.*\)'$/\1/p" "$SLICEBENCH_STATE_DIR/postgresql.conf")
+{ psql -h "$pgdir" -d postgres -Atc 'SHOW shared_buffers' && psql -h "$pgdir" -d postgres -Atc 'SHOW max_worker_processes'; } >"$out/pg.sql" 2>&1
+[ "$(tr '\n' ' ' <"$out/pg.sql")" = "64MB 4 " ] && [ "$(get "$out/pg.json" in_force.shared_buffers)" = yes ] &&
+	[ "$(get "$out/pg.json" in_force.max_worker_processes)" = yes ]
+ok $? "postgres takes shared_buffers and max_worker_processes on its command line: psql reads $(tr '\n' ' ' <"$out/pg.sql")" "$out/pg.err"
+"$SLICEBENCH" cleanup >/dev/null 2>&1
 
 # Bad input: exit 2, FILE:LINE and the key, nothing started.
 python3 - "$snap" "$out/exp" <<'EOF'
