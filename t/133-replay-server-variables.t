@@ -19,7 +19,7 @@ needs BINARY ROOT MYSQLD
 server_scratch
 out=$(mktemp -d) || exit 1 # the test's own files, apart from slicebench's state
 trap 'servers | xargs -r kill -9; "$SLICEBENCH" cleanup >/dev/null 2>&1; [ -n "${SLICEBENCH_TEST_KEEP:-}" ] || rm -rf "$scratch" "$out"' EXIT
-echo "1..14"
+echo "1..15"
 get() { json_get "$1" "$2"; }
 sql() { mariadb --socket="$1" -N -e "SELECT $2"; }
 
@@ -107,4 +107,7 @@ ok $? "a variable of another engine's server: exit 2, FILE:LINE: the key (exit $
 printf '[experiment]\nthreads = 1\n\n[proxy p]\nengine = haproxy\ntable_open_cache = 64\n\n[context a]\nkind = raw\nproxy = p\n' >"$out/exp/proxy.ini"
 refused proxy "proxy.ini:6: table_open_cache: a variable of the server's, which \[context\] sections set, not the proxy's"
 ok $? "a server variable in a proxy's section: exit 2, FILE:LINE: the key (exit $rc)" "$out/proxy"
+"$SLICEBENCH" place --context raw -p shared_buffers=64MB >"$out/cli" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "place: -p shared_buffers: mariadb's server has no such variable (it is postgresql's)" "$out/cli" && [ -z "$(servers)" ]
+ok $? "the same on the command line (-p): exit 2, the option (exit $rc)" "$out/cli"
 exit $failed

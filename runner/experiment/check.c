@@ -410,11 +410,11 @@ int check_file(struct parser *p)
 static int check_server_variables(struct parser *p, size_t i)
 {
 	const struct context_spec *c = &p->e->contexts[i];
+	const struct prop_value *bad;
 
-	for (size_t k = 0; k < c->n_props; k++)
-		if (c->props[k].def->class == PROP_SERVER && !prop_server_has(c->props[k].def, p->e->engine))
-			return fail_at(p, p->prop_line[i][k], c->props[k].def->name, "in [context %s]: %s's server has no such "
-				       "variable (it is %s's)", c->name, p->e->engine, c->props[k].def->engines);
+	if (context_check_engine(c, p->e->engine, &bad) < 0)
+		return fail_at(p, p->prop_line[i][bad - c->props], bad->def->name, "in [context %s]: %s's server has no "
+			       "such variable (it is %s's)", c->name, p->e->engine, bad->def->engines);
 	return 0;
 }
 

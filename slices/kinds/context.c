@@ -190,6 +190,16 @@ int context_validate(const struct context_spec *spec, enum cgroup_mode mode, con
 	return numa_needs_mask(spec, ret_prop, ret_why);
 }
 
+int context_check_engine(const struct context_spec *spec, const char *engine, const struct prop_value **ret_prop)
+{
+	for (size_t i = 0; i < spec->n_props; i++)
+		if (spec->props[i].def->class == PROP_SERVER && !prop_server_has(spec->props[i].def, engine)) {
+			*ret_prop = &spec->props[i];
+			return -EOPNOTSUPP;
+		}
+	return 0;
+}
+
 int context_exec_props(const struct context *c, struct prop_value *buf, size_t cap, size_t *ret_n)
 {
 	size_t n = 0;
