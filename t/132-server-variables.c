@@ -116,17 +116,17 @@ static void check_one_variable(void)
 
 	add_context(&e, "ps", "performance_schema", "ON");
 	add_context(&e, "plain", NULL, NULL);
-	is_int(factors_find(&e, 0, 1, NULL, NULL, &fs), 0, "factors_find before the starts");
+	is_int(factors_find(&(const struct factor_pair){ &e, 0, 1, NULL, NULL }, &fs), 0, "factors_find before the starts");
 	ok(fs.n == 1 && streq(fs.f[0].label, "the server's performance_schema"), "one factor, named: %s",
 	   fs.n ? fs.f[0].label : "none");
 	make_placement(&pa, "server.performance_schema", "ON", NULL);
 	make_placement(&pb, NULL);
-	is_int(factors_find(&e, 0, 1, &pa, &pb, &fs), 0, "factors_find with the placements");
+	is_int(factors_find(&(const struct factor_pair){ &e, 0, 1, &pa, &pb }, &fs), 0, "factors_find with the placements");
 	ok(fs.n == 1 && streq(fs.f[0].label, "the server's performance_schema") && fs.f[0].in_a && !fs.f[0].in_b &&
 		   !*fs.unmovable && fs.kind == CONTEXT_RAW && fs.closure_is_a && !*fs.allocator_a,
 	   "still its one factor, as A writes it, nothing else differs (%s)", fs.unmovable);
-	is_int(factors_add_mix(&e, 0, 1, &pa, &pb, &fs, 0, "b", &x), 0, "B");
-	is_int(factors_add_mix(&e, 0, 1, &pa, &pb, &fs, 1, "a", &x), 0, "the closure, A");
+	is_int(factors_add_mix(&(const struct factor_pair){ &e, 0, 1, &pa, &pb }, &fs, 0, "b", &x), 0, "B");
+	is_int(factors_add_mix(&(const struct factor_pair){ &e, 0, 1, &pa, &pb }, &fs, 1, "a", &x), 0, "the closure, A");
 	ok(!setting_of(&x.contexts[0], "performance_schema") && setting_of(&x.contexts[1], "performance_schema") &&
 		   streq(setting_of(&x.contexts[1], "performance_schema")->text, "ON"),
 	   "B's server runs with its own value, A's with ON");
@@ -140,7 +140,7 @@ static void check_one_variable(void)
 		bail_out("cannot parse");
 	make_placement(&pa, NULL);
 	make_placement(&pb, NULL);
-	is_int(factors_find(&e, 0, 1, &pa, &pb, &fs), 0, "factors_find, a variable written as the other side runs it");
+	is_int(factors_find(&(const struct factor_pair){ &e, 0, 1, &pa, &pb }, &fs), 0, "factors_find, a variable written as the other side runs it");
 	is_int(fs.n, 0, "no factor: B's server reads back OFF too");
 	placement_done(&pa);
 	placement_done(&pb);
@@ -159,7 +159,7 @@ static void check_followers(void)
 	make_placement(&pa, "limit.nofile", "1024", "server.table_open_cache", "421", "server.open_files_limit", "1024",
 		       NULL);
 	make_placement(&pb, NULL);
-	is_int(factors_find(&e, 0, 1, &pa, &pb, &fs), 0, "factors_find, limits that differ");
+	is_int(factors_find(&(const struct factor_pair){ &e, 0, 1, &pa, &pb }, &fs), 0, "factors_find, limits that differ");
 	ok(fs.n == 1 && streq(fs.f[0].label, "LimitNOFILE=") && streq(fs.f[0].detail, "limit.nofile 1024 against 20000"),
 	   "the limit is the factor, not the variables the server fits to it (%s %s)", fs.n ? fs.f[0].label : "none",
 	   fs.n ? fs.f[0].detail : "");
@@ -171,11 +171,11 @@ static void check_followers(void)
 	e.contexts[0].kind = CONTEXT_SCOPE;
 	make_placement(&pa, "server.thread_cache_size", "4", NULL);
 	make_placement(&pb, NULL);
-	is_int(factors_find(&e, 0, 1, &pa, &pb, &fs), 0, "factors_find, a variable the placements show");
+	is_int(factors_find(&(const struct factor_pair){ &e, 0, 1, &pa, &pb }, &fs), 0, "factors_find, a variable the placements show");
 	ok(fs.n == 1 && streq(fs.f[0].label, "the server's thread_cache_size") &&
 		   streq(fs.f[0].detail, "server.thread_cache_size 4 against 151"),
 	   "named with both values (%s)", fs.n ? fs.f[0].detail : "none");
-	is_int(factors_add_mix(&e, 0, 1, &pa, &pb, &fs, 1, "a", &x), 0, "A's value into the closure");
+	is_int(factors_add_mix(&(const struct factor_pair){ &e, 0, 1, &pa, &pb }, &fs, 1, "a", &x), 0, "A's value into the closure");
 	ok(setting_of(&x.contexts[0], "thread_cache_size") && streq(setting_of(&x.contexts[0], "thread_cache_size")->text, "4"),
 	   "the hybrid's server is started with thread_cache_size=4");
 	experiment_done(&x);
@@ -188,7 +188,7 @@ static void check_followers(void)
 	add_context(&e, "plain", NULL, NULL);
 	make_placement(&pa, "server.table_open_cache", "10", "server.open_files_limit", "5505", NULL);
 	make_placement(&pb, NULL);
-	is_int(factors_find(&e, 0, 1, &pa, &pb, &fs), 0, "factors_find, a tiny table cache");
+	is_int(factors_find(&(const struct factor_pair){ &e, 0, 1, &pa, &pb }, &fs), 0, "factors_find, a tiny table cache");
 	ok(fs.n == 1 && streq(fs.f[0].label, "the server's table_open_cache"),
 	   "one factor: open_files_limit follows table_open_cache (%zu: %s)", fs.n, fs.n ? fs.f[fs.n - 1].label : "");
 	placement_done(&pa);
@@ -208,7 +208,7 @@ static void check_allocator(void)
 	add_context(&e, "plain", NULL, NULL);
 	make_placement(&pa, "allocator", "jemalloc", "env.LD_PRELOAD", "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2", NULL);
 	make_placement(&pb, NULL);
-	is_int(factors_find(&e, 0, 1, &pa, &pb, &fs), 0, "factors_find, LD_PRELOAD on one side");
+	is_int(factors_find(&(const struct factor_pair){ &e, 0, 1, &pa, &pb }, &fs), 0, "factors_find, LD_PRELOAD on one side");
 	ok(fs.n == 1 && streq(fs.allocator_a, "jemalloc") && streq(fs.allocator_b, "glibc"),
 	   "the environment moves the allocator: jemalloc against glibc (%s against %s)", fs.allocator_a, fs.allocator_b);
 	snprintf(rec.experiment, sizeof(rec.experiment), "je");

@@ -244,27 +244,28 @@ static int explain_screen(const struct analysis_inputs *in, const struct block_f
 	return 0;
 }
 
-/* The shares' point estimates of the screen resampled by rounds. */
-static void bootstrap_once(const struct analysis_inputs *in, const struct stage *s, struct rng *g, double *ret)
+/* The shares' point estimates of the screen resampled by rounds, the
+ * resample made in b (the caller's: a stage is too large for the stack). */
+static void bootstrap_once(const struct analysis_inputs *in, const struct stage *s, struct rng *g, struct stage *b,
+			   double *ret)
 {
-	static struct stage b;
 	unsigned pick[STAGE_STARTS_MAX];
 	struct cells c;
 	struct block_fit f;
 	double den[DESIGN_MIXES_MAX], num[DESIGN_MIXES_MAX], d, se, nv;
-	const struct stage *one[] = { &b };
+	const struct stage *one[] = { b };
 
 	for (unsigned r = 0; r < s->n_rounds; r++)
 		pick[r] = (unsigned)rng_below(g, s->n_rounds) + 1;
-	b = (struct stage){ .n_mix = s->n_mix, .n_rounds = s->n_rounds };
+	*b = (struct stage){ .n_mix = s->n_mix, .n_rounds = s->n_rounds };
 	for (size_t i = 0; i < s->n_mix; i++) {
-		b.mix[i].mask = s->mix[i].mask;
-		b.mix[i].too_many_failed = s->mix[i].too_many_failed;
+		b->mix[i].mask = s->mix[i].mask;
+		b->mix[i].too_many_failed = s->mix[i].too_many_failed;
 		for (unsigned r = 0; r < s->n_rounds; r++)
-			for (size_t j = 0; j < s->mix[i].n && b.mix[i].n < STAGE_STARTS_MAX; j++)
+			for (size_t j = 0; j < s->mix[i].n && b->mix[i].n < STAGE_STARTS_MAX; j++)
 				if (s->mix[i].round[j] == pick[r]) {
-					b.mix[i].tps[b.mix[i].n] = s->mix[i].tps[j];
-					b.mix[i].round[b.mix[i].n++] = r + 1;
+					b->mix[i].tps[b->mix[i].n] = s->mix[i].tps[j];
+					b->mix[i].round[b->mix[i].n++] = r + 1;
 				}
 	}
 	for (size_t k = 0; k < FACTORS_MAX; k++)
@@ -285,6 +286,7 @@ static void bootstrap_once(const struct analysis_inputs *in, const struct stage 
 static int explain_bootstrap(const struct analysis_inputs *in, struct explanation *x)
 {
 	_cleanup_free_ double *draws = malloc(ANALYSIS_BOOTSTRAP * FACTORS_MAX * sizeof(double));
+	_cleanup_free_ struct stage *scratch = malloc(sizeof(*scratch));
 	double col[ANALYSIS_BOOTSTRAP];
 	struct rng g = rng_seeded(in->seed, 0);
 	double alpha = 1 - in->level;
@@ -293,10 +295,10 @@ static int explain_bootstrap(const struct analysis_inputs *in, struct explanatio
 		x->boot_lo[k] = x->boot_hi[k] = NAN;
 	if (in->screen->n_rounds < 5)
 		return 0;
-	if (!draws)
+	if (!draws || !scratch)
 		return -ENOMEM;
 	for (size_t b = 0; b < ANALYSIS_BOOTSTRAP; b++)
-		bootstrap_once(in, in->screen, &g, draws + b * FACTORS_MAX);
+		bootstrap_once(in, in->screen, &g, scratch, draws + b * FACTORS_MAX);
 	for (size_t k = 0; k < in->n_factors; k++) {
 		size_t n = 0;
 

@@ -9,10 +9,12 @@
 #include "stats/block.h"
 #include "common/util.h"
 
-/* Each host's cells are cells d * ncols .. and its rounds blocks
- * d * nblocks ..: the widest host's columns and the most rounds. */
+/* The n hosts' design: each host's cells are cells d * ncols .. and its
+ * rounds blocks d * nblocks ..: the widest host's columns and the most
+ * rounds; level, of the intervals. */
 struct layout {
-	size_t ncols, nblocks;
+	size_t n, ncols, nblocks;
+	double level;
 };
 
 static unsigned model_rounds(const struct model *m)
@@ -42,11 +44,11 @@ static long find_col(const struct model *m, const char *label)
 }
 
 /* The model of one thread count over every host that has it. */
-static int fit_threads(const struct model *m, size_t n, long long threads, const struct layout *l,
-		       struct block_fit *ret)
+static int fit_threads(const struct model *m, long long threads, const struct layout *l, struct block_fit *ret)
 {
 	_cleanup_free_ struct block_obs *obs = NULL;
-	size_t cap = 0, nobs = 0, blocks = 0;
+	struct row_obs o = {};
+	size_t cap = 0, n = l->n;
 
 	for (size_t d = 0; d < n; d++) {
 		long row = find_row(&m[d], threads);
@@ -56,13 +58,16 @@ static int fit_threads(const struct model *m, size_t n, long long threads, const
 	obs = calloc(cap + 1, sizeof(*obs));
 	if (!obs)
 		return -ENOMEM;
+	o.obs = obs;
 	for (size_t d = 0; d < n; d++) {
 		long row = find_row(&m[d], threads);
 
+		o.cell0 = d * l->ncols;
+		o.block0 = d * l->nblocks;
 		if (row >= 0)
-			model_row_append(&m[d], (size_t)row, 0, d * l->ncols, d * l->nblocks, obs, &nobs, &blocks);
+			model_row_append(&m[d], (size_t)row, 0, &o);
 	}
-	return nobs ? block_fit_nested(obs, nobs, n * l->ncols, n * l->nblocks, ret) : -EDOM;
+	return o.n ? block_fit_nested(obs, o.n, n * l->ncols, n * l->nblocks, ret) : -EDOM;
 }
 
 static void ratio_none(struct stats_ratio *r, double level)
@@ -73,9 +78,11 @@ static void ratio_none(struct stats_ratio *r, double level)
 
 /* Column k0 of the first host against its baseline, on every host that
  * has the same column and baseline, and each against the first. */
-static int judge_column(const struct model *m, size_t n, const struct layout *l, const struct block_fit *fit, size_t k0,
-			double level, struct host_row *hr)
+static int judge_column(const struct model *m, const struct layout *l, const struct block_fit *fit, size_t k0,
+			struct host_row *hr)
 {
+	size_t n = l->n;
+	double level = l->level;
 	_cleanup_free_ double *w = calloc(n * l->ncols + 1, sizeof(double));
 	size_t b0 = (size_t)m[0].cols[k0].base;
 	int r = 0;
@@ -112,10 +119,11 @@ static bool overlaps(const struct model *m, size_t n, long long threads, const c
 }
 
 /* Every row of one thread count: its fit, then each column's contrasts. */
-static int judge_threads(const struct model *m, size_t n, const struct layout *l, size_t row0, struct host_model *h)
+static int judge_threads(const struct model *m, const struct layout *l, size_t row0, struct host_model *h)
 {
 	struct block_fit fit = {};
-	int r = fit_threads(m, n, m[0].threads[row0], l, &fit);
+	size_t n = l->n;
+	int r = fit_threads(m, m[0].threads[row0], l, &fit);
 	bool fitted = r >= 0;
 
 	if (r == -ENOMEM)
@@ -137,7 +145,7 @@ static int judge_threads(const struct model *m, size_t n, const struct layout *l
 			break;
 		}
 		h->nrows++;
-		r = judge_column(m, n, l, fitted ? &fit : NULL, k, h->level, hr);
+		r = judge_column(m, l, fitted ? &fit : NULL, k, hr);
 	}
 	block_fit_done(&fit);
 	return r;
@@ -270,7 +278,7 @@ static int notes_make(const struct model *m, struct host_model *h)
 int host_model_build(const struct model *m, const char *const *labels, size_t n, double level, struct host_model *ret)
 {
 	struct host_model h = { .n = n, .labels = labels, .level = level };
-	struct layout l = {};
+	struct layout l = { .n = n, .level = level };
 	int r = 0;
 
 	*ret = h;
@@ -284,7 +292,7 @@ int host_model_build(const struct model *m, const char *const *labels, size_t n,
 	if (!h.rows)
 		return -ENOMEM;
 	for (size_t row = 0; row < m[0].nrows && r >= 0; row++)
-		r = judge_threads(m, n, &l, row, &h);
+		r = judge_threads(m, &l, row, &h);
 	if (r >= 0)
 		h.family = adjust(&h);
 	if (r >= 0)

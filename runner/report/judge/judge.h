@@ -32,16 +32,24 @@ bool report_fails_too_often(size_t n_ok, size_t n_failed, double level, double *
  * Holm-adjusted across the table into m->family_noise. */
 int noise_judge(struct model *m);
 
+/* Observations of the block model being gathered: obs[0..n), blocks the
+ * blocks they use; report fits one model's row, compare every host's rows
+ * together (report/judge/hosts.c), each host's cells and blocks from its
+ * own offsets on. */
+struct block_obs;
+struct row_obs {
+	struct block_obs *obs;
+	size_t n, blocks;
+	size_t cell0, block0; /* where the next row's cells and blocks begin */
+};
+
 /* The observations of the block model in a row: log TPS of every column
  * that takes part (its starts did not fail too often), up to round until
- * (0: all), appended to obs[*n...] with column k as cell cell0 + k and
- * round r as block block0 + r - 1; *ret_blocks grows to the blocks used.
- * obs must have room for model_row_size() more.  report fits one model's
- * row, compare every host's rows together (report/judge/hosts.c). */
-struct block_obs;
+ * (0: all), appended to o with column k as cell o->cell0 + k and round r
+ * as block o->block0 + r - 1; o->blocks grows to the blocks used.  o->obs
+ * must have room for model_row_size() more. */
 size_t model_row_size(const struct model *m, size_t row);
-void model_row_append(const struct model *m, size_t row, unsigned until, size_t cell0, size_t block0,
-		      struct block_obs *obs, size_t *n, size_t *ret_blocks);
+void model_row_append(const struct model *m, size_t row, unsigned until, struct row_obs *o);
 
 /* compare's question, is a difference between hosts real? (report/judge/hosts.c)
  * For each thread count and context, each host's ratio to its own

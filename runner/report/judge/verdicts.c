@@ -41,8 +41,7 @@ size_t model_row_size(const struct model *m, size_t row)
 	return n;
 }
 
-void model_row_append(const struct model *m, size_t row, unsigned until, size_t cell0, size_t block0,
-		      struct block_obs *obs, size_t *n, size_t *ret_blocks)
+void model_row_append(const struct model *m, size_t row, unsigned until, struct row_obs *o)
 {
 	for (size_t k = 0; k < m->ncols; k++) {
 		const struct cell *c = model_cell(m, row, k);
@@ -50,9 +49,9 @@ void model_row_append(const struct model *m, size_t row, unsigned until, size_t 
 		for (size_t i = 0; cell_takes_part(c) && i < c->n; i++) {
 			if (until && c->round[i] > until)
 				continue;
-			obs[(*n)++] = (struct block_obs){ .cell = cell0 + k, .block = block0 + c->round[i] - 1,
-							  .y = log(c->tps[i]) };
-			*ret_blocks = MAX(*ret_blocks, block0 + c->round[i]);
+			o->obs[o->n++] = (struct block_obs){ .cell = o->cell0 + k, .block = o->block0 + c->round[i] - 1,
+							     .y = log(c->tps[i]) };
+			o->blocks = MAX(o->blocks, o->block0 + c->round[i]);
 		}
 	}
 }
@@ -62,24 +61,28 @@ void model_row_append(const struct model *m, size_t row, unsigned until, size_t 
 static int row_observations(const struct model *m, size_t row, unsigned until, struct block_obs **ret, size_t *ret_n,
 			    size_t *ret_blocks)
 {
-	size_t n = 0, blocks = 0;
-	struct block_obs *obs = calloc(model_row_size(m, row) + 1, sizeof(*obs));
+	struct row_obs o = { .obs = calloc(model_row_size(m, row) + 1, sizeof(struct block_obs)) };
 
-	if (!obs)
+	if (!o.obs)
 		return -ENOMEM;
-	model_row_append(m, row, until, 0, 0, obs, &n, &blocks);
-	*ret = obs;
-	*ret_n = n;
-	*ret_blocks = blocks;
+	model_row_append(m, row, until, &o);
+	*ret = o.obs;
+	*ret_n = o.n;
+	*ret_blocks = o.blocks;
 	return 0;
 }
 
-/* Column k against column against in the row: the model's ratio (from
- * fit, NULL when the row could not be fitted), Welch's and the rank test. */
-static int judge_pair(const struct model *m, const struct block_fit *fit, size_t row, size_t k, long against,
-		      struct stats_ratio *model, struct stats_ratio *welch, struct stats_rank *rank)
+/* Column k in the row against its baseline's column, or with first
+ * against its context's at the first vary value: the model's ratio (from
+ * fit, NULL when the row could not be fitted), Welch's and the rank test,
+ * into the cell's verdicts of that pair. */
+static int judge_pair(const struct model *m, const struct block_fit *fit, size_t row, size_t k, bool first)
 {
-	const struct cell *c = model_cell(m, row, k), *b;
+	struct cell *c = model_cell(m, row, k);
+	const struct cell *b;
+	long against = first ? m->cols[k].first : m->cols[k].base;
+	struct stats_ratio *model = first ? &c->vs_first : &c->vs_base, *welch = first ? &c->welch_first : &c->welch_base;
+	struct stats_rank *rank = first ? &c->rank_first : &c->rank_base;
 	int r;
 
 	*model = *welch = (struct stats_ratio){ .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .df = NAN, .se = NAN,
@@ -148,13 +151,9 @@ static int judge_row(struct model *m, size_t row)
 	fitted = r >= 0;
 	r = 0;
 	for (size_t k = 0; r >= 0 && k < m->ncols; k++) {
-		struct cell *c = model_cell(m, row, k);
-
-		r = judge_pair(m, fitted ? &fit : NULL, row, k, m->cols[k].base, &c->vs_base, &c->welch_base,
-			       &c->rank_base);
+		r = judge_pair(m, fitted ? &fit : NULL, row, k, false);
 		if (r >= 0)
-			r = judge_pair(m, fitted ? &fit : NULL, row, k, m->cols[k].first, &c->vs_first, &c->welch_first,
-				       &c->rank_first);
+			r = judge_pair(m, fitted ? &fit : NULL, row, k, true);
 	}
 	block_fit_done(&fit);
 	return r == -ENOMEM ? r : 0;
