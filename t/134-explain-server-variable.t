@@ -30,7 +30,7 @@ INI
 "$SLICEBENCH" explain "$scratch/ps.ini" ps plain --threads 2 --repeat 4 --duration 2s --budget 4m --seed 1 \
 	--out "$scratch/x" >"$scratch/out" 2>"$scratch/err"
 ok $? "explain exits 0" "$scratch/err"
-grep -qx "explain ps: ps against plain at 2 threads, 1 factor: the server's performance_schema (hybrids: raw)" "$scratch/out"
+grep -qx "explain ps: ps against plain at 2 threads, 1 factor: the server's performance_schema (ON against OFF) (hybrids: raw)" "$scratch/out"
 ok $? "the factor list names the server's performance_schema, and nothing else" "$scratch/out"
 python3 - "$scratch/x" >"$scratch/check" 2>&1 <<'PY'
 import glob, json, os, sys

@@ -252,7 +252,9 @@ static void factor_label(struct factor *f, const struct link *l)
 	}
 	snprintf(f->label, sizeof(f->label), "%s%s%s", f->proxy ? "the proxy's " : f->row->class == PROP_SERVER ? "the server's " : "",
 		 f->row->name, f->row->dbus_name ? "=" : "");
-	if (f->in_a || f->in_b || !l->pa) {
+	/* A server variable as written shows what each server ran with: the
+	 * server may fit it to its limits. */
+	if ((f->in_a || f->in_b || !l->pa) && !(l->pa && f->row->class == PROP_SERVER)) {
 		if (l->pa && key[strlen(key) - 1] == '*')
 			label_followed(f, l); /* Environment= as written: what it brought, LD_PRELOAD */
 		return;
@@ -260,7 +262,9 @@ static void factor_label(struct factor *f, const struct link *l)
 	if (key[strlen(key) - 1] != '*') {
 		va = placement_get(l->pa, key);
 		vb = placement_get(l->pb, key);
-		snprintf(f->detail, sizeof(f->detail), "%s %s against %s", key, va ? va : "unset", vb ? vb : "unset");
+		/* The label names a server variable already. */
+		snprintf(f->detail, sizeof(f->detail), "%s%s%s against %s", f->row->class == PROP_SERVER ? "" : key,
+			 f->row->class == PROP_SERVER ? "" : " ", va ? va : "unset", vb ? vb : "unset");
 		return;
 	}
 	/* A variable that a recorded attribute follows (LD_PRELOAD, the
