@@ -198,7 +198,9 @@ static int replay_rows(struct replay *rp, struct context_spec *c)
 		const char *why;
 		int took;
 
-		if (!t[k].take || row_is_account(&t[k]) || t[k].class == PROP_SERVER || (t[k].class != PROP_RECORD && spec_has(c, &t[k])) ||
+		/* The server's variables: replay_server_variables(). */
+		if (!t[k].take || row_is_account(&t[k]) || t[k].class == PROP_SERVER ||
+		    (t[k].class != PROP_RECORD && spec_has(c, &t[k])) ||
 		    !holds(&rp->taken, &t[k]))
 			continue;
 		/* A service's environment is Environment=, the whole one a fork's. */
@@ -298,7 +300,7 @@ static int replay_server_variables(struct replay *rp, const struct placement *sn
 
 	for (size_t k = 0; r >= 0 && k < snap->n; k++) {
 		const char *key = snap->attrs[k].key, *name = key + 7, *value = snap->attrs[k].value;
-		const struct prop_def *d = prop_lookup(name);
+		const struct prop_def *d = prop_lookup(name), *from;
 		struct prop_value v = {};
 
 		if (strncmp(key, "server.", 7) != 0 || streq(name, "read") || streq(name, "missing"))
@@ -313,14 +315,15 @@ static int replay_server_variables(struct replay *rp, const struct placement *sn
 		if (prop_parse(name, value, &v) < 0)
 			return fail_at(rp->p, rp->line, "from", "%s: %s=%s is not a value of %s (%s)", rp->path, key, value,
 				       name, d->help);
-		if (spec_has(c, d) || as_buffer_pool(e, &v) || !prop_server_has(d, e->engine) || followed(d, snap, c) ||
+		from = spec_has(c, d) ? NULL : followed(d, snap, c);
+		if (spec_has(c, d) || as_buffer_pool(e, &v) || !prop_server_has(d, e->engine) || from ||
 		    c->n_props == CONTEXT_PROPS_MAX) {
 			if (!prop_server_has(d, e->engine))
 				r = add_to(&rp->left, name, " ([server] engine has no such variable)");
-			else if (followed(d, snap, c) && !spec_has(c, d)) {
+			else if (from) {
 				_cleanup_free_ char *why = NULL;
 
-				if (xasprintf(&why, " (the server derives it from %s)", followed(d, snap, c)->name) < 0)
+				if (xasprintf(&why, " (the server derives it from %s)", from->name) < 0)
 					return -ENOMEM;
 				r = add_to(&rp->left, name, why);
 			}

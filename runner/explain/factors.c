@@ -250,8 +250,9 @@ static void factor_label(struct factor *f, const struct link *l)
 		snprintf(f->label, sizeof(f->label), "the client's CPUs");
 		return;
 	}
-	snprintf(f->label, sizeof(f->label), "%s%s%s", f->proxy ? "the proxy's " : f->row->class == PROP_SERVER ? "the server's " : "",
-		 f->row->name, f->row->dbus_name ? "=" : "");
+	snprintf(f->label, sizeof(f->label), "%s%s%s",
+		 f->proxy ? "the proxy's " : f->row->class == PROP_SERVER ? "the server's " : "", f->row->name,
+		 f->row->dbus_name ? "=" : "");
 	/* A server variable as written shows what each server ran with: the
 	 * server may fit it to its limits. */
 	if ((f->in_a || f->in_b || !l->pa) && !(l->pa && f->row->class == PROP_SERVER)) {
