@@ -300,10 +300,11 @@ static const struct prop_def props[] = {
 	  .help = "descriptors the server asks for (it raises RLIMIT_NOFILE up to the hard limit)" },
 	{ .name = "table_open_cache", .class = PROP_SERVER, .engines = "mariadb mysql", .parse = parse_ranged,
 	  .min = 1, .max = 1048576, .no_systemd = SERVER_VARIABLE,
-	  .keys = { "server.table_open_cache", "server.open_files_limit" }, .in_force = force_server_variable,
+	  .keys = { "server.table_open_cache", "server.open_files_limit", "server.table_open_cache_instances" },
+	  .in_force = force_server_variable,
 	  .take = take_value, .example = "64",
 	  .help = "open tables cached for all sessions (the server asks for descriptors by it, open_files_limit, "
-		  "and lowers it to fit those it gets)" },
+		  "lowers it to fit those it gets, and fewer instances for a small one)" },
 	{ .name = "table_open_cache_instances", .class = PROP_SERVER, .engines = "mariadb mysql",
 	  .parse = parse_ranged, .min = 1, .max = 64, .no_systemd = SERVER_VARIABLE,
 	  .keys = { "server.table_open_cache_instances" }, .in_force = force_server_variable, .take = take_value,
