@@ -20,6 +20,8 @@ enum {
 /* The settings an experiment file gives too: their rows of the key table
  * (experiment/keys.c) name them, parse them and check them across keys. */
 #define SETTING(id) CLI_SETTING_OPTION(struct sweep_args, settings, id)
+/* sweep's name for the duration before it was one name everywhere. */
+static const struct cli_option opt_time = { .name = "time", .alias_of = SETTING(KEY_DURATION) };
 /* The server and the dataset: prepare's, sweep's */
 static const struct cli_option opt_socket = { .name = "socket", .arg = "PATH", .type = CLI_STRING, A(o.socket),
 					      .help = "the server's socket (root over the socket, no password); "
@@ -102,7 +104,7 @@ const struct cli_verb cli_sweep = {
 	.about = "Runs one OLTP workload (--workload: sysbench's for the mysql engines, pgbench's for\n"
 		 "PostgreSQL) at each thread or client count against the server on PATH, or against the managed\n"
 		 "server started in a context of KIND, after making or checking the dataset.",
-	.options = (const struct cli_option *const[]){ SERVER_OPTIONS, SETTING(KEY_THREADS), SETTING(KEY_DURATION),
+	.options = (const struct cli_option *const[]){ SERVER_OPTIONS, SETTING(KEY_THREADS), SETTING(KEY_DURATION), &opt_time,
 						       SETTING(KEY_WARMUP), &opt_events, SETTING(KEY_RAND_TYPE), SETTING(KEY_RANGE_SIZE),
 						       SETTING(KEY_DRIVER), SETTING(KEY_CLIENT_THREADS),
 						       SETTING(KEY_CLIENT_CPUS), SETTING(KEY_PIN), &opt_no_prewarm,

@@ -248,7 +248,7 @@ const struct key_def key_table[_KEY_MAX] = {
 			 .option_help = "uncounted time before each step" },
 	[KEY_DURATION] = { .section = SECTION_EXPERIMENT, .name = "duration", .type = TYPE_DURATION, E(duration_ns),
 			   .min = 1, .def = STRINGIFY(OLTP_DEFAULT_DURATION_S) "s", .help = "measured time per step",
-			   .option = "time", .option_help = "measured time per step" },
+			   .option = "duration", .option_help = "measured time per step" },
 	[KEY_REPEAT] = { .section = SECTION_EXPERIMENT, .name = "repeat", .type = TYPE_REPEAT, E(repeat), .min = 1,
 			 .max = 100, .def = "1",
 			 .help = "server starts per context, or auto: interleaved repeats are added until every ratio is "

@@ -166,7 +166,7 @@ static int factors_from_placements(struct factor_set *fs, const struct link *l)
 }
 
 /* Can a context of kind take f from the side whose setting is in, whose
- * placement is p?  Without placements (--what-if) the only factor not
+ * placement is p?  Without placements (--dry-run) the only factor not
  * written is the session. */
 static bool kind_takes_side(enum context_kind kind, enum cgroup_mode mode, const struct factor *f,
 			    const struct prop_value *in, const struct placement *p)

@@ -476,6 +476,7 @@ static int model_header(struct model *m, const json_t *doc, const json_t **ret_e
 	if (steps && !json_is_array(steps))
 		return -EINVAL;
 	m->name = json_string_value(json_object_get(exp, "name"));
+	m->builds = json_object_get(doc, "slicebench");
 	if (!m->name)
 		m->name = "slicebench";
 	m->baseline = json_string_value(json_object_get(exp, "baseline"));
