@@ -90,7 +90,7 @@ ok $? "and leaves no server behind (it was PID ${spid:-unknown})"
 # 5. kill -9 of a raw server during the first step of three.
 f=$(exp killed)
 sed -i 's/^duration = .*/duration = 6s/' "$f"
-SLICEBENCH_STATE_DIR=$a "$SLICEBENCH" run "$f" --out "$scratch/killed" >/dev/null 2>"$scratch/killed.err" &
+SLICEBENCH_STATE_DIR=$a "$SLICEBENCH" run -v "$f" --out "$scratch/killed" >/dev/null 2>"$scratch/killed.err" &
 pid=$!
 for _ in $(seq 600); do grep -q 'inherit-v1-r1: 1 threads' "$scratch/killed.err" 2>/dev/null && break; sleep 0.1; done
 sleep 2
