@@ -9,20 +9,18 @@
 #include "stats/block.h"
 #include "common/util.h"
 
-/* Each host's cells are cells d * ncols .. and its rounds blocks
- * d * nblocks ..: the widest host's columns and the most rounds. */
+/* Host d's row r is part d * nrows + r of the design: its cells from
+ * (d * nrows + r) * ncols, its rounds blocks from (d * nrows + r) *
+ * nblocks, its columns' variance groups d * ncols + k at every thread
+ * count, its position term d + 1: the widest host's columns, the most
+ * thread counts and the most rounds. */
 struct layout {
-	size_t ncols, nblocks;
+	size_t ncols, nrows, nblocks;
 };
 
-static unsigned model_rounds(const struct model *m)
+static size_t layout_cell(const struct layout *l, size_t d, size_t row, size_t k)
 {
-	unsigned most = 0;
-
-	for (size_t i = 0; i < m->nrows * m->ncols; i++)
-		for (size_t k = 0; k < m->cells[i].n; k++)
-			most = MAX(most, m->cells[i].round[k]);
-	return most;
+	return (d * l->nrows + row) * l->ncols + k;
 }
 
 static long find_row(const struct model *m, long long threads)
@@ -54,28 +52,27 @@ void host_model_done(struct host_model *h)
 	*h = (struct host_model){};
 }
 
-/* The model of one thread count over every host that has it. */
-static int fit_threads(const struct model *m, size_t n, long long threads, const struct layout *l,
-		       struct block_fit *ret)
+/* One model of every thread count of every host. */
+static int fit_hosts(const struct model *m, size_t n, const struct layout *l, struct block_fit *ret)
 {
 	_cleanup_free_ struct block_obs *obs = NULL;
 	size_t cap = 0, nobs = 0, blocks = 0;
 
-	for (size_t d = 0; d < n; d++) {
-		long row = find_row(&m[d], threads);
-
-		cap += row < 0 ? 0 : model_row_size(&m[d], (size_t)row);
-	}
+	for (size_t d = 0; d < n; d++)
+		for (size_t row = 0; row < m[d].nrows; row++)
+			cap += model_row_size(&m[d], row);
 	obs = calloc(cap + 1, sizeof(*obs));
 	if (!obs)
 		return -ENOMEM;
-	for (size_t d = 0; d < n; d++) {
-		long row = find_row(&m[d], threads);
+	for (size_t d = 0; d < n; d++)
+		for (size_t row = 0; row < m[d].nrows; row++) {
+			struct row_place at = { .cell0 = layout_cell(l, d, row, 0),
+						.block0 = (d * l->nrows + row) * l->nblocks, .group0 = d * l->ncols,
+						.position = (unsigned)d + 1 };
 
-		if (row >= 0)
-			model_row_append(&m[d], (size_t)row, 0, d * l->ncols, d * l->nblocks, obs, &nobs, &blocks);
-	}
-	return nobs ? block_fit_nested(obs, nobs, n * l->ncols, n * l->nblocks, ret) : -EDOM;
+			model_row_append(&m[d], row, 0, &at, obs, &nobs, &blocks);
+		}
+	return nobs ? block_fit_nested(obs, nobs, n * l->nrows * l->ncols, n * l->nrows * l->nblocks, ret) : -EDOM;
 }
 
 static void ratio_none(struct stats_ratio *r, double level)
@@ -84,32 +81,34 @@ static void ratio_none(struct stats_ratio *r, double level)
 				   .se = NAN, .sigma = NAN, .family = 1, .p_raw = NAN, .level = level, .mde = NAN };
 }
 
-/* Column k0 of the first host against its baseline, on every host that
- * has the same column and baseline, and each against the first. */
-static int judge_column(const struct model *m, size_t n, const struct layout *l, const struct block_fit *fit, size_t k0,
-			double level, struct host_row *hr)
+/* Column k0 of the first host's row row0 against its baseline, on every
+ * host that has the same column, baseline and thread count, and each
+ * against the first.  A host's own ratio is its report's, Holm-adjusted
+ * in its own table: one interval per ratio, wherever it is printed. */
+static int judge_column(const struct model *m, size_t n, const struct layout *l, const struct block_fit *fit,
+			size_t row0, size_t k0, double level, struct host_row *hr)
 {
-	_cleanup_free_ double *w = calloc(n * l->ncols + 1, sizeof(double));
-	size_t b0 = (size_t)m[0].cols[k0].base;
+	size_t cells = n * l->nrows * l->ncols, b0 = (size_t)m[0].cols[k0].base;
+	_cleanup_free_ double *w = calloc(cells + 1, sizeof(double));
 	int r = 0;
 
 	if (!w)
 		return -ENOMEM;
 	for (size_t d = 0; d < n && r >= 0; d++) {
-		long k = find_col(&m[d], hr->column), b;
+		long k = find_col(&m[d], hr->column), row = find_row(&m[d], hr->threads), b;
 
 		ratio_none(&hr->ratio[d], level);
 		ratio_none(&hr->differ[d], level);
-		if (!fit || k < 0 || (b = m[d].cols[k].base) < 0 || !streq(m[d].cols[b].label, hr->baseline))
+		if (k < 0 || row < 0 || (b = m[d].cols[k].base) < 0 || !streq(m[d].cols[b].label, hr->baseline))
 			continue;
-		r = block_ratio(fit, d * l->ncols + (size_t)k, d * l->ncols + (size_t)b, level, &hr->ratio[d]);
-		if (r < 0 || d == 0)
+		hr->ratio[d] = model_cell(&m[d], (size_t)row, (size_t)k)->vs_base;
+		if (!fit || d == 0)
 			continue;
-		memset(w, 0, n * l->ncols * sizeof(double));
-		w[d * l->ncols + (size_t)k] += 1;
-		w[d * l->ncols + (size_t)b] -= 1;
-		w[k0] -= 1;
-		w[b0] += 1;
+		memset(w, 0, cells * sizeof(double));
+		w[layout_cell(l, d, (size_t)row, (size_t)k)] += 1;
+		w[layout_cell(l, d, (size_t)row, (size_t)b)] -= 1;
+		w[layout_cell(l, 0, row0, k0)] -= 1;
+		w[layout_cell(l, 0, row0, b0)] += 1;
 		r = block_ratio_of(fit, w, level, &hr->differ[d]);
 	}
 	return r;
@@ -124,16 +123,12 @@ static bool overlaps(const struct model *m, size_t n, long long threads, const c
 	return false;
 }
 
-/* Every row of one thread count: its fit, then each column's contrasts. */
-static int judge_threads(const struct model *m, size_t n, const struct layout *l, size_t row0, struct host_model *h)
+/* Every row of one thread count: each column's contrasts. */
+static int judge_threads(const struct model *m, size_t n, const struct layout *l, const struct block_fit *fit,
+			 size_t row0, struct host_model *h)
 {
-	struct block_fit fit = {};
-	int r = fit_threads(m, n, m[0].threads[row0], l, &fit);
-	bool fitted = r >= 0;
+	int r = 0;
 
-	if (r == -ENOMEM)
-		return r;
-	r = 0;
 	for (size_t k = 0; k < m[0].ncols && r >= 0; k++) {
 		struct host_row *hr = &h->rows[h->nrows];
 
@@ -150,9 +145,8 @@ static int judge_threads(const struct model *m, size_t n, const struct layout *l
 			break;
 		}
 		h->nrows++;
-		r = judge_column(m, n, l, fitted ? &fit : NULL, k, h->level, hr);
+		r = judge_column(m, n, l, fit, row0, k, h->level, hr);
 	}
-	block_fit_done(&fit);
 	return r;
 }
 
@@ -283,7 +277,9 @@ static int notes_make(const struct model *m, struct host_model *h)
 int host_model_build(const struct model *m, const char *const *labels, size_t n, double level, struct host_model *ret)
 {
 	struct host_model h = { .n = n, .labels = labels, .level = level };
+	struct block_fit fit = {};
 	struct layout l = {};
+	bool fitted;
 	int r = 0;
 
 	*ret = h;
@@ -291,13 +287,23 @@ int host_model_build(const struct model *m, const char *const *labels, size_t n,
 		return -EINVAL;
 	for (size_t d = 0; d < n; d++) {
 		l.ncols = MAX(l.ncols, m[d].ncols);
+		l.nrows = MAX(l.nrows, m[d].nrows);
 		l.nblocks = MAX(l.nblocks, (size_t)model_rounds(&m[d]));
 	}
 	h.rows = calloc(m[0].nrows * m[0].ncols + 1, sizeof(*h.rows));
 	if (!h.rows)
 		return -ENOMEM;
+	r = fit_hosts(m, n, &l, &fit);
+	if (r == -ENOMEM) {
+		host_model_done(&h);
+		return r;
+	}
+	fitted = r >= 0;
+	h.pooled = fitted && fit.pooled && fit.groups_asked > 1;
+	r = 0;
 	for (size_t row = 0; row < m[0].nrows && r >= 0; row++)
-		r = judge_threads(m, n, &l, row, &h);
+		r = judge_threads(m, n, &l, fitted ? &fit : NULL, row, &h);
+	block_fit_done(&fit);
 	if (r >= 0)
 		h.family = adjust(&h);
 	if (r >= 0)

@@ -6,9 +6,11 @@
  *
  *     ln TPS = cell[host, context] + round[host, r] + e
  *
- * each host's rounds its own blocks and its own sigma (a noisier host
- * widens an interval by its own noise, on Satterthwaite's degrees of
- * freedom), and the interaction the contrast
+ * one model of every thread count of every host, each host's rounds its
+ * own blocks, each host's column its own sigma at every thread count (a
+ * noisier host or context widens an interval by its own noise, on
+ * Satterthwaite's degrees of freedom), each host its own term for the
+ * first unit of a round, and the interaction the contrast
  * (l[h,c] - l[h,base]) - (l[1,c] - l[1,base]), Holm-adjusted across the
  * table.  Compared where the hosts overlap (the
  * thread counts and columns both have); the rest is listed.  Pure, no
@@ -25,7 +27,7 @@
 struct host_row {
 	long long threads;
 	const char *column, *baseline; /* borrowed from the first host's model */
-	struct stats_ratio *ratio;     /* [n]: each host's ratio to its baseline, at the model's level, unadjusted */
+	struct stats_ratio *ratio;     /* [n]: each host's ratio to its baseline, its report's (Holm in its table) */
 	struct stats_ratio *differ;    /* [n]: host d's ratio over the first's, Holm-adjusted; [0] none */
 };
 
@@ -39,6 +41,7 @@ struct host_model {
 	char **not_compared; /* sentences: what one host has and another has not */
 	size_t n_not_compared;
 	bool any_significant;
+	bool pooled; /* the starts could not give each host's column its own sigma: one per host and thread count */
 };
 
 /* The interaction of models m[0..n) (the same experiment from n hosts) at

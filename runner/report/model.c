@@ -26,6 +26,7 @@ void model_done(struct model *m)
 	for (size_t i = 0; m->cells && i < m->nrows * m->ncols; i++) {
 		free(m->cells[i].tps);
 		free(m->cells[i].round);
+		free(m->cells[i].slot);
 	}
 	free(m->cells);
 	json_decref(m->failures);
@@ -260,11 +261,14 @@ static int cell_summarize(struct cell *c, double *tps, const unsigned *round, do
 {
 	c->tps = malloc(c->n * sizeof(double));
 	c->round = malloc(c->n * sizeof(unsigned));
-	if (!c->tps || !c->round)
+	c->slot = malloc(c->n * sizeof(unsigned));
+	if (!c->tps || !c->round || !c->slot)
 		return -ENOMEM;
-	/* Before the medians sort them: the verdicts pair a TPS with its round. */
+	/* Before the medians sort them: the verdicts pair a TPS with its
+	 * round and its place in the round's order (after the rounds). */
 	memcpy(c->tps, tps, c->n * sizeof(double));
 	memcpy(c->round, round, c->n * sizeof(unsigned));
+	memcpy(c->slot, round + ns, c->n * sizeof(unsigned));
 	c->across_cv = stats_cv(tps, c->n);
 	c->median = stats_median(tps, c->n);
 	c->min = tps[0];
@@ -286,7 +290,8 @@ static void cell_clear(struct cell *c)
 		c->mechanism[k] = NAN;
 }
 
-/* buf holds CELL_SERIES x nsteps doubles, rounds the steps' rounds. */
+/* buf holds CELL_SERIES x nsteps doubles, rounds the steps' rounds and
+ * then their slots. */
 static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t col, double *buf, unsigned *rounds)
 {
 	size_t ns = json_array_size(steps), np = 0, nw = 0, ntel[_TEL_MAX] = {}, i;
@@ -306,6 +311,7 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 			continue;
 		}
 		rounds[c->n] = (unsigned)MAX(1, json_integer_value(json_object_get(s, "repeat")));
+		rounds[ns + c->n] = (unsigned)MAX(0, json_integer_value(json_object_get(s, "slot")));
 		tps[c->n++] = report_step_tps(s);
 		p = json_object_get(json_object_get(s, "latency_ms"), "p95");
 		if (json_is_number(p))
@@ -596,7 +602,7 @@ static int make_columns(struct model *m, const struct strv *ctxs)
 static int compute_cells(struct model *m, const json_t *steps)
 {
 	_cleanup_free_ double *buf = calloc(CELL_SERIES * json_array_size(steps) + 1, sizeof(double));
-	_cleanup_free_ unsigned *rounds = calloc(json_array_size(steps) + 1, sizeof(unsigned));
+	_cleanup_free_ unsigned *rounds = calloc(2 * json_array_size(steps) + 1, sizeof(unsigned));
 	const json_t *s;
 	size_t i;
 	int r;

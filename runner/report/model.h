@@ -72,6 +72,7 @@ struct cell {
 	long long stalled_s;
 	double *tps;	    /* the n successful repeats' TPS */
 	unsigned *round;    /* the round (repeat) of each */
+	unsigned *slot;	    /* its place in its round's order, from 1; 0: not recorded */
 	double median, min, max;
 	double within_cv; /* noise within a start: the CV of a step's per-second TPS, median over the repeats */
 	double across_cv; /* noise across starts: the CV of the repeats' TPS; NAN: fewer than 2 */
@@ -148,6 +149,15 @@ struct model {
 	unsigned pilot; /* repeat = auto: the pilot's rounds, whose spread the intervals take; 0: none */
 	bool any_too_many_failed;
 	size_t family_noise; /* the noise verdicts the Holm adjustment is across */
+	/* The model's noise: each column its own sigma, or (pooled) one per
+	 * thread count where the starts could not give each its own; and
+	 * the position term, the first unit of a round against the rest
+	 * (.ratio NAN: none; position_dropped: the orders left it
+	 * inestimable). */
+	bool pooled;
+	size_t noise_groups;
+	struct stats_ratio position;
+	bool position_dropped;
 };
 
 /* The verdicts of every cell (report/verdicts.c): per thread count the
@@ -164,16 +174,27 @@ int model_judge(struct model *m);
 int noise_cell(struct cell *c, const double *tps, const double *within, size_t nw, double level);
 int noise_judge(struct model *m);
 
+/* Where a row's observations go in a block model: column k as cell
+ * cell0 + k in variance group group0 + k (a column's noise, at every
+ * thread count), round r as block block0 + r - 1, the first unit of a
+ * round under position term position. */
+struct row_place {
+	size_t cell0, block0, group0;
+	unsigned position;
+};
+
 /* The observations of the block model in a row: log TPS of every column
  * that takes part (its starts did not fail too often), up to round until
- * (0: all), appended to obs[*n...] with column k as cell cell0 + k and
- * round r as block block0 + r - 1; *ret_blocks grows to the blocks used.
- * obs must have room for model_row_size() more.  report fits one model's
- * row, compare every host's rows together (report/hosts.c). */
+ * (0: all), appended to obs[*n...] as at says; *ret_blocks grows to the
+ * blocks used.  obs must have room for model_row_size() more.  report
+ * fits every row of one model together, compare every host's
+ * (report/hosts.c). */
 struct block_obs;
 size_t model_row_size(const struct model *m, size_t row);
-void model_row_append(const struct model *m, size_t row, unsigned until, size_t cell0, size_t block0,
+void model_row_append(const struct model *m, size_t row, unsigned until, const struct row_place *at,
 		      struct block_obs *obs, size_t *n, size_t *ret_blocks);
+/* The most rounds any cell has. */
+unsigned model_rounds(const struct model *m);
 
 /* The verdicts at level (0.95).  -EINVAL: doc is not a document of record,
  * or level is outside (0, 1); -EPROTONOSUPPORT: an unknown format_version;

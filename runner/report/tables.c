@@ -295,12 +295,17 @@ static bool any_base_ratio(const struct model *m)
 static void print_method(const struct model *m, const char *over, size_t family, bool df_note, bool markdown,
 			 FILE *out)
 {
-	fprintf(out, "%sratio: to %s, from one model of log TPS, column + round (each round runs every column once, "
-		     "in an order drawn afresh), by least squares; %g%% intervals and p from its residual sigma, "
-		     "Holm-adjusted across the %zu ratio%s of this table; n.s.: the interval contains 1\n",
-		markdown ? "\n" : "", over, 100 * m->level, family, family == 1 ? "" : "s");
+	fprintf(out, "%sratio: to %s, from one model of log TPS, column + round + the first unit of a round (each round "
+		     "runs every column once, in a balanced order), by least squares; %s; %g%% intervals and p on "
+		     "Satterthwaite's degrees of freedom, Holm-adjusted across the %zu ratio%s of this table, each "
+		     "interval at its Holm step's level; n.s.: the interval contains 1\n",
+		markdown ? "\n" : "", over,
+		m->pooled ? "one sigma between starts per thread count (too few starts to give each column its own, so "
+			    "a noisier column's intervals are too narrow)"
+			  : "each column its own sigma between starts, the same at every thread count",
+		100 * m->level, family, family == 1 ? "" : "s");
 	if (m->pilot)
-		fprintf(out, "%srepeat = auto: the residual sigma and degrees of freedom are the pilot's %u rounds', whose "
+		fprintf(out, "%srepeat = auto: the sigmas and degrees of freedom are the pilot's %u rounds', whose "
 			     "spread chose the number of rounds (Stein's two-stage rule)\n",
 			markdown ? "\n" : "", m->pilot);
 	if (df_note && m->min_df < 3)
@@ -308,6 +313,17 @@ static void print_method(const struct model *m, const char *over, size_t family,
 			     "%.1f on 8; with 2 repeats a column no %g%% verdict is possible short of a very large gap\n",
 			markdown ? "\n" : "", m->min_df, m->min_df == 1 ? "" : "s", stats_t_critical(m->level, m->min_df),
 			stats_t_critical(m->level, 8), 100 * m->level);
+}
+
+/* The position term, where its interval excludes 1: what the first unit
+ * of a round lost (or gained), which the model took out of every ratio. */
+static void print_position(const struct model *m, bool markdown, FILE *out)
+{
+	if (isnan(m->position.ratio) || m->position.verdict != STATS_SIGNIFICANT)
+		return;
+	fprintf(out, "%sthe first unit of a round ran %.2fx (%.2f-%.2f) of the rest (a cold start: page cache, the first "
+		     "start after prepare); the model takes it out of every ratio\n",
+		markdown ? "\n" : "", m->position.ratio, m->position.lo, m->position.hi);
 }
 
 /* "1.24x (1.02-1.50) p=0.03" of a cross-check. */
@@ -573,6 +589,7 @@ int render_tables(const struct model *m, const struct report_options *o, bool ma
 		table_done(&t);
 		if (i == 0 && any_base_ratio(m)) {
 			print_method(m, m->baseline, m->family_base, true, markdown, out);
+			print_position(m, markdown, out);
 			print_verdict_notes(m, false, markdown, out);
 		}
 		if (i == 0)
