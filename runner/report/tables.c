@@ -333,9 +333,11 @@ static const char *crosscheck_text(double ratio, double lo, double hi, double p,
 	return buf;
 }
 
-/* What a verdict's cross-checks say where they disagree with it: Welch's
- * t on the two columns alone, and the rank-based interval where the rank
- * test can reach the level at all with these repeats. */
+/* What a verdict's cross-checks say where they disagree with it, each
+ * Holm-adjusted across its table as the verdicts are: Welch's t on the two
+ * columns alone, and the rank-based test where it can reject at all with
+ * these repeats.  Said as agreeing or not with the verdict, which alone
+ * says whether a difference was shown. */
 static void print_disagreements(const struct stats_ratio *v, const struct stats_ratio *welch,
 				const struct stats_rank *rank, double level, FILE *out)
 {
@@ -343,10 +345,12 @@ static void print_disagreements(const struct stats_ratio *v, const struct stats_
 	char buf[96];
 
 	if (!isnan(welch->p) && (welch->verdict == STATS_SIGNIFICANT) != sig)
-		fprintf(out, "; Welch's t on the two alone says %s: %s", sig ? "n.s." : "significant",
+		fprintf(out, "; Welch's t on the two alone, Holm-adjusted alike, %s: %s",
+			sig ? "does not bear it out" : "would have called a difference",
 			crosscheck_text(welch->ratio, welch->lo, welch->hi, welch->p, buf, sizeof(buf)));
 	if (rank->reaches && !isnan(rank->p) && (rank->p < 1 - level) != sig)
-		fprintf(out, "; rank-based (Hodges-Lehmann, Mann-Whitney) says %s: %s", sig ? "n.s." : "significant",
+		fprintf(out, "; the rank-based test (Hodges-Lehmann, Mann-Whitney), Holm-adjusted alike, %s: %s",
+			sig ? "does not bear it out" : "would have called a difference",
 			crosscheck_text(rank->ratio, rank->lo, rank->hi, rank->p, buf, sizeof(buf)));
 }
 
