@@ -254,7 +254,7 @@ static void check_formats(const json_t *amd)
 	       "csv header");
 	is_int((long long)count_lines(s), 5, "csv: header and one row per cell (2 columns x 2 thread counts)");
 	is_str(line_with_prefix(s, "service,1,"),
-	       "service,1,105.000,95.000,120.000,3,1.0653,1.0119,1.1216,0.033896,2.00,0.9500,true,0.033896,1,1.0662,"
+	       "service,1,105.000,95.000,120.000,3,1.0653,1.0119,1.1216,0.033896,2.00,0.9500,true,0.033896,1,1.0699,"
 	       "0.0146,,0.1180,0,0,0",
 	       "csv cell: the model's verdict, no per-second samples, 11.8%% across starts");
 	is_str(line_with_prefix(s, "service,2,"), "service,2,,,,0,,,,,,,,,,,,,,0,1,0", "csv gap is empty, not 0");

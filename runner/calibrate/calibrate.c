@@ -153,11 +153,22 @@ static void finished(void *userdata, const json_t *doc, const char *dir _unused_
 	c->analysed = r >= 0;
 }
 
+/* The ratios of a run of the file's report table: each column but the
+ * baseline's, at each vary value and thread count. */
+static size_t file_family(const struct calibrator *c)
+{
+	size_t values = experiment_n_values(&c->file);
+
+	return c->file.n_threads * (c->file_cells > values ? c->file_cells - values : 1);
+}
+
 /* What the file's repeats can tell from noise at this sigma: a
- * comparison of two of its columns, file_repeat starts a side. */
+ * comparison of two of its columns, file_repeat starts a side, at the
+ * level of the first Holm step of its report's table. */
 static double file_mde(const struct calibrator *c, double *ret_df)
 {
-	return stats_design_mde(c->res.sigma, c->file_cells, c->file_repeat, c->args.confidence, ret_df);
+	return stats_design_mde(c->res.sigma, c->file_cells, c->file_repeat, c->file.n_threads, file_family(c),
+				c->args.confidence, ret_df);
 }
 
 static void print_result(const struct calibrator *c)

@@ -199,7 +199,7 @@ static void power_print(const struct run_plan *p, double level)
 	struct server_config cfg = {};
 	char source[320] = "";
 	unsigned repeat = e->repeat_auto ? RUN_AUTO_PILOT : e->repeat;
-	size_t cells = 0, t = 0;
+	size_t cells = 0, t = 0, family;
 	double sigma, df, mde;
 
 	for (size_t c = 0; c < e->n_contexts; c++)
@@ -211,11 +211,15 @@ static void power_print(const struct run_plan *p, double level)
 		t++;
 	if (t == e->n_threads)
 		(void)calibration_sigma_for_plan(cfg.state_dir, e->threads[t = 0], &sigma, source, sizeof(source));
-	mde = stats_design_mde(sigma, cells, repeat, level, &df);
-	printf("at a spread of %.1f%% between starts at %ld thread%s (%s), %u repeat%s of %zu columns (%.0f degrees of "
-	       "freedom) tell a gap of %.2fx from noise with %.0f%% power\n",
+	/* The report's table: each column but the baseline's at each vary
+	 * value and thread count, Holm's first step the level of an n.s. */
+	family = e->n_threads * (cells > experiment_n_values(e) ? cells - experiment_n_values(e) : 1);
+	mde = stats_design_mde(sigma, cells, repeat, e->n_threads, family, level, &df);
+	printf("at a spread of %.1f%% between starts at %ld thread%s (%s), %u repeat%s of %zu columns (%.1f degrees of "
+	       "freedom) tell a gap of %.2fx from noise with %.0f%% power (noncentral t, at the level of the first Holm "
+	       "step of the %zu ratios of the report's table)\n",
 	       100 * sigma, e->threads[t], e->threads[t] == 1 ? "" : "s", source, repeat, repeat == 1 ? "" : "s", cells,
-	       df, mde, 100 * STATS_POWER);
+	       df, mde, 100 * STATS_POWER, family);
 }
 
 /* What the run's callbacks need: the experiment, the level, and the
