@@ -2,6 +2,7 @@
  * TPS for explain's shares (the method is stated in stats.h).  GSL gives
  * the t distribution. */
 #include <math.h>
+#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_integration.h>
@@ -225,6 +226,39 @@ void stats_sigma_interval(double sigma, double df, double level, double *ret_lo,
 		return;
 	*ret_lo = sigma * sqrt(df / gsl_cdf_chisq_Pinv(1 - alpha / 2, df));
 	*ret_hi = sigma * sqrt(df / gsl_cdf_chisq_Pinv(alpha / 2, df));
+}
+
+void stats_sd_interval_robust(const double *x, size_t n, double level, double *ret_lo, double *ret_hi)
+{
+	_cleanup_free_ double *sorted = malloc((n + 1) * sizeof(double));
+	double mean, var, nn = (double)n, z = gsl_cdf_ugaussian_Qinv((1 - level) / 2), c, trim, m = 0, m4 = 0, kurt, se;
+	size_t cut, kept = 0;
+
+	*ret_lo = *ret_hi = NAN;
+	if (n < 5 || !sorted)
+		return;
+	stats_mean_var(x, n, &mean, &var);
+	if (!(var > 0))
+		return;
+	/* The trimmed mean, 1 / (2 sqrt(n - 4)) off each end. */
+	memcpy(sorted, x, n * sizeof(double));
+	qsort(sorted, n, sizeof(double), stats_cmp_double);
+	trim = 1 / (2 * sqrt(nn - 4));
+	cut = (size_t)floor(trim * nn);
+	for (size_t i = cut; i < n - cut; i++, kept++)
+		m += sorted[i];
+	m /= (double)kept;
+	for (size_t i = 0; i < n; i++)
+		m4 += pow(x[i] - m, 4);
+	kurt = nn * m4 / pow(var * (nn - 1), 2);
+	/* The sample kurtosis falls short of a heavy tail's: its small-sample
+	 * correction, ((n + 1) g2 + 6) (n - 1) / ((n - 2) (n - 3)) on the
+	 * excess g2, widens the interval where the tails are heavy. */
+	kurt = 3 + MAX(0, ((nn + 1) * (kurt - 3) + 6) * (nn - 1) / ((nn - 2) * (nn - 3)));
+	c = nn / (nn - z);
+	se = c * sqrt(MAX(0, kurt - (nn - 3) / nn) / (nn - 1));
+	*ret_lo = sqrt(exp(log(c * var) - z * se));
+	*ret_hi = sqrt(exp(log(c * var) + z * se));
 }
 
 void stats_wilson(size_t k, size_t n, double level, double *ret_lo, double *ret_hi)

@@ -117,6 +117,13 @@ double stats_design_mde(double sigma, size_t cells, unsigned rounds, size_t rows
  * to sigma sqrt(df / chi2(alpha/2, df)).  NAN both without df. */
 void stats_sigma_interval(double sigma, double df, double level, double *ret_lo, double *ret_hi);
 
+/* The interval at level of the standard deviation of x[0..n) that holds
+ * without normal tails: Bonett's (2006), which widens the log-variance's
+ * by the sample's kurtosis about a trimmed mean (the chi-square interval
+ * covered 66% under Student's t on 3 degrees of freedom).  NAN both with
+ * fewer than 5 values. */
+void stats_sd_interval_robust(const double *x, size_t n, double level, double *ret_lo, double *ret_hi);
+
 /* Wilson's score interval at level for k successes in n trials (0 with
  * k == 0, 1 with k == n); NAN both for n == 0. */
 void stats_wilson(size_t k, size_t n, double level, double *ret_lo, double *ret_hi);
