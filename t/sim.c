@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
+#include "explain/explain.h"
 #include "report/report.h"
 #include "run/order.h"
 #include "store/results.h"
@@ -343,4 +344,34 @@ bool sim_any_differ(const json_t *cmp)
 			if (json_is_true(json_object_get(d, "significant")))
 				return true;
 	return false;
+}
+
+json_t *sim_explanation_json(const char *path)
+{
+	_cleanup_free_ char *why = NULL, *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	json_t *j;
+
+	if (!f || explain_report(path, true, 0, 0, f, &why) < 0)
+		bail_out("explain_report %s: %s", path, strempty(why));
+	fclose(f);
+	j = json_loads(text, 0, NULL);
+	if (!j)
+		bail_out("the explanation's JSON does not parse");
+	return j;
+}
+
+json_t *sim_screen(const char *path, struct mixes *m, struct truth *t, struct explain_record *rec)
+{
+	struct design d;
+	unsigned all = (1u << m->n) - 1;
+
+	design_full(all, all, &d);
+	sim_write_stage(path, "screen", &d, m, 3, t);
+	sim_record_init(rec, m->n);
+	rec->stage[STAGE_SCREEN] = (struct stage_record){ .present = true, .factors = all };
+	if (explain_record_write(path, rec) < 0)
+		bail_out("explain_record_write");
+	return sim_explanation_json(path);
 }

@@ -96,6 +96,11 @@ void sim_write_stage(const char *path, const char *name, const struct design *d,
 /* The record of an explain directory of n factors, f0.., a against b at
  * 1 thread, experiment sim. */
 void sim_record_init(struct explain_record *rec, size_t n);
+/* explain_report()'s JSON of the explain directory at path (to json_decref()). */
+json_t *sim_explanation_json(const char *path);
+/* The screen of m (A the closure), 3 rounds, recorded in rec; its
+ * explanation. */
+json_t *sim_screen(const char *path, struct mixes *m, struct truth *t, struct explain_record *rec);
 
 /* ---- report's answers ---- */
 

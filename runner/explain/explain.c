@@ -274,7 +274,7 @@ static void record_make(struct explainer *x)
 	struct explain_record *r = &x->rec;
 
 	*r = (struct explain_record){ .threads = x->args.threads, .level = x->args.confidence, .width = x->args.width,
-				      .n_factors = x->fs.n, .closure_is_a = x->fs.closure_is_a, .seed = x->args.seed };
+				      .n_factors = x->fs.n, .closure_is_a = x->fs.closure_is_a };
 	snprintf(r->experiment, sizeof(r->experiment), "%s", x->e.name);
 	snprintf(r->a, sizeof(r->a), "%s", x->args.a);
 	snprintf(r->b, sizeof(r->b), "%s", x->args.b);

@@ -38,7 +38,7 @@ struct explain_record {
 	char proxy_hybrids[16]; /* the kind of the hybrids' proxy; "": none */
 	bool closure_is_a;
 	char unmovable[1024];
-	uint64_t seed; /* of the bootstrap */
+	uint64_t seed; /* of the rounds' orders */
 	struct stage_record stage[_STAGE_MAX];
 };
 

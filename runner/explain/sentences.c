@@ -53,19 +53,15 @@ static bool print_gap(const struct explain_record *rec, const struct explanation
 	return false;
 }
 
-/* Each factor's share, its interval, what it moves alone, the bootstrap. */
+/* Each factor's share, its interval, what it moves alone. */
 static void print_factors(const struct explain_record *rec, const struct explanation *x, FILE *out)
 {
 	char iv[32], alone[32];
 	size_t family = 0;
-	bool boot = false;
 
-	for (size_t k = 0; k < rec->n_factors; k++) {
+	for (size_t k = 0; k < rec->n_factors; k++)
 		family = MAX(family, x->shapley[k].family);
-		boot |= !isnan(x->boot_lo[k]);
-	}
-	fprintf(out, "%-40s %7s %-22s %7s %s\n", "factor", "share", "interval (Fieller)", "alone",
-		boot ? "bootstrap over rounds" : "");
+	fprintf(out, "%-40s %7s %-22s %7s\n", "factor", "share", "interval (Fieller)", "alone");
 	for (size_t k = 0; k < rec->n_factors; k++) {
 		if (!((x->factors >> k) & 1)) {
 			fprintf(out, "%-40s %7s (screened out: main effect %.0f%%)\n", rec->labels[k], "",
@@ -75,17 +71,14 @@ static void print_factors(const struct explain_record *rec, const struct explana
 		snprintf(alone, sizeof(alone), "%.0f%%", pct(x->alone[k].share));
 		fprintf(out, "%-40s %6.0f%% %-22s %7s", rec->labels[k], pct(x->shapley[k].share),
 			sentences_interval(&x->shapley[k], iv, sizeof(iv)), alone);
-		if (!isnan(x->boot_lo[k]))
-			fprintf(out, " %.0f-%.0f%%", pct(x->boot_lo[k]), pct(x->boot_hi[k]));
 		fputc('\n', out);
 	}
 	fprintf(out, "%-40s %6.0f%% %s\n", rec->closure_is_a ? "all of them (A itself)" : "all of them (the closure)",
 		pct(x->closure.share), rec->closure_is_a ? "" : sentences_interval(&x->closure, iv, sizeof(iv)));
 	fprintf(out, "(share: the factor's exact Shapley value, what it adds to log TPS averaged over every order of "
 		     "adding the factors to %s, of the gap; %g%% intervals from the model, Holm-adjusted across the %zu "
-		     "factor%s; alone: added to %s by itself%s)\n",
-		rec->b, 100 * rec->level, family, plural((long)family), rec->b,
-		boot ? "; bootstrap: percentiles over the rounds resampled" : "");
+		     "factor%s; alone: added to %s by itself)\n",
+		rec->b, 100 * rec->level, family, plural((long)family), rec->b);
 }
 
 /* The pairs' interactions, those claimed first. */
