@@ -22,7 +22,7 @@ CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 LDFLAGS += -pthread $(EXTRA_LDFLAGS)
 LDLIBS += $(PKG_LIBS) -lm
 
-LIB_SRCS := $(sort $(wildcard common/*.c) $(wildcard slices/*/*.c) $(wildcard runner/*/*.c))
+LIB_SRCS := $(sort $(wildcard common/*.c) $(wildcard slices/*/*.c) $(wildcard runner/*/*.c) $(wildcard runner/*/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 TEST_CSRCS := $(sort $(wildcard t/*.c))
 # t/NNN-name.c are tests; the other t/*.c (TAP, the test server) are linked into each.
@@ -52,7 +52,7 @@ $(B)/cflags: FORCE
 	$(eval FLAGS_WAS := $(shell mkdir -p $(B))$(if $(wildcard $@),$(file <$@)))
 	$(if $(and $(findstring $(FLAGS_WAS),$(FLAGS_NOW)),$(findstring $(FLAGS_NOW),$(FLAGS_WAS))),,$(file >$@,$(FLAGS_NOW)))
 
-$(B)/%.o: %.c $(wildcard common/*.h slices/*/*.h runner/*/*.h t/*.h) $(B)/cflags
+$(B)/%.o: %.c $(wildcard common/*.h slices/*/*.h runner/*/*.h runner/*/*/*.h t/*.h) $(B)/cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -It -c -o $@ $<
 
@@ -82,7 +82,7 @@ asan:
 # against the ASan binary.
 ASAN_UNIT_TESTS := $(addprefix build-asan/t/,012-topology.t 035-tables.t 041-histogram.t 043-sysbench-report.t \
 	046-pgbench-report.t 060-report.t 061-stats.t 063-stall-rule.t 064-explain-attribution.t 066-calibrate.t 071-explain-factors.t 091-hostile-files.t \
-	094-secrets.t) \
+	094-secrets.t 110-explain-set-sentences.t 111-explain-holdout-sentences.t 112-explain-failures.t 113-explain-not-shown.t) \
 	t/096-results-hostile.t t/097-bad-input.t t/067-html-report.t
 asan-unit: asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=suppressions=$(CURDIR)/t/lsan.supp \

@@ -46,6 +46,76 @@ int trust_code_file(const char *path, char **ret_why)
 	return 0;
 }
 
+static bool is_search_path(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len >= 4 && streq(name + len - 4, "PATH");
+}
+
+/* Each directory of a search path: absolute and root's alone. */
+static int trust_search_path(const char *value, char **ret_why)
+{
+	const char *p = value;
+
+	for (;;) {
+		size_t len = strcspn(p, ":");
+		_cleanup_free_ char *dir = strndup(p, len);
+
+		if (!dir)
+			return -ENOMEM;
+		if (dir[0] != '/')
+			return xasprintf(ret_why, "'%s' in %s is not an absolute directory (it means the current one)", dir,
+					 value) < 0 ? -ENOMEM : -EPERM;
+		/* A missing one could be made later by whoever may write above it. */
+		if (dir_check_trusted(dir) < 0)
+			return xasprintf(ret_why, "%s is no directory that root alone can change", dir) < 0 ? -ENOMEM : -EPERM;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
+/* Every word of the value that is a path (it holds a slash) names a file
+ * or a directory of root's alone. */
+static int trust_paths_in(const char *value, char **ret_why)
+{
+	_cleanup_free_ char *copy = strdup(value);
+	char *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *w = strtok_r(copy, " :\t=,", &save); w; w = strtok_r(NULL, " :\t=,", &save)) {
+		struct stat st;
+		int r;
+
+		if (!strchr(w, '/'))
+			continue;
+		r = stat(w, &st) == 0 && S_ISDIR(st.st_mode) ? (dir_check_trusted(w) < 0 ? -EPERM : 0)
+							     : trust_code_file(w, ret_why);
+		if (r == -EPERM && !*ret_why)
+			return xasprintf(ret_why, "%s is a directory someone other than root can change", w) < 0 ? -ENOMEM
+														 : -EPERM;
+		if (r < 0)
+			return r == -ENOMEM ? r : -EPERM;
+	}
+	return 0;
+}
+
+int trust_env_value(const char *name, const char *value, char **ret_why)
+{
+	*ret_why = NULL;
+	if (!trust_env_chooses_code(name))
+		return 0;
+	if (streq(name, "LD_PRELOAD") || streq(name, "LD_AUDIT")) {
+		int r = trust_preload_list(value, ret_why);
+		return r < 0 && r != -ENOMEM ? -EPERM : r;
+	}
+	if (is_search_path(name))
+		return trust_search_path(value, ret_why);
+	return trust_paths_in(value, ret_why);
+}
+
 int trust_preload_list(const char *value, char **ret_why)
 {
 	_cleanup_free_ char *copy = strdup(value);

@@ -21,3 +21,12 @@ int trust_code_file(const char *path, char **ret_why);
  * between them): a name without a slash is found by the loader in the
  * system's own directories and is trusted as they are. */
 int trust_preload_list(const char *value, char **ret_why);
+
+/* 0 if the value of variable name (trust_env_chooses_code()) names only
+ * code that root alone could have put there, the host's: LD_PRELOAD and
+ * LD_AUDIT as trust_preload_list(); a search path (PATH, LD_LIBRARY_PATH,
+ * GCONV_PATH, any *PATH) only absolute directories that root alone can
+ * change (dir_check_trusted(): there, and no empty or relative element,
+ * which means the current directory); any other value every path in it.  A variable
+ * that chooses no code is 0.  -EPERM with why in *ret_why if not. */
+int trust_env_value(const char *name, const char *value, char **ret_why);

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -492,6 +493,24 @@ bool name_is_valid(const char *s)
 		if (!(islower((unsigned char)s[n]) || isdigit((unsigned char)s[n]) || s[n] == '-' || s[n] == '_'))
 			return false;
 	return n <= 40;
+}
+
+const char *user_name_refusal(const char *name)
+{
+	struct passwd *pw;
+	size_t n;
+
+	if (!(islower((unsigned char)name[0]) || name[0] == '_'))
+		return "a user name starts with a lowercase letter or _ (a number would be taken as a uid)";
+	for (n = 0; name[n]; n++)
+		if (!(islower((unsigned char)name[n]) || isdigit((unsigned char)name[n]) || name[n] == '-' || name[n] == '_'))
+			return "a user name is lowercase letters, digits, - and _";
+	if (n > 32)
+		return "a user name is at most 32 characters";
+	if (streq(name, "root") || ((pw = getpwnam(name)) && pw->pw_uid == 0))
+		return "the server's account is never root: a server running as root writes files of root's in the "
+		       "datadir, and every program it starts runs as root";
+	return NULL;
 }
 
 int xasprintf(char **ret, const char *fmt, ...)

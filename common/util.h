@@ -132,6 +132,11 @@ bool executable_in_path(const char *name, char **ret);
  * [a-z0-9][a-z0-9_-]{0,39}. */
 bool name_is_valid(const char *s);
 
+/* Why name may not be the server's account, or NULL if it may: a portable
+ * name ([a-z_][a-z0-9_-], at most 32: never numeric, which useradd, chown
+ * and User= would take as a uid), neither root nor an account of uid 0. */
+const char *user_name_refusal(const char *name);
+
 /* asprintf that returns -ENOMEM on failure and sets *ret only on success. */
 int xasprintf(char **ret, const char *fmt, ...) _printf_(2, 3);
 

@@ -4,6 +4,7 @@
 
 #include "common/util.h"
 #include "cli/verbs.h"
+#include "run/managed.h"
 
 static void usage(FILE *f)
 {
@@ -15,6 +16,8 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	_cleanup_free_ char *msg = NULL;
+
 	if (argc < 2) {
 		fprintf(stderr, "slicebench: no verb given\n");
 		usage(stderr);
@@ -27,6 +30,10 @@ int main(int argc, char **argv)
 	if (streq(argv[1], "--version")) {
 		printf("slicebench " SLICEBENCH_VERSION "\n");
 		return 0;
+	}
+	if (managed_check_environment(&msg) < 0) {
+		fprintf(stderr, "slicebench: %s\n", msg ? msg : "out of memory");
+		return EXIT_USAGE;
 	}
 	for (size_t i = 0; verbs[i].name; i++)
 		if (streq(argv[1], verbs[i].name))

@@ -1,13 +1,17 @@
 #!/bin/bash
-# The code layout's limits (doc/layout.md): no tracked .c or .h outside
+# The code layout's limits (doc/layout.md): the include graph against the
+# floors doc/layout.md lists (t/layout-graph.sh: no circle between
+# modules, no include up a floor or into a sibling, every folder on a
+# floor, every include naming its layer, no <mysql.h> in the report or
+# the results store), no tracked .c or .h outside
 # t/ is over 700 lines, and no function in a .c outside t/ is over 60 lines
 # unless the comments directly above its header say why it must be one
 # piece: a line of them begins "One piece:" (after the "/*", " *" or "//"),
 #   /* One piece: it is the one switch over the shapes, a short case each. */
 # The marker is for a function that cannot be split where a concern ends;
 # otherwise split it.  A function is counted from its body's "{" to its "}"
-# at column 0; its header may end in ") {" or stand above a line "{".  A
-# fixture checks the scan itself.
+# at column 0; its header may end in ") {" or stand above a line "{".
+# Fixtures check both scans themselves.
 # Prerequisites: none (git, to list the tracked files; else every file).
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
@@ -15,7 +19,7 @@ max_file=700 max_function=60
 scratch=$(mktemp -d) || exit 1
 trap 'rm -rf "$scratch"' EXIT
 cd "$top" || exit 1
-echo "1..4"
+echo "1..6"
 
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	git ls-files -- '*.c' '*.h'
@@ -88,4 +92,30 @@ over "$scratch/functions" >"$scratch/long-functions"
 [ ! -s "$scratch/long-functions" ]
 ok $? "no function outside t/ is over $max_function lines unless a comment says why it is one piece ($(awk -v max=$max_function '$3 > max && $4' "$scratch/functions" | wc -l) say so)" \
 	"$scratch/long-functions"
+# A fixture that must fail: a tree of two floors whose lower folder
+# includes the upper, whose upper folder holds a circle of two modules, and
+# which has a folder no floor names and an include without its layer.
+mkdir -p "$scratch/tree/doc" "$scratch/tree/low" "$scratch/tree/high" "$scratch/tree/odd"
+printf '<!-- floors -->\n- `low`\n- `high`\n<!-- /floors -->\n' >"$scratch/tree/doc/layout.md"
+printf '#include "high/a.h"\n' >"$scratch/tree/low/l.c"
+printf '#include "high/b.h"\n' >"$scratch/tree/high/a.c"
+printf '#include "high/a.h"\n#include "b.h"\n' >"$scratch/tree/high/b.c"
+printf '#include "a.h"\n' >"$scratch/tree/high/c.c"
+: >"$scratch/tree/high/a.h"
+: >"$scratch/tree/high/b.h"
+printf '#include "low/l.h"\n' >"$scratch/tree/odd/o.c"
+: >"$scratch/tree/low/l.h"
+(cd "$scratch/tree" && "$top/t/layout-graph.sh" -o "$scratch/tree.out" .) >"$scratch/fixture.graph"
+printf '%s\n' "circles 1" "circle-includes 2" "up 1" "unlayered 1" "unnamed 2" "params 0" "mysql 0" >"$scratch/fixture.graph.want"
+diff "$scratch/fixture.graph.want" "$scratch/fixture.graph" >"$scratch/fixture.graph.diff"
+ok $? "the graph's scan finds the circle, the include up a floor, the folder on no floor and the include without its layer of a fixture" \
+	"$scratch/fixture.graph.diff"
+
+"$top/t/layout-graph.sh" -o "$scratch/graph" "$top" >"$scratch/counts"
+cat "$scratch/graph/circles" "$scratch/graph/up" "$scratch/graph/unlayered" "$scratch/graph/unnamed" >"$scratch/graph.bad"
+# The report and the results store read steps without the client library.
+grep '^runner/\(report\|store\)/' "$scratch/graph/mysql" | sed 's/$/: includes <mysql.h>/' >>"$scratch/graph.bad"
+[ ! -s "$scratch/graph.bad" ] && grep -q '^circles 0$' "$scratch/counts"
+ok $? "no include circle, no include up a floor or into a sibling, every folder on a floor, every include naming its layer, no <mysql.h> in report/ or store/ ($(tr '\n' ' ' <"$scratch/counts"))" \
+	"$scratch/graph.bad"
 exit $failed

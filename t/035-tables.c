@@ -6,7 +6,7 @@
  * applier does something: its example value, applied in a forked child
  * that then execs sleep, reads back in force; the workloads
  * (runner/oltp/workload.c); the report's telemetry summaries
- * (runner/report/model.c).  Prerequisite: ROOT (the appliers need it, as
+ * (runner/report/model/model.c).  Prerequisite: ROOT (the appliers need it, as
  * they do in a raw fork). */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "oltp/oltp.h"
-#include "report/model.h"
+#include "report/model/model.h"
 #include "slices/kinds/context.h"
 #include "slices/attr/snapshot.h"
 #include "tap.h"

@@ -17,6 +17,13 @@ echo "1..$((${#shipped[@]} * 2 + ${#fixtures[@]} + 2))"
 
 for f in "${shipped[@]}"; do
 	name=$(basename "$f" .ini)
+	# One that mirrors a unit (unit = NAME.service) reads it over D-Bus:
+	# checked where that unit runs (percona-jemalloc.ini: t/131).
+	unit=$(sed -n 's/^unit = //p' "$f" | head -n 1)
+	if [ -n "$unit" ] && ! systemctl cat "$unit" >/dev/null 2>&1; then
+		for _ in 1 2; do n=$((n + 1)); echo "ok $n # SKIP $name mirrors $unit, which this host does not run"; done
+		continue
+	fi
 	"$SLICEBENCH" run "$name" --dry-run >"$scratch/out" 2>"$scratch/err"; rc=$?
 	ok $rc "shipped experiment $name validates (exit $rc)" "$scratch/err"
 	grep -q "^experiment $name " "$scratch/out" && grep -q ' steps of ' "$scratch/out"

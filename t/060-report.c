@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "report/model.h"
+#include "report/model/model.h"
 #include "report/report.h"
 #include "tap.h"
 #include "common/util.h"

@@ -155,6 +155,30 @@ static void check_auto(void)
 
 /* ---- explain directories ---- */
 
+/* explain_report()'s JSON of path. */
+static json_t *explanation_json(const char *path)
+{
+	_cleanup_free_ char *why = NULL, *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	json_t *j;
+
+	if (!f || explain_report(path, true, 0, 0, f, &why) < 0)
+		bail_out("explain_report %s: %s", path, strempty(why));
+	fclose(f);
+	j = json_loads(text, 0, NULL);
+	if (!j)
+		bail_out("the explanation's JSON does not parse");
+	return j;
+}
+
+/* The screen of m (A the closure), 3 rounds, recorded; its explanation. */
+static json_t *screen_of(const char *path, struct mixes *m, struct truth *t, struct explain_record *rec)
+{
+	sim_explain_screen(path, m, 3, t, rec);
+	return explanation_json(path);
+}
+
 static const json_t *factor(const json_t *x, size_t k)
 {
 	return json_object_get(json_array_get(json_object_get(x, "factors"), k), "shapley");
@@ -168,7 +192,7 @@ static void check_additive(void)
 
 	for (size_t i = 0; i < 300 * scale; i++) {
 		struct explain_record rec;
-		json_t *x = sim_screen(fresh("add"), &m, &t, &rec);
+		json_t *x = screen_of(fresh("add"), &m, &t, &rec);
 
 		claimed.hits += json_is_true(json_object_get(x, "interaction_claimed"));
 		claimed.n++;
@@ -191,7 +215,7 @@ static void check_interaction(void)
 
 	for (size_t i = 0; i < 200 * scale; i++) {
 		struct explain_record rec;
-		json_t *x = sim_screen(fresh("int"), &m, &t, &rec);
+		json_t *x = screen_of(fresh("int"), &m, &t, &rec);
 		const json_t *pos = json_object_get(json_object_get(x, "named"), "positions");
 
 		named.hits += json_is_true(json_object_get(x, "interaction_claimed")) && json_array_size(pos) == 2;
@@ -212,7 +236,7 @@ static void drift_case(bool fixed, double *bias, double *se, struct rate *inert,
 
 	for (size_t i = 0; i < n; i++) {
 		struct explain_record rec;
-		json_t *x = sim_screen(fresh("drift"), &m, &t, &rec);
+		json_t *x = screen_of(fresh("drift"), &m, &t, &rec);
 
 		for (size_t k = 0; k < 4; k++) {
 			double d = json_number_value(json_object_get(factor(x, k), "share")) - m.effect[k];
@@ -279,7 +303,7 @@ static void check_holdout(void)
 		const char *path = fresh("hold");
 		_cleanup_free_ char *why = NULL;
 		struct explain_record rec;
-		json_t *x = sim_screen(path, &m, &t, &rec), *named = json_object_get(x, "named");
+		json_t *x = screen_of(path, &m, &t, &rec), *named = json_object_get(x, "named");
 		unsigned set, rounds;
 		double width;
 		struct design d;
@@ -301,7 +325,7 @@ static void check_holdout(void)
 		rec.stage[STAGE_CONFIRM] = (struct stage_record){ .present = true, .factors = 7, .set = set,
 								  .rounds_wanted = rounds };
 		explain_record_write(path, &rec);
-		x = sim_explanation_json(path);
+		x = explanation_json(path);
 		named = json_object_get(x, "named");
 		if (getenv("SIM_DEBUG"))
 			diag("set %u rounds %u truth %.2f: %s", set, rounds, set_truth(&m, json_object_get(named, "positions")),

@@ -149,7 +149,7 @@ ok $? "explain: the waterfall's bars, each factor alone, the interaction, the re
 grep -q '<rect class="bar interaction"' "$dom" && grep -q 'their interaction' "$dom"
 ok $? "explain: the interaction a bar of its own"
 got=$(count "$dom" '<rect class="mix"')
-[ "$got" = 4 ] && grep -q 'id="shares"' "$dom" && grep -q 'together explain' "$dom"
+[ "$got" = 4 ] && grep -q 'id="shares"' "$dom" && grep -qE 'together (explain|they are the whole gap)' "$dom"
 ok $? "explain: the mixes and their TPS ($got), the shares, explain's sentences"
 
 grep -q 'no step completed a transaction' "$scratch/failed.dom" && ! grep -q '<svg id="tps"' "$scratch/failed.dom"

@@ -37,7 +37,7 @@ echo "# $gap"
 echo "# ${sentence:-no sentence}"
 share=$(sed -n "s/^the proxy's CPUQuota= explains \([0-9-]*\)%.*/\1/p" "$scratch/known.out")
 [ -n "$share" ] && [ "$share" -ge 80 ] && [ "$share" -le 120 ] &&
-	[[ $sentence == *"% ("[0-9]*-[0-9]*"%) of the gap at 2 threads (held at 0."* ]]
+	[[ $sentence == *"% ("[0-9]*-[0-9]*"%) of the gap in the "*" at 2 threads (held at 0."* ]]
 ok $? "the proxy's CPUQuota= alone is named, for ${share:-?}% of the gap with its interval" "$scratch/known.out"
 
 # Each mix's proxy in the screen: the two that take the quota from A were

@@ -2,13 +2,16 @@
 # Results directories written by someone else: report, compare and
 # run --resume refuse a file that does not parse or has not the shape run
 # writes (wrong types, absurd values, escape sequences where a name goes)
-# with its file and JSON path and exit 2, never a table of nonsense; --resume
+# with its file and JSON path and exit 2, never a table of nonsense; explain
+# DIR --from --to refuses code the directory names (a planted LD_PRELOAD
+# library, LD_LIBRARY_PATH=., a planted server binary) unless
+# --trust-results-code; --resume
 # of no directory and a run that fails at set-up leave no directory behind.
 # Prerequisites: ROOT (run), python3.
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
 needs BINARY ROOT
-echo "1..13"
+echo "1..30"
 server_scratch
 trap 'rm -rf "$scratch"' EXIT
 fx=$top/t/fixtures/results
@@ -66,6 +69,87 @@ ok $? "run --resume of it is refused before anything starts (exit $rc)" "$scratc
 "$SLICEBENCH" run "$top/t/fixtures/run/two-raw.ini" --resume "$scratch/none" >"$scratch/out" 2>&1; rc=$?
 [ $rc = 2 ] && [ ! -e "$scratch/none" ] && grep -q 'no such directory to resume' "$scratch/out"
 ok $? "--resume of a directory that does not exist is refused and makes none (exit $rc)" "$scratch/out"
+
+# Issue 37: a step copied, linked or disagreeing with experiment.json (each
+# counted as a start that never was), files that are no regular file of
+# the directory (a link to a root-only file, a FIFO that made report hang),
+# a step of 100 MB, and content that a parse error would have quoted.
+# hostile NAME SHELL WANT: the good directory copied, SHELL run in it,
+# report exits 2 within 20 s saying WANT and shows nothing of the secret.
+printf '{"secret": "root-only-XYZZY"}\n' >"$scratch/secret.json"; chmod 0600 "$scratch/secret.json"
+hostile() {
+	rm -rf "$scratch/$1"; cp -r "$scratch/good" "$scratch/$1"
+	(cd "$scratch/$1" && eval "$2")
+	timeout 20 "$SLICEBENCH" report "$scratch/$1" >"$scratch/out" 2>&1
+	rc=$?
+	[ $rc = 2 ] && grep -qF -- "$3" "$scratch/out" && ! grep -q 'XYZZY\|root:' "$scratch/out"
+	ok $? "report refuses $1 (exit $rc): $(head -c 200 "$scratch/out" | tr '\n' ' ')" "$scratch/out"
+}
+hostile step-copied 'cp steps/shell-v1-r1-t1.json "steps/shell-v1-r1-t1 copy.json"' \
+	"shell-v1-r1-t1 copy.json: holds the step of shell-v1-r1 at 1 threads, which only steps/shell-v1-r1-t1.json may hold"
+hostile step-linked 'ln -s shell-v1-r1-t1.json steps/shell-v1-r2-t1.json' "steps/shell-v1-r2-t1.json: a symbolic link"
+hostile step-threads "python3 -c 'import json; s = json.load(open(\"steps/shell-v1-r1-t1.json\")); s[\"threads\"] = 2; json.dump(s, open(\"steps/shell-v1-r1-t2.json\", \"w\"))'" \
+	"steps/shell-v1-r1-t2.json: \$.threads 2 is no thread count of experiment.json"
+hostile step-repeat "python3 -c 'import json; s = json.load(open(\"steps/shell-v1-r1-t1.json\")); s.update(repeat=2, unit=\"shell-v1-r2\"); json.dump(s, open(\"steps/shell-v1-r2-t1.json\", \"w\"))'" \
+	"\$.repeat 2 is past experiment.json's 1 repeats"
+hostile step-context "python3 -c 'import json; s = json.load(open(\"steps/shell-v1-r1-t1.json\")); s.update(context=\"ghost\", unit=\"ghost-v1-r1\"); json.dump(s, open(\"steps/ghost-v1-r1-t1.json\", \"w\"))'" \
+	"\$.context ghost is no context of experiment.json"
+hostile host-linked "ln -s '$scratch/secret.json' host.json" "host.json: a symbolic link, not a file of the directory's"
+hostile host-shadow "printf 'root:\$6\$salt:19000:0:99999:7:::\\n' >host.json" "host.json:1: '[' or '{' expected"
+hostile host-fifo 'mkfifo host.json' "host.json: not a regular file"
+hostile step-huge 'truncate -s 100M steps/shell-v1-r1-t1.json' "shell-v1-r1-t1.json: 104857600 bytes, more than slicebench writes"
+timeout 20 "$SLICEBENCH" compare "$scratch/good" "$scratch/host-fifo" >"$scratch/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -qF "host.json: not a regular file" "$scratch/out"
+ok $? "compare refuses the FIFO too, without hanging (exit $rc)" "$scratch/out"
+
+# Issue 37, high 1: explain DIR --from A --to B re-measures, and the
+# directory chooses no code: a planted library in a placement's
+# LD_PRELOAD (one that marks its loading), a planted server binary in
+# experiment.json, refused with file and key before anything starts;
+# the host's own library is taken, and --trust-results-code takes the rest.
+printf '#include <fcntl.h>\n#include <unistd.h>\n__attribute__((constructor)) static void planted(void) { close(open("%s", O_CREAT | O_WRONLY, 0644)); }\n' \
+	"$scratch/loaded" | cc -shared -fPIC -o "$scratch/planted.so" -x c - && chmod 0666 "$scratch/planted.so"
+printf '#!/bin/sh\ntouch %s\n' "$scratch/ran" >"$scratch/mariadbd" && chmod 0777 "$scratch/mariadbd"
+# sent DIR PYTHON: a results directory of explain's fixtures, changed by
+# PYTHON (e the experiment, pa and pb the placements of service and weighted).
+sent() {
+	mkdir -p "$1/steps" "$1/placements"
+	python3 - "$fx" "$1" "$2" <<'PY'
+import json, sys
+fx, d, change = sys.argv[1:]
+e = json.load(open(fx + "/experiment.json")); pa = json.load(open(fx + "/placement.json")); pb = dict(pa)
+exec(change)
+json.dump(e, open(d + "/experiment.json", "w"))
+json.dump(pa, open(d + "/placements/service-v1-r1.json", "w")); json.dump(pb, open(d + "/placements/weighted-v1-r1.json", "w"))
+PY
+}
+# explained NAME WANT [OPTIONS]: explain of it exits 2 saying WANT, and
+# nothing ran, loaded or was written.
+explained() {
+	"$SLICEBENCH" explain "$scratch/$1" --from service --to weighted --out "$scratch/out-$1" "${@:3}" >"$scratch/out" 2>&1
+	rc=$?
+	[ $rc = 2 ] && grep -qF -- "$2" "$scratch/out" && [ ! -e "$scratch/loaded" ] && [ ! -e "$scratch/ran" ] &&
+		[ ! -e "$scratch/out-$1" ] && [ ! -e "$SLICEBENCH_STATE_DIR" ]
+	ok $? "explain refuses $1 (exit $rc): $(head -c 220 "$scratch/out" | tr '\n' ' ')" "$scratch/out"
+}
+sent "$scratch/preload" "pa['env.LD_PRELOAD'] = '$scratch/planted.so'"
+explained preload "preload/placements/service-v1-r1.json: env.LD_PRELOAD=$scratch/planted.so chooses code that root would run, and $scratch/planted.so is not root's alone"
+grep -q -- "--trust-results-code takes it" "$scratch/out"
+ok $? "and says which option would take it" "$scratch/out"
+sent "$scratch/libpath" "pa['env.LD_LIBRARY_PATH'] = '.'"
+explained libpath "env.LD_LIBRARY_PATH=. chooses code that root would run, and '.' in . is not an absolute directory"
+sent "$scratch/spec" "e['context_specs'][0]['properties']['Environment'] = 'LD_PRELOAD=$scratch/planted.so'"
+explained spec "spec/experiment.json: service: Environment=LD_PRELOAD=$scratch/planted.so chooses code that root would run"
+
+sent "$scratch/binary" "e['server']['binary'] = '$scratch/mariadbd'"
+explained binary "binary/experiment.json: binary: $scratch/mariadbd: refused, since what it names runs as the server"
+host_lib=$(ls /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 2>/dev/null || echo libc.so.6)
+sent "$scratch/host" "pa['env.LD_PRELOAD'] = '$host_lib'"
+"$SLICEBENCH" explain "$scratch/host" --from service --to weighted --what-if >"$scratch/out" 2>&1
+ok $? "the host's own library ($host_lib) is taken (--what-if)" "$scratch/out"
+"$SLICEBENCH" explain "$scratch/preload" --from service --to weighted --what-if --trust-results-code >"$scratch/out" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q "taken, as --trust-results-code says" "$scratch/out" && [ ! -e "$scratch/loaded" ]
+ok $? "--trust-results-code takes the planted one, saying so (--what-if, exit $rc)" "$scratch/out"
 
 # A state directory that is not root's alone: the run fails at set-up.
 mkdir -m 0777 "$SLICEBENCH_STATE_DIR"

@@ -3,7 +3,11 @@
 # buffer-pool that is no size (or smuggles a my.cnf line), durations of 0, of
 # 9999999h (which wrapped to 0) and in hex, a line longer than inih's buffer
 # (which split it), a NUL byte (which cut it), an escape sequence, /dev/zero
-# and a FIFO, --only '', explain of a results directory whose
+# and a FIFO, and (issue 37) a numeric or root [server] user, User=root, a
+# binary root alone did not put there, a CR, bytes not UTF-8, a C1 control,
+# a second [experiment], EnvironmentFile= of /dev/zero or a FIFO,
+# TasksMax=0, LimitNOFILE=0, NUMAPolicy=bind without NUMAMask= (and a BOM
+# counted as no line), --only '', explain of a results directory whose
 # experiment.json holds what no experiment file may, explain's --width out
 # of 1..100 and an unknown --order, calibrate of a context the file lacks,
 # --pairs out of 10..1000, an unknown option and a bad --duration, and a VM
@@ -13,7 +17,7 @@
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
 needs BINARY ROOT MYSQLD
-echo "1..28"
+echo "1..42"
 server_scratch
 trap 'rm -rf "$scratch"' EXIT
 cd "$scratch" || exit 1
@@ -44,6 +48,33 @@ refused duration-hex "duration-hex.ini:5: duration: bad value '0x10s'" "threads 
 refused long-line "long-line.ini:4: a line longer than" "description = $(printf 'x%.0s' $(seq 250)) duration=0s" "threads = 1"
 refused escape "escape.ini:4: a control character (0x1b)" $'description = \e[2J\e[31mred' "threads = 1"
 refused threads-over-connections "threads-over-connections.ini:4: threads: 100000 threads need max-connections above" "threads = 100000"
+# Issue 37: what failed only at run time (or never), refused as the file is read.
+refused user-numeric "user-numeric.ini:6: user: bad value '0' (a user name starts with a lowercase letter" "threads = 1" \
+	"[server]" "user = 0"
+refused user-root "user-root.ini:6: user: bad value 'root' (the server's account is never root" "threads = 1" "[server]" "user = root"
+refused user-root-unit "user-root-unit.ini:7: User: bad value 'root'" "threads = 1" "[context b]" "kind = raw" "User = root"
+cp /bin/true "$scratch/planted"; chmod 0777 "$scratch/planted"
+refused binary-planted "binary-planted.ini:6: binary: $scratch/planted: refused, since what it names runs as the server" \
+	"threads = 1" "[server]" "binary = $scratch/planted"
+refused carriage-return "carriage-return.ini:4: a control character (0x0d)" $'description = a\rb' "threads = 1"
+refused not-utf8 "not-utf8.ini:4: not UTF-8 (byte 0xff, column 16)" $'description = a\xffb' "threads = 1"
+refused c1-control "c1-control.ini:4: a control character (U+009b)" $'description = \xc2\x9b31m' "threads = 1"
+refused experiment-twice "experiment-twice.ini:5: [experiment] is given twice (first on line 1)" "threads = 1" "[experiment]" \
+	"duration = 1s"
+refused env-file-zero "env-file-zero.ini:7: EnvironmentFile: bad value '/dev/zero' (a regular file" "threads = 1" \
+	"[context b]" "kind = raw" "EnvironmentFile = /dev/zero"
+mkfifo "$scratch/env.fifo"
+refused env-file-fifo "env-file-fifo.ini:7: EnvironmentFile: bad value '$scratch/env.fifo' (a regular file" "threads = 1" \
+	"[context b]" "kind = raw" "EnvironmentFile = $scratch/env.fifo"
+refused tasks-max-zero "tasks-max-zero.ini:7: TasksMax: bad value '0' (pids.max of the unit: a number from 1 (systemd: 0 is out of range)" \
+	"threads = 1" "[context b]" "kind = raw" "TasksMax = 0"
+refused nofile-zero "nofile-zero.ini:7: LimitNOFILE: bad value '0'" "threads = 1" "[context b]" "kind = raw" "LimitNOFILE = 0"
+refused numa-bind "numa-bind.ini:7: NUMAPolicy: bind and interleave need NUMAMask=" "threads = 1" "[context b]" "kind = raw" \
+	"NUMAPolicy = bind"
+# A byte order mark is no line of its own: the unknown key is on line 2.
+printf '\xef\xbb\xbf[experiment]\nbogus = 1\n[context a]\nkind = raw\n' >bom.ini
+timeout 20 "$SLICEBENCH" run ./bom.ini --out "$scratch/res-bom" >bom.out 2>&1
+check_refused $? bom "bom.ini:2: bogus: unknown key in [experiment]"
 
 printf '[experiment]\nthreads = 1\nduration = 5s\0duration = 0s\n[context a]\nkind = raw\n' >nul.ini
 timeout 20 "$SLICEBENCH" run ./nul.ini --out "$scratch/res-nul" >nul.out 2>&1

@@ -38,6 +38,14 @@ static double level_tps(const void *ctx, size_t cell)
 	return log(l->tps) + (cell == 1 ? log(l->ratio1) : 0);
 }
 
+/* A start fails with the probability at t->fail_ctx. */
+static bool fails_at_rate(const struct truth *t, size_t cell, unsigned round)
+{
+	(void)cell;
+	(void)round;
+	return sim_uniform() < *(const double *)t->fail_ctx;
+}
+
 struct table_case {
 	const char *what;
 	double sigmas[SIM_QUICKSTART_CONTEXTS];
@@ -52,7 +60,8 @@ static void table_case(const struct table_case *c)
 {
 	struct level l = { 1000, c->ratio1 };
 	struct truth t = { .log_tps = level_tps, .ctx = &l, .sigmas = c->sigmas, .tail_df = c->tail_df,
-			   .fail_rate = c->fail_rate, .n_threads = SIM_QUICKSTART_THREADS };
+			   .fails = c->fail_rate > 0 ? fails_at_rate : NULL, .fail_ctx = &c->fail_rate,
+			   .n_threads = SIM_QUICKSTART_THREADS };
 	struct rate false_sig = {}, cover = {};
 	char what[320];
 

@@ -17,7 +17,6 @@
 #include <jansson.h>
 
 #include "common/util.h"
-#include "report/model.h"
 #include "stats/stats.h"
 #include "sim.h"
 #include "tap.h"

@@ -38,13 +38,20 @@ static void run_case(const struct noise_case *c)
 	struct design d;
 	char what[300];
 
-	/* The screen's cells in sim_screen()'s order: A the closure, B none. */
+	/* The screen's cells in sim_explain_screen()'s order: A the closure, B none. */
 	design_full(7, 7, &d);
 	for (size_t i = 0; i < d.n; i++)
 		sigmas[i] = d.masks[i] == 7 || d.masks[i] == 0 ? c->sigma_ends : c->sigma_mixes;
 	for (size_t i = 0; i < c->sets * scale; i++) {
 		struct explain_record rec;
-		json_t *x = sim_screen(sim_fresh(dir, "ends"), &m, &t, &rec);
+		const char *path = sim_fresh(dir, "ends");
+		_cleanup_free_ char *text = NULL;
+		json_t *x;
+
+		sim_explain_screen(path, &m, 3, &t, &rec);
+		text = sim_explanation(path, SIM_JSON);
+		if (!(x = json_loads(text, 0, NULL)))
+			bail_out("the explanation's JSON does not parse");
 
 		gap.hits += sim_covers(json_object_get(x, "gap"), "lo", "hi", 1.3);
 		gap.n++;

@@ -45,7 +45,10 @@ struct truth {
 	double within;		/* their CV (AR(1), each start its own about this); 0: none */
 	double first_ratio;	/* the first unit of every round runs at this ratio of its TPS (a cold host); 0: 1 */
 	unsigned n_threads;	/* each unit runs 1, 2, 4, .. threads, so many; 0: 1 */
-	double fail_rate;	/* each step fails (no TPS, "failed": true) with this probability */
+	/* Whether the start of cell in round fails (written as run writes a
+	 * failed step: failed, its reason, 0 TPS); NULL: none fails. */
+	bool (*fails)(const struct truth *t, size_t cell, unsigned round);
+	const void *fail_ctx;
 };
 
 /* The per-second TPS of a step at tps into x[0..t->seconds): each start
@@ -83,7 +86,8 @@ bool sim_covers(const json_t *v, const char *lo, const char *hi, double truth);
 struct mixes {
 	size_t n;
 	double effect[FACTORS_MAX]; /* as a fraction of the gap */
-	double together;	    /* the interaction of factors 0 and 1, of the gap */
+	double together;	    /* the interaction of the pair, of the gap */
+	unsigned pair;		    /* the pair's mask; 0: factors 0 and 1 */
 	double gap;		    /* ln T(A) - ln T(B) */
 	unsigned masks[DESIGN_MIXES_MAX];
 };
@@ -96,11 +100,19 @@ void sim_write_stage(const char *path, const char *name, const struct design *d,
 /* The record of an explain directory of n factors, f0.., a against b at
  * 1 thread, experiment sim. */
 void sim_record_init(struct explain_record *rec, size_t n);
-/* explain_report()'s JSON of the explain directory at path (to json_decref()). */
-json_t *sim_explanation_json(const char *path);
-/* The screen of m (A the closure), 3 rounds, recorded in rec; its
- * explanation. */
-json_t *sim_screen(const char *path, struct mixes *m, struct truth *t, struct explain_record *rec);
+
+/* An explain directory at path: the screen of m's n factors (every mix,
+ * A their closure) in rounds, and its record (rec). */
+void sim_explain_screen(const char *path, struct mixes *m, unsigned rounds, struct truth *t, struct explain_record *rec);
+/* Its hold-out of set, rounds of them (wanted: what --width asked), added
+ * to path and to rec. */
+void sim_explain_holdout(const char *path, unsigned set, struct mixes *m, unsigned rounds, unsigned wanted,
+			 struct truth *t, struct explain_record *rec);
+
+/* What report prints of the explain directory at path, as a string (to
+ * free()). */
+enum sim_form { SIM_TEXT, SIM_JSON, SIM_HTML };
+char *sim_explanation(const char *path, enum sim_form form);
 
 /* ---- report's answers ---- */
 

@@ -10,7 +10,7 @@
 #include "calibrate/calibrate.h"
 #include "host/calibration.h"
 #include "report/report.h"
-#include "run/engine.h"
+#include "run/run.h"
 #include "experiment/experiment.h"
 #include "run/managed.h"
 #include "stats/stats.h"

@@ -1,75 +1,43 @@
 /* The command line of prepare, sweep and place: the options they share are
- * one row each, and each verb's table lists those it takes. */
+ * one row each, and each verb's table lists those it takes; those an
+ * experiment file gives too are the key table's rows, parsed into an
+ * experiment and checked across keys as a file is. */
 #include <stddef.h>
 #include <stdio.h>
 
 #include "slices/sys/cgmode.h"
 #include "cli/args.h"
-#include "common/topology.h"
+#include "oltp/oltp.h"
+#include "experiment/parse.h"
 #include "common/util.h"
 
 enum {
 	ARG_DB,
-	ARG_WORKLOAD,
-	ARG_THREADS,
-	ARG_CLIENT_CPUS,
 	ARG_NO_PREWARM,
-	ARG_CONTEXT,
-	ARG_PROPERTY,
-	ARG_ENGINE,
 };
 
 #define A(f) .offset = offsetof(struct sweep_args, f)
+/* The settings an experiment file gives too: their rows of the key table
+ * (experiment/keys.c) name them, parse them and check them across keys. */
+#define SETTING(id) CLI_SETTING_OPTION(struct sweep_args, settings, id)
 /* The server and the dataset: prepare's, sweep's */
 static const struct cli_option opt_socket = { .name = "socket", .arg = "PATH", .type = CLI_STRING, A(o.socket),
 					      .help = "the server's socket (root over the socket, no password); "
 						      "PostgreSQL: its directory or DIR/.s.PGSQL.PORT" };
-static const struct cli_option opt_workload = { .name = "workload", .arg = "NAME", .key = ARG_WORKLOAD,
-						.help = "oltp_read_only (default), oltp_point_select, select-only or "
-							"tpcb-like (pgbench's)" };
-static const struct cli_option opt_scale = { .name = "scale", .arg = "N", .type = CLI_UINT, A(o.scale), .min = 1,
-					     .max = 20000, .help = "pgbench's scale factor, 100000 accounts each (1)" };
 static const struct cli_option opt_user = { .name = "user", .arg = "NAME", .type = CLI_STRING, A(o.user),
 					    .help = "MySQL user (root)" };
 static const struct cli_option opt_db = { .name = "db", .arg = "NAME", .key = ARG_DB,
 					  .help = "database (sbtest; pgbench's workloads: pgbench)" };
-static const struct cli_option opt_tables = { .name = "tables", .arg = "N", .type = CLI_UINT, A(o.tables), .min = 1,
-					      .max = 1024,
-					      .help = "tables sbtest1..N (" STRINGIFY(OLTP_DEFAULT_TABLES) ")" };
-static const struct cli_option opt_table_size = { .name = "table-size", .arg = "M", .type = CLI_UINT, A(o.table_size),
-						  .min = 1, .max = 1000000000,
-						  .help = "rows per table (" STRINGIFY(OLTP_DEFAULT_TABLE_SIZE) ")" };
 static const struct cli_option opt_prepare_threads = { .name = "prepare-threads", .arg = "N", .type = CLI_UINT,
 						       A(o.prepare_threads), .min = 1, .max = 256,
 						       .help = "sbtest tables loaded in parallel (at most 16)" };
 static const struct cli_option opt_seed = { .name = "seed", .arg = "N", .type = CLI_U64, A(o.seed),
 					    .help = "PRNG seed (from the clock)" };
 /* The workload and the client: sweep's */
-static const struct cli_option opt_threads = { .name = "threads", .arg = "LIST", .key = ARG_THREADS,
-					       .help = "thread counts (pgbench's workloads: clients), as 1,2,4 or 1-4 ("
-						       OLTP_DEFAULT_THREADS ")" };
-static const struct cli_option opt_time = { .name = "time", .arg = "DURATION", .type = CLI_DURATION, A(o.duration_ns),
-					    .help = "measured time per step (" STRINGIFY(OLTP_DEFAULT_DURATION_S) "s)" };
-static const struct cli_option opt_warmup = { .name = "warmup", .arg = "DURATION", .type = CLI_DURATION,
-					      A(o.warmup_ns), .help = "uncounted time before each step (0)" };
 static const struct cli_option opt_events = { .name = "events", .arg = "N", .type = CLI_U64, A(o.events), .min = 1,
 					      .help = "stop each step after N transactions" };
-static const struct cli_option opt_rand_type = { .name = "rand-type", .arg = "TYPE", .type = CLI_WORD, A(o.rand.type),
-						 .words = sbrand_type_words,
-						 .help = "the distribution of the row ids (special, sysbench's default)" };
 static const struct cli_option opt_range_size = { .name = "range-size", .arg = "N", .type = CLI_UINT, A(o.range_size),
 						  .min = 1, .max = 1000000, .help = "rows per range query (100)" };
-static const struct cli_option opt_driver = { .name = "driver", .arg = "NAME", .type = CLI_WORD, A(o.driver),
-					      .words = oltp_driver_words,
-					      .help = "slicebench (or native), sysbench or pgbench (the workload's own tool)" };
-static const struct cli_option opt_client_threads = { .name = "client-threads", .arg = "N", .type = CLI_UINT,
-						      A(o.client_threads), .min = 1, .max = 1024,
-						      .help = "pgbench's workloads: threads driving the clients, as pgbench -j (1)" };
-static const struct cli_option opt_client_cpus = { .name = "client-cpus", .arg = "LIST", .key = ARG_CLIENT_CPUS,
-						   .help = "CPUs for the client threads" };
-static const struct cli_option opt_pin = { .name = "pin", .arg = "MODE", .type = CLI_WORD, A(o.pin),
-					   .words = oltp_pin_words,
-					   .help = "all (default) or round-robin (thread i on CPU i mod n)" };
 static const struct cli_option opt_no_prewarm = { .name = "no-prewarm", .key = ARG_NO_PREWARM,
 						  .help = "skip the buffer pool warm-up before the first step" };
 static const struct cli_option opt_server_pid = { .name = "server-pid", .arg = "PID", .type = CLI_LONG, A(server_pid),
@@ -80,56 +48,19 @@ static const struct cli_option opt_server_cgroup = { .name = "server-cgroup", .a
 						     .help = "the server's cpu cgroup directory, for cpu.stat" };
 static const struct cli_option opt_progress = { .name = "progress", .type = CLI_FLAG, A(o.progress),
 						.help = "one line per second on stderr" };
-/* The context: sweep's and place's */
-static const struct cli_option opt_context = { .name = "context", .arg = "KIND", .key = ARG_CONTEXT,
-					       .help = "start the managed server in a context of that kind (service, user, ...)" };
-static const struct cli_option opt_property = { .name = "property", .short_name = 'p', .arg = "N=V", .key = ARG_PROPERTY,
-						.help = "a systemd property of that context, e.g. CPUQuota=50%" };
-static const struct cli_option opt_session = { .name = "session", .arg = "MODE", .type = CLI_WORD, A(spec.session),
-					       .words = session_words,
-					       .help = "kinds that take a session: inherit (default) or new (setsid)" };
 static const struct cli_option opt_json = { .name = "json", .type = CLI_FLAG, A(json),
 					    .help = "the record as JSON on stdout" };
-static const struct cli_option opt_engine = { .name = "engine", .arg = "NAME", .key = ARG_ENGINE,
-					      .help = "the managed server: mariadb (default), mysql or postgresql "
-						      "(pgbench's workloads: postgresql)" };
 /* place's own */
 static const struct cli_option opt_experiment = { .name = "experiment", .arg = "NAME", .type = CLI_STRING,
 						  A(experiment), .help = "the contexts named are those of this experiment" };
 static const struct cli_option opt_keep = { .name = "keep", .type = CLI_FLAG, A(keep),
 					    .help = "leave the last server running (slicebench cleanup stops it)" };
+static const struct cli_option opt_pid = { .name = "pid", .arg = "PID", .type = CLI_LONG, A(pid), .min = 2,
+					   .max = INT32_MAX,
+					   .help = "capture that running server (started by anyone): start and change nothing" };
+static const struct cli_option opt_unit = { .name = "unit", .arg = "NAME", .type = CLI_STRING, A(unit),
+					    .help = "capture the main process of that running service" };
 #undef A
-
-/* --client-cpus: a CPU list, which pins the client unless --pin says how. */
-static int parse_client_cpus(const struct cli_verb *v, const struct cli_option *opt, const char *value,
-			     struct oltp_options *o)
-{
-	long cpus[OLTP_MAX_CPUS];
-	char why[160];
-	size_t n_cpus;
-
-	if (cpu_list_parse(value, OLTP_MAX_CPUS - 1, cpus, OLTP_MAX_CPUS, &n_cpus, why, sizeof(why)) < 0)
-		return cli_bad_value(v, opt, value, *why ? why : "a CPU list such as 0 or 0,2-3, or llc:N, node:N, core:N");
-	for (size_t i = 0; i < n_cpus; i++)
-		o->client_cpus[i] = (unsigned)cpus[i];
-	o->n_client_cpus = (unsigned)n_cpus;
-	if (o->pin == OLTP_PIN_INHERIT)
-		o->pin = OLTP_PIN_ALL;
-	return 0;
-}
-
-/* -p NAME=VALUE: one more property of the context. */
-static int parse_property(const struct cli_verb *v, const struct cli_option *opt, const char *value,
-			  struct context_spec *spec)
-{
-	const char *eq = strchr(value, '=');
-	_cleanup_free_ char *name = eq ? strndup(value, (size_t)(eq - value)) : NULL;
-
-	if (!name || spec->n_props >= CONTEXT_PROPS_MAX || prop_parse(name, eq + 1, &spec->props[spec->n_props]) < 0)
-		return cli_bad_value(v, opt, value, "a systemd property as NAME=VALUE; see slicebench properties");
-	spec->n_props++;
-	return 0;
-}
 
 /* The options whose values the generic types cannot parse, one case each. */
 static int parse_custom(const struct cli_verb *v, const struct cli_option *opt, const char *value, void *userdata)
@@ -143,44 +74,18 @@ static int parse_custom(const struct cli_verb *v, const struct cli_option *opt, 
 			return cli_bad_value(v, opt, value, "letters, digits, - and _");
 		o->db = value;
 		return 0;
-	case ARG_WORKLOAD:
-		if (word_lookup(oltp_workload_words, value, (int *)&o->workload) < 0)
-			return cli_bad_value(v, opt, value, oltp_workload_list(NULL));
-		a->workload_given = true;
-		return 0;
-	case ARG_ENGINE:
-		if (!server_engine_named(value)) {
-			char list[128];
-
-			return cli_bad_value(v, opt, value, word_list(server_engine_words, list, sizeof(list)));
-		}
-		a->engine = value;
-		return 0;
-	case ARG_THREADS:
-		if (parse_int_list(value, 1, 100000, a->threads, SWEEP_MAX_STEPS, &a->n_threads) < 0)
-			return cli_bad_value(v, opt, value, "a list such as 1,2,4 or 1-8, at most 64 steps");
-		return 0;
-	case ARG_CLIENT_CPUS:
-		return parse_client_cpus(v, opt, value, o);
 	case ARG_NO_PREWARM:
 		o->prewarm = false;
 		return 0;
-	case ARG_CONTEXT:
-		a->spec.kind = context_kind_from_string(value);
-		if (a->spec.kind == CONTEXT_KIND_INVALID)
-			return cli_bad_value(v, opt, value, context_kind_list(false));
-		a->in_context = true;
-		return 0;
-	case ARG_PROPERTY:
-		return parse_property(v, opt, value, &a->spec);
 	}
 	return -EINVAL;
 }
 
-#define SERVER_OPTIONS                                                                                               \
-	&opt_socket, &opt_workload, &opt_user, &opt_db, &opt_tables, &opt_table_size, &opt_scale, &opt_prepare_threads, \
-		&opt_seed
-#define CONTEXT_OPTIONS &opt_context, &opt_property, &opt_session, &opt_engine
+#define SERVER_OPTIONS                                                                                                \
+	&opt_socket, SETTING(KEY_WORKLOAD), &opt_user, &opt_db, SETTING(KEY_TABLES), SETTING(KEY_TABLE_SIZE),            \
+		SETTING(KEY_SCALE), &opt_prepare_threads, &opt_seed
+#define CONTEXT_OPTIONS \
+	SETTING(KEY_CONTEXT_KIND), SETTING(KEY_CONTEXT_PROPERTY), SETTING(KEY_CONTEXT_SESSION), SETTING(KEY_ENGINE)
 
 const struct cli_verb cli_prepare = {
 	.name = "prepare",
@@ -199,55 +104,61 @@ const struct cli_verb cli_sweep = {
 	.about = "Runs sysbench's oltp_read_only at each thread count against the server on PATH, or against\n"
 		 "the managed server started in a context of KIND, or pgbench's select-only or tpcb-like at each\n"
 		 "client count against PostgreSQL, after making or checking the dataset.",
-	.options = (const struct cli_option *const[]){ SERVER_OPTIONS, &opt_threads, &opt_time, &opt_warmup, &opt_events,
-						       &opt_rand_type, &opt_range_size, &opt_driver, &opt_client_threads,
-						       &opt_client_cpus,
-						       &opt_pin, &opt_no_prewarm, &opt_server_pid, &opt_server_cgroup,
-						       &opt_progress, CONTEXT_OPTIONS, &opt_json, NULL },
+	.options = (const struct cli_option *const[]){ SERVER_OPTIONS, SETTING(KEY_THREADS), SETTING(KEY_DURATION),
+						       SETTING(KEY_WARMUP), &opt_events, SETTING(KEY_RAND_TYPE), &opt_range_size,
+						       SETTING(KEY_DRIVER), SETTING(KEY_CLIENT_THREADS),
+						       SETTING(KEY_CLIENT_CPUS), SETTING(KEY_PIN), &opt_no_prewarm,
+						       &opt_server_pid, &opt_server_cgroup, &opt_progress, CONTEXT_OPTIONS,
+						       &opt_json, NULL },
 	.parse = parse_custom,
 };
 
 const struct cli_verb cli_place = {
 	.name = "place",
 	.usage = (const char *const[]){ "KIND... [-p NAME=VALUE]... [--session MODE] [--json] [--keep]",
-					"--experiment NAME CONTEXT... [--json] [--keep]", NULL },
+					"--experiment NAME CONTEXT... [--json] [--keep]", "--pid PID | --unit NAME [--json]",
+					NULL },
 	.about = "Starts the server in each context in turn and prints where it landed: its cgroups, the CPU\n"
 		 "settings read back, affinity, session and autogroup, limits, unit and slice, and whether\n"
-		 "each setting is in force.",
-	.options = (const struct cli_option *const[]){ CONTEXT_OPTIONS, &opt_json, &opt_experiment, &opt_keep, NULL },
+		 "each setting is in force.  With --pid or --unit it starts nothing: it reads the same of a\n"
+		 "server already running (a snapshot, which [context NAME] from = FILE replays), with its\n"
+		 "binary, command line and the server's own settings asked over its socket as root.",
+	.options = (const struct cli_option *const[]){ CONTEXT_OPTIONS, &opt_json, &opt_experiment, &opt_keep, &opt_pid,
+						       &opt_unit, NULL },
 	.parse = parse_custom,
 };
 
-/* The managed server's engine: --engine, or the workload's (postgresql for
- * pgbench's); a workload not given is the engine's first.  They must speak
- * the same protocol, and a managed server's engine must be installed. */
-static int resolve_engine(const struct cli_verb *v, struct sweep_args *a, bool managed)
+/* What the settings make of the options after the checks across keys,
+ * the file's (experiment_check_options()): the workload, the client and
+ * the context; the managed server's engine, given or the workload's. */
+static int take_settings(const struct cli_verb *v, struct sweep_args *a, bool managed)
 {
-	const struct server_engine *engine = server_engine_named(a->engine);
-	const char *protocol = oltp_workload_def(a->o.workload)->protocol, *missing = NULL;
+	struct parser *p = a->settings;
+	struct experiment *e = &a->e;
 
-	if (a->engine && a->experiment)
+	if (line_of(p, KEY_ENGINE) && a->experiment)
 		return cli_usage_error(v, "--experiment takes the engine from its [server] section, not from --engine");
-	if (!engine && !streq(protocol, "mysql"))
-		a->engine = "postgresql";
-	if (engine && !a->workload_given && !streq(protocol, engine->protocol))
-		for (int w = _OLTP_WORKLOAD_MAX - 1; w >= 0; w--)
-			if (streq(oltp_workload_def(w)->protocol, engine->protocol))
-				a->o.workload = (enum oltp_workload)w;
-	if (engine && !streq(oltp_workload_def(a->o.workload)->protocol, engine->protocol))
-		return log_error("%s: --workload %s does not run on %s, which runs %s", v->name,
-				 oltp_workload_name(a->o.workload), engine->name, oltp_workload_list(engine->protocol)),
-		       -EINVAL;
-	engine = server_engine_named(a->engine ? a->engine : SERVER_DEFAULT_ENGINE);
-	if (managed && !a->experiment && engine->installed(engine->binary, &missing) < 0)
-		return log_error("%s: %s%s: %s is not installed here: no %s", v->name, a->engine ? "--engine " : "",
-				 a->engine ? a->engine : "the managed server", engine->name, missing),
-		       -EINVAL;
+	/* A server at --socket, or --experiment's, is not looked for here. */
+	p->server_given = !managed || a->experiment;
+	if (experiment_check_options(p) < 0)
+		return log_error("%s: %s", v->name, p->msg ? p->msg : "out of memory"), -EINVAL;
+	experiment_workload_for(e, &a->o);
+	experiment_client_for(e, 0, &a->o);
+	/* --events alone: no time limit, as sysbench's --time=0. */
+	if (a->o.events && !line_of(p, KEY_DURATION))
+		a->o.duration_ns = 0;
+	memcpy(a->threads, e->threads, sizeof(e->threads));
+	a->n_threads = e->n_threads;
+	a->engine = e->engine;
+	/* The context's properties are the spec's now, to free with it. */
+	a->in_context = line_of(p, KEY_CONTEXT_KIND) > 0;
+	a->spec = e->contexts[0];
+	e->contexts[0].n_props = 0;
 	return 0;
 }
 
 /* What the options do not say alone: a server named once, a context that
- * can take its properties here, pinning with CPUs. */
+ * can take its properties here. */
 static int check_args(const struct cli_verb *v, struct sweep_args *a)
 {
 	const char *why = NULL;
@@ -265,37 +176,34 @@ static int check_args(const struct cli_verb *v, struct sweep_args *a)
 			return -EINVAL;
 		}
 	}
-	if (oltp_driver_check(a->o.workload, a->o.driver, &why) < 0)
-		return log_error("%s: --driver %s: %s", v->name, word_name(oltp_driver_words, a->o.driver), why), -EINVAL;
-	if (a->o.client_threads && !streq(oltp_workload_def(a->o.workload)->protocol, "postgresql"))
-		return log_error("%s: --client-threads: %s runs one thread per connection (pgbench's workloads take it)",
-				 v->name, oltp_workload_name(a->o.workload)), -EINVAL;
-	if (a->o.pin == OLTP_PIN_ROUND_ROBIN && a->o.n_client_cpus == 0)
-		return cli_usage_error(v, "--pin round-robin needs --client-cpus");
-	if (a->o.events && a->o.duration_ns == OLTP_DEFAULT_DURATION_S * NSEC_PER_SEC)
-		a->o.duration_ns = 0; /* --events alone: no time limit, as sysbench's --time=0 */
 	return 1;
 }
 
 int sweep_parse_argv(const struct cli_verb *v, int argc, char **argv, struct sweep_args *a)
 {
-	long threads[SWEEP_MAX_STEPS];
-	size_t n_threads;
 	int r, first;
 
 	oltp_options_default(&a->o);
 	a->o.prewarm = true;
-	if (parse_int_list(OLTP_DEFAULT_THREADS, 1, 100000, threads, SWEEP_MAX_STEPS, &n_threads) < 0)
-		return -EINVAL;
-	memcpy(a->threads, threads, sizeof(threads));
-	a->n_threads = n_threads;
+	r = experiment_options_start(&a->e, &a->settings);
+	if (r < 0)
+		return log_error_errno(r, "%s: %m", v->name);
 	r = cli_parse(v, argc, argv, a, &first);
 	if (r <= 0)
 		return r;
 	if (a->server_pid)
 		a->o.server_pid = (int)a->server_pid;
-	if (resolve_engine(v, a, v == &cli_place || a->in_context) < 0)
+	/* A capture starts no server: none is looked for. */
+	if (take_settings(v, a, (v == &cli_place && !a->pid && !a->unit) || line_of(a->settings, KEY_CONTEXT_KIND)) < 0)
 		return -EINVAL;
+	if (v == &cli_place && (a->pid || a->unit)) {
+		if (a->pid && a->unit)
+			return cli_usage_error(v, "give --pid or --unit, not both");
+		if (first < argc || a->in_context || a->experiment || a->spec.n_props || a->keep)
+			return cli_usage_error(v, "--%s captures a running server: it takes no contexts, --context, "
+					       "--experiment, -p or --keep", a->pid ? "pid" : "unit");
+		return 1;
+	}
 	if (v == &cli_place) {
 		a->places = argv + first;
 		a->n_places = (size_t)(argc - first);

@@ -9,12 +9,19 @@
 #include <jansson.h>
 
 #include "cli/options.h"
-#include "oltp/oltp.h"
+#include "experiment/experiment.h"
+#include "oltp/workload.h"
 #include "slices/kinds/context.h"
 
-#define SWEEP_MAX_STEPS 64
+#define SWEEP_MAX_STEPS EXP_THREADS_MAX
 
+struct parser;
 struct sweep_args {
+	/* The settings an experiment file gives too, parsed by the key
+	 * table's rows into e; what they make of o, threads, spec and engine
+	 * is set after the parse. */
+	struct experiment e;
+	struct parser *settings;
 	struct oltp_options o;
 	long threads[SWEEP_MAX_STEPS];
 	size_t n_threads;
@@ -26,12 +33,14 @@ struct sweep_args {
 	const char *experiment;
 	const struct experiment *loaded; /* its [server] settings apply */
 	const char *engine;		 /* --engine, or the workload's; NULL: the default */
-	bool workload_given;
 	char **places;
 	size_t n_places;
 	bool keep, keep_this;
 	json_t *all;
 	long server_pid; /* --server-pid, into o.server_pid */
+	/* place --pid, --unit: a running server captured, nothing started */
+	long pid;
+	const char *unit;
 };
 
 extern const struct cli_verb cli_prepare, cli_sweep, cli_place;
@@ -40,6 +49,11 @@ extern const struct cli_verb cli_prepare, cli_sweep, cli_place;
  * (logged), 0 help printed, >0 go on. */
 int sweep_parse_argv(const struct cli_verb *v, int argc, char **argv, struct sweep_args *a);
 void sweep_args_done(struct sweep_args *a);
+
+/* place --pid PID, place --unit NAME (runner/cli/capture.c): the
+ * snapshot of a server slicebench did not start, printed; 0 or -errno,
+ * logged (-EINVAL: no such process or unit). */
+int place_capture(const struct sweep_args *a);
 
 /* The dataset of o, made or checked; logged as verb. */
 int prepare_dataset(const char *verb, const struct oltp_options *o);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "store/results.h"
+#include "slices/attr/capture.h"
 #include "slices/attr/snapshot.h"
 #include "common/util.h"
 #include "cli/verbs.h"
@@ -92,8 +93,15 @@ static int print_diff(const struct placement *a, const struct placement *b, cons
 
 	if (placement_diff(a, b, &keys, &n) < 0)
 		return log_error_errno(-ENOMEM, "diff: %m");
+	/* A capture says where it came from once, not as attributes. */
+	for (int side = 0; side < 2; side++)
+		if (placement_get(side ? b : a, CAPTURE_PREFIX "pid"))
+			printf("%s: a capture of PID %s (%s), which ran as %s\n", side ? lb : la,
+			       placement_get(side ? b : a, CAPTURE_PREFIX "pid"),
+			       strempty(placement_get(side ? b : a, CAPTURE_PREFIX "exe")),
+			       strempty(placement_get(side ? b : a, CAPTURE_PREFIX "kind")));
 	for (size_t i = 0; i < n; i++)
-		if (!placement_key_is_setting(keys[i]))
+		if (!placement_key_is_setting(keys[i]) && !capture_key_is_own(keys[i]))
 			keys[shown++] = keys[i];
 	if (shown) {
 		printf("%-28s %-36s %s\n", "attribute", la, lb);

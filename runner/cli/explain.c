@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "explain/code.h"
 #include "explain/explain.h"
 #include "stats/stats.h"
 #include "common/util.h"
@@ -35,6 +36,11 @@ static const struct cli_option opt_what_if = { .name = "what-if", .type = CLI_FL
 					       .help = "print the design and its time, start nothing" };
 static const struct cli_option opt_from = { .name = "from", .arg = "CONTEXT-A", .type = CLI_STRING, X(a),
 					    .help = "with RESULTS: the context whose attributes are taken" };
+static const struct cli_option opt_trust = { .name = EXPLAIN_TRUST_OPTION, .type = CLI_FLAG, X(trust_code),
+					     .help = "with RESULTS: let its placements and experiment.json choose code that "
+						     "is not the host's (an LD_PRELOAD library, a PATH directory, an "
+						     "EnvironmentFile= that root alone could not have written); only for a "
+						     "directory you made yourself" };
 static const struct cli_option opt_to = { .name = "to", .arg = "CONTEXT-B", .type = CLI_STRING, X(b),
 					  .help = "with RESULTS: the context they are moved into" };
 #undef X
@@ -56,7 +62,7 @@ const struct cli_verb cli_explain = {
 		 "needs at the screen's spread, within --budget.  report DIR says it all again.",
 	.options = (const struct cli_option *const[]){ &opt_threads, &opt_repeat, &opt_duration, &opt_budget,
 						       CLI_CONFIDENCE_OPTION(struct explain_cli, a.confidence), &opt_width,
-						       &opt_out, &opt_what_if, &opt_from, &opt_to,
+						       &opt_out, &opt_what_if, &opt_from, &opt_to, &opt_trust,
 						       CLI_ORDER_OPTION(struct explain_cli, a.order),
 						       CLI_SEED_OPTION(struct explain_cli, seed), NULL },
 };

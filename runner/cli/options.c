@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cli/options.h"
+#include "experiment/parse.h"
 #include "common/rng.h"
 #include "stats/stats.h"
 #include "common/util.h"
@@ -27,12 +28,57 @@ static const struct cli_option *option_at(const struct cli_verb *v, size_t i)
 	return i < n_options(v) ? v->options[i] : &help_option;
 }
 
+/* The key table's row of a setting's option; NULL for the others. */
+static const struct key_def *setting_of(const struct cli_option *o)
+{
+	return o->type == CLI_SETTING ? &key_table[o->key] : NULL;
+}
+
+static const char *name_of(const struct cli_option *o)
+{
+	return setting_of(o) ? setting_of(o)->option : o->name;
+}
+
+static char short_of(const struct cli_option *o)
+{
+	return setting_of(o) ? setting_of(o)->short_option : o->short_name;
+}
+
+/* What --help calls a setting's value, by its row's type. */
+static const char *const setting_args[] = {
+	[TYPE_STRING] = "NAME", [TYPE_UINT] = "N",	  [TYPE_DURATION] = "DURATION", [TYPE_THREADS] = "LIST",
+	[TYPE_CPUS] = "LIST",	[TYPE_WORD] = "NAME",	  [TYPE_KIND] = "KIND",		[TYPE_PROPERTY] = "N=V",
+};
+
+static const char *arg_of(const struct cli_option *o)
+{
+	const struct key_def *k = setting_of(o);
+
+	if (!k)
+		return o->arg;
+	return (size_t)k->type < ELEMENTSOF(setting_args) && setting_args[k->type] ? setting_args[k->type] : "VALUE";
+}
+
 static const struct cli_option *find_option(const struct cli_verb *v, const char *name)
 {
 	for (size_t i = 0; i <= n_options(v); i++)
-		if (streq(option_at(v, i)->name, name))
+		if (streq(name_of(option_at(v, i)), name))
 			return option_at(v, i);
 	return NULL;
+}
+
+/* A setting's help: its row's, the words it takes (the kinds from their
+ * table), its default. */
+static void print_setting_help(const struct key_def *k, FILE *f)
+{
+	char list[256] = "";
+
+	if (k->type == TYPE_KIND)
+		snprintf(list, sizeof(list), "%s", context_kind_list(false));
+	else if (k->words && k->type != TYPE_BOOL)
+		word_list(k->words, list, sizeof(list));
+	fprintf(f, "%s%s%s%s%s%s\n", k->option_help, *list ? ": " : "", list, k->def ? " (" : "", strempty(k->def),
+		k->def ? ")" : "");
 }
 
 void cli_help(const struct cli_verb *v, FILE *f)
@@ -45,10 +91,18 @@ void cli_help(const struct cli_verb *v, FILE *f)
 		char name[128], letter[8] = "";
 		int n;
 
-		if (o->short_name)
-			snprintf(letter, sizeof(letter), "-%c, ", o->short_name);
-		n = snprintf(name, sizeof(name), "%s--%s%s%s", letter, o->name, o->arg ? " " : "", strempty(o->arg));
-		fprintf(f, "  %s%*s%s\n", name, MAX(HELP_COLUMN - n, 2), "", o->help);
+		if (short_of(o))
+			snprintf(letter, sizeof(letter), "-%c, ", short_of(o));
+		n = snprintf(name, sizeof(name), "%s--%s%s%s", letter, name_of(o), arg_of(o) ? " " : "", strempty(arg_of(o)));
+		fprintf(f, "  %s%*s", name, MAX(HELP_COLUMN - n, 2), "");
+		if (setting_of(o))
+			print_setting_help(setting_of(o), f);
+		else
+			fprintf(f, "%s\n", o->help);
+	}
+	if (v->help_tables) {
+		fputc('\n', f);
+		v->help_tables(f);
 	}
 }
 
@@ -75,7 +129,7 @@ int cli_usage_error(const struct cli_verb *v, const char *fmt, ...)
 
 int cli_bad_value(const struct cli_verb *v, const struct cli_option *o, const char *value, const char *want)
 {
-	log_error("%s: --%s: bad value '%s' (%s)", v->name, o->name, value, want);
+	log_error("%s: --%s: bad value '%s' (%s)", v->name, name_of(o), value, want);
 	return -EINVAL;
 }
 
@@ -118,6 +172,17 @@ static int take_integer(const struct cli_verb *v, const struct cli_option *o, co
 	}
 }
 
+/* A setting's value through its row, as a file's; the row's message. */
+static int take_setting(const struct cli_verb *v, const struct cli_option *o, const char *value, struct parser *p)
+{
+	if (experiment_set_option(p, setting_of(o), value) >= 0)
+		return 0;
+	log_error("%s: %s", v->name, p->msg ? p->msg : "out of memory");
+	free(p->msg);
+	p->msg = NULL;
+	return -EINVAL;
+}
+
 /* A typed option's value into its field. */
 static int take_value(const struct cli_verb *v, const struct cli_option *o, const char *value, void *args)
 {
@@ -155,6 +220,8 @@ static int take_value(const struct cli_verb *v, const struct cli_option *o, cons
 			return cli_bad_value(v, o, value, want);
 		}
 		return 0;
+	case CLI_SETTING:
+		return take_setting(v, o, value, *(struct parser **)field);
 	case CLI_CUSTOM:
 		break;
 	}
@@ -188,10 +255,10 @@ int cli_parse(const struct cli_verb *v, int argc, char **argv, void *userdata, i
 	for (size_t i = 0; i <= n; i++) {
 		const struct cli_option *o = option_at(v, i == n ? n_options(v) : i);
 
-		table[i] = (struct option){ o->name, o->arg ? required_argument : no_argument, NULL, 0x100 + (int)i };
-		if (o->short_name) {
-			shorts[ns++] = o->short_name;
-			if (o->arg)
+		table[i] = (struct option){ name_of(o), arg_of(o) ? required_argument : no_argument, NULL, 0x100 + (int)i };
+		if (short_of(o)) {
+			shorts[ns++] = short_of(o);
+			if (arg_of(o))
 				shorts[ns++] = ':';
 		}
 	}
@@ -204,7 +271,7 @@ int cli_parse(const struct cli_verb *v, int argc, char **argv, void *userdata, i
 			o = option_at(v, (size_t)(c - 0x100) == n ? n_options(v) : (size_t)(c - 0x100));
 		else
 			for (size_t i = 0; i <= n_options(v) && !o; i++)
-				if (c != ':' && c != '?' && option_at(v, i)->short_name == c)
+				if (c != ':' && c != '?' && short_of(option_at(v, i)) == c)
 					o = option_at(v, i);
 		if (c == ':')
 			return cli_usage_error(v, "%s needs a value", argv[optind - 1]);

@@ -11,7 +11,7 @@
 
 #include "common/util.h"
 #include "common/words.h"
-#include "run/engine.h"
+#include "run/run.h"
 
 /* How cli_parse() takes an option's value: into the field at offset in the
  * verb's argument struct, checked against min..max or words; CLI_CUSTOM
@@ -27,6 +27,11 @@ enum cli_type {
 	CLI_WORD,     /* an enum, one of words */
 	CLI_CONFIDENCE, /* double, a confidence level (stats/stats.h) */
 	CLI_SEED,	/* struct cli_seed: a seed of the rounds' orders, at most RNG_SEED_MAX */
+	/* A setting of the experiment file, row key of its key table
+	 * (experiment/parse.h), which gives the option's name, short name
+	 * and help and parses its value, as in a file, into the experiment
+	 * of the struct parser * at offset (experiment_options_start()). */
+	CLI_SETTING,
 };
 
 /* A seed given or not. */
@@ -44,8 +49,13 @@ struct cli_option {
 	size_t offset;
 	long min, max;
 	const struct word *words;
-	int key; /* CLI_CUSTOM: for the verb's parse function */
+	int key; /* CLI_CUSTOM: for the verb's parse function; CLI_SETTING: the key table's row */
 };
+
+/* The option of a setting: row id of the key table, parsed into the
+ * experiment of the parser at field of the verb's argument struct. */
+#define CLI_SETTING_OPTION(args_type, field, id) \
+	(&(const struct cli_option){ .type = CLI_SETTING, .key = (id), .offset = offsetof(args_type, field) })
 
 /* --confidence, the one row of the verbs that judge ratios, into the double
  * field of their argument struct. */
@@ -55,7 +65,7 @@ struct cli_option {
 				     .help = "the level of the intervals, above 50 and below 99.9 (95)" })
 
 /* --order and --seed, the rows of the verbs that run rounds (run, explain,
- * calibrate): the order of the units within a round (run/engine.h's
+ * calibrate): the order of the units within a round (run/run.h's
  * words) into an int field, the seed it is drawn from into a struct
  * cli_seed. */
 #define CLI_ORDER_OPTION(args_type, field)                                                                               \
@@ -78,6 +88,7 @@ struct cli_verb {
 	const char *about;	  /* what it does, for --help */
 	const struct cli_option *const *options; /* NULL-terminated; --help is every verb's */
 	cli_parse_t parse;			 /* the CLI_CUSTOM options; NULL: none */
+	void (*help_tables)(FILE *f);		 /* --help's last part, made from the verb's tables; NULL: none */
 };
 
 /* Parses the options of argv[1..]; operands are argv[*ret_first..argc).

@@ -96,7 +96,7 @@ static int print_placement(struct sweep_args *a, struct context *c)
 		return r;
 	if (ctx >= 0)
 		experiment_client_for(a->loaded, (size_t)ctx, &a->o);
-	if (managed_client_placement(&a->o, &p) < 0)
+	if (managed_client_placement(&a->o, &p) < 0 || managed_replay_compare(a->spec.name, c, &p) < 0)
 		return log_error_errno(-ENOMEM, "place: %m");
 	if (a->json) {
 		json_t *j = placement_to_json(&p);
@@ -223,6 +223,8 @@ int verb_place(int argc, char **argv)
 	own = a.spec; /* its -p properties, which the specs borrow */
 	if (r == 0)
 		status = 0;
+	else if (r > 0 && (a.pid || a.unit))
+		status = (r = place_capture(&a)) == -EINVAL ? EXIT_USAGE : verb_exit_status(r);
 	else if (r < 0 || place_specs(&a, &e, specs, &n) < 0)
 		status = EXIT_USAGE;
 	else

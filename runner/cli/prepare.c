@@ -6,10 +6,13 @@
 int verb_prepare(int argc, char **argv)
 {
 	struct sweep_args a = {};
-	int r;
+	int r, status;
 
 	r = sweep_parse_argv(&cli_prepare, argc, argv, &a);
 	if (r <= 0)
-		return r < 0 ? EXIT_USAGE : 0;
-	return verb_exit_status(prepare_dataset("prepare", &a.o));
+		status = r < 0 ? EXIT_USAGE : 0;
+	else
+		status = verb_exit_status(prepare_dataset("prepare", &a.o));
+	sweep_args_done(&a);
+	return status;
 }

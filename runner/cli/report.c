@@ -39,6 +39,32 @@ static const struct cli_option opt_width = { .name = "width", .arg = "POINTS", .
 								 "was to reach, in points of the gap (its own, 20)" };
 #undef R
 
+/* The table of document x format: what report and compare print, each
+ * document a row (report/report.h, explain/explain.h) of its renderer in
+ * every format. */
+static const struct document *const documents[] = {
+	&document_run,
+	&document_compare,
+	&document_explain,
+	&document_explain_compare,
+};
+
+/* The table as --help prints it: a row per document, a column per format. */
+static void print_documents(FILE *f)
+{
+	fprintf(f, "The documents and their formats (x: printed; -: not in that format):\n%-17s", "");
+	for (int k = 0; k < _REPORT_FORMAT_MAX; k++)
+		fprintf(f, " %s", report_format_to_string((enum report_format)k));
+	fputc('\n', f);
+	for (size_t i = 0; i < ELEMENTSOF(documents); i++) {
+		fprintf(f, "  %-15s", documents[i]->name);
+		for (int k = 0; k < _REPORT_FORMAT_MAX; k++)
+			fprintf(f, " %*s", (int)strlen(report_format_to_string((enum report_format)k)),
+				documents[i]->format[k] ? "x" : "-");
+		fprintf(f, "  %s\n", documents[i]->of);
+	}
+}
+
 const struct cli_verb cli_report = {
 	.name = "report",
 	.usage = (const char *const[]){ "DIR [--format FORMAT] [--latency] [--telemetry] [--confidence 95] [-o FILE]",
@@ -52,6 +78,7 @@ const struct cli_verb cli_report = {
 	.options = (const struct cli_option *const[]){ &opt_page_format, &opt_latency, &opt_telemetry,
 						       CLI_CONFIDENCE_OPTION(struct report_args, ro.confidence), &opt_output,
 						       &opt_width, NULL },
+	.help_tables = print_documents,
 };
 
 const struct cli_verb cli_compare = {
@@ -70,6 +97,7 @@ const struct cli_verb cli_compare = {
 	.options = (const struct cli_option *const[]){ &opt_compare_format,
 						       CLI_CONFIDENCE_OPTION(struct report_args, ro.confidence), &opt_output,
 						       NULL },
+	.help_tables = print_documents,
 };
 
 static int load(const char *verb, const char *dir, json_t **ret)
@@ -105,31 +133,27 @@ static int write_output(const char *verb, const char *output, const char *text, 
 	return 0;
 }
 
-/* An explain directory's explanation: its record and stages read again,
- * the whole text made before any of it is written. */
-static int report_explanation(const char *dir, const struct report_args *a)
+/* d's cell of in's format, the whole text made before any of it is
+ * written to output (NULL: standard output); what says what failed. */
+static int render_document(const char *verb, const struct document *d, const struct document_input *in,
+			   const char *what, const char *output)
 {
 	_cleanup_free_ char *why = NULL, *text = NULL;
 	size_t len = 0;
-	FILE *mem;
+	FILE *mem = open_memstream(&text, &len);
 	int r;
 
-	if (a->ro.format != REPORT_TEXT && a->ro.format != REPORT_JSON && a->ro.format != REPORT_HTML)
-		return log_error("report: %s is an explain directory, which reports as text, json or html", dir), -ENOTDIR;
-	mem = open_memstream(&text, &len);
 	if (!mem)
-		return log_error_errno(-ENOMEM, "report: %m");
-	if (a->ro.format == REPORT_HTML)
-		r = explain_report_html(dir, a->ro.confidence, a->width / 100.0, mem, &why);
-	else
-		r = explain_report(dir, a->ro.format == REPORT_JSON, a->ro.confidence, a->width / 100.0, mem, &why);
+		return log_error_errno(-ENOMEM, "%s: %m", verb);
+	r = d->format[in->o->format](in, mem, &why);
 	if (fclose(mem) != 0 && r >= 0)
 		r = -ENOMEM;
 	if (r < 0 && why)
-		return log_error("report: %s", why), r;
+		return log_error("%s: %s", verb, why), r;
 	if (r < 0)
-		return log_error_errno(r, "report: %s: %m", dir);
-	return write_output("report", a->output, text, len);
+		return log_error_errno(r, "%s: %s%m%s", verb, strempty(what),
+				       what ? "" : " (the directories must hold the same experiment)");
+	return write_output(verb, output, text, len);
 }
 
 static bool is_explain_dir(const char *dir)
@@ -139,29 +163,31 @@ static bool is_explain_dir(const char *dir)
 	return xasprintf(&p, "%s/" EXPLAIN_RECORD, dir) >= 0 && access(p, F_OK) == 0;
 }
 
-/* The report of dir into output (NULL: standard output), made whole
- * before it is written. */
-static int report(const char *dir, const struct report_args *a)
+/* The report of dir, a results or an explain directory, into output
+ * (NULL: standard output). */
+static int report(char *dir, const struct report_args *a)
 {
-	_cleanup_free_ char *text = NULL;
+	struct document_input in = { .dirs = &dir, .n = 1, .o = &a->ro, .width = a->width / 100.0 };
+	_cleanup_free_ char *what = NULL;
+	char formats[128];
 	json_t *doc = NULL;
-	size_t len = 0;
-	FILE *mem;
 	int r;
 
-	if (is_explain_dir(dir))
-		return report_explanation(dir, a);
+	if (xasprintf(&what, "%s: ", dir) < 0)
+		return log_error_errno(-ENOMEM, "report: %m");
+	if (is_explain_dir(dir)) {
+		if (!document_explain.format[a->ro.format])
+			return log_error("report: %s is an explain directory, which reports as %s", dir,
+					 document_formats(&document_explain, formats, sizeof(formats))), -ENOTDIR;
+		return render_document("report", &document_explain, &in, what, a->output);
+	}
 	r = load("report", dir, &doc);
 	if (r < 0)
 		return r;
-	mem = open_memstream(&text, &len);
-	r = mem ? report_render(doc, &a->ro, mem) : -ENOMEM;
+	in.docs = &doc;
+	r = render_document("report", &document_run, &in, what, a->output);
 	json_decref(doc);
-	if (mem && fclose(mem) != 0 && r >= 0)
-		r = -ENOMEM;
-	if (r < 0)
-		return log_error_errno(r, "report: %s: %m", dir);
-	return write_output("report", a->output, text, len);
+	return r;
 }
 
 int verb_report(int argc, char **argv)
@@ -233,42 +259,14 @@ static int compare_check(char *const *dirs, json_t *const *docs, size_t n)
 	return 0;
 }
 
-/* text[len] to standard output. */
-/* Explain directories of one pair from several hosts: which cause
- * differs, the whole text made before any of it is written. */
-static int compare_explanations(char **dirs, size_t n, const struct report_args *a)
-{
-	const char *labels[COMPARE_HOSTS_MAX];
-	_cleanup_free_ char *why = NULL, *text = NULL;
-	size_t len = 0;
-	FILE *mem;
-	int r;
-
-	if (a->ro.format != REPORT_TEXT && a->ro.format != REPORT_JSON)
-		return log_error("compare: explain directories compare as text or json"), -ENOTDIR;
-	mem = open_memstream(&text, &len);
-	if (!mem)
-		return log_error_errno(-ENOMEM, "compare: %m");
-	compare_labels(dirs, n, labels);
-	r = explain_compare(dirs, labels, n, a->ro.format == REPORT_JSON, a->ro.confidence, mem, &why);
-	if (fclose(mem) != 0 && r >= 0)
-		r = -ENOMEM;
-	if (r < 0 && why)
-		return log_error("compare: %s", why), r;
-	if (r < 0)
-		return log_error_errno(r, "compare: %m");
-	return write_output("compare", a->output, text, len);
-}
-
-/* The documents of dirs side by side, the whole text made before any of
- * it is written; explain directories, all of them, by their causes. */
+/* The documents of dirs side by side; explain directories, all of them, by
+ * their causes. */
 static int compare(char **dirs, size_t n, const struct report_args *a)
 {
 	json_t *docs[COMPARE_HOSTS_MAX] = {};
 	const char *labels[COMPARE_HOSTS_MAX];
-	_cleanup_free_ char *text = NULL;
-	size_t len = 0;
-	FILE *mem = NULL;
+	struct document_input in = { .dirs = dirs, .labels = labels, .docs = docs, .n = n, .o = &a->ro };
+	char formats[128];
 	size_t nx = 0;
 	int r = 0;
 
@@ -279,32 +277,31 @@ static int compare(char **dirs, size_t n, const struct report_args *a)
 			return log_error("compare: %s is %san explain directory and %s is %s: compare takes one kind",
 					 dirs[0], is_explain_dir(dirs[0]) ? "" : "not ", dirs[i],
 					 is_explain_dir(dirs[i]) ? "one" : "not"), -EBADMSG;
-	if (nx && a->ro.format != REPORT_TEXT && a->ro.format != REPORT_JSON)
-		return log_error("compare: explain directories compare as text or json"), -ENOTDIR;
-	if (nx)
-		return compare_explanations(dirs, n, a);
+	if (nx && !document_explain_compare.format[a->ro.format])
+		return log_error("compare: explain directories compare as %s",
+				 document_formats(&document_explain_compare, formats, sizeof(formats))), -ENOTDIR;
+	if (nx) {
+		compare_labels(dirs, n, labels);
+		in.docs = NULL;
+		return render_document("compare", &document_explain_compare, &in, "", a->output);
+	}
 	for (size_t i = 0; i < n && r >= 0; i++)
 		r = load("compare", dirs[i], &docs[i]);
 	if (r >= 0)
 		r = compare_check(dirs, docs, n);
-	if (r >= 0 && !(mem = open_memstream(&text, &len)))
-		r = log_error_errno(-ENOMEM, "compare: %m");
 	if (r >= 0) {
 		compare_labels(dirs, n, labels);
-		r = compare_render(docs, labels, n, &a->ro, mem);
-		if (fclose(mem) != 0 && r >= 0)
-			r = -ENOMEM;
-		if (r < 0)
-			log_error_errno(r, "compare: %m (the directories must hold the same experiment)");
+		r = render_document("compare", &document_compare, &in, NULL, a->output);
 	}
 	for (size_t i = 0; i < n; i++)
 		json_decref(docs[i]);
-	return r < 0 ? r : write_output("compare", a->output, text, len);
+	return r;
 }
 
 int verb_compare(int argc, char **argv)
 {
 	struct report_args a = {};
+	char formats[128];
 	int r, first;
 
 	r = cli_parse(&cli_compare, argc, argv, &a, &first);
@@ -315,8 +312,9 @@ int verb_compare(int argc, char **argv)
 				       "hosts", argv[first], COMPARE_HOSTS_MAX), EXIT_USAGE;
 	if (argc - first < 2 || argc - first > COMPARE_HOSTS_MAX)
 		return cli_usage_error(&cli_compare, "give 2 to %d results directories", COMPARE_HOSTS_MAX), EXIT_USAGE;
-	if (a.ro.format == REPORT_SVG || a.ro.format == REPORT_PNG)
-		return cli_usage_error(&cli_compare, "--format %s is for report; compare prints text, markdown, csv, json or html",
-				       report_format_to_string(a.ro.format)), EXIT_USAGE;
+	if (!document_compare.format[a.ro.format])
+		return cli_usage_error(&cli_compare, "--format %s is for report; compare prints %s",
+				       report_format_to_string(a.ro.format),
+				       document_formats(&document_compare, formats, sizeof(formats))), EXIT_USAGE;
 	return load_exit_status(compare(argv + first, (size_t)(argc - first), &a));
 }

@@ -9,7 +9,7 @@
 #include "report/report.h"
 #include "host/calibration.h"
 #include "stats/stats.h"
-#include "run/engine.h"
+#include "run/run.h"
 #include "experiment/experiment.h"
 #include "run/managed.h"
 #include "common/interrupt.h"

@@ -59,5 +59,9 @@ void sweep_args_done(struct sweep_args *a)
 {
 	for (size_t i = 0; i < a->spec.n_props; i++)
 		prop_value_done(&a->spec.props[i]);
+	a->spec.n_props = 0;
+	experiment_done(&a->e);
+	free(a->settings);
+	a->settings = NULL;
 }
 

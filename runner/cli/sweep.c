@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cli/args.h"
+#include "oltp/oltp.h"
 #include "common/util.h"
 #include "cli/verbs.h"
 

@@ -4,10 +4,51 @@
  * property that cannot take effect there is refused).  Each message names
  * the line of the key that is wrong. */
 #include "experiment/parse.h"
+#include "common/trust.h"
+
+int check_code_file(struct parser *p, const char *binary, unsigned line, const char *key)
+{
+	_cleanup_free_ char *found = NULL, *why = NULL;
+	int r;
+
+	if (!executable_in_path(binary, &found))
+		return fail_at(p, line, key, "%s is not an executable here", binary);
+	r = trust_code_file(found, &why);
+	if (r == -ENOMEM)
+		return r;
+	return r < 0 ? fail_at(p, line, key, "%s: refused, since what it names runs as the server (%s)", binary,
+			       why ? why : strerror(-r))
+		     : 0;
+}
+
+/* On the command line, an engine not given is the given workload's: the
+ * first engine of its protocol (--workload select-only alone has always
+ * meant PostgreSQL there); a file names its engine. */
+static int engine_of_workload(struct parser *p)
+{
+	struct experiment *e = p->e;
+	const char *protocol = oltp_workload_def(e->workload)->protocol;
+
+	if (!p->options || line_of(p, KEY_ENGINE) || line_of(p, KEY_FLAVOR) || !line_of(p, KEY_WORKLOAD))
+		return 0;
+	for (size_t i = 0; server_engines[i]; i++)
+		if (streq(server_engines[i]->protocol, protocol)) {
+			char *name = strdup(server_engines[i]->name);
+
+			if (!name)
+				return -ENOMEM;
+			free(e->engine);
+			e->engine = name;
+			return 0;
+		}
+	return 0;
+}
 
 /* The server and the workload: the engine installed, a workload of its
  * protocol, a driver for the workload, the largest step within the
- * server's connections, client threads only where they mean something. */
+ * server's connections, client threads only where they mean something.
+ * A server the user gives (p->server_given) is not looked for here, and
+ * its connections are not known. */
 static int check_server(struct parser *p)
 {
 	struct experiment *e = p->e;
@@ -17,6 +58,7 @@ static int check_server(struct parser *p)
 	unsigned engine_line = line_of(p, KEY_ENGINE), flavor_line = line_of(p, KEY_FLAVOR);
 	unsigned binary_line = line_of(p, KEY_BINARY), threads_line = line_of(p, KEY_THREADS);
 	long most = 0;
+	int r;
 
 	if (engine_line && flavor_line)
 		return fail_at(p, flavor_line, "flavor", "the old name of engine, which line %u gives", engine_line);
@@ -24,10 +66,13 @@ static int check_server(struct parser *p)
 		return fail_at(p, engine_line, "engine", "no such engine");
 	if (!e->binary && !(e->binary = strdup(engine->binary)))
 		return -ENOMEM;
-	if (engine->installed(e->binary, &missing) < 0)
+	if (!p->server_given && engine->installed(e->binary, &missing) < 0)
 		return fail_at(p, binary_line ?: engine_line ?: flavor_line,
 			       binary_line ? "binary" : flavor_line ? "flavor" : "engine", "%s is not installed here: no %s%s",
 			       e->engine, missing, streq(engine->name, "postgresql") ? " (apt-get install postgresql-15)" : "");
+	r = check_code_file(p, e->binary, binary_line ?: engine_line, binary_line ? "binary" : "engine");
+	if (r < 0)
+		return r;
 	if (!line_of(p, KEY_WORKLOAD))
 		for (int i = _OLTP_WORKLOAD_MAX - 1; i >= 0; i--)
 			if (streq(oltp_workload_def(i)->protocol, engine->protocol))
@@ -45,7 +90,7 @@ static int check_server(struct parser *p)
 	for (size_t i = 0; i < e->n_threads; i++)
 		most = MAX(most, e->threads[i]);
 	/* slicebench itself needs one connection beside the clients. */
-	if ((unsigned long)most >= e->max_connections)
+	if (!p->server_given && (unsigned long)most >= e->max_connections)
 		return fail_at(p, threads_line ?: line_of(p, KEY_MAX_CONNECTIONS), threads_line ? "threads" : "max-connections",
 			       "%ld %s need max-connections above %ld, and [server] max-connections is %u", most, w->unit,
 			       most, e->max_connections);
@@ -314,16 +359,41 @@ static int check_commands(struct parser *p)
 
 /* What the file says of itself and of this host, before the mirror: the
  * commands first, which were once looked for as the file was read. */
+/* [client] pin = round-robin spreads the threads over CPUs: [client]
+ * cpus, or a context's client-cpus. */
+static int check_client(struct parser *p)
+{
+	const struct experiment *e = p->e;
+	bool cpus = e->n_client_cpus > 0;
+
+	for (size_t i = 0; i < e->n_contexts; i++)
+		cpus = cpus || e->client_cpus[i];
+	if (e->pin == OLTP_PIN_ROUND_ROBIN && !cpus)
+		return fail_at(p, line_of(p, KEY_PIN), "pin", "round-robin puts thread i on CPU i mod n of cpus, and none are given");
+	return 0;
+}
+
+int experiment_check_options(struct parser *p)
+{
+	if (engine_of_workload(p) < 0)
+		return -ENOMEM;
+	return check_server(p) < 0 || check_client(p) < 0 ? -EINVAL : 0;
+}
+
 int check_file(struct parser *p)
 {
 	struct experiment *e = p->e;
+	int r;
 
 	if (check_commands(p) < 0)
 		return -EINVAL;
 	if (!e->n_contexts)
 		return fail_at(p, p->line, NULL, "no [context NAME] section");
-	if (check_repeat(p) < 0 || check_server(p) < 0)
+	if (check_repeat(p) < 0)
 		return -EINVAL;
+	r = experiment_check_options(p);
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < e->n_contexts; i++) {
 		unsigned header = p->header_line[SECTION_CONTEXT][i];
 

@@ -1,62 +1,13 @@
-/* Experiment files, from finding one to loading it: the file is parsed
- * (parse.c, by the key table of keys.c), checked as
- * a whole (experiment_check.c) around the mirror of the installed units it
- * names (experiment_mirror.c); and what the run asks of a loaded
- * experiment: each context's spec with a vary value, its client, the
- * server's settings. */
+/* The experiment, the model the file is read into (experiment/parse.c):
+ * finding a file, and what the run asks of a loaded experiment: each
+ * context's spec with a vary value, its client, the server's settings, a
+ * proxy added to an experiment made from another. */
 #include <sys/stat.h>
 
-#include "experiment/parse.h"
+#include "experiment/experiment.h"
 #include "common/topology.h"
-
-/* The stem of path: experiments/cpu-quota.ini is cpu-quota. */
-static int stem_of(const char *path, char *buf, size_t len)
-{
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	size_t n = strcspn(base, ".");
-
-	if (n >= len)
-		return -ENAMETOOLONG;
-	memcpy(buf, base, n);
-	buf[n] = 0;
-	return name_is_valid(buf) ? 0 : -EINVAL;
-}
-
-int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *ret, char **ret_msg)
-{
-	struct parser p = { .e = ret, .path = path, .mode = mode, .at_line_start = true };
-	int r;
-
-	*ret = (struct experiment){};
-	*ret_msg = NULL;
-	ret->path = strdup(path);
-	if (!ret->path)
-		return -ENOMEM;
-	r = experiment_defaults(ret);
-	if (r >= 0 && stem_of(path, ret->name, sizeof(ret->name)) < 0) {
-		xasprintf(ret_msg, "%s: the file name must be NAME.ini with NAME [a-z0-9][a-z0-9_-]{0,39}", path);
-		r = -EINVAL;
-	}
-	if (r >= 0)
-		r = parse_file(&p, ret_msg);
-	/* The mirror needs each context's kind, and brings properties that
-	 * the checks after it see as the file's. */
-	if (r >= 0)
-		r = check_file(&p);
-	if (r >= 0)
-		r = mirror_units(&p);
-	if (r >= 0)
-		r = check_settings(&p);
-	for (size_t i = 0; i < EXP_CONTEXTS_MAX; i++)
-		free(p.unit[i]);
-	if (p.msg) {
-		*ret_msg = p.msg;
-		r = -EINVAL;
-	}
-	if (r < 0)
-		experiment_done(ret);
-	return r;
-}
+#include "slices/attr/placement.h"
+#include "common/util.h"
 
 void experiment_log_mirrors(const struct experiment *e)
 {
@@ -81,6 +32,9 @@ void experiment_done(struct experiment *e)
 	for (size_t i = 0; i < e->n_contexts; i++) {
 		free(e->client_cpus[i]);
 		free(e->mirror_notes[i]);
+		if (e->replays[i])
+			placement_done(e->replays[i]);
+		free(e->replays[i]);
 	}
 	for (size_t i = 0; i < e->n_vary; i++)
 		free(e->vary_values[i]);
@@ -169,6 +123,19 @@ int experiment_find(const char *name_or_path, char **ret_path)
 	}
 	return -ENOENT;
 }
+void experiment_workload_for(const struct experiment *e, struct oltp_options *o)
+{
+	o->workload = e->workload;
+	o->scale = e->scale;
+	o->client_threads = e->client_threads;
+	o->tables = e->tables;
+	o->table_size = e->table_size;
+	o->duration_ns = e->duration_ns;
+	o->warmup_ns = e->warmup_ns;
+	o->rand.type = e->rand_type;
+	o->driver = e->driver;
+}
+
 void experiment_client_for(const struct experiment *e, size_t i, struct oltp_options *o)
 {
 	long cpus[OLTP_MAX_CPUS];
@@ -194,67 +161,6 @@ void experiment_server_config(const struct experiment *e, struct server_config *
 	ret->buffer_pool = e->buffer_pool;
 	ret->user = e->server_user;
 	ret->max_connections = e->max_connections;
-}
-
-int experiment_copy_settings(const struct experiment *from, struct experiment *to)
-{
-	for (size_t i = 0; i < _KEY_MAX; i++) {
-		const struct key_def *k = &key_table[i];
-		const void *src = (const char *)from + k->offset;
-		void *dst = (char *)to + k->offset;
-
-		if (!key_is_setting(k))
-			continue;
-		switch (k->type) {
-		case TYPE_STRING:
-		case TYPE_SIZE: {
-			char *s = *(char *const *)src ? strdup(*(char *const *)src) : NULL;
-
-			if (*(char *const *)src && !s)
-				return -ENOMEM;
-			free(*(char **)dst);
-			*(char **)dst = s;
-			break;
-		}
-		case TYPE_UINT:
-		case TYPE_REPEAT: /* the count; whether it is auto is the run's, not a setting */
-			*(unsigned *)dst = *(const unsigned *)src;
-			break;
-		case TYPE_PERCENT:
-			*(double *)dst = *(const double *)src;
-			break;
-		case TYPE_DURATION:
-			*(uint64_t *)dst = *(const uint64_t *)src;
-			break;
-		case TYPE_WORD:
-			*(int *)dst = *(const int *)src;
-			break;
-		case TYPE_BOOL:
-			*(bool *)dst = *(const bool *)src;
-			break;
-		case TYPE_THREADS:
-			memcpy(to->threads, from->threads, sizeof(from->threads));
-			to->n_threads = from->n_threads;
-			break;
-		case TYPE_CPUS:
-			memcpy(to->client_cpus_list, from->client_cpus_list, sizeof(from->client_cpus_list));
-			to->n_client_cpus = from->n_client_cpus;
-			break;
-		case TYPE_UNIT: /* the types of keys of the file's own or of other sections */
-		case TYPE_CPUS_TEXT:
-		case TYPE_FLAGS:
-		case TYPE_KIND:
-		case TYPE_BASELINE:
-		case TYPE_WHOLE_PERCENT:
-		case TYPE_SLICE:
-		case TYPE_NAME:
-		case TYPE_COMMAND:
-		case TYPE_PROPERTY:
-		case TYPE_PROPERTY_VALUES:
-			break;
-		}
-	}
-	return 0;
 }
 
 int experiment_add_proxy(struct experiment *to, const struct experiment *from, size_t k, const char *name,

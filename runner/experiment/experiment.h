@@ -13,12 +13,12 @@
 #include "slices/kinds/context.h"
 #include "slices/around/neighbour.h"
 #include "slices/around/slice.h"
-#include "oltp/oltp.h"
+#include "oltp/workload.h"
 
 #define EXP_CONTEXTS_MAX 40
 #define EXP_THREADS_MAX 64
 /* The most threads of one step (the key table's and the results' limit). */
-#define EXP_THREAD_COUNT_MAX 100000
+#define EXP_THREAD_COUNT_MAX OLTP_STEP_THREADS_MAX
 #define EXP_VARY_MAX 16
 #define EXP_SLICES_MAX 16
 #define EXP_NEIGHBOURS_MAX 4
@@ -74,7 +74,9 @@ struct experiment {
 	struct context_spec contexts[EXP_CONTEXTS_MAX];
 	char *client_cpus[EXP_CONTEXTS_MAX]; /* client-cpus = LIST: this context's client; NULL: [client]'s */
 	int context_slice[EXP_CONTEXTS_MAX]; /* Slice = NAME: its index in slices; -1: the kind's default */
-	char *mirror_notes[EXP_CONTEXTS_MAX]; /* unit = NAME: what it mirrors and what not */
+	char *mirror_notes[EXP_CONTEXTS_MAX]; /* unit = NAME, from = FILE: what it reproduces and what not */
+	/* from = FILE: the snapshot, which contexts[i].replays points to */
+	struct placement *replays[EXP_CONTEXTS_MAX];
 	size_t n_contexts;
 	int context_proxy[EXP_CONTEXTS_MAX]; /* proxy = NAME: its index in proxies; -1: straight to the server */
 	/* [proxy NAME]: a proxy between the client and the server, in a
@@ -133,6 +135,10 @@ static inline int experiment_proxy_of(const struct experiment *e, size_t i)
 	return e->context_proxy[i] >= 0 && (size_t)e->context_proxy[i] < e->n_proxies ? e->context_proxy[i] : -1;
 }
 
+/* The workload and the dataset of e's settings into o: the workload, its
+ * scale, tables and rows, the step's time, the driver, ... (not the
+ * database's name, which is the run's). */
+void experiment_workload_for(const struct experiment *e, struct oltp_options *o);
 /* The client placement of context i: its client-cpus, or [client]'s. */
 void experiment_client_for(const struct experiment *e, size_t i, struct oltp_options *o);
 

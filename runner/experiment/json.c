@@ -2,6 +2,7 @@
  * records what ran, and the experiment read back from it (explain RESULTS,
  * run --resume), each setting through the key table's own parser. */
 #include "experiment/parse.h"
+#include "common/input.h"
 
 static json_t *props_to_json(const struct prop_value *v, size_t n)
 {
@@ -68,73 +69,49 @@ static json_t *proxies_to_json(const struct experiment *e)
 	return a;
 }
 
-/* The keys a record carries only when they are used, so that runs made
- * before them resume. */
-static int experiment_optional_to_json(const struct experiment *e, json_t *j)
+/* The sections of a record beside the settings, each only when the
+ * experiment has it, so that runs made before them resume. */
+static int sections_to_json(const struct experiment *e, json_t *j)
 {
-	/* another workload than oltp_read_only; pgbench's with its scale */
-	if (e->workload != OLTP_WORKLOAD_READ_ONLY &&
-	    json_object_set_new(j, "workload", json_string(oltp_workload_name(e->workload))) < 0)
-		return -ENOMEM;
-	if (streq(oltp_workload_def(e->workload)->protocol, "postgresql") &&
-	    json_object_set_new(j, "scale", json_integer(e->scale)) < 0)
-		return -ENOMEM;
-	if (e->client_threads &&
-	    json_object_set_new(json_object_get(j, "client"), "threads", json_integer(e->client_threads)) < 0)
-		return -ENOMEM;
-	/* repeat = auto: the maximum and the target, and "auto" for the count */
-	if (e->repeat_auto &&
-	    (json_object_set_new(j, "repeat", json_string("auto")) < 0 ||
-	     json_object_set_new(j, "repeat_max", json_integer(e->repeat_max)) < 0 ||
-	     json_object_set_new(j, "until", json_real(e->until)) < 0))
-		return -ENOMEM;
 	if (e->n_slices && json_object_set_new(j, "slices", slices_to_json(e)) < 0)
 		return -ENOMEM;
 	if (e->n_proxies && json_object_set_new(j, "proxies", proxies_to_json(e)) < 0)
 		return -ENOMEM;
+	if (e->n_neighbours && json_object_set_new(j, "neighbours", neighbours_to_json(e)) < 0)
+		return -ENOMEM;
 	return 0;
 }
 
+static json_t *vary_to_json(const struct experiment *e)
+{
+	json_t *values = json_array();
+
+	if (!e->n_vary)
+		return json_null();
+	for (size_t i = 0; values && i < e->n_vary; i++)
+		json_array_append_new(values, json_string(e->vary_values[i]));
+	/* mode only when not the default, so that runs made before it resume. */
+	return json_pack("{s:s, s:o, s:s?, s:s?}", "property", e->vary->name, "values", values, "slice",
+			 e->vary_slice >= 0 ? e->slices[e->vary_slice].name : NULL, "mode",
+			 e->vary_modes == (VARY_RESTART | VARY_LIVE) ? "restart live"
+			 : e->vary_modes == VARY_LIVE		     ? "live"
+								     : NULL);
+}
+
+/* The file's own keys, its contexts and [vary] by hand; every setting by
+ * the key table (experiment/settings.c). */
 json_t *experiment_to_json(const struct experiment *e)
 {
-	json_t *j, *threads = json_array(), *names = json_array(), *specs = json_array(), *cpus = json_array(),
-	       *vary = json_null(), *values;
+	json_t *j, *names = json_array(), *specs = json_array();
 
-	for (size_t i = 0; i < e->n_threads; i++)
-		json_array_append_new(threads, json_integer(e->threads[i]));
 	for (size_t i = 0; i < e->n_contexts; i++) {
 		json_array_append_new(names, json_string(e->contexts[i].name));
 		json_array_append_new(specs, context_to_json(e, i));
 	}
-	for (size_t i = 0; i < e->n_client_cpus; i++)
-		json_array_append_new(cpus, json_integer(e->client_cpus_list[i]));
-	if (e->n_vary) {
-		values = json_array();
-		for (size_t i = 0; i < e->n_vary; i++)
-			json_array_append_new(values, json_string(e->vary_values[i]));
-		json_decref(vary);
-		/* mode only when not the default, so that runs made before it resume. */
-		vary = json_pack("{s:s, s:o, s:s?, s:s?}", "property", e->vary->name, "values", values, "slice",
-				 e->vary_slice >= 0 ? e->slices[e->vary_slice].name : NULL, "mode",
-				 e->vary_modes == (VARY_RESTART | VARY_LIVE) ? "restart live"
-				 : e->vary_modes == VARY_LIVE		     ? "live"
-									     : NULL);
-	}
-	j = json_pack("{s:s, s:s, s:s?, s:o, s:f, s:f, s:i, s:i, s:i, s:s, s:s, s:s, s:s, s:o, s:o, s:o,"
-			 " s:{s:s, s:s, s:s, s:s, s:i}, s:{s:o, s:s, s:b}}",
-			 "name", e->name, "path", e->path, "description", e->description, "threads", threads,
-			 "warmup_s", (double)e->warmup_ns / 1e9, "duration_s", (double)e->duration_ns / 1e9, "repeat",
-			 (int)e->repeat, "tables", (int)e->tables, "table_size", (int)e->table_size, "driver",
-			 word_name(oltp_driver_words, e->driver), "rand_type", sbrand_type_to_string(e->rand_type),
-			 "baseline", e->baseline, "on_error", word_name(key_table[KEY_ON_ERROR].words, e->on_error), "contexts", names,
-			 "context_specs", specs, "vary", vary, "server", "binary", e->binary, "engine", e->engine,
-			 "buffer_pool", e->buffer_pool, "user", e->server_user, "max_connections", (int)e->max_connections,
-			 "client", "cpus", cpus, "pin", word_name(oltp_pin_words, e->pin), "scope", (int)e->client_scope);
-	if (j && experiment_optional_to_json(e, j) < 0) {
-		json_decref(j);
-		j = NULL;
-	}
-	if (j && e->n_neighbours && json_object_set_new(j, "neighbours", neighbours_to_json(e)) < 0) {
+	j = json_pack("{s:s, s:s, s:s?, s:s, s:o, s:o, s:o}", "name", e->name, "path", e->path, "description",
+		      e->description, "baseline", e->baseline, "contexts", names, "context_specs", specs, "vary",
+		      vary_to_json(e));
+	if (j && (settings_to_json(e, j) < 0 || sections_to_json(e, j) < 0)) {
 		json_decref(j);
 		j = NULL;
 	}
@@ -228,84 +205,11 @@ static int slice_from_json(const json_t *j, struct experiment *e, char **ret_msg
 	return props_from_json(j, sl->props, &sl->n_props, SLICE_PROPS_MAX, "slice", name, ret_msg);
 }
 
-/* A setting of experiment.json as the experiment file would write it, so
- * that the key table's own parser checks it: numbers as digits, durations
- * in seconds, until as a percentage, lists joined with commas. */
-static int setting_text(const struct key_def *k, const json_t *v, char *buf, size_t len)
-{
-	const json_t *x;
-	size_t i, n = 0;
-	int w;
-
-	if (json_is_string(v))
-		w = snprintf(buf, len, "%s", json_string_value(v));
-	else if (json_is_boolean(v))
-		w = snprintf(buf, len, "%s", json_is_true(v) ? "yes" : "no");
-	else if (json_is_number(v) && k->type == TYPE_DURATION)
-		w = snprintf(buf, len, "%.9gs", json_number_value(v));
-	else if (json_is_number(v) && k->type == TYPE_PERCENT)
-		w = snprintf(buf, len, "%.9g%%", json_number_value(v) * 100);
-	else if (json_is_integer(v))
-		w = snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-	else if (json_is_array(v)) {
-		*buf = 0;
-		w = 0;
-		json_array_foreach(v, i, x) {
-			if (!json_is_integer(x))
-				return -EINVAL;
-			w = snprintf(buf + n, len - n, "%s%" JSON_INTEGER_FORMAT, i ? "," : "", json_integer_value(x));
-			if (w < 0 || (size_t)w >= len - n)
-				return -EINVAL;
-			n += (size_t)w;
-		}
-	} else
-		return -EINVAL;
-	/* A real number where a count goes, an object, a value too long for
-	 * any key: not as run writes it. */
-	if (json_is_real(v) && k->type != TYPE_DURATION && k->type != TYPE_PERCENT)
-		return -EINVAL;
-	return w < 0 || (size_t)w >= len ? -EINVAL : 0;
-}
-
-/* The key table's settings out of experiment.json, each through set_key()
- * as if it came from a file: the same ranges, words and checks. */
-static int settings_from_json(struct parser *p, const json_t *j)
-{
-	for (size_t i = 0; i < _KEY_MAX && !p->msg; i++) {
-		const struct key_def *k = &key_table[i];
-		const json_t *in = k->section == SECTION_EXPERIMENT ? j : json_object_get(j, section_table[k->section].name);
-		char name[64], text[512];
-		const json_t *v;
-
-		if (!key_is_setting(k))
-			continue;
-		snprintf(name, sizeof(name), "%s%s", k->name, k->type == TYPE_DURATION ? "_s" : "");
-		for (char *c = name; *c; c++)
-			if (*c == '-')
-				*c = '_';
-		v = json_object_get(in, name);
-		/* Absent: the default; client cpus [] is none given. */
-		if (!v || json_is_null(v) || (k->type == TYPE_CPUS && json_array_size(v) == 0))
-			continue;
-		/* repeat_max, until: only with repeat = auto, which puts them there. */
-		if ((i == KEY_REPEAT_MAX || i == KEY_UNTIL) &&
-		    !streq_ptr(json_string_value(json_object_get(j, "repeat")), "auto"))
-			continue;
-		p->key_line[0][i] = 1; /* given; fail_at() names no line in experiment.json */
-		if (setting_text(k, v, text, sizeof(text)) < 0)
-			return fail_at(p, 1, k->name, "not a value of the key's type");
-		if (set_key(p, k, text) < 0)
-			return -EINVAL;
-	}
-	return p->msg ? -EINVAL : 0;
-}
-
 int experiment_from_results(const char *dir, struct experiment *ret, char **ret_msg)
 {
 	_cleanup_free_ char *path = NULL;
 	struct parser p = { .e = ret, .mode = cgroup_mode_detect(), .from_json = true };
 	json_t *j, *v;
-	json_error_t err;
 	size_t i;
 	int r = 0;
 
@@ -313,9 +217,9 @@ int experiment_from_results(const char *dir, struct experiment *ret, char **ret_
 	*ret_msg = NULL;
 	if (xasprintf(&path, "%s/experiment.json", dir) < 0)
 		return -ENOMEM;
-	j = json_load_file(path, 0, &err);
+	j = input_load_json(path, INPUT_JSON_MAX, ret_msg);
 	if (!j)
-		return xasprintf(ret_msg, "%s:%d: %s", path, err.line, err.text), -EINVAL;
+		return -EINVAL;
 	r = experiment_defaults(ret);
 	if (r < 0) {
 		json_decref(j);

@@ -86,6 +86,15 @@ static int check_slice_name(struct parser *p, const struct key_def *k, const cha
 	return 0; /* whether it is defined is known at the end of the file */
 }
 
+/* [server] user: checked as the file is read, not when useradd or the
+ * server's start meets it. */
+static int check_user(struct parser *p, const struct key_def *k, const char *value)
+{
+	const char *why = user_name_refusal(value);
+
+	return why ? fail_at(p, p->line, k->name, "bad value '%s' (%s)", value, why) : 0;
+}
+
 /* The message of a name that is neither a key of the section nor a
  * systemd property. */
 static int fail_unknown(struct parser *p, const char *name)
@@ -190,6 +199,28 @@ static int add_vary_property(struct parser *p, const char *name, const char *val
 	return 0;
 }
 
+/* The settings experiment.json carries only when used, so that runs made
+ * before their keys resume. */
+static bool workload_recorded(const struct experiment *e)
+{
+	return e->workload != OLTP_WORKLOAD_READ_ONLY;
+}
+
+static bool scale_recorded(const struct experiment *e)
+{
+	return streq(oltp_workload_def(e->workload)->protocol, "postgresql");
+}
+
+static bool repeat_auto_recorded(const struct experiment *e)
+{
+	return e->repeat_auto;
+}
+
+static bool client_threads_recorded(const struct experiment *e)
+{
+	return e->client_threads > 0;
+}
+
 /* Where a value goes: a field of struct experiment, one of each context's
  * or neighbour's, or the parser's own state. */
 #define E(f) .offset = offsetof(struct experiment, f)
@@ -204,37 +235,48 @@ const struct key_def key_table[_KEY_MAX] = {
 			      .help = "one line shown by list", .own = true },
 	[KEY_THREADS] = { .section = SECTION_EXPERIMENT, .name = "threads", .type = TYPE_THREADS, E(threads), .min = 1,
 			  .max = EXP_THREAD_COUNT_MAX, .def = OLTP_DEFAULT_THREADS,
-			  .help = "thread counts, as 1 2 4 or 1,2,4 or 1-8" },
+			  .help = "thread counts, as 1 2 4 or 1,2,4 or 1-8", .option = "threads",
+			  .option_help = "thread counts (pgbench's workloads: clients), as 1,2,4 or 1-4" },
 	[KEY_WARMUP] = { .section = SECTION_EXPERIMENT, .name = "warmup", .type = TYPE_DURATION, E(warmup_ns), .def = "0",
-			 .help = "uncounted time before each step" },
+			 .help = "uncounted time before each step", .option = "warmup",
+			 .option_help = "uncounted time before each step" },
 	[KEY_DURATION] = { .section = SECTION_EXPERIMENT, .name = "duration", .type = TYPE_DURATION, E(duration_ns),
-			   .min = 1, .def = STRINGIFY(OLTP_DEFAULT_DURATION_S) "s", .help = "measured time per step" },
+			   .min = 1, .def = STRINGIFY(OLTP_DEFAULT_DURATION_S) "s", .help = "measured time per step",
+			   .option = "time", .option_help = "measured time per step" },
 	[KEY_REPEAT] = { .section = SECTION_EXPERIMENT, .name = "repeat", .type = TYPE_REPEAT, E(repeat), .min = 1,
 			 .max = 100, .def = "1",
 			 .help = "server starts per context, or auto: interleaved repeats are added until every ratio is "
 				 "known to within until, from 3 up to repeat-max" },
 	[KEY_REPEAT_MAX] = { .section = SECTION_EXPERIMENT, .name = "repeat-max", .type = TYPE_UINT, E(repeat_max),
-			     .min = 3, .max = 100,
+			     .min = 3, .max = 100, .recorded = repeat_auto_recorded,
 			     .help = "with repeat = auto, required: the most server starts per context" },
 	[KEY_UNTIL] = { .section = SECTION_EXPERIMENT, .name = "until", .type = TYPE_PERCENT, E(until), .def = "5%",
+			.recorded = repeat_auto_recorded,
 			.help = "with repeat = auto: the target, each ratio's interval within +-this of it (run --until "
 				"overrides)" },
 	[KEY_WORKLOAD] = { .section = SECTION_EXPERIMENT, .name = "workload", .type = TYPE_WORD, E(workload),
-			   .words = oltp_workload_words,
-			   .help = "oltp_read_only or oltp_point_select (sysbench's) for the mysql engines, select-only or "
-				   "tpcb-like (pgbench's) for postgresql; the engine's first by default" },
+			   .words = oltp_workload_words, .recorded = workload_recorded,
+			   .help = "the workload, one of the engine's protocol: sysbench's for the mysql engines, pgbench's "
+				   "for postgresql; the engine's first by default",
+			   .option = "workload",
+			   .option_help = "the workload (its engine's first by default; pgbench's imply --engine postgresql)" },
 	[KEY_SCALE] = { .section = SECTION_EXPERIMENT, .name = "scale", .type = TYPE_UINT, E(scale), .min = 1,
-			.max = 20000, .def = "1", .help = "pgbench's scale factor, 100000 accounts each" },
+			.max = 20000, .def = "1", .recorded = scale_recorded,
+			.help = "pgbench's scale factor, 100000 accounts each", .option = "scale",
+			.option_help = "pgbench's scale factor, 100000 accounts each" },
 	[KEY_TABLES] = { .section = SECTION_EXPERIMENT, .name = "tables", .type = TYPE_UINT, E(tables), .min = 1,
-			 .max = 1024, .def = STRINGIFY(OLTP_DEFAULT_TABLES), .help = "tables sbtest1..N" },
+			 .max = 1024, .def = STRINGIFY(OLTP_DEFAULT_TABLES), .help = "tables sbtest1..N", .option = "tables",
+			 .option_help = "tables sbtest1..N" },
 	[KEY_TABLE_SIZE] = { .section = SECTION_EXPERIMENT, .name = "table-size", .type = TYPE_UINT, E(table_size),
-			     .min = 1, .max = 100000000, .def = STRINGIFY(OLTP_DEFAULT_TABLE_SIZE),
-			     .help = "rows per table" },
+			     .min = 1, .max = 1000000000, .def = STRINGIFY(OLTP_DEFAULT_TABLE_SIZE),
+			     .help = "rows per table", .option = "table-size", .option_help = "rows per table" },
 	[KEY_DRIVER] = { .section = SECTION_EXPERIMENT, .name = "driver", .type = TYPE_WORD, E(driver),
 			 .words = oltp_driver_words, .def = "slicebench",
-			 .help = "the OLTP driver: slicebench's own, or the workload's real tool (sysbench, pgbench)" },
+			 .help = "the OLTP driver: slicebench's own, or the workload's real tool (sysbench, pgbench)",
+			 .option = "driver", .option_help = "slicebench's own driver, or the workload's own tool" },
 	[KEY_RAND_TYPE] = { .section = SECTION_EXPERIMENT, .name = "rand-type", .type = TYPE_WORD, E(rand_type),
-			    .words = sbrand_type_words, .def = "special", .help = "sysbench's distribution of the row ids" },
+			    .words = sbrand_type_words, .def = "special", .help = "sysbench's distribution of the row ids",
+			    .option = "rand-type", .option_help = "the distribution of the row ids" },
 	[KEY_BASELINE] = { .section = SECTION_EXPERIMENT, .name = "baseline", .type = TYPE_BASELINE, E(baseline),
 			   .help = "the context the ratios are against (the first context)", .own = true },
 	[KEY_ON_ERROR] = { .section = SECTION_EXPERIMENT, .name = "on-error", .type = TYPE_WORD, E(on_error),
@@ -244,16 +286,19 @@ const struct key_def key_table[_KEY_MAX] = {
 	[KEY_ENGINE] = { .section = SECTION_SERVER, .name = "engine", .type = TYPE_STRING, E(engine),
 			 .words = server_engine_words, .def = SERVER_DEFAULT_ENGINE,
 			 .help = "the server: mariadb, mysql (MySQL 8), percona (Percona Server, run as mysql) or "
-				 "postgresql (15)" },
+				 "postgresql (15)",
+			 .option = "engine", .option_help = "the managed server" },
 	[KEY_FLAVOR] = { .section = SECTION_SERVER, .name = "flavor", .type = TYPE_STRING, E(engine),
-			 .words = mysql_flavor_words, .help = "the old name of engine, for the mysql engines" },
+			 .words = mysql_flavor_words, .alias = true, .help = "the old name of engine, for the mysql engines" },
 	[KEY_BINARY] = { .section = SECTION_SERVER, .name = "binary", .type = TYPE_STRING, E(binary),
 			 .help = "the server's binary (the engine's: mariadbd, mysqld, PostgreSQL 15's postgres)" },
 	[KEY_BUFFER_POOL] = { .section = SECTION_SERVER, .name = "buffer-pool", .type = TYPE_SIZE, E(buffer_pool),
 			      .min = 2 << 20, .def = SERVER_DEFAULT_BUFFER_POOL,
 			      .help = "innodb_buffer_pool_size, or PostgreSQL's shared_buffers" },
 	[KEY_USER] = { .section = SECTION_SERVER, .name = "user", .type = TYPE_STRING, E(server_user),
-		       .def = SERVER_DEFAULT_USER, .help = "the server's own user" },
+		       .def = SERVER_DEFAULT_USER, .check = check_user,
+		       .help = "the server's own user: a portable name (not numeric), never root; made with useradd "
+			       "--system if missing" },
 	[KEY_MAX_CONNECTIONS] = { .section = SECTION_SERVER, .name = "max-connections", .type = TYPE_UINT,
 				  E(max_connections), .min = 10, .max = 100000,
 				  .def = STRINGIFY(SERVER_DEFAULT_MAX_CONNECTIONS), .help = "max_connections" },
@@ -261,14 +306,18 @@ const struct key_def key_table[_KEY_MAX] = {
 	[KEY_CLIENT_CPUS] = { .section = SECTION_CLIENT, .name = "cpus", .type = TYPE_CPUS, E(client_cpus_list),
 			      .max = OLTP_MAX_CPUS - 1,
 			      .help = "CPUs of the client threads (where the scheduler puts them): such as 0-3, or llc:N, "
-				      "node:N, core:N" },
+				      "node:N, core:N",
+			      .option = "client-cpus", .option_help = "CPUs for the client threads, such as 0-3, or llc:N, node:N, core:N" },
 	[KEY_PIN] = { .section = SECTION_CLIENT, .name = "pin", .type = TYPE_WORD, E(pin), .words = oltp_pin_words,
-		      .def = "all", .help = "every client thread on the whole list, or thread i on CPU i mod n" },
+		      .def = "all", .help = "every client thread on the whole list, or thread i on CPU i mod n",
+		      .option = "pin", .option_help = "every client thread on the whole list, or thread i on CPU i mod n" },
 	[KEY_SCOPE] = { .section = SECTION_CLIENT, .name = "scope", .type = TYPE_BOOL, E(client_scope),
 			.words = bool_words, .def = "no", .help = "yes: the client runs in a transient scope of its own" },
 	[KEY_CLIENT_THREADS] = { .section = SECTION_CLIENT, .name = "threads", .type = TYPE_UINT, E(client_threads),
-				 .min = 1, .max = 1024,
-				 .help = "pgbench's workloads: the threads that drive the clients, as pgbench -j (1)" },
+				 .min = 1, .max = 1024, .recorded = client_threads_recorded,
+				 .help = "pgbench's workloads: the threads that drive the clients, as pgbench -j (1)",
+				 .option = "client-threads",
+				 .option_help = "pgbench's workloads: threads driving the clients, as pgbench -j (1)" },
 
 	[KEY_CONTEXT_KIND] = { .section = SECTION_CONTEXT, .name = "kind", .type = TYPE_KIND, CONTEXT(kind),
 			       .help = "required.  service: a transient Type=notify unit in system.slice.  user: the same "
@@ -276,11 +325,13 @@ const struct key_def key_table[_KEY_MAX] = {
 				       "into a transient scope.  raw: no systemd at all, a cgroup written straight into "
 				       "cgroupfs.  login: the server started inside a real logind session (PAM's login "
 				       "stack with pam_systemd), in session-N.scope under user-UID.slice, as from a DBA's "
-				       "ssh shell; it takes no cgroup properties" },
+				       "ssh shell; it takes no cgroup properties",
+			       .option = "context", .option_help = "start the managed server in a context of that kind" },
 	[KEY_CONTEXT_SESSION] = { .section = SECTION_CONTEXT, .name = "session", .type = TYPE_WORD, CONTEXT(session),
 				  .words = session_words, .def = "inherit",
 				  .help = "scope and raw only: keep slicebench's session or start a new one with setsid "
-					  "(its own autogroup)" },
+					  "(its own autogroup)",
+				  .option = "session", .option_help = "kinds that take a session: keep it, or a new one (setsid)" },
 	[KEY_CONTEXT_SLICE] = { .section = SECTION_CONTEXT, .name = "Slice", .type = TYPE_SLICE, PARSER_EACH(ctx_slice),
 				.check = check_slice_name,
 				.help = "the slice the context's server runs in, defined by a [slice NAME.slice] section "
@@ -291,6 +342,14 @@ const struct key_def key_table[_KEY_MAX] = {
 				       "datadir and socket); properties the section gives itself win; the others are listed "
 				       "by name as not reproduced.  A unit that runs the server as another user needs "
 				       "[server] user to be that user" },
+	[KEY_CONTEXT_FROM] = { .section = SECTION_CONTEXT, .name = "from", .type = TYPE_FILE, PARSER_EACH(from),
+			       .help = "replay a captured server (the JSON of place --pid or --unit; a path relative to this "
+				       "file): the kind where it ran unless kind = says, and what the attribute table can "
+				       "take from it (environment, limits, affinity, nice, scheduling, capabilities, umask, "
+				       "a service's unit settings).  A variable that chooses code (LD_PRELOAD, PATH) is taken "
+				       "only if it names files root alone could have put there, and said; the server is "
+				       "always [server]'s binary.  After each start the placement is compared with the "
+				       "snapshot (replay.reproduced, replay.differs)" },
 	[KEY_CONTEXT_CLIENT_CPUS] = { .section = SECTION_CONTEXT, .name = "client-cpus", .type = TYPE_CPUS_TEXT,
 				      EACH(client_cpus),
 				      .help = "the CPUs of this context's client threads, instead of [client] cpus.  Like "
@@ -304,7 +363,8 @@ const struct key_def key_table[_KEY_MAX] = {
 					"server's (proxy.*)" },
 	[KEY_CONTEXT_PROPERTY] = { .section = SECTION_CONTEXT, .name = "PROPERTY", .type = TYPE_PROPERTY,
 				   .add = add_context_property,
-				   .help = "any settable systemd property of SYSTEMD PROPERTIES below, once" },
+				   .help = "any settable systemd property of SYSTEMD PROPERTIES below, once", .option = "property",
+				   .short_option = 'p', .option_help = "a systemd property of that context, e.g. CPUQuota=50%" },
 
 	[KEY_SLICE_PROPERTY] = { .section = SECTION_SLICE, .name = "PROPERTY", .type = TYPE_PROPERTY,
 				 .add = add_slice_property,
@@ -399,6 +459,7 @@ const char *key_list(enum section s, const char *last_sep, char *buf, size_t len
 static const char *const type_syntax[] = {
 	[TYPE_STRING] = "TEXT",
 	[TYPE_UNIT] = "NAME.service",
+	[TYPE_FILE] = "FILE",
 	[TYPE_UINT] = "N",
 	[TYPE_DURATION] = "DURATION",
 	[TYPE_THREADS] = "LIST",

@@ -9,7 +9,17 @@
 #include <sys/stat.h>
 
 #include "experiment/parse.h"
+#include "common/text.h"
 #include "common/topology.h"
+
+/* The command line's option given as line, or key when none was. */
+static const char *option_at_line(const struct parser *p, unsigned line, const char *key)
+{
+	for (size_t i = 0; line && i < _KEY_MAX; i++)
+		if (p->key_line[0][i] == line && key_table[i].option)
+			return key_table[i].option;
+	return strempty(key);
+}
 
 int fail_at(struct parser *p, unsigned line, const char *key, const char *fmt, ...)
 {
@@ -22,7 +32,9 @@ int fail_at(struct parser *p, unsigned line, const char *key, const char *fmt, .
 	if (vasprintf(&why, fmt, ap) < 0)
 		why = NULL;
 	va_end(ap);
-	if (p->from_json) /* experiment.json has no lines worth naming */
+	if (p->options) /* the command line: the option at that line, else the key */
+		xasprintf(&p->msg, "--%s: %s", option_at_line(p, line, key), why ? why : "bad input");
+	else if (p->from_json) /* experiment.json has no lines worth naming */
 		xasprintf(&p->msg, "%s: %s%s%s", p->path, strempty(key), key ? ": " : "", why ? why : "bad input");
 	else
 		xasprintf(&p->msg, "%s:%u: %s%s%s", p->path, line, strempty(key), key ? ": " : "", why ? why : "bad input");
@@ -117,6 +129,10 @@ static void section_header(struct parser *p, const char *line)
 
 		if (!d->named && streq(name, d->name)) {
 			p->section = i;
+			/* A second one would merge into the first without a word. */
+			if (p->header_line[i][0])
+				fail_at(p, p->line, NULL, "[%s] is given twice (first on line %u)", name, p->header_line[i][0]);
+			p->header_line[i][0] = p->line;
 			return;
 		}
 		if (d->named && strncmp(name, d->name, n) == 0 && name[n] == ' ') {
@@ -149,9 +165,23 @@ static char *read_line(char *str, int num, void *stream)
 		return fail_at(p, p->line, NULL, "a NUL byte in the line"), NULL;
 	if (len == (size_t)num - 1 && str[len - 1] != '\n' && !feof(p->f))
 		return fail_at(p, p->line, NULL, "a line longer than %d characters", num - 2), NULL;
-	for (const char *c = str; *c; c++)
-		if (((unsigned char)*c < 0x20 && *c != '\t' && *c != '\n' && *c != '\r') || *c == 0x7f)
-			return fail_at(p, p->line, NULL, "a control character (0x%02x) in the line", (unsigned char)*c), NULL;
+	/* A byte order mark, as some editors write: the file's first line is line 1. */
+	if (p->line == 1 && strncmp(str, "\xef\xbb\xbf", 3) == 0)
+		memmove(str, str + 3, (len -= 3) + 1);
+	/* The line ending (LF, or CRLF) aside, what the file holds is text
+	 * that list, --dry-run and the reports show as it is. */
+	if (len > 0 && str[len - 1] == '\n')
+		len -= 1 + (len > 1 && str[len - 2] == '\r');
+	if (utf8_valid_prefix(str, len) != len)
+		return fail_at(p, p->line, NULL, "not UTF-8 (byte 0x%02x, column %zu)",
+			       (unsigned char)str[utf8_valid_prefix(str, len)], utf8_valid_prefix(str, len) + 1), NULL;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)str[i], next = (unsigned char)str[i + 1];
+
+		if ((c < 0x20 && c != '\t') || c == 0x7f || (c == 0xc2 && next >= 0x80 && next <= 0x9f))
+			return fail_at(p, p->line, NULL, "a control character (%s%02x) in the line", c == 0xc2 ? "U+00" : "0x",
+				       c == 0xc2 ? next : c), NULL;
+	}
 	section_header(p, str);
 	return str;
 }
@@ -360,6 +390,7 @@ int set_key(struct parser *p, const struct key_def *k, const char *value)
 			return fail_at(p, p->line, k->name, "bad value '%s' (%s)", value, word_list(k->words, list, sizeof(list)));
 		return set_text(field, value);
 	case TYPE_UNIT:
+	case TYPE_FILE:
 		return set_text(field, value);
 	case TYPE_REPEAT:
 	case TYPE_UINT:
@@ -496,4 +527,105 @@ int parse_file(struct parser *p, char **ret_msg)
 	else if (r < 0 && !p->msg)
 		fail_at(p, p->line, NULL, "cannot read the file");
 	return p->msg ? -EINVAL : 0;
+}
+
+/* The stem of path: experiments/cpu-quota.ini is cpu-quota. */
+static int stem_of(const char *path, char *buf, size_t len)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t n = strcspn(base, ".");
+
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, base, n);
+	buf[n] = 0;
+	return name_is_valid(buf) ? 0 : -EINVAL;
+}
+
+int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *ret, char **ret_msg)
+{
+	struct parser p = { .e = ret, .path = path, .mode = mode, .at_line_start = true };
+	int r;
+
+	*ret = (struct experiment){};
+	*ret_msg = NULL;
+	ret->path = strdup(path);
+	if (!ret->path)
+		return -ENOMEM;
+	r = experiment_defaults(ret);
+	if (r >= 0 && stem_of(path, ret->name, sizeof(ret->name)) < 0) {
+		xasprintf(ret_msg, "%s: the file name must be NAME.ini with NAME [a-z0-9][a-z0-9_-]{0,39}", path);
+		r = -EINVAL;
+	}
+	if (r >= 0)
+		r = parse_file(&p, ret_msg);
+	/* A replay may give a context its kind, which the checks want. */
+	if (r >= 0)
+		r = replay_snapshots(&p);
+	/* The mirror needs each context's kind, and brings properties that
+	 * the checks after it see as the file's. */
+	if (r >= 0)
+		r = check_file(&p);
+	if (r >= 0)
+		r = mirror_units(&p);
+	if (r >= 0)
+		r = check_settings(&p);
+	for (size_t i = 0; i < EXP_CONTEXTS_MAX; i++) {
+		free(p.unit[i]);
+		free(p.from[i]);
+	}
+	if (p.msg) {
+		*ret_msg = p.msg;
+		r = -EINVAL;
+	}
+	if (r < 0)
+		experiment_done(ret);
+	return r;
+}
+
+int experiment_options_start(struct experiment *e, struct parser **ret)
+{
+	struct parser *p = calloc(1, sizeof(*p));
+	int r;
+
+	if (!p)
+		return -ENOMEM;
+	*p = (struct parser){ .e = e, .path = "the command line", .mode = cgroup_mode_detect(), .options = true };
+	*e = (struct experiment){};
+	r = experiment_defaults(e);
+	if (r < 0) {
+		free(p);
+		return r;
+	}
+	/* Its one context, which --context, --session and -p describe. */
+	e->n_contexts = 1;
+	*ret = p;
+	return 0;
+}
+
+int experiment_set_option(struct parser *p, const struct key_def *k, const char *value)
+{
+	const char *eq = strchr(value, '=');
+	_cleanup_free_ char *name = NULL;
+	char *why;
+
+	/* Given twice, the last one counts, as getopt's options do. */
+	p->line++;
+	p->section = k->section;
+	p->instance = 0;
+	p->key_line[0][k - key_table] = p->line;
+	if (!k->add)
+		return set_key(p, k, value);
+	name = eq ? strndup(value, (size_t)(eq - value)) : NULL;
+	if (!name)
+		return fail_at(p, p->line, k->name, "bad value '%s' (a systemd property as NAME=VALUE; see slicebench "
+				 "properties)", value);
+	if (k->add(p, name, eq + 1) >= 0)
+		return 0;
+	/* The property's own message, after the option's value. */
+	why = p->msg;
+	p->msg = NULL;
+	fail_at(p, p->line, k->name, "bad value '%s' (%s)", value, why ? strchr(why, ' ') + 1 : "bad input");
+	free(why);
+	return -EINVAL;
 }

@@ -43,6 +43,7 @@ extern const struct section_def section_table[_SECTION_MAX];
 enum key_type {
 	TYPE_STRING, /* not empty; with words: one of them */
 	TYPE_UNIT,   /* any text: a unit the mirror step looks for */
+	TYPE_FILE,   /* any text: a file a later step reads (from = SNAPSHOT.json) */
 	TYPE_UINT,
 	TYPE_DURATION,
 	TYPE_THREADS,
@@ -71,7 +72,7 @@ enum key_id {
 	KEY_SCALE, KEY_TABLES, KEY_TABLE_SIZE, KEY_DRIVER, KEY_RAND_TYPE, KEY_BASELINE, KEY_ON_ERROR,
 	KEY_ENGINE, KEY_FLAVOR, KEY_BINARY, KEY_BUFFER_POOL, KEY_USER, KEY_MAX_CONNECTIONS,
 	KEY_CLIENT_CPUS, KEY_PIN, KEY_SCOPE, KEY_CLIENT_THREADS,
-	KEY_CONTEXT_KIND, KEY_CONTEXT_SESSION, KEY_CONTEXT_SLICE, KEY_CONTEXT_UNIT, KEY_CONTEXT_CLIENT_CPUS,
+	KEY_CONTEXT_KIND, KEY_CONTEXT_SESSION, KEY_CONTEXT_SLICE, KEY_CONTEXT_UNIT, KEY_CONTEXT_FROM, KEY_CONTEXT_CLIENT_CPUS,
 	KEY_CONTEXT_PROXY, KEY_CONTEXT_PROPERTY,
 	KEY_SLICE_PROPERTY,
 	KEY_NEIGHBOUR_KIND, KEY_NEIGHBOUR_THREADS, KEY_NEIGHBOUR_DUTY, KEY_NEIGHBOUR_COMMAND, KEY_NEIGHBOUR_SLICE,
@@ -102,6 +103,19 @@ struct key_def {
 	/* A property row's (TYPE_PROPERTY, TYPE_PROPERTY_VALUES): takes any
 	 * property named, into the section's own list. */
 	int (*add)(struct parser *p, const char *name, const char *value);
+	/* Another name of another row's setting (flavor of engine): read,
+	 * never recorded or copied on its own. */
+	bool alias;
+	/* A setting experiment.json carries only when this says so (NULL:
+	 * always), so that runs made before the key resume. */
+	bool (*recorded)(const struct experiment *e);
+	/* The same setting on the command line of sweep, prepare and place
+	 * (cli/args.c): --option (and -short_option), parsed and checked by
+	 * this row as in a file; what --help says of it.  NULL: a file's
+	 * only.  A property row's takes NAME=VALUE. */
+	const char *option;
+	char short_option;
+	const char *option_help;
 };
 extern const struct key_def key_table[_KEY_MAX];
 
@@ -109,7 +123,7 @@ extern const struct key_def key_table[_KEY_MAX];
  * of the settings takes it. */
 static inline bool key_is_setting(const struct key_def *k)
 {
-	return section_table[k->section].settings && !k->own;
+	return section_table[k->section].settings && !k->own && !k->alias;
 }
 /* The row of key name in section s: a named one, else the section's
  * property row; NULL if neither. */
@@ -145,9 +159,17 @@ struct parser {
 	char ctx_slice[EXP_CONTEXTS_MAX][SLICE_NAME_MAX], nb_slice[EXP_NEIGHBOURS_MAX][SLICE_NAME_MAX];
 	char vary_slice[SLICE_NAME_MAX];
 	char *unit[EXP_CONTEXTS_MAX]; /* unit = NAME.service: the installed unit a context mirrors */
+	char *from[EXP_CONTEXTS_MAX]; /* from = FILE: the snapshot a context replays */
 	size_t user_from;	      /* the context + 1 whose unit's User= is the server's user; 0: none */
 	char *msg;		      /* the first error */
 	bool from_json;		      /* experiment.json read back: no lines */
+	/* The command line (experiment_set_option()): each option given is
+	 * a line of its own, numbered from 1, and a message names the
+	 * option, "--time: why", not a line. */
+	bool options;
+	/* The server is the user's, at a socket (sweep --socket, prepare):
+	 * not checked as installed, its connections not known. */
+	bool server_given;
 };
 
 static inline unsigned line_of(const struct parser *p, enum key_id k)
@@ -168,10 +190,24 @@ int experiment_defaults(struct experiment *e);
  * else p->msg says what was wrong with it. */
 int parse_file(struct parser *p, char **ret_msg);
 
+/* The command line's settings, as fio's options serve its job files and
+ * its command line: a parser of e with its defaults (to free()), each
+ * option a row's (experiment_set_option()), then the file's checks
+ * across keys (experiment_check_options()).  -EINVAL with p->msg, as
+ * "--option: why". */
+int experiment_options_start(struct experiment *e, struct parser **ret);
+int experiment_set_option(struct parser *p, const struct key_def *k, const char *value);
+/* check.c: the checks across keys a file's settings take (the server and
+ * the workload, the client), for the command line's. */
+int experiment_check_options(struct parser *p);
+
 /* experiment_check.c: the whole experiment after its file, in two steps
  * around the mirror, which needs each context's kind and brings the
  * properties that the second step checks. */
 int check_file(struct parser *p);
+/* A binary the file names (its path, or found in PATH): a file root alone
+ * could have put there (trust_code_file()), else refused at line, key. */
+int check_code_file(struct parser *p, const char *binary, unsigned line, const char *key);
 int check_settings(struct parser *p);
 /* Each slice's parent index, parents being before their children. */
 void slices_link(struct experiment *e);
@@ -184,3 +220,16 @@ int check_proxies(struct parser *p);
 
 /* experiment_mirror.c: unit = NAME.service, read over D-Bus. */
 int mirror_units(struct parser *p);
+/* replay.c: from = SNAPSHOT.json, before the checks (a context of it may
+ * leave its kind to the snapshot). */
+int replay_snapshots(struct parser *p);
+
+/* settings.c: the settings by the key table.  k's member in
+ * experiment.json (its name with _ for -, durations with _s) into buf. */
+const char *setting_json_name(const struct key_def *k, char *buf, size_t len);
+/* e's settings into experiment.json's j: [experiment]'s at its top,
+ * [server]'s and [client]'s in members of their own.  -ENOMEM. */
+int settings_to_json(const struct experiment *e, json_t *j);
+/* j's settings into p's experiment, each through set_key() as if it came
+ * from a file: the same ranges, words and checks. */
+int settings_from_json(struct parser *p, const json_t *j);

@@ -42,7 +42,8 @@ static int check_proxy_engine(struct parser *p, size_t i)
 	if (proxy_installed(pe, e->proxy_binary[i], &why) < 0)
 		return fail_at(p, line[KEY_PROXY_BINARY] ?: line[KEY_PROXY_ENGINE], line[KEY_PROXY_BINARY] ? "binary" : "engine",
 			       "%s", why);
-	return 0;
+	return check_code_file(p, e->proxy_binary[i] ? e->proxy_binary[i] : pe->as_server.binary,
+			       line[KEY_PROXY_BINARY] ?: line[KEY_PROXY_ENGINE], line[KEY_PROXY_BINARY] ? "binary" : "engine");
 }
 
 /* The proxy's context: a kind, a session only where the kind takes one,

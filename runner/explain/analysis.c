@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "explain/analysis.h"
+#include "report/judge/judge.h"
 #include "common/util.h"
 
 /* The cells of a fit: the masks of its mixes, in the order of the
@@ -47,7 +48,7 @@ static int observations(const struct stage *const *st, size_t n_st, unsigned a, 
 			const struct stage_mix *m = &st[s]->mix[i];
 			long c = design_index(&cells->d, m->mask);
 
-			for (size_t r = 0; c >= 0 && r < m->n; r++)
+			for (size_t r = 0; c >= 0 && !m->too_many_failed && r < m->n; r++)
 				obs[n++] = (struct block_obs){ .cell = (size_t)c, .block = offset + m->round[r] - 1,
 							       .y = log(m->tps[r]),
 							       .group = m->mask == a ? GROUP_A : m->mask == 0 ? GROUP_B : GROUP_MIXES,
@@ -199,6 +200,16 @@ static int explain_gap(const struct analysis_inputs *in, struct explanation *x)
 	return r;
 }
 
+/* The gap of a stage's fit, A against B. */
+static void stage_gap(const struct analysis_inputs *in, const struct block_fit *f, const struct cells *c,
+		      struct stats_ratio *ret)
+{
+	long ia = design_index(&c->d, a_mask(in)), ib = design_index(&c->d, 0);
+
+	if (ia >= 0 && ib >= 0)
+		block_ratio(f, (size_t)ia, (size_t)ib, in->level, ret);
+}
+
 /* The screen's shares: each factor's Shapley value and alone, the pairs,
  * the closure and its distance to A. */
 static int explain_screen(const struct analysis_inputs *in, const struct block_fit *f, const struct cells *c,
@@ -237,6 +248,7 @@ static int explain_screen(const struct analysis_inputs *in, const struct block_f
 			x->pair_claimed[j][k] = x->pair[j][k].bounded && (x->pair[j][k].lo > 0 || x->pair[j][k].hi < 0);
 	memset(w, 0, sizeof(w));
 	x->closure = share_of(f, w, den, weigh(c, w, set, 1) && weigh(c, w, 0, -1), in->level);
+	stage_gap(in, f, c, &x->screen_gap);
 	if (!in->closure_is_a && ia >= 0 && icl >= 0)
 		block_ratio(f, (size_t)icl, (size_t)ia, in->level, &x->closure_to_a);
 	x->sigma = block_sigma(f);
@@ -285,7 +297,7 @@ static double mechanism_correlation(const struct stage *s, size_t row, bool shar
 	for (size_t i = 0; i < s->n_mix; i++) {
 		double v = s->mix[i].mech[row], lt = 0;
 
-		if (isnan(v) || (!share && v <= 0) || s->mix[i].n == 0)
+		if (isnan(v) || (!share && v <= 0) || s->mix[i].n == 0 || s->mix[i].too_many_failed)
 			continue;
 		for (size_t r = 0; r < s->mix[i].n; r++)
 			lt += log(s->mix[i].tps[r]);
@@ -331,8 +343,9 @@ static void explain_mechanism(const struct analysis_inputs *in, struct explanati
 	x->n_mixes = s->n_mix;
 }
 
-/* The named set's share: from the hold-out's own fit when it was measured,
- * else from the screen's (chosen and sized on the same data). */
+/* The named set's share and the gap it is of: from the hold-out's own fit
+ * when it was measured, else from the screen's (chosen and sized on the
+ * same data). */
 static int explain_named(const struct analysis_inputs *in, const struct block_fit *screen, const struct cells *sc,
 			 struct explanation *x)
 {
@@ -348,15 +361,18 @@ static int explain_named(const struct analysis_inputs *in, const struct block_fi
 	if (!x->named)
 		return 0;
 	/* Every factor, and A their closure: all that differs, by
-	 * construction; nothing to measure again. */
+	 * construction; nothing to measure again, no interval to give. */
 	if (x->named == closure && in->closure_is_a) {
-		x->named_share = (struct stats_share){ .share = 1, .lo = 1, .hi = 1, .bounded = true, .df = INFINITY,
-						       .p = NAN, .p_raw = NAN, .level = in->level, .family = 1 };
+		x->named_share = (struct stats_share){ .share = 1, .lo = NAN, .hi = NAN, .df = NAN, .p = NAN,
+						       .p_raw = NAN, .level = in->level, .family = 1 };
+		x->by_construction = true;
+		x->named_gap = x->gap;
 		return 0;
 	}
 	if (!in->confirm) {
 		x->named_share = share_of(screen, num, den, set_weights(sc, x->named, closure, num) && gap_weights(in, sc, den),
 					  in->level);
+		x->named_gap = x->screen_gap;
 		return 0;
 	}
 	r = fit_stages(one, 1, a_mask(in), &c, &f);
@@ -364,26 +380,63 @@ static int explain_named(const struct analysis_inputs *in, const struct block_fi
 		return r;
 	x->named_share = share_of(&f, num, den, set_weights(&c, x->named, closure, num) && gap_weights(in, &c, den),
 				  in->level);
+	stage_gap(in, &f, &c, &x->named_gap);
 	x->held_out = true;
 	x->confirm_rounds = in->confirm->n_rounds;
+	x->confirm_sigma = block_sigma(&f);
+	x->confirm_df = f.df;
+	x->wider_p = stats_wider_p(x->confirm_sigma, x->confirm_df, x->sigma, x->df);
 	block_fit_done(&f);
 	return 0;
 }
 
+static struct stats_ratio ratio_none(void)
+{
+	return (struct stats_ratio){ .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .df = NAN, .se = NAN, .sigma = NAN,
+				     .p_raw = NAN, .mde = NAN, .verdict = STATS_TOO_FEW, .family = 1 };
+}
+
 static void explanation_clear(struct explanation *x)
 {
-	*x = (struct explanation){ .gap = { .ratio = NAN }, .closure = STATS_SHARE_NONE,
-				   .closure_to_a = { .ratio = NAN, .lo = NAN, .hi = NAN }, .sigma = NAN, .df = NAN,
-				   .named_share = STATS_SHARE_NONE, .mechanism = -1 };
+	*x = (struct explanation){ .gap = ratio_none(), .screen_gap = ratio_none(), .closure = STATS_SHARE_NONE,
+				   .closure_to_a = ratio_none(), .sigma = NAN, .df = NAN,
+				   .named_share = STATS_SHARE_NONE, .named_gap = ratio_none(), .confirm_sigma = NAN,
+				   .confirm_df = NAN, .wider_p = NAN, .mechanism = -1 };
 	for (size_t k = 0; k < FACTORS_MAX; k++) {
 		x->shapley[k] = x->alone[k] = STATS_SHARE_NONE;
-		x->effect[k] = (struct stats_ratio){ .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .df = NAN, .se = NAN,
-						     .sigma = NAN, .p_raw = NAN, .mde = NAN, .verdict = STATS_TOO_FEW,
-						     .family = 1 };
+		x->effect[k] = ratio_none();
 		x->main_effect[k] = NAN;
 		for (size_t j = 0; j < FACTORS_MAX; j++)
 			x->pair[k][j] = STATS_SHARE_NONE;
 	}
+}
+
+bool analysis_shown_small(const struct stats_share *s)
+{
+	return s->bounded && s->lo > -ANALYSIS_SMALL && s->hi < ANALYSIS_SMALL;
+}
+
+void analysis_judge_failures(struct stage *s, double level)
+{
+	for (size_t i = 0; i < s->n_mix; i++) {
+		struct stage_mix *m = &s->mix[i];
+
+		m->too_many_failed = report_fails_too_often(m->n, m->n_failed, level, &m->fail_lo, &m->fail_hi);
+	}
+}
+
+/* The mixes that take no part, and whether A or B of the screen is one. */
+static void count_excluded(const struct analysis_inputs *in, struct explanation *x)
+{
+	const struct stage *st[] = { in->fraction, in->screen, in->confirm };
+
+	for (size_t s = 0; s < ELEMENTSOF(st); s++)
+		for (size_t i = 0; st[s] && i < st[s]->n_mix; i++)
+			if (st[s]->mix[i].too_many_failed) {
+				x->n_excluded++;
+				x->ends_failed |= st[s] == in->screen &&
+						  (st[s]->mix[i].mask == a_mask(in) || st[s]->mix[i].mask == 0);
+			}
 }
 
 int analysis_explain(const struct analysis_inputs *in, struct explanation *ret)
@@ -395,12 +448,16 @@ int analysis_explain(const struct analysis_inputs *in, struct explanation *ret)
 
 	explanation_clear(ret);
 	ret->factors = in->screen_factors;
+	ret->n_mixes = in->screen->n_mix;
 	for (size_t i = 0; i < in->screen->n_mix; i++) {
 		if (in->screen->mix[i].mask == a_mask(in))
 			ret->med_a = in->screen->mix[i].med;
 		if (in->screen->mix[i].mask == 0)
 			ret->med_b = in->screen->mix[i].med;
 	}
+	count_excluded(in, ret);
+	if (ret->ends_failed)
+		return 0; /* no gap: nothing to share out */
 	r = explain_gap(in, ret);
 	if (r >= 0 && in->fraction)
 		r = explain_fraction(in, ret);

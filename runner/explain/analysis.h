@@ -28,13 +28,13 @@
 #include <stdint.h>
 
 #include "explain/design.h"
-#include "oltp/oltp.h"
+#include "oltp/record.h"
 #include "stats/block.h"
 #include "stats/stats.h"
 
 #define STAGE_STARTS_MAX 128
-/* "Neither alone moves it" needs each member's share alone shown under
- * this (the upper end of its interval). */
+/* "Neither alone moves it" needs each member's share alone shown within
+ * +-this (both ends of its interval), "they add" each pair's interaction. */
 #define ANALYSIS_SMALL 0.10
 /* The set named reaches this much of what the closure reaches. */
 #define ANALYSIS_SUFFICIENT 0.80
@@ -43,11 +43,17 @@
 struct stage_mix {
 	unsigned mask;
 	size_t n, n_failed;
+	size_t n_zero; /* of the failed: steps that ran and completed no transaction */
 	double tps[STAGE_STARTS_MAX];
 	unsigned round[STAGE_STARTS_MAX];
 	unsigned slot[STAGE_STARTS_MAX]; /* its place in its round's order, from 1; 0: not recorded */
 	double med;
 	double mech[OLTP_MECHANISM_MAX]; /* medians over the starts; NAN: none */
+	/* The run's failure rule (report_fails_too_often()): the failure
+	 * rate's interval, and whether the mix failed too often to take part
+	 * in the analysis (analysis_judge_failures()). */
+	double fail_lo, fail_hi;
+	bool too_many_failed;
 };
 
 /* A stage: a results directory of rounds, each mix once a round. */
@@ -87,20 +93,40 @@ struct explanation {
 	struct stats_share pair[FACTORS_MAX][FACTORS_MAX]; /* [j][k], j < k; Holm across the pairs */
 	bool pair_claimed[FACTORS_MAX][FACTORS_MAX];
 	size_t n_pairs;
+	struct stats_ratio screen_gap; /* the screen's own gap: what the shares above are of */
 	struct stats_share closure; /* the closure's share of the gap */
 	struct stats_ratio closure_to_a; /* .ratio NAN when A is the closure */
 	double sigma, df;		 /* the screen's residual spread */
-	/* The set named (0: none), its share, and whether fresh rounds gave it */
+	/* The set named (0: none), its share, and whether fresh rounds gave it;
+	 * the gap that share is of, from the same stage (the hold-out's, else
+	 * the screen's; every stage's when the set is all that differs, its
+	 * share 1 by construction) */
 	unsigned named;
 	struct stats_share named_share;
-	bool held_out;
+	struct stats_ratio named_gap;
+	bool held_out, by_construction;
 	unsigned confirm_rounds;
+	/* The hold-out's residual spread, and the one-sided p of the F test
+	 * that it is wider than the screen's (NAN: no hold-out) */
+	double confirm_sigma, confirm_df, wider_p;
 	/* What moved with the gap: a row of oltp_mechanism_table() (-1: none),
 	 * A's and B's medians and its correlation with log TPS across the mixes */
 	long mechanism;
 	double mech_a, mech_b, mech_r;
 	size_t n_mixes;
+	/* The mixes of every stage that failed too often to take part, and
+	 * whether A or B of the screen is among them: then there is no gap,
+	 * and nothing else is analysed. */
+	size_t n_excluded;
+	bool ends_failed;
 };
+
+/* Each mix of s judged by the run's failure rule at level. */
+void analysis_judge_failures(struct stage *s, double level);
+
+/* A share shown within +-ANALYSIS_SMALL of the gap: both ends of its
+ * interval (an equivalence test at the interval's level). */
+bool analysis_shown_small(const struct stats_share *s);
 
 /* The explanation of the stages in in.  -EDOM: a stage without A or B;
  * -ENOMEM. */

@@ -81,21 +81,64 @@ static json_t *named_json(const struct explain_record *rec, const struct explana
 			json_decref(pos);
 			return NULL;
 		}
-	return json_pack("{s:o, s:o, s:b, s:I}", "positions", pos, "share", share_json(&x->named_share), "held_out",
-			 x->held_out, "rounds", (json_int_t)x->confirm_rounds);
+	/* The stage its share and gap are from: "hold-out", "screen", or
+	 * "every stage" (all that differs, 1 by construction). */
+	return json_pack("{s:o, s:o, s:o, s:s, s:b, s:b, s:I, s:o, s:o, s:o}", "positions", pos, "share",
+			 share_json(&x->named_share), "gap", ratio_json(&x->named_gap), "stage",
+			 x->by_construction ? "every stage" : x->held_out ? "hold-out" : "screen", "by_construction",
+			 x->by_construction, "held_out", x->held_out, "rounds", (json_int_t)x->confirm_rounds, "sigma",
+			 num(x->confirm_sigma), "df", num(x->confirm_df), "wider_p", num(x->wider_p));
 }
 
-json_t *sentences_json(const struct explain_record *rec, const struct analysis_inputs *in _unused_,
+/* Each mix with failed starts, as print_failures() says them. */
+static json_t *failures_json(const struct explain_record *rec, const struct analysis_inputs *in)
+{
+	json_t *a = json_array();
+	char label[512], name[48];
+
+	for (size_t s = 0; a && s < _STAGE_MAX; s++) {
+		const struct stage *st = explain_stage_of(in, (enum explain_stage)s);
+
+		for (size_t i = 0; st && i < st->n_mix; i++) {
+			const struct stage_mix *m = &st->mix[i];
+
+			if (m->n_failed == 0)
+				continue;
+			sentences_mix_label(rec, in->labels, m->mask, label, sizeof(label));
+			design_mix_name(m->mask, rec->n_factors, rec->closure_is_a, name, sizeof(name));
+			if (json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:o, s:o, s:b}", "stage",
+							       explain_stage_dir((enum explain_stage)s), "mix", name,
+							       "label", label, "starts", (json_int_t)(m->n + m->n_failed),
+							       "failed", (json_int_t)m->n_failed, "zero_tps",
+							       (json_int_t)m->n_zero, "failure_rate_lo",
+							       num(m->fail_lo), "failure_rate_hi", num(m->fail_hi),
+							       "too_many_failed", m->too_many_failed)) < 0) {
+				json_decref(a);
+				return NULL;
+			}
+		}
+	}
+	return a;
+}
+
+json_t *sentences_json(const struct explain_record *rec, const struct analysis_inputs *in,
 		       const struct explanation *x)
 {
 	bool claimed = false;
-	json_t *pairs = pairs_json(rec, x, &claimed);
+	json_t *pairs = pairs_json(rec, x, &claimed), *j;
 
-	return json_pack("{s:i, s:s, s:s, s:s, s:s, s:I, s:f, s:o, s:I, s:I, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
+	j = json_pack("{s:i, s:s, s:s, s:s, s:s, s:I, s:f, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:b, s:o, s:o, s:o, "
+			 "s:o}",
 			 "format_version", EXPLAIN_RECORD_VERSION, "kind", "explanation", "experiment", rec->experiment,
 			 "a", rec->a, "b", rec->b, "threads", (json_int_t)rec->threads, "confidence", rec->level, "gap",
-			 ratio_json(&x->gap), "starts", (json_int_t)x->n_starts, "mixes", (json_int_t)x->n_mixes,
+			 ratio_json(&x->gap), "screen_gap", ratio_json(&x->screen_gap), "starts", (json_int_t)x->n_starts, "mixes", (json_int_t)x->n_mixes,
 			 "factors", factors_json(rec, x), "pairs", pairs, "named", named_json(rec, x),
 			 "interaction_claimed", claimed, "closure", share_json(&x->closure), "closure_to_a",
 			 ratio_json(&x->closure_to_a), "sigma", num(x->sigma), "df", num(x->df));
+	if (j && (json_object_set_new(j, "failures", failures_json(rec, in)) < 0 ||
+		  json_object_set_new(j, "ends_failed", json_boolean(x->ends_failed)) < 0)) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
 }

@@ -25,7 +25,7 @@
 #include "stats/stats.h"
 #include "experiment/experiment.h"
 #include "store/results.h"
-#include "run/engine.h"
+#include "run/run.h"
 #include "run/managed.h"
 #include "host/calibration.h"
 #include "slices/attr/snapshot.h"
@@ -33,6 +33,7 @@
 #include "common/util.h"
 #include "explain/explain.h"
 #include "explain/design.h"
+#include "explain/code.h"
 #include "explain/factors.h"
 #include "explain/reading.h"
 #include "explain/record.h"
@@ -47,7 +48,6 @@ struct explainer {
 	struct explain_record rec;
 	char *dir;
 	uint64_t start_ns;
-	int failed; /* steps, over every stage */
 	double measured_unit_s; /* what a unit of the stages so far took; 0: none run yet */
 };
 
@@ -170,7 +170,7 @@ static int run_stage(struct explainer *x, const char *name, const struct design 
  * directory's cannot be read: bad input, nothing started. */
 static int read_placements(struct explainer *x, bool placed)
 {
-	_cleanup_free_ char *path = NULL, *from = NULL;
+	_cleanup_free_ char *path = NULL, *path_b = NULL, *from = NULL;
 	struct design d = { .masks = { 0, EXPLAIN_A }, .n = 2 };
 	int r;
 
@@ -183,15 +183,14 @@ static int read_placements(struct explainer *x, bool placed)
 	if (placed ? !(from = strdup(x->args.experiment)) : xasprintf(&from, "%s/placed", x->dir) < 0)
 		return log_error_errno(-ENOMEM, "explain: %m");
 	r = factors_load_placement(from, placed ? x->args.a : "a", &x->pa, &path);
-	if (r >= 0) {
-		free(path);
-		path = NULL;
-		r = factors_load_placement(from, placed ? x->args.b : "b", &x->pb, &path);
-	}
+	if (r >= 0)
+		r = factors_load_placement(from, placed ? x->args.b : "b", &x->pb, &path_b);
 	if (r < 0)
-		return log_error("explain: cannot read the placement %s: %s", strempty(path), strerror(-r)),
+		return log_error("explain: cannot read the placement %s: %s", strempty(path_b ? path_b : path),
+				 strerror(-r)),
 		       placed ? -EINVAL : -EIO;
-	return 0;
+	/* A results directory from elsewhere chooses no code for the hybrids. */
+	return placed ? explain_check_code(from, &x->e, &x->pa, path, &x->pb, path_b, x->args.trust_code) : 0;
 }
 
 /* The first stage's time at args.repeat rounds, fewer (two at least) to
@@ -289,7 +288,7 @@ static void record_make(struct explainer *x)
 		snprintf(r->proxy_hybrids, sizeof(r->proxy_hybrids), "%s", context_kind_to_string(x->fs.proxy_kind));
 }
 
-/* A stage recorded, then run; the failed steps are added up. */
+/* A stage recorded, then run. */
 static int stage(struct explainer *x, enum explain_stage s, const struct design *d, unsigned factors, unsigned set,
 		 unsigned repeat, unsigned wanted)
 {
@@ -303,8 +302,6 @@ static int stage(struct explainer *x, enum explain_stage s, const struct design 
 		r = run_stage(x, explain_stage_dir(s), d, repeat, false);
 	if (r >= 0 && d->n && repeat)
 		x->measured_unit_s = (double)(now_ns() - begin) / 1e9 / (double)(d->n * repeat);
-	if (r > 0)
-		x->failed += r;
 	return r < 0 ? r : 0;
 }
 
@@ -374,9 +371,7 @@ static int measure(struct explainer *x)
 		r = holdout(x);
 	if (r < 0)
 		return r;
-	if (x->failed)
-		printf("\n%d step%s failed and %s left out of the analysis.\n", x->failed, x->failed == 1 ? "" : "s",
-		       x->failed == 1 ? "is" : "are");
+	/* The failed steps are counted there, mix by mix, by the run's rule. */
 	r = explain_report(x->dir, false, 0, 0, stdout, &why);
 	return r < 0 ? log_error("explain: %s", why ? why : strerror(-r)), -EIO : 0;
 }
@@ -499,6 +494,13 @@ int explain_run(const struct explain_args *a)
 	r = load(x, placed);
 	if (r >= 0)
 		r = plan(x, placed);
+	if (r >= 0 && x->args.out && (r = results_dir_check(x->args.out)) < 0) {
+		log_error("explain: --out %s: refused: %s", x->args.out,
+			  r == -ENOTEMPTY ? "a directory that holds other files than slicebench's results (give a new or an "
+					    "empty one)"
+					  : strerror(-r));
+		r = -EINVAL;
+	}
 	if (r >= 0 && !x->args.what_if) {
 		r = choose_dir(x);
 		if (r >= 0 && !placed)

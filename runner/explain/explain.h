@@ -18,6 +18,7 @@ struct explain_args {
 	uint64_t seed;	   /* of the rounds' orders, with seed_given */
 	bool seed_given;
 	bool what_if;
+	bool trust_code; /* a results directory may choose code that is not the host's (explain/code.h) */
 };
 
 /* Designs the mixes, runs the stages (unless what_if) and prints the
@@ -32,7 +33,7 @@ int explain_run(const struct explain_args *a);
  * explain.json; -EBADMSG with *ret_why: not as explain writes it; -EIO: a
  * write to out failed. */
 int explain_report(const char *dir, bool json, double level, double width, FILE *out, char **ret_why);
-/* The same as one HTML page (report/html.h): the gap, its shares as a
+/* The same as one HTML page (report/render/html.h): the gap, its shares as a
  * waterfall from B to A, the mixes and their TPS.  Errors as explain_report(). */
 int explain_report_html(const char *dir, double level, double width, FILE *out, char **ret_why);
 
@@ -44,3 +45,9 @@ int explain_report_html(const char *dir, double level, double width, FILE *out, 
  * host facts, or of another pair; -EIO: a write to out failed. */
 int explain_compare(char *const *dirs, const char *const *labels, size_t n, bool json, double level, FILE *out,
 		    char **ret_why);
+
+/* The rows of the table of document x format (report/report.h): an
+ * explain directory, and explain directories of one pair from several
+ * hosts. */
+struct document;
+extern const struct document document_explain, document_explain_compare;

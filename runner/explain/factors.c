@@ -17,6 +17,7 @@
 #include "explain/factors.h"
 #include "store/results.h"
 #include "slices/sys/cgmode.h"
+#include "common/input.h"
 #include "common/util.h"
 
 /* One link of the chain for A and B: their contexts (the server's, or
@@ -81,6 +82,19 @@ static const struct prop_def *owner_of(const char *key)
 	return NULL;
 }
 
+/* The recorded row whose own attribute key is and which follows other
+ * keys (the allocator: env.LD_PRELOAD), NULL if key is none such. */
+static const struct prop_def *follower_row(const char *key)
+{
+	size_t n;
+	const struct prop_def *t = prop_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (t[i].class == PROP_RECORD && !t[i].take && t[i].keys[0] && t[i].keys[1] && streq(t[i].keys[0], key))
+			return &t[i];
+	return NULL;
+}
+
 /* Does one of the first n factors of link l move key?  systemd turns on
  * the controller that one unit's setting needs in the units beside it in
  * its slice, so that a cgroup setting written for the proxy moves the
@@ -88,6 +102,13 @@ static const struct prop_def *owner_of(const char *key)
  * of its own): those are the proxy's setting's. */
 static bool moved_by(const struct factor_set *fs, size_t n, const struct link *l, const char *key)
 {
+	const struct prop_def *follows = follower_row(key);
+
+	/* A recorded attribute that follows others (the allocator, LD_PRELOAD)
+	 * is moved by whatever moves them. */
+	for (size_t i = 1; follows && i < ATTR_KEYS_MAX && follows->keys[i]; i++)
+		if (moved_by(fs, n, l, follows->keys[i]))
+			return true;
 	for (size_t k = 0; k < n; k++) {
 		const struct factor *f = &fs->f[k];
 		bool beside = f->proxy && !l->proxy && (f->in_a || f->in_b) && f->row->class == PROP_CGROUP;
@@ -171,6 +192,45 @@ static bool kind_takes(enum context_kind kind, enum cgroup_mode mode, const stru
 	       (l->b->kind == kind || kind_takes_side(kind, mode, f, f->in_b, l->pb));
 }
 
+/* The recorded row other than row that follows key (the allocator
+ * follows env.LD_PRELOAD), NULL if none. */
+static const struct prop_def *followed_by(const struct prop_def *row, const char *key)
+{
+	size_t n;
+	const struct prop_def *t = prop_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (&t[i] != row && t[i].class == PROP_RECORD && !t[i].take && prop_moves_key(&t[i], key))
+			return &t[i];
+	return NULL;
+}
+
+/* Into f's detail: each key of f's row that differs and that a recorded
+ * attribute follows, with that attribute on both sides: "LD_PRELOAD
+ * (allocator jemalloc against glibc)". */
+static void label_followed(struct factor *f, const struct link *l)
+{
+	size_t len = strlen(f->row->keys[0]) - 1;
+
+	for (int side = 0; side < 2; side++) {
+		const struct placement *p = side ? l->pb : l->pa, *o = side ? l->pa : l->pb;
+
+		for (size_t i = 0; i < p->n; i++) {
+			const char *k = p->attrs[i].key, *rk;
+			const struct prop_def *by = followed_by(f->row, k);
+			char one[96];
+
+			if (!by || !prop_moves_key(f->row, k) || !is_attribute(l, k) || (side && placement_get(o, k)) ||
+			    streq_ptr(placement_get(o, k), p->attrs[i].value))
+				continue;
+			rk = by->keys[0];
+			snprintf(one, sizeof(one), "%s (%s %s against %s)", k + len, rk, placement_get(l->pa, rk) ?: "unset",
+				 placement_get(l->pb, rk) ?: "unset");
+			append(f->detail, sizeof(f->detail), "%s%s", one);
+		}
+	}
+}
+
 /* "CPUQuota=" (a row systemd sets) or "environment", "the proxy's
  * CPUQuota=" for the proxy's; for a factor only the placements show, the
  * detail: the row's first key on both sides, or the names of the
@@ -186,14 +246,20 @@ static void factor_label(struct factor *f, const struct link *l)
 	}
 	snprintf(f->label, sizeof(f->label), "%s%s%s", f->proxy ? "the proxy's " : "", f->row->name,
 		 f->row->dbus_name ? "=" : "");
-	if (f->in_a || f->in_b || !l->pa)
+	if (f->in_a || f->in_b || !l->pa) {
+		if (l->pa && key[strlen(key) - 1] == '*')
+			label_followed(f, l); /* Environment= as written: what it brought, LD_PRELOAD */
 		return;
+	}
 	if (key[strlen(key) - 1] != '*') {
 		va = placement_get(l->pa, key);
 		vb = placement_get(l->pb, key);
 		snprintf(f->detail, sizeof(f->detail), "%s %s against %s", key, va ? va : "unset", vb ? vb : "unset");
 		return;
 	}
+	/* A variable that a recorded attribute follows (LD_PRELOAD, the
+	 * allocator) first, with what that attribute is on each side. */
+	label_followed(f, l);
 	for (int side = 0; side < 2; side++) {
 		const struct placement *p = side ? l->pb : l->pa, *o = side ? l->pa : l->pb;
 
@@ -201,7 +267,7 @@ static void factor_label(struct factor *f, const struct link *l)
 			const char *k = p->attrs[i].key;
 
 			if (!prop_moves_key(f->row, k) || !is_attribute(l, k) || (side && placement_get(o, k)) ||
-			    streq_ptr(placement_get(o, k), p->attrs[i].value))
+			    streq_ptr(placement_get(o, k), p->attrs[i].value) || followed_by(f->row, k))
 				continue;
 			if (strlen(f->detail) + strlen(k) < sizeof(f->detail) - 16)
 				append(f->detail, sizeof(f->detail), "%s%s", k + strlen(key) - 1);
@@ -474,9 +540,11 @@ int factors_load_placement(const char *dir, const char *name, struct placement *
 
 	if (r < 0)
 		return r;
-	j = json_load_file(*ret_path, 0, NULL);
+	_cleanup_free_ char *why = NULL;
+
+	j = input_load_json(*ret_path, INPUT_JSON_MAX, &why);
 	if (!j)
-		return access(*ret_path, R_OK) < 0 ? -errno : -EINVAL;
+		return errno == EBADMSG ? -EINVAL : -errno;
 	r = placement_from_json(j, ret);
 	json_decref(j);
 	return r;

@@ -13,7 +13,9 @@
 
 #include "explain/explain.h"
 #include "explain/reading.h"
+#include "report/render/cells.h"
 #include "report/report.h"
+#include "common/input.h"
 #include "common/util.h"
 
 struct factor_row {
@@ -49,7 +51,9 @@ static int load_host(const char *dir, json_t **ret, char **ret_why)
 
 	if (xasprintf(&path, "%s/%s/host.json", dir, explain_stage_dir(STAGE_SCREEN)) < 0)
 		return -ENOMEM;
-	*ret = json_load_file(path, 0, NULL);
+	_cleanup_free_ char *why = NULL;
+
+	*ret = input_load_json(path, INPUT_JSON_MAX, &why);
 	if (json_is_object(*ret))
 		return 0;
 	json_decref(*ret);
@@ -161,17 +165,24 @@ static void hosts_judge(struct explain_hosts *h)
 	h->family = m;
 }
 
-/* "1.20x (1.10-1.31), 45%": the effect and its share of the gap. */
+/* "1.20x (1.10-1.31), 45%": the effect and its share of the gap; the
+ * share only where the host's gap is significant (of a gap that may be 0
+ * a share can take any value). */
 static void put_effect(FILE *f, const struct explain_hosts *h, const struct factor_row *row, size_t d)
 {
 	const struct stats_ratio *e = effect(h, row, d);
+	const struct explanation *x = &h->rd[d]->x;
 
 	if (!e)
 		fputs(row->k[d] < 0 ? "not a factor here" : "not shared out", f);
 	else if (isnan(e->lo))
-		fprintf(f, "%.2fx, %.0f%%", e->ratio, 100 * h->rd[d]->x.shapley[row->k[d]].share);
+		fprintf(f, "%.2fx", e->ratio);
 	else
-		fprintf(f, "%.2fx (%.2f-%.2f), %.0f%%", e->ratio, e->lo, e->hi, 100 * h->rd[d]->x.shapley[row->k[d]].share);
+		fprintf(f, "%.2fx (%.2f-%.2f)", e->ratio, e->lo, e->hi);
+	if (e && x->gap.verdict == STATS_SIGNIFICANT)
+		fprintf(f, ", %.0f%%", 100 * x->shapley[row->k[d]].share);
+	else if (e)
+		fputs(", no share (n.s. gap)", f);
 }
 
 /* The hosts that have the factor, when not all do, and its effect on
@@ -228,12 +239,13 @@ static const char *hosts_mde(const struct explain_hosts *h, char *buf, size_t le
 				hi = MAX(hi, h->rows[i].differ[d].mde);
 			}
 	if (hi == 0)
-		snprintf(buf, len, "no difference had an interval");
+		snprintf(buf, len, "no difference had an interval, so none could have been shown");
 	else if (hi - lo < 0.005)
-		snprintf(buf, len, "these rounds could have detected %.2fx either way at %.0f%% power", lo, 100 * STATS_POWER);
-	else
-		snprintf(buf, len, "these rounds could have detected %.2fx to %.2fx either way at %.0f%% power", lo, hi,
+		snprintf(buf, len, "a difference of %.2fx either way would have been shown at %.0f%% power", lo,
 			 100 * STATS_POWER);
+	else
+		snprintf(buf, len, "a difference of %.2fx to %.2fx either way (by factor) would have been shown at %.0f%% power",
+			 lo, hi, 100 * STATS_POWER);
 	return buf;
 }
 
@@ -263,9 +275,11 @@ static int hosts_sentences(const struct explain_hosts *h, char ***ret, size_t *r
 			if (d == 0 && said)
 				break;
 		}
-	if (!any && xasprintf(&v[n], "no factor's effect differs between the hosts (%zu compared, Holm-adjusted)%s%s%s%s",
-			      h->family, h->facts[1] ? "; the hosts differ in " : "", strempty(h->facts[1]),
-			      h->family ? "; " : "", h->family ? hosts_mde(h, mde, sizeof(mde)) : "") >= 0)
+	/* Not shown is not shown equal: say what could have been. */
+	if (!any && xasprintf(&v[n], "none shown: no factor's effect was shown to differ between the hosts (%zu compared, "
+				     "Holm-adjusted); %s%s%s",
+			      h->family, h->family ? hosts_mde(h, mde, sizeof(mde)) : "nothing could be compared",
+			      h->facts[1] ? "; the hosts differ in " : "", strempty(h->facts[1])) >= 0)
 		n++;
 	*ret = v;
 	*ret_n = n;
@@ -392,3 +406,22 @@ int explain_compare(char *const *dirs, const char *const *labels, size_t n, bool
 	explain_hosts_done(&h);
 	return r >= 0 && ferror(out) ? -EIO : r;
 }
+
+static int explain_compare_text(const struct document_input *in, FILE *out, char **ret_why)
+{
+	return explain_compare(in->dirs, in->labels, in->n, false, in->o->confidence, out, ret_why);
+}
+
+static int explain_compare_json(const struct document_input *in, FILE *out, char **ret_why)
+{
+	return explain_compare(in->dirs, in->labels, in->n, true, in->o->confidence, out, ret_why);
+}
+
+const struct document document_explain_compare = {
+	.name = "explain-compare",
+	.of = "explain directories of one pair from several hosts",
+	.format = {
+		[REPORT_TEXT] = explain_compare_text,
+		[REPORT_JSON] = explain_compare_json,
+	},
+};

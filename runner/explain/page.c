@@ -4,7 +4,8 @@
 
 #include "explain/page.h"
 #include "explain/sentences.h"
-#include "report/html.h"
+#include "report/render/cells.h"
+#include "report/render/html.h"
 #include "common/util.h"
 
 #define WF_W 900
@@ -135,9 +136,17 @@ static void page_waterfall(FILE *out, const struct explain_record *rec, const st
 
 	fputs("<h2 id=\"waterfall-h\">The gap, from B to A</h2>\n", out);
 	if (x->gap.verdict != STATS_SIGNIFICANT || !(x->med_a > 0 && x->med_b > 0)) {
-		html_no_figure(out, "no significant gap between A and B: there is nothing to share out");
+		html_no_figure(out, x->ends_failed ? "A's or B's starts failed too often to take part: there is no gap to "
+						     "share out"
+						   : "no significant gap between A and B: there is nothing to share out");
 		return;
 	}
+	for (size_t k = 0; k < rec->n_factors; k++)
+		if ((x->factors >> k) & 1 && isnan(x->alone[k].share)) {
+			html_no_figure(out, "a mix failed too often to take part (see the failed starts): the bars need "
+					    "every factor alone");
+			return;
+		}
 	wf_build(rec, x, &w);
 	h = 40 + WF_ROW * (double)(w.n + 1) + 30;
 	fprintf(out, "<div class=\"scroll\"><svg id=\"waterfall\" class=\"figure\" width=\"%d\" height=\"%.0f\" "
@@ -166,12 +175,41 @@ static const char *pct(double v, char *buf, size_t len)
 	return buf;
 }
 
+/* Without a significant gap, the factors and why their shares are
+ * withheld: a share of a gap that may be 0 can take any value. */
+static void page_withheld(FILE *out, const struct explain_record *rec, const struct explanation *x)
+{
+	char verdict[REPORT_RATIO_MAX];
+
+	fputs("<p id=\"withheld\" class=\"ns\">", out);
+	if (x->ends_failed)
+		html_printf(out, "The shares are withheld: %s's or %s's starts failed too often to take part (see the "
+				 "failed starts), so there is no gap to share out.", rec->a, rec->b);
+	else
+		html_printf(out, "The shares are withheld: the gap, %s, is not significant, so a share of it (a factor's "
+				 "effect over a gap that may be 0) can take any value. The mixes' TPS below show what each "
+				 "moved.",
+			    isnan(x->gap.ratio) ? "with no ratio" : report_format_ratio(&x->gap, verdict, sizeof(verdict)));
+	fputs("</p>\n<ul id=\"factors\">\n", out);
+	for (size_t k = 0; k < rec->n_factors; k++) {
+		fputs("<li>", out);
+		html_printf(out, "%s: %s", rec->labels[k], rec->details[k]);
+		fputs("</li>\n", out);
+	}
+	fputs("</ul>\n", out);
+}
+
 /* A row per factor: its Shapley share with its interval, alone, the
- * fraction's main effect. */
+ * fraction's main effect; withheld without a significant gap. */
 static void page_shares(FILE *out, const struct explain_record *rec, const struct explanation *x)
 {
 	char a[32], b[32], c[32], d[32];
 
+	if (x->gap.verdict != STATS_SIGNIFICANT) {
+		fputs("<h2 id=\"shares-h\">Each factor's share</h2>\n", out);
+		page_withheld(out, rec, x);
+		return;
+	}
 	fputs("<h2 id=\"shares-h\">Each factor's share</h2>\n<div class=\"scroll\"><table class=\"sortable\" id=\"shares\">"
 	      "<thead><tr><th>factor</th><th class=\"l\">what</th><th>share</th><th>interval (Fieller, Holm)</th><th>alone</th>"
 	      "<th>alone's interval</th><th>main effect (fraction)</th></tr></thead><tbody>\n", out);
@@ -224,19 +262,6 @@ static int page_sentences(FILE *out, const struct explain_record *rec, const str
 	return 0;
 }
 
-/* "B (free)", "A (limited)", or the factors the mix takes from A. */
-static void mix_label(const struct explain_record *rec, const char *const *labels, unsigned mask, char *buf, size_t len)
-{
-	unsigned closure = (1u << rec->n_factors) - 1;
-
-	if (mask == 0)
-		snprintf(buf, len, "B: %s", rec->b);
-	else if (design_is_a(mask, closure, rec->closure_is_a))
-		snprintf(buf, len, "A: %s", rec->a);
-	else
-		design_mix_label(labels, rec->n_factors, mask, " + ", buf, len);
-}
-
 /* The highest start of a mix, 0 without any. */
 static double mix_top(const struct stage_mix *mx)
 {
@@ -270,7 +295,7 @@ static void page_stage(FILE *out, const struct explain_record *rec, const struct
 		const struct stage_mix *mx = &st->mix[i];
 		double y = 10 + 24.0 * (double)i, scale = (WF_W - WF_LABEL - 80) / top;
 
-		mix_label(rec, in->labels, mx->mask, label, sizeof(label));
+		sentences_mix_label(rec, in->labels, mx->mask, label, sizeof(label));
 		fprintf(out, "<g><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", WF_LABEL, y + 13);
 		html_text(out, label);
 		fprintf(out, "</text><rect class=\"mix\" x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"16\" fill=\"#aec7e8\"><title>",
@@ -315,6 +340,30 @@ static void page_head(FILE *out, const struct explain_record *rec, const struct 
 	fputs("</p>\n", out);
 }
 
+/* The mixes with failed starts, stage by stage, and whether each took
+ * part. */
+static void page_failures(FILE *out, const struct explain_record *rec, const struct analysis_inputs *in)
+{
+	char line[1024];
+	bool said = false;
+
+	fputs("<h2 id=\"failures-h\">Failed starts</h2>\n", out);
+	for (size_t s = 0; s < _STAGE_MAX; s++) {
+		const struct stage *st = explain_stage_of(in, (enum explain_stage)s);
+
+		for (size_t i = 0; st && i < st->n_mix; i++) {
+			if (st->mix[i].n_failed == 0)
+				continue;
+			fputs(said ? "" : "<ul id=\"failures\">\n", out);
+			said = true;
+			fprintf(out, "<li class=\"failure%s\">", st->mix[i].too_many_failed ? " excluded" : "");
+			html_text(out, sentences_failure(rec, in->labels, (enum explain_stage)s, &st->mix[i], line, sizeof(line)));
+			fputs("</li>\n", out);
+		}
+	}
+	fputs(said ? "</ul>\n" : "<p id=\"failures\">None.</p>\n", out);
+}
+
 static void page_commands(FILE *out, const struct explain_record *rec, const char *dir)
 {
 	fputs("<h2 id=\"reproduce-h\">To reproduce it</h2>\n<pre id=\"reproduce\">", out);
@@ -338,6 +387,7 @@ int page_explanation(const struct explain_record *rec, const struct analysis_inp
 	r = page_sentences(out, rec, in, x);
 	if (r < 0)
 		return r;
+	page_failures(out, rec, in);
 	page_mixes(out, rec, in);
 	page_commands(out, rec, dir);
 	html_end(out);

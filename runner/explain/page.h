@@ -1,4 +1,4 @@
-/* An explanation as one HTML page (report/html.h): the gap, its shares as
+/* An explanation as one HTML page (report/render/html.h): the gap, its shares as
  * a waterfall from B to A (each factor alone with its interval, what they
  * add together beyond that, the rest the closure does not reach), the
  * table of shares and pairs, explain's own sentences, and every stage's

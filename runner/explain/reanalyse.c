@@ -9,6 +9,7 @@
 #include "explain/reading.h"
 #include "explain/page.h"
 #include "explain/sentences.h"
+#include "report/report.h"
 #include "common/util.h"
 
 int reading_load(const char *dir, double level, double width, struct reading *rd, char **ret_why)
@@ -31,6 +32,8 @@ int reading_load(const char *dir, double level, double width, struct reading *rd
 		.named = rd->rec.stage[STAGE_CONFIRM].set,
 	};
 	rd->rec.level = rd->in.level;
+	for (size_t s = 0; s < _STAGE_MAX; s++)
+		analysis_judge_failures(&rd->stage[s], rd->in.level);
 	if (width > 0)
 		rd->rec.width = width;
 	if (!rd->rec.stage[STAGE_SCREEN].present)
@@ -98,6 +101,31 @@ int explain_report_html(const char *dir, double level, double width, FILE *out, 
 	r = page_explanation(&rd->rec, &rd->in, &rd->x, dir, out);
 	return r < 0 ? r : ferror(out) ? -EIO : 0;
 }
+
+static int explain_text(const struct document_input *in, FILE *out, char **ret_why)
+{
+	return explain_report(in->dirs[0], false, in->o->confidence, in->width, out, ret_why);
+}
+
+static int explain_json(const struct document_input *in, FILE *out, char **ret_why)
+{
+	return explain_report(in->dirs[0], true, in->o->confidence, in->width, out, ret_why);
+}
+
+static int explain_html(const struct document_input *in, FILE *out, char **ret_why)
+{
+	return explain_report_html(in->dirs[0], in->o->confidence, in->width, out, ret_why);
+}
+
+const struct document document_explain = {
+	.name = "explain",
+	.of = "an explain directory",
+	.format = {
+		[REPORT_TEXT] = explain_text,
+		[REPORT_JSON] = explain_json,
+		[REPORT_HTML] = explain_html,
+	},
+};
 
 int explain_plan_holdout(const char *dir, double width, unsigned *ret_set, unsigned *ret_rounds, double *ret_width,
 			 char **ret_why)

@@ -7,6 +7,7 @@
 #include "explain/record.h"
 #include "report/report.h"
 #include "store/results.h"
+#include "common/input.h"
 #include "common/util.h"
 
 static const char *const stage_names[_STAGE_MAX] = {
@@ -127,7 +128,6 @@ static int read_stages(const json_t *j, struct explain_record *r)
 int explain_record_read(const char *dir, struct explain_record *ret, char **ret_why)
 {
 	_cleanup_free_ char *path = NULL;
-	json_error_t err;
 	json_t *j;
 	double level, width;
 	int r = 0;
@@ -135,11 +135,14 @@ int explain_record_read(const char *dir, struct explain_record *ret, char **ret_
 	*ret = (struct explain_record){};
 	if (xasprintf(&path, "%s/" EXPLAIN_RECORD, dir) < 0)
 		return -ENOMEM;
-	if (access(path, F_OK) < 0)
+	j = input_load_json(path, INPUT_JSON_MAX, ret_why);
+	if (!j && errno == ENOENT) {
+		free(*ret_why);
+		*ret_why = NULL;
 		return -ENOENT;
-	j = json_load_file(path, 0, &err);
+	}
 	if (!j)
-		return xasprintf(ret_why, "%s:%d: %s", path, err.line, err.text), -EBADMSG;
+		return -EBADMSG;
 	level = json_number_value(json_object_get(j, "confidence"));
 	width = json_number_value(json_object_get(j, "width"));
 	if (json_integer_value(json_object_get(j, "format_version")) != EXPLAIN_RECORD_VERSION ||
@@ -261,6 +264,7 @@ int explain_stage_load(const char *dir, enum explain_stage s, const struct expla
 		ret->n_rounds = MAX(ret->n_rounds, (unsigned)round);
 		if (isnan(tps) || mx->n == STAGE_STARTS_MAX) {
 			mx->n_failed++;
+			mx->n_zero += !json_is_true(json_object_get(st, "failed"));
 			continue;
 		}
 		mx->tps[mx->n] = tps;

@@ -45,6 +45,12 @@ struct explain_record {
 /* The directory of stage s under an explain directory's. */
 const char *explain_stage_dir(enum explain_stage s);
 
+/* Stage s of in; NULL: not measured. */
+static inline const struct stage *explain_stage_of(const struct analysis_inputs *in, enum explain_stage s)
+{
+	return s == STAGE_FRACTION ? in->fraction : s == STAGE_SCREEN ? in->screen : in->confirm;
+}
+
 int explain_record_write(const char *dir, const struct explain_record *r);
 /* -ENOENT: dir has no explain.json; -EBADMSG with *ret_why: not as
  * explain writes it. */

@@ -2,7 +2,7 @@
  * that hand a step, a prepare or a warm-up to the row of o->workload. */
 #include <stdio.h>
 
-#include "oltp/oltp.h"
+#include "oltp/workload.h"
 #include "oltp/pg.h"
 #include "common/util.h"
 

@@ -1,119 +1,158 @@
-/* The report's entry points: the format names, and report_render(), which
- * builds the model once and hands it to the format's renderer. */
+/* The documents of report/: run's and compare's rows, each cell the model
+ * built, judged, then rendered in its format; and what run and explain ask
+ * of a document besides (its ratios, the rounds they need, its page). */
 #include <math.h>
 #include <stdio.h>
 
-#include "report/render.h"
+#include "report/judge/judge.h"
+#include "report/render/render.h"
 #include "report/report.h"
 #include "common/util.h"
 
-const struct word report_format_words[] = {
-	{ "text", REPORT_TEXT }, { "markdown", REPORT_MARKDOWN }, { "csv", REPORT_CSV }, { "json", REPORT_JSON },
-	{ "svg", REPORT_SVG },	 { "png", REPORT_PNG },		  { "md", REPORT_MARKDOWN }, {},
-};
-
-const struct word report_page_format_words[] = {
-	{ "text", REPORT_TEXT }, { "markdown", REPORT_MARKDOWN }, { "csv", REPORT_CSV }, { "json", REPORT_JSON },
-	{ "svg", REPORT_SVG },	 { "png", REPORT_PNG },		  { "html", REPORT_HTML },   { "md", REPORT_MARKDOWN },
-	{},
-};
-
-int report_format_from_string(const char *s, enum report_format *ret)
-{
-	int v, r = word_lookup(report_format_words, s, &v);
-
-	if (r >= 0)
-		*ret = (enum report_format)v;
-	return r;
-}
-
-const char *report_format_to_string(enum report_format f)
-{
-	return word_name(report_page_format_words, (int)f);
-}
-
-double report_level(const struct report_options *o)
-{
-	return o->confidence ? o->confidence : STATS_CONFIDENCE_DEFAULT;
-}
-
-int render_finish(int r, FILE *out)
+/* r, or -EIO if out cannot be flushed. */
+static int render_finish(int r, FILE *out)
 {
 	if (r < 0)
 		return r;
 	return fflush(out) != 0 || ferror(out) ? -EIO : 0;
 }
 
-/* After the tables: the calibration of the host the run was made on, as
- * run recorded it with the host facts (host.json's calibration), where a
- * ratio at its thread count is not significant. */
-static void quote_calibration(const json_t *doc, const struct model *m, bool markdown, FILE *out)
+/* The model of in's one document, judged, rendered by render. */
+static int run_document(const struct document_input *in, render_run_fn *render, FILE *out)
 {
-	const json_t *j = json_object_get(json_object_get(doc, "host"), "calibration");
-	struct calibration c;
-	bool ns = false;
+	struct model m = {};
+	int r;
 
-	if (!j || calibration_from_json(j, &c) < 0)
-		return;
-	for (size_t row = 0; row < m->nrows; row++)
-		for (size_t k = 0; k < m->ncols && m->threads[row] == c.threads; k++) {
-			const struct stats_ratio *v = &model_cell(m, row, k)->vs_base;
+	if (!in->o || !out || in->n != 1)
+		return -EINVAL;
+	r = model_build(in->docs[0], report_level(in->o), &m);
+	if (r >= 0)
+		r = model_judge(&m);
+	if (r >= 0)
+		r = render(&m, in->docs[0], in->o, out);
+	model_done(&m);
+	return render_finish(r, out);
+}
 
-			ns |= !isnan(v->ratio) && v->verdict != STATS_SIGNIFICANT;
+/* The comparison of in's documents, judged, rendered by render. */
+static int compare_document(const struct document_input *in, render_compare_fn *render, FILE *out)
+{
+	struct comparison c;
+	int r;
+
+	if (!in->o || !out)
+		return -EINVAL;
+	r = comparison_build(in->docs, in->labels, in->n, report_level(in->o), &c);
+	if (r >= 0)
+		r = comparison_judge(&c, report_level(in->o));
+	if (r >= 0)
+		r = render(&c, in->o, out);
+	comparison_done(&c);
+	return render_finish(r, out);
+}
+
+/* A cell of a row: the document in one format, through its renderer. */
+#define RUN_CELL(fmt)                                                                    \
+	static int run_##fmt(const struct document_input *in, FILE *out, char **ret_why _unused_) \
+	{                                                                                        \
+		return run_document(in, render_##fmt, out);                                      \
+	}
+#define COMPARE_CELL(fmt)                                                                    \
+	static int compare_##fmt##_cell(const struct document_input *in, FILE *out, char **ret_why _unused_) \
+	{                                                                                            \
+		return compare_document(in, compare_##fmt, out);                                     \
+	}
+RUN_CELL(text)
+RUN_CELL(markdown)
+RUN_CELL(csv)
+RUN_CELL(json)
+RUN_CELL(svg)
+RUN_CELL(png)
+RUN_CELL(html)
+COMPARE_CELL(text)
+COMPARE_CELL(markdown)
+COMPARE_CELL(csv)
+COMPARE_CELL(json)
+COMPARE_CELL(html)
+
+const struct document document_run = {
+	.name = "run",
+	.of = "a results directory",
+	.format = {
+		[REPORT_TEXT] = run_text,
+		[REPORT_MARKDOWN] = run_markdown,
+		[REPORT_CSV] = run_csv,
+		[REPORT_JSON] = run_json,
+		[REPORT_SVG] = run_svg,
+		[REPORT_PNG] = run_png,
+		[REPORT_HTML] = run_html,
+	},
+};
+
+const struct document document_compare = {
+	.name = "compare",
+	.of = "results directories of one experiment from several hosts",
+	.format = {
+		[REPORT_TEXT] = compare_text_cell,
+		[REPORT_MARKDOWN] = compare_markdown_cell,
+		[REPORT_CSV] = compare_csv_cell,
+		[REPORT_JSON] = compare_json_cell,
+		[REPORT_HTML] = compare_html_cell,
+	},
+};
+
+const char *document_formats(const struct document *d, char *buf, size_t len)
+{
+	size_t n = 0, k = 0, at = 0;
+
+	for (int f = 0; f < _REPORT_FORMAT_MAX; f++)
+		n += !!d->format[f];
+	buf[0] = 0;
+	for (int f = 0; f < _REPORT_FORMAT_MAX && at < len; f++)
+		if (d->format[f]) {
+			k++;
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", k == 1 ? "" : k == n ? " or " : ", ",
+					       report_format_to_string((enum report_format)f));
 		}
-	if (ns)
-		fprintf(out, "%scalibrated: on this host the sigma between starts at %ld thread%s is %.1f%% (%.1f-%.1f%%), "
-			     "slicebench calibrate's figure for %s of %s, measured %s; the verdicts' notes take this run's "
-			     "own\n",
-			markdown ? "\n" : "", c.threads, c.threads == 1 ? "" : "s", 100 * c.sigma, 100 * c.sigma_lo,
-			100 * c.sigma_hi, c.context, c.experiment, c.date);
+	return buf;
 }
 
 int report_render(const json_t *doc, const struct report_options *o, FILE *out)
 {
-	struct model m;
-	int r;
+	json_t *docs[] = { (json_t *)doc };
+	struct document_input in = { .docs = docs, .n = 1, .o = o };
 
-	if (!o || !out || !report_format_to_string(o->format))
+	if (!o || (unsigned)o->format >= _REPORT_FORMAT_MAX || !document_run.format[o->format])
 		return -EINVAL;
-	r = model_build(doc, report_level(o), &m);
-	if (r < 0)
-		return r;
-	switch (o->format) {
-	case REPORT_TEXT:
-	case REPORT_MARKDOWN:
-		r = render_tables(&m, o, o->format == REPORT_MARKDOWN, out);
-		if (r >= 0)
-			quote_calibration(doc, &m, o->format == REPORT_MARKDOWN, out);
-		break;
-	case REPORT_CSV:
-		r = render_csv(&m, o, out);
-		break;
-	case REPORT_JSON:
-		r = render_json(&m, o, out);
-		break;
-	case REPORT_SVG:
-	case REPORT_PNG:
-		r = render_plot(&m, o->format == REPORT_PNG, out);
-		break;
-	case REPORT_HTML:
-		r = render_html(&m, doc, o, out);
-		break;
-	}
-	model_done(&m);
-	return render_finish(r, out);
+	return document_run.format[o->format](&in, out, NULL);
+}
+
+int compare_render(json_t *const *docs, const char *const *labels, size_t n, const struct report_options *o,
+		   FILE *out)
+{
+	struct document_input in = { .docs = docs, .labels = labels, .n = n, .o = o };
+
+	if (!o || (unsigned)o->format >= _REPORT_FORMAT_MAX)
+		return -EINVAL;
+	if (!document_compare.format[o->format])
+		return -EOPNOTSUPP;
+	return document_compare.format[o->format](&in, out, NULL);
 }
 
 int report_comparisons(const json_t *doc, double level, struct report_comparison **ret, size_t *ret_n)
 {
 	struct report_comparison *list;
-	struct model m;
+	struct model m = {};
 	size_t n = 0;
 	int r;
 
 	r = model_build(doc, level, &m);
-	if (r < 0)
+	if (r >= 0)
+		r = model_judge(&m);
+	if (r < 0) {
+		model_done(&m);
 		return r;
+	}
 	list = calloc(m.nrows * m.ncols + 1, sizeof(*list));
 	if (!list) {
 		model_done(&m);

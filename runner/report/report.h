@@ -1,12 +1,19 @@
-/* Reports from the document of record (results_load()): one model, computed
- * once from the document, and one renderer per output format.  The model is
- * a table of TPS: a row per thread count, a column per context (or, with a
- * vary, per context x value), each cell the median of the successful repeats
- * with its min..max and n, and a ratio to the baseline column with the same
+/* Reports from the document of record (results_load()), in three floors:
+ * the model (report/model/), read once from the documents; the judge
+ * (report/judge/), which adds the verdicts and the noise; the renderers
+ * (report/render/), one per document and format.  The model is a table of
+ * TPS: a row per thread count, a column per context (or, with a vary, per
+ * context x value), each cell the median of the successful repeats with
+ * its min..max and n, and a ratio to the baseline column with the same
  * vary value with its interval and p-value at the level asked for
- * (stats/stats.h), computed from the raw repeats each time, so that a report
- * at another level needs no new run.  Nothing here logs; errors are negative
- * errno. */
+ * (stats/stats.h), computed from the raw repeats each time, so that a
+ * report at another level needs no new run.  Nothing here logs; errors
+ * are negative errno.
+ *
+ * This floor is the documents: each a row of what it is made of and its
+ * renderer in each format, NULL where it is not in that format.  run's
+ * and compare's rows are here; explain's two are explain/'s, a floor up
+ * (explain/explain.h), and the verbs list all four (cli/report.c). */
 #pragma once
 
 #include <stdbool.h>
@@ -15,48 +22,40 @@
 
 #include <jansson.h>
 
-#include "common/words.h"
-#include "host/calibration.h"
-
+#include "report/model/comparison.h"
+#include "report/render/format.h"
 #include "stats/stats.h"
-#include "stats/rank.h"
 
-/* The version of the JSON that report_render() and compare_render() print:
- * 2 has the interval, the p-value and the two noises of every ratio; 3 has
- * the block model's verdicts with their family, the smallest gap they
- * could detect and the cross-checks, and each cell's failures. */
-#define REPORT_FORMAT_VERSION 3
-
-enum report_format {
-	REPORT_TEXT,
-	REPORT_MARKDOWN,
-	REPORT_CSV,
-	REPORT_JSON,
-	REPORT_SVG,
-	REPORT_PNG,
-	REPORT_HTML,
+/* What a document is made of. */
+struct document_input {
+	char *const *dirs;	   /* the directories as given: one, or 2 to COMPARE_HOSTS_MAX; NULL: not known */
+	const char *const *labels; /* each one's name in a comparison; NULL: "1", "2", ... */
+	json_t *const *docs;	   /* their documents of record (results_load()); NULL for explain directories */
+	size_t n;
+	const struct report_options *o;
+	double width; /* an explain directory: the named share's interval it was to reach, a fraction of the gap; 0: its own */
 };
 
-/* "text", "markdown" (or "md"), "csv", "json", "svg", "png": the formats
- * of the model alone, which report and compare take; -EINVAL otherwise. */
-extern const struct word report_format_words[];
-int report_format_from_string(const char *s, enum report_format *ret);
-/* report's: those and "html", the page, which reads the document beside
- * the model (and an explain directory, explain_report_html()). */
-extern const struct word report_page_format_words[];
-/* Any format's name, the page's too. */
-const char *report_format_to_string(enum report_format f);
+/* A document's renderer in one format: 0, or a negative errno with, for
+ * bad input, a sentence why into *ret_why (to free()). */
+typedef int document_render_fn(const struct document_input *in, FILE *out, char **ret_why);
 
-struct report_options {
-	enum report_format format;
-	double confidence; /* the level of the intervals; 0 means STATS_CONFIDENCE_DEFAULT */
-	bool latency;	/* add the median p95 latency per cell */
-	bool telemetry; /* add per cell the rows of telemetry_summaries (report/model.h) and the mechanism */
-	const char *source; /* the directory reported, for the page's commands; NULL: not known */
+struct document {
+	const char *name; /* "run", "compare", "explain", "explain-compare" */
+	const char *of;	  /* what it is made of: "a results directory" */
+	document_render_fn *format[_REPORT_FORMAT_MAX]; /* NULL: not in this format */
 };
 
-/* Renders doc to out (SVG as XML, PNG as binary, HTML as one page).  -EINVAL: doc is not a
- * document of record; -EPROTONOSUPPORT: an unknown format_version; -EIO: a
+/* A results directory (slicebench run's), and the results of one
+ * experiment from 2 to COMPARE_HOSTS_MAX hosts side by side. */
+extern const struct document document_run, document_compare;
+
+/* The formats d is in, as "text, json or html", into buf. */
+const char *document_formats(const struct document *d, char *buf, size_t len);
+
+/* Renders doc to out (SVG as XML, PNG as binary, HTML as one page): the
+ * run row's cell of o->format.  -EINVAL: doc is not a document of record,
+ * or no such format; -EPROTONOSUPPORT: an unknown format_version; -EIO: a
  * write to out failed. */
 int report_render(const json_t *doc, const struct report_options *o, FILE *out);
 
@@ -66,22 +65,14 @@ int report_render(const json_t *doc, const struct report_options *o, FILE *out);
  * and atomically; its path into *ret_path (to free(); may be NULL). */
 int report_write_page(const json_t *doc, const char *dir, double level, char **ret_path);
 
-/* The most documents (hosts) compare takes. */
-#define COMPARE_HOSTS_MAX 16
-
 /* n documents of the same experiment side by side (median TPS and the ratio
  * to each document's own baseline, per thread count and column), whether
- * the hosts' ratios differ (report/hosts.h), then the host facts whose
- * values are not all equal.  labels[i] names docs[i]
- * (labels may be NULL).  Text, Markdown, CSV and JSON; -EOPNOTSUPP for the
- * plots. */
+ * the hosts' ratios differ (report/judge/judge.h), then the host facts whose
+ * values are not all equal.  labels[i] names docs[i] (labels may be NULL):
+ * the compare row's cell of o->format; -EOPNOTSUPP where it has none (the
+ * plots). */
 int compare_render(json_t *const *docs, const char *const *labels, size_t n, const struct report_options *o,
 		   FILE *out);
-
-/* The host facts compare weighs (vendor, model, L3 groups, kernel,
- * mitigations, systemd, cgroup mode) that differ between host.json a and
- * b, as "kernel.release (4.15 against 5.4), ..."; *ret NULL when none. */
-int compare_host_differences(const json_t *a, const json_t *b, char **ret);
 
 /* One ratio of a document: a column other than the baseline against the
  * baseline column of its vary value, at one thread count. */
@@ -90,11 +81,6 @@ struct report_comparison {
 	long long threads;
 	struct stats_ratio r;
 };
-
-/* A step's TPS as the verdicts take it: NAN for a step that failed or
- * completed nothing, which counts as a failure (a floor in its place
- * would be a made-up number in a mean).  report and explain share it. */
-double report_step_tps(const json_t *step);
 
 /* Every ratio of doc at level, in the report's order; *ret (to free())
  * holds *ret_n of them.  Errors as report_render(). */
@@ -106,8 +92,3 @@ int report_comparisons(const json_t *doc, double level, struct report_comparison
  * freedom); 0 without any ratio that has an interval.  Errors as
  * report_render(). */
 int report_rounds_needed(const json_t *doc, double level, double until, unsigned *ret);
-
-/* A verdict as the tables print it: "0.27x (0.19-0.38) p=0.001",
- * "1.02x (0.95-1.10) p=0.45 n.s.", "1.02x (one repeat: no interval)". */
-#define REPORT_RATIO_MAX 96
-const char *report_format_ratio(const struct stats_ratio *r, char *buf, size_t len);

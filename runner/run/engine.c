@@ -20,6 +20,7 @@
 #include "run/state.h"
 #include "common/secret.h"
 #include "common/rng.h"
+#include "common/input.h"
 #include "common/util.h"
 
 static void options_for(const struct experiment *e, struct oltp_options *o, char *db, size_t db_len)
@@ -32,15 +33,7 @@ static void options_for(const struct experiment *e, struct oltp_options *o, char
 	else
 		snprintf(db, db_len, "sbtest_%ux%u", e->tables, e->table_size);
 	o->db = db;
-	o->workload = e->workload;
-	o->scale = e->scale;
-	o->client_threads = e->client_threads;
-	o->tables = e->tables;
-	o->table_size = e->table_size;
-	o->duration_ns = e->duration_ns;
-	o->warmup_ns = e->warmup_ns;
-	o->rand.type = e->rand_type;
-	o->driver = e->driver;
+	experiment_workload_for(e, o);
 }
 
 /* The dataset is made once, by a server with no placement of its own, so
@@ -91,6 +84,9 @@ static int open_results(const char *verb, const char *out, bool resume, const st
 		return log_error("%s: %s already holds results (--resume %s to finish it)", verb, dir, dir), r;
 	if (r == -ENOENT && resume)
 		return log_error("%s: --resume %s: there is no such directory to resume", verb, dir), r;
+	if (r == -ENOTEMPTY)
+		return log_error("%s: --out %s: refused: a directory that holds other files than a results directory of "
+				 "slicebench's (give a new or an empty one)", verb, dir), r;
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot write results to %s: %m%s", verb, dir,
 				       r == -ELOOP ? " (a symbolic link, or under one that root did not make: give the directory itself)" : "");
@@ -176,12 +172,12 @@ static int write_run_facts(const char *verb, struct results *res, const struct e
  * else the one asked for, else a fresh one. */
 static int choose_seed(struct runner *rn, const struct run_options *o, bool resume)
 {
-	_cleanup_free_ char *path = NULL;
+	_cleanup_free_ char *path = NULL, *why = NULL;
 	json_t *sched = NULL;
 	int r;
 
 	if (resume && xasprintf(&path, "%s/" RESULTS_SCHEDULE, results_dir(rn->res)) >= 0 &&
-	    (sched = json_load_file(path, 0, NULL))) {
+	    (sched = input_load_json(path, INPUT_JSON_MAX, &why))) {
 		const json_t *seed = json_object_get(sched, "seed");
 		int order;
 		bool kept = json_is_integer(seed) &&
@@ -282,7 +278,7 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	o->refused = false;
 	r = open_results(rn.verb, out, resume, e, &rn.res);
 	if (r < 0) {
-		o->refused = r == -ELOOP || r == -EEXIST || r == -ENOENT || r == -ENOTDIR;
+		o->refused = r == -ELOOP || r == -EEXIST || r == -ENOENT || r == -ENOTDIR || r == -ENOTEMPTY;
 		return r;
 	}
 	r = write_run_facts(rn.verb, rn.res, e, resume);

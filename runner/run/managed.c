@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "slices/sys/bus.h"
+#include "slices/attr/capture.h"
 #include "slices/server/proxy.h"
 #include "oltp/oltp.h"
 #include "common/topology.h"
@@ -11,6 +12,7 @@
 #include "slices/attr/snapshot.h"
 #include "run/state.h"
 #include "common/spawn.h"
+#include "common/text.h"
 #include "common/util.h"
 
 void managed_config_default(struct server_config *cfg)
@@ -22,6 +24,55 @@ void managed_config_default(struct server_config *cfg)
 	if (!cfg->run_dir)
 		cfg->run_dir = run && *run ? run : "/run/slicebench";
 	server_config_fill(cfg);
+}
+
+/* The environment's directories root writes in and names in the server's
+ * option file: SLICEBENCH_STATE_DIR and SLICEBENCH_RUN_DIR.  run: whether
+ * root alone must be able to change it (the run directory; the state
+ * directory's owner is checked as it is locked, which takes back one of
+ * the old layout's). */
+static const struct dir_env {
+	const char *name;
+	bool run;
+} dir_envs[] = {
+	{ "SLICEBENCH_STATE_DIR", false },
+	{ "SLICEBENCH_RUN_DIR", true },
+};
+
+static const char *dir_env_refusal(const struct dir_env *d, const char *path)
+{
+	struct stat st;
+
+	if (path[0] != '/')
+		return "not an absolute path";
+	for (const char *c = path; *c; c++)
+		if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f)
+			return "a blank, a control character or a byte past ASCII in it (an installer would split it, "
+			       "an option file would take it as a line of its own)";
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? NULL : "cannot be looked at";
+	if (S_ISLNK(st.st_mode))
+		return "a symbolic link";
+	if (!S_ISDIR(st.st_mode))
+		return "not a directory";
+	if (d->run && dir_check_trusted(path) < 0)
+		return "not a directory of root's that no one else can change (nor is every directory above it)";
+	return NULL;
+}
+
+int managed_check_environment(char **ret_msg)
+{
+	for (size_t i = 0; i < ELEMENTSOF(dir_envs); i++) {
+		const char *value = getenv(dir_envs[i].name), *why;
+
+		if (value && *value && (why = dir_env_refusal(&dir_envs[i], value))) {
+			_cleanup_free_ char *shown = text_escape(value);
+
+			return xasprintf(ret_msg, "%s=%s: refused: %s", dir_envs[i].name, strempty(shown), why) < 0 ? -ENOMEM
+														      : -EINVAL;
+		}
+	}
+	return 0;
 }
 
 int managed_ensure_user(const char *name)
@@ -227,6 +278,12 @@ int managed_setup(const char *verb, const struct server_config *cfg, struct serv
 	r = state_cleanup(cfg->state_dir);
 	if (r > 0)
 		log_info("%s: removed what %d earlier run(s) left behind", verb, r);
+	/* What starts is recorded there, and cleanup trusts the records. */
+	r = state_live_dir(cfg->state_dir, NULL);
+	if (r < 0)
+		return log_error_errno(r, "%s: %s/live: %m%s", verb, cfg->state_dir,
+				       r == -EPERM ? ": refused, since cleanup trusts the records there (a directory of root's "
+						     "that no one else can write)" : ""), r;
 	r = managed_ensure_user(cfg->user);
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot create the server's user %s: %m", verb, cfg->user);
@@ -242,6 +299,8 @@ int managed_setup(const char *verb, const struct server_config *cfg, struct serv
 				       : r == -EEXIST ? " (a datadir there that slicebench did not make; refusing to touch it)"
 				       : r == -EPERM  ? " (the socket's directory under the run directory belongs to someone else)"
 				       : r == -EINTR  ? " (interrupted; the half-made datadir is removed)"
+				       : r == -EINVAL ? " (the state and run directories are absolute paths without a blank or a "
+							"control character)"
 						      : "");
 	return 0;
 }
@@ -253,27 +312,27 @@ void managed_warn_not_in_force(const char *what, const struct placement *p)
 			log_warning("%s: %s= is not in force: %s", what, p->attrs[i].key + 9, p->attrs[i].value + 4);
 }
 
-int managed_systemd_facts(const struct context *c, struct placement *p)
+int managed_replay_compare(const char *what, const struct context *c, struct placement *p)
 {
-	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+	size_t same, total;
+	int r;
+
+	if (!c->spec->replays)
+		return 0;
+	r = capture_compare(c->spec->replays, p, &same, &total);
+	if (r >= 0)
+		log_info("%s: reproduced %zu of %zu attributes of the capture; differs: %s", what, same, total,
+			 placement_get(p, "replay.differs"));
+	return r;
+}
+
+int managed_unit_facts(sd_bus *bus, pid_t pid, struct placement *p)
+{
 	_cleanup_free_ char *unit = NULL, *slice = NULL;
-	struct passwd *pw;
 	size_t n;
 	int r;
 
-	switch (c->ops->manager) {
-	case MANAGER_SYSTEM:
-		r = bus_open_system(&bus);
-		break;
-	case MANAGER_USER:
-		pw = getpwnam(c->server->user);
-		r = pw ? bus_open_user_manager(pw->pw_uid, &bus) : -ESRCH;
-		break;
-	default:
-		return 0;
-	}
-	if (r >= 0)
-		r = bus_get_unit_by_pid(bus, c->pid, &unit, NULL);
+	r = bus_get_unit_by_pid(bus, pid, &unit, NULL);
 	if (r < 0)
 		return r;
 	/* Slice= lives on the unit type's own interface. */
@@ -287,6 +346,26 @@ int managed_systemd_facts(const struct context *c, struct placement *p)
 	if (r >= 0)
 		r = placement_set(p, "slice", slice);
 	return r;
+}
+
+int managed_systemd_facts(const struct context *c, struct placement *p)
+{
+	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+	struct passwd *pw;
+	int r;
+
+	switch (c->ops->manager) {
+	case MANAGER_SYSTEM:
+		r = bus_open_system(&bus);
+		break;
+	case MANAGER_USER:
+		pw = getpwnam(c->server->user);
+		r = pw ? bus_open_user_manager(pw->pw_uid, &bus) : -ESRCH;
+		break;
+	default:
+		return 0;
+	}
+	return r < 0 ? r : managed_unit_facts(bus, c->pid, p);
 }
 
 int managed_proxy_setup(const struct experiment *e, size_t i, const struct server *backend, struct server *ret)

@@ -12,6 +12,10 @@
  * SLICEBENCH_RUN_DIR) and server_config_fill()'s defaults, for the fields
  * the caller left unset. */
 void managed_config_default(struct server_config *cfg);
+/* SLICEBENCH_STATE_DIR and SLICEBENCH_RUN_DIR, if set: absolute, without a
+ * blank or a control character, no symbolic link, a directory if there
+ * (the run directory root's alone).  -EINVAL with why in *ret_msg. */
+int managed_check_environment(char **ret_msg);
 /* useradd --system the dedicated user if it is missing; an existing user of
  * that name is used as it is. */
 int managed_ensure_user(const char *name);
@@ -76,3 +80,9 @@ void managed_warn_not_in_force(const char *what, const struct placement *p);
 /* unit and slice as the context's manager reports them (GetUnitByPID and
  * the unit's Slice=), over the cgroup path's reading; raw: nothing. */
 int managed_systemd_facts(const struct context *c, struct placement *p);
+/* A context that replays a capture (from = FILE): its placement p
+ * compared with the snapshot, replay.* set in p and said as what (the
+ * unit's name) in one line; nothing for another context. */
+int managed_replay_compare(const char *what, const struct context *c, struct placement *p);
+/* The same for any process, on a bus already open (place --pid). */
+int managed_unit_facts(sd_bus *bus, pid_t pid, struct placement *p);

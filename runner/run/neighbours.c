@@ -87,7 +87,7 @@ static int step_neighbours_start(struct runner *rn, const struct context *c, con
 		*n = (struct neighbour){ .spec = &e->neighbours[i], .mode = c->mode,
 					 .by_systemd = c->ops->manager != MANAGER_NONE,
 					 .slice = slice >= 0 ? slice_tree_slot(t, (size_t)slice) : NULL,
-					 .server = &rn->neighbour_servers[i] };
+					 .server = &rn->neighbour_servers[i], .user = rn->server.user };
 		r = managed_neighbour_start(n, &rn->server, ret_msg);
 		if (r < 0) {
 			neighbour_done(n);

@@ -1,4 +1,4 @@
-/* Inside the run engine (run/engine.h): the state of one run, shared by
+/* Inside the run engine (run/run.h): the state of one run, shared by
  * its parts: the plan (plan.c), the units and their steps (unit.c), the
  * neighbours beside a step (neighbours.c), live changes (live.c) and the
  * rounds (rounds.c).  Not for use outside run/. */
@@ -9,9 +9,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "run/engine.h"
+#include "run/run.h"
 #include "experiment/experiment.h"
 #include "run/managed.h"
+#include "oltp/oltp.h"
 #include "store/results.h"
 #include "common/util.h"
 

@@ -129,6 +129,35 @@ int state_lock(const char *state_dir, int *ret_holder)
  * that cleanup stops what runs in the slices before the slices. */
 #define SLICES_RECORD "~slices"
 
+/* Only root may have written what cleanup acts on: a directory and files
+ * owned by root that no one else can write. */
+static bool root_only(const struct stat *st)
+{
+	return st->st_uid == 0 && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+int state_live_dir(const char *state_dir, char **ret)
+{
+	_cleanup_free_ char *dir = NULL;
+	struct stat st;
+	int r;
+
+	if (xasprintf(&dir, "%s/live", state_dir) < 0)
+		return -ENOMEM;
+	r = mkdir_new(dir, 0700);
+	if (r < 0)
+		return r;
+	if (lstat(dir, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || !root_only(&st))
+		return -EPERM;
+	if (ret) {
+		*ret = dir;
+		dir = NULL;
+	}
+	return 0;
+}
+
 static int record_path(const char *state_dir, const char *name, char **ret)
 {
 	return xasprintf(ret, "%s/live/%s.json", state_dir, name);
@@ -172,15 +201,15 @@ int state_record(const char *state_dir, const struct context *c)
 		r = unit_invocation(unit, uid, invocation);
 	if (r < 0)
 		return r;
-	if (xasprintf(&dir, "%s/live", state_dir) < 0 || record_path(state_dir, c->spec->name, &path) < 0)
+	if (record_path(state_dir, c->spec->name, &path) < 0)
 		return -ENOMEM;
-	r = mkdir_new(dir, 0700);
+	r = state_live_dir(state_dir, NULL);
 	if (r < 0)
 		return r;
-	j = json_pack("{s:s, s:s?, s:s?, s:i, s:s?, s:i, s:I, s:i, s:s, s:s}", "kind", c->ops->name, "unit", unit,
-		      "invocation", *invocation ? invocation : NULL, "uid", uid, "cgroup", c->cgroup_name, "server_pid",
-		      (int)c->pid, "server_start", (json_int_t)proc_start_time(c->pid), "owner_pid", (int)getpid(),
-		      "engine", c->server->engine->name, "socket", c->server->socket);
+	j = json_pack("{s:s, s:s?, s:s?, s:i, s:b, s:s?, s:i, s:I, s:i, s:s, s:s}", "kind", c->ops->name, "unit", unit,
+		      "invocation", *invocation ? invocation : NULL, "uid", uid, "linger", c->linger_set, "cgroup",
+		      c->cgroup_name, "server_pid", (int)c->pid, "server_start", (json_int_t)proc_start_time(c->pid),
+		      "owner_pid", (int)getpid(), "engine", c->server->engine->name, "socket", c->server->socket);
 	return write_record(path, j);
 }
 
@@ -207,7 +236,7 @@ int state_record_slices(const char *state_dir, const struct slice_tree *t)
 		json_decref(j);
 		return r < 0 ? r : -ENOMEM;
 	}
-	if (xasprintf(&dir, "%s/live", state_dir) < 0 || record_path(state_dir, SLICES_RECORD, &path) < 0) {
+	if (record_path(state_dir, SLICES_RECORD, &path) < 0) {
 		json_decref(j);
 		return -ENOMEM;
 	}
@@ -215,7 +244,7 @@ int state_record_slices(const char *state_dir, const struct slice_tree *t)
 	json_decref(j);
 	if (!text)
 		return -ENOMEM;
-	r = mkdir_new(dir, 0700);
+	r = state_live_dir(state_dir, NULL);
 	return r < 0 ? r : write_file_atomic(path, text, strlen(text));
 }
 
@@ -235,9 +264,9 @@ int state_record_neighbour(const char *state_dir, const struct neighbour *n)
 
 	if (n->unit && (r = unit_invocation(n->unit, -1, invocation)) < 0)
 		return r;
-	if (xasprintf(&dir, "%s/live", state_dir) < 0 || neighbour_record_path(state_dir, n, &path) < 0)
+	if (neighbour_record_path(state_dir, n, &path) < 0)
 		return -ENOMEM;
-	r = mkdir_new(dir, 0700);
+	r = state_live_dir(state_dir, NULL);
 	if (r < 0)
 		return r;
 	/* An oltp neighbour's server leaves its socket when killed. */
@@ -370,13 +399,6 @@ static bool cgroup_gone(const char *name)
 	return gone;
 }
 
-/* Only root may have written what cleanup acts on: a directory and files
- * owned by root that no one else can write. */
-static bool root_only(const struct stat *st)
-{
-	return st->st_uid == 0 && !(st->st_mode & (S_IWGRP | S_IWOTH));
-}
-
 static int record_load(const char *path, json_t **ret)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -446,6 +468,11 @@ static bool clean_one(const char *dir, const char *name)
 	       (int)json_integer_value(json_object_get(j, "owner_pid")));
 	/* The unit first: systemd then stops the server it holds. */
 	stop_unit(unit, (int)json_integer_value(json_object_get(j, "uid")), invocation);
+	/* The user manager and linger its start brought. */
+	if (json_is_true(json_object_get(j, "linger")) && json_integer_value(json_object_get(j, "uid")) > 0 &&
+	    user_manager_release((uid_t)json_integer_value(json_object_get(j, "uid"))) >= 0)
+		printf("turned linger off for uid %d and stopped its manager\n",
+		       (int)json_integer_value(json_object_get(j, "uid")));
 	kill_process("the server", (pid_t)json_integer_value(json_object_get(j, "server_pid")),
 		     (unsigned long long)json_integer_value(json_object_get(j, "server_start")));
 	kill_process("the neighbour", (pid_t)json_integer_value(json_object_get(j, "pid")),

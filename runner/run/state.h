@@ -33,3 +33,7 @@ void state_forget_neighbour(const char *state_dir, const struct neighbour *n);
  * lock must be held.  Prints one line per thing removed; returns how many
  * records it cleared. */
 int state_cleanup(const char *state_dir);
+/* STATE/live, made if missing (0700): -EPERM unless it is a directory that
+ * root alone can write, since cleanup acts on the records in it.  *ret
+ * (if not NULL): its path. */
+int state_live_dir(const char *state_dir, char **ret);

@@ -103,6 +103,8 @@ int runner_put_placement(struct runner *rn, const char *unit, const struct conte
 		r = managed_proxy_placement(rn->proxy, &rn->server, &p);
 	if (r >= 0 && rn->unit_o)
 		r = managed_client_placement(rn->unit_o, &p);
+	if (r >= 0)
+		r = managed_replay_compare(unit, c, &p);
 	if (r < 0)
 		return r;
 	if (bad)

@@ -8,7 +8,7 @@
 #include <gsl/gsl_matrix.h>
 
 #include "stats/block.h"
-#include "stats/block_internal.h"
+#include "stats/block_noise.h"
 #include "common/util.h"
 
 static void internal_free(struct block_internal *in)
@@ -17,8 +17,11 @@ static void internal_free(struct block_internal *in)
 		return;
 	free(in->cell_col);
 	free(in->cols);
+	free(in->pos_col);
 	free(in->group);
 	free(in->inv);
+	free(in->group_sigma2);
+	free(in->group_df);
 	free(in->group_var);
 	free(in);
 }
@@ -28,8 +31,6 @@ void block_fit_done(struct block_fit *f)
 	free(f->n_in_cell);
 	free(f->coef);
 	free(f->part);
-	free(f->group_sigma2);
-	free(f->group_df);
 	internal_free(f->in);
 	*f = (struct block_fit){};
 }
@@ -241,7 +242,8 @@ static int fit_store(const struct block_obs *obs, size_t n, const struct columns
 	f->part = calloc(n_cells + 1, sizeof(size_t));
 	f->n_in_cell = calloc(n_cells + 1, sizeof(size_t));
 	f->in->cell_col = malloc((n_cells + 1) * sizeof(long));
-	if (!f->coef || !f->part || !f->n_in_cell || !f->in->cell_col)
+	f->in->pos_col = malloc(BLOCK_POSITIONS_MAX * sizeof(long));
+	if (!f->coef || !f->part || !f->n_in_cell || !f->in->cell_col || !f->in->pos_col)
 		return -ENOMEM;
 	for (size_t i = 0; i < n_cells; i++) {
 		f->coef[i] = c->cell[i] < 0 ? NAN : beta[c->cell[i]];
@@ -290,17 +292,17 @@ static int fit_noise(const struct block_obs *obs, size_t n, const double *e, boo
 	if (!pooled) {
 		for (size_t i = 0; i < n; i++)
 			f->in->group[i] = obs[i].group;
-		r = block_noise_groups(f, e, asked);
+		r = block_noise_groups(f->in, e, asked, BLOCK_GROUP_DF_MIN);
 	}
 	if (r != -EDOM)
 		return r;
 	f->pooled = true;
 	parts = groups_by_part(obs, n, f);
-	r = block_noise_groups(f, e, parts);
+	r = block_noise_groups(f->in, e, parts, BLOCK_GROUP_DF_MIN);
 	if (r != -EDOM || parts <= 1)
 		return r;
 	memset(f->in->group, 0, n * sizeof(size_t));
-	return block_noise_groups(f, e, 1);
+	return block_noise_groups(f->in, e, 1, BLOCK_GROUP_DF_MIN);
 }
 
 /* One piece: the steps of a fit, each a call, in the order they need. */
@@ -333,8 +335,12 @@ static int fit_parts(const struct block_obs *obs, size_t n, size_t n_cells, size
 		e[i] = obs[i].y - fit;
 	}
 	f.df = (double)n - (double)c.p;
-	if (r >= 0)
+	if (r >= 0) {
+		f.in->df = f.df;
 		r = fit_noise(obs, n, e, pooled, &f);
+		f.sigma2 = f.in->sigma2;
+		f.n_groups = f.in->n_groups;
+	}
 	free(c.cell);
 	free(c.block);
 	free(c.part);
@@ -367,11 +373,11 @@ int block_fit_take_variances(struct block_fit *dst, const struct block_fit *src)
 
 	if (g != dst->n_groups || src->pooled != dst->pooled)
 		return -EDOM;
-	memcpy(dst->group_sigma2, src->group_sigma2, g * sizeof(double));
-	memcpy(dst->group_df, src->group_df, g * sizeof(double));
+	memcpy(dst->in->group_sigma2, src->in->group_sigma2, g * sizeof(double));
+	memcpy(dst->in->group_df, src->in->group_df, g * sizeof(double));
 	memcpy(dst->in->group_var, src->in->group_var, g * g * sizeof(double));
-	dst->sigma2 = src->sigma2;
-	dst->df = src->df;
+	dst->sigma2 = dst->in->sigma2 = src->sigma2;
+	dst->df = dst->in->df = src->df;
 	return 0;
 }
 
@@ -423,7 +429,7 @@ static void weights_variance(const struct block_fit *f, const double *a, double 
 	for (size_t i = 0; i < f->in->n; i++)
 		c[f->in->group[i]] += a[i] * a[i];
 	for (size_t h = 0; h < g; h++) {
-		var += c[h] * f->group_sigma2[h];
+		var += c[h] * f->in->group_sigma2[h];
 		for (size_t k = 0; k < g; k++)
 			vv += c[h] * c[k] * f->in->group_var[h * g + k];
 	}
@@ -498,7 +504,7 @@ double block_covariance(const struct block_fit *f, const double *u, const double
 	if (!au || !aw || contrast_of(f, u, &est, au, &var, &df) < 0 || contrast_of(f, w, &est, aw, &var, &df) < 0)
 		return NAN;
 	for (size_t i = 0; i < f->n_obs; i++)
-		q += au[i] * aw[i] * f->group_sigma2[f->in->group[i]];
+		q += au[i] * aw[i] * f->in->group_sigma2[f->in->group[i]];
 	return q;
 }
 

@@ -77,12 +77,10 @@ struct block_fit {
 	 * through shared blocks); block_fit() has one. */
 	size_t *part;
 	size_t n_parts;
-	/* The variance groups as used: each group's sigma^2 and its
-	 * effective degrees of freedom (2 s^4 / var(s^2)); pooled when the
-	 * groups asked for could not each have their own (then a group per
-	 * part of the design), groups_asked how many were asked. */
+	/* The variance groups: how many were used and asked, and pooled
+	 * when those asked could not each have their own (then a group per
+	 * part of the design). */
 	size_t n_groups, groups_asked;
-	double *group_sigma2, *group_df;
 	bool pooled;
 	/* The position terms: coefficient k - 1 of first = k, NAN where
 	 * none; position_dropped: asked for, but the orders left them
@@ -90,7 +88,7 @@ struct block_fit {
 	size_t n_positions;
 	double position[BLOCK_POSITIONS_MAX];
 	bool position_dropped;
-	struct block_internal *in; /* what contrasts are computed from */
+	struct block_internal *in; /* what contrasts are computed from (stats/block_noise.h) */
 };
 
 /* Fits obs[0..n) with cells 0..n_cells-1 and blocks 0..n_blocks-1 (a cell

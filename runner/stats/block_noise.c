@@ -16,7 +16,7 @@
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_permutation.h>
 
-#include "stats/block_internal.h"
+#include "stats/block_noise.h"
 #include "common/util.h"
 
 /* The groups that hold observations, numbered afresh in order; how many. */
@@ -39,26 +39,26 @@ static size_t groups_compact(struct block_internal *in, size_t groups)
 	return used;
 }
 
-static int groups_alloc(struct block_fit *f, size_t g)
+static int groups_alloc(struct block_internal *in, size_t g)
 {
-	free(f->group_sigma2);
-	free(f->group_df);
-	free(f->in->group_var);
-	f->group_sigma2 = calloc(g + 1, sizeof(double));
-	f->group_df = calloc(g + 1, sizeof(double));
-	f->in->group_var = calloc(g * g + 1, sizeof(double));
-	f->n_groups = g;
-	return f->group_sigma2 && f->group_df && f->in->group_var ? 0 : -ENOMEM;
+	free(in->group_sigma2);
+	free(in->group_df);
+	free(in->group_var);
+	in->group_sigma2 = calloc(g + 1, sizeof(double));
+	in->group_df = calloc(g + 1, sizeof(double));
+	in->group_var = calloc(g * g + 1, sizeof(double));
+	in->n_groups = g;
+	return in->group_sigma2 && in->group_df && in->group_var ? 0 : -ENOMEM;
 }
 
 /* One group: the pooled model, exactly. */
-static void groups_one(struct block_fit *f, double rss)
+static void groups_one(struct block_internal *in, double rss)
 {
-	double s = f->df > 0 ? rss / f->df : NAN;
+	double s = in->df > 0 ? rss / in->df : NAN;
 
-	f->group_sigma2[0] = s;
-	f->group_df[0] = f->df;
-	f->in->group_var[0] = f->df > 0 ? 2 * s * s / f->df : NAN;
+	in->group_sigma2[0] = s;
+	in->group_df[0] = in->df;
+	in->group_var[0] = in->df > 0 ? 2 * s * s / in->df : NAN;
 }
 
 /* A, the moments' matrix, and q, the groups' sums of squared residuals. */
@@ -134,15 +134,14 @@ static double xkx(const struct block_internal *in, const double *k, size_t i, si
 }
 
 /* cov(q) = 2 sum B_ij^2 by groups, then var(s) = A^-1 cov(q) A^-T. */
-static int estimates_covariance(struct block_fit *f, const double *ainv, size_t g)
+static int estimates_covariance(struct block_internal *in, const double *ainv, size_t g)
 {
-	const struct block_internal *in = f->in;
 	_cleanup_free_ double *d = calloc(in->n + 1, sizeof(double)), *k = calloc(in->p * in->p + 1, sizeof(double)),
 			      *c = calloc(g * g + 1, sizeof(double));
 	int r = d && k && c ? 0 : -ENOMEM;
 
 	for (size_t i = 0; r >= 0 && i < in->n; i++)
-		d[i] = f->group_sigma2[in->group[i]];
+		d[i] = in->group_sigma2[in->group[i]];
 	if (r >= 0)
 		r = k_matrix(in, d, k);
 	for (size_t i = 0; r >= 0 && i < in->n; i++)
@@ -158,12 +157,12 @@ static int estimates_covariance(struct block_fit *f, const double *ainv, size_t 
 			for (size_t x = 0; x < g; x++)
 				for (size_t y = 0; y < g; y++)
 					v += ainv[a * g + x] * c[x * g + y] * ainv[b * g + y];
-			f->in->group_var[a * g + b] = v;
+			in->group_var[a * g + b] = v;
 		}
 	for (size_t a = 0; r >= 0 && a < g; a++)
-		f->group_df[a] = f->in->group_var[a * g + a] > 0
-					 ? 2 * f->group_sigma2[a] * f->group_sigma2[a] / f->in->group_var[a * g + a]
-					 : f->df;
+		in->group_df[a] = in->group_var[a * g + a] > 0
+					  ? 2 * in->group_sigma2[a] * in->group_sigma2[a] / in->group_var[a * g + a]
+					  : in->df;
 	return r;
 }
 
@@ -171,36 +170,36 @@ static int estimates_covariance(struct block_fit *f, const double *ainv, size_t 
  * noisy one, by chance): its squared residuals over its share of the
  * residual degrees of freedom, sum over its observations of M_ii, which
  * the noisy groups' residuals inflate, so errs on the safe side. */
-static void groups_floor(struct block_fit *f, const double *q, size_t g)
+static void groups_floor(struct block_internal *in, const double *q, size_t g)
 {
 	for (size_t h = 0; h < g; h++) {
 		double share = 0;
 
-		if (f->group_sigma2[h] > 0)
+		if (in->group_sigma2[h] > 0)
 			continue;
-		for (size_t i = 0; i < f->in->n; i++)
-			if (f->in->group[i] == h)
-				share += 1 - block_hat(f->in, i, i);
-		f->group_sigma2[h] = share > 0 ? q[h] / share : 0;
+		for (size_t i = 0; i < in->n; i++)
+			if (in->group[i] == h)
+				share += 1 - block_hat(in, i, i);
+		in->group_sigma2[h] = share > 0 ? q[h] / share : 0;
 	}
 }
 
-int block_noise_groups(struct block_fit *f, const double *e, size_t groups)
+int block_noise_groups(struct block_internal *in, const double *e, size_t groups, double min_df)
 {
-	size_t g = groups_compact(f->in, groups);
+	size_t g = groups_compact(in, groups);
 	_cleanup_free_ double *a = NULL, *ainv = NULL, *q = NULL;
 	double rss = 0;
 	int r;
 
-	for (size_t i = 0; i < f->in->n; i++)
+	for (size_t i = 0; i < in->n; i++)
 		rss += e[i] * e[i];
-	f->sigma2 = f->df > 0 ? rss / f->df : NAN;
-	if (g == 0 || (g > 1 && !(f->df >= BLOCK_GROUP_DF_MIN * (double)g)))
+	in->sigma2 = in->df > 0 ? rss / in->df : NAN;
+	if (g == 0 || (g > 1 && !(in->df >= min_df * (double)g)))
 		return -EDOM;
-	r = groups_alloc(f, g);
+	r = groups_alloc(in, g);
 	if (r < 0 || g == 1) {
 		if (r >= 0)
-			groups_one(f, rss);
+			groups_one(in, rss);
 		return r;
 	}
 	a = calloc(g * g + 1, sizeof(double));
@@ -208,10 +207,10 @@ int block_noise_groups(struct block_fit *f, const double *e, size_t groups)
 	q = calloc(g + 1, sizeof(double));
 	if (!a || !ainv || !q)
 		return -ENOMEM;
-	moments(f->in, e, g, a, q);
-	r = moments_solve(a, q, g, ainv, f->group_sigma2);
+	moments(in, e, g, a, q);
+	r = moments_solve(a, q, g, ainv, in->group_sigma2);
 	if (r < 0)
 		return r;
-	groups_floor(f, q, g);
-	return estimates_covariance(f, ainv, g);
+	groups_floor(in, q, g);
+	return estimates_covariance(in, ainv, g);
 }

@@ -6,7 +6,6 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "experiment/experiment.h"
 #include "store/results.h"
 #include "common/util.h"
 
@@ -50,7 +49,7 @@ static const struct rule telemetry_rules[] = {
 };
 
 static const struct rule saturation_rules[] = {
-	{ "client_threads", SHAPE_INT, 0, EXP_THREAD_COUNT_MAX }, /* 0: pinned apart from the server's CPUs */
+	{ "client_threads", SHAPE_INT, 0, OLTP_STEP_THREADS_MAX }, /* 0: pinned apart from the server's CPUs */
 	{ "server_threads", SHAPE_INT, 0, COUNT_MAX },
 	{ "cpus", SHAPE_NUM, 0, 1e6 },
 	{ "saturated", SHAPE_BOOL },
@@ -59,7 +58,7 @@ static const struct rule saturation_rules[] = {
 
 static const struct rule step_rules[] = {
 	{ "context", SHAPE_NAME, .required = true },
-	{ "threads", SHAPE_INT, 1, EXP_THREAD_COUNT_MAX, true },
+	{ "threads", SHAPE_INT, 1, OLTP_STEP_THREADS_MAX, true },
 	{ "repeat", SHAPE_INT, 1, 1000 },
 	{ "slot", SHAPE_INT, 1, 100000 },
 	{ "started_at", SHAPE_NUM, 0, 1e11 },
@@ -109,7 +108,7 @@ static const struct rule schedule_rules[] = {
  * read it again with the experiment file's own rules. */
 static const struct rule experiment_rules[] = {
 	{ "name", SHAPE_NAME },
-	{ "threads", SHAPE_INTS, 1, EXP_THREAD_COUNT_MAX },
+	{ "threads", SHAPE_INTS, 1, OLTP_STEP_THREADS_MAX },
 	{ "contexts", SHAPE_NAMES },
 	{ "baseline", SHAPE_NAME },
 	{ "vary", SHAPE_OBJ, .sub = vary_rules },
@@ -268,6 +267,69 @@ static int check_object(const json_t *o, const struct rule *rules, const char *p
 		if (e < 0)
 			return e;
 	}
+	return 0;
+}
+
+/* Is name one of the strings of array a (or, live, its NAME-live)? */
+static bool in_names(const json_t *a, const char *name)
+{
+	size_t i, len;
+	const json_t *v;
+
+	json_array_foreach(a, i, v) {
+		const char *s = json_string_value(v);
+
+		len = s ? strlen(s) : 0;
+		if (s && (streq(s, name) || (strncmp(s, name, len) == 0 && streq(name + len, "-live"))))
+			return true;
+	}
+	return false;
+}
+
+static bool in_integers(const json_t *a, json_int_t n)
+{
+	size_t i;
+	const json_t *v;
+
+	json_array_foreach(a, i, v)
+		if (json_integer_value(v) == n)
+			return true;
+	return false;
+}
+
+int results_check_step(const json_t *exp, const json_t *step, const char *file, char **ret_why)
+{
+	const char *context = json_string_value(json_object_get(step, "context"));
+	const char *unit = json_string_value(json_object_get(step, "unit"));
+	json_int_t threads = json_integer_value(json_object_get(step, "threads"));
+	json_int_t repeat = json_integer_value(json_object_get(step, "repeat"));
+	const json_t *most = json_object_get(exp, json_is_string(json_object_get(exp, "repeat")) ? "repeat_max" : "repeat");
+	char want[160], unit_start[80];
+	const char *slash = strrchr(file, '/');
+
+	*ret_why = NULL;
+	if (!context || !unit)
+		return 0; /* the rules required them: a step of another shape has had its say */
+	snprintf(unit_start, sizeof(unit_start), "%s-v", context);
+	if (results_step_file(unit, (long)threads, want, sizeof(want)) < 0 || !slash || !streq(slash + 1, strchr(want, '/') + 1))
+		return xasprintf(ret_why, "%s: holds the step of %s at %lld threads, which only %s may hold", file, unit,
+				 (long long)threads, want) < 0 ? -ENOMEM : -EBADMSG;
+	snprintf(want, sizeof(want), "-r%lld", (long long)repeat);
+	if (strncmp(unit, unit_start, strlen(unit_start)) != 0 || strlen(unit) < strlen(want) ||
+	    !streq(unit + strlen(unit) - strlen(want), want))
+		return xasprintf(ret_why, "%s: $.unit %s is not a unit of context %s at repeat %lld", file, unit, context,
+				 (long long)repeat) < 0 ? -ENOMEM : -EBADMSG;
+	if (!json_is_object(exp))
+		return 0;
+	if (!in_names(json_object_get(exp, "contexts"), context))
+		return xasprintf(ret_why, "%s: $.context %s is no context of experiment.json", file, context) < 0 ? -ENOMEM
+														  : -EBADMSG;
+	if (!in_integers(json_object_get(exp, "threads"), threads))
+		return xasprintf(ret_why, "%s: $.threads %lld is no thread count of experiment.json", file,
+				 (long long)threads) < 0 ? -ENOMEM : -EBADMSG;
+	if (json_is_integer(most) && repeat > json_integer_value(most))
+		return xasprintf(ret_why, "%s: $.repeat %lld is past experiment.json's %lld repeats", file,
+				 (long long)repeat, (long long)json_integer_value(most)) < 0 ? -ENOMEM : -EBADMSG;
 	return 0;
 }
 

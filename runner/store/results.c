@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "store/results.h"
+#include "common/input.h"
 #include "common/secret.h"
 #include "common/util.h"
 
@@ -58,6 +59,37 @@ static int results_make_parts(const char *dir)
 	return e;
 }
 
+/* What only a results directory of slicebench's holds. */
+static const char *const results_marks[] = { "experiment.json", "results.json", STEPS, "explain.json", NULL };
+
+int results_dir_check(const char *dir)
+{
+	_cleanup_free_ char *mark = NULL;
+	struct dirent *d;
+	DIR *dp;
+	bool empty = true;
+	int e = path_check_links(dir);
+
+	if (e < 0)
+		return e;
+	dp = opendir(dir);
+	if (!dp)
+		return errno == ENOENT ? 0 : -errno;
+	while (empty && (d = readdir(dp)))
+		empty = streq(d->d_name, ".") || streq(d->d_name, "..");
+	closedir(dp);
+	if (empty)
+		return 0;
+	for (size_t i = 0; results_marks[i]; i++) {
+		free(mark);
+		if (xasprintf(&mark, "%s/%s", dir, results_marks[i]) < 0)
+			return -ENOMEM;
+		if (access(mark, F_OK) == 0)
+			return 0;
+	}
+	return -ENOTEMPTY;
+}
+
 int results_open(const char *dir, bool resume, struct results **ret)
 {
 	_cleanup_free_ char *record = NULL;
@@ -69,7 +101,7 @@ int results_open(const char *dir, bool resume, struct results **ret)
 	/* Never write through a symbolic link: --out pointing at /etc, or at
 	 * a directory under a link another user planted, would put the lock,
 	 * steps/ and the JSON files there. */
-	e = path_check_links(dir);
+	e = results_dir_check(dir);
 	if (e < 0)
 		return e;
 	made = lstat(dir, &st) < 0 && errno == ENOENT;
@@ -191,14 +223,11 @@ static int name_cmp(const void *a, const void *b)
 static json_t *load_checked(const char *path, enum results_file kind, char **ret_why)
 {
 	_cleanup_free_ char *why = NULL;
-	json_error_t err;
 	json_t *j;
 
-	j = json_load_file(path, 0, &err);
-	if (!j) {
-		xasprintf(ret_why, "%s:%d: %s", path, err.line, err.text);
+	j = input_load_json(path, INPUT_JSON_MAX, ret_why);
+	if (!j)
 		return NULL;
-	}
 	if (results_check(kind, j, &why) < 0) {
 		json_decref(j);
 		xasprintf(ret_why, "%s: %s", path, why ? why : "out of memory");
@@ -252,8 +281,9 @@ static int json_names(DIR *d, char ***ret_names, size_t *ret_n)
 }
 
 /* Every *.json of dir/sub, in name order, as an object keyed by file stem
- * (placements) or an array (steps). */
-static int load_dir(const char *dir, const char *sub, bool as_object, json_t **ret, char **ret_why)
+ * (placements) or an array (steps, each checked against the others and exp:
+ * results_check_step()). */
+static int load_dir(const char *dir, const char *sub, bool as_object, const json_t *exp, json_t **ret, char **ret_why)
 {
 	_cleanup_free_ char *path = NULL;
 	json_t *out = as_object ? json_object() : json_array();
@@ -285,6 +315,10 @@ static int load_dir(const char *dir, const char *sub, bool as_object, json_t **r
 		/* A torn write cannot be here (rename is atomic); a file that does
 		 * not parse was put there by someone else. */
 		j = load_checked(file, as_object ? RESULTS_FILE_PLACEMENT : RESULTS_FILE_STEP, ret_why);
+		if (j && !as_object && (r = results_check_step(exp, j, file, ret_why)) < 0) {
+			json_decref(j);
+			break;
+		}
 		if (!j) {
 			r = -EBADMSG;
 			break;
@@ -310,7 +344,7 @@ static int load_optional(const char *dir, const char *name, enum results_file ki
 
 	if (xasprintf(&path, "%s/%s", dir, name) < 0)
 		return -ENOMEM;
-	if (access(path, F_OK) < 0) {
+	if (faccessat(AT_FDCWD, path, F_OK, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT) {
 		*ret = json_null();
 		return 0;
 	}
@@ -323,11 +357,11 @@ static int assemble(const char *dir, json_t **ret, char **ret_why)
 	json_t *doc, *steps = NULL, *places = NULL, *exp = NULL, *host = NULL, *schedule = NULL;
 	int r;
 
-	r = load_dir(dir, STEPS, false, &steps, ret_why);
+	r = load_optional(dir, "experiment.json", RESULTS_FILE_EXPERIMENT, &exp, ret_why);
 	if (r >= 0)
-		r = load_dir(dir, PLACEMENTS, true, &places, ret_why);
+		r = load_dir(dir, STEPS, false, exp, &steps, ret_why);
 	if (r >= 0)
-		r = load_optional(dir, "experiment.json", RESULTS_FILE_EXPERIMENT, &exp, ret_why);
+		r = load_dir(dir, PLACEMENTS, true, NULL, &places, ret_why);
 	if (r >= 0)
 		r = load_optional(dir, "host.json", RESULTS_FILE_HOST, &host, ret_why);
 	if (r >= 0)

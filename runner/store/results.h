@@ -10,15 +10,22 @@
 
 #include <jansson.h>
 
-#include "oltp/oltp.h"
+#include "oltp/record.h"
 
 #define RESULTS_FORMAT_VERSION 1
 
 struct results;
 
+/* 0 if dir may take results: missing, empty, or a results directory of
+ * slicebench's (experiment.json, results.json, steps/ or explain's
+ * explain.json in it); never
+ * /etc, /, or the state directory.  -ENOTEMPTY if not; -ELOOP: see
+ * path_check_links(). */
+int results_dir_check(const char *dir);
 /* Creates (or, with resume, reopens) dir, takes its lock and proves that it
  * can write there, before any work starts.  -EBUSY: another run holds the
- * lock; -EEXIST: dir holds results and resume was not asked for; -ENOENT:
+ * lock; -EEXIST: dir holds results and resume was not asked for;
+ * -ENOTEMPTY: dir holds other files (results_dir_check()); -ENOENT:
  * there is no dir to resume; -ELOOP: see path_check_links().  On failure a
  * directory made here is removed again. */
 int results_open(const char *dir, bool resume, struct results **ret);
@@ -72,6 +79,15 @@ enum results_file {
  * bounds that no run reaches), else -EBADMSG and ret_why: the JSON path,
  * what it must be and what it holds. */
 int results_check(enum results_file kind, const json_t *j, char **ret_why);
+
+/* A step as its file is named and as experiment.json (exp, null when
+ * missing) says the run was: file (steps/NAME.json) named for its unit and
+ * thread count, its unit for its context and repeat, and with exp its
+ * context one of the experiment's (or its NAME-live column), its threads
+ * one of the experiment's, its repeat within its repeats: a copied or
+ * linked step counted twice would be a start that never was.  -EBADMSG
+ * and ret_why (naming file and the disagreement) if not. */
+int results_check_step(const json_t *exp, const json_t *step, const char *file, char **ret_why);
 
 /* The names in a results directory, made here and nowhere else.  A unit is
  * a context at vary value v (0-based, named from 1) and repeat (from 1):

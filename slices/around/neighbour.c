@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -67,24 +68,31 @@ int neighbour_argv(const struct neighbour_spec *spec, const struct server *srv, 
 	return 0;
 }
 
+struct gated {
+	int gate[2];
+	const struct passwd *pw; /* the account it runs as */
+};
+
 /* In the child: a session of its own, so that the terminal's ^C is the
  * run's to handle and not the neighbour's; its output out of the run's;
- * then it waits until the parent has placed it (EOF: the parent gave up). */
+ * then it waits until the parent has placed it (EOF: the parent gave up),
+ * and becomes its account. */
 static int gated_setup(void *userdata)
 {
-	int *gate = userdata, null;
+	struct gated *g = userdata;
+	int null;
 	char go;
 
-	close(gate[1]);
-	if (read(gate[0], &go, 1) != 1)
+	close(g->gate[1]);
+	if (read(g->gate[0], &go, 1) != 1)
 		return 126;
-	close(gate[0]);
+	close(g->gate[0]);
 	if (setsid() < 0)
 		return 125;
 	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (null >= 0 && dup2(null, STDOUT_FILENO) < 0)
 		return 125;
-	return 0;
+	return server_drop_privileges(g->pw) < 0 ? 125 : 0;
 }
 
 static int append_scope(sd_bus_message *m, void *userdata)
@@ -177,17 +185,22 @@ static void usage_dir(struct neighbour *n)
 
 int neighbour_start(struct neighbour *n)
 {
-	int gate[2] = { -EBADF, -EBADF };
+	struct gated g = { .gate = { -EBADF, -EBADF }, .pw = n->user ? getpwnam(n->user) : NULL };
+	int *gate = g.gate;
 	char **argv = NULL;
 	ssize_t w;
 	int r;
 
+	if (!g.pw || g.pw->pw_uid == 0) {
+		note(n, "its account (the server's, never root)", -EPERM, NULL);
+		return -EPERM;
+	}
 	r = make_place(n);
 	if (r < 0)
 		return r;
 	r = neighbour_argv(n->spec, n->server, &argv);
 	if (r >= 0)
-		r = pipe2(gate, O_CLOEXEC) < 0 ? -errno : spawn(argv, gated_setup, gate, &n->pid);
+		r = pipe2(gate, O_CLOEXEC) < 0 ? -errno : spawn(argv, gated_setup, &g, &n->pid);
 	strv_free(argv);
 	if (gate[0] >= 0)
 		close(gate[0]);

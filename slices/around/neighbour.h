@@ -56,6 +56,9 @@ struct neighbour {
 	char *cpu_dir; /* the directory counting its cgroup's CPU time; NULL: only its process's is known */
 	sd_bus *bus;
 	const struct server *server; /* oltp: its own server, set up by the caller; what runs is its mariadbd */
+	/* The account it runs as, the run's server's: never root, whatever
+	 * its kind (the experiment file chose its command). */
+	const char *user;
 	char *failure; /* why start failed, or how it ended before it was stopped */
 };
 

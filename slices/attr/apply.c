@@ -17,6 +17,7 @@
 #include <inttypes.h>
 
 #include "slices/attr/attrs.h"
+#include "slices/attr/props.h"
 #include "slices/sys/syscalls.h"
 #include "common/util.h"
 
@@ -96,17 +97,34 @@ int apply_unset_environment(const struct prop_value *v, const struct prop_value 
 	return 0;
 }
 
+int env_file_open(const char *spec, FILE **ret)
+{
+	const char *path = spec[0] == '-' ? spec + 1 : spec;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	int r;
+
+	*ret = NULL;
+	if (fd < 0)
+		return spec[0] == '-' && errno == ENOENT ? 0 : -errno;
+	r = fstat(fd, &st) < 0 ? -errno : !S_ISREG(st.st_mode) ? -EINVAL : st.st_size > ENV_FILE_MAX ? -EFBIG : 0;
+	if (r >= 0 && !(*ret = fdopen(fd, "re")))
+		r = -errno;
+	if (r < 0)
+		close(fd);
+	return r;
+}
+
 /* EnvironmentFile=: KEY=VALUE lines, # and ; comments, values in quotes
  * unquoted; a leading - makes a missing file no error, as in systemd. */
 int env_file_parse(const char *spec, int (*fn)(const char *key, const char *value, void *userdata), void *userdata)
 {
-	const char *path = spec[0] == '-' ? spec + 1 : spec;
-	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	_cleanup_fclose_ FILE *f = NULL;
 	char line[4096];
-	int r = 0;
+	int r = env_file_open(spec, &f);
 
-	if (!f)
-		return spec[0] == '-' && errno == ENOENT ? 0 : -errno;
+	if (r < 0 || !f)
+		return r;
 	while (r >= 0 && fgets(line, sizeof(line), f)) {
 		char *eq, *s = line + strspn(line, " \t"), *v;
 		size_t n;

@@ -8,8 +8,18 @@
 
 #include <sys/types.h>
 
-#include "slices/attr/props.h"
+#include <systemd/sd-bus.h>
+
 #include "slices/attr/placement.h"
+#include "slices/sys/cgmode.h"
+
+/* The table's types (slices/attr/props.h), which includes none of this:
+ * the table's rows name these functions, so props.c includes this header
+ * and this header does not include props.h back. */
+struct prop_def;
+struct prop_value;
+struct attr_verify;
+struct context_spec;
 
 /* What a reader reads from: the process, and files read once per snapshot. */
 struct attr_reader {
@@ -27,6 +37,11 @@ extern const char *const sched_policy_names[];
 extern const char *const ioprio_class_names[];
 
 /* Calls fn for each KEY=VALUE of an EnvironmentFile= (-PATH: may be missing). */
+/* The file of EnvironmentFile=SPEC opened: a regular file of at most
+ * ENV_FILE_MAX bytes (/dev/zero or a FIFO would never end), never a
+ * device; *ret NULL (and 0) for a missing -PATH. */
+#define ENV_FILE_MAX (1 << 20)
+int env_file_open(const char *spec, FILE **ret);
 int env_file_parse(const char *spec, int (*fn)(const char *key, const char *value, void *userdata), void *userdata);
 
 #define PARSER(name) int name(const char *s, struct prop_value *v)
@@ -38,6 +53,7 @@ PARSER(parse_nodes);
 PARSER(parse_sched_policy);
 PARSER(parse_numa_policy);
 PARSER(parse_rlimit);
+PARSER(parse_rlimit_files);
 PARSER(parse_environment);
 PARSER(parse_whole_environment);
 PARSER(parse_bool);
@@ -53,7 +69,7 @@ PARSER(parse_syscall_filter);
 PARSER(parse_archs);
 PARSER(parse_protect_system);
 PARSER(parse_protect_home);
-PARSER(parse_path);
+PARSER(parse_environment_file);
 #undef PARSER
 /* Words split on blanks into a NULL-terminated strv; -EINVAL for none. */
 int attr_split_words(const char *s, char ***ret);

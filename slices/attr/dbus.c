@@ -3,6 +3,7 @@
  * row's D-Bus name and signature, or by the row's own appender where the
  * signature is not a plain one. */
 #include "slices/attr/attrs.h"
+#include "slices/attr/props.h"
 #include "common/util.h"
 
 /* ("Name", <as>) or ("Name", <ay>): an array in a variant in a struct. */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "slices/attr/attrs.h"
+#include "slices/attr/props.h"
 #include "slices/sys/cgfs.h"
 #include "common/secret.h"
 #include "common/util.h"

@@ -4,8 +4,10 @@
  * is formatted by its row's format() or, where none, by its signature. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "slices/attr/attrs.h"
+#include "slices/attr/props.h"
 #include "slices/sys/bus.h"
 #include "slices/attr/mirror.h"
 #include "common/util.h"
@@ -161,6 +163,79 @@ static int strv_push(char ***l, size_t *n, const char *s)
 	return 0;
 }
 
+/* Words of a helper's line that change the host for every process, not
+ * the server's own: THP (Percona's ps_mysqld_helper sets it to never),
+ * sysctls. */
+static const char *const host_wide[] = { "transparent_hugepage", "/proc/sys/", "sysctl ", "sysctl\t", NULL };
+
+/* The lines of the helper at path (a script: text up to 1 MiB) that write
+ * host-wide settings, as "PATH:LINE: text", added to *l. */
+static int helper_host_writes(const char *path, char ***l, size_t *n)
+{
+	_cleanup_fclose_ FILE *f = NULL;
+	char line[1024];
+	struct stat st;
+	int r = 0;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (1 << 20) || !(f = fopen(path, "re")))
+		return 0; /* not a script we can read: nothing to list */
+	for (unsigned no = 1; r >= 0 && fgets(line, sizeof(line), f); no++) {
+		_cleanup_free_ char *entry = NULL;
+		const char *text = line + strspn(line, " \t");
+		bool hit = false;
+
+		if (*text == '#')
+			continue;
+		for (size_t i = 0; host_wide[i]; i++)
+			hit |= strstr(text, host_wide[i]) != NULL;
+		if (!hit)
+			continue;
+		text = strndupa(text, strcspn(text, "\n"));
+		r = xasprintf(&entry, "%s:%u: %s", path, no, text);
+		if (r >= 0)
+			r = strv_push(l, n, entry);
+	}
+	return r;
+}
+
+/* ExecStartPre= a(sasbttttuii): each command line, and its helper's
+ * host-wide writes. */
+static int read_exec_pre(sd_bus *bus, const char *path, struct mirror *m, sd_bus_error *error)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+	size_t n_pre = 0, n_host = 0;
+	const char *binary;
+	int r;
+
+	r = sd_bus_get_property(bus, SD_DEST, path, SD_SERVICE, "ExecStartPre", error, &reply, "a(sasbttttuii)");
+	if (r >= 0)
+		r = sd_bus_message_enter_container(reply, 'a', "(sasbttttuii)");
+	while (r >= 0 && (r = sd_bus_message_enter_container(reply, 'r', "sasbttttuii")) > 0) {
+		_cleanup_(strv_freep) char **argv = NULL;
+		_cleanup_free_ char *line = NULL;
+
+		r = sd_bus_message_read(reply, "s", &binary);
+		if (r >= 0)
+			r = sd_bus_message_read_strv(reply, &argv);
+		if (r >= 0)
+			r = sd_bus_message_skip(reply, "bttttuii");
+		if (r >= 0)
+			r = sd_bus_message_exit_container(reply);
+		for (size_t i = 0; r >= 0 && argv && argv[i]; i++) {
+			char *more;
+
+			r = xasprintf(&more, "%s%s%s", strempty(line), line ? " " : "", argv[i]);
+			free(line);
+			line = r < 0 ? NULL : more;
+		}
+		if (r >= 0)
+			r = strv_push(&m->exec_pre, &n_pre, line ? line : binary);
+		if (r >= 0)
+			r = helper_host_writes(binary, &m->host_writes, &n_host);
+	}
+	return r < 0 ? r : 0;
+}
+
 int mirror_unit(sd_bus *bus, const char *unit, struct mirror *ret, sd_bus_error *error)
 {
 	_cleanup_free_ char *path = NULL, *fragment = NULL;
@@ -182,6 +257,8 @@ int mirror_unit(sd_bus *bus, const char *unit, struct mirror *ret, sd_bus_error 
 	for (char **d = dropins; r >= 0 && d && *d; d++)
 		r = service_keys(*d, &keys, &n_keys);
 	strv_free(dropins);
+	if (r >= 0)
+		r = read_exec_pre(bus, path, &m, error);
 	/* Values in the table's order (the order they are applied in). */
 	for (size_t t = 0; r >= 0 && t < n_table; t++)
 		for (size_t k = 0; r >= 0 && k < n_keys; k++) {
@@ -222,5 +299,7 @@ void mirror_done(struct mirror *m)
 	strv_free(m->names);
 	strv_free(m->values);
 	strv_free(m->unknown);
+	strv_free(m->exec_pre);
+	strv_free(m->host_writes);
 	*m = (struct mirror){};
 }

@@ -9,6 +9,11 @@
 struct mirror {
 	char **names, **values; /* NULL-terminated, in the table's order */
 	char **unknown;		/* [Service] keys no row reproduces */
+	/* What runs before the server: each ExecStartPre= command line, and
+	 * the lines of those helpers (scripts) that change the host for every
+	 * process (THP, sysctls), "HELPER:LINE: text"; listed, never run by
+	 * the mirror.  NULL-terminated; NULL: none. */
+	char **exec_pre, **host_writes;
 };
 
 /* -ENOENT: no such unit loaded; -EMEDIUMTYPE: not a service. */

@@ -119,7 +119,8 @@ bool placement_key_is_identity(const char *key)
 					      "env.SYSTEMD_EXEC_PID", "env.NOTIFY_SOCKET", "env.MANAGERPID" };
 
 	key = placement_key_own(key);
-	if (strncmp(key, "cgroup.", 7) == 0)
+	/* A capture's own keys and its replay's (slices/attr/capture.h). */
+	if (strncmp(key, "cgroup.", 7) == 0 || strncmp(key, "capture.", 8) == 0 || strncmp(key, "replay.", 7) == 0)
 		return true;
 	for (size_t i = 0; i < ELEMENTSOF(names); i++)
 		if (streq(key, names[i]))

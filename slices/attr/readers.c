@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 
 #include "slices/attr/attrs.h"
+#include "slices/attr/props.h"
 #include "common/secret.h"
 #include "common/util.h"
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "slices/attr/attrs.h"
+#include "slices/attr/props.h"
 #include "slices/attr/snapshot.h"
 #include "slices/sys/cgfs.h"
 #include "common/secret.h"

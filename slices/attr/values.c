@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "slices/attr/attrs.h"
+#include "slices/attr/props.h"
 #include "slices/sys/cpumask.h"
 #include "slices/sys/syscalls.h"
 #include "common/topology.h"
@@ -126,6 +127,12 @@ int parse_rlimit(const char *s, struct prop_value *v)
 	return parse_u64(s, &v->u);
 }
 
+/* LimitNOFILE=: from 1, since a server that may open no file cannot start. */
+int parse_rlimit_files(const char *s, struct prop_value *v)
+{
+	return parse_rlimit(s, v) < 0 || v->u == 0 ? -EINVAL : 0;
+}
+
 /* Environment=NAME=VALUE NAME2=VALUE2, split on spaces as systemd does for
  * unquoted words. */
 int parse_environment(const char *s, struct prop_value *v)
@@ -238,10 +245,10 @@ int parse_umask(const char *s, struct prop_value *v)
 }
 
 /* User= and Group=: a name this machine knows; systemd would fail the
- * start with 217/USER otherwise. */
+ * start with 217/USER otherwise.  Never root's (user_name_refusal()). */
 int parse_user(const char *s, struct prop_value *v _unused_)
 {
-	return getpwnam(s) ? 0 : -ESRCH;
+	return !getpwnam(s) ? -ESRCH : user_name_refusal(s) ? -EPERM : 0;
 }
 
 int parse_group(const char *s, struct prop_value *v _unused_)
@@ -293,8 +300,9 @@ int parse_tasks_max(const char *s, struct prop_value *v)
 	uint64_t a, b;
 	long pct;
 
+	/* systemd refuses 0 (a unit of no tasks could not even start). */
 	if (len < 2 || s[len - 1] != '%')
-		return parse_rlimit(s, v);
+		return parse_rlimit(s, v) < 0 || v->u == 0 ? -EINVAL : 0;
 	num = strndup(s, len - 1);
 	if (!num || parse_int_range(num, 1, 100, &pct) < 0)
 		return num ? -EINVAL : -ENOMEM;
@@ -395,9 +403,14 @@ int parse_protect_home(const char *s, struct prop_value *v)
 	return parse_word(s, words, ELEMENTSOF(words), v);
 }
 
-int parse_path(const char *s, struct prop_value *v _unused_)
+/* EnvironmentFile=: an absolute path to a regular file that is there (or
+ * -PATH, which may be missing), checked now rather than when a start
+ * reads it forever (/dev/zero) or blocks (a FIFO). */
+int parse_environment_file(const char *s, struct prop_value *v _unused_)
 {
-	return s[s[0] == '-'] == '/' ? 0 : -EINVAL;
+	_cleanup_fclose_ FILE *f = NULL;
+
+	return s[s[0] == '-'] != '/' ? -EINVAL : env_file_open(s, &f);
 }
 
 void prop_value_done(struct prop_value *v)

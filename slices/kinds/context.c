@@ -129,6 +129,7 @@ int context_spec_copy(const struct context_spec *from, struct context_spec *to)
 
 	to->kind = from->kind;
 	to->session = from->session;
+	to->replays = from->replays;
 	for (size_t p = 0; p < from->n_props && r >= 0; p++)
 		r = context_spec_add_prop(to, &from->props[p]);
 	return r;
@@ -142,6 +143,26 @@ bool context_spec_same(const struct context_spec *a, const struct context_spec *
 		if (a->props[p].def != b->props[p].def || !streq_ptr(a->props[p].text, b->props[p].text))
 			return false;
 	return true;
+}
+
+/* NUMAPolicy=bind and interleave name their nodes: without NUMAMask=,
+ * systemd fails the start (set_mempolicy() EINVAL, 242/NUMA_POLICY). */
+static int numa_needs_mask(const struct context_spec *spec, const struct prop_value **ret_prop, const char **ret_why)
+{
+	const struct prop_value *policy = NULL;
+	bool mask = false;
+
+	for (size_t i = 0; i < spec->n_props; i++) {
+		if (streq(spec->props[i].def->name, "NUMAPolicy") &&
+		    (streq(spec->props[i].text, "bind") || streq(spec->props[i].text, "interleave")))
+			policy = &spec->props[i];
+		mask |= streq(spec->props[i].def->name, "NUMAMask");
+	}
+	if (!policy || mask)
+		return 0;
+	*ret_prop = policy;
+	*ret_why = "bind and interleave need NUMAMask= (systemd's start fails: set_mempolicy() EINVAL, 242/NUMA_POLICY)";
+	return -EINVAL;
 }
 
 int context_validate(const struct context_spec *spec, enum cgroup_mode mode, const struct prop_value **ret_prop,
@@ -163,7 +184,7 @@ int context_validate(const struct context_spec *spec, enum cgroup_mode mode, con
 			return r;
 		}
 	}
-	return 0;
+	return numa_needs_mask(spec, ret_prop, ret_why);
 }
 
 int context_exec_props(const struct context *c, struct prop_value *buf, size_t cap, size_t *ret_n)
@@ -177,9 +198,11 @@ int context_exec_props(const struct context *c, struct prop_value *buf, size_t c
 		has_user |= streq(c->spec->props[i].def->name, "User");
 	}
 	*ret_n = n;
-	/* A server that refuses root (postgres) is started as its user, as a
-	 * unit's User= would; a user manager's units are that user's already. */
-	if (c->server->engine->drops_privileges || has_user || c->ops->manager == MANAGER_USER)
+	/* Every server is started as its user, never as root that drops to it
+	 * itself: a unit's User=, or the forked child's setgid/initgroups/setuid
+	 * after what needs root (the table's order); a user manager's units are
+	 * that user's already. */
+	if (has_user || c->ops->manager == MANAGER_USER)
 		return 0;
 	if (n == cap)
 		return -E2BIG;

@@ -56,6 +56,9 @@ struct context_spec {
 	struct prop_value props[CONTEXT_PROPS_MAX];
 	size_t n_props;
 	enum session_mode session; /* kinds with .session: setsid() before exec */
+	/* The snapshot this context reproduces (from = FILE), whose attributes
+	 * each start's placement is compared with; NULL: none.  Borrowed. */
+	const struct placement *replays;
 };
 
 struct context {
@@ -70,6 +73,9 @@ struct context {
 	pid_t pid;	     /* the server's main PID while it runs */
 	char *cgroup_name;   /* raw: the cgroup made for it, relative to each hierarchy */
 	char *failure;	     /* why start failed, in systemd's words; the caller frees it */
+	/* user: start turned logind's linger on for the server's user (it was
+	 * off), so cleanup turns it off and stops the manager it brought. */
+	bool linger_set;
 	void *priv;
 };
 
@@ -95,6 +101,11 @@ struct context_ops {
 	void (*cleanup)(struct context *c);
 };
 
+
+/* What the user kind's start brought for uid and nothing else needs: its
+ * linger turned off, its manager (user@UID.service) stopped.  For cleanup,
+ * and for the record of a killed run (a record's "linger"). */
+int user_manager_release(uid_t uid);
 
 /* The service kind's parts that the user kind shares. */
 struct sd_bus;

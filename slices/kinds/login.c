@@ -5,8 +5,8 @@
  * sshd and su -l do), so that logind moves it into session-N.scope under
  * user-UID.slice; then it forks the server with a login shell's
  * environment and the exec settings applied, waits for it and closes the
- * session.  The server stays root and drops to its user itself, as after
- * `sudo mariadbd` in that shell.  Cgroup settings are refused: the scope
+ * session.  The server runs as its user (User=, applied in its child as
+ * raw does), never as root.  Cgroup settings are refused: the scope
  * is logind's.  raw stays the kind for "no systemd at all". */
 #include <fcntl.h>
 #include <pwd.h>
@@ -65,6 +65,10 @@ static _Noreturn void helper_main(const struct context *c, int fd)
 	int gate = -EBADF, status = 0, r;
 	pid_t server;
 
+	/* It outlives a kept server's verb: nothing of the verb's (the state
+	 * directory's lock above all) stays open in it. */
+	if ((fd > 3 && close_range(3, (unsigned)fd - 1, 0) < 0) || close_range((unsigned)fd + 1, ~0U, 0) < 0)
+		_exit(121);
 	if (!pw || setsid() < 0)
 		_exit(121);
 	r = pam_start(LOGIN_PAM_SERVICE, pw->pw_name, &conv, &pamh);

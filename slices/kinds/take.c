@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "slices/attr/attrs.h"
+#include "slices/attr/props.h"
 #include "slices/kinds/context.h"
 #include "common/secret.h"
 #include "common/util.h"

@@ -26,6 +26,29 @@ static int wait_for_manager(uid_t uid, uint64_t timeout_ns)
 	return 0;
 }
 
+/* logind keeps a lingering user's manager: the flag is this file. */
+static bool lingering(const char *user)
+{
+	_cleanup_free_ char *path = NULL;
+
+	return xasprintf(&path, "/var/lib/systemd/linger/%s", user) >= 0 && access(path, F_OK) == 0;
+}
+
+int user_manager_release(uid_t uid)
+{
+	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+	_cleanup_free_ char *unit = NULL;
+	int r = bus_open_system(&bus);
+
+	if (r >= 0)
+		r = bus_set_user_linger(bus, uid, 0, NULL);
+	if (r >= 0)
+		r = xasprintf(&unit, "user@%u.service", (unsigned)uid);
+	if (r >= 0)
+		r = bus_stop_unit(bus, unit, 30 * USEC_PER_SEC, NULL);
+	return r == -ENOENT ? 0 : r;
+}
+
 static int user_start(struct context *c)
 {
 	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
@@ -40,10 +63,13 @@ static int user_start(struct context *c)
 	r = bus_open_system(&system_bus);
 	if (r < 0)
 		return r;
-	r = bus_set_user_linger(system_bus, pw->pw_uid, 1, &error);
-	if (r < 0) {
-		context_note_failure(c, "logind's SetUserLinger", r, &error);
-		return r;
+	if (!lingering(pw->pw_name)) {
+		r = bus_set_user_linger(system_bus, pw->pw_uid, 1, &error);
+		if (r < 0) {
+			context_note_failure(c, "logind's SetUserLinger", r, &error);
+			return r;
+		}
+		c->linger_set = true;
 	}
 	r = wait_for_manager(pw->pw_uid, 30 * NSEC_PER_SEC);
 	if (r < 0) {
@@ -56,6 +82,15 @@ static int user_start(struct context *c)
 	return service_start_on(c, bus, "app.slice");
 }
 
+static void user_cleanup(struct context *c)
+{
+	struct passwd *pw = c->linger_set ? getpwnam(c->server->user) : NULL;
+
+	service_cleanup(c);
+	if (pw && user_manager_release(pw->pw_uid) >= 0)
+		c->linger_set = false;
+}
+
 const struct context_ops context_user_ops = {
 	.name = "user",
 	.unit_suffix = "service",
@@ -65,5 +100,5 @@ const struct context_ops context_user_ops = {
 	.start = user_start,
 	.stop = service_stop,
 	.set = service_set,
-	.cleanup = service_cleanup,
+	.cleanup = user_cleanup,
 };

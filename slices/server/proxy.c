@@ -199,7 +199,7 @@ static int proxysql_argv(const struct server *s, char ***ret)
 #define PROXY_AS_SERVER(bin, sock, log, args, ping_fn)                                                           \
 	{                                                                                                       \
 		.name = bin, .binary = bin, .socket_name = sock, .log_name = log, .stop_signal = SIGTERM,          \
-		.drops_privileges = false, .argv = args, .ping = ping_fn, .service_type = "exec",                 \
+		.argv = args, .ping = ping_fn, .service_type = "exec",                 \
 	}
 
 static const struct proxy_engine proxy_haproxy = {

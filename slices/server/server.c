@@ -26,8 +26,8 @@ int server_drop_privileges(const struct passwd *pw)
 
 /* In the child: a process group of its own, which a signal caught
  * meanwhile kills as a whole (mariadb-install-db starts a bootstrap
- * mariadbd of its own), the installer's user if it has one; the
- * installers' chatter goes nowhere, their errors stay on stderr. */
+ * mariadbd of its own), the server's user; the installers' chatter goes
+ * nowhere, their errors stay on stderr. */
 static int installer_setup(void *userdata)
 {
 	const struct passwd *as_user = userdata;
@@ -38,7 +38,7 @@ static int installer_setup(void *userdata)
 		dup2(fd, 0);
 		dup2(fd, 1);
 	}
-	return as_user && server_drop_privileges(as_user) < 0 ? 125 : 0;
+	return server_drop_privileges(as_user) < 0 ? 125 : 0;
 }
 
 /* DATADIR.installer: the installer's process group and its leader's start
@@ -73,6 +73,8 @@ int server_run_installer(char **argv, const char *datadir, const struct passwd *
 	int status, r;
 	pid_t pid, w;
 
+	if (!as_user || as_user->pw_uid == 0)
+		return -EPERM;
 	r = installer_path(datadir, &path);
 	if (r < 0)
 		return r;
@@ -292,6 +294,16 @@ static int datadir_adopt_or_create(const struct server *s, const struct passwd *
 	return 0;
 }
 
+/* What goes into the option file and the installer's arguments: no blank
+ * and no control character, which would split an argument or add a line. */
+static bool path_is_plain(const char *path)
+{
+	for (const char *c = path; *c; c++)
+		if ((unsigned char)*c <= ' ' || (unsigned char)*c == 0x7f)
+			return false;
+	return *path == '/';
+}
+
 /* One sequence, each step relying on the one before: the paths, the user
  * (never root), the trusted state directory, the socket's, the datadir,
  * the option file; one failure label undoes them. */
@@ -305,7 +317,7 @@ int server_setup(const struct server_config *config, struct server *ret)
 
 	server_config_fill(cfg);
 	s.engine = server_engine_named(cfg->engine);
-	if (!s.engine || !cfg->binary)
+	if (!s.engine || !cfg->binary || !path_is_plain(cfg->state_dir) || !path_is_plain(cfg->run_dir))
 		return -EINVAL;
 	r = server_paths(cfg, &s);
 	if (r < 0)
@@ -390,13 +402,22 @@ int server_facts(const struct server *s, struct placement *p)
 	return s->engine->facts ? s->engine->facts(s, p) : 0;
 }
 
+int server_peer_of(int fd, pid_t *ret)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+		return -errno;
+	*ret = cred.pid;
+	return 0;
+}
+
 /* The PID that listens on the socket, from the peer credentials. */
 static int socket_peer(const char *path, pid_t *ret)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	_cleanup_close_ int fd = -EBADF;
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
 
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
@@ -404,11 +425,9 @@ static int socket_peer(const char *path, pid_t *ret)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		return -errno;
-	*ret = cred.pid;
-	return 0;
+	return server_peer_of(fd, ret);
 }
 
 static pid_t parent_of(pid_t pid)

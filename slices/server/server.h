@@ -27,9 +27,6 @@ struct server_engine {
 	const char *option_file; /* in the state directory */
 	const char *log_name;	 /* in the datadir */
 	int stop_signal;	 /* the clean and prompt stop (PostgreSQL's fast shutdown is SIGINT) */
-	/* Started as root it switches to its user itself (mysqld's user=); else
-	 * it refuses root and is started as the user (postgres). */
-	bool drops_privileges;
 	/* 0 if what makes a datadir is there, else -ENOENT with the missing
 	 * program in *ret_missing (static). */
 	int (*installed)(const char *binary, const char **ret_missing);
@@ -71,7 +68,8 @@ const struct server_engine *server_engine_named(const char *name);
 
 /* The mysql engines' datadir installers and PostgreSQL's initdb run as a
  * process group of their own that a signal kills as a whole (see
- * server.c); as_user: dropped to that user first (NULL: stay root). */
+ * server.c), as as_user (never root: the server's user), dropped to in the
+ * child before the exec. */
 struct passwd;
 int server_run_installer(char **argv, const char *datadir, const struct passwd *as_user);
 /* Drops to pw's user and groups (in a child, before the exec). */
@@ -97,6 +95,9 @@ struct server {
 	const struct server_engine *engine;
 	char *binary, *user, *datadir, *cnf, *socket, *log;
 	char *password; /* a proxy's that logs in with one (ProxySQL); NULL: none */
+	/* A server slicebench did not start (server_facts_of()): its answers
+	 * count only from this process, the connection's peer; 0: any. */
+	pid_t peer;
 };
 
 /* Sets the fields of cfg that are not set (NULL, 0) to the defaults above;
@@ -106,7 +107,8 @@ void server_config_fill(struct server_config *cfg);
 /* Creates (once) or checks the datadir, writes the option file, with
  * server_config_fill()'s defaults for what cfg leaves unset.  -EPERM:
  * the state directory is not root's alone (see dir_check_trusted()), the
- * socket directory belongs to someone else, or the user is root;
+ * socket directory belongs to someone else, or the user is root; -EINVAL:
+ * a directory not absolute, or with a blank or a control character;
  * -EEXIST: a datadir there that slicebench did not make. */
 int server_setup(const struct server_config *cfg, struct server *ret);
 /* Removes the half-made datadir of engine that an interrupted setup left
@@ -117,6 +119,15 @@ void server_done(struct server *s);
 int server_argv(const struct server *s, char ***ret);
 /* The server's view of its limits over SQL (the engine's facts). */
 int server_facts(const struct server *s, struct placement *p);
+/* The PID at the other end of a connected unix socket (SO_PEERCRED). */
+int server_peer_of(int fd, pid_t *ret);
+/* A server slicebench did not start, read and never changed (place
+ * --pid): its engine by the name of its binary exe, its settings (the
+ * engine's facts) over socket as root, counted only when the logged-in
+ * connection's peer is pid (no bare probe: a connection that does not log
+ * in is written to the server's error log).  server.read says "yes: ..." or "no: why";
+ * only -ENOMEM is an error. */
+int server_facts_of(pid_t pid, const char *exe, const char *socket, struct placement *p);
 /* Pings over the socket until the server answers, *pid dies (a child of
  * ours is reaped and *pid set to 0), a signal is caught (-EINTR) or the
  * timeout runs out.  The answer counts only if the process listening on the

@@ -3,6 +3,7 @@
  * made; the option file, the ping and the server's variables are theirs
  * alike. */
 #include <mysql.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 
@@ -10,25 +11,35 @@
 #include "slices/attr/placement.h"
 #include "common/util.h"
 
+/* The installers run as the server's user, never as root: given --user as
+ * root, mariadb-install-db chowns the datadir through an unquoted word and
+ * the packaged plugin/auth_pam_tool_dir.  Root logs in over the socket
+ * (root's own login, named here rather than taken from $USER). */
 static int mariadb_init_datadir(const struct server *s, const char *datadir)
 {
-	_cleanup_free_ char *d = NULL, *u = NULL;
+	_cleanup_free_ char *d = NULL;
+	struct passwd *pw = getpwnam(s->user);
 
-	if (xasprintf(&d, "--datadir=%s", datadir) < 0 || xasprintf(&u, "--user=%s", s->user) < 0)
+	if (!pw)
+		return -ESRCH;
+	if (xasprintf(&d, "--datadir=%s", datadir) < 0)
 		return -ENOMEM;
-	char *argv[] = { "mariadb-install-db", "--no-defaults", d, u, "--auth-root-authentication-method=socket",
-			 "--skip-test-db", NULL };
-	return server_run_installer(argv, datadir, NULL);
+	char *argv[] = { "mariadb-install-db", "--no-defaults", d, "--auth-root-authentication-method=socket",
+			 "--auth-root-socket-user=root", "--skip-test-db", NULL };
+	return server_run_installer(argv, datadir, pw);
 }
 
 static int mysql_init_datadir(const struct server *s, const char *datadir)
 {
-	_cleanup_free_ char *d = NULL, *u = NULL;
+	_cleanup_free_ char *d = NULL;
+	struct passwd *pw = getpwnam(s->user);
 
-	if (xasprintf(&d, "--datadir=%s", datadir) < 0 || xasprintf(&u, "--user=%s", s->user) < 0)
+	if (!pw)
+		return -ESRCH;
+	if (xasprintf(&d, "--datadir=%s", datadir) < 0)
 		return -ENOMEM;
-	char *argv[] = { s->binary, "--no-defaults", "--initialize-insecure", d, u, NULL };
-	return server_run_installer(argv, datadir, NULL);
+	char *argv[] = { s->binary, "--no-defaults", "--initialize-insecure", d, NULL };
+	return server_run_installer(argv, datadir, pw);
 }
 
 static int mariadb_installed(const char *binary, const char **ret_missing)
@@ -78,6 +89,7 @@ static int write_option_file(const struct server_config *cfg, const struct serve
 static int connect_root(const struct server *s, unsigned timeout, MYSQL **ret)
 {
 	MYSQL *m = mysql_init(NULL);
+	pid_t peer;
 
 	if (!m)
 		return -ENOMEM;
@@ -85,6 +97,10 @@ static int connect_root(const struct server *s, unsigned timeout, MYSQL **ret)
 	if (!mysql_real_connect(m, NULL, "root", NULL, NULL, 0, s->socket, 0)) {
 		mysql_close(m);
 		return -ECONNREFUSED;
+	}
+	if (s->peer && (server_peer_of(mysql_get_socket(m), &peer) < 0 || peer != s->peer)) {
+		mysql_close(m);
+		return -ESRCH;
 	}
 	*ret = m;
 	return 0;
@@ -100,22 +116,62 @@ static bool mysql_ping_root(const struct server *s)
 	return ok;
 }
 
+/* The server's variables that change throughput, as server.NAME: what it
+ * made of its placement (with 1024 descriptors mysqld quietly lowers
+ * max_connections and table_open_cache) and what a DBA's my.cnf sets. */
+static const char *const fact_names[] = {
+	"open_files_limit", "max_connections", "table_open_cache", "table_open_cache_instances",
+	"innodb_numa_interleave", "innodb_buffer_pool_size", "innodb_buffer_pool_instances", "thread_handling",
+	"thread_cache_size", "performance_schema", "version", NULL,
+};
+
+/* SHOW GLOBAL VARIABLES WHERE Variable_name IN ('a', 'b', ...). */
+static int facts_query(char **ret)
+{
+	_cleanup_free_ char *in = NULL;
+
+	for (size_t i = 0; fact_names[i]; i++) {
+		char *more;
+
+		if (xasprintf(&more, "%s%s'%s'", strempty(in), in ? ", " : "", fact_names[i]) < 0)
+			return -ENOMEM;
+		free(in);
+		in = more;
+	}
+	return xasprintf(ret, "SHOW GLOBAL VARIABLES WHERE Variable_name IN (%s)", in);
+}
+
+/* server.missing: the names this server has no variable of (MariaDB 10.11
+ * dropped innodb_buffer_pool_instances), so that "not read" says why. */
+static int set_missing(struct placement *p)
+{
+	char missing[512] = "";
+
+	for (size_t i = 0; fact_names[i]; i++) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "server.%s", fact_names[i]);
+		if (!placement_get(p, key))
+			snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), "%s%s", *missing ? " " : "",
+				 fact_names[i]);
+	}
+	return *missing ? placement_set(p, "server.missing", missing) : 0;
+}
+
 static int mysql_facts(const struct server *s, struct placement *p)
 {
-	/* What the server made of its placement: with 1024 descriptors mysqld
-	 * quietly lowers max_connections and table_open_cache. */
-	static const char sql[] = "SHOW GLOBAL VARIABLES WHERE Variable_name IN ('open_files_limit', 'max_connections', "
-				  "'table_open_cache', 'table_open_cache_instances', 'innodb_numa_interleave', "
-				  "'innodb_buffer_pool_size', 'thread_handling', 'version')";
+	_cleanup_free_ char *sql = NULL;
 	MYSQL *m = NULL;
 	MYSQL_RES *res;
 	MYSQL_ROW row;
 	int r;
 
-	r = connect_root(s, 10, &m);
+	r = facts_query(&sql);
+	if (r >= 0)
+		r = connect_root(s, 10, &m);
 	if (r < 0)
 		return r;
-	if (mysql_real_query(m, sql, sizeof(sql) - 1) != 0 || !(res = mysql_store_result(m))) {
+	if (mysql_real_query(m, sql, strlen(sql)) != 0 || !(res = mysql_store_result(m))) {
 		mysql_close(m);
 		return -EIO;
 	}
@@ -128,7 +184,7 @@ static int mysql_facts(const struct server *s, struct placement *p)
 	}
 	mysql_free_result(res);
 	mysql_close(m);
-	return r < 0 ? r : 0;
+	return r < 0 ? r : set_missing(p);
 }
 
 /* The proxy's account: the server's user, known by the socket's peer
@@ -187,7 +243,7 @@ static int mysql_proxy_account(const struct server *s, const char *password)
 	{                                                                                                       \
 		.name = engine, .protocol = "mysql", .binary = bin, .datadir_name = dir, .socket_name = "mysqld.sock", \
 		.option_file = "my.cnf", .log_name = "mysqld.err", .stop_signal = SIGTERM,                       \
-		.drops_privileges = true, .installed = check, .init_datadir = init,                              \
+		.installed = check, .init_datadir = init,                              \
 		.write_options = write_option_file, .option_flag = "--defaults-file", .ping = mysql_ping_root,                 \
 		.facts = mysql_facts, .proxy_account = account,                                                  \
 	}

@@ -140,6 +140,7 @@ static int pg_connect_root(const struct server *s, const char *timeout, PGconn *
 {
 	_cleanup_free_ char *dir = strdup(s->socket);
 	PGconn *c;
+	pid_t peer;
 
 	if (!dir)
 		return -ENOMEM;
@@ -152,6 +153,10 @@ static int pg_connect_root(const struct server *s, const char *timeout, PGconn *
 	if (PQstatus(c) != CONNECTION_OK) {
 		PQfinish(c);
 		return -ECONNREFUSED;
+	}
+	if (s->peer && (server_peer_of(PQsocket(c), &peer) < 0 || peer != s->peer)) {
+		PQfinish(c);
+		return -ESRCH;
 	}
 	*ret = c;
 	return 0;
@@ -243,7 +248,6 @@ const struct server_engine server_engine_postgresql = {
 	.option_file = "postgresql.conf",
 	.log_name = "postgresql.log",
 	.stop_signal = SIGINT,
-	.drops_privileges = false,
 	.installed = pg_installed,
 	.init_datadir = pg_init_datadir,
 	.write_options = pg_write_options,

@@ -1,0 +1,25 @@
+/* Text that slicebench takes from a file and shows on a terminal or writes
+ * into another file: whether it is UTF-8, and whether it holds a control
+ * character (an escape sequence, a carriage return) that would act on the
+ * terminal instead of showing. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The offset of the first byte of s[0..len) that is not part of valid
+ * UTF-8 (overlong forms, surrogates and code points past U+10FFFF are
+ * not), or len if all of it is. */
+size_t utf8_valid_prefix(const char *s, size_t len);
+
+/* The first control character of s (C0 but tab, DEL, and C1 U+0080 to
+ * U+009F), or -1 if none; s is valid UTF-8. */
+int text_first_control(const char *s);
+
+/* Valid UTF-8 without a control character: what may reach a terminal as it is. */
+bool text_is_printable(const char *s);
+
+/* s for a message: what is not printable (a control character, a byte
+ * that is not UTF-8, a backslash) as \xNN, the rest as it is.  NULL: out
+ * of memory. */
+char *text_escape(const char *s);

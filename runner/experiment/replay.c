@@ -1,0 +1,347 @@
+/* from = SNAPSHOT.json: a context that reproduces a captured server (place
+ * --pid or --unit), taken the way explain's hybrids take an attribute from
+ * another context's placement: each row of the attribute table that can
+ * (prop_def.take) sets what reproduces the value read there.  Its kind is
+ * where the server ran unless the section says, a service takes its
+ * unit's settings as the capture read them, and the server is [server]'s
+ * binary whatever ran there.  A snapshot is input like a results
+ * directory: a variable that chooses code (LD_PRELOAD, PATH) is taken only
+ * when it names files root alone could have put there, and the note says
+ * so; anything else is refused, FILE:LINE: from, before anything starts. */
+#include <fcntl.h>
+#include <pwd.h>
+#include <sys/stat.h>
+
+#include "experiment/parse.h"
+#include "slices/attr/capture.h"
+#include "slices/attr/snapshot.h"
+#include "common/secret.h"
+#include "common/trust.h"
+
+/* Rows whose value the replay does not take from the snapshot: the
+ * server's account is [server] user, every context's (taken from the
+ * snapshot where the file names none, as a mirrored unit's User=). */
+static bool row_is_account(const struct prop_def *d)
+{
+	return streq(d->name, "User") || streq(d->name, "Group");
+}
+
+/* The snapshot at path (relative to the experiment file's directory): a
+ * regular file of at most EXP_FILE_MAX bytes, no symbolic link, an object
+ * of strings.  *ret_why (static) says what was wrong. */
+static int load_snapshot(const char *experiment, const char *path, struct placement *ret, const char **ret_why)
+{
+	_cleanup_free_ char *dir = strdup(experiment), *full = NULL;
+	_cleanup_close_ int fd = -EBADF;
+	struct stat st;
+	json_t *j;
+	int r;
+
+	if (!dir)
+		return -ENOMEM;
+	*(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = 0;
+	if (xasprintf(&full, "%s%s%s", path[0] == '/' || !*dir ? "" : dir, path[0] == '/' || !*dir ? "" : "/", path) < 0)
+		return -ENOMEM;
+	fd = open(full, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return *ret_why = errno == ELOOP ? "a symbolic link" : strerror(errno), -EINVAL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > EXP_FILE_MAX)
+		return *ret_why = "not a regular file of at most " STRINGIFY(EXP_FILE_MAX) " bytes", -EINVAL;
+	j = json_loadfd(fd, JSON_REJECT_DUPLICATES, NULL);
+	r = j ? placement_from_json(j, ret) : -EINVAL;
+	json_decref(j);
+	if (r == -EINVAL)
+		*ret_why = "not a snapshot (an object of strings, as place --pid --json prints)";
+	return r;
+}
+
+/* One more "text" to a list separated by ", ". */
+static int add_to(char **list, const char *a, const char *b)
+{
+	char *s;
+
+	if (xasprintf(&s, "%s%s%s%s", strempty(*list), *list ? ", " : "", a, strempty(b)) < 0)
+		return -ENOMEM;
+	free(*list);
+	*list = s;
+	return 0;
+}
+
+struct replay {
+	struct parser *p;
+	size_t i;
+	unsigned line;
+	const char *path;
+	struct placement taken; /* the snapshot as the takers see it */
+	/* slicebench's own process, as the snapshot was read: what a server it
+	 * forks has without a setting, and mostly what systemd gives one (nice
+	 * 0, every CPU, the kernel's timer slack).  A value the capture shares
+	 * with it is not written, so that explain does not count it as a
+	 * setting in which the replay differs from a shell start. */
+	struct placement own;
+	unsigned as_own;
+	char *took, *left;	/* what the note says was taken, and not */
+};
+
+/* The snapshot's environment as the takers may take it: a withheld secret
+ * or a value with blanks is left out (and said), a variable that chooses
+ * code is checked (and said, or refused: -EINVAL, FILE:LINE: from). */
+static int replay_environment(struct replay *rp, const struct placement *snap)
+{
+	int r = 0;
+
+	for (size_t k = 0; r >= 0 && k < snap->n; k++) {
+		const char *key = snap->attrs[k].key, *v = snap->attrs[k].value;
+		_cleanup_free_ char *why = NULL;
+
+		if (strncmp(key, "env.", 4) != 0) {
+			r = strncmp(key, CAPTURE_PREFIX, strlen(CAPTURE_PREFIX)) ? placement_set(&rp->taken, key, v) : 0;
+			continue;
+		}
+		if (strstr(v, SECRET_WITHHELD_PART) || strstr(v, SECRET_WITHHELD) || strpbrk(v, " \t\n")) {
+			r = add_to(&rp->left, key + 4, strstr(v, "withheld") ? " (a secret, withheld)" : " (blanks in its value)");
+			continue;
+		}
+		if (trust_env_chooses_code(key + 4) && (r = trust_env_value(key + 4, v, &why)) < 0)
+			return r == -ENOMEM ? r
+					    : fail_at(rp->p, rp->line, "from", "%s: %s=%s chooses code root would run, and %s",
+						      rp->path, key + 4, v, why ? why : "it cannot be checked");
+		if (trust_env_chooses_code(key + 4) && !streq(key + 4, "PATH")) {
+			_cleanup_free_ char *said = NULL;
+
+			if (xasprintf(&said, "%s=%s (root's alone: taken)", key + 4, v) < 0 || add_to(&rp->took, said, NULL) < 0)
+				return -ENOMEM;
+		}
+		r = placement_set(&rp->taken, key, v);
+	}
+	return r;
+}
+
+/* "NAME=VALUE" of a setting taken, for the note (the whole environment
+ * by its count of variables). */
+static int note_taken(struct replay *rp, const struct prop_value *v)
+{
+	char what[160];
+	size_t n = 0;
+
+	if (streq(v->def->name, "environment") || streq(v->def->name, "Environment")) {
+		while (v->strv && v->strv[n])
+			n++;
+		snprintf(what, sizeof(what), "the environment (%zu variables%s)", n,
+			 v->def->dbus_name ? ", as Environment=" : "");
+	} else
+		snprintf(what, sizeof(what), "%s=%.100s", v->def->name, strempty(v->text));
+	return add_to(&rp->took, what, NULL);
+}
+
+/* A service's unit settings as the capture read them (capture.setting.*),
+ * each as a mirrored unit's would be; and its environment as Environment=
+ * (systemd builds a service's own: the captured variables are added). */
+static int replay_unit_settings(struct replay *rp, const struct placement *snap, struct context_spec *c)
+{
+	const size_t prefix = strlen(CAPTURE_PREFIX "setting.");
+	int r = 0;
+
+	for (size_t k = 0; r >= 0 && k < snap->n; k++) {
+		const char *key = snap->attrs[k].key;
+		const char *why;
+
+		if (strncmp(key, CAPTURE_PREFIX "setting.", prefix) != 0 || c->n_props == CONTEXT_PROPS_MAX)
+			continue;
+		if (prop_lookup(key + prefix) && row_is_account(prop_lookup(key + prefix)))
+			continue;
+		if (prop_parse(key + prefix, snap->attrs[k].value, &c->props[c->n_props]) < 0 ||
+		    context_check_prop(&c->props[c->n_props], c->kind, rp->p->mode, &why) < 0) {
+			prop_value_done(&c->props[c->n_props]);
+			r = add_to(&rp->left, key + prefix, "=");
+			continue;
+		}
+		rp->p->prop_line[rp->i][c->n_props] = rp->line;
+		r = note_taken(rp, &c->props[c->n_props++]);
+	}
+	return r;
+}
+
+/* Has the section, or an earlier take, set this row? */
+static bool spec_has(const struct context_spec *c, const struct prop_def *d)
+{
+	for (size_t j = 0; j < c->n_props; j++)
+		if (c->props[j].def == d)
+			return true;
+	return false;
+}
+
+/* Does the snapshot hold the row's own attribute (its first key, or any
+ * key under it: env.*)? */
+static bool holds(const struct placement *snap, const struct prop_def *d)
+{
+	for (size_t k = 0; k < snap->n; k++) {
+		const char *key = d->keys[0];
+		size_t n = strlen(key);
+
+		if (key[n - 1] == '*' ? strncmp(snap->attrs[k].key, key, n - 1) == 0 : streq(snap->attrs[k].key, key))
+			return true;
+	}
+	return false;
+}
+
+/* Each row that can take its attribute from the snapshot, unless the
+ * section gives it; what the kind cannot apply is said. */
+static int replay_rows(struct replay *rp, struct context_spec *c)
+{
+	size_t n;
+	const struct prop_def *t = prop_table(&n);
+	int r = 0;
+
+	for (size_t k = 0; r >= 0 && k < n; k++) {
+		struct context_spec one = { .kind = c->kind, .session = c->session };
+		const char *why;
+		int took;
+
+		if (!t[k].take || row_is_account(&t[k]) || (t[k].class != PROP_RECORD && spec_has(c, &t[k])) ||
+		    !holds(&rp->taken, &t[k]))
+			continue;
+		/* A service's environment is Environment=, the whole one a fork's. */
+		if (!t[k].dbus_name && t[k].no_systemd && context_ops_for(c->kind)->exec_by_systemd)
+			continue;
+		if (!strchr(t[k].keys[0], '*') &&
+		    streq_ptr(placement_get(&rp->taken, t[k].keys[0]), placement_get(&rp->own, t[k].keys[0]))) {
+			rp->as_own++;
+			continue;
+		}
+		took = prop_take(&t[k], &rp->taken, &one);
+		c->session = one.session;
+		for (size_t j = 0; j < one.n_props; j++) {
+			if (context_check_prop(&one.props[j], c->kind, rp->p->mode, &why) < 0 || c->n_props == CONTEXT_PROPS_MAX)
+				r = add_to(&rp->left, one.props[j].def->name, c->n_props == CONTEXT_PROPS_MAX ? " (too many)" : "=");
+			else if (!spec_has(c, one.props[j].def)) {
+				c->props[c->n_props] = one.props[j];
+				one.props[j] = (struct prop_value){};
+				rp->p->prop_line[rp->i][c->n_props] = rp->line;
+				r = note_taken(rp, &c->props[c->n_props++]);
+			}
+			prop_value_done(&one.props[j]);
+		}
+		if (r >= 0 && took < 0 && took != -EOPNOTSUPP)
+			r = took;
+	}
+	return r;
+}
+
+/* A kind whose manager builds the environment itself (a service) gets
+ * the captured variables as Environment=, systemd's per-invocation ones
+ * left out; the section's own Environment= wins. */
+static int replay_service_environment(struct replay *rp, struct context_spec *c)
+{
+	_cleanup_free_ char *words = NULL, *left = NULL, *code = NULL, *refused = NULL;
+	const struct prop_def *d = prop_lookup("Environment");
+	const char *why;
+	int r;
+
+	if (!context_ops_for(c->kind)->exec_by_systemd || spec_has(c, d) || c->n_props == CONTEXT_PROPS_MAX)
+		return 0;
+	/* rp->taken holds what replay_environment() let through: nothing is
+	 * left out or refused here. */
+	r = capture_environment_words(&rp->taken, &words, &left, &code, &refused);
+	if (r < 0 || !words)
+		return r == -ENOMEM ? r : 0;
+	if (prop_parse(d->name, words, &c->props[c->n_props]) < 0 ||
+	    context_check_prop(&c->props[c->n_props], c->kind, rp->p->mode, &why) < 0) {
+		prop_value_done(&c->props[c->n_props]);
+		return add_to(&rp->left, "Environment=", NULL);
+	}
+	rp->p->prop_line[rp->i][c->n_props] = rp->line;
+	return note_taken(rp, &c->props[c->n_props++]);
+}
+
+/* The kind where the server ran (capture.kind; a placement of a context
+ * without one: raw), unless the section gives one. */
+static int replay_kind(struct replay *rp, const struct placement *snap, struct context_spec *c)
+{
+	const char *kind = placement_get(snap, CAPTURE_PREFIX "kind");
+
+	if (rp->p->key_line[rp->i][KEY_CONTEXT_KIND])
+		return 0;
+	c->kind = context_kind_from_string(kind ? kind : "raw");
+	if (c->kind == CONTEXT_KIND_INVALID)
+		return fail_at(rp->p, rp->line, "from", "%s: %s is not a kind of context (%s)", rp->path, kind,
+			       context_kind_list(false));
+	rp->p->key_line[rp->i][KEY_CONTEXT_KIND] = rp->line;
+	return 0;
+}
+
+/* The captured server's account becomes the server's, as a mirrored
+ * unit's User= does, where the file names none; otherwise it is said. */
+static int replay_user(struct replay *rp, const struct placement *snap)
+{
+	const char *user = placement_get(snap, "user");
+	struct experiment *e = rp->p->e;
+	char *copy;
+
+	if (!user || streq(user, e->server_user))
+		return 0;
+	if (streq(user, "root") || line_of(rp->p, KEY_USER) || rp->p->user_from || !getpwnam(user))
+		return add_to(&rp->left, "the server's user ", user);
+	copy = strdup(user);
+	if (!copy)
+		return -ENOMEM;
+	free(e->server_user);
+	e->server_user = copy;
+	rp->p->user_from = rp->i + 1;
+	return add_to(&rp->took, "its user ", user);
+}
+
+static int replay_into(struct parser *p, size_t i)
+{
+	_cleanup_(placement_done) struct placement snap = {};
+	struct context_spec *c = &p->e->contexts[i];
+	struct replay rp = { .p = p, .i = i, .line = p->key_line[i][KEY_CONTEXT_FROM], .path = p->from[i] };
+	const char *why = NULL;
+	int r;
+
+	r = load_snapshot(p->path, rp.path, &snap, &why);
+	if (r >= 0)
+		r = placement_snapshot(getpid(), 0, p->mode, &rp.own);
+	if (r == -EINVAL)
+		return fail_at(p, rp.line, "from", "%s: %s", rp.path, why);
+	if (r >= 0)
+		r = replay_kind(&rp, &snap, c);
+	if (r >= 0)
+		r = replay_environment(&rp, &snap);
+	if (r >= 0 && context_ops_for(c->kind)->mirror)
+		r = replay_unit_settings(&rp, &snap, c);
+	if (r >= 0)
+		r = replay_rows(&rp, c);
+	if (r >= 0)
+		r = replay_service_environment(&rp, c);
+	if (r >= 0)
+		r = replay_user(&rp, &snap);
+	if (r >= 0 && !(p->e->replays[i] = calloc(1, sizeof(struct placement))))
+		r = -ENOMEM;
+	if (r >= 0) {
+		*p->e->replays[i] = snap;
+		snap = (struct placement){};
+		c->replays = p->e->replays[i];
+		r = xasprintf(&p->e->mirror_notes[i], "[context %s] replays %s (PID %s, %s, %s): took %s; as a fresh start "
+			      "has them already, not written: %u; not reproduced: %s; the server is [server]'s binary, not the "
+			      "snapshot's", c->name, rp.path, placement_get(c->replays, CAPTURE_PREFIX "pid") ?: "?",
+			      placement_get(c->replays, CAPTURE_PREFIX "exe") ?: "?", context_kind_to_string(c->kind),
+			      rp.took ? rp.took : "nothing", rp.as_own, rp.left ? rp.left : "nothing");
+	}
+	placement_done(&rp.taken);
+	placement_done(&rp.own);
+	free(rp.took);
+	free(rp.left);
+	return r;
+}
+
+int replay_snapshots(struct parser *p)
+{
+	for (size_t i = 0; i < p->e->n_contexts; i++) {
+		int r = p->from[i] ? replay_into(p, i) : 0;
+
+		if (r < 0)
+			return r == -ENOMEM ? r : -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,83 @@
+/* The report's judge, after the model (report/model/): the verdicts of
+ * every cell and the noise as a result, and compare's host x context
+ * interaction.  The model is read once from the documents and knows
+ * nothing of this floor; the renderers (report/render/) read both. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "report/model/comparison.h"
+#include "report/model/model.h"
+
+/* The verdicts of every cell (report/judge/verdicts.c): per thread count the
+ * block model over every column, each column against its baseline and its
+ * first vary value, Holm-adjusted across each table, with Welch's and the
+ * rank-based cross-checks and the failure rates; then the noise
+ * (noise_judge()). */
+int model_judge(struct model *m);
+
+/* The rule for a cell's failed starts (model_judge() judges a run's
+ * cells by it, explain its mixes): the failure rate's Wilson interval at
+ * level into *ret_lo and *ret_hi (NAN without any start), and whether more
+ * than MODEL_FAIL_MAX (a fifth) of the starts failed, so that the cell
+ * takes no part in the verdicts: what it measured is a server that keeps
+ * failing, not a placement's TPS. */
+bool report_fails_too_often(size_t n_ok, size_t n_failed, double level, double *ret_lo, double *ret_hi);
+
+/* Noise as a result (report/judge/noise.c): each cell's two CVs with their
+ * intervals, from its successful starts' TPS and each successful step's
+ * per-second CV; and, after the verdicts (a cell that failed too often
+ * takes no part), each column's noise against its baseline's,
+ * Holm-adjusted across the table into m->family_noise. */
+int noise_judge(struct model *m);
+
+/* Where a row's observations go in a block model: column k as cell
+ * cell0 + k in variance group group0 + k (a column's noise, at every
+ * thread count), round r as block block0 + r - 1, the first unit of a
+ * round under position term position. */
+struct row_place {
+	size_t cell0, block0, group0;
+	unsigned position;
+};
+
+/* The observations of the block model in a row: log TPS of every column
+ * that takes part (its starts did not fail too often), up to round until
+ * (0: all), appended to obs[*n...] as at says; *ret_blocks grows to the
+ * blocks used.  obs must have room for model_row_size() more.  report
+ * fits every row of one model together, compare every host's
+ * (report/judge/hosts.c). */
+struct block_obs;
+size_t model_row_size(const struct model *m, size_t row);
+void model_row_append(const struct model *m, size_t row, unsigned until, const struct row_place *at,
+		      struct block_obs *obs, size_t *n, size_t *ret_blocks);
+/* The most rounds any cell has. */
+unsigned model_rounds(const struct model *m);
+
+/* compare's question, is a difference between hosts real? (report/judge/hosts.c)
+ * For each thread count and context, each host's ratio to its own
+ * baseline and the ratio of that ratio to the first host's (the host x
+ * context interaction), all from one model of log TPS (stats/block.h,
+ * block_fit_nested()):
+ *
+ *     ln TPS = cell[host, threads, context] + round[host, threads, r] + first[host] + e
+ *
+ * one model of every thread count of every host, each host's rounds its
+ * own blocks, each host's column its own sigma at every thread count (a
+ * noisier host or context widens an interval by its own noise, on
+ * Satterthwaite's degrees of freedom), each host its own term for the
+ * first unit of a round; a host's own ratio its report's (Holm-adjusted
+ * in its table: one interval per ratio), and the interaction the
+ * contrast
+ * (l[h,c] - l[h,base]) - (l[1,c] - l[1,base]), Holm-adjusted across the
+ * table.  Compared where the hosts overlap (the thread counts and columns
+ * both have); the rest is listed.
+ *
+ * The interaction of judged models m[0..n) (the same experiment from n
+ * hosts) at level.  -ENOMEM; a design that cannot be fitted leaves its
+ * rows without ratios. */
+int host_model_build(const struct model *m, const char *const *labels, size_t n, double level, struct host_model *ret);
+
+/* Each of c's models judged, then, of two or more, their interaction into
+ * c->inter at level. */
+int comparison_judge(struct comparison *c, double level);

@@ -1,0 +1,275 @@
+/* The report's verdicts (report/model/model.h): one fit of the block model
+ * (stats/block.h) over every thread count and every column whose starts
+ * did not fail too often, each thread count's rounds blocks of its own,
+ * each column its own sigma between starts at every thread count (or,
+ * where the starts cannot give each its own, one per thread count), and
+ * a term for the first unit of every round; each column's ratio to its
+ * baseline and to its context's first vary value is a contrast of that
+ * fit.  Each table's ratios are one family, Holm-adjusted.  Beside each,
+ * Welch's t on the two columns alone and the rank-based interval, each
+ * family Holm-adjusted alike, which the renderers show as agreeing or
+ * disagreeing with the model's verdict. */
+#include <math.h>
+
+#include "report/judge/judge.h"
+#include "stats/block.h"
+#include "common/util.h"
+
+bool report_fails_too_often(size_t n_ok, size_t n_failed, double level, double *ret_lo, double *ret_hi)
+{
+	size_t n = n_ok + n_failed;
+
+	*ret_lo = *ret_hi = NAN;
+	if (n == 0)
+		return false;
+	stats_wilson(n_failed, n, level, ret_lo, ret_hi);
+	return (double)n_failed > MODEL_FAIL_MAX * (double)n;
+}
+
+/* The failure rate's Wilson interval, and whether the cell fails too
+ * often to be given a ratio. */
+static void judge_failures(struct model *m, struct cell *c)
+{
+	if (c->n + c->n_failed == 0)
+		return;
+	c->too_many_failed = report_fails_too_often(c->n, c->n_failed, m->level, &c->fail_lo, &c->fail_hi);
+	m->any_too_many_failed |= c->too_many_failed;
+}
+
+size_t model_row_size(const struct model *m, size_t row)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < m->ncols; k++)
+		n += model_cell(m, row, k)->n;
+	return n;
+}
+
+unsigned model_rounds(const struct model *m)
+{
+	unsigned most = 0;
+
+	for (size_t i = 0; i < m->nrows * m->ncols; i++)
+		for (size_t k = 0; k < m->cells[i].n; k++)
+			most = MAX(most, m->cells[i].round[k]);
+	return most;
+}
+
+void model_row_append(const struct model *m, size_t row, unsigned until, const struct row_place *at,
+		      struct block_obs *obs, size_t *n, size_t *ret_blocks)
+{
+	for (size_t k = 0; k < m->ncols; k++) {
+		const struct cell *c = model_cell(m, row, k);
+
+		for (size_t i = 0; cell_takes_part(c) && i < c->n; i++) {
+			if (until && c->round[i] > until)
+				continue;
+			obs[(*n)++] = (struct block_obs){ .cell = at->cell0 + k, .block = at->block0 + c->round[i] - 1,
+							  .y = log(c->tps[i]), .group = at->group0 + k,
+							  .first = c->slot[i] == 1 ? at->position : 0 };
+			*ret_blocks = MAX(*ret_blocks, at->block0 + c->round[i]);
+		}
+	}
+}
+
+/* Every row's observations up to round `until` (0: all), row r's columns
+ * cells r * ncols.., its rounds blocks of its own, each column its own
+ * variance group at every thread count, one position term.  *ret (to
+ * free()) holds *ret_n of them. */
+static int table_observations(const struct model *m, unsigned until, struct block_obs **ret, size_t *ret_n)
+{
+	size_t n = 0, blocks = 0, cap = 0;
+	unsigned rounds = model_rounds(m);
+	struct block_obs *obs;
+
+	for (size_t row = 0; row < m->nrows; row++)
+		cap += model_row_size(m, row);
+	obs = calloc(cap + 1, sizeof(*obs));
+	if (!obs)
+		return -ENOMEM;
+	for (size_t row = 0; row < m->nrows; row++) {
+		struct row_place at = { .cell0 = row * m->ncols, .block0 = row * rounds, .position = 1 };
+
+		model_row_append(m, row, until, &at, obs, &n, &blocks);
+	}
+	*ret = obs;
+	*ret_n = n;
+	return 0;
+}
+
+/* Column k against column against in the row: the model's ratio (from
+ * fit, NULL when the table could not be fitted), Welch's and the rank test. */
+static int judge_pair(const struct model *m, const struct block_fit *fit, size_t row, size_t k, long against,
+		      struct stats_ratio *model, struct stats_ratio *welch, struct stats_rank *rank)
+{
+	const struct cell *c = model_cell(m, row, k), *b;
+	int r;
+
+	*model = *welch = (struct stats_ratio){ .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .df = NAN, .se = NAN,
+						.sigma = NAN, .p_raw = NAN, .mde = NAN, .verdict = STATS_TOO_FEW,
+						.family = 1, .level = m->level };
+	*rank = (struct stats_rank){ .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .p_min = NAN };
+	if (against < 0)
+		return 0;
+	b = model_cell(m, row, (size_t)against);
+	if (!cell_takes_part(c) || !cell_takes_part(b))
+		return 0;
+	r = fit ? block_ratio(fit, row * m->ncols + k, row * m->ncols + (size_t)against, m->level, model) : 0;
+	if (r >= 0)
+		r = stats_ratio(c->tps, c->n, b->tps, b->n, m->level, welch);
+	if (r >= 0)
+		r = stats_rank_ratio(c->tps, c->n, b->tps, b->n, m->level, rank);
+	if (r >= 0 && !fit) {
+		/* Rounds that share no column: no model, the pair's own test. */
+		*model = *welch;
+	}
+	return r;
+}
+
+/* The table's model: every round's coefficients, and with repeat = auto
+ * the pilot's variances and degrees of freedom (Stein's rule: the number
+ * of rounds was chosen from that spread, and an interval from the later
+ * rounds' spread would cover less than it says). */
+static int fit_table(const struct model *m, struct block_fit *ret)
+{
+	_cleanup_free_ struct block_obs *obs = NULL;
+	size_t n, cells = m->nrows * m->ncols, blocks = m->nrows * model_rounds(m);
+	struct block_fit pilot = {};
+	int r;
+
+	r = table_observations(m, m->pilot, &obs, &n);
+	if (r >= 0)
+		r = n ? block_fit_nested(obs, n, cells, blocks, m->pilot ? &pilot : ret) : -EDOM;
+	if (r < 0 || !m->pilot)
+		return r;
+	free(obs);
+	obs = NULL;
+	r = table_observations(m, 0, &obs, &n);
+	/* A pilot without each column's own sigma fixes one per thread count. */
+	if (r >= 0)
+		r = (pilot.pooled ? block_fit_pooled : block_fit_nested)(obs, n, cells, blocks, ret);
+	if (r >= 0 && block_fit_take_variances(ret, &pilot) < 0) {
+		block_fit_done(ret);
+		r = -EDOM;
+	}
+	block_fit_done(&pilot);
+	return r;
+}
+
+/* The model's noise and the position term, for the renderers. */
+static int judge_position(struct model *m, const struct block_fit *fit)
+{
+	m->pooled = fit->pooled && fit->groups_asked > 1;
+	m->noise_groups = fit->n_groups;
+	m->position_dropped = fit->position_dropped;
+	return block_position(fit, 1, m->level, &m->position);
+}
+
+static int judge_rows(struct model *m)
+{
+	struct block_fit fit = {};
+	bool fitted;
+	int r;
+
+	m->position = (struct stats_ratio){ .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .p_raw = NAN };
+	for (size_t i = 0; i < m->nrows * m->ncols; i++)
+		judge_failures(m, &m->cells[i]);
+	r = fit_table(m, &fit);
+	if (r == -ENOMEM)
+		return r;
+	fitted = r >= 0;
+	r = fitted ? judge_position(m, &fit) : 0;
+	for (size_t row = 0; r >= 0 && row < m->nrows; row++)
+		for (size_t k = 0; r >= 0 && k < m->ncols; k++) {
+			struct cell *c = model_cell(m, row, k);
+
+			r = judge_pair(m, fitted ? &fit : NULL, row, k, m->cols[k].base, &c->vs_base, &c->welch_base,
+				       &c->rank_base);
+			if (r >= 0)
+				r = judge_pair(m, fitted ? &fit : NULL, row, k, m->cols[k].first, &c->vs_first,
+					       &c->welch_first, &c->rank_first);
+		}
+	block_fit_done(&fit);
+	return r == -ENOMEM ? r : 0;
+}
+
+/* The ratios of a table (against the baseline, or the first value): the
+ * model's verdicts, or Welch's cross-checks. */
+static struct stats_ratio *table_ratio(struct cell *c, bool first, bool welch)
+{
+	return welch ? (first ? &c->welch_first : &c->welch_base) : first ? &c->vs_first : &c->vs_base;
+}
+
+/* One table's ratios as a family: Holm across those that have a p.
+ * Returns its size. */
+static size_t adjust_family(struct model *m, bool first, bool welch)
+{
+	_cleanup_free_ struct stats_ratio **r = calloc(m->nrows * m->ncols + 1, sizeof(*r));
+	size_t n = 0;
+
+	if (!r)
+		return 0;
+	for (size_t i = 0; i < m->nrows * m->ncols; i++) {
+		struct stats_ratio *v = table_ratio(&m->cells[i], first, welch);
+
+		if (!isnan(v->p_raw))
+			r[n++] = v;
+	}
+	stats_holm_ratios(r, n, m->level);
+	return n;
+}
+
+/* The rank-based cross-checks of a table, Holm-adjusted alike: each p
+ * adjusted, and whether the adjusted test could reject at all (its
+ * smallest p times the family's size below alpha). */
+static void adjust_ranks(struct model *m, bool first)
+{
+	size_t n = m->nrows * m->ncols, family = 0;
+	_cleanup_free_ double *p = calloc(3 * n + 1, sizeof(double));
+
+	if (!p)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		p[i] = (first ? &m->cells[i].rank_first : &m->cells[i].rank_base)->p;
+		family += !isnan(p[i]);
+	}
+	stats_holm(p, n, m->level, p + n, p + 2 * n);
+	for (size_t i = 0; i < n; i++) {
+		struct stats_rank *k = first ? &m->cells[i].rank_first : &m->cells[i].rank_base;
+
+		if (isnan(p[i]))
+			continue;
+		k->p = p[n + i];
+		k->reaches = k->p_min * (double)family < 1 - m->level;
+	}
+}
+
+int model_judge(struct model *m)
+{
+	int r = judge_rows(m);
+
+	if (r < 0)
+		return r;
+	m->family_base = adjust_family(m, false, false);
+	m->family_first = adjust_family(m, true, false);
+	adjust_family(m, false, true);
+	adjust_family(m, true, true);
+	adjust_ranks(m, false);
+	adjust_ranks(m, true);
+	r = noise_judge(m);
+	if (r < 0)
+		return r;
+	m->min_df = INFINITY;
+	for (size_t i = 0; i < m->nrows * m->ncols; i++) {
+		const struct stats_ratio *v = &m->cells[i].vs_base, *f = &m->cells[i].vs_first;
+
+		if (!isnan(v->ratio) && v->verdict != STATS_SIGNIFICANT)
+			m->any_ns = true;
+		if (!isnan(v->df))
+			m->min_df = MIN(m->min_df, v->df);
+		if (!isnan(f->df))
+			m->min_df = MIN(m->min_df, f->df);
+		m->any_vs_first = m->any_vs_first || !isnan(f->ratio);
+	}
+	return 0;
+}

@@ -1,0 +1,192 @@
+/* The report's model, the floor of report/ that reads: the document of
+ * record (results_load()) read once into a table of TPS, a row per thread
+ * count and a column per context (or context x vary value), each cell with
+ * its repeats, failures and noises within a start and across starts, and
+ * the places for what the judge (report/judge/) adds after it: the verdict
+ * against the baseline (stats/block.h: log TPS ~ column + round,
+ * Holm-adjusted across the table), with a vary its verdict against its
+ * context's first value (CPUWeight=400 against CPUWeight=100), and the
+ * noises' intervals.  Every renderer reads only this; the numbers are
+ * formatted by the renderers and nowhere else. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "oltp/record.h"
+#include "stats/rank.h"
+#include "stats/spread.h"
+#include "stats/stats.h"
+
+#define GAP "\u2014" /* em dash: a cell without a value, never 0 */
+
+/* A step whose per-second TPS has a coefficient of variation above this is
+ * flagged as noisy within its start.  On a quiet machine here a step at
+ * 1 thread stays near 4%; under a neighbour's compile it reaches 20-70%. */
+#define MODEL_NOISY_CV 0.10
+
+/* What a step's per-second telemetry comes to, one number per row, each
+ * row reducing one key of the samples over the step's seconds; a cell holds
+ * the median over its repeats.  The CSV and JSON renderers print every row
+ * under its name. */
+enum telemetry_reduce {
+	REDUCE_MEAN,
+	REDUCE_MIN,
+	REDUCE_MAX,
+	REDUCE_DELTA, /* last minus first: a cumulative counter */
+	REDUCE_RATE,  /* the delta per second of t_s: a cumulative CPU time as CPUs used */
+	REDUCE_STEP,  /* not the samples': the step's own key (an object's members summed) */
+};
+enum telemetry_summary {
+	TEL_IDLE_PCT,
+	TEL_THROTTLED,
+	TEL_LOAD1_MIN,
+	TEL_LOAD1_MAX,
+	TEL_RUNNING_MEAN,
+	TEL_RUNNING_MAX,
+	TEL_BLOCKED_MEAN,
+	TEL_BLOCKED_MAX,
+	TEL_SERVER_CPU,
+	TEL_CLIENT_CPU,
+	TEL_PROXY_CPU,
+	TEL_NEIGHBOURS_CPU,
+	TEL_NEIGHBOURS_TPS,
+	_TEL_MAX,
+};
+struct telemetry_summary_def {
+	const char *name;   /* the cell's key in JSON, its column in CSV */
+	const char *sample; /* the key of a telemetry sample it reduces (an object's members summed); REDUCE_STEP: the step's */
+	enum telemetry_reduce reduce;
+	int decimals; /* in CSV */
+};
+extern const struct telemetry_summary_def telemetry_summaries[_TEL_MAX];
+
+/* A cell whose starts fail more often than this gets no ratio: what it
+ * measured is a server that keeps failing, not a placement's TPS. */
+#define MODEL_FAIL_MAX 0.20
+
+struct cell {
+	size_t n, n_failed; /* successful and failed steps (a step at 0 TPS is a failed one) */
+	size_t n_zero;	    /* of the failed: steps that ran and completed no transaction */
+	size_t n_stalled;   /* of the successful: steps with seconds at 0 TPS inside them */
+	long long stalled_s;
+	double *tps;	    /* the n successful repeats' TPS */
+	double *within;	    /* the n_within successful steps' per-second CVs */
+	size_t n_within;
+	unsigned *round;    /* the round (repeat) of each */
+	unsigned *slot;	    /* its place in its round's order, from 1; 0: not recorded */
+	double median, min, max;
+	double within_cv; /* noise within a start: the CV of a step's per-second TPS, median over the repeats */
+	double across_cv; /* noise across starts: the CV of the repeats' TPS; NAN: fewer than 2 */
+	size_t n_noisy;	  /* steps above MODEL_NOISY_CV */
+	size_t n_saturated; /* steps whose client and server threads were more than their context's CPUs */
+	bool too_many_failed; /* more than MODEL_FAIL_MAX of its starts failed: no ratio */
+	double fail_lo, fail_hi; /* the failure rate's interval at the model's level (Wilson); NAN: no start */
+	/* Against the baseline column, and against its context's column at
+	 * the first vary value: the model's verdict (.ratio NAN: none), and
+	 * the two cross-checks, Welch's t on the two columns alone and the
+	 * rank-based interval. */
+	struct stats_ratio vs_base, vs_first;
+	struct stats_ratio welch_base, welch_first;
+	struct stats_rank rank_base, rank_first;
+	double p95_ms;		/* median over the repeats; NAN: none */
+	double tel[_TEL_MAX];	/* medians over the repeats; NAN: none */
+	/* The steps' evidence of mechanism, a median per row of
+	 * oltp_mechanism_table(); NAN: none. */
+	double mechanism[OLTP_MECHANISM_MAX];
+	/* Noise as a result (report/judge/noise.c), at the model's level: the CV
+	 * across starts (the SD of log TPS over the successful starts, with
+	 * its chi-square interval), the CV within a step (each successful
+	 * step's per-second CV, their mean with a t interval across the
+	 * starts), and this column's noise against its baseline's
+	 * (Brown-Forsythe, Holm-adjusted across the table; .ratio NAN: none). */
+	struct stats_interval cv_starts, cv_within;
+	struct stats_spread_ratio noise_base;
+};
+
+/* The verdict's ratio, and whether it is significant. */
+static inline double cell_ratio(const struct cell *c)
+{
+	return c->vs_base.ratio;
+}
+static inline bool cell_significant(const struct cell *c)
+{
+	return c->vs_base.verdict == STATS_SIGNIFICANT;
+}
+/* Whether a cell takes part in the verdicts: it has starts, and they did
+ * not fail too often (judged by model_judge(), report/judge/judge.h). */
+static inline bool cell_takes_part(const struct cell *c)
+{
+	return c->n > 0 && !c->too_many_failed;
+}
+
+struct column {
+	char *label;
+	const char *context; /* borrowed from the document */
+	const char *vary;    /* borrowed from the model's vary values; NULL without vary */
+	size_t vary_index;
+	long base; /* the baseline column with the same vary value; -1: none, or this is one */
+	long first; /* the column of the same context at the first vary value; -1: none, or this is one */
+	bool is_baseline;
+};
+
+struct model {
+	const char *name, *baseline, *vary_property;
+	struct column *cols;
+	size_t ncols;
+	long long *threads;
+	size_t nrows;
+	struct cell *cells; /* nrows x ncols */
+	char **vary;	    /* owned vary values; a NULL entry without vary */
+	size_t nvary;
+	json_t *failures; /* [{context, vary_value, threads, repeat, reason}] */
+	json_t *diffs;	  /* {context: {key: [baseline value, context value]}} */
+	json_t *noisy;	  /* [{context, vary_value, threads, repeat, cv, stalled_s if > 0}]: steps above MODEL_NOISY_CV */
+	json_t *saturated; /* [{context, vary_value, threads, repeat, saturation}]: the steps' "saturation" when saturated */
+	double level;	  /* of the intervals, 0.95 */
+	bool any_ns;	  /* a ratio whose interval contains 1, or that has none */
+	bool any_vs_first; /* a ratio against a first vary value */
+	double min_df;	  /* the fewest degrees of freedom behind an interval; INFINITY: none */
+	size_t family_base, family_first; /* the ratios each table's Holm adjustment is across */
+	unsigned pilot; /* repeat = auto: the pilot's rounds, whose spread the intervals take; 0: none */
+	bool any_too_many_failed;
+	size_t family_noise; /* the noise verdicts the Holm adjustment is across */
+	/* The model's noise: each column its own sigma, or (pooled) one per
+	 * thread count where the starts could not give each its own; and
+	 * the position term, the first unit of a round against the rest
+	 * (.ratio NAN: none; position_dropped: the orders left it
+	 * inestimable). */
+	bool pooled;
+	size_t noise_groups;
+	struct stats_ratio position;
+	bool position_dropped;
+};
+
+/* doc's model, its intervals to be at level (0.95), not yet judged
+ * (report/judge/judge.h).  -EINVAL: doc is not a document of record, or
+ * level is outside (0, 1); -EPROTONOSUPPORT: an unknown format_version;
+ * -ENOMEM. */
+int model_build(const json_t *doc, double level, struct model *ret);
+void model_done(struct model *m);
+
+static inline struct cell *model_cell(const struct model *m, size_t row, size_t col)
+{
+	return &m->cells[row * m->ncols + col];
+}
+
+/* A step's TPS as the verdicts take it: NAN for a step that failed or
+ * completed nothing, which counts as a failure (a floor in its place
+ * would be a made-up number in a mean).  report and explain share it. */
+double report_step_tps(const json_t *step);
+
+/* A scalar as text: strings as they are, numbers and booleans printed into
+ * buf; NULL for null, absent and nested values. */
+const char *scalar_str(const json_t *v, char *buf, size_t len);
+/* A host or placement value as an owned string; *ret = NULL when absent. */
+int value_dup(const json_t *v, char **ret);
+
+/* qsort's comparisons of long long and of C strings, ascending. */
+int cmp_ll(const void *a, const void *b);
+int cmp_str(const void *a, const void *b);

@@ -1,0 +1,51 @@
+/* The report's small helpers for host and placement values (report/model/model.h):
+ * a scalar as text, a value as an owned string, and qsort's comparisons. */
+#include <stdio.h>
+#include <string.h>
+
+#include "report/model/model.h"
+#include "common/util.h"
+
+const char *scalar_str(const json_t *v, char *buf, size_t len)
+{
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v))
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, len, "%.10g", json_real_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
+	else
+		return NULL;
+	return buf;
+}
+
+int value_dup(const json_t *v, char **ret)
+{
+	char buf[64];
+	const char *s;
+	char *d;
+
+	if (!v || json_is_null(v)) {
+		*ret = NULL;
+		return 0;
+	}
+	s = scalar_str(v, buf, sizeof(buf));
+	d = s ? strdup(s) : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
+	if (!d)
+		return -ENOMEM;
+	*ret = d;
+	return 0;
+}
+int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}

@@ -1,0 +1,428 @@
+/* The cells that the text, Markdown and HTML renderers share: a table of
+ * strings (render/table.c) per metric with their captions, the ratios,
+ * p-values, bounds and percentages as the tables print them, and the noise
+ * cells and sentences.  compare builds its tables with the same pieces. */
+#include <math.h>
+#include <stdio.h>
+
+#include "report/render/render.h"
+#include "report/render/cells.h"
+#include "common/util.h"
+
+static void add_tps(struct table *t, const struct cell *c)
+{
+	if (c->n == 0)
+		table_add(t, "%s", c->n_failed ? "failed" : GAP);
+	else if (c->n == 1)
+		table_add(t, "%.1f n=1", c->median);
+	else
+		table_add(t, "%.1f (%.1f..%.1f) n=%zu", c->median, c->min, c->max, c->n);
+}
+
+/* A bound of an interval: two decimals, or two digits below 0.1x and three
+ * beyond 10x, so that no bound prints as 0.00. */
+void report_print_bound(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, v < 0.1 ? "%.2g" : v >= 10 ? "%.3g" : "%.2f", v);
+}
+
+const char *report_format_p(double p, char *buf, size_t len)
+{
+	/* Three digits near the usual levels, so that 0.0497 does not read as 0.05. */
+	snprintf(buf, len, p < 0.001 ? "p<0.001" : p < 0.1 ? "p=%.3g" : "p=%.2g", p);
+	return buf;
+}
+
+const char *report_format_ratio(const struct stats_ratio *r, char *buf, size_t len)
+{
+	char lo[16], hi[16], p[16];
+
+	switch (r->verdict) {
+	case STATS_TOO_FEW:
+		snprintf(buf, len, "%.2fx (one repeat: no interval)", r->ratio);
+		break;
+	case STATS_NO_SPREAD:
+		snprintf(buf, len, "%.2fx (no spread: no interval)", r->ratio);
+		break;
+	case STATS_SIGNIFICANT:
+	case STATS_NOT_SIGNIFICANT:
+		report_print_bound(lo, sizeof(lo), r->lo);
+		report_print_bound(hi, sizeof(hi), r->hi);
+		snprintf(buf, len, "%.2fx (%s-%s) %s%s", r->ratio, lo, hi, report_format_p(r->p, p, sizeof(p)),
+			 r->verdict == STATS_SIGNIFICANT ? "" : " n.s.");
+		break;
+	}
+	return buf;
+}
+
+void add_ratio(struct table *t, const struct stats_ratio *r)
+{
+	char buf[REPORT_RATIO_MAX];
+
+	if (isnan(r->ratio))
+		table_add(t, GAP);
+	else
+		table_add(t, "%s", report_format_ratio(r, buf, sizeof(buf)));
+}
+
+static void add_number(struct table *t, double v, int decimals)
+{
+	if (isnan(v))
+		table_add(t, GAP);
+	else
+		table_add(t, "%.*f", decimals, v);
+}
+
+const char *report_percent(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		return GAP;
+	snprintf(buf, len, "%.1f%%", 100 * v);
+	return buf;
+}
+
+/* "within | across", and " !" when a step of the cell is noisy. */
+static void add_noise(struct table *t, const struct cell *c)
+{
+	char w[16], a[16];
+
+	if (c->n == 0)
+		table_add(t, GAP);
+	else
+		table_add(t, "%s | %s%s", report_percent(c->within_cv, w, sizeof(w)), report_percent(c->across_cv, a, sizeof(a)),
+			  c->n_noisy ? " !" : "");
+}
+
+/* "0.8..4.1 | 2.3, 5 | 0.0, 0": the load average's range over the
+ * seconds, then the running and the uninterruptible tasks, mean and max. */
+static void add_load(struct table *t, const struct cell *c)
+{
+	const double *v = c->tel;
+
+	if (isnan(v[TEL_LOAD1_MIN]) || isnan(v[TEL_RUNNING_MEAN]))
+		table_add(t, GAP);
+	else
+		table_add(t, "%.1f..%.1f | %.1f, %.0f | %.1f, %.0f", v[TEL_LOAD1_MIN], v[TEL_LOAD1_MAX],
+			  v[TEL_RUNNING_MEAN], v[TEL_RUNNING_MAX], v[TEL_BLOCKED_MEAN], v[TEL_BLOCKED_MAX]);
+}
+
+/* "0.82 | 0.41 | proxy 0.30 | 0.95 (812.3 TPS)": the CPUs the server, the
+ * client, the proxy and the neighbours used; the proxy's and the
+ * neighbours' parts only where there were some, their servers' TPS only
+ * when some were oltp neighbours. */
+static void add_cpu(struct table *t, const struct cell *c)
+{
+	const double *v = c->tel;
+	char text[128];
+	int n;
+
+	if (isnan(v[TEL_SERVER_CPU]) && isnan(v[TEL_CLIENT_CPU])) {
+		table_add(t, GAP);
+		return;
+	}
+	n = snprintf(text, sizeof(text), "%.2f | %.2f", v[TEL_SERVER_CPU], v[TEL_CLIENT_CPU]);
+	if (!isnan(v[TEL_PROXY_CPU]))
+		n += snprintf(text + n, sizeof(text) - (size_t)n, " | proxy %.2f", v[TEL_PROXY_CPU]);
+	if (!isnan(v[TEL_NEIGHBOURS_CPU]))
+		n += snprintf(text + n, sizeof(text) - (size_t)n, " | %.2f", v[TEL_NEIGHBOURS_CPU]);
+	if (!isnan(v[TEL_NEIGHBOURS_TPS]))
+		snprintf(text + n, sizeof(text) - (size_t)n, " (%.1f TPS)", v[TEL_NEIGHBOURS_TPS]);
+	table_add(t, "%s", text);
+}
+
+/* Whole microseconds and percents; a count per transaction with two decimals. */
+static int mechanism_digits(size_t row)
+{
+	size_t n;
+
+	return *oltp_mechanism_table(&n)[row].unit ? 0 : 2;
+}
+
+/* One cell of metric what at thread row r of column k, and beside a TPS its
+ * ratio when ratio: "baseline" (or a gap) for a column without one. */
+static void add_cell(struct table *t, const struct model *m, enum metric what, size_t r, size_t k, bool ratio)
+{
+	const struct cell *c = model_cell(m, r, k);
+
+	switch (what) {
+	case METRIC_TPS:
+		add_tps(t, c);
+		if (ratio && m->cols[k].base < 0)
+			table_add(t, "%s", m->cols[k].is_baseline ? "baseline" : GAP);
+		else if (ratio && c->too_many_failed)
+			table_add(t, "no ratio: %zu of %zu failed", c->n_failed, c->n + c->n_failed);
+		else if (ratio)
+			add_ratio(t, &c->vs_base);
+		break;
+	case METRIC_P95:
+		add_number(t, c->p95_ms, 2);
+		break;
+	case METRIC_IDLE:
+		add_number(t, c->tel[TEL_IDLE_PCT], 1);
+		break;
+	case METRIC_LOAD:
+		add_load(t, c);
+		break;
+	case METRIC_THROTTLED:
+		add_number(t, c->tel[TEL_THROTTLED], 0);
+		break;
+	case METRIC_CPU:
+		add_cpu(t, c);
+		break;
+	case METRIC_NOISE:
+		add_noise(t, c);
+		break;
+	case METRIC_NOISE_CI:
+		add_noise_interval(t, c);
+		break;
+	default:
+		add_number(t, c->mechanism[what - METRIC_MECHANISM], mechanism_digits(what - METRIC_MECHANISM));
+		break;
+	}
+}
+
+/* A row per thread count and a column per context (and its ratio). */
+static void build_by_threads(const struct model *m, enum metric what, struct table *t)
+{
+	*t = (struct table){ .ncols = 1 };
+	for (size_t k = 0; k < m->ncols; k++)
+		t->ncols += 1 + (what == METRIC_TPS && m->cols[k].base >= 0);
+	table_add(t, "threads");
+	for (size_t k = 0; k < m->ncols; k++) {
+		table_add(t, "%s", m->cols[k].label);
+		if (what == METRIC_TPS && m->cols[k].base >= 0)
+			table_add(t, "ratio");
+	}
+	for (size_t r = 0; r < m->nrows; r++) {
+		table_add(t, "%lld", m->threads[r]);
+		for (size_t k = 0; k < m->ncols; k++)
+			add_cell(t, m, what, r, k, what == METRIC_TPS && m->cols[k].base >= 0);
+	}
+}
+
+/* A row per context and a column per thread count (and its ratio): what
+ * fits a terminal when the contexts are many. */
+static void build_by_context(const struct model *m, enum metric what, struct table *t)
+{
+	bool ratio = false;
+
+	for (size_t k = 0; k < m->ncols; k++)
+		ratio |= what == METRIC_TPS && m->cols[k].base >= 0;
+	*t = (struct table){ .ncols = 1 + m->nrows * (1 + ratio), .left = 1 };
+	table_add(t, "context");
+	for (size_t r = 0; r < m->nrows; r++) {
+		table_add(t, "%lld thread%s", m->threads[r], m->threads[r] == 1 ? "" : "s");
+		if (ratio)
+			table_add(t, "ratio");
+	}
+	for (size_t k = 0; k < m->ncols; k++) {
+		table_add(t, "%s", m->cols[k].label);
+		for (size_t r = 0; r < m->nrows; r++)
+			add_cell(t, m, what, r, k, ratio);
+	}
+}
+
+int report_table(const struct model *m, enum metric what, size_t width, struct table *t)
+{
+	build_by_threads(m, what, t);
+	if (!t->error && width && table_text_width(t) > width) {
+		table_done(t);
+		build_by_context(m, what, t);
+	}
+	if (t->error) {
+		table_done(t);
+		return t->error;
+	}
+	return 0;
+}
+
+const char *report_table_caption(const struct model *m, enum metric what, char *buf, size_t len)
+{
+	switch (what) {
+	case METRIC_TPS:
+		if (m->baseline)
+			snprintf(buf, len,
+				 "TPS, median of the repeats (min..max) n=repeats; ratio to %s with its %g%% interval and p", 
+				 m->baseline, 100 * m->level);
+		else
+			snprintf(buf, len, "TPS, median of the repeats (min..max) n=repeats");
+		break;
+	case METRIC_NOISE:
+		snprintf(buf, len, "noise: CV of the per-second TPS within a start (median of the repeats) | "
+				   "CV of TPS across starts");
+		break;
+	case METRIC_NOISE_CI:
+		noise_interval_caption(m, buf, len);
+		break;
+	case METRIC_P95:
+		snprintf(buf, len, "p95 latency (ms), median of the repeats");
+		break;
+	case METRIC_IDLE:
+		snprintf(buf, len, "cpu idle %%, mean per step, median of the repeats");
+		break;
+	case METRIC_LOAD:
+		snprintf(buf, len, "load average min..max | running (R) tasks mean, max | uninterruptible (D) tasks "
+				   "mean, max; over the step's seconds, median of the repeats");
+		break;
+	case METRIC_THROTTLED:
+		snprintf(buf, len, "nr_throttled delta per step, median of the repeats");
+		break;
+	case METRIC_CPU:
+		snprintf(buf, len, "who got the CPU: CPU seconds per second of the server | the client | the proxy, "
+				   "where there is one | the neighbours (the oltp neighbours' own TPS), median of the repeats");
+		break;
+	default: {
+		size_t n;
+		const struct oltp_mechanism_def *d = &oltp_mechanism_table(&n)[what - METRIC_MECHANISM];
+
+		snprintf(buf, len, "%s%s%s%s, median of the repeats", d->label, *d->unit ? " (" : "", d->unit,
+			 *d->unit ? ")" : "");
+		break;
+	}
+	}
+	return buf;
+}
+
+/* The metrics whose tables the options ask for, TPS first; their count. */
+size_t report_metric_list(const struct report_options *o, enum metric list[static REPORT_METRICS_MAX])
+{
+	size_t n = 0;
+
+	list[n++] = METRIC_TPS;
+	if (o->latency)
+		list[n++] = METRIC_P95;
+	if (o->telemetry) {
+		list[n++] = METRIC_IDLE;
+		list[n++] = METRIC_LOAD;
+		list[n++] = METRIC_THROTTLED;
+		list[n++] = METRIC_CPU;
+		/* The evidence of mechanism: what the scheduler did per transaction. */
+		size_t rows;
+
+		oltp_mechanism_table(&rows);
+		for (size_t k = 0; k < rows; k++)
+			list[n++] = METRIC_MECHANISM + k;
+	}
+	return n;
+}
+
+/* "1.2% (0.8-2.1%)", "1.2%" without an interval, a gap without a value. */
+static const char *percent_interval(const struct stats_interval *v, char *buf, size_t len)
+{
+	char e[16];
+
+	if (isnan(v->est))
+		return GAP;
+	if (isnan(v->lo))
+		return report_percent(v->est, buf, len);
+	snprintf(buf, len, "%s (%.1f-%.1f%%)", report_percent(v->est, e, sizeof(e)), 100 * v->lo, 100 * v->hi);
+	return buf;
+}
+
+void add_noise_interval(struct table *t, const struct cell *c)
+{
+	char a[48], w[48], failed[32] = "", nw[32] = "";
+
+	if (c->n + c->n_failed == 0) {
+		table_add(t, GAP);
+		return;
+	}
+	if (c->n_failed)
+		snprintf(failed, sizeof(failed), ", %zu failed", c->n_failed);
+	/* The within-step figure's own count only where a step had too few
+	 * seconds for a CV. */
+	if (c->cv_within.n != c->n && c->cv_within.n > 0)
+		snprintf(nw, sizeof(nw), " n=%zu", c->cv_within.n);
+	table_add(t, "%s n=%zu%s | %s%s", percent_interval(&c->cv_starts, a, sizeof(a)), c->n, failed,
+		  percent_interval(&c->cv_within, w, sizeof(w)), nw);
+}
+
+void noise_interval_caption(const struct model *m, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "noise with %g%% intervals: CV across starts, the SD of log TPS over the n starts that did not fail "
+		 "(chi-square interval, which assumes log TPS normal) | CV within a step, the per-second TPS's CV of "
+		 "each start (seconds at 0 TPS kept), mean over the starts (t interval across the starts)",
+		 100 * m->level);
+}
+
+void noise_verdicts_heading(const struct model *m, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "noise against %s: Brown-Forsythe's test on log TPS (the absolute deviations from each column's "
+		 "median, compared by t), which holds without normality; the ratio is of those mean deviations (of "
+		 "the CVs, when two columns differ in scale only) with Fieller's %g%% interval from the same test; p "
+		 "Holm-adjusted across the %zu comparison%s of the table; what an n.s. could have detected at %.0f%% "
+		 "power",
+		 strempty(m->baseline), 100 * m->level, m->family_noise, m->family_noise == 1 ? "" : "s",
+		 100 * STATS_POWER);
+}
+
+/* "0.31x (0.15-0.62)", or "0.31x (0.05-unbounded)". */
+static const char *spread_ratio_text(const struct stats_spread_ratio *v, char *buf, size_t len)
+{
+	char lo[16], hi[16] = "unbounded";
+
+	report_print_bound(lo, sizeof(lo), v->lo);
+	if (v->bounded)
+		report_print_bound(hi, sizeof(hi), v->hi);
+	snprintf(buf, len, "%.2fx (%s-%s)", v->ratio, lo, hi);
+	return buf;
+}
+
+/* Why a pair has no noise verdict. */
+static const char *no_noise_verdict(const struct cell *c, const struct cell *b, char *buf, size_t len)
+{
+	if (!cell_takes_part(c) || !cell_takes_part(b))
+		snprintf(buf, len, "no noise verdict: a column without starts, or one that failed more than a fifth");
+	else if (c->noise_base.verdict == STATS_NO_SPREAD)
+		snprintf(buf, len, "no noise verdict: neither column's TPS varies");
+	else
+		snprintf(buf, len, "no noise verdict: %zu and %zu starts, where Brown-Forsythe takes at least %d a side",
+			 c->n, b->n, STATS_SPREAD_MIN_N);
+	return buf;
+}
+
+const char *noise_verdict_text(const struct model *m, size_t row, size_t k, char *buf, size_t len)
+{
+	const struct cell *c = model_cell(m, row, k), *b;
+	const struct stats_spread_ratio *v = &c->noise_base;
+	const char *A = m->cols[k].label, *B;
+	char ca[48], cb[48], ratio[64], p[16], why[128], starts[48];
+	int at;
+
+	if (m->cols[k].base < 0)
+		return NULL;
+	b = model_cell(m, row, (size_t)m->cols[k].base);
+	B = m->cols[m->cols[k].base].label;
+	at = snprintf(buf, len, "at %lld thread%s: ", m->threads[row], m->threads[row] == 1 ? "" : "s");
+	at = MAX(0, MIN(at, (int)len - 1));
+	if (v->verdict == STATS_TOO_FEW || v->verdict == STATS_NO_SPREAD) {
+		snprintf(buf + at, len - (size_t)at, "%s against %s, %s", A, B, no_noise_verdict(c, b, why, sizeof(why)));
+		return buf;
+	}
+	at += snprintf(buf + at, len - (size_t)at, "%s's starts vary %.2fx as much as %s's (CV %s against %s), %s", A,
+		       v->ratio, B, percent_interval(&c->cv_starts, ca, sizeof(ca)),
+		       percent_interval(&b->cv_starts, cb, sizeof(cb)), spread_ratio_text(v, ratio, sizeof(ratio)));
+	at = MAX(0, MIN(at, (int)len - 1));
+	report_format_p(v->p, p, sizeof(p));
+	if (v->verdict == STATS_SIGNIFICANT) {
+		snprintf(buf + at, len - (size_t)at, ", Brown-Forsythe %s (Holm, %zu comparison%s)", p, v->family,
+			 v->family == 1 ? "" : "s");
+		return buf;
+	}
+	if (v->n_a == v->n_b)
+		snprintf(starts, sizeof(starts), "%zu starts a side", v->n_a);
+	else
+		snprintf(starts, sizeof(starts), "%zu and %zu starts", v->n_a, v->n_b);
+	at += snprintf(buf + at, len - (size_t)at, ": no significant difference in noise (Brown-Forsythe %s, Holm, %zu "
+						   "comparison%s); ",
+		       p, v->family, v->family == 1 ? "" : "s");
+	at = MAX(0, MIN(at, (int)len - 1));
+	if (isfinite(v->mde))
+		snprintf(buf + at, len - (size_t)at, "these %s could have detected %.1fx either way", starts, v->mde);
+	else
+		snprintf(buf + at, len - (size_t)at, "at this spread of their deviations, these %s could not have "
+						     "detected any ratio at %.0f%% power", starts, 100 * STATS_POWER);
+	return buf;
+}

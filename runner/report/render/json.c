@@ -1,0 +1,276 @@
+/* The JSON renderer: the model as one tree (columns, rows of cells with
+ * their verdicts and noises, with a vary each cell's verdict against its
+ * context's first value, the failed and noisy steps and the placement
+ * differences), printed once, with REPORT_FORMAT_VERSION. */
+#include <math.h>
+#include <stdio.h>
+
+#include "report/render/render.h"
+#include "common/util.h"
+
+json_t *real_or_null(double v)
+{
+	/* JSON has no infinity: json_real() refuses it, and an unbounded end is null. */
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static int put(json_t *o, const char *key, json_t *v)
+{
+	return v && json_object_set_new(o, key, v) == 0 ? 0 : -ENOMEM;
+}
+
+static const char *const verdict_names[] = {
+	[STATS_SIGNIFICANT] = "significant",
+	[STATS_NOT_SIGNIFICANT] = "not_significant",
+	[STATS_TOO_FEW] = "too_few_repeats",
+	[STATS_NO_SPREAD] = "no_spread",
+};
+
+int json_put_verdict(json_t *o, const struct stats_ratio *v)
+{
+	bool none = isnan(v->ratio);
+	int r;
+
+	r = put(o, "ratio", real_or_null(v->ratio));
+	r = r ?: put(o, "ratio_lo", real_or_null(v->lo));
+	r = r ?: put(o, "ratio_hi", real_or_null(v->hi));
+	r = r ?: put(o, "p", real_or_null(v->p));
+	r = r ?: put(o, "df", real_or_null(v->df));
+	r = r ?: put(o, "verdict", none ? json_null() : json_string(verdict_names[v->verdict]));
+	r = r ?: put(o, "significant", none ? json_null() : json_boolean(v->verdict == STATS_SIGNIFICANT));
+	r = r ?: put(o, "p_raw", real_or_null(v->p_raw));
+	r = r ?: put(o, "family", json_integer((json_int_t)v->family));
+	r = r ?: put(o, "interval_level", real_or_null(none ? NAN : v->level));
+	r = r ?: put(o, "sigma", real_or_null(v->sigma));
+	return r ?: put(o, "mde", real_or_null(v->mde));
+}
+
+/* The cross-checks of a verdict: Welch's t on the two columns alone, the
+ * rank-based interval. */
+static int put_crosschecks(json_t *o, const struct stats_ratio *welch, const struct stats_rank *rank)
+{
+	json_t *w = json_pack("{s:o, s:o, s:o, s:o, s:o}", "ratio", real_or_null(welch->ratio), "ratio_lo",
+			      real_or_null(welch->lo), "ratio_hi", real_or_null(welch->hi), "p", real_or_null(welch->p),
+			      "df", real_or_null(welch->df));
+	json_t *k = json_pack("{s:o, s:o, s:o, s:o, s:o, s:b}", "ratio", real_or_null(rank->ratio), "ratio_lo",
+			      real_or_null(rank->lo), "ratio_hi", real_or_null(rank->hi), "p", real_or_null(rank->p),
+			      "p_min", real_or_null(rank->p_min), "reaches", rank->reaches);
+	int r = put(o, "welch", w);
+
+	return r ?: put(o, "rank", k);
+}
+
+/* A cell's failures: the starts that failed, those that completed
+ * nothing, the rate's interval, and the stalls inside successful ones. */
+static int put_failures(json_t *cell, const struct cell *c)
+{
+	int r = put(cell, "failed", json_integer((json_int_t)c->n_failed));
+
+	r = r ?: put(cell, "zero_tps", json_integer((json_int_t)c->n_zero));
+	r = r ?: put(cell, "failure_rate_lo", real_or_null(c->fail_lo));
+	r = r ?: put(cell, "failure_rate_hi", real_or_null(c->fail_hi));
+	r = r ?: put(cell, "too_many_failed", json_boolean(c->too_many_failed));
+	r = r ?: put(cell, "stalled_steps", json_integer((json_int_t)c->n_stalled));
+	return r ?: put(cell, "stalled_s", json_integer(c->stalled_s));
+}
+
+/* An estimate with its interval: {est_key, lo, hi, n}. */
+static json_t *interval_json(const char *est_key, const struct stats_interval *v)
+{
+	return json_pack("{s:o, s:o, s:o, s:I}", est_key, real_or_null(v->est), "lo", real_or_null(v->lo), "hi",
+			 real_or_null(v->hi), "n", (json_int_t)v->n);
+}
+
+/* "noise": the cell's CV across starts (the SD of log TPS, chi-square
+ * interval; the starts that failed are not in n, "failed" counts them)
+ * and within a step (mean of the starts' per-second CVs, t interval). */
+static int put_noise(json_t *cell, const struct cell *c)
+{
+	json_t *starts = interval_json("cv", &c->cv_starts), *within = interval_json("cv", &c->cv_within);
+
+	if (starts && json_object_set_new(starts, "failed", json_integer((json_int_t)c->n_failed)) < 0) {
+		json_decref(starts);
+		starts = NULL;
+	}
+	if (!starts || !within) {
+		json_decref(starts);
+		json_decref(within);
+		return -ENOMEM;
+	}
+	return put(cell, "noise", json_pack("{s:o, s:o}", "cv_starts", starts, "cv_within", within));
+}
+
+/* One column's noise against its baseline's at a thread count. */
+static json_t *noise_verdict_json(const struct model *m, size_t row, size_t k)
+{
+	const struct stats_spread_ratio *v = &model_cell(m, row, k)->noise_base;
+	bool none = isnan(v->ratio) || v->verdict == STATS_TOO_FEW;
+
+	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:b, s:o, s:o, s:I, s:o, s:o, s:o, s:o}", "column",
+			 m->cols[k].label, "against", m->cols[m->cols[k].base].label, "threads",
+			 (json_int_t)m->threads[row], "n", (json_int_t)v->n_a, "n_against", (json_int_t)v->n_b, "ratio",
+			 real_or_null(v->ratio), "ratio_lo", real_or_null(v->lo), "ratio_hi",
+			 real_or_null(v->hi), "bounded", v->bounded, "p", real_or_null(v->p),
+			 "p_raw", real_or_null(v->p_raw), "family", (json_int_t)v->family, "interval_level",
+			 real_or_null(none ? NAN : v->level), "verdict",
+			 none ? json_null() : json_string(verdict_names[v->verdict]), "significant",
+			 none ? json_null() : json_boolean(v->verdict == STATS_SIGNIFICANT), "mde", real_or_null(v->mde));
+}
+
+/* "noise_verdicts": a verdict per column with a baseline and thread count. */
+static int put_noise_verdicts(json_t *doc, const struct model *m)
+{
+	json_t *list = json_array();
+
+	if (put(doc, "noise_verdicts", list) < 0 || put(doc, "family_noise", json_integer((json_int_t)m->family_noise)) < 0 ||
+	    put(doc, "noise_method", json_string("brown_forsythe_log_tps_fieller_mean_abs_dev_ratio_holm")) < 0)
+		return -ENOMEM;
+	for (size_t row = 0; row < m->nrows; row++)
+		for (size_t k = 0; k < m->ncols; k++)
+			if (m->cols[k].base >= 0 && json_array_append_new(list, noise_verdict_json(m, row, k)) < 0)
+				return -ENOMEM;
+	return 0;
+}
+
+/* "vs_first": the verdict against the column's first vary value, with
+ * the column it is against; null for a first value's column. */
+static int put_vs_first(json_t *cell, const struct model *m, size_t col, const struct cell *c)
+{
+	json_t *v;
+
+	if (m->cols[col].first < 0)
+		return put(cell, "vs_first", json_null());
+	v = json_pack("{s:s}", "column", m->cols[m->cols[col].first].label);
+	if (put(cell, "vs_first", v) < 0)
+		return -ENOMEM;
+	return json_put_verdict(v, &c->vs_first) ?: put_crosschecks(v, &c->welch_first, &c->rank_first);
+}
+
+/* One cell's members: its TPS, failures, verdicts and spread, and what
+ * the options add. */
+static int put_cell(json_t *cell, const struct model *m, const struct report_options *o, size_t col,
+		    const struct cell *c)
+{
+	size_t n_mech;
+	const struct oltp_mechanism_def *mech = oltp_mechanism_table(&n_mech);
+	int r;
+
+	r = put(cell, "median", real_or_null(c->median));
+	r = r ?: put(cell, "min", real_or_null(c->min));
+	r = r ?: put(cell, "max", real_or_null(c->max));
+	r = r ?: put(cell, "n", json_integer((json_int_t)c->n));
+	r = r ?: put_failures(cell, c);
+	r = r ?: json_put_verdict(cell, &c->vs_base);
+	r = r ?: put_crosschecks(cell, &c->welch_base, &c->rank_base);
+	r = r ?: put(cell, "within_cv", real_or_null(c->within_cv));
+	r = r ?: put(cell, "across_cv", real_or_null(c->across_cv));
+	r = r ?: put_noise(cell, c);
+	r = r ?: put(cell, "noisy_steps", json_integer((json_int_t)c->n_noisy));
+	r = r ?: put(cell, "saturated_steps", json_integer((json_int_t)c->n_saturated));
+	if (o->latency)
+		r = r ?: put(cell, "p95_ms", real_or_null(c->p95_ms));
+	for (size_t t = 0; o->telemetry && t < _TEL_MAX; t++)
+		r = r ?: put(cell, telemetry_summaries[t].name, real_or_null(c->tel[t]));
+	for (size_t j = 0; o->telemetry && j < n_mech; j++)
+		r = r ?: put(cell, mech[j].key, real_or_null(c->mechanism[j]));
+	if (m->any_vs_first)
+		r = r ?: put_vs_first(cell, m, col, c);
+	return r;
+}
+
+/* "rows": a row per thread count, a cell per column. */
+static int put_rows(json_t *rows, const struct model *m, const struct report_options *o)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < m->nrows && r == 0; i++) {
+		json_t *row = json_pack("{s:I, s:[]}", "threads", (json_int_t)m->threads[i], "cells"), *cells;
+
+		if (!row || json_array_append_new(rows, row) < 0)
+			return -ENOMEM;
+		cells = json_object_get(row, "cells");
+		for (size_t k = 0; k < m->ncols && r == 0; k++) {
+			json_t *cell = json_object();
+
+			if (!cell || json_array_append_new(cells, cell) < 0)
+				return -ENOMEM;
+			r = put_cell(cell, m, o, k, model_cell(m, i, k));
+		}
+	}
+	return r;
+}
+
+/* "noise_model": each column its own sigma, or one per thread count where
+ * the starts could not give each its own; "position": the first unit of a
+ * round against the rest, shown when its interval excludes 1. */
+static int put_model_terms(json_t *doc, const struct model *m)
+{
+	json_t *pos = json_pack("{s:o, s:o, s:o, s:o, s:o, s:b, s:b}", "ratio", real_or_null(m->position.ratio),
+				"ratio_lo", real_or_null(m->position.lo), "ratio_hi", real_or_null(m->position.hi), "p",
+				real_or_null(m->position.p), "df", real_or_null(m->position.df), "shown",
+				m->position.verdict == STATS_SIGNIFICANT && !isnan(m->position.ratio), "left_out",
+				m->position_dropped);
+	int r = put(doc, "position", pos);
+
+	return r ?: put(doc, "noise_model", json_pack("{s:s, s:I}", "sigma", m->pooled ? "one per thread count (too few "
+							      "starts for each column's own)" : "each column its own",
+							      "groups", (json_int_t)m->noise_groups));
+}
+
+static int build_json(const struct model *m, const struct report_options *o, json_t **ret)
+{
+	json_t *doc, *cols;
+	int r = 0;
+
+	doc = json_pack("{s:i, s:s, s:s?, s:s?, s:f, s:s, s:I, s:I, s:f, s:f, s:[], s:[], s:O, s:O, s:O, s:O}",
+			"format_version", REPORT_FORMAT_VERSION, "experiment", m->name, "baseline", m->baseline,
+			"vary_property", m->vary_property, "confidence", m->level, "method", "block_model_log_tps_column_round_first_unit_column_sigma_satterthwaite_holm",
+			"family", (json_int_t)m->family_base, "family_vs_first", (json_int_t)m->family_first, "power",
+			STATS_POWER, "noisy_cv", MODEL_NOISY_CV, "columns", "rows", "diffs", m->diffs, "failures",
+			m->failures, "noisy_steps", m->noisy, "saturated_steps", m->saturated);
+	if (!doc)
+		return -ENOMEM;
+	cols = json_object_get(doc, "columns");
+	for (size_t k = 0; k < m->ncols && r == 0; k++) {
+		const struct column *c = &m->cols[k];
+
+		if (json_array_append_new(cols, json_pack("{s:s, s:s, s:s?, s:b}", "label", c->label, "context",
+							  c->context, "vary_value", c->vary, "baseline",
+							  c->is_baseline)) < 0)
+			r = -ENOMEM;
+	}
+	if (r == 0)
+		r = put_rows(json_object_get(doc, "rows"), m, o);
+	if (r == 0)
+		r = put_noise_verdicts(doc, m);
+	if (r == 0)
+		r = put_model_terms(doc, m);
+	if (r < 0) {
+		json_decref(doc);
+		return r;
+	}
+	*ret = doc;
+	return 0;
+}
+
+int dump_json(json_t *j, FILE *out)
+{
+	int r = json_dumpf(j, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 ? -EIO : 0;
+
+	if (r == 0)
+		fputc('\n', out);
+	return r;
+}
+
+int render_json(const struct model *m, const json_t *doc _unused_, const struct report_options *o, FILE *out)
+{
+	json_t *j;
+	int r;
+
+	r = build_json(m, o, &j);
+	if (r >= 0) {
+		r = dump_json(j, out);
+		json_decref(j);
+	}
+	return r;
+}

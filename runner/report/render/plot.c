@@ -1,0 +1,234 @@
+/* The SVG and PNG renderer: TPS against threads (log2), one line per
+ * column, the spread of the repeats as a bar, drawn with cairo. */
+#include <math.h>
+#include <stdio.h>
+
+#include <cairo-svg.h>
+#include <cairo.h>
+
+#include "report/render/render.h"
+#include "common/util.h"
+
+#define PLOT_W 820
+#define PLOT_H 480
+
+static const double palette[][3] = {
+	{ 0.12, 0.47, 0.71 }, { 1.00, 0.50, 0.05 }, { 0.17, 0.63, 0.17 }, { 0.84, 0.15, 0.16 },
+	{ 0.58, 0.40, 0.74 }, { 0.55, 0.34, 0.29 }, { 0.89, 0.47, 0.76 }, { 0.50, 0.50, 0.50 },
+};
+
+static double nice_step(double range)
+{
+	double raw = range / 5, mag = pow(10, floor(log10(raw))), f = raw / mag;
+
+	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+}
+
+/* The plot's area in pixels and the ranges it shows. */
+struct frame {
+	double left, top, bottom, right;
+	double xmin, xmax; /* log2 of the thread counts */
+	double ymax, step; /* TPS, and the grid's step */
+};
+
+static double px(const struct frame *f, double x)
+{
+	return f->left + 20 + (x - f->xmin) / (f->xmax - f->xmin) * (f->right - f->left - 40);
+}
+
+static double py(const struct frame *f, double y)
+{
+	return f->bottom - y / f->ymax * (f->bottom - f->top);
+}
+
+static double thread_x(const struct model *m, size_t row)
+{
+	return log2((double)MAX(m->threads[row], 1));
+}
+
+/* Room for the legend, and the ranges the cells need. */
+static void measure(const struct model *m, cairo_t *cr, struct frame *f)
+{
+	double legend_w = 0, ymax = 0;
+	cairo_text_extents_t e;
+
+	*f = (struct frame){ .left = 80, .top = 50, .bottom = PLOT_H - 60, .xmin = INFINITY, .xmax = -INFINITY };
+	for (size_t k = 0; k < m->ncols; k++) {
+		cairo_text_extents(cr, m->cols[k].label, &e);
+		legend_w = MAX(legend_w, e.x_advance + 40);
+	}
+	f->right = PLOT_W - 20 - legend_w;
+	for (size_t r = 0; r < m->nrows; r++) {
+		f->xmin = MIN(f->xmin, thread_x(m, r));
+		f->xmax = MAX(f->xmax, thread_x(m, r));
+		for (size_t k = 0; k < m->ncols; k++)
+			if (model_cell(m, r, k)->n > 0)
+				ymax = MAX(ymax, model_cell(m, r, k)->max);
+	}
+	if (m->nrows == 0)
+		f->xmin = 0, f->xmax = 1;
+	if (f->xmax - f->xmin < 1e-9)
+		f->xmin -= 0.5, f->xmax += 0.5;
+	if (!(ymax > 0))
+		ymax = 1;
+	f->step = nice_step(ymax * 1.05);
+	f->ymax = ceil(ymax * 1.05 / f->step) * f->step;
+}
+
+static void centred_text(cairo_t *cr, const char *s, double x, double y)
+{
+	cairo_text_extents_t e;
+
+	cairo_text_extents(cr, s, &e);
+	cairo_move_to(cr, x - e.x_advance / 2, y);
+	cairo_show_text(cr, s);
+}
+
+/* The title, the grid with the TPS ticks, the thread ticks, the axes' names. */
+static void draw_axes(const struct model *m, cairo_t *cr, const struct frame *f)
+{
+	cairo_text_extents_t e;
+	char buf[64];
+
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_set_font_size(cr, 16);
+	centred_text(cr, m->name, (f->left + f->right) / 2, 30);
+	cairo_set_font_size(cr, 11);
+	cairo_set_line_width(cr, 1);
+	for (double y = 0; y <= f->ymax + f->step / 2; y += f->step) {
+		cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+		cairo_move_to(cr, f->left, py(f, y));
+		cairo_line_to(cr, f->right, py(f, y));
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		snprintf(buf, sizeof(buf), "%g", y);
+		cairo_text_extents(cr, buf, &e);
+		cairo_move_to(cr, f->left - 6 - e.x_advance, py(f, y) + 4);
+		cairo_show_text(cr, buf);
+	}
+	for (size_t r = 0; r < m->nrows; r++) {
+		double x = px(f, thread_x(m, r));
+
+		cairo_move_to(cr, x, f->bottom);
+		cairo_line_to(cr, x, f->bottom + 5);
+		cairo_stroke(cr);
+		snprintf(buf, sizeof(buf), "%lld", m->threads[r]);
+		centred_text(cr, buf, x, f->bottom + 18);
+	}
+	cairo_rectangle(cr, f->left, f->top, f->right - f->left, f->bottom - f->top);
+	cairo_stroke(cr);
+	cairo_set_font_size(cr, 12);
+	centred_text(cr, "threads (log2)", (f->left + f->right) / 2, f->bottom + 40);
+	cairo_save(cr);
+	cairo_text_extents(cr, "TPS (median of repeats)", &e);
+	cairo_move_to(cr, 22, (f->top + f->bottom) / 2 + e.x_advance / 2);
+	cairo_rotate(cr, -M_PI / 2);
+	cairo_show_text(cr, "TPS (median of repeats)");
+	cairo_restore(cr);
+}
+
+/* Column k: its line (a cell without a value breaks it), the spread of the
+ * repeats and a marker at each cell, and its legend entry. */
+static void draw_column(const struct model *m, cairo_t *cr, const struct frame *f, size_t k)
+{
+	const double *rgb = palette[k % ELEMENTSOF(palette)];
+	bool pen = false;
+
+	cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+	cairo_set_line_width(cr, 2);
+	if (k >= ELEMENTSOF(palette)) {
+		static const double dash[] = { 6, 3 };
+
+		cairo_set_dash(cr, dash, 2, 0);
+	}
+	for (size_t r = 0; r < m->nrows; r++) {
+		const struct cell *c = model_cell(m, r, k);
+
+		if (c->n == 0) {
+			pen = false;
+			continue;
+		}
+		(pen ? cairo_line_to : cairo_move_to)(cr, px(f, thread_x(m, r)), py(f, c->median));
+		pen = true;
+	}
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+	cairo_set_line_width(cr, 1);
+	for (size_t r = 0; r < m->nrows; r++) {
+		const struct cell *c = model_cell(m, r, k);
+		double x = px(f, thread_x(m, r));
+
+		if (c->n == 0)
+			continue;
+		cairo_move_to(cr, x, py(f, c->min));
+		cairo_line_to(cr, x, py(f, c->max));
+		cairo_stroke(cr);
+		cairo_arc(cr, x, py(f, c->median), 3.5, 0, 2 * M_PI);
+		cairo_fill(cr);
+	}
+	cairo_move_to(cr, f->right + 15, f->top + 10 + 18 * k);
+	cairo_line_to(cr, f->right + 35, f->top + 10 + 18 * k);
+	cairo_set_line_width(cr, 2);
+	cairo_stroke(cr);
+	cairo_arc(cr, f->right + 25, f->top + 10 + 18 * k, 3.5, 0, 2 * M_PI);
+	cairo_fill(cr);
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_move_to(cr, f->right + 40, f->top + 14 + 18 * k);
+	cairo_show_text(cr, m->cols[k].label);
+}
+
+static void plot(const struct model *m, cairo_t *cr)
+{
+	struct frame f;
+
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, 12);
+	measure(m, cr, &f);
+	draw_axes(m, cr, &f);
+	for (size_t k = 0; k < m->ncols; k++)
+		draw_column(m, cr, &f, k);
+}
+
+static cairo_status_t write_out(void *closure, const unsigned char *data, unsigned int len)
+{
+	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+static int cairo_errno(cairo_status_t s)
+{
+	return s == CAIRO_STATUS_SUCCESS ? 0 : s == CAIRO_STATUS_NO_MEMORY ? -ENOMEM : -EIO;
+}
+
+static int render_plot(const struct model *m, bool png, FILE *out)
+{
+	cairo_surface_t *sf;
+	cairo_t *cr;
+	int r;
+
+	sf = png ? cairo_image_surface_create(CAIRO_FORMAT_ARGB32, PLOT_W, PLOT_H)
+		 : cairo_svg_surface_create_for_stream(write_out, out, PLOT_W, PLOT_H);
+	cr = cairo_create(sf);
+	plot(m, cr);
+	r = cairo_errno(cairo_status(cr));
+	cairo_destroy(cr);
+	if (r == 0 && png)
+		r = cairo_errno(cairo_surface_write_to_png_stream(sf, write_out, out));
+	/* The SVG surface writes its document when it is finished. */
+	cairo_surface_finish(sf);
+	if (r == 0)
+		r = cairo_errno(cairo_surface_status(sf));
+	cairo_surface_destroy(sf);
+	return r;
+}
+
+int render_svg(const struct model *m, const json_t *doc _unused_, const struct report_options *o _unused_, FILE *out)
+{
+	return render_plot(m, false, out);
+}
+
+int render_png(const struct model *m, const json_t *doc _unused_, const struct report_options *o _unused_, FILE *out)
+{
+	return render_plot(m, true, out);
+}

@@ -1,0 +1,141 @@
+/* The renderers of report/, its top floor below the documents
+ * (report/report.h): for each document, run's and compare's, one per
+ * output format, each reading only the judged model (report/model/), and
+ * the cells the text, Markdown and HTML renderers share.  Errors are
+ * negative errno; nothing here logs. */
+#pragma once
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "common/util.h"
+#include "report/model/comparison.h"
+#include "report/model/model.h"
+#include "report/render/format.h"
+
+/* ---- render/table.c: a table of strings ---- */
+
+/* A table of strings, shared by the text, Markdown and HTML renderers. */
+struct table {
+	size_t ncols, n, left; /* left: how many leading columns are words, aligned left */
+	char **cells; /* row-major, row 0 the header */
+	int error;
+};
+
+void table_add(struct table *t, const char *fmt, ...) _printf_(2, 3);
+void table_done(struct table *t);
+void table_print_text(const struct table *t, FILE *out);
+void table_print_markdown(const struct table *t, FILE *out);
+/* The columns table_print_text() takes. */
+size_t table_text_width(const struct table *t);
+
+/* ---- render/cells.c: the cells text, Markdown and HTML share ---- */
+
+/* The widest text table: one wider is printed a row per context (33
+ * contexts of an explain stage are 1,500 columns a row per thread count).
+ * 200, not 100: three contexts with their ratios at 5 repeats are about
+ * 150 wide, a [vary] of two values over two contexts 103, and both read
+ * better a row per thread count (t/062 and t/060 hold them so); from
+ * about five contexts on, a row per context. */
+#define TEXT_WIDTH_MAX 200
+
+/* A table of the report: METRIC_MECHANISM + i is row i of oltp_mechanism_table(). */
+enum metric {
+	METRIC_TPS,
+	METRIC_P95,
+	METRIC_IDLE,
+	METRIC_LOAD,
+	METRIC_THROTTLED,
+	METRIC_CPU,
+	METRIC_NOISE,
+	METRIC_NOISE_CI, /* the two CVs with their intervals (render/cells.c) */
+	METRIC_MECHANISM,
+};
+/* The table of metric what: a row per thread count and a column per
+ * context (with its ratio beside TPS), or, when that is wider than width
+ * columns of text (0: any width), a row per context. */
+int report_table(const struct model *m, enum metric what, size_t width, struct table *t);
+const char *report_table_caption(const struct model *m, enum metric what, char *buf, size_t len);
+/* The tables a report prints, in order: TPS, then what --latency and
+ * --telemetry add.  Returns how many. */
+#define REPORT_METRICS_MAX (6 + OLTP_MECHANISM_MAX)
+size_t report_metric_list(const struct report_options *o, enum metric list[static REPORT_METRICS_MAX]);
+/* "1.05x (0.98-1.12) p=0.11 n.s.", or a gap without a ratio. */
+void add_ratio(struct table *t, const struct stats_ratio *r);
+
+/* A cell of the table METRIC_NOISE_CI, and its caption. */
+void add_noise_interval(struct table *t, const struct cell *c);
+void noise_interval_caption(const struct model *m, char *buf, size_t len);
+/* The heading of the noise verdicts: the method, and across how many. */
+void noise_verdicts_heading(const struct model *m, char *buf, size_t len);
+/* Column k's noise against its baseline's at thread row row, as a
+ * sentence; NULL for a column without a baseline. */
+#define NOISE_SENTENCE_MAX 512
+const char *noise_verdict_text(const struct model *m, size_t row, size_t k, char *buf, size_t len);
+
+/* ---- the renderers of run's document: the model of its results
+ * directory, the document beside it for what only it holds ---- */
+typedef int render_run_fn(const struct model *m, const json_t *doc, const struct report_options *o, FILE *out);
+
+/* render/text.c: a table per metric, the verdicts' notes, the noise,
+ * the failed steps, the placement differences, the host's calibration. */
+render_run_fn render_text, render_markdown;
+/* render/noise_text.c: the noise section of the text and Markdown
+ * report: both noises, with intervals, the verdicts, the noisy steps and
+ * what to do about them. */
+int print_noise(const struct model *m, bool markdown, FILE *out);
+/* render/csv.c, render/json.c, render/plot.c (SVG and PNG). */
+render_run_fn render_csv, render_json, render_svg, render_png;
+/* render/page.c: the page of a run: the model's tables and figures, with
+ * what only the document holds (the experiment, the host, the per-second
+ * TPS of every step, how to reproduce it). */
+render_run_fn render_html;
+
+/* ---- the renderers of compare's document (report/model/comparison.h) ---- */
+typedef int render_compare_fn(const struct comparison *c, const struct report_options *o, FILE *out);
+
+/* render/compare.c, and render/compare_page.c the one HTML page. */
+render_compare_fn compare_text, compare_markdown, compare_csv, compare_json, compare_html;
+
+/* ---- render/csv.c ---- */
+
+/* One field, quoted when it holds a comma, a quote or a line break. */
+void csv_field(FILE *out, const char *s);
+/* ",v" with decimals, or "," alone for NAN. */
+void csv_number(FILE *out, double v, int decimals);
+/* The verdict's fields after CSV_VERDICT_HEADER: ",ratio,lo,hi,p,df,level,significant". */
+#define CSV_VERDICT_HEADER "ratio,ratio_lo,ratio_hi,p,df,level,significant,p_raw,family,mde,sigma"
+/* The same against the first vary value, with the column it is against. */
+#define CSV_VARY_VERDICT_HEADER                                                                            \
+	"vary_first,vary_ratio,vary_ratio_lo,vary_ratio_hi,vary_p,vary_df,vary_level,vary_significant,vary_p_raw," \
+	"vary_family,vary_mde,vary_sigma"
+void csv_verdict(FILE *out, const struct stats_ratio *r, double level);
+
+/* ---- render/json.c ---- */
+
+json_t *real_or_null(double v);
+/* The verdict's keys into o: ratio, ratio_lo, ratio_hi, p, df, verdict,
+ * significant, p_raw, family, interval_level, sigma, mde. */
+int json_put_verdict(json_t *o, const struct stats_ratio *r);
+/* Indented, with a final newline; -EIO if the write failed. */
+int dump_json(json_t *j, FILE *out);
+
+/* ---- render/hosts.c: compare's host x context interaction ---- */
+
+/* "service over shell: 1.24x (1.18-1.30) on epyc-1, 0.90x (0.86-0.94) on
+ * xeon-2; the hosts differ by 1.38x (1.29-1.47), p=0.001" for host d of row,
+ * or what it could have detected when they do not differ. */
+int host_row_sentence(const struct host_model *h, const struct host_row *row, size_t d, char **ret);
+/* The table, a sentence per row and other host, and what was not compared. */
+int hosts_text(const struct host_model *h, const char *baseline, bool markdown, FILE *out);
+/* Records host_ratio and host_differ, in compare's CSV columns. */
+void hosts_csv(const struct host_model *h, FILE *out);
+/* doc's member "hosts". */
+int hosts_json(const struct host_model *h, json_t *doc);
+
+/* ---- render/saturation.c ---- */
+
+/* m's saturated steps in a sentence (label: the host's, NULL for one);
+ * nothing when there are none. */
+void print_saturated(const struct model *m, const char *label, bool markdown, FILE *out);
