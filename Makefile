@@ -121,6 +121,8 @@ fuzz:
 	printf '\003CPUQuota=50%%' >build-fuzz/corpus/prop
 	for f in t/fixtures/results/*.json; do { printf '\005'; cat "$$f"; } >build-fuzz/corpus/results-$$(basename "$$f"); \
 		{ printf '\006'; cat "$$f"; } >build-fuzz/corpus/expjson-$$(basename "$$f"); done
+	{ printf '\007'; cat t/fixtures/results/experiment.json; printf '\036'; cat t/fixtures/results/step.json; \
+		printf '\036'; cat t/fixtures/results/placement.json; } >build-fuzz/corpus/results-dir
 	cp fuzz/regress/* build-fuzz/corpus/
 	./build-fuzz/parsers -max_total_time=$(FUZZ_TIME) -max_len=16384 -print_final_stats=1 build-fuzz/corpus
 

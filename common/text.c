@@ -86,6 +86,21 @@ char *text_escape(const char *s)
 	return out;
 }
 
+void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
 bool text_is_printable(const char *s)
 {
 	size_t len = strlen(s);

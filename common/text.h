@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* The offset of the first byte of s[0..len) that is not part of valid
  * UTF-8 (overlong forms, surrogates and code points past U+10FFFF are
@@ -18,6 +19,11 @@ int text_first_control(const char *s);
 
 /* Valid UTF-8 without a control character: what may reach a terminal as it is. */
 bool text_is_printable(const char *s);
+
+/* One CSV field, RFC 4180's way: quoted when it holds a comma, a quote or
+ * a line break, a quote in it doubled.  The one writer of CSV fields (the
+ * reports' and results.csv). */
+void csv_field(FILE *out, const char *s);
 
 /* s for a message: what is not printable (a control character, a byte
  * that is not UTF-8, a backslash) as \xNN, the rest as it is.  NULL: out

@@ -4,12 +4,17 @@
  * NAME=VALUE properties), 4 a pgbench report, 5 a results file (a step, a
  * placement, experiment.json, host.json) as report reads it, rendered in
  * every text format when it passes, 6 experiment.json as explain and --resume
- * read it back.  `make fuzz` builds and runs it. */
+ * read it back, 7 a whole results directory (its files, parts of the input
+ * between 0x1e bytes) as report, explain RESULTS and explain's report read
+ * it.  `make fuzz` builds and runs it. */
 #include <libgen.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
 #include "experiment/experiment.h"
+#include "explain/code.h"
+#include "explain/factors.h"
+#include "explain/record.h"
 #include "store/results.h"
 #include "report/report.h"
 #include "oltp/oltp.h"
@@ -141,6 +146,90 @@ static void fuzz_experiment_json(const uint8_t *data, size_t len)
 	unlink(exp_path);
 }
 
+/* The files of a results directory, in the order of the input's parts. */
+static const char *const dir_files[] = { "experiment.json", "steps/a-v1-r1-t1.json", "placements/a-v1-r1.json",
+					 "host.json", "schedule.json", "steps/a-v1-r2-t1.json", "placements/b-v1-r1.json",
+					 "explain.json" };
+
+/* dir made from the input's parts (files missing where it has fewer). */
+static int write_dir(const char *dir, const uint8_t *data, size_t len)
+{
+	_cleanup_free_ char *steps = NULL, *places = NULL;
+
+	if (xasprintf(&steps, "%s/steps", dir) < 0 || xasprintf(&places, "%s/placements", dir) < 0)
+		return -ENOMEM;
+	mkdir(dir, 0700);
+	mkdir(steps, 0700);
+	mkdir(places, 0700);
+	for (size_t i = 0; i < ELEMENTSOF(dir_files) && len > 0; i++) {
+		const uint8_t *end = memchr(data, 0x1e, len);
+		size_t n = end ? (size_t)(end - data) : len;
+		_cleanup_free_ char *path = NULL;
+		FILE *f;
+
+		if (xasprintf(&path, "%s/%s", dir, dir_files[i]) < 0 || !(f = fopen(path, "we")))
+			return -ENOMEM;
+		fwrite(data, 1, n, f);
+		fclose(f);
+		data += end ? n + 1 : n;
+		len -= end ? n + 1 : n;
+	}
+	return 0;
+}
+
+static void remove_dir(const char *dir)
+{
+	char path[128];
+
+	for (size_t i = 0; i < ELEMENTSOF(dir_files); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, dir_files[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/steps", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/placements", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
+/* The directory as report reads it (rendered when it loads), as explain
+ * RESULTS --from a --to b reads its experiment and placements and checks
+ * the code they name, and as explain's report reads explain.json. */
+static void fuzz_results_dir(const uint8_t *data, size_t len)
+{
+	_cleanup_free_ char *base = strdup(scratch_file()), *dir = NULL, *why = NULL, *msg = NULL, *pa_path = NULL,
+			    *pb_path = NULL;
+	struct placement pa = {}, pb = {};
+	struct explain_record rec;
+	struct experiment e;
+	json_t *doc = NULL;
+	FILE *null = fopen("/dev/null", "we");
+
+	if (!base || !null || xasprintf(&dir, "%s/results", dirname(base)) < 0 || write_dir(dir, data, len) < 0)
+		goto out;
+	if (results_load(dir, &doc, &why) >= 0) {
+		struct report_options o = { .format = REPORT_TEXT, .latency = true, .telemetry = true };
+
+		report_render(doc, &o, null);
+		json_decref(doc);
+	}
+	if (experiment_from_results(dir, &e, &msg) >= 0) {
+		if (factors_load_placement(dir, "a", &pa, &pa_path) >= 0 && factors_load_placement(dir, "b", &pb, &pb_path) >= 0)
+			(void)explain_check_code(dir, &e, &pa, pa_path, &pb, pb_path, false);
+		placement_done(&pa);
+		placement_done(&pb);
+		experiment_done(&e);
+	}
+	free(why);
+	why = NULL;
+	(void)explain_record_read(dir, &rec, &why);
+out:
+	if (null)
+		fclose(null);
+	if (dir)
+		remove_dir(dir);
+}
+
 static void fuzz_values(const char *text)
 {
 	long list[CPU_LIST_MAX];
@@ -171,7 +260,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text = strndup((const char *)data + 1, size - 1); /* NUL-terminated, stops at an inner NUL */
 	if (!text)
 		return 0;
-	switch (data[0] % 7) {
+	switch (data[0] % 8) {
 	case 0:
 		fuzz_experiment(data + 1, size - 1);
 		break;
@@ -189,6 +278,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 6:
 		fuzz_experiment_json(data + 1, size - 1);
+		break;
+	case 7:
+		fuzz_results_dir(data + 1, size - 1);
 		break;
 	default:
 		fuzz_values(text);

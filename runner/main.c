@@ -18,6 +18,10 @@ int main(int argc, char **argv)
 {
 	_cleanup_free_ char *msg = NULL;
 
+	/* Root's files are written 0644 and the datadir's by the server's
+	 * account: a umask of 000 in the caller's shell makes neither
+	 * world-writable. */
+	umask(022);
 	if (argc < 2) {
 		fprintf(stderr, "slicebench: no verb given\n");
 		usage(stderr);

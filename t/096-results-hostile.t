@@ -5,13 +5,17 @@
 # with its file and JSON path and exit 2, never a table of nonsense; explain
 # DIR --from --to refuses code the directory names (a planted LD_PRELOAD
 # library, LD_LIBRARY_PATH=., a planted server binary) unless
-# --trust-results-code; --resume
+# --trust-results-code; a step copied, linked, of 100 MB or disagreeing
+# with experiment.json, a host.json that is a link to a root-only file, a
+# FIFO, not JSON (its content never quoted) or holds an escape sequence,
+# an explain.json (named by its key), report -o through a link, compare of
+# one directory twice or of a name with an escape: each refused; --resume
 # of no directory and a run that fails at set-up leave no directory behind.
 # Prerequisites: ROOT (run), python3.
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
 needs BINARY ROOT
-echo "1..30"
+echo "1..37"
 server_scratch
 trap 'rm -rf "$scratch"' EXIT
 fx=$top/t/fixtures/results
@@ -102,6 +106,32 @@ timeout 20 "$SLICEBENCH" compare "$scratch/good" "$scratch/host-fifo" >"$scratch
 [ $rc = 2 ] && grep -qF "host.json: not a regular file" "$scratch/out"
 ok $? "compare refuses the FIFO too, without hanging (exit $rc)" "$scratch/out"
 
+# report -o through a link (it overwrote the link's target), compare of
+# one directory twice or of a name with an escape sequence, an explain.json
+# refused without naming its key, a host.json string with an escape.
+printf 'root only\n' >"$scratch/target"; chmod 0600 "$scratch/target"
+ln -s "$scratch/target" "$scratch/report-link"
+"$SLICEBENCH" report "$scratch/good" -o "$scratch/report-link" >"$scratch/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "report-link: a symbolic link" "$scratch/out" && [ "$(cat "$scratch/target")" = "root only" ]
+ok $? "report -o LINK is refused, its target untouched (exit $rc)" "$scratch/out"
+"$SLICEBENCH" report "$scratch/good" -o "$scratch/report.txt" >"$scratch/out" 2>&1 &&
+	[ -f "$scratch/report.txt" ] && [ ! -L "$scratch/report.txt" ] && grep -q threads "$scratch/report.txt"
+ok $? "report -o FILE writes the file" "$scratch/out"
+"$SLICEBENCH" compare "$scratch/good" "$scratch/good/" >"$scratch/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "are the same directory" "$scratch/out"
+ok $? "compare refuses one directory given twice (exit $rc)" "$scratch/out"
+cp -r "$scratch/good" "$scratch/$(printf 'esc\033[31m')"
+"$SLICEBENCH" compare "$scratch/good" "$scratch/$(printf 'esc\033[31m')" >"$scratch/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -qF 'esc\x1b[31m: a control character' "$scratch/out" && ! grep -q $'\e' "$scratch/out"
+ok $? "compare refuses a name with an escape sequence, showing it escaped (exit $rc)" "$scratch/out"
+hostile host-escape "printf '{\"hostname\": \"\\\\u001b[2Jbox\"}' >host.json" 'host.json: $.hostname: text without a control character'
+mkdir -p "$scratch/explained"
+printf '{"format_version": 1, "experiment": "svs", "a": "a", "b": "b", "hybrids": "raw", "unmovable": "", "confidence": 0.95, "width": 7, "closure_is_a": false, "factors": [], "stages": []}' \
+	>"$scratch/explained/explain.json"
+"$SLICEBENCH" report "$scratch/explained" >"$scratch/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -qF 'explain.json: $.width (above 0, at most 1): not as explain writes it' "$scratch/out"
+ok $? "an explain.json with a bad width is refused naming the key (exit $rc)" "$scratch/out"
+
 # Issue 37, high 1: explain DIR --from A --to B re-measures, and the
 # directory chooses no code: a planted library in a placement's
 # LD_PRELOAD (one that marks its loading), a planted server binary in
@@ -143,6 +173,8 @@ explained spec "spec/experiment.json: service: Environment=LD_PRELOAD=$scratch/p
 
 sent "$scratch/binary" "e['server']['binary'] = '$scratch/mariadbd'"
 explained binary "binary/experiment.json: binary: $scratch/mariadbd: refused, since what it names runs as the server"
+sent "$scratch/other-binary" "e['server']['binary'] = '/usr/bin/perl'"
+explained other-binary "other-binary/experiment.json: binary=/usr/bin/perl chooses the program the server runs, and is not mariadb's own"
 host_lib=$(ls /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 2>/dev/null || echo libc.so.6)
 sent "$scratch/host" "pa['env.LD_PRELOAD'] = '$host_lib'"
 "$SLICEBENCH" explain "$scratch/host" --from service --to weighted --what-if >"$scratch/out" 2>&1

@@ -6,6 +6,7 @@
 #include "report/report.h"
 #include "stats/stats.h"
 #include "store/results.h"
+#include "common/text.h"
 #include "common/util.h"
 #include "explain/explain.h"
 #include "explain/record.h"
@@ -120,16 +121,35 @@ static int load_exit_status(int r)
 	return r == -EBADMSG || r == -ENOENT || r == -ENOTDIR ? EXIT_USAGE : verb_exit_status(r);
 }
 
+/* -o FILE, before anything is read: a new file or a regular one, replaced
+ * through a temporary and a rename; never a symbolic link, whose target
+ * root would overwrite, nor a device or a FIFO.  Usage error if not. */
+static int output_check(const struct cli_verb *v, const char *output)
+{
+	struct stat st;
+
+	if (!output || (lstat(output, &st) < 0 && errno == ENOENT))
+		return 0;
+	if (S_ISLNK(st.st_mode))
+		return cli_usage_error(v, "-o %s: a symbolic link (root would write where it points); give the file itself",
+				       output);
+	if (!S_ISREG(st.st_mode))
+		return cli_usage_error(v, "-o %s: not a regular file", output);
+	return 0;
+}
+
 /* text (len bytes) to output, or standard output when NULL: a page is
  * written whole or not at all. */
 static int write_output(const char *verb, const char *output, const char *text, size_t len)
 {
-	_cleanup_fclose_ FILE *f = NULL;
+	int r;
 
-	if (output && !(f = fopen(output, "we")))
-		return log_error_errno(-errno, "%s: cannot write %s: %m", verb, output);
-	if (fwrite(text, 1, len, f ? f : stdout) != len || fflush(f ? f : stdout) != 0)
-		return log_error_errno(-EIO, "%s: cannot write %s: %m", verb, output ? output : "the output");
+	if (output) {
+		r = write_file_atomic(output, text, len);
+		return r < 0 ? log_error_errno(r, "%s: cannot write %s: %m", verb, output) : 0;
+	}
+	if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0)
+		return log_error_errno(-EIO, "%s: cannot write the output: %m", verb);
 	return 0;
 }
 
@@ -203,6 +223,8 @@ int verb_report(int argc, char **argv)
 	a.ro.source = argv[first];
 	if (a.ro.format == REPORT_PNG && !a.output && isatty(STDOUT_FILENO))
 		return cli_usage_error(&cli_report, "--format png writes binary; give -o FILE"), EXIT_USAGE;
+	if (output_check(&cli_report, a.output) < 0)
+		return EXIT_USAGE;
 	return load_exit_status(report(argv[first], &a));
 }
 
@@ -298,6 +320,28 @@ static int compare(char **dirs, size_t n, const struct report_args *a)
 	return r;
 }
 
+/* The directories' names are the columns'; one directory given twice (by
+ * two paths, or one) would stand as two hosts that agree perfectly. */
+static int same_twice(char *const *dirs, size_t n)
+{
+	struct stat a, b;
+
+	/* A column is named after its directory: no escape sequence there. */
+	for (size_t i = 0; i < n; i++)
+		if (!text_is_printable(dirs[i])) {
+			_cleanup_free_ char *shown = text_escape(dirs[i]);
+
+			return cli_usage_error(&cli_compare, "%s: a control character or a byte not UTF-8 in the name, "
+							     "which names its column", strempty(shown));
+		}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (stat(dirs[i], &a) == 0 && stat(dirs[j], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+				return cli_usage_error(&cli_compare, "%s and %s are the same directory: compare takes each "
+								     "host's once", dirs[i], dirs[j]);
+	return 0;
+}
+
 int verb_compare(int argc, char **argv)
 {
 	struct report_args a = {};
@@ -316,5 +360,7 @@ int verb_compare(int argc, char **argv)
 		return cli_usage_error(&cli_compare, "--format %s is for report; compare prints %s",
 				       report_format_to_string(a.ro.format),
 				       document_formats(&document_compare, formats, sizeof(formats))), EXIT_USAGE;
+	if (output_check(&cli_compare, a.output) < 0 || same_twice(argv + first, (size_t)(argc - first)) < 0)
+		return EXIT_USAGE;
 	return load_exit_status(compare(argv + first, (size_t)(argc - first), &a));
 }

@@ -84,10 +84,11 @@ static int sections_to_json(const struct experiment *e, json_t *j)
 
 static json_t *vary_to_json(const struct experiment *e)
 {
-	json_t *values = json_array();
+	json_t *values;
 
 	if (!e->n_vary)
 		return json_null();
+	values = json_array();
 	for (size_t i = 0; values && i < e->n_vary; i++)
 		json_array_append_new(values, json_string(e->vary_values[i]));
 	/* mode only when not the default, so that runs made before it resume. */

@@ -1,5 +1,6 @@
 /* What a results directory may choose when explain re-measures from it
  * (see code.h). */
+#include <limits.h>
 #include <stdio.h>
 
 #include "explain/code.h"
@@ -63,6 +64,35 @@ static void check_spec(const struct context_spec *c, const char *file, bool trus
 	}
 }
 
+/* The same program as the engine's own (mysqld is mariadbd here)? */
+static bool same_program(const char *a, const char *b)
+{
+	_cleanup_free_ char *pa = NULL, *pb = NULL, *ra = NULL, *rb = NULL;
+
+	if (!executable_in_path(a, &pa) || !executable_in_path(b, &pb))
+		return false;
+	ra = realpath(pa, NULL);
+	rb = realpath(pb, NULL);
+	return ra && rb && streq(ra, rb);
+}
+
+/* The server's binary: the host's own engine's, unless trusted. */
+static void check_binary(const struct experiment *e, const char *file, bool trusted, unsigned *bad)
+{
+	const struct server_engine *engine = server_engine_named(e->engine);
+
+	if (!e->binary || !engine || same_program(e->binary, engine->binary))
+		return;
+	if (trusted) {
+		log_warning("explain: %s: binary=%s is not %s's own (%s); taken, as --%s says", file, e->binary, engine->name,
+			    engine->binary, EXPLAIN_TRUST_OPTION);
+		return;
+	}
+	log_error("explain: %s: binary=%s chooses the program the server runs, and is not %s's own (%s)", file,
+		  e->binary, engine->name, engine->binary);
+	(*bad)++;
+}
+
 int explain_check_code(const char *dir, const struct experiment *e, const struct placement *pa, const char *pa_path,
 		       const struct placement *pb, const char *pb_path, bool trusted)
 {
@@ -71,6 +101,7 @@ int explain_check_code(const char *dir, const struct experiment *e, const struct
 
 	if (xasprintf(&file, "%s/experiment.json", dir) < 0)
 		return log_error_errno(-ENOMEM, "explain: %m");
+	check_binary(e, file, trusted, &bad);
 	for (size_t i = 0; i < e->n_contexts; i++)
 		check_spec(&e->contexts[i], file, trusted, &bad);
 	for (size_t i = 0; i < e->n_proxies; i++)

@@ -1,6 +1,6 @@
 /* What a results directory may choose when explain re-measures from it:
- * no code.  The server's binary is experiment.json's only if root alone
- * could have put it there (the parser's check); every setting that names
+ * no code.  The server's binary is the engine's own on this host (and the
+ * parser's check: root alone could have put it there); every setting that names
  * code (an LD_* or PATH variable of a placement's environment or of a
  * section's Environment=, an EnvironmentFile=) is taken when it names only
  * the host's code (common/trust.h), and otherwise shown and refused unless

@@ -1,8 +1,10 @@
 /* An explanation as JSON (explain/sentences.h): the gap with its interval
- * and verdict, every factor with its label, its position in the mix names,
- * its share and interval, the pairs, the set named with its share and
- * interval, and whether an interaction is claimed.  What makes the
- * statistics testable from a directory alone. */
+ * and verdict (and the screen's, which the shares are of), every factor
+ * with its label, its position in the mix names, its share and interval,
+ * the pairs, the set named with its share, its interval and the gap and
+ * stage they are from, whether an interaction is claimed, and each mix's
+ * failed starts.  What makes the statistics testable from a directory
+ * alone. */
 #include <math.h>
 
 #include "explain/sentences.h"
@@ -127,14 +129,13 @@ json_t *sentences_json(const struct explain_record *rec, const struct analysis_i
 	bool claimed = false;
 	json_t *pairs = pairs_json(rec, x, &claimed), *j;
 
-	j = json_pack("{s:i, s:s, s:s, s:s, s:s, s:I, s:f, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:b, s:o, s:o, s:o, "
-			 "s:o}",
-			 "format_version", EXPLAIN_RECORD_VERSION, "kind", "explanation", "experiment", rec->experiment,
-			 "a", rec->a, "b", rec->b, "threads", (json_int_t)rec->threads, "confidence", rec->level, "gap",
-			 ratio_json(&x->gap), "screen_gap", ratio_json(&x->screen_gap), "starts", (json_int_t)x->n_starts, "mixes", (json_int_t)x->n_mixes,
-			 "factors", factors_json(rec, x), "pairs", pairs, "named", named_json(rec, x),
-			 "interaction_claimed", claimed, "closure", share_json(&x->closure), "closure_to_a",
-			 ratio_json(&x->closure_to_a), "sigma", num(x->sigma), "df", num(x->df));
+	j = json_pack("{s:i, s:s, s:s, s:s, s:s, s:I, s:f, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
+		      "format_version", EXPLAIN_RECORD_VERSION, "kind", "explanation", "experiment", rec->experiment, "a",
+		      rec->a, "b", rec->b, "threads", (json_int_t)rec->threads, "confidence", rec->level, "gap",
+		      ratio_json(&x->gap), "screen_gap", ratio_json(&x->screen_gap), "starts", (json_int_t)x->n_starts,
+		      "mixes", (json_int_t)x->n_mixes, "factors", factors_json(rec, x), "pairs", pairs, "named",
+		      named_json(rec, x), "interaction_claimed", claimed, "closure", share_json(&x->closure),
+		      "closure_to_a", ratio_json(&x->closure_to_a), "sigma", num(x->sigma), "df", num(x->df));
 	if (j && (json_object_set_new(j, "failures", failures_json(rec, in)) < 0 ||
 		  json_object_set_new(j, "ends_failed", json_boolean(x->ends_failed)) < 0)) {
 		json_decref(j);

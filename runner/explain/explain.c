@@ -172,19 +172,24 @@ static int read_placements(struct explainer *x, bool placed)
 {
 	_cleanup_free_ char *path = NULL, *path_b = NULL, *from = NULL;
 	struct design d = { .masks = { 0, EXPLAIN_A }, .n = 2 };
-	int r;
+	int r, failed = 0;
 
 	if (!placed) {
 		printf("Starting %s and %s once each to read their placements (%s/placed)\n", x->args.a, x->args.b, x->dir);
-		r = run_stage(x, "placed", &d, 1, true);
+		failed = r = run_stage(x, "placed", &d, 1, true);
 		if (r < 0)
-			return r; /* a failed step still records its placement */
+			return r; /* a failed step still records its placement, once its server started */
 	}
 	if (placed ? !(from = strdup(x->args.experiment)) : xasprintf(&from, "%s/placed", x->dir) < 0)
 		return log_error_errno(-ENOMEM, "explain: %m");
 	r = factors_load_placement(from, placed ? x->args.a : "a", &x->pa, &path);
 	if (r >= 0)
 		r = factors_load_placement(from, placed ? x->args.b : "b", &x->pb, &path_b);
+	if (r == -ENOENT && failed > 0)
+		return log_error("explain: %s's server did not start, so it has no placement (%s): nothing to explain; "
+				 "slicebench report %s/placed says why", path_b ? x->args.b : x->args.a,
+				 strempty(path_b ? path_b : path), x->dir),
+		       -EIO;
 	if (r < 0)
 		return log_error("explain: cannot read the placement %s: %s", strempty(path_b ? path_b : path),
 				 strerror(-r)),

@@ -34,7 +34,8 @@ int explain_run(const struct explain_args *a);
  * write to out failed. */
 int explain_report(const char *dir, bool json, double level, double width, FILE *out, char **ret_why);
 /* The same as one HTML page (report/render/html.h): the gap, its shares as a
- * waterfall from B to A, the mixes and their TPS.  Errors as explain_report(). */
+ * waterfall from B to A (withheld without a significant gap), the failed
+ * starts, the mixes and their TPS.  Errors as explain_report(). */
 int explain_report_html(const char *dir, double level, double width, FILE *out, char **ret_why);
 
 /* Explain directories of the same experiment and pair from n hosts

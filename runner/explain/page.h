@@ -1,7 +1,8 @@
 /* An explanation as one HTML page (report/render/html.h): the gap, its shares as
  * a waterfall from B to A (each factor alone with its interval, what they
  * add together beyond that, the rest the closure does not reach), the
- * table of shares and pairs, explain's own sentences, and every stage's
+ * table of shares and pairs (withheld, and why, without a significant
+ * gap), explain's own sentences, the failed starts, and every stage's
  * mixes with their TPS. */
 #pragma once
 

@@ -81,32 +81,45 @@ static bool copy_string(const json_t *j, const char *key, char *buf, size_t len)
 	return s && strlen(s) < len && snprintf(buf, len, "%s", s) >= 0;
 }
 
-static int read_factors(const json_t *j, struct explain_record *r)
+/* The JSON path of what is wrong, into bad (the caller's message names it). */
+static int _printf_(3, 4) refuse_at(char *bad, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(bad, len, fmt, ap);
+	va_end(ap);
+	return -EBADMSG;
+}
+
+static int read_factors(const json_t *j, struct explain_record *r, char *bad, size_t len)
 {
 	const json_t *a = json_object_get(j, "factors"), *f;
 	size_t i;
 
 	if (!json_is_array(a) || json_array_size(a) == 0 || json_array_size(a) > FACTORS_MAX)
-		return -EBADMSG;
+		return refuse_at(bad, len, "$.factors (an array of 1 to %d)", FACTORS_MAX);
 	r->n_factors = json_array_size(a);
 	json_array_foreach(a, i, f) {
-		if (!copy_string(f, "label", r->labels[i], sizeof(r->labels[i])) ||
-		    !copy_string(f, "detail", r->details[i], sizeof(r->details[i])) ||
-		    json_integer_value(json_object_get(f, "position")) != (json_int_t)i)
-			return -EBADMSG;
+		if (!copy_string(f, "label", r->labels[i], sizeof(r->labels[i])))
+			return refuse_at(bad, len, "$.factors[%zu].%s", i, "label");
+		if (!copy_string(f, "detail", r->details[i], sizeof(r->details[i])))
+			return refuse_at(bad, len, "$.factors[%zu].%s", i, "detail");
+		if (json_integer_value(json_object_get(f, "position")) != (json_int_t)i)
+			return refuse_at(bad, len, "$.factors[%zu].%s", i, "position");
 		r->proxy[i] = json_is_true(json_object_get(f, "proxy")); /* absent before the chain: the server's */
 	}
 	return 0;
 }
 
-static int read_stages(const json_t *j, struct explain_record *r)
+static int read_stages(const json_t *j, struct explain_record *r, char *bad, size_t len)
 {
 	const json_t *a = json_object_get(j, "stages"), *st;
 	unsigned all = (1u << r->n_factors) - 1;
 	size_t i;
 
 	if (!json_is_array(a))
-		return -EBADMSG;
+		return refuse_at(bad, len, "$.stages (an array)");
 	json_array_foreach(a, i, st) {
 		const char *name = json_string_value(json_object_get(st, "name"));
 		json_int_t f = json_integer_value(json_object_get(st, "factors")),
@@ -116,21 +129,59 @@ static int read_stages(const json_t *j, struct explain_record *r)
 
 		while (s < _STAGE_MAX && !streq_ptr(name, stage_names[s]))
 			s++;
-		if (s == _STAGE_MAX || f <= 0 || (f & ~(json_int_t)all) || set < 0 || (set & ~f) || wanted < 0 ||
-		    wanted > 1000)
-			return -EBADMSG;
+		if (s == _STAGE_MAX)
+			return refuse_at(bad, len, "$.stages[%zu].%s", i, "name");
+		if (f <= 0 || (f & ~(json_int_t)all))
+			return refuse_at(bad, len, "$.stages[%zu].%s", i, "factors");
+		if (set < 0 || (set & ~f))
+			return refuse_at(bad, len, "$.stages[%zu].%s", i, "set");
+		if (wanted < 0 || wanted > 1000)
+			return refuse_at(bad, len, "$.stages[%zu].%s", i, "rounds_wanted");
 		r->stage[s] = (struct stage_record){ .present = true, .factors = (unsigned)f, .set = (unsigned)set,
 						     .rounds_wanted = (unsigned)wanted };
 	}
-	return r->stage[STAGE_SCREEN].present || r->stage[STAGE_FRACTION].present ? 0 : -EBADMSG;
+	return r->stage[STAGE_SCREEN].present || r->stage[STAGE_FRACTION].present
+		       ? 0
+		       : refuse_at(bad, len, "$.stages (a screen or a fraction among them)");
+}
+
+/* The top-level members, each refused by its JSON path. */
+static int read_members(const json_t *j, struct explain_record *r, char *bad, size_t len)
+{
+	const json_t *proxy = json_object_get(j, "proxy_hybrids");
+	const char *key = NULL;
+
+	r->level = json_number_value(json_object_get(j, "confidence"));
+	r->width = json_number_value(json_object_get(j, "width"));
+	if (json_integer_value(json_object_get(j, "format_version")) != EXPLAIN_RECORD_VERSION)
+		key = "format_version (" STRINGIFY(EXPLAIN_RECORD_VERSION) ")";
+	else if (!copy_string(j, "experiment", r->experiment, sizeof(r->experiment)))
+		key = "experiment";
+	else if (!copy_string(j, "a", r->a, sizeof(r->a)))
+		key = "a";
+	else if (!copy_string(j, "b", r->b, sizeof(r->b)))
+		key = "b";
+	else if (!copy_string(j, "hybrids", r->hybrids, sizeof(r->hybrids)))
+		key = "hybrids";
+	else if (!copy_string(j, "unmovable", r->unmovable, sizeof(r->unmovable)))
+		key = "unmovable";
+	else if (!(r->level > 0 && r->level < 1))
+		key = "confidence (above 0 and below 1)";
+	else if (!(r->width > 0 && r->width <= 1))
+		key = "width (above 0, at most 1)";
+	else if (!json_is_boolean(json_object_get(j, "closure_is_a")))
+		key = "closure_is_a (true or false)";
+	else if (proxy && !copy_string(j, "proxy_hybrids", r->proxy_hybrids, sizeof(r->proxy_hybrids)))
+		key = "proxy_hybrids";
+	return key ? refuse_at(bad, len, "$.%s", key) : 0;
 }
 
 int explain_record_read(const char *dir, struct explain_record *ret, char **ret_why)
 {
 	_cleanup_free_ char *path = NULL;
+	char bad[96] = "";
 	json_t *j;
-	double level, width;
-	int r = 0;
+	int r;
 
 	*ret = (struct explain_record){};
 	if (xasprintf(&path, "%s/" EXPLAIN_RECORD, dir) < 0)
@@ -143,29 +194,17 @@ int explain_record_read(const char *dir, struct explain_record *ret, char **ret_
 	}
 	if (!j)
 		return -EBADMSG;
-	level = json_number_value(json_object_get(j, "confidence"));
-	width = json_number_value(json_object_get(j, "width"));
-	if (json_integer_value(json_object_get(j, "format_version")) != EXPLAIN_RECORD_VERSION ||
-	    !copy_string(j, "experiment", ret->experiment, sizeof(ret->experiment)) ||
-	    !copy_string(j, "a", ret->a, sizeof(ret->a)) || !copy_string(j, "b", ret->b, sizeof(ret->b)) ||
-	    !copy_string(j, "hybrids", ret->hybrids, sizeof(ret->hybrids)) ||
-	    !copy_string(j, "unmovable", ret->unmovable, sizeof(ret->unmovable)) || !(level > 0 && level < 1) ||
-	    !(width > 0 && width <= 1) || !json_is_boolean(json_object_get(j, "closure_is_a")) ||
-	    (json_object_get(j, "proxy_hybrids") &&
-	     !copy_string(j, "proxy_hybrids", ret->proxy_hybrids, sizeof(ret->proxy_hybrids))))
-		r = -EBADMSG;
+	r = read_members(j, ret, bad, sizeof(bad));
 	ret->threads = (long)json_integer_value(json_object_get(j, "threads"));
-	ret->level = level;
-	ret->width = width;
 	ret->closure_is_a = json_is_true(json_object_get(j, "closure_is_a"));
 	ret->seed = (uint64_t)json_integer_value(json_object_get(j, "seed"));
 	if (r >= 0)
-		r = read_factors(j, ret);
+		r = read_factors(j, ret, bad, sizeof(bad));
 	if (r >= 0)
-		r = read_stages(j, ret);
+		r = read_stages(j, ret, bad, sizeof(bad));
 	json_decref(j);
 	if (r < 0)
-		xasprintf(ret_why, "%s: not as explain writes it", path);
+		xasprintf(ret_why, "%s: %s: not as explain writes it", path, bad);
 	return r;
 }
 

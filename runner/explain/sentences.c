@@ -206,7 +206,7 @@ static bool set_alone(const struct explain_record *rec, const struct explanation
 struct set_pairs {
 	char claimed[512], small[512], open[512]; /* "f0 x f1 22% (3-42%), ..." of each kind */
 	size_t n, n_claimed, n_small;
-	double open_mde; /* the largest interaction an open pair's rounds tell at STATS_POWER; NAN: none */
+	double open_mde; /* of the widest open pair: the interaction its rounds detect at STATS_POWER; NAN: none */
 };
 
 static void add_pair(char *buf, size_t len, const struct explain_record *rec, size_t j, size_t k,
@@ -220,7 +220,7 @@ static void add_pair(char *buf, size_t len, const struct explain_record *rec, si
 
 /* Every pair of the set, as the table judged it: claimed, shown within
  * +-ANALYSIS_SMALL, or neither. */
-static void set_pairs(const struct explain_record *rec, const struct explanation *x, struct set_pairs *sp)
+static void judge_pairs(const struct explain_record *rec, const struct explanation *x, struct set_pairs *sp)
 {
 	*sp = (struct set_pairs){ .open_mde = NAN };
 	for (size_t j = 0; j < rec->n_factors; j++)
@@ -258,7 +258,7 @@ static void print_set_parts(const struct explain_record *rec, const struct expla
 	struct set_pairs sp;
 	double more;
 
-	set_pairs(rec, x, &sp);
+	judge_pairs(rec, x, &sp);
 	if (sp.n == 0)
 		return;
 	if (sp.n_claimed && small)

@@ -231,6 +231,16 @@ static int runner_setup(struct runner *rn)
 	return 0;
 }
 
+static size_t steps_not_counted(const json_t *doc)
+{
+	const json_t *s;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(doc, "steps"), i, s)
+		n += !results_step_counted(s);
+	return n;
+}
+
 /* The rounds, and the document of record for the caller. */
 static int runner_measure(struct runner *rn, struct run_options *o)
 {
@@ -245,13 +255,16 @@ static int runner_measure(struct runner *rn, struct run_options *o)
 		r = runner_run_rounds(rn, o);
 	if (r >= 0 || r == -EINTR || r == -ECANCELED)
 		(void)results_rebuild(rn->res);
+	/* The failed steps as report counts them: this run's and a resumed
+	 * one's before, failed or without a transaction. */
+	if (results_load(results_dir(rn->res), &doc, &why) >= 0)
+		rn->steps_failed = steps_not_counted(doc);
 	runner_progress("%s %s %s: %zu steps, %zu failed, results in %s", rn->verb, rn->e->name,
 			interrupt_signal ? "interrupted" : r < 0 ? "stopped" : "finished", rn->steps_done, rn->steps_failed,
 			results_dir(rn->res));
-	if (r >= 0 && o->finished && results_load(results_dir(rn->res), &doc, &why) >= 0) {
+	if (r >= 0 && o->finished && doc)
 		o->finished(o->userdata, doc, results_dir(rn->res));
-		json_decref(doc);
-	}
+	json_decref(doc);
 	return r;
 }
 

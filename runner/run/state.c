@@ -189,7 +189,7 @@ static int write_record(const char *path, json_t *j)
 
 int state_record(const char *state_dir, const struct context *c)
 {
-	_cleanup_free_ char *path = NULL, *dir = NULL, *unit = NULL;
+	_cleanup_free_ char *path = NULL, *unit = NULL;
 	struct passwd *pw = c->ops->manager == MANAGER_USER ? getpwnam(c->server->user) : NULL;
 	int uid = pw ? (int)pw->pw_uid : -1;
 	char invocation[33] = "";
@@ -215,7 +215,7 @@ int state_record(const char *state_dir, const struct context *c)
 
 int state_record_slices(const char *state_dir, const struct slice_tree *t)
 {
-	_cleanup_free_ char *path = NULL, *dir = NULL, *text = NULL;
+	_cleanup_free_ char *path = NULL, *text = NULL;
 	json_t *units = json_array(), *invocations = json_array(), *cgroups = json_array(), *j;
 	int r = 0;
 
@@ -257,7 +257,7 @@ static int neighbour_record_path(const char *state_dir, const struct neighbour *
 
 int state_record_neighbour(const char *state_dir, const struct neighbour *n)
 {
-	_cleanup_free_ char *path = NULL, *dir = NULL;
+	_cleanup_free_ char *path = NULL;
 	char invocation[33] = "";
 	json_t *j;
 	int r;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "store/results.h"
+#include "common/text.h"
 #include "common/util.h"
 
 enum shape {
@@ -297,6 +298,13 @@ static bool in_integers(const json_t *a, json_int_t n)
 	return false;
 }
 
+bool results_step_counted(const json_t *step)
+{
+	const json_t *tps = json_object_get(step, "tps");
+
+	return !json_is_true(json_object_get(step, "failed")) && json_is_number(tps) && json_number_value(tps) > 0;
+}
+
 int results_check_step(const json_t *exp, const json_t *step, const char *file, char **ret_why)
 {
 	const char *context = json_string_value(json_object_get(step, "context"));
@@ -333,6 +341,31 @@ int results_check_step(const json_t *exp, const json_t *step, const char *file, 
 	return 0;
 }
 
+/* Every string of j, at path, shown as it is: no control character (an
+ * escape sequence would act on the terminal), valid UTF-8. */
+static int check_text(const json_t *j, const char *path, char **ret_why)
+{
+	char sub[256];
+	const char *key;
+	json_t *v;
+	size_t i;
+	int r = 0;
+
+	if (json_is_string(j))
+		return text_is_printable(json_string_value(j)) ? 0 : refuse(ret_why, path, NULL, "text without a control character", NULL);
+	json_object_foreach((json_t *)j, key, v) {
+		snprintf(sub, sizeof(sub), "%s.%s", path, key);
+		if ((r = check_text(v, sub, ret_why)) < 0)
+			return r;
+	}
+	json_array_foreach(j, i, v) {
+		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+		if ((r = check_text(v, sub, ret_why)) < 0)
+			return r;
+	}
+	return 0;
+}
+
 int results_check(enum results_file kind, const json_t *j, char **ret_why)
 {
 	static const struct rule *const rules[] = {
@@ -350,5 +383,9 @@ int results_check(enum results_file kind, const json_t *j, char **ret_why)
 		return 0;
 	if (!json_is_object(j))
 		return refuse(ret_why, "$", NULL, "an object", j);
+	/* What the reports print as text; a placement's environment is the
+	 * server's, any bytes, and reaches the pages escaped. */
+	if ((kind == RESULTS_FILE_HOST || kind == RESULTS_FILE_EXPERIMENT) && check_text(j, "$", ret_why) < 0)
+		return -EBADMSG;
 	return rules[kind] ? check_object(j, rules[kind], "$", ret_why) : 0;
 }

@@ -6,6 +6,7 @@
 
 #include "store/results.h"
 #include "common/input.h"
+#include "common/text.h"
 #include "common/secret.h"
 #include "common/util.h"
 
@@ -421,7 +422,7 @@ static int write_csv(const char *dir, json_t *steps)
 
 			fputs(c ? "," : "", f);
 			if (json_is_string(v))
-				fprintf(f, "\"%s\"", json_string_value(v));
+				csv_field(f, json_string_value(v));
 			else if (json_is_integer(v))
 				fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
 			else if (json_is_real(v))

@@ -80,6 +80,12 @@ enum results_file {
  * what it must be and what it holds. */
 int results_check(enum results_file kind, const json_t *j, char **ret_why);
 
+/* Whether a step's TPS counts as a start's: it did not fail and completed
+ * transactions (0 TPS has no logarithm; a floor in its place would be a
+ * made-up figure).  The one rule of run's count of failed steps and of
+ * report's. */
+bool results_step_counted(const json_t *step);
+
 /* A step as its file is named and as experiment.json (exp, null when
  * missing) says the run was: file (steps/NAME.json) named for its unit and
  * thread count, its unit for its context and repeat, and with exp its

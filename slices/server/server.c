@@ -34,6 +34,8 @@ static int installer_setup(void *userdata)
 	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 
 	(void)setpgid(0, 0);
+	/* The datadir is the server's account's alone, whatever umask root had. */
+	umask(077);
 	if (fd >= 0) {
 		dup2(fd, 0);
 		dup2(fd, 1);

@@ -171,11 +171,7 @@ static int add_step_note(json_t *list, const json_t *s, const char *key, json_t 
 
 double report_step_tps(const json_t *s)
 {
-	const json_t *tps = json_object_get(s, "tps");
-
-	if (json_is_true(json_object_get(s, "failed")) || !json_is_number(tps) || !(json_number_value(tps) > 0))
-		return NAN;
-	return json_number_value(tps);
+	return results_step_counted(s) ? json_number_value(json_object_get(s, "tps")) : NAN;
 }
 
 /* The medians over the cell's steps of each figure in their "mechanism". */

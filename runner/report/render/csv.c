@@ -8,21 +8,6 @@
 #include "report/render/render.h"
 #include "common/util.h"
 
-void csv_field(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 void csv_number(FILE *out, double v, int decimals)
 {
 	fputc(',', out);

@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "common/text.h"
 #include "common/util.h"
 #include "report/model/comparison.h"
 #include "report/model/model.h"
@@ -100,8 +101,7 @@ render_compare_fn compare_text, compare_markdown, compare_csv, compare_json, com
 
 /* ---- render/csv.c ---- */
 
-/* One field, quoted when it holds a comma, a quote or a line break. */
-void csv_field(FILE *out, const char *s);
+/* One field: csv_field() of common/text.h, the one CSV writer. */
 /* ",v" with decimals, or "," alone for NAN. */
 void csv_number(FILE *out, double v, int decimals);
 /* The verdict's fields after CSV_VERDICT_HEADER: ",ratio,lo,hi,p,df,level,significant". */
