@@ -1,6 +1,6 @@
 /* slicebench calibrate: an A/A test of this host.  One context of an
  * experiment runs under two names, CONTEXT and CONTEXT-twin, once each in
- * every round, the order within each round drawn afresh (the run engine's
+ * every round, each round's order balanced (the run engine's
  * rounds), for --pairs rounds.  Nothing differs between the two, so that:
  * - the one model (stats/block.h: log TPS ~ cell + round) fitted to every
  *   round gives this host's sigma between starts, with Bonett's interval

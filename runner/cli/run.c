@@ -60,8 +60,8 @@ const struct cli_verb cli_run = {
 					"NAME|PATH [--confidence 95] [--until 5%] [--budget 30m] [--order random|fixed] [--seed N]",
 					NULL },
 	.about = "Runs a named experiment (slicebench list) or an experiment file in rounds: each round runs\n"
-		 "every context x vary value once, with a fresh server, in an order drawn afresh for that round\n"
-		 "(the seed and the orders in schedule.json), and each thread count a step, recorded as it\n"
+		 "every context x vary value once, with a fresh server, in a balanced order (a row of a Williams\n"
+		 "square; the seed and the orders in schedule.json), and each thread count a step, recorded as it\n"
 		 "finishes.  With repeat = auto, a pilot of 3 rounds, then as many rounds as its spread says\n"
 		 "the target needs (Stein's two-stage rule), within repeat-max and --budget.",
 	.options = (const struct cli_option *const[]){ &opt_out, &opt_resume, &opt_only, &opt_dry_run,
@@ -176,7 +176,7 @@ static void plan_print(const struct run_plan *p)
 	printf("threads:");
 	for (size_t i = 0; i < e->n_threads; i++)
 		printf(" %ld", e->threads[i]);
-	printf("\nunits, round by round (each round runs them in an order drawn afresh, unless --order fixed):\n");
+	printf("\nunits, round by round (each round runs them in a balanced order, unless --order fixed):\n");
 	for (unsigned r = 1; r <= e->repeat && (e->vary_modes & VARY_RESTART); r++)
 		for (size_t v = 0; v < experiment_n_values(e); v++)
 			for (size_t c = 0; c < e->n_contexts; c++)
