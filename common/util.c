@@ -9,38 +9,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-static int log_max_level = LOG_INFO_;
-
-static void log_vmsg(int level, int r, const char *fmt, va_list ap)
-{
-	if (level > log_max_level)
-		return;
-	/* %m in our messages means the error passed in, not errno. */
-	errno = r < 0 ? -r : r;
-	fputs("slicebench: ", stderr);
-	if (level == LOG_WARN_)
-		fputs("warning: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-void log_msg(int level, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	log_vmsg(level, 0, fmt, ap);
-	va_end(ap);
-}
-
-int log_errno(int level, int r, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	log_vmsg(level, r, fmt, ap);
-	va_end(ap);
-	return r < 0 ? r : -r;
-}
-
 uint64_t now_ns(void)
 {
 	struct timespec ts;

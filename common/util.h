@@ -63,6 +63,17 @@ int log_errno(int level, int r, const char *fmt, ...) _printf_(3, 4);
 #define log_error_errno(r, ...) log_errno(LOG_ERR_, (r), __VA_ARGS__)
 #define log_warning_errno(r, ...) log_errno(LOG_WARN_, (r), __VA_ARGS__)
 
+/* Every message logged (and log_copy_line()'s) also goes, with the wall
+ * clock, to fd (a results directory's log); -EBADF: nowhere else. */
+void log_copy_to(int fd);
+void log_copy_line(const char *line);
+/* The one status line on a terminal (stderr): shown in place of the last,
+ * cut to the width; cleared before any message logged. */
+void status_show(const char *text);
+void status_clear(void);
+/* fd's terminal's columns; 0: fd is no terminal. */
+size_t terminal_columns(int fd);
+
 /* Monotonic time in nanoseconds. */
 uint64_t now_ns(void);
 /* The wall clock in seconds since the epoch: when a step began, for the

@@ -53,8 +53,11 @@ PY
 ok $? "every round runs each context once in the order schedule.json records, with its seed; each step its slot and start (ran: $order)" "$scratch/check"
 grep -q '^threads .*inherit.*newsession' "$scratch/out" && grep -q '^1 ' "$scratch/out" && grep -q '^2 ' "$scratch/out"
 ok $? "the run ends with the TPS table, a row per thread count" "$scratch/out"
-grep -q '^placement differences, inherit | context' "$scratch/out" && grep -q '^  newsession:$' "$scratch/out"
-ok $? "the report names the placements' differences from the baseline's unit (placements/inherit-v1-r1.json)" "$scratch/out"
+# The run ends with its answer; the whole report is report's.
+"$SLICEBENCH" report "$scratch/res" >"$scratch/whole" 2>&1 &&
+	grep -q '^placement differences, inherit | context' "$scratch/whole" && grep -q '^  newsession:$' "$scratch/whole" &&
+	grep -q "^the whole report (noise, saturation, placements): slicebench report $scratch/res$" "$scratch/out"
+ok $? "the report names the placements' differences from the baseline's unit (placements/inherit-v1-r1.json), and the run where it is" "$scratch/whole"
 place=$scratch/res/placements/newsession-v1-r1.json
 shares=cpu.shares=512; [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ] && shares=cpu.weight=50
 got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))

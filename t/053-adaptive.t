@@ -1,15 +1,16 @@
 #!/bin/bash
 # repeat = auto on the host with raw contexts: a target no run can meet
 # stops at repeat-max and says so for each ratio; a target every run meets
-# (+-99% at 51%) stops after the first three rounds; --budget stops before a
-# round that would overrun it; --until is refused where repeat is a number,
+# (+-99% at 51%) stops after the first three rounds; a --budget the pilot
+# does not fit in is refused before anything starts, and one it fits in is
+# a bound: no round begins that would overrun it; --until is refused where repeat is a number,
 # and a target that is not a percentage is refused naming the option.
 # Prerequisites: ROOT, MYSQLD.
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=${SLICEBENCH_TOP:-.}
 exp=$top/t/fixtures/run/auto.ini
 needs BINARY ROOT MYSQLD
-echo "1..10"
+echo "1..11"
 server_scratch
 trap 'servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
 steps() { ls "$1/steps" 2>/dev/null | wc -l; }
@@ -30,10 +31,15 @@ grep -q '^  newsession vs inherit at 1 thread: [0-9.]*x +-[0-9.]*% after 3 and 3
 	grep -q 'ratio to inherit with its 51% interval' "$scratch/out"
 ok $? "within the target, and the report at the level asked for" "$scratch/out"
 
-"$SLICEBENCH" run "$exp" --out "$scratch/budget" --until 0.01% --budget 1s >"$scratch/out" 2>"$scratch/err"
-[ $? = 0 ] && [ "$(steps "$scratch/budget")" = 6 ] && grep -q 'the budget leaves no time for round 4' "$scratch/err" &&
-	grep -q 'after 3 and 3 repeats: stopped by --budget$' "$scratch/out"
-ok $? "--budget 1s: no fourth round, and the ratio says why" "$scratch/out"
+"$SLICEBENCH" run "$exp" --out "$scratch/budget" --until 0.01% --budget 1s >"$scratch/out" 2>"$scratch/err"; rc=$?
+[ $rc = 2 ] && [ ! -e "$scratch/budget" ] && grep -q "the pilot's 3 rounds take about 54s at the plan's times, over --budget 1s" "$scratch/err"
+ok $? "--budget 1s, under the pilot's plan: exit 2, nothing started (exit $rc)" "$scratch/err"
+start=$(date +%s)
+"$SLICEBENCH" run "$exp" --out "$scratch/budget" --until 0.01% --budget 70s >"$scratch/out" 2>"$scratch/err"; rc=$?
+took=$(($(date +%s) - start)) nsteps=$(steps "$scratch/budget")
+[ $rc = 0 ] && [ "$took" -le 70 ] && { [ "$nsteps" = 8 ] || { [ "$nsteps" = 6 ] && grep -q 'the budget leaves no time for round 4' "$scratch/err" &&
+	grep -q 'after 3 and 3 repeats: stopped by --budget$' "$scratch/out"; }; }
+ok $? "--budget 70s is a bound: the run took ${took}s, $nsteps steps, and a round it stopped before is said" "$scratch/err"
 
 "$SLICEBENCH" run "$exp" --until 2 --dry-run >"$scratch/out" 2>"$scratch/err"; rc=$?
 [ $rc = 2 ] && grep -q -- "--until: bad value '2' (a percentage" "$scratch/err" && [ ! -s "$scratch/out" ]

@@ -622,6 +622,10 @@ int main(int argc, char **argv)
 {
 	json_t *amd = load(doc_amd), *intel = load(doc_intel);
 
+	/* The text's content, laid out wide, so that a sentence is one line;
+	 * t/141 holds the layout at 100 columns. */
+	table_set_width(1000);
+
 	/* With a file name: write the plot there, to look at. */
 	if (argc > 1) {
 		FILE *f = fopen(argv[1], "w");

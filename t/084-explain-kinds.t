@@ -57,7 +57,7 @@ gap=$(grep '^service vs shell at 8 threads:' "$scratch/env.out")
 sentence=$(grep ' explains ' "$scratch/env.out")
 closure=$(grep '^The hybrid with all [0-9]* attributes of service reaches' "$scratch/env.out")
 echo "# $gap"
-grep -A3 '^explain: TPS' "$scratch/env.out" | sed 's/^/# /' # every mix's median TPS, for the record
+"$SLICEBENCH" report "$scratch/env/screen" 2>&1 | grep -A6 '^explain: TPS' | sed 's/^/# /' # every mix's median TPS, for the record
 echo "# ${sentence:-no sentence}"
 echo "# ${closure:-no closure line}"
 if grep -q '^No significant gap' "$scratch/env.out"; then

@@ -43,7 +43,7 @@ factors=$(grep '^explain kinds: service against shell at 1 thread, [0-9]* factor
 ok $? "the inherited affinity is a factor, read from the placements (got: ${factors:-nothing})" "$scratch/ts.out"
 gap=$(grep '^service vs shell at 1 thread:' "$scratch/ts.out")
 echo "# $gap"
-grep -A3 '^explain: TPS' "$scratch/ts.out" | sed 's/^/# /' # every mix's median TPS, for the record
+"$SLICEBENCH" report "$scratch/ts/screen" 2>&1 | grep -A6 '^explain: TPS' | sed 's/^/# /' # every mix's median TPS, for the record
 sentence=$(grep ' explains ' "$scratch/ts.out")
 closure=$(grep '^The hybrid with all' "$scratch/ts.out")
 echo "# ${sentence:-no sentence}"

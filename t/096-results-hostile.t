@@ -115,7 +115,7 @@ ln -s "$scratch/target" "$scratch/report-link"
 [ $rc = 2 ] && grep -q "report-link: a symbolic link" "$scratch/out" && [ "$(cat "$scratch/target")" = "root only" ]
 ok $? "report -o LINK is refused, its target untouched (exit $rc)" "$scratch/out"
 "$SLICEBENCH" report "$scratch/good" -o "$scratch/report.txt" >"$scratch/out" 2>&1 &&
-	[ -f "$scratch/report.txt" ] && [ ! -L "$scratch/report.txt" ] && grep -q threads "$scratch/report.txt"
+	[ -f "$scratch/report.txt" ] && [ ! -L "$scratch/report.txt" ] && grep -q TPS "$scratch/report.txt"
 ok $? "report -o FILE writes the file" "$scratch/out"
 "$SLICEBENCH" compare "$scratch/good" "$scratch/good/" >"$scratch/out" 2>&1; rc=$?
 [ $rc = 2 ] && grep -q "are the same directory" "$scratch/out"

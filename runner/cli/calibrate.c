@@ -12,6 +12,7 @@
 struct calibrate_cli {
 	struct calibrate_args a;
 	struct cli_seed seed;
+	struct cli_verbosity talk;
 };
 
 #define X(f) .offset = offsetof(struct calibrate_cli, a.f)
@@ -46,7 +47,9 @@ const struct cli_verb cli_calibrate = {
 	.options = (const struct cli_option *const[]){ &opt_pairs, &opt_duration, &opt_threads, &opt_out,
 						       CLI_CONFIDENCE_OPTION(struct calibrate_cli, a.confidence),
 						       CLI_ORDER_OPTION(struct calibrate_cli, a.order),
-						       CLI_SEED_OPTION(struct calibrate_cli, seed), &opt_dry_run, NULL },
+						       CLI_SEED_OPTION(struct calibrate_cli, seed), &opt_dry_run,
+						       CLI_QUIET_OPTION(struct calibrate_cli, talk),
+						       CLI_VERBOSE_OPTION(struct calibrate_cli, talk), NULL },
 };
 
 static int calibrate_parse_argv(int argc, char **argv, struct calibrate_cli *c)
@@ -58,6 +61,9 @@ static int calibrate_parse_argv(int argc, char **argv, struct calibrate_cli *c)
 	a->confidence = STATS_CONFIDENCE_DEFAULT;
 	r = cli_parse(&cli_calibrate, argc, argv, c, &first);
 	if (r <= 0)
+		return r;
+	r = cli_set_verbosity(&cli_calibrate, &c->talk);
+	if (r < 0)
 		return r;
 	a->seed = c->seed.value;
 	a->seed_given = c->seed.given;

@@ -14,6 +14,7 @@ struct explain_cli {
 	struct explain_args a;
 	struct cli_seed seed;
 	unsigned width; /* points of the gap */
+	struct cli_verbosity talk;
 };
 
 #define X(f) .offset = offsetof(struct explain_cli, a.f)
@@ -29,7 +30,8 @@ static const struct cli_option opt_width = { .name = "width", .arg = "POINTS", .
 static const struct cli_option opt_duration = { .name = "duration", .arg = "D", .type = CLI_DURATION, X(duration_ns),
 						.min = 1, .help = "measured time per step (5s)" };
 static const struct cli_option opt_budget = { .name = "budget", .arg = "TIME", .type = CLI_DURATION, X(budget_ns),
-					      .min = 1, .help = "the most the measurement may take (30m)" };
+					      .min = 1, .help = "the most the measurement may take, a bound: a design over it at this "
+							      "host's pace is refused, and no round begins that would end past it (30m)" };
 static const struct cli_option opt_out = { .name = "out", .arg = "DIR", .type = CLI_STRING, X(out),
 					   .help = "the results directory (results/explain-NAME-A-B-YYYYmmdd-HHMMSS)" };
 static const struct cli_option opt_what_if = { .name = "what-if", .type = CLI_FLAG, X(what_if),
@@ -64,7 +66,9 @@ const struct cli_verb cli_explain = {
 						       CLI_CONFIDENCE_OPTION(struct explain_cli, a.confidence), &opt_width,
 						       &opt_out, &opt_what_if, &opt_from, &opt_to, &opt_trust,
 						       CLI_ORDER_OPTION(struct explain_cli, a.order),
-						       CLI_SEED_OPTION(struct explain_cli, seed), NULL },
+						       CLI_SEED_OPTION(struct explain_cli, seed),
+						       CLI_QUIET_OPTION(struct explain_cli, talk),
+						       CLI_VERBOSE_OPTION(struct explain_cli, talk), NULL },
 };
 
 static int explain_parse_argv(int argc, char **argv, struct explain_cli *c)
@@ -81,6 +85,10 @@ static int explain_parse_argv(int argc, char **argv, struct explain_cli *c)
 	r = cli_parse(&cli_explain, argc, argv, c, &first);
 	if (r <= 0)
 		return r;
+	r = cli_set_verbosity(&cli_explain, &c->talk);
+	if (r < 0)
+		return r;
+	a->verbose = c->talk.verbose;
 	a->width = c->width / 100.0;
 	a->seed = c->seed.value;
 	a->seed_given = c->seed.given;

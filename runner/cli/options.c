@@ -298,3 +298,11 @@ int cli_parse_options_only(const struct cli_verb *v, int argc, char **argv, void
 		return cli_usage_error(v, "unexpected argument %s", argv[first]);
 	return r;
 }
+
+int cli_set_verbosity(const struct cli_verb *v, const struct cli_verbosity *talk)
+{
+	if (talk->quiet && talk->verbose)
+		return cli_usage_error(v, "-q and -v exclude each other");
+	run_set_verbosity(talk->quiet ? RUN_QUIET : talk->verbose ? RUN_VERBOSE : RUN_NORMAL);
+	return 0;
+}

@@ -78,6 +78,21 @@ struct cli_option {
 				     .help = "the seed of the rounds' orders (one is drawn, and recorded in "             \
 					     "schedule.json)" })
 
+/* -q and -v of the verbs that run rounds (run, explain, calibrate): how
+ * much of the progress reaches the terminal (run/engine.h). */
+struct cli_verbosity {
+	bool quiet, verbose;
+};
+#define CLI_QUIET_OPTION(args_type, field)                                                                               \
+	(&(const struct cli_option){ .name = "quiet", .short_name = 'q', .type = CLI_FLAG,                               \
+				     .offset = offsetof(args_type, field.quiet),                                         \
+				     .help = "no progress: the warnings and the answer only (the results directory's " RUN_LOG \
+					     " has it all)" })
+#define CLI_VERBOSE_OPTION(args_type, field)                                                                             \
+	(&(const struct cli_option){ .name = "verbose", .short_name = 'v', .type = CLI_FLAG,                             \
+				     .offset = offsetof(args_type, field.verbose),                                       \
+				     .help = "every unit and step as a line of its own, and the whole report" })
+
 struct cli_verb;
 /* Takes one option: 0, or -EINVAL after logging why (cli_bad_value()). */
 typedef int (*cli_parse_t)(const struct cli_verb *v, const struct cli_option *o, const char *value, void *userdata);
@@ -104,6 +119,9 @@ int cli_parse_options_only(const struct cli_verb *v, int argc, char **argv, void
 int cli_usage_error(const struct cli_verb *v, const char *fmt, ...) _printf_(2, 3);
 /* "VERB: --NAME: bad value 'VALUE' (want)", logged; returns -EINVAL. */
 int cli_bad_value(const struct cli_verb *v, const struct cli_option *o, const char *value, const char *want);
+
+/* -q and -v into run_set_verbosity(); both: a usage error, -EINVAL. */
+int cli_set_verbosity(const struct cli_verb *v, const struct cli_verbosity *talk);
 
 /* The option table of verb i (cli/verbs.c), for the usage error that names
  * the verbs an option belongs to; NULL past the last. */

@@ -24,6 +24,7 @@ struct run_args {
 	uint64_t budget_ns;
 	int order; /* enum run_order */
 	struct cli_seed seed;
+	struct cli_verbosity talk;
 };
 
 enum { OPT_UNTIL };
@@ -32,7 +33,8 @@ enum { OPT_UNTIL };
 static const struct cli_option opt_out = { .name = "out", .arg = "DIR", .type = CLI_STRING, A(out),
 					   .help = "the results directory (results/NAME-YYYYmmdd-HHMMSS)" };
 static const struct cli_option opt_resume = { .name = "resume", .arg = "DIR", .type = CLI_STRING, A(resume),
-					      .help = "finish an interrupted run: only the missing steps are run" };
+					      .help = "finish an interrupted run: only the missing steps are run (alone, without "
+						      "NAME: the experiment and contexts DIR was run with)" };
 static const struct cli_option opt_only = { .name = "only", .arg = "LIST", .type = CLI_STRING, A(only),
 					    .help = "run only these contexts" };
 static const struct cli_option opt_dry_run = { .name = "dry-run", .type = CLI_FLAG, A(dry_run),
@@ -40,7 +42,8 @@ static const struct cli_option opt_dry_run = { .name = "dry-run", .type = CLI_FL
 static const struct cli_option opt_until = { .name = "until", .arg = "PCT%", .key = OPT_UNTIL,
 					     .help = "repeat = auto: the target, each ratio within +-PCT% (the file's until, 5%)" };
 static const struct cli_option opt_budget = { .name = "budget", .arg = "TIME", .type = CLI_DURATION, A(budget_ns),
-					      .min = 1, .help = "repeat = auto: begin no round that would end later than this" };
+					      .min = 1, .help = "repeat = auto: a bound: a pilot longer at the plan's times is refused, "
+							      "and no round begins that would end later than this" };
 #undef A
 
 static int parse_until(const struct cli_verb *v, const struct cli_option *o, const char *value, void *userdata)
@@ -56,7 +59,8 @@ static int parse_until(const struct cli_verb *v, const struct cli_option *o, con
 
 const struct cli_verb cli_run = {
 	.name = "run",
-	.usage = (const char *const[]){ "NAME|PATH [--out DIR | --resume DIR] [--only CONTEXT,...] [--dry-run]",
+	.usage = (const char *const[]){ "NAME|PATH [--out DIR | --resume DIR] [--only CONTEXT,...] [--dry-run] [-q | -v]",
+					"--resume DIR [--dry-run]",
 					"NAME|PATH [--confidence 95] [--until 5%] [--budget 30m] [--order random|fixed] [--seed N]",
 					NULL },
 	.about = "Runs a named experiment (slicebench list) or an experiment file in rounds: each round runs\n"
@@ -67,7 +71,9 @@ const struct cli_verb cli_run = {
 	.options = (const struct cli_option *const[]){ &opt_out, &opt_resume, &opt_only, &opt_dry_run,
 						       CLI_CONFIDENCE_OPTION(struct run_args, confidence), &opt_until,
 						       &opt_budget, CLI_ORDER_OPTION(struct run_args, order),
-						       CLI_SEED_OPTION(struct run_args, seed), NULL },
+						       CLI_SEED_OPTION(struct run_args, seed),
+						       CLI_QUIET_OPTION(struct run_args, talk),
+						       CLI_VERBOSE_OPTION(struct run_args, talk), NULL },
 	.parse = parse_until,
 };
 
@@ -78,13 +84,94 @@ static int run_parse_argv(int argc, char **argv, struct run_args *a)
 	r = cli_parse(&cli_run, argc, argv, a, &first);
 	if (r <= 0)
 		return r;
-	if (first != argc - 1)
+	/* --resume DIR alone takes the experiment DIR was run with. */
+	if (first != argc - 1 && !(first == argc && a->resume))
 		return cli_usage_error(&cli_run, "%s", first == argc ? "which experiment? (slicebench list)"
 								   : "one experiment at a time");
 	if (a->out && a->resume)
 		return cli_usage_error(&cli_run, "--out and --resume exclude each other (the resumed run keeps its directory)");
-	a->experiment = argv[first];
+	r = cli_set_verbosity(&cli_run, &a->talk);
+	if (r < 0)
+		return r;
+	a->experiment = first < argc ? argv[first] : NULL;
 	return 1;
+}
+
+/* The command that runs it again, but for --order and --seed (the run adds
+ * them): the experiment as it was given (a file by its absolute path),
+ * and the options that shape the plan and its verdicts. */
+static int run_command(const struct run_args *a, const char *path, char **ret)
+{
+	_cleanup_free_ char *exp = NULL;
+	char confidence[32], until[32], budget[32];
+	const char *words[16] = { "slicebench", "run" };
+	size_t n = 2;
+	int r = run_reproduce_experiment(a->experiment, path, &exp);
+
+	if (r < 0)
+		return r;
+	words[n++] = exp;
+	if (a->only) {
+		words[n++] = "--only";
+		words[n++] = a->only;
+	}
+	if (a->confidence) {
+		snprintf(confidence, sizeof(confidence), "%g", 100 * a->confidence);
+		words[n++] = "--confidence";
+		words[n++] = confidence;
+	}
+	if (a->until) {
+		snprintf(until, sizeof(until), "%g%%", 100 * a->until);
+		words[n++] = "--until";
+		words[n++] = until;
+	}
+	if (a->budget_ns) {
+		snprintf(budget, sizeof(budget), "%.0fs", (double)a->budget_ns / 1e9);
+		words[n++] = "--budget";
+		words[n++] = budget;
+	}
+	words[n] = NULL;
+	return run_reproduce_line(words, ret);
+}
+
+/* --resume DIR alone: the contexts DIR's run selected (schedule.json's
+ * "only"), unless --only says; *ret NULL: all. */
+static int resumed_only(const char *dir, char **ret)
+{
+	_cleanup_free_ char *path = NULL;
+	json_t *sched;
+
+	*ret = NULL;
+	if (xasprintf(&path, "%s/" RESULTS_SCHEDULE, dir) < 0)
+		return -ENOMEM;
+	sched = json_load_file(path, 0, NULL);
+	if (json_is_string(json_object_get(sched, "only")) &&
+	    !(*ret = strdup(json_string_value(json_object_get(sched, "only")))))
+		return json_decref(sched), -ENOMEM;
+	json_decref(sched);
+	return 0;
+}
+
+/* The experiment: a file's or a name's, or with --resume DIR alone the one
+ * DIR was run with (and its contexts into *ret_only).  Logged; -EINVAL. */
+static int load_experiment(struct run_args *a, struct experiment *e, char **ret_path, char **ret_only)
+{
+	_cleanup_free_ char *msg = NULL;
+	int r;
+
+	if (!a->experiment && !a->only && resumed_only(a->resume, ret_only) < 0)
+		return log_error_errno(-ENOMEM, "run: %m");
+	if (*ret_only)
+		a->only = *ret_only;
+	if (!a->experiment)
+		r = experiment_from_results(a->resume, e, &msg);
+	else if (experiment_find(a->experiment, ret_path) < 0)
+		return log_error("run: no experiment '%s' (slicebench list shows them)", a->experiment), -EINVAL;
+	else
+		r = experiment_load(*ret_path, cgroup_mode_detect(), e, &msg);
+	if (r < 0)
+		return log_error("%s%s", a->experiment ? "" : "run: --resume: ", msg ? msg : strerror(-r)), -EINVAL;
+	return 0;
 }
 
 /* One unit of the order: its name, kind, settings, vary value and slice. */
@@ -222,12 +309,48 @@ static void power_print(const struct run_plan *p, double level)
 	       df, mde, 100 * STATS_POWER, family);
 }
 
+/* "45s" under two minutes, else "2.5 min". */
+static const char *format_seconds(double s, char *buf, size_t len)
+{
+	if (s < 120)
+		snprintf(buf, len, "%.0fs", s);
+	else
+		snprintf(buf, len, "%.1f min", s / 60);
+	return buf;
+}
+
+/* --budget against the plan's times: the pilot's rounds must fit in it, or
+ * the run is refused before anything starts; with --dry-run, how many
+ * rounds fit.  The run then measures its own pace and begins no round that
+ * would end past the budget (run/rounds.c). */
+static int budget_plan(const struct run_plan *p, uint64_t budget_ns, bool print)
+{
+	const struct experiment *e = p->e;
+	double round_s = p->estimate_s / e->repeat, budget_s = (double)budget_ns / 1e9, pilot_s = RUN_AUTO_PILOT * round_s;
+	unsigned fits = (unsigned)MIN((double)e->repeat, floor(budget_s / round_s));
+	char b[32], pilot[32];
+
+	format_seconds(budget_s, b, sizeof(b));
+	format_seconds(pilot_s, pilot, sizeof(pilot));
+	if (pilot_s > budget_s)
+		return log_error("run: the pilot's %d rounds take about %s at the plan's times, over --budget %s: give a "
+				 "longer budget, or fewer contexts (--only)",
+				 RUN_AUTO_PILOT, pilot, b),
+		       -EINVAL;
+	if (print)
+		printf("--budget %s: the pilot's %d rounds take about %s, and at the plan's times %u of the at most %u "
+		       "rounds fit in it; the run measures its own pace and begins no round that would end past the budget\n",
+		       b, RUN_AUTO_PILOT, pilot, fits, e->repeat);
+	return 0;
+}
+
 /* What the run's callbacks need: the experiment, the level, and the
  * options the run fills in. */
 struct adapt {
 	const struct experiment *e;
 	double level;
 	const struct run_options *o;
+	bool verbose; /* the whole report before the answer */
 };
 
 /* Stein's second stage: the rounds the pilot's spread asks for. */
@@ -274,70 +397,87 @@ static void adapt_summary(const struct adapt *a, const json_t *doc)
 	}
 }
 
-/* The run's TPS table at its end, and with repeat = auto what the rounds
- * came to. */
-/* The report, and the page beside the results (a run that cannot write
- * it has its results all the same: said, not failed). */
+/* The page beside the results (a run that cannot write it has its results
+ * all the same: said, not failed), where the whole report is, and the
+ * answer last: with repeat = auto what the rounds came to, the TPS table
+ * and its verdicts.  -v prints the whole report first. */
 static void print_report(void *userdata, const json_t *doc, const char *dir)
 {
 	const struct adapt *a = userdata;
-	struct report_options ro = { .format = REPORT_TEXT, .confidence = a->level };
+	struct report_options ro = { .format = REPORT_TEXT, .confidence = a->level, .answer = true };
+	struct report_options whole = { .format = REPORT_TEXT, .confidence = a->level };
 	_cleanup_free_ char *page = NULL;
 	int r;
 
-	report_render(doc, &ro, stdout);
-	if (a->e->repeat_auto)
-		adapt_summary(a, doc);
+	if (a->verbose) {
+		report_render(doc, &whole, stdout);
+		putchar('\n');
+	}
 	r = report_write_page(doc, dir, a->level, &page);
 	if (r < 0)
 		log_error_errno(r, "run: cannot write %s/" REPORT_PAGE ": %m (slicebench report %s --format html makes it)",
 				dir, dir);
 	else
 		printf("the report as a page: %s\n", page);
+	if (!a->verbose)
+		printf("the whole report (noise, saturation, placements): slicebench report %s\n", dir);
+	if (json_is_string(json_object_get(json_object_get(doc, "schedule"), "command")))
+		printf("to run it again: %s\n",
+		       json_string_value(json_object_get(json_object_get(doc, "schedule"), "command")));
+	putchar('\n');
+	if (a->e->repeat_auto)
+		adapt_summary(a, doc);
+	report_render(doc, &ro, stdout);
 	fflush(stdout);
 }
 
 int verb_run(int argc, char **argv)
 {
 	struct run_args a = {};
-	_cleanup_free_ char *path = NULL, *msg = NULL;
+	_cleanup_free_ char *path = NULL, *command = NULL, *only = NULL;
 	struct experiment e = {};
 	struct run_plan plan;
 	struct adapt ad = {};
 	struct run_options ro = {};
+	uint64_t began = now_ns();
 	int r, status = 0;
 
 	r = run_parse_argv(argc, argv, &a);
 	if (r <= 0)
 		return r < 0 ? EXIT_USAGE : 0;
-	r = experiment_find(a.experiment, &path);
-	if (r < 0) {
-		log_error("run: no experiment '%s' (slicebench list shows them)", a.experiment);
+	if (load_experiment(&a, &e, &path, &only) < 0)
 		return EXIT_USAGE;
-	}
-	r = experiment_load(path, cgroup_mode_detect(), &e, &msg);
-	if (r < 0) {
-		log_error("%s", msg ? msg : strerror(-r));
-		return EXIT_USAGE;
-	}
 	experiment_log_mirrors(&e);
+	if (a.experiment && run_command(&a, path, &command) < 0) {
+		log_error_errno(-ENOMEM, "run: %m");
+		experiment_done(&e);
+		return 1;
+	}
 	if ((a.until || a.budget_ns) && !e.repeat_auto) {
-		log_error("run: --%s is for repeat = auto, and %s repeats %u times", a.until ? "until" : "budget", path,
+		log_error("run: --%s is for repeat = auto, and %s repeats %u times", a.until ? "until" : "budget", e.path,
 			  e.repeat);
 		experiment_done(&e);
 		return EXIT_USAGE;
 	}
 	if (a.until)
 		e.until = a.until;
-	ad = (struct adapt){ .e = &e, .level = a.confidence ? a.confidence : STATS_CONFIDENCE_DEFAULT, .o = &ro };
+	ad = (struct adapt){ .e = &e, .level = a.confidence ? a.confidence : STATS_CONFIDENCE_DEFAULT, .o = &ro,
+			     .verbose = a.talk.verbose };
 	ro = (struct run_options){ .confidence = a.confidence, .rounds_needed = adapt_rounds_needed,
-				   .finished = print_report, .userdata = &ad, .budget_ns = a.budget_ns,
+				   .finished = print_report, .userdata = &ad, .command = command,
+				   .deadline_ns = a.budget_ns ? began + a.budget_ns : 0,
 				   .order = (enum run_order)a.order, .seed = a.seed.value, .seed_given = a.seed.given };
 	r = run_plan_make(&e, a.only, &plan);
+	if (r >= 0)
+		r = run_check_reaches_host("run", a.resume ? a.resume : a.out ? a.out : "results/");
+	if (r >= 0 && a.budget_ns)
+		r = budget_plan(&plan, a.budget_ns, false);
 	if (r < 0)
 		status = EXIT_USAGE;
 	else if (a.dry_run) {
 		plan_print(&plan);
+		if (a.budget_ns)
+			(void)budget_plan(&plan, a.budget_ns, true);
 		power_print(&plan, ad.level);
 	} else {
 		power_print(&plan, ad.level);

@@ -68,7 +68,10 @@ const struct cli_verb cli_sandbox = {
 	.usage = (const char *const[]){ "[--kind KIND] [--name NAME] up | status | exec -- CMD... | down",
 					"--kind vm [--name NAME] [--cpus N] [--l3 G] up | run -- CMD...", NULL },
 	.about = "Boots, uses and removes a throwaway real systemd: a container on a read-only bind of / with a\n"
-		 "volatile overlay, or a qemu guest; exec runs a command in it with this checkout bound.",
+		 "volatile overlay, or a qemu guest; exec runs a command in it with this checkout bound, and\n"
+		 "binds from the host the directory that holds each --out DIR of a slicebench command, so that\n"
+		 "its results land on the host at the path it prints (a run in the container refuses one that\n"
+		 "would stay in its overlay, before anything starts).",
 	.options = (const struct cli_option *const[]){ &opt_kind, &opt_name, &opt_netns, &opt_cpus, &opt_l3, NULL },
 };
 

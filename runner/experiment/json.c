@@ -206,6 +206,20 @@ static int slice_from_json(const json_t *j, struct experiment *e, char **ret_msg
 	return props_from_json(j, sl->props, &sl->n_props, SLICE_PROPS_MAX, "slice", name, ret_msg);
 }
 
+/* The two keys that are not settings, as the run had them, so that
+ * --resume DIR alone runs the same experiment. */
+static int identity_from_json(struct parser *p, const json_t *j)
+{
+	for (size_t k = 0; k < 2; k++) {
+		const struct key_def *def = &key_table[k ? KEY_BASELINE : KEY_DESCRIPTION];
+		const char *text = json_string_value(json_object_get(j, def->name));
+
+		if (text && *text && set_key(p, def, text) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 int experiment_from_results(const char *dir, struct experiment *ret, char **ret_msg)
 {
 	_cleanup_free_ char *path = NULL;
@@ -233,6 +247,8 @@ int experiment_from_results(const char *dir, struct experiment *ret, char **ret_
 		r = fail_at(&p, 1, "name", "not the experiment of a slicebench run");
 	if (r >= 0)
 		r = settings_from_json(&p, j);
+	if (r >= 0)
+		r = identity_from_json(&p, j);
 	json_array_foreach(json_object_get(j, "slices"), i, v)
 		if (r >= 0)
 			r = slice_from_json(v, ret, ret_msg);

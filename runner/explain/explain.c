@@ -17,6 +17,8 @@
  * explain.json records the design; the analysis and its sentences
  * (explain/analysis.h, explain/sentences.h) read only the directory, so
  * that report DIR says the same later. */
+#include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
@@ -49,6 +51,7 @@ struct explainer {
 	char *dir;
 	uint64_t start_ns;
 	double measured_unit_s; /* what a unit of the stages so far took; 0: none run yet */
+	char *command;		/* the command line that explains it again, as asked */
 };
 
 static unsigned all_factors(const struct explainer *x)
@@ -106,6 +109,13 @@ static double unit_seconds(const struct explainer *x)
 	return 6 + (double)((x->e.warmup_ns ? x->e.warmup_ns : NSEC_PER_SEC) + x->args.duration_ns) / 1e9;
 }
 
+/* The starts that read a file's contexts' placements: A and B once each,
+ * a second's step. */
+static double place_seconds(const struct explainer *x)
+{
+	return 2 * (unit_seconds(x) - (double)x->args.duration_ns / 1e9 + 1);
+}
+
 /* The synthetic experiment of one stage: e's workload, a context per mix,
  * `repeat` rounds. */
 static int stage_experiment(const struct explainer *x, const struct design *d, unsigned repeat, bool placed,
@@ -142,14 +152,18 @@ static void print_round(void *userdata _unused_, const json_t *doc, const char *
 	report_render(doc, &ro, stdout);
 }
 
-/* Runs the design d for repeat rounds into DIR/NAME.  Returns the failed
+/* Runs the design d for repeat rounds into DIR/NAME, none begun that would
+ * end past the budget; what a unit took goes to measured_unit_s (a placed
+ * start's steps are a second, a stage's args.duration).  Returns the failed
  * steps, or -errno (logged). */
 static int run_stage(struct explainer *x, const char *name, const struct design *d, unsigned repeat, bool placed)
 {
 	_cleanup_free_ char *out = NULL;
 	struct experiment e;
 	struct run_options o = { .verb = "explain", .order = (enum run_order)x->args.order, .seed = x->args.seed,
-				 .seed_given = x->args.seed_given, .finished = placed ? NULL : print_round };
+				 .seed_given = x->args.seed_given,
+				 .finished = placed || !x->args.verbose ? NULL : print_round,
+				 .deadline_ns = x->start_ns + x->args.budget_ns };
 	int r;
 
 	r = stage_experiment(x, d, repeat, placed, &e);
@@ -161,6 +175,8 @@ static int run_stage(struct explainer *x, const char *name, const struct design 
 	}
 	fflush(stdout);
 	r = run_whole_experiment(&e, out, &o);
+	if (o.unit_s > 0)
+		x->measured_unit_s = o.unit_s + (placed ? (double)x->args.duration_ns / 1e9 - 1 : 0);
 	experiment_done(&e);
 	return r;
 }
@@ -238,6 +254,22 @@ static void print_power(const struct explainer *x, size_t n_mixes)
 		       df, df == 1 ? "" : "s", stats_t_critical(x->args.confidence, df), 100 * x->args.confidence);
 }
 
+/* What the placements of a file's contexts may add, against the budget:
+ * the most mixes that fit at 2 repeats after the starts that read them,
+ * and so the most factors of a full screen; a design beyond is refused
+ * once the placements are read, before the screen. */
+static void print_placement_bound(const struct explainer *x)
+{
+	double room = (double)x->args.budget_ns / 1e9 - place_seconds(x);
+	unsigned mixes = room > 0 ? (unsigned)floor(room / (2 * unit_seconds(x))) : 0, k = 0;
+
+	while (k < DESIGN_FULL_MAX && (1u << (k + 1)) + 1 <= mixes)
+		k++;
+	printf("the placements may show more factors: --budget holds at most %u mixes at 2 repeats (a full screen of %u "
+	       "factor%s); a design beyond is refused when they are read, before the screen\n",
+	       mixes, k, k == 1 ? "" : "s");
+}
+
 static void print_plan(const struct explainer *x, size_t n_mixes, double estimate_s, bool placed)
 {
 	const struct factor_set *fs = &x->fs;
@@ -262,6 +294,8 @@ static void print_plan(const struct explainer *x, size_t n_mixes, double estimat
 	       : !placed		 ? " at least, after a start of each to read the placements"
 					 : "",
 	       100 * x->args.width);
+	if (!placed)
+		print_placement_bound(x);
 	print_power(x, n_mixes);
 }
 
@@ -284,6 +318,7 @@ static void record_make(struct explainer *x)
 	snprintf(r->b, sizeof(r->b), "%s", x->args.b);
 	snprintf(r->hybrids, sizeof(r->hybrids), "%s", context_kind_to_string(x->fs.kind));
 	snprintf(r->unmovable, sizeof(r->unmovable), "%s", x->fs.unmovable);
+	snprintf(r->command, sizeof(r->command), "%s", strempty(x->command));
 	for (size_t k = 0; k < x->fs.n; k++) {
 		snprintf(r->labels[k], sizeof(r->labels[k]), "%s", x->fs.f[k].label);
 		snprintf(r->details[k], sizeof(r->details[k]), "%s", x->fs.f[k].detail);
@@ -297,7 +332,6 @@ static void record_make(struct explainer *x)
 static int stage(struct explainer *x, enum explain_stage s, const struct design *d, unsigned factors, unsigned set,
 		 unsigned repeat, unsigned wanted)
 {
-	uint64_t begin = now_ns();
 	int r;
 
 	x->rec.stage[s] = (struct stage_record){ .present = true, .factors = factors, .set = set,
@@ -305,8 +339,6 @@ static int stage(struct explainer *x, enum explain_stage s, const struct design 
 	r = record_put(x);
 	if (r >= 0)
 		r = run_stage(x, explain_stage_dir(s), d, repeat, false);
-	if (r >= 0 && d->n && repeat)
-		x->measured_unit_s = (double)(now_ns() - begin) / 1e9 / (double)(d->n * repeat);
 	return r < 0 ? r : 0;
 }
 
@@ -376,6 +408,9 @@ static int measure(struct explainer *x)
 		r = holdout(x);
 	if (r < 0)
 		return r;
+	printf("\nthe explanation again, or as a page: slicebench report %s [--format html]; a stage's TPS and noise: "
+	       "slicebench report %s/%s\nto explain it again: %s\n", x->dir, x->dir, explain_stage_dir(STAGE_SCREEN),
+	       x->command);
 	/* The failed steps are counted there, mix by mix, by the run's rule. */
 	r = explain_report(x->dir, false, 0, 0, stdout, &why);
 	return r < 0 ? log_error("explain: %s", why ? why : strerror(-r)), -EIO : 0;
@@ -423,7 +458,7 @@ static int find_factors(struct explainer *x, bool known)
  * the closure. */
 static int plan(struct explainer *x, bool placed)
 {
-	double place_s = placed ? 0 : 2 * (unit_seconds(x) - (double)x->args.duration_ns / 1e9 + 1), estimate_s;
+	double place_s = placed ? 0 : place_seconds(x), estimate_s;
 	struct design d;
 	int r = find_factors(x, placed);
 
@@ -482,6 +517,42 @@ static int replan(struct explainer *x)
 	return 0;
 }
 
+/* The command that explains it again, from what was asked (the file by its
+ * absolute path, a results directory too, every option that shapes the
+ * design, the seed drawn), into x->command. */
+static int make_command(struct explainer *x, const struct explain_args *a, bool placed)
+{
+	_cleanup_free_ char *exp = NULL;
+	char threads[24], repeat[24], duration[32], budget[32], width[24], level[24], seed[24], real[PATH_MAX];
+	const char *words[32] = { "slicebench", "explain" };
+	size_t n = 2;
+	int r = placed ? ((exp = strdup(realpath(a->experiment, real) ? real : a->experiment)) ? 0 : -ENOMEM)
+		       : run_reproduce_experiment(a->experiment, x->e.path, &exp);
+
+	if (r < 0)
+		return r;
+	snprintf(threads, sizeof(threads), "%ld", a->threads);
+	snprintf(repeat, sizeof(repeat), "%u", a->repeat);
+	snprintf(duration, sizeof(duration), "%gs", (double)a->duration_ns / 1e9);
+	snprintf(budget, sizeof(budget), "%gs", (double)a->budget_ns / 1e9);
+	snprintf(width, sizeof(width), "%g", 100 * a->width);
+	snprintf(level, sizeof(level), "%g", 100 * x->args.confidence);
+	snprintf(seed, sizeof(seed), "%" PRIu64, x->args.seed);
+	words[n++] = exp;
+	for (const char *const *w = placed ? (const char *const[]){ "--from", a->a, "--to", a->b, NULL }
+					   : (const char *const[]){ a->a, a->b, NULL };
+	     *w; w++)
+		words[n++] = *w;
+	for (const char *const *w = (const char *const[]){ "--threads", threads, "--repeat", repeat, "--duration", duration,
+							   "--budget", budget, "--width", width, "--confidence", level,
+							   "--order", word_name(run_order_words, a->order), "--seed",
+							   seed, NULL };
+	     *w; w++)
+		words[n++] = *w;
+	words[n] = NULL;
+	return run_reproduce_line(words, &x->command);
+}
+
 int explain_run(const struct explain_args *a)
 {
 	_cleanup_free_ struct explainer *x = calloc(1, sizeof(*x));
@@ -497,6 +568,11 @@ int explain_run(const struct explain_args *a)
 	if (!x->args.seed_given && rng_fresh_seed(&x->args.seed) >= 0)
 		x->args.seed_given = true;
 	r = load(x, placed);
+	if (r >= 0 && make_command(x, a, placed) < 0)
+		r = log_error_errno(-ENOMEM, "explain: %m");
+	/* Bad input too: a directory that would vanish with the sandbox. */
+	if (r >= 0 && run_check_reaches_host("explain", x->args.out ? x->args.out : "results/") < 0)
+		r = -EINVAL;
 	if (r >= 0)
 		r = plan(x, placed);
 	if (r >= 0 && x->args.out && (r = results_dir_check(x->args.out)) < 0) {
@@ -521,5 +597,6 @@ int explain_run(const struct explain_args *a)
 	placement_done(&x->pb);
 	experiment_done(&x->e);
 	free(x->dir);
+	free(x->command);
 	return r;
 }

@@ -18,6 +18,7 @@ struct explain_args {
 	uint64_t seed;	   /* of the rounds' orders, with seed_given */
 	bool seed_given;
 	bool what_if;
+	bool verbose;	 /* each stage's report as it ends, not only the explanation */
 	bool trust_code; /* a results directory may choose code that is not the host's (explain/code.h) */
 };
 

@@ -367,8 +367,14 @@ static void page_failures(FILE *out, const struct explain_record *rec, const str
 static void page_commands(FILE *out, const struct explain_record *rec, const char *dir)
 {
 	fputs("<h2 id=\"reproduce-h\">To reproduce it</h2>\n<pre id=\"reproduce\">", out);
-	html_printf(out, "slicebench explain %s %s %s --threads %ld --seed %llu\nslicebench report %s --format html -o "
-			 "report.html\n", rec->experiment, rec->a, rec->b, rec->threads, (unsigned long long)rec->seed, dir);
+	/* As explain recorded it (the file's path, every option, the taskset);
+	 * an older explain's directory has only its name, pair and seed. */
+	if (*rec->command)
+		html_printf(out, "%s\n", rec->command);
+	else
+		html_printf(out, "slicebench explain %s %s %s --threads %ld --seed %llu\n", rec->experiment, rec->a, rec->b,
+			    rec->threads, (unsigned long long)rec->seed);
+	html_printf(out, "slicebench report %s --format html -o report.html\n", dir);
 	fputs("</pre>\n", out);
 }
 

@@ -64,6 +64,8 @@ int explain_record_write(const char *dir, const struct explain_record *r)
 		      (json_int_t)r->seed, "stages", stages_json(r));
 	if (j && *r->proxy_hybrids && json_object_set_new(j, "proxy_hybrids", json_string(r->proxy_hybrids)) < 0)
 		json_decref(j), j = NULL;
+	if (j && *r->command && json_object_set_new(j, "command", json_string(r->command)) < 0)
+		json_decref(j), j = NULL;
 	if (!j)
 		return -ENOMEM;
 	text = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
@@ -148,7 +150,7 @@ static int read_stages(const json_t *j, struct explain_record *r, char *bad, siz
 /* The top-level members, each refused by its JSON path. */
 static int read_members(const json_t *j, struct explain_record *r, char *bad, size_t len)
 {
-	const json_t *proxy = json_object_get(j, "proxy_hybrids");
+	const json_t *proxy = json_object_get(j, "proxy_hybrids"), *command = json_object_get(j, "command");
 	const char *key = NULL;
 
 	r->level = json_number_value(json_object_get(j, "confidence"));
@@ -173,6 +175,8 @@ static int read_members(const json_t *j, struct explain_record *r, char *bad, si
 		key = "closure_is_a (true or false)";
 	else if (proxy && !copy_string(j, "proxy_hybrids", r->proxy_hybrids, sizeof(r->proxy_hybrids)))
 		key = "proxy_hybrids";
+	else if (command && !copy_string(j, "command", r->command, sizeof(r->command)))
+		key = "command";
 	return key ? refuse_at(bad, len, "$.%s", key) : 0;
 }
 

@@ -40,6 +40,7 @@ struct explain_record {
 	char unmovable[1024];
 	uint64_t seed; /* of the rounds' orders */
 	struct stage_record stage[_STAGE_MAX];
+	char command[2048]; /* the command line that explains it again; "": not recorded (an older explain) */
 };
 
 /* The directory of stage s under an explain directory's. */

@@ -97,7 +97,7 @@ static bool print_gap(const struct explain_record *rec, const struct explanation
 	report_format_ratio(g, verdict, sizeof(verdict));
 	if (x->ends_failed) {
 		fprintf(out, "\n%s vs %s at %ld thread%s: no gap: %s's or %s's starts on the screen failed too often to take "
-			     "part (below), so no cause is named.\n", rec->a, rec->b, rec->threads, plural(rec->threads),
+			     "part (above), so no cause is named.\n", rec->a, rec->b, rec->threads, plural(rec->threads),
 			rec->a, rec->b);
 		return false;
 	}
@@ -430,14 +430,18 @@ static void print_evidence(const struct explain_record *rec, const struct explan
 void sentences_print(const struct explain_record *rec, const struct analysis_inputs *in,
 		     const struct explanation *x, FILE *out)
 {
-	bool gap = print_gap(rec, x, out);
-
+	/* The detail first and the answer last, whole within a screen: the
+	 * failures, the factors, the pairs and the evidence, then the gap,
+	 * the set that explains it and what no hybrid reproduces. */
+	fputc('\n', out);
 	print_failures(rec, in, out);
-	if (!gap)
+	if (!x->ends_failed && x->gap.verdict == STATS_SIGNIFICANT) {
+		print_factors(rec, in, x, out);
+		print_pairs(rec, x, out);
+		print_evidence(rec, x, out);
+	}
+	if (!print_gap(rec, x, out))
 		return;
-	print_factors(rec, in, x, out);
-	print_pairs(rec, x, out);
 	print_named(rec, in, x, out);
 	print_closure(rec, x, out);
-	print_evidence(rec, x, out);
 }

@@ -3,6 +3,7 @@
  * drift on the machine does not land on one context, with a fresh server
  * for every unit; every finished step is a file of its own, so an
  * interrupted run keeps them and --resume runs only what is missing. */
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -48,7 +49,7 @@ static int prepare_dataset(struct runner *rn)
 	int r;
 
 	snprintf(spec.name, sizeof(spec.name), "prepare");
-	runner_progress("preparing %u x %u rows", o.tables, o.table_size);
+	runner_progress(PROGRESS_UNIT, "preparing %u x %u rows", o.tables, o.table_size);
 	r = managed_start(&c, &msg);
 	if (r < 0)
 		return log_error_errno(r, "%s: the server for the dataset did not start: %m%s%s", rn->verb,
@@ -59,6 +60,18 @@ static int prepare_dataset(struct runner *rn)
 		log_error_errno(r, "%s: preparing the dataset: %s", rn->verb, msg ? msg : strerror(-r));
 	managed_stop(&c);
 	return r;
+}
+
+int run_check_reaches_host(const char *verb, const char *dir)
+{
+	_cleanup_free_ char *why = NULL;
+	int r = results_reaches_host(dir, &why);
+
+	if (r == -EXDEV)
+		return log_error("%s: %s", verb, why), r;
+	if (r < 0)
+		return log_error_errno(r, "%s: cannot tell whether %s reaches the host from the sandbox: %m", verb, dir);
+	return 0;
 }
 
 static int open_results(const char *verb, const char *out, bool resume, const struct experiment *e,
@@ -77,6 +90,9 @@ static int open_results(const char *verb, const char *out, bool resume, const st
 	}
 	if (!dir)
 		return -ENOMEM;
+	r = run_check_reaches_host(verb, dir);
+	if (r < 0)
+		return r;
 	r = results_open(dir, resume, ret);
 	if (r == -EBUSY)
 		return log_error("%s: another run holds %s", verb, dir), r;
@@ -91,6 +107,50 @@ static int open_results(const char *verb, const char *out, bool resume, const st
 		return log_error_errno(r, "%s: cannot write results to %s: %m%s", verb, dir,
 				       r == -ELOOP ? " (a symbolic link, or under one that root did not make: give the directory itself)" : "");
 	return 0;
+}
+
+/* The results directory's log, appended to (a resumed run adds to it);
+ * -errno. */
+static int open_run_log(const struct results *res)
+{
+	_cleanup_free_ char *path = NULL;
+	int fd;
+
+	if (xasprintf(&path, "%s/" RUN_LOG, results_dir(res)) < 0)
+		return -ENOMEM;
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0644);
+	return fd < 0 ? -errno : fd;
+}
+
+/* The results directory's log opened and every message copied there;
+ * the fd, or -errno when it cannot be (said: the journal has it all). */
+static int log_begin(struct runner *rn)
+{
+	int fd = open_run_log(rn->res);
+
+	if (fd < 0)
+		log_warning_errno(fd, "%s: cannot open %s/" RUN_LOG ": %m (the progress goes to the journal only)", rn->verb,
+				  results_dir(rn->res));
+	log_copy_to(fd);
+	return fd;
+}
+
+static void log_end(int fd)
+{
+	status_clear();
+	log_copy_to(-EBADF);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Where the servers slicebench forks write what they print: the log. */
+static void servers_output_to(struct runner *rn, int fd)
+{
+	rn->server.out_fd = fd;
+	for (size_t i = 0; i < EXP_NEIGHBOURS_MAX; i++)
+		rn->neighbour_servers[i].out_fd = fd;
+	for (size_t i = 0; i < EXP_PROXIES_MAX; i++)
+		rn->proxy_servers[i].out_fd = fd;
 }
 
 /* Files run reads back as it wrote them, and the same experiment, or
@@ -187,6 +247,8 @@ static int choose_seed(struct runner *rn, const struct run_options *o, bool resu
 			rn->seed = (uint64_t)json_integer_value(seed);
 			rn->order = (enum run_order)order;
 		}
+		if (json_is_string(json_object_get(sched, "command")))
+			rn->kept_command = strdup(json_string_value(json_object_get(sched, "command")));
 		json_decref(sched);
 		if (kept)
 			return 0;
@@ -227,7 +289,7 @@ static int runner_setup(struct runner *rn)
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot move the client into %s: %m%s", rn->verb, strempty(unit),
 				       r == -ENOENT || r == -ECONNREFUSED ? " (no systemd here: [client] scope needs one)" : "");
-	runner_progress("the client runs in %s", unit);
+	runner_progress(PROGRESS_NOTE, "the client runs in %s", unit);
 	return 0;
 }
 
@@ -248,18 +310,20 @@ static int runner_measure(struct runner *rn, struct run_options *o)
 	json_t *doc = NULL;
 	int r;
 
-	runner_progress("%s %s started, results in %s (%s order, seed %" PRIu64 ")", rn->verb, rn->e->name,
+	runner_progress(PROGRESS_NOTE, "%s %s started, results in %s (%s order, seed %" PRIu64 ")", rn->verb, rn->e->name,
 			results_dir(rn->res), word_name(run_order_words, rn->order), rn->seed);
 	r = prepare_dataset(rn);
 	if (r >= 0)
 		r = runner_run_rounds(rn, o);
+	if (rn->units_done && rn->work_start_ns)
+		o->unit_s = (double)(now_ns() - rn->work_start_ns) / 1e9 / (double)rn->units_done;
 	if (r >= 0 || r == -EINTR || r == -ECANCELED)
 		(void)results_rebuild(rn->res);
 	/* The failed steps as report counts them: this run's and a resumed
 	 * one's before, failed or without a transaction. */
 	if (results_load(results_dir(rn->res), &doc, &why) >= 0)
 		rn->steps_failed = steps_not_counted(doc);
-	runner_progress("%s %s %s: %zu steps, %zu failed, results in %s", rn->verb, rn->e->name,
+	runner_progress(PROGRESS_NOTE, "%s %s %s: %zu steps, %zu failed, results in %s", rn->verb, rn->e->name,
 			interrupt_signal ? "interrupted" : r < 0 ? "stopped" : "finished", rn->steps_done, rn->steps_failed,
 			results_dir(rn->res));
 	if (r >= 0 && o->finished && doc)
@@ -272,15 +336,17 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 		   struct run_options *o)
 {
 	struct run_options defaults = {};
-	struct runner rn = { .e = e, .plan = plan, .start_ns = now_ns() };
+	struct runner rn = { .e = e, .plan = plan, .start_ns = now_ns(), .n_units = plan->n_units,
+			     .n_steps = plan->n_steps };
 	_cleanup_free_ char *busy = NULL;
 	char db[64];
 	bool started = false;
-	int r;
+	int r, log_fd;
 
 	if (!o)
 		o = &defaults;
 	rn.verb = o->verb ? o->verb : "run";
+	rn.command = o->command;
 	rn.order = o->order;
 	/* Before the first child: a signal from here on ends the run cleanly. */
 	interrupt_catch();
@@ -288,12 +354,14 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 		log_warning("%s: other processes are busy on the CPUs and will be measured too: %s", rn.verb, busy);
 	o->stopped = RUN_STOP_NONE;
 	o->rounds = o->rounds_wanted = 0;
+	o->unit_s = 0;
 	o->refused = false;
 	r = open_results(rn.verb, out, resume, e, &rn.res);
 	if (r < 0) {
-		o->refused = r == -ELOOP || r == -EEXIST || r == -ENOENT || r == -ENOTDIR || r == -ENOTEMPTY;
+		o->refused = r == -ELOOP || r == -EEXIST || r == -ENOENT || r == -ENOTDIR || r == -ENOTEMPTY || r == -EXDEV;
 		return r;
 	}
+	log_fd = log_begin(&rn);
 	r = write_run_facts(rn.verb, rn.res, e, resume);
 	if (r < 0)
 		o->refused = r == -EINVAL || r == -EBADMSG;
@@ -301,6 +369,8 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 		r = choose_seed(&rn, o, resume);
 	if (r >= 0)
 		r = runner_setup(&rn);
+	if (r >= 0)
+		servers_output_to(&rn, log_fd);
 	if (r >= 0) {
 		o->seed_used = rn.seed;
 		options_for(e, &rn.o, db, sizeof(db));
@@ -308,10 +378,12 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 		r = runner_measure(&rn, o);
 	}
 	server_done(&rn.server);
+	free(rn.kept_command);
 	for (size_t i = 0; i < EXP_NEIGHBOURS_MAX; i++)
 		server_done(&rn.neighbour_servers[i]);
 	for (size_t i = 0; i < EXP_PROXIES_MAX; i++)
 		server_done(&rn.proxy_servers[i]);
+	log_end(log_fd);
 	/* Refused or failed at set-up: no results directory stays behind. */
 	if (started)
 		results_close(rn.res);

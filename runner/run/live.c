@@ -124,7 +124,7 @@ static int live_walk(struct runner *rn, size_t ctx, unsigned repeat, struct unit
 			continue;
 		}
 		if (v > 0)
-			runner_progress("unit %s: %s=%s on the running server", unit, e->vary->name, e->vary_values[v]);
+			runner_progress(PROGRESS_STEP, "unit %s: %s=%s on the running server", unit, e->vary->name, e->vary_values[v]);
 		if (live_change(rn, &u->c, &u->spec, &u->tree, &u->slice_vary, v, &why) < 0) {
 			log_error("%s: %s: %s=%s could not be put in force live: %s", rn->verb, unit, e->vary->name,
 				  e->vary_values[v], why ? why : "it was not read back");

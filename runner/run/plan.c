@@ -5,6 +5,16 @@
 /* A server start, its ping and the buffer pool warm-up, for the estimate. */
 #define UNIT_OVERHEAD_S 6
 
+double run_plan_unit_s(const struct experiment *e _unused_)
+{
+	return UNIT_OVERHEAD_S;
+}
+
+double run_plan_step_s(const struct experiment *e)
+{
+	return (double)(e->warmup_ns + e->duration_ns) / 1e9 + 1;
+}
+
 int run_plan_make(const struct experiment *e, const char *only, struct run_plan *ret)
 {
 	_cleanup_free_ char *list = only ? strdup(only) : NULL;
@@ -38,7 +48,6 @@ int run_plan_make(const struct experiment *e, const char *only, struct run_plan 
 		       ((runner_vary_modes(e) & VARY_RESTART ? experiment_n_values(e) : 0) + (runner_vary_modes(e) & VARY_LIVE ? 1 : 0));
 	ret->n_steps = e->repeat * n_ctx * experiment_n_values(e) * e->n_threads *
 		       (!!(runner_vary_modes(e) & VARY_RESTART) + !!(runner_vary_modes(e) & VARY_LIVE));
-	ret->estimate_s = (double)ret->n_units * UNIT_OVERHEAD_S +
-			  (double)ret->n_steps * ((double)(e->warmup_ns + e->duration_ns) / 1e9 + 1);
+	ret->estimate_s = (double)ret->n_units * run_plan_unit_s(e) + (double)ret->n_steps * run_plan_step_s(e);
 	return 0;
 }

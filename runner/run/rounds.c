@@ -10,10 +10,11 @@
  *
  * repeat = auto is Stein's two-stage rule: RUN_AUTO_PILOT rounds, then,
  * from the pilot's spread, as many whole rounds as the target width needs
- * (o->rounds_needed), within repeat-max and --budget.  It never stops
- * because an interval happened to be narrow: a rule that does stops on the
+ * (o->rounds_needed), within repeat-max.  With a budget (o->deadline_ns,
+ * any plan) no round begins that would end past it at the longest round's
+ * time so far: the budget is a bound, not a hope.  It never stops because an interval happened to be narrow: a rule that does stops on the
  * lucky draws, and its intervals cover less than they say. */
-#include <math.h>
+#include <inttypes.h>
 
 #include "run/order.h"
 #include "run/runner.h"
@@ -86,10 +87,29 @@ static json_t *round_names(const struct runner *rn, unsigned round, const struct
 	return names;
 }
 
+/* The contexts the plan selects, when not all ("only": "a,b"), so that
+ * --resume DIR alone runs the same units. */
+static int only_put(const struct runner *rn, json_t *sched)
+{
+	_cleanup_free_ char *list = NULL;
+	size_t used = 0, n = 0;
+
+	for (size_t c = 0; c < rn->e->n_contexts; c++)
+		n += rn->plan->selected[c];
+	if (n == rn->e->n_contexts)
+		return 0;
+	list = calloc(n, sizeof(rn->e->contexts[0].name) + 1);
+	for (size_t c = 0; list && c < rn->e->n_contexts; c++)
+		if (rn->plan->selected[c])
+			used += (size_t)sprintf(list + used, "%s%s", used ? "," : "", rn->e->contexts[c].name);
+	return list && json_object_set_new(sched, "only", json_string(list)) >= 0 ? 0 : -ENOMEM;
+}
+
 /* schedule.json with this round's order added (or put again, on resume):
  * the earlier rounds' orders drawn again from the seed. */
 static int schedule_put(struct runner *rn, unsigned round, const struct round_unit *u, size_t n)
 {
+	_cleanup_free_ char *command = NULL;
 	json_t *sched, *rounds;
 	int r = 0;
 
@@ -98,6 +118,15 @@ static int schedule_put(struct runner *rn, unsigned round, const struct round_un
 	sched = json_pack("{s:s, s:I, s:i, s:[]}", "order", word_name(run_order_words, rn->order), "seed",
 			  (json_int_t)rn->seed, "pilot", rn->e->repeat_auto ? RUN_AUTO_PILOT : 0, "rounds");
 	rounds = json_object_get(sched, "rounds");
+	if (sched && only_put(rn, sched) < 0)
+		r = -ENOMEM;
+	if (sched && rn->kept_command && json_object_set_new(sched, "command", json_string(rn->kept_command)) < 0)
+		r = -ENOMEM;
+	else if (sched && !rn->kept_command && rn->command &&
+		 (xasprintf(&command, "%s --order %s --seed %" PRIu64, rn->command, word_name(run_order_words, rn->order),
+			    rn->seed) < 0 ||
+		  json_object_set_new(sched, "command", json_string(command)) < 0))
+		r = -ENOMEM;
 	for (unsigned k = 1; sched && k <= round && r >= 0; k++) {
 		struct round_unit earlier[EXP_VARY_MAX * EXP_CONTEXTS_MAX + EXP_CONTEXTS_MAX];
 		size_t m = k == round ? n : round_units(rn, k, earlier);
@@ -133,13 +162,13 @@ static int run_round(struct runner *rn, unsigned round)
 }
 
 /* repeat = auto after the pilot: the rounds the target needs, from the
- * document of record so far, within repeat-max and the budget. */
-static int auto_rounds(struct runner *rn, struct run_options *o, uint64_t start, unsigned *ret)
+ * document of record so far, within repeat-max (the budget is the
+ * rounds' loop's). */
+static int auto_rounds(struct runner *rn, struct run_options *o, unsigned *ret)
 {
 	_cleanup_free_ char *why = NULL;
 	json_t *doc = NULL;
-	unsigned want = 0, fits;
-	double per_round_s, left_s;
+	unsigned want = 0;
 	int r;
 
 	r = results_load(results_dir(rn->res), &doc, &why);
@@ -154,18 +183,25 @@ static int auto_rounds(struct runner *rn, struct run_options *o, uint64_t start,
 	o->rounds_wanted = want;
 	*ret = MIN(MAX(want, RUN_AUTO_PILOT), rn->e->repeat);
 	o->stopped = want > rn->e->repeat ? RUN_STOP_MAX : RUN_STOP_SETTLED;
-	per_round_s = (double)(now_ns() - start) / 1e9 / RUN_AUTO_PILOT;
-	left_s = (double)o->budget_ns / 1e9 - (double)(now_ns() - start) / 1e9;
-	fits = RUN_AUTO_PILOT + (unsigned)MAX(0, floor(left_s / per_round_s));
-	if (o->budget_ns && fits < *ret) {
-		runner_progress("the budget leaves no time for round %u (about %.0fs a round)", fits + 1, per_round_s);
-		*ret = fits;
-		o->stopped = RUN_STOP_BUDGET;
-	}
+	/* The ETA's plan: the rounds chosen, not repeat-max. */
+	rn->n_units = rn->plan->n_units / rn->e->repeat * *ret;
+	rn->n_steps = rn->plan->n_steps / rn->e->repeat * *ret;
 	if (*ret > RUN_AUTO_PILOT)
-		runner_progress("the pilot's spread asks for %u rounds%s: %u more", want,
-				*ret < want ? ", more than can be run" : "", *ret - RUN_AUTO_PILOT);
+		runner_progress(PROGRESS_NOTE, "the pilot's spread asks for %u rounds%s: %u more", want,
+				*ret < want ? ", more than repeat-max allows" : "", *ret - RUN_AUTO_PILOT);
 	return 0;
+}
+
+/* Whether round may begin: it would end by the deadline, at the longest
+ * round's time so far.  The first always begins (the verb checked that the
+ * plan's least fits before anything started). */
+static bool round_fits(const struct run_options *o, unsigned round, uint64_t longest_ns)
+{
+	if (!o->deadline_ns || round == 1 || now_ns() + longest_ns <= o->deadline_ns)
+		return true;
+	runner_progress(PROGRESS_NOTE, "the budget leaves no time for round %u (the longest so far took %.0fs)", round,
+			(double)longest_ns / 1e9);
+	return false;
 }
 
 int runner_run_rounds(struct runner *rn, struct run_options *o)
@@ -173,14 +209,21 @@ int runner_run_rounds(struct runner *rn, struct run_options *o)
 	const struct experiment *e = rn->e;
 	bool adaptive = e->repeat_auto && o->rounds_needed;
 	unsigned last = adaptive ? RUN_AUTO_PILOT : e->repeat;
-	uint64_t start = now_ns();
+	uint64_t longest = 0;
 	int r = 0;
 
 	for (unsigned round = 1; r >= 0 && round <= last; round++) {
+		uint64_t begin = now_ns();
+
+		if (!round_fits(o, round, longest)) {
+			o->stopped = RUN_STOP_BUDGET;
+			break;
+		}
 		o->rounds = round;
 		r = run_round(rn, round);
+		longest = MAX(longest, now_ns() - begin);
 		if (r >= 0 && adaptive && round == RUN_AUTO_PILOT)
-			r = auto_rounds(rn, o, start, &last);
+			r = auto_rounds(rn, o, &last);
 	}
 	return r;
 }

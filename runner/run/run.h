@@ -14,6 +14,29 @@
 #include "experiment/experiment.h"
 #include "common/words.h"
 
+/* How much of a run's progress reaches the terminal (run/progress.c):
+ * -q none, the default a unit at a time (on a terminal one line that each
+ * unit and step replaces), -v every unit and step as a line.  The journal
+ * and the results directory's log (RUN_LOG) take every line either way. */
+enum run_verbosity {
+	RUN_QUIET,
+	RUN_NORMAL,
+	RUN_VERBOSE,
+};
+void run_set_verbosity(enum run_verbosity v);
+
+/* The command line that runs it again (run/reproduce.c): words (NULL
+ * ended) shell-quoted, after "taskset -c LIST" when slicebench runs on
+ * fewer CPUs than are online. */
+int run_reproduce_line(const char *const *words, char **ret);
+/* The experiment's word in it: the name as given when it was found by
+ * name, else the file's absolute path (path as experiment_find() gave it). */
+int run_reproduce_experiment(const char *given, const char *path, char **ret);
+
+/* The results directory's log: the progress, the warnings and errors,
+ * and what the servers slicebench forks print (start-up warnings). */
+#define RUN_LOG "run.log"
+
 /* Which contexts run, and what that costs. */
 struct run_plan {
 	const struct experiment *e;
@@ -48,6 +71,9 @@ extern const struct word run_order_words[];
 /* What a run takes beyond its plan. */
 struct run_options {
 	const char *verb; /* what logs say is running: "run" (NULL), "explain", "calibrate" */
+	/* The command that runs it again, but for its --order and --seed,
+	 * which the run adds (schedule.json's "command"); NULL: none. */
+	const char *command;
 	enum run_order order;
 	uint64_t seed; /* of the rounds' orders; with seed_given, else one is drawn (a resumed run keeps its own) */
 	bool seed_given;
@@ -60,13 +86,17 @@ struct run_options {
 	/* A run that finished (or stopped cleanly): its document of record
 	 * and its results directory, for the caller to report; NULL: nothing. */
 	void (*finished)(void *userdata, const json_t *doc, const char *dir);
-	uint64_t budget_ns; /* repeat = auto: no round is begun that would end past it; 0: none */
+	/* The budget's end, on now_ns()'s clock: no round after the first is
+	 * begun that would end past it at the longest round's time so far;
+	 * 0: none. */
+	uint64_t deadline_ns;
 	/* set by the run */
 	bool refused; /* bad --out or --resume, or results files not as run writes them: nothing started */
 	enum run_stop stopped;
 	unsigned rounds;	/* rounds begun */
 	unsigned rounds_wanted; /* repeat = auto: what rounds_needed asked for */
 	uint64_t seed_used;
+	double unit_s; /* what a unit (its start and steps) took here on average; 0: none ran */
 };
 
 /* Runs the plan into the results directory out (NULL:
@@ -77,6 +107,10 @@ struct run_options {
  * which), -ECANCELED when on-error = stop did. */
 int run_experiment(const struct experiment *e, const struct run_plan *plan, const char *out, bool resume,
 		   struct run_options *o);
+
+/* In the container sandbox, a results directory dir that would vanish
+ * with it (store/reach.c): -EXDEV, logged; 0 when it lands on the host. */
+int run_check_reaches_host(const char *verb, const char *dir);
 
 /* Every context of e, into the results directory out (created; refused if
  * it holds results).  Returns as run_experiment(). */

@@ -24,6 +24,8 @@ static inline unsigned runner_vary_modes(const struct experiment *e)
 
 struct runner {
 	const char *verb; /* the log prefix: run, explain, calibrate */
+	const char *command; /* run_options' */
+	char *kept_command;  /* a resumed run's schedule.json "command", kept as it is */
 	enum run_order order;
 	uint64_t seed;
 	unsigned slot; /* the running unit's place in its round's order, from 1 */
@@ -35,7 +37,9 @@ struct runner {
 	struct server proxy_servers[EXP_PROXIES_MAX];	     /* [proxy NAME]'s, by index */
 	struct oltp_options o;
 	size_t units_done, steps_done, steps_failed;
-	uint64_t start_ns;
+	size_t steps_run;		/* of steps_done, those measured by this process (not found recorded) */
+	size_t n_units, n_steps;	/* the plan's, or repeat = auto's once its rounds are chosen */
+	uint64_t start_ns, work_start_ns; /* the run's start, and its first unit's in this process */
 	/* The unit running now: the name its steps are recorded under (a
 	 * context's, or NAME-live for the live steps of mode = restart live)
 	 * and its server's PID, which a live unit keeps across vary values. */
@@ -64,8 +68,24 @@ struct unit_parts {
 	bool proxy_failed; /* the server started, and the proxy did not */
 };
 
-/* Progress on the terminal, and the same line in the journal. */
-void runner_progress(const char *fmt, ...) _printf_(1, 2);
+/* What a line of progress is: a note (a run's start and end, the budget's
+ * word), a unit's start, or a step. */
+enum progress_kind {
+	PROGRESS_NOTE,
+	PROGRESS_UNIT,
+	PROGRESS_STEP,
+};
+/* Progress on the terminal as the verbosity and the kind say, and every
+ * line in the journal and the results directory's log. */
+void runner_progress(enum progress_kind kind, const char *fmt, ...) _printf_(2, 3);
+
+/* The plan's own time of a server start and of a step of e (run/plan.c). */
+double run_plan_unit_s(const struct experiment *e);
+double run_plan_step_s(const struct experiment *e);
+/* "12m05s" into buf: the time left at this process's measured pace (the
+ * plan's times of the work it ran against the time it took), the plan's
+ * times before it ran any; steps found recorded (--resume) take none. */
+void runner_eta(const struct runner *rn, char *buf, size_t len);
 
 /* Has every step of unit been recorded? */
 bool runner_unit_done(const struct runner *rn, const char *unit);

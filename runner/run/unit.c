@@ -69,16 +69,6 @@ int runner_put_failed_steps(struct runner *rn, const char *unit, size_t ctx, siz
 	return r;
 }
 
-static void eta(const struct runner *rn, char *buf, size_t len)
-{
-	double elapsed = (double)(now_ns() - rn->start_ns) / 1e9;
-	long left = (long)(rn->steps_done ? elapsed / (double)rn->steps_done *
-						    (double)(rn->plan->n_steps - rn->steps_done)
-					  : rn->plan->estimate_s);
-
-	snprintf(buf, len, "%ldm%02lds", left / 60, left % 60);
-}
-
 /* The unit's placement, with its settings and its slices' as written,
  * resolved and read back. */
 int runner_put_placement(struct runner *rn, const char *unit, const struct context *c, const struct slice_tree *tree)
@@ -217,6 +207,23 @@ static const char *process_gone(struct runner *rn, struct context *c)
 	return NULL;
 }
 
+/* A step's end: its failure logged, or its TPS as progress. */
+static void step_said(struct runner *rn, const char *unit, long threads, const struct step_result *s)
+{
+	char connecting[64];
+
+	if (s->failed) {
+		log_error("%s: %s: %ld threads failed: %s", rn->verb, unit, threads, s->reason);
+		rn->steps_failed++;
+		return;
+	}
+	/* 800 clients take tens of seconds to connect here: said apart from
+	 * the TPS, which does not count them. */
+	snprintf(connecting, sizeof(connecting), ", measured after %.1f s of connecting", s->connect_s);
+	runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: %ld threads: %.1f TPS%s", rn->units_done, rn->plan->n_units, unit,
+			threads, s->tps, s->connect_s >= 0.05 ? connecting : "");
+}
+
 /* The steps of a unit whose server runs (c), those not yet recorded, after
  * the buffer pool's warm-up.  Returns <0 for what must end the run. */
 int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat, struct context *c,
@@ -240,10 +247,11 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 			rn->steps_done++;
 			continue;
 		}
-		eta(rn, left, sizeof(left));
-		runner_progress("unit %zu/%zu %s: %ld threads, ETA %s", rn->units_done, rn->plan->n_units, unit,
+		runner_eta(rn, left, sizeof(left));
+		runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: %ld threads, ETA %s", rn->units_done, rn->plan->n_units, unit,
 			 e->threads[t], left);
 		started_at = wall_clock_s();
+		rn->steps_run++;
 		r = runner_step(rn, c, tree, &step_o, (unsigned)e->threads[t], &s);
 		step_cpus(&s, r < 0 ? 0 : c->pid, o);
 		if (r < 0) {
@@ -256,14 +264,7 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 			step_result_done(&s);
 			return -EINTR;
 		}
-		if (s.failed) {
-			log_error("%s: %s: %ld threads failed: %s", rn->verb, unit, e->threads[t], s.reason);
-			rn->steps_failed++;
-		} else if (s.connect_s > 0)
-			/* 800 clients take tens of seconds to connect here: said apart
-			 * from the TPS, which does not count them. */
-			runner_progress("unit %zu/%zu %s: %ld threads: %.1f TPS, measured after %.1f s of connecting", rn->units_done,
-				 rn->plan->n_units, unit, e->threads[t], s.tps, s.connect_s);
+		step_said(rn, unit, e->threads[t], &s);
 		r = put_step(rn, unit, ctx, v, repeat, started_at, &s);
 		rn->steps_done++;
 		if (r < 0)
@@ -322,8 +323,10 @@ int runner_unit_start(struct runner *rn, size_t ctx, size_t v, const char *unit,
 	u->c = (struct context){ .ops = context_ops_for(u->spec.kind), .spec = &u->spec, .server = &rn->server,
 				 .mode = cgroup_mode_detect() };
 	rn->units_done++;
-	eta(rn, left, sizeof(left));
-	runner_progress("unit %zu/%zu %s (%s%s): starting the server, ETA %s", rn->units_done, rn->plan->n_units, unit,
+	if (!rn->work_start_ns)
+		rn->work_start_ns = now_ns();
+	runner_eta(rn, left, sizeof(left));
+	runner_progress(PROGRESS_UNIT, "unit %zu/%zu %s (%s%s): starting the server, ETA %s", rn->units_done, rn->plan->n_units, unit,
 		 context_kind_to_string(u->spec.kind), how, left);
 	r = unit_slices_start(rn, &u->c, ctx, v, &u->tree, &u->slice_vary, ret_msg);
 	if (r >= 0)
@@ -339,7 +342,7 @@ int runner_unit_start(struct runner *rn, size_t ctx, size_t v, const char *unit,
 	if (experiment_proxy_of(e, ctx) >= 0) {
 		const struct context_spec *proxy = &e->proxies[experiment_proxy_of(e, ctx)];
 
-		runner_progress("unit %zu/%zu %s: starting [proxy %s] (%s)", rn->units_done, rn->plan->n_units, unit,
+		runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: starting [proxy %s] (%s)", rn->units_done, rn->plan->n_units, unit,
 				proxy->name, context_kind_to_string(proxy->kind));
 		u->proxy_failed = unit_proxy_start(rn, ctx, u, o, ret_msg) < 0;
 		return u->proxy_failed ? -EIO : 0;

@@ -102,6 +102,8 @@ static const struct rule schedule_rules[] = {
 	{ "seed", SHAPE_INT, 0, 9007199254740991.0 },
 	{ "pilot", SHAPE_INT, 0, 1000 },
 	{ "rounds", SHAPE_OBJS, .sub = round_rules },
+	{ "command", SHAPE_STR },
+	{ "only", SHAPE_STR },
 	{},
 };
 

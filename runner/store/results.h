@@ -30,6 +30,11 @@ int results_dir_check(const char *dir);
  * directory made here is removed again. */
 int results_open(const char *dir, bool resume, struct results **ret);
 void results_close(struct results *r);
+/* In the container sandbox (store/reach.c): 0 if dir, once made, is on
+ * the host at that path (a bind from it); -EXDEV with *ret_why if it would
+ * stay in the container's overlay or tmpfs and vanish with it.  0 outside
+ * the sandbox. */
+int results_reaches_host(const char *dir, char **ret_why);
 /* results_close(), and the directory removed if results_open() made it:
  * for a run that failed before its first step. */
 void results_discard(struct results *r);

@@ -240,6 +240,8 @@ static int gated_setup(void *userdata)
 	if (read(g->gate[0], &go, 1) != 1)
 		return 126;
 	close(g->gate[0]);
+	if (c->server->out_fd > 2 && (dup2(c->server->out_fd, STDOUT_FILENO) < 0 || dup2(c->server->out_fd, STDERR_FILENO) < 0))
+		return 123;
 	if (c->spec->session == SESSION_NEW && setsid() < 0)
 		return 125;
 	/* In the table's order, which puts what needs privileges first and the

@@ -95,6 +95,10 @@ struct server {
 	const struct server_engine *engine;
 	char *binary, *user, *datadir, *cnf, *socket, *log;
 	char *password; /* a proxy's that logs in with one (ProxySQL); NULL: none */
+	/* Above 2: where a server slicebench forks (raw, scope, login) writes
+	 * its standard output and error, the start-up warnings before its own
+	 * log opens (a results directory's log); else they are inherited. */
+	int out_fd;
 	/* A server slicebench did not start (server_facts_of()): its answers
 	 * count only from this process, the connection's peer; 0: any. */
 	pid_t peer;

@@ -208,7 +208,7 @@ static void build_by_context(const struct model *m, enum metric what, struct tab
 
 	for (size_t k = 0; k < m->ncols; k++)
 		ratio |= what == METRIC_TPS && m->cols[k].base >= 0;
-	*t = (struct table){ .ncols = 1 + m->nrows * (1 + ratio), .left = 1 };
+	*t = (struct table){ .ncols = 1 + m->nrows * (1 + ratio), .left = 1, .span = 1 + ratio };
 	table_add(t, "context");
 	for (size_t r = 0; r < m->nrows; r++) {
 		table_add(t, "%lld thread%s", m->threads[r], m->threads[r] == 1 ? "" : "s");
@@ -226,8 +226,17 @@ int report_table(const struct model *m, enum metric what, size_t width, struct t
 {
 	build_by_threads(m, what, t);
 	if (!t->error && width && table_text_width(t) > width) {
+		/* Turned, a row per context and one per its ratio under a
+		 * column per thread count, when that fits and a row per
+		 * context does not. */
+		bool turn = table_turned_width(t) <= width;
+
 		table_done(t);
 		build_by_context(m, what, t);
+		if (!t->error && table_text_width(t) > width && turn) {
+			table_done(t);
+			build_by_threads(m, what, t);
+		}
 	}
 	if (t->error) {
 		table_done(t);

@@ -43,7 +43,7 @@ static int compare_metric(const struct comparison *c, bool ratios, bool markdown
 /* The facts of host_facts[] for every document, a mark where they differ. */
 static int compare_facts(const struct comparison *c, bool markdown, FILE *out)
 {
-	struct table t = { .ncols = 2 + c->n, .left = 2 + c->n };
+	struct table t = { .ncols = 2 + c->n, .left = 2 + c->n, .keys = 1 };
 
 	table_add(&t, "fact");
 	for (size_t d = 0; d < c->n; d++)
@@ -93,7 +93,7 @@ static int compare_tables(const struct comparison *c, bool markdown, FILE *out)
 		fprintf(out, "other host facts: no differences\n");
 		return 0;
 	}
-	t = (struct table){ .ncols = 1 + c->n, .left = 1 + c->n };
+	t = (struct table){ .ncols = 1 + c->n, .left = 1 + c->n, .keys = 1 };
 	fprintf(out, "%sother host facts that differ\n%s", h, nl);
 	table_add(&t, "key");
 	for (size_t d = 0; d < c->n; d++)
@@ -237,9 +237,13 @@ static int compare_doc_json(const struct comparison *c, json_t **ret)
 	return 0;
 }
 
+/* Laid out in table_width(): the tables fit it, the prose is wrapped. */
 int compare_text(const struct comparison *c, const struct report_options *o _unused_, FILE *out)
 {
-	return compare_tables(c, false, out);
+	struct text_wrap tw;
+	int r = text_wrap_open(&tw, out);
+
+	return r < 0 ? r : text_wrap_close(&tw, compare_tables(c, false, tw.mem));
 }
 
 int compare_markdown(const struct comparison *c, const struct report_options *o _unused_, FILE *out)

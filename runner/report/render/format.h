@@ -38,7 +38,17 @@ struct report_options {
 	bool latency;	/* add the median p95 latency per cell */
 	bool telemetry; /* add per cell the rows of telemetry_summaries (report/model/model.h) and the mechanism */
 	const char *source; /* the directory reported, for the page's commands; NULL: not known */
+	bool answer;	    /* text: the TPS table, its verdicts and failures only (what run ends with) */
 };
+
+/* The width text output is laid out in (report/render/table.c): what
+ * table_set_width() set (0: unset), else the terminal's on standard
+ * output, else TABLE_WIDTH_PIPE.  Tables wider are turned or split, lines
+ * of prose wrapped; nothing is cut. */
+#define TABLE_WIDTH_PIPE 100
+#define TABLE_WIDTH_MIN 40
+size_t table_width(void);
+void table_set_width(size_t width);
 
 /* The level of the intervals o asks for. */
 double report_level(const struct report_options *o);

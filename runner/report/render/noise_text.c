@@ -15,7 +15,7 @@ static int print_noise_table(const struct model *m, enum metric what, bool markd
 {
 	struct table t;
 	char caption[512];
-	int r = report_table(m, what, markdown ? 0 : TEXT_WIDTH_MAX, &t);
+	int r = report_table(m, what, markdown ? 0 : table_width(), &t);
 
 	if (r < 0)
 		return r;

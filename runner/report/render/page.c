@@ -389,21 +389,30 @@ static void shell_word(FILE *out, const char *s)
 	fputc('\'', out);
 }
 
-/* The commands: the run again, in the recorded order of rounds, and this page. */
+/* The commands: the run again, in the recorded order of rounds, and this
+ * page.  The run as it recorded itself (the file's path, the options, the
+ * taskset it ran under); a directory of an older run has only its name,
+ * order and seed. */
 static void page_reproduce(FILE *out, const struct model *m, const json_t *doc, const struct report_options *o)
 {
 	const json_t *exp = json_object_get(doc, "experiment"), *sched = json_object_get(doc, "schedule");
 	const char *path = json_string_value(json_object_get(exp, "path"));
+	const char *command = json_string_value(json_object_get(sched, "command"));
 	char buf[64];
 
-	fputs("<h2 id=\"reproduce-h\">To reproduce it</h2>\n<pre id=\"reproduce\">slicebench run ", out);
-	shell_word(out, path ? path : m->name);
-	if (json_is_string(json_object_get(sched, "order"))) {
-		fputs(" --order ", out);
-		shell_word(out, json_string_value(json_object_get(sched, "order")));
+	fputs("<h2 id=\"reproduce-h\">To reproduce it</h2>\n<pre id=\"reproduce\">", out);
+	if (command)
+		html_text(out, command);
+	else {
+		fputs("slicebench run ", out);
+		shell_word(out, path ? path : m->name);
+		if (json_is_string(json_object_get(sched, "order"))) {
+			fputs(" --order ", out);
+			shell_word(out, json_string_value(json_object_get(sched, "order")));
+		}
+		if (scalar_str(json_object_get(sched, "seed"), buf, sizeof(buf)))
+			fprintf(out, " --seed %s", buf);
 	}
-	if (scalar_str(json_object_get(sched, "seed"), buf, sizeof(buf)))
-		fprintf(out, " --seed %s", buf);
 	fputs("\nslicebench report ", out);
 	shell_word(out, o->source ? o->source : "DIR");
 	fputs(" --format html -o report.html\n</pre>\n<p class=\"note\">The seed draws the same order of the rounds; "

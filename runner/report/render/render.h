@@ -20,26 +20,36 @@
 /* A table of strings, shared by the text, Markdown and HTML renderers. */
 struct table {
 	size_t ncols, n, left; /* left: how many leading columns are words, aligned left */
+	size_t keys; /* the leading columns repeated over each group when split; 0: the left ones */
+	size_t span; /* the columns after them go together in spans of this many (a value and its ratio); 0: 1 */
 	char **cells; /* row-major, row 0 the header */
 	int error;
 };
 
+/* The most columns a text table has. */
+#define TABLE_COLS_MAX 64
+
 void table_add(struct table *t, const char *fmt, ...) _printf_(2, 3);
 void table_done(struct table *t);
+/* Aligned, within table_width() (report.h): as it is, turned, or split. */
 void table_print_text(const struct table *t, FILE *out);
 void table_print_markdown(const struct table *t, FILE *out);
-/* The columns table_print_text() takes. */
+/* The columns t takes as it is, and turned (SIZE_MAX: it cannot be). */
 size_t table_text_width(const struct table *t);
+size_t table_turned_width(const struct table *t);
+
+/* Text to out laid out in table_width(): written to a memory stream
+ * (tw->mem) between the two, then each line wider wrapped at its spaces
+ * with a hanging indent.  text_wrap_close() returns r, or the first error. */
+struct text_wrap {
+	FILE *mem, *out;
+	char *buf;
+	size_t len;
+};
+int text_wrap_open(struct text_wrap *tw, FILE *out);
+int text_wrap_close(struct text_wrap *tw, int r);
 
 /* ---- render/cells.c: the cells text, Markdown and HTML share ---- */
-
-/* The widest text table: one wider is printed a row per context (33
- * contexts of an explain stage are 1,500 columns a row per thread count).
- * 200, not 100: three contexts with their ratios at 5 repeats are about
- * 150 wide, a [vary] of two values over two contexts 103, and both read
- * better a row per thread count (t/062 and t/060 hold them so); from
- * about five contexts on, a row per context. */
-#define TEXT_WIDTH_MAX 200
 
 /* A table of the report: METRIC_MECHANISM + i is row i of oltp_mechanism_table(). */
 enum metric {
@@ -55,7 +65,8 @@ enum metric {
 };
 /* The table of metric what: a row per thread count and a column per
  * context (with its ratio beside TPS), or, when that is wider than width
- * columns of text (0: any width), a row per context. */
+ * columns of text (0: any width), a row per context (which
+ * table_print_text() may still turn or split). */
 int report_table(const struct model *m, enum metric what, size_t width, struct table *t);
 const char *report_table_caption(const struct model *m, enum metric what, char *buf, size_t len);
 /* The tables a report prints, in order: TPS, then what --latency and

@@ -210,7 +210,7 @@ static int print_vary_ratios(const struct model *m, bool markdown, FILE *out)
 	if (r < 0)
 		return r;
 	vary_table(m, cols, n, false, &t);
-	if (!t.error && !markdown && table_text_width(&t) > TEXT_WIDTH_MAX) {
+	if (!t.error && !markdown && table_text_width(&t) > table_width()) {
 		table_done(&t);
 		vary_table(m, cols, n, true, &t);
 	}
@@ -307,7 +307,7 @@ static int render_tables(const struct model *m, const struct report_options *o, 
 	for (i = 0; i < n; i++) {
 		struct table t;
 
-		r = report_table(m, list[i], markdown ? 0 : TEXT_WIDTH_MAX, &t);
+		r = report_table(m, list[i], markdown ? 0 : table_width(), &t);
 		if (r < 0)
 			return r;
 		if (markdown) {
@@ -330,6 +330,8 @@ static int render_tables(const struct model *m, const struct report_options *o, 
 		fputc('\n', out);
 		if (i == 0 && m->any_vs_first && (r = print_vary_ratios(m, markdown, out)) < 0)
 			return r;
+		if (o->answer)
+			return 0;
 	}
 	r = print_noise(m, markdown, out);
 	if (r < 0)
@@ -340,13 +342,18 @@ static int render_tables(const struct model *m, const struct report_options *o, 
 	return 0;
 }
 
+/* Laid out in table_width(): the tables fit it, the prose is wrapped. */
 int render_text(const struct model *m, const json_t *doc, const struct report_options *o, FILE *out)
 {
-	int r = render_tables(m, o, false, out);
+	struct text_wrap tw;
+	int r = text_wrap_open(&tw, out);
 
+	if (r < 0)
+		return r;
+	r = render_tables(m, o, false, tw.mem);
 	if (r >= 0)
-		quote_calibration(doc, m, false, out);
-	return r;
+		quote_calibration(doc, m, false, tw.mem);
+	return text_wrap_close(&tw, r);
 }
 
 int render_markdown(const struct model *m, const json_t *doc, const struct report_options *o, FILE *out)
