@@ -490,7 +490,8 @@ static void check_vary(void)
 	s = render(doc, REPORT_TEXT, false, false, NULL, &r);
 	is_int(r, 0, "a vary renders");
 	diag("vary report:\n%s", s);
-	part = strstr(s, "TPS against the first CPUWeight value (100), per context: ratio with its 95% interval and p\n");
+	part = strstr(s, "TPS against the first CPUWeight value (100), per context: ratio with its interval (at its Holm "
+			 "step's level, 95% for the table) and p\n");
 	ok(part != NULL, "vary: a table of ratios to the first value, named");
 	l = line_with_prefix(part ?: "", "threads");
 	ok(has(l, "service CPUWeight=400") && has(l, "raw CPUWeight=400") && !has(l, "=100"),

@@ -9,7 +9,10 @@
  * hosts, and on one host only; heavy tails (Student's t on 3 degrees of
  * freedom); a tenth of the starts failing.  Asserted: a false
  * "significant" of a table and a false "the hosts differ" at most 5%, and
- * the interval of a true ratio covering it at least 93%.  Hundreds of
+ * the interval of a true ratio covering it at least 93%.  With the
+ * quickstart's 2 repeats there are too few starts for each column's own
+ * sigma: the report falls back to a pooled one and says so, which is
+ * asserted, and its rates are shown.  Hundreds of
  * data sets per case, each rate with its simulation interval (Wilson,
  * 99%).  SLICEBENCH_SIM_SCALE=N multiplies every count.  No
  * prerequisites. */
@@ -52,6 +55,10 @@ struct table_case {
 	unsigned rounds, tail_df;
 	double fail_rate, ratio1;
 	size_t sets;
+	/* Too few starts for each column's own sigma: the pooled fallback,
+	 * whose rates are shown and whose sentence is asserted; fails_pool:
+	 * the failed starts leave too few in some data sets, not in others. */
+	bool fallback, fails_pool;
 };
 
 /* The table's false "significant" (ratio1 1) or the coverage of column
@@ -62,7 +69,7 @@ static void table_case(const struct table_case *c)
 	struct truth t = { .log_tps = level_tps, .ctx = &l, .sigmas = c->sigmas, .tail_df = c->tail_df,
 			   .fails = c->fail_rate > 0 ? fails_at_rate : NULL, .fail_ctx = &c->fail_rate,
 			   .n_threads = SIM_QUICKSTART_THREADS };
-	struct rate false_sig = {}, cover = {};
+	struct rate false_sig = {}, cover = {}, said = {};
 	char what[320];
 
 	for (size_t i = 0; i < c->sets * scale; i++) {
@@ -71,6 +78,8 @@ static void table_case(const struct table_case *c)
 
 		sim_write_rounds(path, sim_quickstart, SIM_QUICKSTART_CONTEXTS, 1, c->rounds, &t, c->rounds);
 		rep = sim_report_json(path);
+		said.hits += json_is_true(json_object_get(json_object_get(rep, "noise_model"), "pooled"));
+		said.n++;
 		if (c->ratio1 == 1) {
 			false_sig.hits += sim_any_significant(rep);
 			false_sig.n++;
@@ -86,11 +95,16 @@ static void table_case(const struct table_case *c)
 		json_decref(rep);
 	}
 	if (false_sig.n) {
-		snprintf(what, sizeof(what), "%s: a false \"significant\" in the table (Holm across 9)", c->what);
-		sim_row(what, &false_sig, "<=", 0.05);
+		snprintf(what, sizeof(what), "%s: a false \"significant\" in the table (Holm across 9)%s", c->what,
+			 c->fallback ? " (the fallback: not asserted)" : "");
+		sim_row(what, &false_sig, c->fallback ? "" : "<=", 0.05);
 	}
-	snprintf(what, sizeof(what), "%s: the noisy context's interval covers its true %.2fx", c->what, c->ratio1);
-	sim_row(what, &cover, ">=", 0.93);
+	snprintf(what, sizeof(what), "%s: the noisy context's interval covers its true %.2fx%s", c->what, c->ratio1,
+		 c->fallback ? " (not asserted)" : "");
+	sim_row(what, &cover, c->fallback ? "" : ">=", 0.93);
+	snprintf(what, sizeof(what), "%s: the report says its sigma is pooled (too few starts for each column's own)%s",
+		 c->what, c->fails_pool ? " (not asserted)" : "");
+	sim_row(what, &said, c->fails_pool ? "" : c->fallback ? ">=" : "<=", c->fallback ? 1 : 0);
 }
 
 struct hosts_case {
@@ -98,6 +112,7 @@ struct hosts_case {
 	double sigmas[2][SIM_QUICKSTART_CONTEXTS];
 	unsigned rounds;
 	size_t sets;
+	bool fallback; /* as table_case's */
 };
 
 /* Two hosts with the same ratios (at different levels of TPS): any "the
@@ -128,26 +143,27 @@ static void hosts_case(const struct hosts_case *c)
 		differ.n++;
 		json_decref(cmp);
 	}
-	snprintf(what, sizeof(what), "%s: a false \"the hosts differ\" (Holm across 9)", c->what);
-	sim_row(what, &differ, "<=", 0.05);
+	snprintf(what, sizeof(what), "%s: a false \"the hosts differ\" (Holm across 9)%s", c->what,
+		 c->fallback ? " (the fallback: not asserted)" : "");
+	sim_row(what, &differ, c->fallback ? "" : "<=", 0.05);
 }
 
 int main(void)
 {
 	static const struct table_case tables[] = {
 		{ "report, A/A, the quickstart's shape, one context at 10% and the rest at 2%, 2 repeats",
-		  { 0.02, 0.10, 0.02, 0.02 }, 2, 0, 0, 1, 400 },
+		  { 0.02, 0.10, 0.02, 0.02 }, 2, 0, 0, 1, 400, true },
 		{ "the same, 5 repeats", { 0.02, 0.10, 0.02, 0.02 }, 5, 0, 0, 1, 300 },
 		{ "report, the noisy context (10%, the rest 2%) truly 1.10x, 5 repeats", { 0.02, 0.10, 0.02, 0.02 }, 5, 0, 0,
 		  1.10, 200 },
 		{ "report, A/A, every context at 3%, log TPS Student's t on 3 df, 3 repeats", { 0.03, 0.03, 0.03, 0.03 }, 3,
 		  3, 0, 1, 300 },
 		{ "report, A/A, every context at 3%, a tenth of the starts failing, 3 repeats", { 0.03, 0.03, 0.03, 0.03 },
-		  3, 0, 0.10, 1, 300 },
+		  3, 0, 0.10, 1, 300, false, true },
 	};
 	static const struct hosts_case hosts[] = {
 		{ "compare, the same ratios on two hosts, one context at 10% and the rest at 2% on both, 2 repeats",
-		  { { 0.02, 0.10, 0.02, 0.02 }, { 0.02, 0.10, 0.02, 0.02 } }, 2, 300 },
+		  { { 0.02, 0.10, 0.02, 0.02 }, { 0.02, 0.10, 0.02, 0.02 } }, 2, 300, true },
 		{ "the same, 5 repeats", { { 0.02, 0.10, 0.02, 0.02 }, { 0.02, 0.10, 0.02, 0.02 } }, 5, 300 },
 		{ "compare, the same ratios, one context at 10% on the second host only, 5 repeats",
 		  { { 0.02, 0.02, 0.02, 0.02 }, { 0.02, 0.10, 0.02, 0.02 } }, 5, 300 },

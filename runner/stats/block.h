@@ -57,9 +57,13 @@ struct block_obs {
 };
 
 /* The fewest residual degrees of freedom a variance group of its own
- * takes on average: with fewer, a group's sigma rests on one or two
- * squared residuals and its Satterthwaite degrees of freedom on less. */
-#define BLOCK_GROUP_DF_MIN 2.0
+ * takes on average: with fewer, a group's sigma rests on a few squared
+ * residuals mixed with the others' (the method of moments subtracts them),
+ * and a comparison's Satterthwaite degrees of freedom fall to 1 or 2,
+ * wider than one pooled sigma's by more than the noise between columns
+ * usually differs (a real run of a shell and a service under CPUQuota=,
+ * 5 rounds of 3 columns, lost its 3x gap to them). */
+#define BLOCK_GROUP_DF_MIN 4.0
 /* The fewest residual degrees of freedom a fit keeps its position terms
  * with (stats/block.c says why). */
 #define BLOCK_POSITION_DF_MIN 4.0

@@ -8,6 +8,7 @@
 #include <gsl/gsl_integration.h>
 #include <gsl/gsl_sf_gamma.h>
 
+#include "stats/block.h"
 #include "stats/stats.h"
 #include "common/util.h"
 
@@ -204,10 +205,13 @@ double stats_design_df(size_t cells, unsigned rounds, size_t rows)
 	 * its estimated sigmas come to about STATS_DESIGN_DF_SHARE, less at
 	 * very few (their mean in t/106: 0.67, 0.70 and 0.73 of it at 2, 3
 	 * and 5 repeats of the quickstart, whose sigmas vary more than a
-	 * chi-square's on so many); else one sigma per thread count. */
-	if (total >= 2.0 * (double)cells)
+	 * chi-square's on so many); else one sigma per thread count, or one
+	 * for all (stats/block.h's fallbacks). */
+	if (total >= BLOCK_GROUP_DF_MIN * (double)cells)
 		return STATS_DESIGN_DF_SHARE * (1 - 1 / total) * 2 * total / (double)cells;
-	return total / (double)MAX(rows, 1);
+	if (rows > 1 && total >= BLOCK_GROUP_DF_MIN * (double)rows)
+		return total / (double)rows;
+	return total;
 }
 
 double stats_design_mde(double sigma, size_t cells, unsigned rounds, size_t rows, size_t family, double level,

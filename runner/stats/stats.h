@@ -102,7 +102,7 @@ double stats_mde(double se, double df, double level, double power);
  * in `rounds` rounds at `rows` thread counts, as the block model gives
  * them (stats/block.h): the residual degrees of freedom less the position
  * term, two columns' share of them where each column has its own sigma,
- * else one thread count's. */
+ * else one thread count's, or all of them where one sigma serves all. */
 double stats_design_df(size_t cells, unsigned rounds, size_t rows);
 /* What such a design can tell of two columns apart at STATS_POWER with
  * sigma between starts, at the level of the first Holm step of a family

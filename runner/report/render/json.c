@@ -212,9 +212,11 @@ static int put_model_terms(json_t *doc, const struct model *m)
 				m->position_dropped);
 	int r = put(doc, "position", pos);
 
-	return r ?: put(doc, "noise_model", json_pack("{s:s, s:I}", "sigma", m->pooled ? "one per thread count (too few "
-							      "starts for each column's own)" : "each column its own",
-							      "groups", (json_int_t)m->noise_groups));
+	return r ?: put(doc, "noise_model", json_pack("{s:s, s:b, s:I}", "sigma",
+							      !m->pooled		? "each column its own"
+							      : m->noise_groups > 1 ? "one per thread count"
+										    : "one for the table",
+							      "pooled", m->pooled, "groups", (json_int_t)m->noise_groups));
 }
 
 static int build_json(const struct model *m, const struct report_options *o, json_t **ret)

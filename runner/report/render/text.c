@@ -27,9 +27,12 @@ static void print_method(const struct model *m, const char *over, size_t family,
 		     "Satterthwaite's degrees of freedom, Holm-adjusted across the %zu ratio%s of this table, each "
 		     "interval at its Holm step's level; n.s.: the interval contains 1\n",
 		markdown ? "\n" : "", over,
-		m->pooled ? "one sigma between starts per thread count (too few starts to give each column its own, so "
-			    "a noisier column's intervals are too narrow)"
-			  : "each column its own sigma between starts, the same at every thread count",
+		!m->pooled ? "each column its own sigma between starts, the same at every thread count"
+		: m->noise_groups > 1
+			? "one sigma between starts per thread count (too few starts to give each column its own, so a "
+			  "noisier column's intervals are too narrow)"
+			: "one sigma between starts for the whole table (too few starts to give each column its own, so a "
+			  "noisier column's intervals are too narrow)",
 		100 * m->level, family, family == 1 ? "" : "s");
 	if (m->pilot)
 		fprintf(out, "%srepeat = auto: the sigmas and degrees of freedom are the pilot's %u rounds', whose "
@@ -218,7 +221,8 @@ static int print_vary_ratios(const struct model *m, bool markdown, FILE *out)
 		table_done(&t);
 		return t.error;
 	}
-	fprintf(out, "TPS against the first %s%svalue (%s), per context: ratio with its %g%% interval and p\n%s",
+	fprintf(out, "TPS against the first %s%svalue (%s), per context: ratio with its interval (at its Holm step's "
+		     "level, %g%% for the table) and p\n%s",
 		strempty(m->vary_property), m->vary_property ? " " : "", m->vary[0], 100 * m->level, markdown ? "\n" : "");
 	markdown ? table_print_markdown(&t, out) : table_print_text(&t, out);
 	table_done(&t);
