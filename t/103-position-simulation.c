@@ -23,13 +23,6 @@
 static char dir[512];
 static size_t scale = 1;
 
-static double flat_tps(const void *ctx, size_t cell)
-{
-	(void)ctx;
-	(void)cell;
-	return log(1000);
-}
-
 struct position_case {
 	const char *what;
 	unsigned rounds;
@@ -40,7 +33,7 @@ struct position_case {
 
 static void run_case(const struct position_case *c)
 {
-	struct truth t = { .log_tps = flat_tps, .sigma = 0.03, .first_ratio = c->first,
+	struct truth t = { .log_tps = sim_flat_tps, .sigma = 0.03, .first_ratio = c->first,
 			   .n_threads = SIM_QUICKSTART_THREADS };
 	struct rate any = {}, shown = {}, cover = {};
 	char what[320];

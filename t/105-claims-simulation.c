@@ -23,13 +23,6 @@
 static char dir[512];
 static size_t scale = 1;
 
-static double flat_tps(const void *ctx, size_t cell)
-{
-	(void)ctx;
-	(void)cell;
-	return log(1000);
-}
-
 /* Whether text says "significant" other than as "not significant", "no
  * significant" or "not-significant". */
 static bool says_significant(const char *text)
@@ -48,7 +41,7 @@ static bool says_significant(const char *text)
  * "significant" where no verdict of the table is. */
 static void check_crosschecks(unsigned rounds, size_t sets)
 {
-	struct truth t = { .log_tps = flat_tps, .sigma = 0.03, .n_threads = SIM_QUICKSTART_THREADS };
+	struct truth t = { .log_tps = sim_flat_tps, .sigma = 0.03, .n_threads = SIM_QUICKSTART_THREADS };
 	struct rate claimed = {};
 	char what[256];
 
@@ -108,7 +101,7 @@ static void check_host_ratios(size_t sets)
 		size_t k;
 
 		for (size_t h = 0; h < 2; h++) {
-			struct truth t = { .log_tps = flat_tps, .sigma = 0.03, .host = names[h],
+			struct truth t = { .log_tps = sim_flat_tps, .sigma = 0.03, .host = names[h],
 					   .n_threads = SIM_QUICKSTART_THREADS };
 
 			snprintf(paths[h], sizeof(paths[h]), "%s/%s", set, names[h]);
@@ -141,7 +134,7 @@ static void check_noise_advice(size_t sets)
 {
 	static const char *const pair[] = { "unpinned", "pinned" };
 	static const double sigmas[] = { 0.015, 0.04 };
-	struct truth t = { .log_tps = flat_tps, .sigmas = sigmas, .seconds = 20, .within = 0.15 };
+	struct truth t = { .log_tps = sim_flat_tps, .sigmas = sigmas, .seconds = 20, .within = 0.15 };
 	struct rate contradicts = {}, verdict = {};
 
 	for (size_t i = 0; i < sets * scale; i++) {

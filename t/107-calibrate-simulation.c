@@ -26,13 +26,6 @@ static size_t scale = 1;
 
 static const char *const twins[] = { "shell", "shell" CALIBRATE_TWIN_SUFFIX };
 
-static double flat_tps(const void *ctx, size_t cell)
-{
-	(void)ctx;
-	(void)cell;
-	return log(1000);
-}
-
 struct calibrate_case {
 	const char *what;
 	unsigned pairs, tail_df, group_rounds;
@@ -43,7 +36,7 @@ struct calibrate_case {
 static void run_case(const struct calibrate_case *c)
 {
 	const double sigma = 0.03;
-	struct truth t = { .log_tps = flat_tps, .sigma = sigma, .tail_df = c->tail_df };
+	struct truth t = { .log_tps = sim_flat_tps, .sigma = sigma, .tail_df = c->tail_df };
 	struct rate cover = {}, rate_said = {};
 	char what[300];
 

@@ -121,6 +121,8 @@ char *sim_explanation(const char *path, enum sim_form form);
 extern const char *const sim_quickstart[];
 #define SIM_QUICKSTART_CONTEXTS 4
 #define SIM_QUICKSTART_THREADS 3
+/* Every cell at 1000 TPS: an A/A truth's log_tps. */
+double sim_flat_tps(const void *ctx, size_t cell);
 
 /* Whether any cell of any row of report's JSON is called significant
  * against its baseline: a false "significant" of the table's family. */

@@ -197,7 +197,7 @@ static void print_result(const struct calibrator *c)
 	const struct calibrate_result *s = &c->res;
 	double df, mde = file_mde(c, &df);
 
-	printf("\nsigma between starts: %.1f%% (%.1f-%.1f%% at %g%%, Bonett's interval, which holds under heavy tails), "
+	printf("\nsigma between starts: %.1f%% (%.1f-%.1f%% at %g%%), Bonett's interval, which holds under heavy tails; "
 	       "of ln TPS from the model (cell + round), %zu starts in %u rounds, %.0f degrees of freedom\n",
 	       100 * s->sigma, 100 * s->sigma_lo, 100 * s->sigma_hi, 100 * s->level, s->n_starts - s->n_failed, s->rounds,
 	       s->df);
