@@ -1,12 +1,17 @@
-# slicebench: see README.md.  `make deps` installs what the build and the
-# tests need on Debian 12, `make` builds ./slicebench, `make check` runs t/.
+# slicebench: see README.md.  `make deps` installs what building and
+# running it needs on Debian 12, `make test-deps` that and what the tests
+# need, `make` builds ./slicebench, `make check` runs t/.
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 LIBEXECDIR ?= $(PREFIX)/libexec/slicebench
 DATADIR ?= $(PREFIX)/share/slicebench
 MANDIR ?= $(PREFIX)/share/man
-# The version has one owner: debian/changelog.
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# The version has one owner: debian/changelog.  The commit is git describe's
+# at build (SLICEBENCH_COMMIT where there is no git, as in the package's
+# copy of the sources); both go into every results directory and report.
 VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
+COMMIT := $(or $(SLICEBENCH_COMMIT),$(shell git -C $(CURDIR) describe --always --dirty --abbrev=12 2>/dev/null),unknown)
 # Objects go to $(B), so that the sanitizer build sits beside the normal one.
 B ?= build
 
@@ -18,12 +23,12 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 	-D_GNU_SOURCE -pthread -I. -Irunner \
-	-DSLICEBENCH_VERSION='"$(VERSION)"' -DLIBEXECDIR='"$(LIBEXECDIR)"' -DDATADIR='"$(DATADIR)"' $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+	-DLIBEXECDIR='"$(LIBEXECDIR)"' -DDATADIR='"$(DATADIR)"' $(PKG_CFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS += -pthread $(EXTRA_LDFLAGS)
 LDLIBS += $(PKG_LIBS) -lm
 
 LIB_SRCS := $(sort $(wildcard common/*.c) $(wildcard slices/*/*.c) $(wildcard runner/*/*.c) $(wildcard runner/*/*/*.c))
-LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o) $(B)/common/version.o
 TEST_CSRCS := $(sort $(wildcard t/*.c))
 # t/NNN-name.c are tests; the other t/*.c (TAP, the test server) are linked into each.
 TEST_HELPER_OBJS := $(patsubst %.c,$(B)/%.o,$(filter-out $(wildcard t/[0-9]*.c),$(TEST_CSRCS)))
@@ -31,8 +36,8 @@ TEST_HELPER_OBJS := $(patsubst %.c,$(B)/%.o,$(filter-out $(wildcard t/[0-9]*.c),
 TEST_CPROGS := $(patsubst t/%.c,$(B)/t/%.t,$(wildcard t/[0-9]*.c))
 TESTS := $(sort $(wildcard t/[0-9]*.t) $(TEST_CPROGS))
 
-.PHONY: all check asan asan-unit asan-check deps install clean fuzz quickstart man deb deb-path FORCE
-all: slicebench $(TEST_CPROGS) man
+.PHONY: all check asan asan-unit asan-check deps test-deps install uninstall clean fuzz quickstart man deb deb-path FORCE
+all: slicebench $(TEST_CPROGS) man $(B)/slicebench.bash
 
 slicebench: $(B)/slicebench
 	@if [ "$(B)" = build ]; then cp $< $@; fi
@@ -55,6 +60,17 @@ $(B)/cflags: FORCE
 $(B)/%.o: %.c $(wildcard common/*.h slices/*/*.h runner/*/*.h runner/*/*/*.h t/*.h) $(B)/cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -It -c -o $@ $<
+
+# version.c is written only when the version or the commit changed, so that
+# a new commit relinks and rebuilds nothing else.
+$(B)/common/version.c: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '/* Made by the Makefile: common/version.h. */' '#include "common/version.h"' \
+		'const char slicebench_version[] = "$(VERSION)";' 'const char slicebench_commit[] = "$(COMMIT)";' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+$(B)/common/version.o: $(B)/common/version.c common/version.h $(B)/cflags
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(B)/t/%.t: $(B)/t/%.o $(TEST_HELPER_OBJS) $(B)/libslicebench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -147,17 +163,35 @@ $(B)/man/slicebench.1.scd: man/slicebench.1.scd.in man/verbs.sh $(B)/slicebench
 $(B)/man/%: $(B)/man/%.scd
 	scdoc <$< >$@.tmp && mv $@.tmp $@
 
-deps:
-	bash .ci/deps
+# bash completion: a script that asks the binary (slicebench __complete)
+# for the candidates, which it reads from its own option tables.
+$(B)/slicebench.bash: $(B)/slicebench
+	$< __complete bash >$@.tmp && mv $@.tmp $@
 
-install: slicebench man
+deps:
+	bash .ci/deps run
+
+test-deps:
+	bash .ci/deps test
+
+install: slicebench man $(B)/slicebench.bash
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/experiments \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 $(B)/slicebench $(DESTDIR)$(BINDIR)/slicebench
 	install -m 0755 sandbox/slicebench-* $(DESTDIR)$(LIBEXECDIR)/
 	install -m 0644 experiments/*.ini $(DESTDIR)$(DATADIR)/experiments/
 	install -m 0644 $(B)/man/slicebench.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 $(B)/man/slicebench.experiment.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 $(B)/slicebench.bash $(DESTDIR)$(BASHCOMPDIR)/slicebench
+
+# What install put there, by name; the state directory (/var/lib/slicebench:
+# datadirs, calibration) and results directories are the user's to remove.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/slicebench $(DESTDIR)$(MANDIR)/man1/slicebench.1 \
+		$(DESTDIR)$(MANDIR)/man5/slicebench.experiment.5 $(DESTDIR)$(BASHCOMPDIR)/slicebench \
+		$(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(notdir $(wildcard sandbox/slicebench-*))) \
+		$(addprefix $(DESTDIR)$(DATADIR)/experiments/,$(notdir $(wildcard experiments/*.ini)))
+	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/experiments $(DESTDIR)$(DATADIR) 2>/dev/null
 
 # The Debian package, built by debhelper (debian/) from a copy of the
 # sources in $(DEB_DIR), so that its PREFIX=/usr objects never mix with the
@@ -172,7 +206,7 @@ $(DEB): $(shell find $(DEB_SRCS) -type f 2>/dev/null)
 	mkdir -p $(DEB_DIR)/slicebench-$(VERSION)
 	tar -cf - $(DEB_SRCS) | tar -xf - -C $(DEB_DIR)/slicebench-$(VERSION)
 	@# Our own make's command-line variables (B=build-asan, sanitizer flags) stay out of it.
-	cd $(DEB_DIR)/slicebench-$(VERSION) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL dpkg-buildpackage -b -us -uc $(DEB_BUILD_FLAGS) >../build.log 2>&1 || \
+	cd $(DEB_DIR)/slicebench-$(VERSION) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL SLICEBENCH_COMMIT=$(COMMIT) dpkg-buildpackage -b -us -uc $(DEB_BUILD_FLAGS) >../build.log 2>&1 || \
 		{ tail -n 30 ../build.log >&2; exit 1; }
 	@echo "built $(DEB)"
 

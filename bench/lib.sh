@@ -71,7 +71,7 @@ run_sysbench() {
 # shellcheck disable=SC2154
 run_native() {
 	timed "$work/time" "$sb" sweep --socket "$1" --user "$2" --tables "$tables" --table-size "$table_size" \
-		--no-prewarm --workload "$workload" --threads "$3" --time "$4"s --json >"$work/out"
+		--no-prewarm --workload "$workload" --threads "$3" --duration "$4"s --json >"$work/out"
 	jq -r '.steps[0] | "\(.tps) \(.transactions) \(.errors.ignorable + .errors.reconnect + .errors.fatal)"' "$work/out"
 }
 

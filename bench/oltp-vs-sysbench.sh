@@ -41,7 +41,7 @@ start=$(date +%s.%N)
 native_prepare=$(elapsed "$start")
 printf 'sysbench %.2fs  slicebench %.2fs  speed-up %sx\n' "$sysbench_prepare" "$native_prepare" \
 	"$(ratio "$sysbench_prepare" "$native_prepare")"
-"$sb" sweep --socket "$sock" --tables $tables --table-size $table_size --threads 1 --time 1s >/dev/null
+"$sb" sweep --socket "$sock" --tables $tables --table-size $table_size --threads 1 --duration 1s >/dev/null
 
 echo
 echo "# $workload, ${time_s}s steps, $rounds alternating rounds, medians"

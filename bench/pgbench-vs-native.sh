@@ -99,7 +99,7 @@ printf 'pgbench -i %.2fs  slicebench prepare %.2fs  speed-up %sx  (pgbench -i: %
 	"$pgbench_prepare" "$native_prepare" "$(ratio "$pgbench_prepare" "$native_prepare")" \
 	"$(xargs printf '%.2f ' <"$work/pgbench.prepare")" "$(xargs printf '%.2f ' <"$work/native.prepare")"
 # Both drivers measure the same data from here on: slicebench's.
-"$sb" sweep --socket "$work/run" --workload select-only --scale "$scale" --threads 1 --time 1s >/dev/null
+"$sb" sweep --socket "$work/run" --workload select-only --scale "$scale" --threads 1 --duration 1s >/dev/null
 
 # One step by driver $1 at $2 clients -> "tps transactions errors us_per_tx".
 # Both drivers connect every client before the clock starts and count
@@ -108,7 +108,7 @@ printf 'pgbench -i %.2fs  slicebench prepare %.2fs  speed-up %sx  (pgbench -i: %
 # measured seconds only, from the step's telemetry.
 run_step() {
 	"$sb" sweep --socket "$work/run" --workload select-only --scale "$scale" --no-prewarm --driver "$1" \
-		--client-threads "$jobs" --threads "$2" --warmup "$warmup_s"s --time "$time_s"s --json >"$work/out" || true
+		--client-threads "$jobs" --threads "$2" --warmup "$warmup_s"s --duration "$time_s"s --json >"$work/out" || true
 	jq -r '.steps[0] | "\(.tps) \(.transactions) \(.errors.ignorable + .errors.reconnect + .errors.fatal + (if .failed then 1 else 0 end)) \(if .transactions > 0 and .cpu_per_s.client != null then .cpu_per_s.client * .duration_s / .transactions * 1e6 else 0 end)"' "$work/out"
 	jq -r --arg c "$2" --arg d "$1" '.steps[0] | select(.failed) | "\($c) clients, \($d): \(.reason)"' "$work/out" >>"$work/why" || true
 }

@@ -65,7 +65,7 @@ hz=$(getconf CLK_TCK)
 proxy_cpu_s() { awk -v hz="$hz" '{ print ($14 + $15) / hz }' "/proc/$proxy_pid/stat"; }
 
 "$sb" prepare --socket "$sock" --tables $tables --table-size $table_size >/dev/null
-"$sb" sweep --socket "$sock" --tables $tables --table-size $table_size --threads 1 --time 1s >/dev/null
+"$sb" sweep --socket "$sock" --tables $tables --table-size $table_size --threads 1 --duration 1s >/dev/null
 
 echo "# $workload through haproxy $(haproxy -v | awk 'NR == 1 { print $3 }'), $tables x $table_size rows, ${time_s}s steps, $rounds alternating rounds, medians"
 printf '%8s %12s %12s %7s %14s %14s %7s\n' threads sysbench_tps native_tps ratio sysbench_us/tx native_us/tx ratio

@@ -7,7 +7,6 @@
 
 #include "common/util.h"
 
-static int log_max_level = LOG_INFO_;
 static int log_copy_fd = -EBADF;
 static bool status_shown;
 
@@ -67,8 +66,6 @@ static void log_vmsg(int level, int r, const char *fmt, va_list ap)
 	_cleanup_free_ char *text = NULL;
 	char stamp[48];
 
-	if (level > log_max_level)
-		return;
 	/* %m in our messages means the error passed in, not errno. */
 	errno = r < 0 ? -r : r;
 	if (vasprintf(&text, fmt, ap) < 0)

@@ -148,12 +148,6 @@ static const struct topology_kind kinds[] = {
 	{ .prefix = "core", .what = "cores", .groups = core_groups },
 };
 
-const struct topology_kind *topology_kinds(size_t *ret_n)
-{
-	*ret_n = ELEMENTSOF(kinds);
-	return kinds;
-}
-
 static const struct topology_kind *kind_of(const char *token, const char **ret_index)
 {
 	for (size_t i = 0; i < ELEMENTSOF(kinds); i++) {

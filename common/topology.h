@@ -19,7 +19,6 @@ struct topology_kind {
 	int (*groups)(char ***ret, size_t *ret_n);
 };
 
-const struct topology_kind *topology_kinds(size_t *ret_n);
 /* The groups of the kind with that prefix; -ENOENT for an unknown prefix. */
 int topology_groups(const char *prefix, char ***ret, size_t *ret_n);
 void topology_groups_free(char **groups, size_t n);

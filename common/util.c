@@ -463,6 +463,17 @@ bool name_is_valid(const char *s)
 	return n <= 40;
 }
 
+int snprintf_whole(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n < 0 ? -EINVAL : (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 const char *user_name_refusal(const char *name)
 {
 	struct passwd *pw;

@@ -55,11 +55,9 @@ int log_errno(int level, int r, const char *fmt, ...) _printf_(3, 4);
 #define LOG_ERR_ 3
 #define LOG_WARN_ 4
 #define LOG_INFO_ 6
-#define LOG_DEBUG_ 7
 #define log_error(...) log_msg(LOG_ERR_, __VA_ARGS__)
 #define log_warning(...) log_msg(LOG_WARN_, __VA_ARGS__)
 #define log_info(...) log_msg(LOG_INFO_, __VA_ARGS__)
-#define log_debug(...) log_msg(LOG_DEBUG_, __VA_ARGS__)
 #define log_error_errno(r, ...) log_errno(LOG_ERR_, (r), __VA_ARGS__)
 #define log_warning_errno(r, ...) log_errno(LOG_WARN_, (r), __VA_ARGS__)
 
@@ -150,6 +148,9 @@ const char *user_name_refusal(const char *name);
 
 /* asprintf that returns -ENOMEM on failure and sets *ret only on success. */
 int xasprintf(char **ret, const char *fmt, ...) _printf_(2, 3);
+/* snprintf into buf that holds the whole or fails: -ENAMETOOLONG where it
+ * would be cut, since a path or a value cut short names another one. */
+int snprintf_whole(char *buf, size_t len, const char *fmt, ...) _printf_(3, 4);
 
 /* Frees a NULL-terminated array of strings and the strings; NULL is fine. */
 void strv_free(char **l);

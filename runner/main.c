@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "common/util.h"
+#include "common/version.h"
 #include "cli/verbs.h"
 #include "run/managed.h"
 
@@ -11,7 +12,18 @@ static void usage(FILE *f)
 	fprintf(f, "usage: slicebench VERB [OPTIONS...]\n\nverbs:\n");
 	for (size_t i = 0; verbs[i].name; i++)
 		fprintf(f, "  %-10s %s\n", verbs[i].name, verbs[i].summary);
-	fprintf(f, "\nslicebench VERB --help describes a verb.\n");
+	fprintf(f, "\nslicebench help VERB (or slicebench VERB --help) describes a verb.\n");
+}
+
+/* slicebench help VERB: the verb's own --help. */
+static int help_verb(const char *name)
+{
+	for (size_t i = 0; verbs[i].name; i++)
+		if (streq(name, verbs[i].name))
+			return verbs[i].run(2, (char *[]){ (char *)verbs[i].name, (char *)"--help", NULL });
+	fprintf(stderr, "slicebench: help: unknown verb '%s'\n", name);
+	usage(stderr);
+	return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -27,12 +39,18 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (streq(argv[1], "__complete"))
+		return verb_complete(argc - 1, argv + 1);
+	if (streq(argv[1], "help") && argc > 2)
+		return help_verb(argv[2]);
 	if (streq(argv[1], "-h") || streq(argv[1], "--help") || streq(argv[1], "help")) {
 		usage(stdout);
 		return 0;
 	}
 	if (streq(argv[1], "--version")) {
-		printf("slicebench " SLICEBENCH_VERSION "\n");
+		printf("slicebench %s (%s)\n"
+		       "Licence GPL-3.0-or-later: the GNU GPL version 3 or later; there is no warranty.\n",
+		       slicebench_version, slicebench_commit);
 		return 0;
 	}
 	if (managed_check_environment(&msg) < 0) {

@@ -195,7 +195,7 @@ static void check_workloads(void)
 		const struct oltp_workload_def *d = oltp_workload_def(w);
 		const char *name = oltp_workload_name(w);
 		int back = -1;
-		const char *why = NULL;
+		_cleanup_free_ char *why = NULL;
 
 		ok(word_lookup(oltp_workload_words, name, &back) == 0 && back == (int)w, "workload %s: parsing its name gives its row",
 		   name);

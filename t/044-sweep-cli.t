@@ -34,7 +34,7 @@ tps_rows() { # tps_rows FILE: "threads:tps-above-zero" per step, e.g. "1:1 2:1"
 d=json.load(open(sys.argv[1]))
 print(" ".join("%d:%d" % (s["threads"], 1 if s["tps"] > 0 and not s["failed"] else 0) for s in d["steps"]))' "$1"
 }
-"$SLICEBENCH" sweep --context raw --threads 1,2 --time 1 --json >"$scratch/native.json" 2>"$scratch/err"
+"$SLICEBENCH" sweep --context raw --threads 1,2 --duration 1 --json >"$scratch/native.json" 2>"$scratch/err"
 ok $? "a raw-context sweep of 1,2 threads exits 0" "$scratch/err"
 got=$(tps_rows "$scratch/native.json" 2>&1)
 [ "$got" = "1:1 2:1" ]
@@ -42,7 +42,7 @@ ok $? "one record per thread count, TPS above zero (got '$got')"
 driver=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["steps"][0]["driver"])' "$scratch/native.json")
 [ "$driver" = slicebench ]
 ok $? "the native driver's steps say driver slicebench (got '$driver')"
-"$SLICEBENCH" sweep --context raw --threads 1 --time 1 --driver sysbench --json >"$scratch/sb.json" 2>"$scratch/err"
+"$SLICEBENCH" sweep --context raw --threads 1 --duration 1 --driver sysbench --json >"$scratch/sb.json" 2>"$scratch/err"
 got=$(tps_rows "$scratch/sb.json" 2>&1)
 [ "$got" = "1:1" ]
 ok $? "the same sweep through sysbench gives TPS above zero (got '$got')" "$scratch/err"
@@ -53,7 +53,7 @@ ok $? "no server is left running"
 if [ "$(cat /proc/1/comm)" = systemd ]; then
 	n=$((n + 1)); echo "ok $n # SKIP PID 1 is systemd here"
 else
-	"$SLICEBENCH" sweep --context service --threads 1 --time 1 >/dev/null 2>"$scratch/err"; rc=$?
+	"$SLICEBENCH" sweep --context service --threads 1 --duration 1 >/dev/null 2>"$scratch/err"; rc=$?
 	[ $rc = 1 ] && grep -q "the system bus cannot be reached and PID 1 is" "$scratch/err" && ! grep -q "log says" "$scratch/err"
 	ok $? "a service without systemd: one sentence that says why and no stale server log (exit $rc)" "$scratch/err"
 fi

@@ -33,7 +33,7 @@ ok $? "the short pgbench-readonly differs from the shipped one in its 6 sizes an
 "${in_systemd[@]}" "$SLICEBENCH" run "$shipped" --dry-run >"$scratch/plan" 2>&1 &&
 	grep -q '^threads: 1 8 64 200 800$' "$scratch/plan" && grep -q '^6 .* x 5 thread counts = 30 steps' "$scratch/plan"
 ok $? "the shipped pgbench-readonly plans 1 to 800 clients, a service and a shell 3 times each" "$scratch/plan"
-"${in_systemd[@]}" "$SLICEBENCH" explain "$shipped" service shell --threads 64 --what-if >"$scratch/kinds" 2>&1 &&
+"${in_systemd[@]}" "$SLICEBENCH" explain "$shipped" service shell --threads 64 --dry-run >"$scratch/kinds" 2>&1 &&
 	grep -q '^explain pgbench-readonly: service against shell at 64 threads' "$scratch/kinds" &&
 	grep -q 'the kind of context (service against raw)' "$scratch/kinds"
 ok $? "explain plans pgbench-readonly's service against its shell, the kind's attributes from the placements" "$scratch/kinds"
@@ -80,9 +80,9 @@ is mirror.user slicebench "running the server as slicebench's user"
 ok $? "nothing is left after place"
 
 exp=$top/t/fixtures/pg/explain.ini
-"${in_systemd[@]}" "$SLICEBENCH" explain "$exp" limited free --threads 8 --what-if >"$scratch/whatif" 2>&1; rc=$?
+"${in_systemd[@]}" "$SLICEBENCH" explain "$exp" limited free --threads 8 --dry-run >"$scratch/whatif" 2>&1; rc=$?
 [ $rc = 0 ] && grep -q '4 mixes x 3 repeats' "$scratch/whatif"
-ok $? "explain --what-if on postgres prints the plan (exit $rc)" "$scratch/whatif"
+ok $? "explain --dry-run on postgres prints the plan (exit $rc)" "$scratch/whatif"
 "${in_systemd[@]}" "$SLICEBENCH" explain "$exp" limited free --threads 8 --repeat 3 --duration 2s --out "$scratch/known" \
 	>"$scratch/known.out" 2>&1
 ok $? "explain of a known effect on postgres exits 0" "$scratch/known.out"

@@ -11,11 +11,11 @@ server_scratch
 raw_cgroups() { find /sys/fs/cgroup -mindepth 1 -maxdepth 2 -type d -name "slicebench-raw-sweep-raw-$1" 2>/dev/null; }
 trap 'servers | xargs -r kill -9; sleep 0.5; for d in $(raw_cgroups "*"); do rmdir "$d"; done; rm -rf "$scratch"' EXIT
 
-"$SLICEBENCH" sweep --context raw -p CPUWeight=50 --threads 1 --time 60 >/dev/null 2>"$scratch/err" &
+"$SLICEBENCH" sweep --context raw -p CPUWeight=50 --threads 1 --duration 60 >/dev/null 2>"$scratch/err" &
 pid=$!
 for _ in $(seq 300); do [ -n "$(ls "$scratch/state/live" 2>/dev/null)" ] && servers >/dev/null && break; sleep 0.1; done
 sleep 2 # into the step
-"$SLICEBENCH" sweep --context raw --threads 1 --time 1 >/dev/null 2>"$scratch/err2"; rc=$?
+"$SLICEBENCH" sweep --context raw --threads 1 --duration 1 >/dev/null 2>"$scratch/err2"; rc=$?
 [ $rc = 1 ] && grep -q "another slicebench (PID $pid) is using" "$scratch/err2"
 ok $? "a second sweep on the same state directory is refused, naming PID $pid (exit $rc)" "$scratch/err2"
 "$SLICEBENCH" cleanup >"$scratch/out" 2>&1; rc=$?

@@ -28,11 +28,11 @@ exp() { # exp NAME [KEY = VALUE]...: the two-raw fixture, one context, 1 2 4 thr
 }
 
 # 1. Two sweeps, two state directories, one run directory.
-SLICEBENCH_STATE_DIR=$a "$SLICEBENCH" sweep --context raw --threads 1 --time 300 --table-size 1000 >/dev/null 2>"$scratch/a.err" &
+SLICEBENCH_STATE_DIR=$a "$SLICEBENCH" sweep --context raw --threads 1 --duration 300 --table-size 1000 >/dev/null 2>"$scratch/a.err" &
 apid=$!
 for _ in $(seq 300); do [ -n "$(servers_of "$a")" ] && [ -S "$(ls -d "$scratch"/run/s-*)/mysqld.sock" ] && break; sleep 0.1; done
 sleep 2
-SLICEBENCH_STATE_DIR=$b "$SLICEBENCH" sweep --context raw --threads 1 --time 1 --table-size 1000 --json >"$scratch/b.json" 2>"$scratch/b.err" &
+SLICEBENCH_STATE_DIR=$b "$SLICEBENCH" sweep --context raw --threads 1 --duration 1 --table-size 1000 --json >"$scratch/b.json" 2>"$scratch/b.err" &
 bpid=$!
 bsrv=
 for _ in $(seq 300); do bsrv=$(servers_of "$b"); [ -n "$bsrv" ] && break; sleep 0.1; done
@@ -51,7 +51,7 @@ asrv=$(servers_of "$a" | awk '{print $1}')
 asock=$(ls "$scratch"/run/s-*/mysqld.sock | head -n1) # the second server's went with it
 bdir=$(ls -d "$scratch"/run/s-* | grep -vF "$(dirname "$asock")")
 setpriv --reuid=slicebench --regid=slicebench --clear-groups -- ln -f "$asock" "$bdir/mysqld.sock" 2>"$scratch/ln.err"
-SLICEBENCH_STATE_DIR=$b "$SLICEBENCH" sweep --context raw --threads 1 --time 1 --table-size 1000 --json >"$scratch/b2.json" 2>"$scratch/b2.err"; rc=$?
+SLICEBENCH_STATE_DIR=$b "$SLICEBENCH" sweep --context raw --threads 1 --duration 1 --table-size 1000 --json >"$scratch/b2.json" 2>"$scratch/b2.err"; rc=$?
 [ $rc = 1 ] && grep -q "answers for another server (PID $asrv), not the one just started" "$scratch/b2.err"
 ok $? "a socket answering for another server (PID $asrv) is refused, naming it (exit $rc)" "$scratch/b2.err"
 [ ! -s "$scratch/b2.json" ] || ! grep -q '"tps"' "$scratch/b2.json"

@@ -12,7 +12,7 @@ echo "1..5"
 server_scratch
 trap 'servers | xargs -r kill -CONT; servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
 
-"$SLICEBENCH" sweep --context raw --threads 2 --time 5 --table-size 1000 --progress --json >"$scratch/out.json" 2>"$scratch/err" &
+"$SLICEBENCH" sweep --context raw --threads 2 --duration 5 --table-size 1000 --progress --json >"$scratch/out.json" 2>"$scratch/err" &
 pid=$!
 # The datadir is made and loaded first: under load that takes more than 30 s.
 for _ in $(seq 2400); do grep -q '^\[ 1s \]' "$scratch/err" && break; sleep 0.05; done

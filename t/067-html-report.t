@@ -34,36 +34,21 @@ browse() {
 }
 # count FILE REGEX: how many times REGEX matches in FILE.
 count() { grep -oE "$2" "$1" | wc -l; }
-# colours PNG: "DISTINCT NONWHITE%" of its pixels (python3's zlib alone).
+# colours PNG: "DISTINCT NONWHITE%" of its pixels (t/png.py).
 colours() {
-	python3 - "$1" <<'PY'
-import struct, sys, zlib
-data = open(sys.argv[1], "rb").read()
-pos, idat, w = 8, b"", 0
-while pos < len(data):
-    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + n]
-    if kind == b"IHDR":
-        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
-    elif kind == b"IDAT":
-        idat += body
-    pos += 12 + n
-bpp = {2: 3, 6: 4}[ctype]
-raw, stride, prev, seen, other = zlib.decompress(idat), w * bpp, bytearray(w * bpp), set(), 0
-for y in range(h):
-    f, row = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    for i in range(stride):
-        a = row[i - bpp] if i >= bpp else 0
-        b, c = prev[i], prev[i - bpp] if i >= bpp else 0
-        p = a + b - c
-        pr = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c
-        row[i] = (row[i] + (0, a, b, (a + b) // 2, pr)[f]) & 255
-    for x in range(0, stride, bpp * 4):
+	python3 - "$1" "$top/t" <<'PY'
+import sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[2])
+from png import decode
+w, h, bpp, rows = decode(sys.argv[1])
+seen, other = set(), 0
+for row in rows:
+    for x in range(0, w * bpp, bpp * 4):
         px = bytes(row[x:x + 3])
         seen.add(px)
         other += px != b"\xff\xff\xff"
-    prev = row
-print(len(seen), round(100.0 * other * 4 * bpp / (stride * h)))
+print(len(seen), round(100.0 * other * 4 * bpp / (w * bpp * h)))
 PY
 }
 

@@ -123,7 +123,7 @@ static void check_chain(void)
 	add_context(&e, "b", 1, NULL, NULL);
 	make_placement(&pa, "a", "0", "10000 100000");
 	make_placement(&pb, "b", "0-1", "max 100000");
-	is_int(factors_find(&e, 0, 1, &pa, &pb, &fs), 0, "factors_find across the chain");
+	is_int(factors_find(&(const struct factor_pair){ &e, 0, 1, &pa, &pb }, &fs), 0, "factors_find across the chain");
 	nice = factor_labelled(&fs, "Nice=");
 	quota = factor_labelled(&fs, "the proxy's CPUQuota=");
 	affinity = factor_labelled(&fs, "the proxy's CPUAffinity=");
@@ -140,12 +140,12 @@ static void check_chain(void)
 	if (nice < 0 || quota < 0 || affinity < 0)
 		bail_out("the factors are not there");
 
-	is_int(factors_add_mix(&e, 0, 1, &pa, &pb, &fs, 0, "b", &x), 0, "B, through its own proxy");
-	is_int(factors_add_mix(&e, 0, 1, &pa, &pb, &fs, 1u << nice, "nice", &x), 0, "Nice= from A");
-	is_int(factors_add_mix(&e, 0, 1, &pa, &pb, &fs, 1u << quota, "quota", &x), 0, "the proxy's CPUQuota= from A");
-	is_int(factors_add_mix(&e, 0, 1, &pa, &pb, &fs, 1u << quota | 1u << affinity, "proxy", &x), 0,
+	is_int(factors_add_mix(&(const struct factor_pair){ &e, 0, 1, &pa, &pb }, &fs, 0, "b", &x), 0, "B, through its own proxy");
+	is_int(factors_add_mix(&(const struct factor_pair){ &e, 0, 1, &pa, &pb }, &fs, 1u << nice, "nice", &x), 0, "Nice= from A");
+	is_int(factors_add_mix(&(const struct factor_pair){ &e, 0, 1, &pa, &pb }, &fs, 1u << quota, "quota", &x), 0, "the proxy's CPUQuota= from A");
+	is_int(factors_add_mix(&(const struct factor_pair){ &e, 0, 1, &pa, &pb }, &fs, 1u << quota | 1u << affinity, "proxy", &x), 0,
 	       "the proxy's CPUQuota= and affinity from A");
-	is_int(factors_add_mix(&e, 0, 1, &pa, &pb, &fs, (1u << fs.n) - 1, "a", &x), 0, "the closure: A");
+	is_int(factors_add_mix(&(const struct factor_pair){ &e, 0, 1, &pa, &pb }, &fs, (1u << fs.n) - 1, "a", &x), 0, "the closure: A");
 	is_int(x.n_proxies, 3, "three proxies: B's, and the two hybrids' (A's is the quota's)");
 	ok(x.context_proxy[0] >= 0 && x.context_proxy[1] == x.context_proxy[0],
 	   "a mix that takes none of the proxy's factors shares B's");
@@ -167,7 +167,7 @@ static void check_chain(void)
 	e.context_proxy[1] = -1;
 	placement_done(&pb);
 	make_placement(&pb, "b2", NULL, NULL);
-	is_int(factors_find(&e, 0, 1, &pa, &pb, &fs), 0, "factors_find with a proxy on one side");
+	is_int(factors_find(&(const struct factor_pair){ &e, 0, 1, &pa, &pb }, &fs), 0, "factors_find with a proxy on one side");
 	ok(fs.n == 2 && !fs.f[0].proxy && !fs.f[1].proxy && factor_labelled(&fs, "CPUAccounting=") >= 0 &&
 		   fs.chain_differs && !fs.closure_is_a,
 	   "the server's Nice= and cpu cgroup, which no proxy of B's explains; A is not the closure");
@@ -181,7 +181,7 @@ static void check_chain(void)
 	free(e.proxy_engine[1]);
 	e.proxy_engine[1] = strdup("proxysql");
 	make_placement(&pb, "b", "0-1", "max 100000");
-	is_int(factors_find(&e, 0, 1, &pa, &pb, &fs), 0, "factors_find with proxies of two engines");
+	is_int(factors_find(&(const struct factor_pair){ &e, 0, 1, &pa, &pb }, &fs), 0, "factors_find with proxies of two engines");
 	ok(fs.n == 3 && fs.chain_differs && !fs.closure_is_a && strstr(fs.unmovable, "the proxy's engine (haproxy against proxysql)"),
 	   "the engine is said, the three factors stay (%s)", fs.unmovable);
 	placement_done(&pa);

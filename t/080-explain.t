@@ -1,7 +1,7 @@
 #!/bin/bash
 # slicebench explain in a real systemd (the container sandbox, or the guest
 # when PID 1 is systemd): a known effect (CPUQuota=20% beside an idle
-# OOMScoreAdjust=) is credited to CPUQuota= alone, --what-if starts
+# OOMScoreAdjust=) is credited to CPUQuota= alone, --dry-run starts
 # nothing, and two identical contexts are refused.  The null case (only
 # OOMScoreAdjust= differs: "no significant gap", nothing named, at 99%) is
 # t/084's, whose two contexts are started from the file as here.
@@ -17,9 +17,9 @@ sandbox_test t080
 echo "1..10"
 explain() { "${in_systemd[@]}" "$SLICEBENCH" explain "$exp" "$@"; }
 
-explain limited free --threads 2 --what-if >"$scratch/whatif" 2>&1; rc=$?
+explain limited free --threads 2 --dry-run >"$scratch/whatif" 2>&1; rc=$?
 [ $rc = 0 ] && grep -q '4 mixes x 3 repeats' "$scratch/whatif" && [ ! -e "$top/results" -o -z "$(ls "$top/results" 2>/dev/null | grep explain-quota)" ]
-ok $? "--what-if prints the plan (4 mixes) and starts nothing (exit $rc)" "$scratch/whatif"
+ok $? "--dry-run prints the plan (4 mixes) and starts nothing (exit $rc)" "$scratch/whatif"
 
 # Three repeats: with two, Welch's t has about one degree of freedom (t = 12.7
 # at 95%) and even this gap can fall inside a busy machine's noise.
@@ -43,14 +43,14 @@ ok $? "the gap carries its interval and p, the share Fieller's interval" "$scrat
 	grep -qxF "$sentence" "$scratch/again"
 ok $? "the screen's 12 measurements are a results directory that report reads, the placements' start one of its own; report of the explain directory says the sentence again" "$scratch/again"
 
-"${in_systemd[@]}" "$SLICEBENCH" explain "$scratch/known/screen" --from a --to b --what-if >"$scratch/fromdir" 2>&1; rc=$?
+"${in_systemd[@]}" "$SLICEBENCH" explain "$scratch/known/screen" --from a --to b --dry-run >"$scratch/fromdir" 2>&1; rc=$?
 [ $rc = 0 ] && grep -q '^explain explain: a against b at 1 thread, 2 factors: CPUQuota=, OOMScoreAdjust= (hybrids: service)$' "$scratch/fromdir"
 ok $? "explain RESULTS --from a --to b takes the design of that run (exit $rc)" "$scratch/fromdir"
 
-explain many free --what-if >"$scratch/many" 2>&1; rc=$?
+explain many free --dry-run >"$scratch/many" 2>&1; rc=$?
 [ $rc = 0 ] && grep -q '^32 mixes x 3 repeats' "$scratch/many"
 ok $? "five differing settings: every one of their 32 mixes in the screen (exit $rc)" "$scratch/many"
-explain many free --what-if --budget 1m >"$scratch/budget" 2>&1; rc=$?
+explain many free --dry-run --budget 1m >"$scratch/budget" 2>&1; rc=$?
 [ $rc = 2 ] && grep -q 'over --budget 1 min' "$scratch/budget"
 ok $? "a plan over --budget is refused even with fewer repeats (exit $rc)" "$scratch/budget"
 

@@ -37,9 +37,9 @@ explain "$exp" service shell --budget 20s --out "$scratch/bad" >"$scratch/budget
 [ $rc = 2 ] && grep -q 'over --budget' "$scratch/budget" && [ ! -e "$scratch/bad" ]
 ok $? "a budget too small for B, A and the closure: exit 2, nothing started (exit $rc)" "$scratch/budget"
 
-explain "$exp" service shell --threads 8 --what-if >"$scratch/whatif" 2>&1; rc=$?
+explain "$exp" service shell --threads 8 --dry-run >"$scratch/whatif" 2>&1; rc=$?
 [ $rc = 0 ] && grep -q 'kind of context (service against raw)' "$scratch/whatif" && [ ! -e "$top/results" -o -z "$(ls "$top/results" 2>/dev/null | grep explain-kinds)" ]
-ok $? "--what-if across kinds says the factors come from the placements, and starts nothing (exit $rc)" "$scratch/whatif"
+ok $? "--dry-run across kinds says the factors come from the placements, and starts nothing (exit $rc)" "$scratch/whatif"
 
 # The issue's two variables alone moved TPS by 1.1x-1.4x here, too little
 # for 4 repeats against restarts that vary by 10-17%; with the mmap
@@ -80,7 +80,7 @@ ok $? "the placements' start and the mixes are results directories that report r
 # The other way round, the shell's server explained against the service:
 # a service cannot take the shell's session, a scope can, and is nearer
 # the service than a raw fork (systemd places it).  Planned only.
-explain "$scratch/env/placed" --from b --to a --what-if >"$scratch/reverse" 2>&1; rc=$?
+explain "$scratch/env/placed" --from b --to a --dry-run >"$scratch/reverse" 2>&1; rc=$?
 [ $rc = 0 ] && grep -q '^explain .*: b against a at .*session (session.is_leader no against yes).* (hybrids: scope)$' "$scratch/reverse"
 ok $? "the shell against the service: the hybrids are scopes (exit $rc, $(grep -o '(hybrids: [a-z]*)' "$scratch/reverse"))" "$scratch/reverse"
 

@@ -24,10 +24,10 @@ echo "1..7"
 started=$(date +%s)
 explain() { "${in_systemd[@]}" "$SLICEBENCH" explain "$exp" "$@"; }
 
-explain held free --threads 2 --what-if >"$scratch/whatif" 2>&1; rc=$?
+explain held free --threads 2 --dry-run >"$scratch/whatif" 2>&1; rc=$?
 [ $rc = 0 ] && grep -qxF "explain proxy: held against free at 2 threads, 2 factors in the file: OOMScoreAdjust=, the proxy's CPUQuota= (hybrids: service, their proxy: service)" "$scratch/whatif" &&
 	grep -q '^4 mixes x 3 repeats' "$scratch/whatif"
-ok $? "--what-if: the proxy's CPUQuota= is a factor beside the server's OOMScoreAdjust=, 4 mixes (exit $rc)" "$scratch/whatif"
+ok $? "--dry-run: the proxy's CPUQuota= is a factor beside the server's OOMScoreAdjust=, 4 mixes (exit $rc)" "$scratch/whatif"
 
 explain held free --threads 2 --repeat 3 --duration 2s --width 50 --out "$scratch/known" >"$scratch/known.out" 2>&1
 ok $? "explain across the chain exits 0" "$scratch/known.out"

@@ -99,7 +99,7 @@ explained() {
 import json, sys
 e = json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(e, open(sys.argv[2], "w"))
 PY
-	timeout 20 "$SLICEBENCH" explain "$1" --from service --to weighted --what-if >"$1.out" 2>&1
+	timeout 20 "$SLICEBENCH" explain "$1" --from service --to weighted --dry-run >"$1.out" 2>&1
 	check_refused $? "$1" "$3"
 }
 explained tables-negative 'e["tables"] = -1' "tables-negative/experiment.json: tables: bad value '-1'"

@@ -55,7 +55,7 @@ rm "$scratch/res/steps/a-v1-r2-t1.json" "$scratch/res/placements/a-v1-r2.json"
 [ $rc = 1 ] && grep -q "finished: 4 steps, 1 failed" "$scratch/out"
 ok $? "run --resume counts it failed, and exits 1 ($rc: $(grep -o 'finished: .* failed' "$scratch/out"))" "$scratch/out"
 "$SLICEBENCH" report "$scratch/res" >"$scratch/report" 2>&1
-grep -q "1 of 2 starts failed.*1 of them completed no transaction" "$scratch/report"
+grep -q "1 of 2 starts failed" "$scratch/report" && grep -q "1 of them completed no" "$scratch/report"
 ok $? "report counts the same: $(grep -o '[0-9]* of [0-9]* starts failed' "$scratch/report" | head -n 1)" "$scratch/report"
 
 chmod 0777 "$SLICEBENCH_STATE_DIR/live"

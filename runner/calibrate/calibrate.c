@@ -228,10 +228,12 @@ static int store(const struct calibrator *c)
 	/* The record keeps the tests' count and its interval however few;
 	 * only the printout's claim of a rate waits for enough of them. */
 	stats_wilson(s->false_positives, s->groups, s->level, &cal.fp_lo, &cal.fp_hi);
-	snprintf(cal.experiment, sizeof(cal.experiment), "%s", c->file.name);
-	snprintf(cal.context, sizeof(cal.context), "%s", c->args.context);
 	strftime(cal.date, sizeof(cal.date), "%Y-%m-%d %H:%M UTC", gmtime(&now));
-	r = calibration_identify(&cal);
+	r = snprintf_whole(cal.experiment, sizeof(cal.experiment), "%s", c->file.name);
+	if (r >= 0)
+		r = snprintf_whole(cal.context, sizeof(cal.context), "%s", c->args.context);
+	if (r >= 0)
+		r = calibration_identify(&cal);
 	if (r >= 0)
 		r = calibration_write(c->state_dir, &cal);
 	if (r == -EDOM)
@@ -289,8 +291,11 @@ int calibrate_run(const struct calibrate_args *a)
 	if (r >= 0) {
 		experiment_server_config(&c->file, &cfg);
 		managed_config_default(&cfg);
-		snprintf(c->state_dir, sizeof(c->state_dir), "%s", cfg.state_dir);
-		print_plan(c);
+		r = snprintf_whole(c->state_dir, sizeof(c->state_dir), "%s", cfg.state_dir);
+		if (r < 0)
+			log_error_errno(r, "calibrate: the state directory %s: %m", cfg.state_dir);
+		else
+			print_plan(c);
 	}
 	if (r >= 0 && !a->dry_run)
 		r = measure(c);

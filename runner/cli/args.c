@@ -20,6 +20,8 @@ enum {
 /* The settings an experiment file gives too: their rows of the key table
  * (experiment/keys.c) name them, parse them and check them across keys. */
 #define SETTING(id) CLI_SETTING_OPTION(struct sweep_args, settings, id)
+/* sweep's name for the duration before it was one name everywhere. */
+static const struct cli_option opt_time = { .name = "time", .alias_of = SETTING(KEY_DURATION) };
 /* The server and the dataset: prepare's, sweep's */
 static const struct cli_option opt_socket = { .name = "socket", .arg = "PATH", .type = CLI_STRING, A(o.socket),
 					      .help = "the server's socket (root over the socket, no password); "
@@ -36,8 +38,6 @@ static const struct cli_option opt_seed = { .name = "seed", .arg = "N", .type = 
 /* The workload and the client: sweep's */
 static const struct cli_option opt_events = { .name = "events", .arg = "N", .type = CLI_U64, A(o.events), .min = 1,
 					      .help = "stop each step after N transactions" };
-static const struct cli_option opt_range_size = { .name = "range-size", .arg = "N", .type = CLI_UINT, A(o.range_size),
-						  .min = 1, .max = 1000000, .help = "rows per range query (100)" };
 static const struct cli_option opt_no_prewarm = { .name = "no-prewarm", .key = ARG_NO_PREWARM,
 						  .help = "skip the buffer pool warm-up before the first step" };
 static const struct cli_option opt_server_pid = { .name = "server-pid", .arg = "PID", .type = CLI_LONG, A(server_pid),
@@ -101,11 +101,11 @@ const struct cli_verb cli_prepare = {
 const struct cli_verb cli_sweep = {
 	.name = "sweep",
 	.usage = (const char *const[]){ "--socket PATH [OPTIONS]", "--context KIND [-p NAME=VALUE]... [OPTIONS]", NULL },
-	.about = "Runs sysbench's oltp_read_only at each thread count against the server on PATH, or against\n"
-		 "the managed server started in a context of KIND, or pgbench's select-only or tpcb-like at each\n"
-		 "client count against PostgreSQL, after making or checking the dataset.",
-	.options = (const struct cli_option *const[]){ SERVER_OPTIONS, SETTING(KEY_THREADS), SETTING(KEY_DURATION),
-						       SETTING(KEY_WARMUP), &opt_events, SETTING(KEY_RAND_TYPE), &opt_range_size,
+	.about = "Runs one OLTP workload (--workload: sysbench's for the mysql engines, pgbench's for\n"
+		 "PostgreSQL) at each thread or client count against the server on PATH, or against the managed\n"
+		 "server started in a context of KIND, after making or checking the dataset.",
+	.options = (const struct cli_option *const[]){ SERVER_OPTIONS, SETTING(KEY_THREADS), SETTING(KEY_DURATION), &opt_time,
+						       SETTING(KEY_WARMUP), &opt_events, SETTING(KEY_RAND_TYPE), SETTING(KEY_RANGE_SIZE),
 						       SETTING(KEY_DRIVER), SETTING(KEY_CLIENT_THREADS),
 						       SETTING(KEY_CLIENT_CPUS), SETTING(KEY_PIN), &opt_no_prewarm,
 						       &opt_server_pid, &opt_server_cgroup, &opt_progress, CONTEXT_OPTIONS,
@@ -219,7 +219,7 @@ int sweep_parse_argv(const struct cli_verb *v, int argc, char **argv, struct swe
 	return check_args(v, a);
 }
 
-int prepare_dataset(const char *verb, const struct oltp_options *o)
+int cli_prepare_dataset(const char *verb, const struct oltp_options *o)
 {
 	_cleanup_free_ char *msg = NULL;
 	int r;

@@ -10,7 +10,7 @@
 
 #include "cli/options.h"
 #include "experiment/experiment.h"
-#include "oltp/workload.h"
+#include "oltp/options.h"
 #include "slices/kinds/context.h"
 
 #define SWEEP_MAX_STEPS EXP_THREADS_MAX
@@ -56,7 +56,7 @@ void sweep_args_done(struct sweep_args *a);
 int place_capture(const struct sweep_args *a);
 
 /* The dataset of o, made or checked; logged as verb. */
-int prepare_dataset(const char *verb, const struct oltp_options *o);
+int cli_prepare_dataset(const char *verb, const struct oltp_options *o);
 
 /* Starts the managed server in a->spec, runs f with it, stops it.  Returns
  * f's result (0 or -errno, logged), -EINTR when a signal came, or -errno

@@ -34,8 +34,9 @@ static const struct cli_option opt_budget = { .name = "budget", .arg = "TIME", .
 							      "host's pace is refused, and no round begins that would end past it (30m)" };
 static const struct cli_option opt_out = { .name = "out", .arg = "DIR", .type = CLI_STRING, X(out),
 					   .help = "the results directory (results/explain-NAME-A-B-YYYYmmdd-HHMMSS)" };
-static const struct cli_option opt_what_if = { .name = "what-if", .type = CLI_FLAG, X(what_if),
+static const struct cli_option opt_dry_run = { .name = "dry-run", .type = CLI_FLAG, X(what_if),
 					       .help = "print the design and its time, start nothing" };
+static const struct cli_option opt_what_if = { .name = "what-if", .alias_of = &opt_dry_run };
 static const struct cli_option opt_from = { .name = "from", .arg = "CONTEXT-A", .type = CLI_STRING, X(a),
 					    .help = "with RESULTS: the context whose attributes are taken" };
 static const struct cli_option opt_trust = { .name = EXPLAIN_TRUST_OPTION, .type = CLI_FLAG, X(trust_code),
@@ -64,7 +65,7 @@ const struct cli_verb cli_explain = {
 		 "needs at the screen's spread, within --budget.  report DIR says it all again.",
 	.options = (const struct cli_option *const[]){ &opt_threads, &opt_repeat, &opt_duration, &opt_budget,
 						       CLI_CONFIDENCE_OPTION(struct explain_cli, a.confidence), &opt_width,
-						       &opt_out, &opt_what_if, &opt_from, &opt_to, &opt_trust,
+						       &opt_out, &opt_dry_run, &opt_what_if, &opt_from, &opt_to, &opt_trust,
 						       CLI_ORDER_OPTION(struct explain_cli, a.order),
 						       CLI_SEED_OPTION(struct explain_cli, seed),
 						       CLI_QUIET_OPTION(struct explain_cli, talk),

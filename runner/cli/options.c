@@ -52,8 +52,9 @@ static const char *const setting_args[] = {
 
 static const char *arg_of(const struct cli_option *o)
 {
-	const struct key_def *k = setting_of(o);
+	const struct key_def *k = setting_of(o->alias_of ?: o);
 
+	o = o->alias_of ?: o;
 	if (!k)
 		return o->arg;
 	return (size_t)k->type < ELEMENTSOF(setting_args) && setting_args[k->type] ? setting_args[k->type] : "VALUE";
@@ -95,7 +96,9 @@ void cli_help(const struct cli_verb *v, FILE *f)
 			snprintf(letter, sizeof(letter), "-%c, ", short_of(o));
 		n = snprintf(name, sizeof(name), "%s--%s%s%s", letter, name_of(o), arg_of(o) ? " " : "", strempty(arg_of(o)));
 		fprintf(f, "  %s%*s", name, MAX(HELP_COLUMN - n, 2), "");
-		if (setting_of(o))
+		if (o->alias_of)
+			fprintf(f, "deprecated: the old name of --%s\n", name_of(o->alias_of));
+		else if (setting_of(o))
 			print_setting_help(setting_of(o), f);
 		else
 			fprintf(f, "%s\n", o->help);
@@ -282,12 +285,39 @@ int cli_parse(const struct cli_verb *v, int argc, char **argv, void *userdata, i
 			cli_help(v, stdout);
 			return 0;
 		}
+		if (o->alias_of) {
+			log_warning("%s: --%s is deprecated and will go: use --%s", v->name, name_of(o), name_of(o->alias_of));
+			o = o->alias_of;
+		}
 		r = o->type == CLI_CUSTOM ? v->parse(v, o, optarg, userdata) : take_value(v, o, optarg, userdata);
 		if (r < 0)
 			return r;
 	}
 	*ret_first = optind;
 	return 1;
+}
+
+const char *cli_option_name(const struct cli_option *o)
+{
+	return name_of(o);
+}
+
+const char *cli_option_arg(const struct cli_option *o)
+{
+	return arg_of(o);
+}
+
+void cli_option_print_values(const struct cli_option *o, FILE *f)
+{
+	const struct key_def *k = setting_of(o->alias_of ?: o);
+	const struct word *words = k ? (k->type == TYPE_BOOL ? NULL : k->words) : (o->alias_of ?: o)->words;
+
+	if (k && k->type == TYPE_KIND)
+		for (int kind = 0; context_ops_for((enum context_kind)kind); kind++)
+			fprintf(f, "%s\n", context_kind_to_string((enum context_kind)kind));
+	for (const struct word *w = words; w && w->name; w++)
+		if (word_name(words, w->value) == w->name)
+			fprintf(f, "%s\n", w->name);
 }
 
 int cli_parse_options_only(const struct cli_verb *v, int argc, char **argv, void *userdata)

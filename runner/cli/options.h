@@ -50,7 +50,20 @@ struct cli_option {
 	long min, max;
 	const struct word *words;
 	int key; /* CLI_CUSTOM: for the verb's parse function; CLI_SETTING: the key table's row */
+	/* A deprecated name of another row: parsed as that row (its type,
+	 * offset, words and key, not this row's), with a warning that names
+	 * the row to use; --help says so and completion leaves it out. */
+	const struct cli_option *alias_of;
 };
+
+/* What an option is called and what its value is called in --help,
+ * whichever table its row comes from (a setting's: the key table), for
+ * completion (cli/complete.c). */
+const char *cli_option_name(const struct cli_option *o);
+const char *cli_option_arg(const struct cli_option *o);
+/* The values it takes that can be listed, one a line (a word's names, not
+ * their aliases; the kinds of context), or nothing. */
+void cli_option_print_values(const struct cli_option *o, FILE *f);
 
 /* The option of a setting: row id of the key table, parsed into the
  * experiment of the parser at field of the verb's argument struct. */

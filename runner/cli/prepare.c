@@ -12,7 +12,7 @@ int verb_prepare(int argc, char **argv)
 	if (r <= 0)
 		status = r < 0 ? EXIT_USAGE : 0;
 	else
-		status = verb_exit_status(prepare_dataset("prepare", &a.o));
+		status = verb_exit_status(cli_prepare_dataset("prepare", &a.o));
 	sweep_args_done(&a);
 	return status;
 }

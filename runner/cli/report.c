@@ -34,7 +34,7 @@ static const struct cli_option opt_telemetry = { .name = "telemetry", .type = CL
 							 "(R) and uninterruptible (D) tasks, the nr_throttled delta and, per "
 							 "transaction, run-queue wait, migrations and involuntary switches" };
 static const struct cli_option opt_output = { .name = "output", .short_name = 'o', .arg = "FILE", .type = CLI_STRING,
-					      R(output), .help = "write there, not to standard output" };
+					      R(output), .help = "write there, not to standard output (-: standard output)" };
 static const struct cli_option opt_width = { .name = "width", .arg = "POINTS", .type = CLI_UINT, R(width), .min = 1,
 					     .max = 100, .help = "an explain directory: the named share's interval it "
 								 "was to reach, in points of the gap (its own, 20)" };
@@ -128,7 +128,7 @@ static int output_check(const struct cli_verb *v, const char *output)
 {
 	struct stat st;
 
-	if (!output || (lstat(output, &st) < 0 && errno == ENOENT))
+	if (!output || streq(output, "-") || (lstat(output, &st) < 0 && errno == ENOENT))
 		return 0;
 	if (S_ISLNK(st.st_mode))
 		return cli_usage_error(v, "-o %s: a symbolic link (root would write where it points); give the file itself",
@@ -138,12 +138,14 @@ static int output_check(const struct cli_verb *v, const char *output)
 	return 0;
 }
 
-/* text (len bytes) to output, or standard output when NULL: a page is
- * written whole or not at all. */
+/* text (len bytes) to output, or standard output when NULL or "-": a page
+ * is written whole or not at all. */
 static int write_output(const char *verb, const char *output, const char *text, size_t len)
 {
 	int r;
 
+	if (output && streq(output, "-"))
+		output = NULL;
 	if (output) {
 		r = write_file_atomic(output, text, len);
 		return r < 0 ? log_error_errno(r, "%s: cannot write %s: %m", verb, output) : 0;
@@ -221,7 +223,7 @@ int verb_report(int argc, char **argv)
 	if (argc - first != 1)
 		return cli_usage_error(&cli_report, "give one results directory"), EXIT_USAGE;
 	a.ro.source = argv[first];
-	if (a.ro.format == REPORT_PNG && !a.output && isatty(STDOUT_FILENO))
+	if (a.ro.format == REPORT_PNG && (!a.output || streq(a.output, "-")) && isatty(STDOUT_FILENO))
 		return cli_usage_error(&cli_report, "--format png writes binary; give -o FILE"), EXIT_USAGE;
 	if (output_check(&cli_report, a.output) < 0)
 		return EXIT_USAGE;

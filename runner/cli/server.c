@@ -6,6 +6,7 @@
 #include "cli/args.h"
 #include "common/interrupt.h"
 #include "experiment/experiment.h"
+#include "experiment/parse.h"
 #include "run/managed.h"
 #include "common/util.h"
 
@@ -61,6 +62,8 @@ void sweep_args_done(struct sweep_args *a)
 		prop_value_done(&a->spec.props[i]);
 	a->spec.n_props = 0;
 	experiment_done(&a->e);
+	if (a->settings)
+		free(a->settings->msg);
 	free(a->settings);
 	a->settings = NULL;
 }

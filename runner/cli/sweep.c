@@ -41,7 +41,7 @@ static int sweep_steps(struct sweep_args *a)
 	bool failed = false;
 	int r;
 
-	r = prepare_dataset("sweep", &a->o);
+	r = cli_prepare_dataset("sweep", &a->o);
 	if (r < 0)
 		return r;
 	if (a->o.prewarm) {

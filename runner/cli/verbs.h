@@ -23,15 +23,28 @@ int verb_report(int argc, char **argv);
 int verb_compare(int argc, char **argv);
 int verb_properties(int argc, char **argv);
 int find_helper(const char *name, char **ret);
+/* slicebench __complete, hidden: bash completion from the tables above. */
+int verb_complete(int argc, char **argv);
 
-/* The verbs: name, function, one line for `slicebench --help`, and the
- * option table (NULL for sandbox, whose options are its helper's).  The
- * last row's name is NULL. */
+/* What a verb's operands are, for completion (cli/complete.c). */
+enum verb_operand {
+	OPERAND_NONE,
+	OPERAND_EXPERIMENT, /* a named experiment or an experiment file */
+	OPERAND_DIR,	    /* results directories */
+	OPERAND_FILE,
+	OPERAND_KIND,	    /* kinds of context */
+	OPERAND_WORDS,	    /* one of operand_words */
+};
+
+/* The verbs: name, function, one line for `slicebench --help`, the option
+ * table, and what its operands are.  The last row's name is NULL. */
 struct verb {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *summary;
 	const struct cli_verb *cli;
+	enum verb_operand operand;
+	const char *const *operand_words; /* OPERAND_WORDS: NULL-terminated */
 };
 extern const struct verb verbs[];
 

@@ -54,7 +54,7 @@ static int check_server(struct parser *p)
 	struct experiment *e = p->e;
 	const struct server_engine *engine = server_engine_named(e->engine);
 	const struct oltp_workload_def *w;
-	const char *missing = NULL, *why = NULL;
+	_cleanup_free_ char *missing = NULL, *why = NULL;
 	unsigned engine_line = line_of(p, KEY_ENGINE), flavor_line = line_of(p, KEY_FLAVOR);
 	unsigned binary_line = line_of(p, KEY_BINARY), threads_line = line_of(p, KEY_THREADS);
 	long most = 0;
@@ -66,7 +66,10 @@ static int check_server(struct parser *p)
 		return fail_at(p, engine_line, "engine", "no such engine");
 	if (!e->binary && !(e->binary = strdup(engine->binary)))
 		return -ENOMEM;
-	if (!p->server_given && engine->installed(e->binary, &missing) < 0)
+	r = p->server_given ? 0 : engine->installed(e->binary, &missing);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
 		return fail_at(p, binary_line ?: engine_line ?: flavor_line,
 			       binary_line ? "binary" : flavor_line ? "flavor" : "engine", "%s is not installed here: no %s%s",
 			       e->engine, missing, streq(engine->name, "postgresql") ? " (apt-get install postgresql-15)" : "");
@@ -81,7 +84,10 @@ static int check_server(struct parser *p)
 	if (!streq(w->protocol, engine->protocol))
 		return fail_at(p, line_of(p, KEY_WORKLOAD), "workload", "%s does not run on %s, which runs %s",
 			       oltp_workload_name(e->workload), engine->name, oltp_workload_list(engine->protocol));
-	if (oltp_driver_check(e->workload, e->driver, &why) < 0)
+	r = oltp_driver_check(e->workload, e->driver, &why);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
 		return fail_at(p, line_of(p, KEY_DRIVER), "driver", "%s", why);
 	if (line_of(p, KEY_CLIENT_THREADS) && !streq(w->protocol, "postgresql"))
 		return fail_at(p, line_of(p, KEY_CLIENT_THREADS), "threads",
@@ -297,11 +303,23 @@ static int check_vary_mode(struct parser *p)
 	return 0;
 }
 
+/* An oltp neighbour's own mariadbd, installed here; the kind's line named. */
+static int neighbour_server_missing(struct parser *p, unsigned line)
+{
+	_cleanup_free_ char *missing = NULL;
+	int r = server_engine_mariadb.installed(server_engine_mariadb.binary, &missing);
+
+	if (r == -ENOMEM)
+		return fail_at(p, line, "kind", "out of memory");
+	if (r < 0)
+		return fail_at(p, line, "kind", "an oltp neighbour runs a mariadbd of its own: no %s here", missing);
+	return 0;
+}
+
 /* Each neighbour's kind and the keys that kind takes, and its slice. */
 static int check_neighbours(struct parser *p)
 {
 	struct experiment *e = p->e;
-	const char *missing;
 
 	for (size_t i = 0; i < e->n_neighbours; i++) {
 		struct neighbour_spec *nb = &e->neighbours[i];
@@ -325,9 +343,8 @@ static int check_neighbours(struct parser *p)
 			return fail_at(p, threads, "threads",
 				       "bad value '%u' (an oltp neighbour's client threads: an integer from 1 to %d)",
 				       nb->threads, NEIGHBOUR_OLTP_THREADS_MAX);
-		if (nb->kind == NEIGHBOUR_OLTP && server_engine_mariadb.installed(server_engine_mariadb.binary, &missing) < 0)
-			return fail_at(p, line[KEY_NEIGHBOUR_KIND], "kind", "an oltp neighbour runs a mariadbd of its own: no %s here",
-				       missing);
+		if (nb->kind == NEIGHBOUR_OLTP && neighbour_server_missing(p, line[KEY_NEIGHBOUR_KIND]) < 0)
+			return -EINVAL;
 		if (nb->kind == NEIGHBOUR_COMMAND && !nb->argv)
 			return fail_at(p, header, "command", "[neighbour %s] of kind = command needs command = ...", nb->name);
 		if (nb->kind != NEIGHBOUR_COMMAND)

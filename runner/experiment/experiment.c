@@ -130,6 +130,7 @@ void experiment_workload_for(const struct experiment *e, struct oltp_options *o)
 	o->client_threads = e->client_threads;
 	o->tables = e->tables;
 	o->table_size = e->table_size;
+	o->range_size = e->range_size;
 	o->duration_ns = e->duration_ns;
 	o->warmup_ns = e->warmup_ns;
 	o->rand.type = e->rand_type;

@@ -13,7 +13,7 @@
 #include "slices/kinds/context.h"
 #include "slices/around/neighbour.h"
 #include "slices/around/slice.h"
-#include "oltp/workload.h"
+#include "oltp/options.h"
 
 #define EXP_CONTEXTS_MAX 40
 #define EXP_THREADS_MAX 64
@@ -48,7 +48,7 @@ struct experiment {
 	long threads[EXP_THREADS_MAX];
 	size_t n_threads;
 	uint64_t warmup_ns, duration_ns;
-	unsigned repeat, tables, table_size;
+	unsigned repeat, tables, table_size, range_size;
 	/* repeat = auto: repeat is repeat-max, the most; the run stops adding
 	 * interleaved repeats once every ratio is known to within +-until
 	 * (a fraction, 0.05) at its confidence level */

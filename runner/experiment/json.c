@@ -119,19 +119,18 @@ json_t *experiment_to_json(const struct experiment *e)
 	return j;
 }
 
-/* A record's "properties", {NAME: VALUE}, into props (n of at most max);
- * what and name say whose in the message. */
-static int props_from_json(const json_t *j, struct prop_value *props, size_t *n, size_t max, const char *what,
-			   const char *name, char **ret_msg)
+/* A record's "properties", {NAME: VALUE}, into l; l->what ("context")
+ * and name say whose in the message. */
+static int props_from_json(const json_t *j, const struct prop_list *l, const char *name, char **ret_msg)
 {
 	const char *key;
 	json_t *v;
 
 	json_object_foreach(json_object_get(j, "properties"), key, v)
 	{
-		if (*n == max || !json_is_string(v) || prop_parse(key, json_string_value(v), &props[*n]) < 0)
-			return xasprintf(ret_msg, "experiment.json: %s %s: bad property %s", what, name, key), -EINVAL;
-		(*n)++;
+		if (*l->n == l->max || !json_is_string(v) || prop_parse(key, json_string_value(v), &l->v[*l->n]) < 0)
+			return xasprintf(ret_msg, "experiment.json: %s %s: bad property %s", l->what, name, key), -EINVAL;
+		(*l->n)++;
 	}
 	return 0;
 }
@@ -154,7 +153,7 @@ static int context_from_json(const json_t *j, struct experiment *e, char **ret_m
 	c->session = SESSION_INHERIT;
 	(void)word_lookup(session_words, json_string_value(json_object_get(j, "session")), (int *)&c->session);
 	e->n_contexts++;
-	if (props_from_json(j, c->props, &c->n_props, CONTEXT_PROPS_MAX, "context", name, ret_msg) < 0)
+	if (props_from_json(j, PROP_LIST(c, CONTEXT_PROPS_MAX, "context"), name, ret_msg) < 0)
 		return -EINVAL;
 	if (client && !(e->client_cpus[e->n_contexts - 1] = strdup(client)))
 		return -ENOMEM;
@@ -189,8 +188,7 @@ static int proxy_from_json(struct parser *p, const json_t *j, char **ret_msg)
 		if (set_key(p, &key_table[keys[k].key], v) < 0)
 			return -EINVAL;
 	}
-	return props_from_json(j, e->proxies[p->instance].props, &e->proxies[p->instance].n_props, CONTEXT_PROPS_MAX,
-			       "proxy", name, ret_msg);
+	return props_from_json(j, PROP_LIST(&e->proxies[p->instance], CONTEXT_PROPS_MAX, "proxy"), name, ret_msg);
 }
 
 /* One slice of experiment.json back into a spec (parents come first). */
@@ -203,7 +201,7 @@ static int slice_from_json(const json_t *j, struct experiment *e, char **ret_msg
 		return xasprintf(ret_msg, "experiment.json: a slice without a valid name"), -EINVAL;
 	snprintf(sl->name, sizeof(sl->name), "%s", name);
 	e->n_slices++;
-	return props_from_json(j, sl->props, &sl->n_props, SLICE_PROPS_MAX, "slice", name, ret_msg);
+	return props_from_json(j, PROP_LIST(sl, SLICE_PROPS_MAX, "slice"), name, ret_msg);
 }
 
 /* The two keys that are not settings, as the run had them, so that

@@ -105,35 +105,34 @@ static int fail_unknown(struct parser *p, const char *name)
 		       key_list(p->section, ", ", list, sizeof(list)));
 }
 
-/* A property into a context's or a slice's list of n (at most max, what
- * they are called in the message), each with its line: once, its value
- * as its row parses it.  -ENOENT, unsaid, when no settable row has name. */
-static int add_prop(struct parser *p, const char *name, const char *value, struct prop_value *props, size_t *n,
-		    size_t max, const char *what, unsigned *lines)
+/* A property into a context's or a slice's list l, each with its line:
+ * once, its value as its row parses it.  -ENOENT, unsaid, when no
+ * settable row has name. */
+static int add_prop(struct parser *p, const char *name, const char *value, const struct prop_list *l, unsigned *lines)
 {
 	const struct prop_def *d = prop_lookup(name);
 	char where[96], why[160];
 	int r;
 
-	for (size_t i = 0; d && i < *n; i++)
-		if (props[i].def == d)
+	for (size_t i = 0; d && i < *l->n; i++)
+		if (l->v[i].def == d)
 			return fail_at(p, p->line, name, "given twice in %s (first on line %u)",
 				       section_where(p, where, sizeof(where)), lines[i]);
-	if (*n == max)
-		return fail_at(p, p->line, name, "more than %zu %s", max, what);
-	r = prop_parse(name, value, &props[*n]);
+	if (*l->n == l->max)
+		return fail_at(p, p->line, name, "more than %zu %s", l->max, l->what);
+	r = prop_parse(name, value, &l->v[*l->n]);
 	if (r == -ENOENT)
 		return r;
 	if (r < 0)
 		return fail_at(p, p->line, name, "bad value '%s' (%s)", value, prop_why(d, value, why, sizeof(why)));
-	lines[(*n)++] = p->line;
+	lines[(*l->n)++] = p->line;
 	return 0;
 }
 
 static int add_context_property(struct parser *p, const char *name, const char *value)
 {
 	struct context_spec *c = &p->e->contexts[p->instance];
-	int r = add_prop(p, name, value, c->props, &c->n_props, CONTEXT_PROPS_MAX, "properties", p->prop_line[p->instance]);
+	int r = add_prop(p, name, value, PROP_LIST(c, CONTEXT_PROPS_MAX, "properties"), p->prop_line[p->instance]);
 
 	if (r == -ENOENT && prop_lookup(name))
 		return fail_at(p, p->line, name, "recorded in every placement, not set (%s)", prop_lookup(name)->help);
@@ -144,8 +143,7 @@ static int add_context_property(struct parser *p, const char *name, const char *
 static int add_proxy_property(struct parser *p, const char *name, const char *value)
 {
 	struct context_spec *c = &p->e->proxies[p->instance];
-	int r = add_prop(p, name, value, c->props, &c->n_props, CONTEXT_PROPS_MAX, "properties",
-			 p->proxy_prop_line[p->instance]);
+	int r = add_prop(p, name, value, PROP_LIST(c, CONTEXT_PROPS_MAX, "properties"), p->proxy_prop_line[p->instance]);
 
 	if (r == -ENOENT && prop_lookup(name))
 		return fail_at(p, p->line, name, "recorded in every placement, not set (%s)", prop_lookup(name)->help);
@@ -162,8 +160,7 @@ static int add_slice_property(struct parser *p, const char *name, const char *va
 	if (!d || d->class != PROP_CGROUP)
 		return fail_at(p, p->line, name, "unknown key in %s (a slice takes cgroup settings: %s)",
 			       section_where(p, where, sizeof(where)), prop_class_list(PROP_CGROUP));
-	return add_prop(p, name, value, sl->props, &sl->n_props, SLICE_PROPS_MAX, "settings",
-			p->slice_prop_line[p->instance]);
+	return add_prop(p, name, value, PROP_LIST(sl, SLICE_PROPS_MAX, "settings"), p->slice_prop_line[p->instance]);
 }
 
 /* [vary] takes one property and its values, each checked as the property. */
@@ -216,6 +213,11 @@ static bool repeat_auto_recorded(const struct experiment *e)
 	return e->repeat_auto;
 }
 
+static bool range_size_recorded(const struct experiment *e)
+{
+	return e->range_size != 100;
+}
+
 static bool client_threads_recorded(const struct experiment *e)
 {
 	return e->client_threads > 0;
@@ -242,7 +244,7 @@ const struct key_def key_table[_KEY_MAX] = {
 			 .option_help = "uncounted time before each step" },
 	[KEY_DURATION] = { .section = SECTION_EXPERIMENT, .name = "duration", .type = TYPE_DURATION, E(duration_ns),
 			   .min = 1, .def = STRINGIFY(OLTP_DEFAULT_DURATION_S) "s", .help = "measured time per step",
-			   .option = "time", .option_help = "measured time per step" },
+			   .option = "duration", .option_help = "measured time per step" },
 	[KEY_REPEAT] = { .section = SECTION_EXPERIMENT, .name = "repeat", .type = TYPE_REPEAT, E(repeat), .min = 1,
 			 .max = 100, .def = "1",
 			 .help = "server starts per context, or auto: interleaved repeats are added until every ratio is "
@@ -270,6 +272,10 @@ const struct key_def key_table[_KEY_MAX] = {
 	[KEY_TABLE_SIZE] = { .section = SECTION_EXPERIMENT, .name = "table-size", .type = TYPE_UINT, E(table_size),
 			     .min = 1, .max = 1000000000, .def = STRINGIFY(OLTP_DEFAULT_TABLE_SIZE),
 			     .help = "rows per table", .option = "table-size", .option_help = "rows per table" },
+	[KEY_RANGE_SIZE] = { .section = SECTION_EXPERIMENT, .name = "range-size", .type = TYPE_UINT, E(range_size),
+			     .min = 1, .max = 1000000, .def = "100", .recorded = range_size_recorded,
+			     .help = "rows per range query of oltp_read_only (sysbench's --range-size)",
+			     .option = "range-size", .option_help = "rows per range query" },
 	[KEY_DRIVER] = { .section = SECTION_EXPERIMENT, .name = "driver", .type = TYPE_WORD, E(driver),
 			 .words = oltp_driver_words, .def = "slicebench",
 			 .help = "the OLTP driver: slicebench's own, or the workload's real tool (sysbench, pgbench)",

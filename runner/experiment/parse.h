@@ -69,7 +69,7 @@ enum key_type {
  * name a key's row (its line) by these, not by its name. */
 enum key_id {
 	KEY_DESCRIPTION, KEY_THREADS, KEY_WARMUP, KEY_DURATION, KEY_REPEAT, KEY_REPEAT_MAX, KEY_UNTIL, KEY_WORKLOAD,
-	KEY_SCALE, KEY_TABLES, KEY_TABLE_SIZE, KEY_DRIVER, KEY_RAND_TYPE, KEY_BASELINE, KEY_ON_ERROR,
+	KEY_SCALE, KEY_TABLES, KEY_TABLE_SIZE, KEY_RANGE_SIZE, KEY_DRIVER, KEY_RAND_TYPE, KEY_BASELINE, KEY_ON_ERROR,
 	KEY_ENGINE, KEY_FLAVOR, KEY_BINARY, KEY_BUFFER_POOL, KEY_USER, KEY_MAX_CONNECTIONS,
 	KEY_CLIENT_CPUS, KEY_PIN, KEY_SCOPE, KEY_CLIENT_THREADS,
 	KEY_CONTEXT_KIND, KEY_CONTEXT_SESSION, KEY_CONTEXT_SLICE, KEY_CONTEXT_UNIT, KEY_CONTEXT_FROM, KEY_CONTEXT_CLIENT_CPUS,
@@ -82,6 +82,16 @@ enum key_id {
 };
 
 struct parser;
+/* A section's list of properties: n of at most max in v, what they are
+ * called in a message ("properties", "settings"). */
+struct prop_list {
+	struct prop_value *v;
+	size_t *n;
+	size_t max;
+	const char *what;
+};
+#define PROP_LIST(spec, most, word) (&(struct prop_list){ (spec)->props, &(spec)->n_props, (most), (word) })
+
 /* A key: where it goes, how it is parsed and checked, its default (as it
  * would be written in the file, so that the same parser applies it) and
  * its help.  The value goes to struct experiment (or, in_parser, to the

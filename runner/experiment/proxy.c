@@ -24,8 +24,9 @@ static int check_proxy_engine(struct parser *p, size_t i)
 	const unsigned *line = p->key_line[i];
 	const struct proxy_engine *pe = proxy_engine_named(e->proxy_engine[i]);
 	const struct server_engine *server = server_engine_named(e->engine);
-	const char *why;
+	_cleanup_free_ char *why = NULL;
 	char list[64];
+	int r;
 
 	if (!pe)
 		return fail_at(p, p->header_line[SECTION_PROXY][i], "engine", "[proxy %s] needs engine = %s",
@@ -39,7 +40,10 @@ static int check_proxy_engine(struct parser *p, size_t i)
 		return fail_at(p, line_of(p, KEY_DRIVER) ?: line[KEY_PROXY_ENGINE], line_of(p, KEY_DRIVER) ? "driver" : "engine",
 			       "%s's users log in with a password, which sysbench would take on its command line: "
 			       "through %s, use slicebench's own driver", pe->name, pe->name);
-	if (proxy_installed(pe, e->proxy_binary[i], &why) < 0)
+	r = proxy_installed(pe, e->proxy_binary[i], &why);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
 		return fail_at(p, line[KEY_PROXY_BINARY] ?: line[KEY_PROXY_ENGINE], line[KEY_PROXY_BINARY] ? "binary" : "engine",
 			       "%s", why);
 	return check_code_file(p, e->proxy_binary[i] ? e->proxy_binary[i] : pe->as_server.binary,

@@ -121,6 +121,7 @@ static double place_seconds(const struct explainer *x)
 static int stage_experiment(const struct explainer *x, const struct design *d, unsigned repeat, bool placed,
 			    struct experiment *ret)
 {
+	const struct factor_pair pair = { &x->e, x->ia, x->ib, placed ? NULL : &x->pa, placed ? NULL : &x->pb };
 	int r;
 
 	*ret = (struct experiment){};
@@ -138,8 +139,7 @@ static int stage_experiment(const struct explainer *x, const struct design *d, u
 		char name[48];
 
 		design_mix_name(d->masks[i], x->fs.n, x->fs.closure_is_a, name, sizeof(name));
-		r = factors_add_mix(&x->e, x->ia, x->ib, placed ? NULL : &x->pa, placed ? NULL : &x->pb, &x->fs,
-				    d->masks[i], name, ret);
+		r = factors_add_mix(&pair, &x->fs, d->masks[i], name, ret);
 	}
 	return r < 0 ? r : ret->path && ret->description ? 0 : -ENOMEM;
 }
@@ -439,7 +439,8 @@ static int load(struct explainer *x, bool placed)
 /* The factors, from the placements when they are known.  -EINVAL: none. */
 static int find_factors(struct explainer *x, bool known)
 {
-	int r = factors_find(&x->e, x->ia, x->ib, known ? &x->pa : NULL, known ? &x->pb : NULL, &x->fs);
+	const struct factor_pair pair = { &x->e, x->ia, x->ib, known ? &x->pa : NULL, known ? &x->pb : NULL };
+	int r = factors_find(&pair, &x->fs);
 
 	if (r == -E2BIG)
 		return log_error("explain: %s and %s differ in more than %d attributes", x->args.a, x->args.b, FACTORS_MAX),
@@ -502,7 +503,7 @@ static int replan(struct explainer *x)
 	int r = read_placements(x, false);
 
 	if (r >= 0)
-		r = factors_find(&x->e, x->ia, x->ib, &x->pa, &x->pb, &x->fs);
+		r = factors_find(&(const struct factor_pair){ &x->e, x->ia, x->ib, &x->pa, &x->pb }, &x->fs);
 	if (r >= 0 && x->fs.n == 0) {
 		log_error("explain: the placements of %s and %s differ in nothing a hybrid can take%s%s", x->args.a,
 			  x->args.b, *x->fs.unmovable ? ": " : "", x->fs.unmovable);

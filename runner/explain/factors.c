@@ -160,7 +160,7 @@ static int factors_from_placements(struct factor_set *fs, const struct link *l)
 }
 
 /* Can a context of kind take f from the side whose setting is in, whose
- * placement is p?  Without placements (--what-if) the only factor not
+ * placement is p?  Without placements (--dry-run) the only factor not
  * written is the session. */
 static bool kind_takes_side(enum context_kind kind, enum cgroup_mode mode, const struct factor *f,
 			    const struct prop_value *in, const struct placement *p)
@@ -337,10 +337,12 @@ static enum context_kind link_kind(const struct factor_set *fs, const struct lin
  * proxy's own keys of each placement in qa and qb.  Otherwise, and when
  * the engines differ, fs->unmovable says so: a hybrid goes through B's
  * proxy (or none), as B does, and can neither add nor drop one. */
-static int proxy_link(const struct experiment *e, size_t ia, size_t ib, const struct placement *pa,
-		      const struct placement *pb, struct placement *qa, struct placement *qb, struct link *l,
+static int proxy_link(const struct factor_pair *p, struct placement *qa, struct placement *qb, struct link *l,
 		      struct factor_set *fs)
 {
+	const struct experiment *e = p->e;
+	size_t ia = p->ia, ib = p->ib;
+	const struct placement *pa = p->pa, *pb = p->pb;
 	int ka = e->context_proxy[ia], kb = e->context_proxy[ib], r = 0;
 	char what[200];
 
@@ -394,10 +396,10 @@ static void keep_takeable(struct factor_set *fs, const struct link *server, cons
 	fs->n = kept;
 }
 
-int factors_find(const struct experiment *e, size_t ia, size_t ib, const struct placement *pa,
-		 const struct placement *pb, struct factor_set *ret)
+int factors_find(const struct factor_pair *p, struct factor_set *ret)
 {
-	const struct link server = { .a = &e->contexts[ia], .b = &e->contexts[ib], .pa = pa, .pb = pb };
+	const struct experiment *e = p->e;
+	const struct link server = { .a = &e->contexts[p->ia], .b = &e->contexts[p->ib], .pa = p->pa, .pb = p->pb };
 	_cleanup_(placement_done) struct placement qa = {}, qb = {};
 	enum cgroup_mode mode = cgroup_mode_detect();
 	struct link proxy;
@@ -407,10 +409,10 @@ int factors_find(const struct experiment *e, size_t ia, size_t ib, const struct 
 	/* Every written setting first, the proxy's too, so that what they
 	 * move in either placement is theirs. */
 	r = factors_written(ret, &server);
-	if (r >= 0 && !streq_ptr(e->client_cpus[ia], e->client_cpus[ib]))
+	if (r >= 0 && !streq_ptr(e->client_cpus[p->ia], e->client_cpus[p->ib]))
 		r = factor_add(ret, NULL, &server);
 	if (r >= 0)
-		r = proxy_link(e, ia, ib, pa, pb, &qa, &qb, &proxy, ret);
+		r = proxy_link(p, &qa, &qb, &proxy, ret);
 	if (r >= 0 && proxy.a)
 		r = factors_written(ret, &proxy);
 	if (r >= 0)
@@ -465,15 +467,23 @@ static int mix_spec(const struct factor_set *fs, const struct link *l, enum cont
 	return r;
 }
 
+/* Is the mix of mask A itself: FACTORS_A, or the closure when it is A? */
+static bool mix_is_a(const struct factor_set *fs, unsigned mask)
+{
+	return mask == FACTORS_A || (mask == (1u << fs->n) - 1 && fs->closure_is_a);
+}
+
 /* The proxy of x's context i, the mix of mask named name: A's own for A,
  * B's for B, none where that side goes straight to the server; for any
  * other mix B's, in the proxy hybrids' kind, with the proxy's factors
  * from A or B as mask says.  Mixes alike in the proxy share one. */
-static int mix_proxy(const struct experiment *e, size_t ia, size_t ib, const struct placement *pa,
-		     const struct placement *pb, const struct factor_set *fs, unsigned mask, bool is_a, const char *name,
+static int mix_proxy(const struct factor_pair *p, const struct factor_set *fs, unsigned mask, const char *name,
 		     struct experiment *x, size_t i)
 {
-	int k = e->context_proxy[is_a ? ia : ib], r;
+	const struct experiment *e = p->e;
+	const struct placement *pa = p->pa, *pb = p->pb;
+	bool is_a = mix_is_a(fs, mask);
+	int k = e->context_proxy[is_a ? p->ia : p->ib], r;
 	_cleanup_(placement_done) struct placement qa = {}, qb = {};
 	struct context_spec s = {};
 	struct link l = { .b = &e->proxies[MAX(k, 0)], .proxy = true };
@@ -501,12 +511,13 @@ static int mix_proxy(const struct experiment *e, size_t ia, size_t ib, const str
 	return r < 0 ? r : 0;
 }
 
-int factors_add_mix(const struct experiment *e, size_t ia, size_t ib, const struct placement *pa,
-		    const struct placement *pb, const struct factor_set *fs, unsigned mask, const char *name,
+int factors_add_mix(const struct factor_pair *p, const struct factor_set *fs, unsigned mask, const char *name,
 		    struct experiment *x)
 {
-	const struct link server = { .a = &e->contexts[ia], .b = &e->contexts[ib], .pa = pa, .pb = pb };
-	bool is_a = mask == FACTORS_A || (mask == (1u << fs->n) - 1 && fs->closure_is_a);
+	const struct experiment *e = p->e;
+	size_t ia = p->ia, ib = p->ib;
+	const struct link server = { .a = &e->contexts[ia], .b = &e->contexts[ib], .pa = p->pa, .pb = p->pb };
+	bool is_a = mix_is_a(fs, mask);
 	const char *client = e->client_cpus[is_a ? ia : ib];
 	struct context_spec *s;
 	size_t i;
@@ -527,7 +538,7 @@ int factors_add_mix(const struct experiment *e, size_t ia, size_t ib, const stru
 				client = e->client_cpus[(mask >> k) & 1 ? ia : ib];
 	}
 	if (r >= 0)
-		r = mix_proxy(e, ia, ib, pa, pb, fs, mask, is_a, name, x, i);
+		r = mix_proxy(p, fs, mask, name, x, i);
 	if (r >= 0 && client && !(x->client_cpus[i] = strdup(client)))
 		r = -ENOMEM;
 	return r;

@@ -50,13 +50,19 @@ struct factor_set {
 	char unmovable[1024];
 };
 
-/* The factors of contexts ia (A) and ib (B) of e: their settings, and with
- * placements (pa and pb, NULL when not known yet) every attribute of the
- * diff that the table can take, identity left out; when both go through
- * a proxy, the same of their proxies (struct factor.proxy).  -E2BIG over
- * FACTORS_MAX; -ENOMEM. */
-int factors_find(const struct experiment *e, size_t ia, size_t ib, const struct placement *pa,
-		 const struct placement *pb, struct factor_set *ret);
+/* The pair explained: contexts ia (A) and ib (B) of e, and their
+ * placements (pa and pb, NULL when not known yet). */
+struct factor_pair {
+	const struct experiment *e;
+	size_t ia, ib;
+	const struct placement *pa, *pb;
+};
+
+/* The factors of pair p: their settings, and with placements every
+ * attribute of the diff that the table can take, identity left out; when
+ * both go through a proxy, the same of their proxies (struct
+ * factor.proxy).  -E2BIG over FACTORS_MAX; -ENOMEM. */
+int factors_find(const struct factor_pair *p, struct factor_set *ret);
 
 /* The mask that stands for A itself (of its own kind, with what no
  * hybrid can take). */
@@ -68,8 +74,7 @@ int factors_find(const struct experiment *e, size_t ia, size_t ib, const struct 
  * side (B, for a hybrid) goes through a proxy, so does the mix: one
  * appended to x's [proxy] sections under the same name, or shared with a
  * mix whose proxy is the same.  Returns 0 or -errno. */
-int factors_add_mix(const struct experiment *e, size_t ia, size_t ib, const struct placement *pa,
-		    const struct placement *pb, const struct factor_set *fs, unsigned mask, const char *name,
+int factors_add_mix(const struct factor_pair *p, const struct factor_set *fs, unsigned mask, const char *name,
 		    struct experiment *x);
 
 /* Reads the placement of context name in results directory dir (its first

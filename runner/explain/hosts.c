@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "store/provenance.h"
 #include "explain/explain.h"
 #include "explain/reading.h"
 #include "report/render/cells.h"
@@ -380,6 +381,20 @@ static int hosts_json(const struct explain_hosts *h, char *const *sentences, siz
 	return ret;
 }
 
+/* Which build measured each host's explanation, and which reports them. */
+static void print_builds(char *const *dirs, const char *const *labels, size_t n, FILE *out)
+{
+	char built[PROVENANCE_TEXT_MAX];
+
+	for (size_t d = 0; d < n; d++) {
+		json_t *builds = explain_builds(dirs[d]);
+
+		fprintf(out, "%s: %s\n", labels ? labels[d] : dirs[d], provenance_text(builds, built, sizeof(built)));
+		json_decref(builds);
+	}
+	fputc('\n', out);
+}
+
 int explain_compare(char *const *dirs, const char *const *labels, size_t n, bool json, double level, FILE *out,
 		    char **ret_why)
 {
@@ -398,8 +413,10 @@ int explain_compare(char *const *dirs, const char *const *labels, size_t n, bool
 	}
 	if (r >= 0 && json)
 		r = hosts_json(&h, sentences, n_sentences, out);
-	else if (r >= 0)
+	else if (r >= 0) {
+		print_builds(dirs, labels, n, out);
 		hosts_text(&h, sentences, n_sentences, out);
+	}
 	for (size_t i = 0; i < n_sentences; i++)
 		free(sentences[i]);
 	free(sentences);

@@ -2,6 +2,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "explain/reading.h"
+#include "store/provenance.h"
 #include "explain/page.h"
 #include "explain/sentences.h"
 #include "report/render/cells.h"
@@ -325,7 +327,8 @@ static void page_mixes(FILE *out, const struct explain_record *rec, const struct
 
 static void page_head(FILE *out, const struct explain_record *rec, const struct explanation *x, const char *dir)
 {
-	char verdict[REPORT_RATIO_MAX];
+	char verdict[REPORT_RATIO_MAX], built[PROVENANCE_TEXT_MAX];
+	json_t *builds = explain_builds(dir);
 
 	fputs("<h1>", out);
 	html_printf(out, "%s against %s at %ld thread%s", rec->a, rec->b, rec->threads, rec->threads == 1 ? "" : "s");
@@ -333,6 +336,9 @@ static void page_head(FILE *out, const struct explain_record *rec, const struct 
 	html_printf(out, "explain of experiment %s, directory %s; %zu factor%s, hybrids of kind %s%s%s, intervals at %g%%.",
 		    rec->experiment, dir, rec->n_factors, rec->n_factors == 1 ? "" : "s", rec->hybrids,
 		    *rec->proxy_hybrids ? " through proxies of kind " : "", rec->proxy_hybrids, 100 * rec->level);
+	fputs("</p>\n<p class=\"note\" id=\"provenance\">", out);
+	html_printf(out, "%s.", provenance_text(builds, built, sizeof(built)));
+	json_decref(builds);
 	fprintf(out, "</p>\n<p id=\"gap\" class=\"%s\">", x->gap.verdict == STATS_SIGNIFICANT ? "sig" : "ns");
 	html_printf(out, "%s at %.1f TPS against %s at %.1f TPS (medians): %s, from all %zu starts of the %zu mixes.", rec->a,
 		    x->med_a, rec->b, x->med_b, isnan(x->gap.ratio) ? "no ratio" : report_format_ratio(&x->gap, verdict, sizeof(verdict)),

@@ -9,6 +9,7 @@
 #include "explain/reading.h"
 #include "explain/page.h"
 #include "explain/sentences.h"
+#include "store/provenance.h"
 #include "report/report.h"
 #include "common/util.h"
 
@@ -64,10 +65,25 @@ static int reading_explain(const char *dir, double level, double width, struct r
 	return r;
 }
 
+json_t *explain_builds(const char *dir)
+{
+	_cleanup_free_ char *path = NULL;
+	json_t *rec = xasprintf(&path, "%s/" EXPLAIN_RECORD, dir) < 0 ? NULL : json_load_file(path, 0, NULL);
+	json_t *builds = json_incref(json_object_get(rec, "slicebench"));
+
+	json_decref(rec);
+	if (!provenance_builds_valid(builds)) {
+		json_decref(builds);
+		builds = json_array();
+	}
+	return builds;
+}
+
 int explain_report(const char *dir, bool json, double level, double width, FILE *out, char **ret_why)
 {
 	_cleanup_free_ struct reading *rd = calloc(1, sizeof(*rd));
-	json_t *j;
+	char built[PROVENANCE_TEXT_MAX];
+	json_t *j, *builds;
 	int r;
 
 	if (!rd)
@@ -75,11 +91,18 @@ int explain_report(const char *dir, bool json, double level, double width, FILE 
 	r = reading_explain(dir, level, width, rd, ret_why);
 	if (r < 0)
 		return r;
+	builds = explain_builds(dir);
 	if (!json) {
+		fprintf(out, "%s\n\n", provenance_text(builds, built, sizeof(built)));
+		json_decref(builds);
 		sentences_print(&rd->rec, &rd->in, &rd->x, out);
 		return ferror(out) ? -EIO : 0;
 	}
 	j = sentences_json(&rd->rec, &rd->in, &rd->x);
+	if (j && json_object_set_new(j, "slicebench", json_pack("{s:O, s:o}", "measured_by", builds, "reported_by",
+								 provenance_this_build())) < 0)
+		json_decref(j), j = NULL;
+	json_decref(builds);
 	if (!j)
 		return -ENOMEM;
 	r = json_dumpf(j, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 ? -EIO : 0;

@@ -6,6 +6,7 @@
 
 #include "explain/record.h"
 #include "report/report.h"
+#include "store/provenance.h"
 #include "store/results.h"
 #include "common/input.h"
 #include "common/util.h"
@@ -57,8 +58,8 @@ int explain_record_write(const char *dir, const struct explain_record *r)
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	json_t *j;
 
-	j = json_pack("{s:i, s:s, s:s, s:s, s:I, s:f, s:f, s:o, s:s, s:b, s:s, s:I, s:o}", "format_version",
-		      EXPLAIN_RECORD_VERSION, "experiment", r->experiment, "a", r->a, "b", r->b, "threads",
+	j = json_pack("{s:i, s:[o], s:s, s:s, s:s, s:I, s:f, s:f, s:o, s:s, s:b, s:s, s:I, s:o}", "format_version",
+		      EXPLAIN_RECORD_VERSION, "slicebench", provenance_this_build(), "experiment", r->experiment, "a", r->a, "b", r->b, "threads",
 		      (json_int_t)r->threads, "confidence", r->level, "width", r->width, "factors", factors_json(r),
 		      "hybrids", r->hybrids, "closure_is_a", r->closure_is_a, "unmovable", r->unmovable, "seed",
 		      (json_int_t)r->seed, "stages", stages_json(r));

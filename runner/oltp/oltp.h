@@ -1,7 +1,7 @@
 /* The OLTP engine over the servers' client libraries: connections, the
  * dataset, a step of each driver, the background load, the telemetry
  * sampler.  What needs no client library is apart: the workloads and the
- * options (oltp/workload.h), the step record (oltp/record.h), so that
+ * options (oltp/options.h), the step record (oltp/record.h), so that
  * the report and the results store read steps without <mysql.h>. */
 #pragma once
 
@@ -14,7 +14,7 @@
 #include <mysql.h>
 
 #include "oltp/record.h"
-#include "oltp/workload.h"
+#include "oltp/options.h"
 
 static inline void mysql_closep(MYSQL **m)
 {
@@ -78,9 +78,7 @@ int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret
 void oltp_telemetry_restart(struct oltp_telemetry *t);
 void oltp_telemetry_free(struct oltp_telemetry *t);
 int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_telemetry_sample *ret);
-void oltp_telemetry_sample_done(struct oltp_telemetry_sample *s);
 /* The client's threads are those of pid (sysbench) rather than ours. */
 void oltp_telemetry_set_client(struct oltp_telemetry *t, int pid);
 /* One more sample at t_s into ret->samples; an unreadable one is left out. */
 int oltp_telemetry_append(struct oltp_telemetry *t, double t_s, struct step_result *ret);
-json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s);

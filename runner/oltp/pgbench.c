@@ -263,11 +263,13 @@ static uint64_t pgbench_connect_allowance(unsigned clients)
 	return 1 + clients / 50;
 }
 
-/* Runs pgbench once, for -T time_s (or events per client), each
- * transaction logged in log_dir. */
-static int run_pgbench(const struct oltp_options *o, unsigned clients, uint64_t time_s, uint64_t events,
-		       const char *log_dir, struct step_result *samples, char **ret_out, int *ret_status)
+/* Runs pgbench once as run says (its clients, -T time or events in all,
+ * samples), each transaction logged in log_dir; its output and status
+ * into run. */
+static int run_pgbench(const struct oltp_options *o, const char *log_dir, struct tool_step *run)
 {
+	unsigned clients = run->size;
+	uint64_t time_s = run->time_s, events = run->events;
 	_cleanup_(tool_argv_done) struct tool_argv a = {};
 	_cleanup_free_ char *host = NULL, *port = NULL;
 	int r;
@@ -293,7 +295,7 @@ static int run_pgbench(const struct oltp_options *o, unsigned clients, uint64_t 
 	tool_arg(&a, "--log");
 	tool_arg(&a, "--log-prefix=%s/txn", log_dir);
 	tool_arg(&a, "%s", oltp_db(o));
-	return tool_run(o, &a, time_s + 60 + clients / 10, samples, ret_out, ret_status);
+	return tool_run(o, &a, time_s + 60 + clients / 10, run->samples, &run->out, &run->status);
 }
 
 static void remove_logs(char **dir)
@@ -321,10 +323,13 @@ static int make_log_dir(char **ret)
 static int warm_up(const struct oltp_options *o, unsigned clients, uint64_t time_s)
 {
 	_cleanup_(remove_logs) char *logs = NULL;
-	_cleanup_free_ char *out = NULL;
-	int status, r = make_log_dir(&logs);
+	struct tool_step run = { .size = clients, .time_s = time_s };
+	int r = make_log_dir(&logs);
 
-	return r < 0 ? r : run_pgbench(o, clients, time_s, 0, logs, NULL, &out, &status);
+	if (r >= 0)
+		r = run_pgbench(o, logs, &run);
+	free(run.out);
+	return r;
 }
 
 /* Runs pgbench for the step into ret: 1 if it gave no report (ret says
@@ -333,13 +338,15 @@ static int warm_up(const struct oltp_options *o, unsigned clients, uint64_t time
 static int run_and_parse(const struct oltp_options *o, unsigned clients, uint64_t time_s, const char *logs,
 			 struct step_result *ret, double *ret_connect_s)
 {
+	struct tool_step run = { .size = clients, .time_s = time_s, .events = o->events, .samples = ret };
 	_cleanup_free_ char *out = NULL;
 	uint64_t processed;
-	int status = 0, r;
+	int r;
 
 	*ret_connect_s = 0;
-	r = run_pgbench(o, clients, time_s, o->events, logs, ret, &out, &status);
-	r = tool_failed(pgbench_path(o), r, status, out, "pgbench: error:", ret);
+	r = run_pgbench(o, logs, &run);
+	out = run.out;
+	r = tool_failed(pgbench_path(o), r, run.status, out, "pgbench: error:", ret);
 	if (r != 0)
 		return r;
 	r = pgbench_parse_report(out, ret);

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "oltp/oltp.h"
+#include "oltp/record.h"
 #include "common/util.h"
 
 const struct word oltp_driver_words[] = {

@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "oltp/workload.h"
+#include "oltp/options.h"
 
 /* Where the threads were at one instant, and the host's load (oltp/telemetry.c).
  * Counters marked cumulative are since the process or cgroup started; the
@@ -150,3 +150,7 @@ int step_result_to_json(const struct step_result *r, json_t **ret);
 #define OLTP_STALL_MIN_S 2
 #define OLTP_STALL_MIN_PACE 10.0
 void step_result_check_stall(const struct oltp_options *o, struct step_result *r);
+
+/* A sample's arrays freed, and a sample as JSON (oltp/telemetry.c). */
+void oltp_telemetry_sample_done(struct oltp_telemetry_sample *s);
+json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s);

@@ -17,15 +17,6 @@ const char *sbrand_type_to_string(enum sbrand_type t)
 	return word_name(sbrand_type_words, (int)t);
 }
 
-int sbrand_type_from_string(const char *s, enum sbrand_type *ret)
-{
-	int v, r = word_lookup(sbrand_type_words, s, &v);
-
-	if (r >= 0)
-		*ret = (enum sbrand_type)v;
-	return r;
-}
-
 void sbrand_params_default(struct sbrand_params *p)
 {
 	*p = (struct sbrand_params){

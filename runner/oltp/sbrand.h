@@ -33,7 +33,6 @@ void sbrand_init(struct sbrand *r, const struct sbrand_params *p, uint64_t seed)
 /* special, uniform, gaussian, pareto: sysbench's --rand-type words. */
 extern const struct word sbrand_type_words[];
 const char *sbrand_type_to_string(enum sbrand_type t);
-int sbrand_type_from_string(const char *s, enum sbrand_type *ret);
 
 static inline uint64_t sbrand_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 

@@ -94,10 +94,9 @@ int sysbench_parse_report(const char *text, struct step_result *ret)
 	return tool_report_intervals(text, "[ ", interval_rate, NULL, ret);
 }
 
-/* Runs sysbench once for time_s seconds (or events); its output in *ret_out,
- * and with samples, the telemetry of the run in samples->samples. */
-static int run_sysbench(const struct oltp_options *o, unsigned threads, uint64_t time_s, uint64_t events,
-			struct step_result *samples, char **ret_out, int *ret_status)
+/* Runs sysbench once as run says (its threads, time or events, samples),
+ * its output and status into run. */
+static int run_sysbench(const struct oltp_options *o, struct tool_step *run)
 {
 	_cleanup_(tool_argv_done) struct tool_argv a = {};
 
@@ -115,33 +114,39 @@ static int run_sysbench(const struct oltp_options *o, unsigned threads, uint64_t
 	tool_arg(&a, "--rand-spec-pct=%u", o->rand.spec_pct);
 	tool_arg(&a, "--rand-spec-res=%u", o->rand.spec_res);
 	tool_arg(&a, "--rand-pareto-h=%g", o->rand.pareto_h);
-	tool_arg(&a, "--threads=%u", threads);
-	tool_arg(&a, "--time=%" PRIu64, time_s);
-	tool_arg(&a, "--events=%" PRIu64, events);
+	tool_arg(&a, "--threads=%u", run->size);
+	tool_arg(&a, "--time=%" PRIu64, run->time_s);
+	tool_arg(&a, "--events=%" PRIu64, run->events);
 	tool_arg(&a, "--report-interval=1");
 	tool_arg(&a, "--histogram=on");
 	tool_arg(&a, "--mysql-ignore-errors=1213,1020,1205");
 	tool_arg(&a, "run");
-	return tool_run(o, &a, time_s + 60, samples, ret_out, ret_status);
+	return tool_run(o, &a, run->time_s + 60, run->samples, &run->out, &run->status);
 }
 
 int sysbench_run_step(const struct oltp_options *o, unsigned threads, struct step_result *ret)
 {
-	uint64_t time_s = (o->duration_ns + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
+	struct tool_step warm = { .size = threads, .time_s = (o->warmup_ns + NSEC_PER_SEC - 1) / NSEC_PER_SEC };
+	struct tool_step run = { .size = threads, .time_s = (o->duration_ns + NSEC_PER_SEC - 1) / NSEC_PER_SEC,
+				 .events = o->events, .samples = ret };
+	const struct tool_step *last = &warm;
 	_cleanup_free_ char *out = NULL;
-	int status = 0, r = 0;
+	int r = 0;
 
 	step_result_start(ret, OLTP_DRIVER_SYSBENCH, threads);
 	/* sysbench 1.0.20 has no --warmup-time: the warm-up is a run of its own
-	 * whose report is dropped. */
+	 * whose report is dropped; one that failed is the step's failure. */
 	if (o->warmup_ns) {
-		r = run_sysbench(o, threads, (o->warmup_ns + NSEC_PER_SEC - 1) / NSEC_PER_SEC, 0, NULL, &out, &status);
-		free(out);
-		out = NULL;
+		r = run_sysbench(o, &warm);
+		free(warm.out);
+		warm.out = NULL;
 	}
-	if (r >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		r = run_sysbench(o, threads, time_s, o->events, ret, &out, &status);
-	r = tool_failed(o->sysbench_path, r, status, out, "FATAL:", ret);
+	if (r >= 0 && WIFEXITED(warm.status) && WEXITSTATUS(warm.status) == 0) {
+		r = run_sysbench(o, &run);
+		last = &run;
+	}
+	out = last->out;
+	r = tool_failed(o->sysbench_path, r, last->status, out, "FATAL:", ret);
 	if (r != 0)
 		return r < 0 ? r : 0;
 	if (sysbench_parse_report(out, ret) < 0) {

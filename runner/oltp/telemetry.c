@@ -202,12 +202,12 @@ static double cgroup_cpu_seconds(const char *dir)
 	char path[512];
 	int64_t v;
 
-	snprintf(path, sizeof(path), "%s/cpu.stat", dir);
+	if (snprintf_whole(path, sizeof(path), "%s/cpu.stat", dir) < 0)
+		return -1;
 	v = keyed_value(path, "usage_usec"); /* v2 */
 	if (v >= 0)
 		return (double)v / 1e6;
-	snprintf(path, sizeof(path), "%s/cpuacct.usage", dir);
-	if (read_file_str(path, &s) >= 0)
+	if (snprintf_whole(path, sizeof(path), "%s/cpuacct.usage", dir) >= 0 && read_file_str(path, &s) >= 0)
 		return (double)strtoull(s, NULL, 10) / 1e9;
 	return -1;
 }
@@ -256,8 +256,8 @@ static size_t server_processes(int pid, int *pids, size_t n)
 
 			if (e->d_name[0] == '.')
 				continue;
-			snprintf(path, sizeof(path), "%s/%s/children", dir, e->d_name);
-			if (read_file_str(path, &children) < 0)
+			if (snprintf_whole(path, sizeof(path), "%s/%s/children", dir, e->d_name) < 0 ||
+			    read_file_str(path, &children) < 0)
 				continue;
 			for (p = children; *p && k < n; p += strcspn(p, " "), p += strspn(p, " "))
 				if (atoi(p) > 0)
@@ -293,8 +293,8 @@ static int last_cpu(const char *task_dir)
 	const char *p;
 	int cpu = -1;
 
-	snprintf(path, sizeof(path), "%s/stat", task_dir);
-	if (read_file_str(path, &s) < 0 || !(p = strrchr(s, ')')))
+	if (snprintf_whole(path, sizeof(path), "%s/stat", task_dir) < 0 || read_file_str(path, &s) < 0 ||
+	    !(p = strrchr(s, ')')))
 		return -1;
 	/* Fields 3..38 are skipped, 39 is read. */
 	p += 2;
@@ -314,8 +314,7 @@ static int read_schedstat(const char *task_dir, uint64_t *ret_run, uint64_t *ret
 	_cleanup_free_ char *s = NULL;
 	char path[600];
 
-	snprintf(path, sizeof(path), "%s/schedstat", task_dir);
-	if (read_file_str(path, &s) < 0 || sscanf(s, "%" SCNu64 " %" SCNu64, ret_run, ret_wait) != 2)
+	if (snprintf_whole(path, sizeof(path), "%s/schedstat", task_dir) < 0 || read_file_str(path, &s) < 0 || sscanf(s, "%" SCNu64 " %" SCNu64, ret_run, ret_wait) != 2)
 		return -EIO;
 	return 0;
 }
@@ -366,17 +365,18 @@ static void count_threads(struct oltp_telemetry *t, int pid, int skip, bool serv
 
 		if (e->d_name[0] == '.' || atoi(e->d_name) == skip)
 			continue;
-		snprintf(task, sizeof(task), "%s/%s", dir, e->d_name);
+		if (snprintf_whole(task, sizeof(task), "%s/%s", dir, e->d_name) < 0)
+			continue;
 		cpu = last_cpu(task);
 		in_range = cpu >= 0 && (unsigned)cpu < t->n_cpus;
 		if (in_range) {
 			per_l3[t->l3_of_cpu[cpu]]++;
 			per_node[t->node_of_cpu[cpu]]++;
 		}
-		snprintf(path, sizeof(path), "%s/sched", task);
-		migrations = keyed_value(path, "se.nr_migrations");
-		snprintf(path, sizeof(path), "%s/status", task);
-		nonvol = keyed_value(path, "nonvoluntary_ctxt_switches");
+		migrations = snprintf_whole(path, sizeof(path), "%s/sched", task) < 0 ? -1
+			     : keyed_value(path, "se.nr_migrations");
+		nonvol = snprintf_whole(path, sizeof(path), "%s/status", task) < 0 ? -1
+			 : keyed_value(path, "nonvoluntary_ctxt_switches");
 		if (read_schedstat(task, &run, &wait) < 0)
 			run = wait = 0;
 		m = remember(t, atoi(e->d_name), server, &fresh);
@@ -448,9 +448,8 @@ static void sample_throttling(const struct oltp_telemetry *t, struct oltp_teleme
 {
 	char path[512];
 
-	if (!t->cpu_cgroup)
+	if (!t->cpu_cgroup || snprintf_whole(path, sizeof(path), "%s/cpu.stat", t->cpu_cgroup) < 0)
 		return;
-	snprintf(path, sizeof(path), "%s/cpu.stat", t->cpu_cgroup);
 	ret->nr_throttled = keyed_value(path, "nr_throttled");
 	ret->throttled_usec = keyed_value(path, "throttled_usec"); /* v2 */
 	if (ret->throttled_usec < 0) {

@@ -23,6 +23,18 @@ struct tool_argv {
 void tool_arg(struct tool_argv *a, const char *fmt, ...) _printf_(2, 3);
 void tool_argv_done(struct tool_argv *a);
 
+/* One run of a tool for a step: size threads (or clients) for time_s
+ * seconds, or events transactions in all when not 0; with samples, its
+ * telemetry into samples->samples; its output (to free()) and wait status
+ * back in out and status. */
+struct tool_step {
+	unsigned size;
+	uint64_t time_s, events;
+	struct step_result *samples;
+	char *out;
+	int status;
+};
+
 /* Runs a->argv once, for at most timeout_s; its stdout and stderr in
  * *ret_out, its wait status in *ret_status.  With samples, its telemetry
  * (its threads as the client) in samples->samples.  -EINTR if a signal

@@ -2,7 +2,7 @@
  * that hand a step, a prepare or a warm-up to the row of o->workload. */
 #include <stdio.h>
 
-#include "oltp/workload.h"
+#include "oltp/options.h"
 #include "oltp/pg.h"
 #include "common/util.h"
 
@@ -69,16 +69,16 @@ const char *oltp_workload_list(const char *protocol)
 	return buf;
 }
 
-int oltp_driver_check(enum oltp_workload w, enum oltp_driver d, const char **ret_why)
+int oltp_driver_check(enum oltp_workload w, enum oltp_driver d, char **ret_why)
 {
-	static char why[_OLTP_WORKLOAD_MAX][96];
 	const struct oltp_workload_def *def = oltp_workload_def(w);
 
+	*ret_why = NULL;
 	if (d == OLTP_DRIVER_NATIVE || d == def->tool)
 		return 0;
-	snprintf(why[w], sizeof(why[w]), "%s runs with the slicebench or the %s driver", oltp_workload_name(w),
-		 word_name(oltp_driver_words, def->tool));
-	*ret_why = why[w];
+	if (xasprintf(ret_why, "%s runs with the slicebench or the %s driver", oltp_workload_name(w),
+		      word_name(oltp_driver_words, def->tool)) < 0)
+		return -ENOMEM;
 	return -EINVAL;
 }
 

@@ -39,7 +39,7 @@ static void options_for(const struct experiment *e, struct oltp_options *o, char
 
 /* The dataset is made once, by a server with no placement of its own, so
  * that no unit measures a server still flushing the load. */
-static int prepare_dataset(struct runner *rn)
+static int prepare_shared_dataset(struct runner *rn)
 {
 	_cleanup_free_ char *msg = NULL;
 	struct context_spec spec = { .kind = CONTEXT_RAW };
@@ -89,7 +89,7 @@ static int open_results(const char *verb, const char *out, bool resume, const st
 		xasprintf(&dir, "results/%s-%s", e->name, stamp);
 	}
 	if (!dir)
-		return -ENOMEM;
+		return log_error_errno(-ENOMEM, "%s: %m", verb);
 	r = run_check_reaches_host(verb, dir);
 	if (r < 0)
 		return r;
@@ -207,7 +207,7 @@ static int write_run_facts(const char *verb, struct results *res, const struct e
 	int r;
 
 	if (!exp)
-		return -ENOMEM;
+		return log_error_errno(-ENOMEM, "%s: %m", verb);
 	json_object_del(exp, "path");
 	/* As it is written, so that a resumed run compares like with like. */
 	r = secret_mask_json(exp);
@@ -312,7 +312,7 @@ static int runner_measure(struct runner *rn, struct run_options *o)
 
 	runner_progress(PROGRESS_NOTE, "%s %s started, results in %s (%s order, seed %" PRIu64 ")", rn->verb, rn->e->name,
 			results_dir(rn->res), word_name(run_order_words, rn->order), rn->seed);
-	r = prepare_dataset(rn);
+	r = prepare_shared_dataset(rn);
 	if (r >= 0)
 		r = runner_run_rounds(rn, o);
 	if (rn->units_done && rn->work_start_ns)

@@ -5,14 +5,15 @@
 #include "common/interrupt.h"
 #include "slices/attr/snapshot.h"
 
-/* Vary value v put in force on the running server: the context's setting
- * (the spec's last, experiment_spec_for()'s) through its kind's set op, or
- * the slice's through the tree. */
-static int live_apply(struct runner *rn, struct context *c, struct context_spec *spec, struct slice_tree *tree,
-		      struct prop_value *slice_vary, size_t v, char **ret_why)
+/* Vary value v put in force on unit u's running server: the context's
+ * setting (the spec's last, experiment_spec_for()'s) through its kind's
+ * set op, or the slice's through the tree. */
+static int live_apply(struct runner *rn, struct unit_parts *u, size_t v, char **ret_why)
 {
 	const struct experiment *e = rn->e;
-	struct prop_value *target = experiment_varies_contexts(e) ? &spec->props[spec->n_props - 1] : slice_vary;
+	struct context *c = &u->c;
+	struct slice_tree *tree = &u->tree;
+	struct prop_value *target = experiment_varies_contexts(e) ? &u->spec.props[u->spec.n_props - 1] : &u->slice_vary;
 	int r;
 
 	prop_value_done(target);
@@ -61,15 +62,14 @@ static int live_verify(struct runner *rn, struct context *c, struct slice_tree *
 /* The change and its reading back; systemd realizes a unit's cgroup after
  * SetUnitProperties returns, so the reading is tried for a second before
  * the value is given up. */
-static int live_change(struct runner *rn, struct context *c, struct context_spec *spec, struct slice_tree *tree,
-		       struct prop_value *slice_vary, size_t v, char **ret_why)
+static int live_change(struct runner *rn, struct unit_parts *u, size_t v, char **ret_why)
 {
-	int r = live_apply(rn, c, spec, tree, slice_vary, v, ret_why);
+	int r = live_apply(rn, u, v, ret_why);
 
 	for (int i = 0; r >= 0 && i < 20; i++) {
 		free(*ret_why);
 		*ret_why = NULL;
-		r = live_verify(rn, c, tree, ret_why);
+		r = live_verify(rn, &u->c, &u->tree, ret_why);
 		if (r == 0)
 			return 0;
 		usleep(50000);
@@ -89,52 +89,55 @@ static bool live_all_done(struct runner *rn, unsigned repeat)
 	return n_done == rn->e->n_vary;
 }
 
-/* The server did not start (r): every value's steps recorded as failed. */
-static int live_start_failed(struct runner *rn, size_t ctx, unsigned repeat, int r, const struct unit_parts *u,
-			     const char *msg, char *unit, size_t len)
+/* The server did not start (r): every value's steps recorded as failed,
+ * ref walked over the values. */
+static int live_start_failed(struct runner *rn, struct unit_ref *ref, int r, const struct unit_parts *u, const char *msg)
 {
 	const struct experiment *e = rn->e;
 	int result = 0;
 
 	if (!interrupt_signal)
-		log_error_errno(r, "%s: %s: the server did not start as %s: %m%s%s", rn->verb, unit,
+		log_error_errno(r, "%s: %s: the server did not start as %s: %m%s%s", rn->verb, ref->name,
 				context_kind_to_string(u->spec.kind), msg ? "; " : "", strempty(msg));
-	for (size_t v = 0; !interrupt_signal && result >= 0 && v < e->n_vary; v++) {
-		result = results_unit_name(rn->context_name, v, repeat, unit, len);
+	for (ref->v = 0; !interrupt_signal && result >= 0 && ref->v < e->n_vary; ref->v++) {
+		result = results_unit_name(rn->context_name, ref->v, ref->repeat, ref->name, sizeof(ref->name));
 		if (result >= 0)
-			result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, "the server did not start");
+			result = runner_put_failed_steps(rn, ref, 0, "the server did not start");
 		rn->steps_done += e->n_threads;
 	}
 	return result;
 }
 
 /* Each vary value not yet recorded put in force on the running server and
- * read back, then its steps; a value that is not in force fails its steps. */
-static int live_walk(struct runner *rn, size_t ctx, unsigned repeat, struct unit_parts *u,
-		     const struct oltp_options *o, char *unit, size_t len)
+ * read back, then its steps; a value that is not in force fails its steps.
+ * ref walked over the values. */
+static int live_walk(struct runner *rn, struct unit_ref *ref, struct unit_parts *u, const struct oltp_options *o)
 {
 	const struct experiment *e = rn->e;
+	const char *unit = ref->name;
 	int result = 0;
 
-	for (size_t v = 0; result >= 0 && v < e->n_vary; v++) {
+	for (ref->v = 0; result >= 0 && ref->v < e->n_vary; ref->v++) {
+		const char *value = e->vary_values[ref->v];
 		_cleanup_free_ char *why = NULL;
 
-		if (results_unit_name(rn->context_name, v, repeat, unit, len) < 0 || runner_unit_done(rn, unit)) {
+		if (results_unit_name(rn->context_name, ref->v, ref->repeat, ref->name, sizeof(ref->name)) < 0 ||
+		    runner_unit_done(rn, unit)) {
 			rn->steps_done += e->n_threads;
 			continue;
 		}
-		if (v > 0)
-			runner_progress(PROGRESS_STEP, "unit %s: %s=%s on the running server", unit, e->vary->name, e->vary_values[v]);
-		if (live_change(rn, &u->c, &u->spec, &u->tree, &u->slice_vary, v, &why) < 0) {
-			log_error("%s: %s: %s=%s could not be put in force live: %s", rn->verb, unit, e->vary->name,
-				  e->vary_values[v], why ? why : "it was not read back");
-			result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, why ? why : "the setting is not in force");
+		if (ref->v > 0)
+			runner_progress(PROGRESS_STEP, "unit %s: %s=%s on the running server", unit, e->vary->name, value);
+		if (live_change(rn, u, ref->v, &why) < 0) {
+			log_error("%s: %s: %s=%s could not be put in force live: %s", rn->verb, unit, e->vary->name, value,
+				  why ? why : "it was not read back");
+			result = runner_put_failed_steps(rn, ref, 0, why ? why : "the setting is not in force");
 			rn->steps_done += e->n_threads;
 			continue;
 		}
 		if (runner_put_placement(rn, unit, &u->c, &u->tree) < 0)
 			log_warning("%s: %s: cannot record the placement", rn->verb, unit);
-		result = runner_unit_steps(rn, unit, ctx, v, repeat, &u->c, &u->tree, o);
+		result = runner_unit_steps(rn, ref, &u->c, &u->tree, o);
 		if (!process_alive(&u->c.pid))
 			break;
 	}
@@ -152,7 +155,8 @@ int runner_run_live_unit(struct runner *rn, size_t ctx, unsigned repeat)
 	_cleanup_free_ char *msg = NULL, *label = NULL;
 	struct unit_parts u = {};
 	struct oltp_options o = rn->o;
-	char unit[96];
+	struct unit_ref ref = { .ctx = ctx, .repeat = repeat };
+	const char *unit = ref.name;
 	int r, result;
 
 	/* Beside restart's units, the live ones are a column of their own. */
@@ -165,17 +169,17 @@ int runner_run_live_unit(struct runner *rn, size_t ctx, unsigned repeat)
 		rn->context_name = NULL;
 		return 0;
 	}
-	r = results_unit_name(rn->context_name, 0, repeat, unit, sizeof(unit));
+	r = results_unit_name(rn->context_name, 0, repeat, ref.name, sizeof(ref.name));
 	if (r >= 0)
-		r = runner_unit_start(rn, ctx, 0, unit, ", live", &u, &o, &msg);
+		r = runner_unit_start(rn, &ref, ", live", &u, &o, &msg);
 	if (r < 0 && !u.c.ops) {
 		rn->context_name = NULL;
 		return log_error_errno(r, "%s: %s: %m", rn->verb, unit);
 	}
 	if (r < 0)
-		result = live_start_failed(rn, ctx, repeat, r, &u, msg, unit, sizeof(unit));
+		result = live_start_failed(rn, &ref, r, &u, msg);
 	else
-		result = live_walk(rn, ctx, repeat, &u, &o, unit, sizeof(unit));
+		result = live_walk(rn, &ref, &u, &o);
 	if (runner_unit_end(rn, &u) < 0)
 		log_warning("%s: %s: stopping the server failed", rn->verb, unit);
 	rn->context_name = NULL;

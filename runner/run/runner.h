@@ -51,6 +51,14 @@ struct runner {
 	const struct oltp_options *unit_o; /* the running unit's client options */
 };
 
+/* Which unit: its name in the results directory (results_unit_name()),
+ * the context it runs, its vary value and its repeat. */
+struct unit_ref {
+	char name[96];
+	size_t ctx, v;
+	unsigned repeat;
+};
+
 /* What a unit's server runs in, made by runner_unit_start and undone by
  * runner_unit_end. */
 struct unit_parts {
@@ -91,23 +99,22 @@ void runner_eta(const struct runner *rn, char *buf, size_t len);
 bool runner_unit_done(const struct runner *rn, const char *unit);
 /* The unit's steps from thread index `from` on, recorded as failed with
  * reason, so that the report shows a gap and not a zero. */
-int runner_put_failed_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat, size_t from,
-			    const char *reason);
+int runner_put_failed_steps(struct runner *rn, const struct unit_ref *ref, size_t from, const char *reason);
 /* The unit's placement, with its settings and its slices' as written,
  * resolved and read back. */
 int runner_put_placement(struct runner *rn, const char *unit, const struct context *c, const struct slice_tree *tree);
-/* A unit's server started in context ctx at vary value v (how: what the
- * progress line adds to its kind), inside the experiment's slices, and o
- * pointed at it.  u->c.ops is NULL when the spec could not be made, and
- * nothing was started. */
-int runner_unit_start(struct runner *rn, size_t ctx, size_t v, const char *unit, const char *how, struct unit_parts *u,
+/* The server of unit ref started in its context at its vary value (how:
+ * what the progress line adds to its kind), inside the experiment's
+ * slices, and o pointed at it.  u->c.ops is NULL when the spec could not
+ * be made, and nothing was started. */
+int runner_unit_start(struct runner *rn, const struct unit_ref *ref, const char *how, struct unit_parts *u,
 		      struct oltp_options *o, char **ret_msg);
 /* Undoes runner_unit_start: the server stopped if it runs, the slices removed. */
 int runner_unit_end(struct runner *rn, struct unit_parts *u);
 /* The steps of a unit whose server runs (c), those not yet recorded.
  * Returns <0 for what must end the run. */
-int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat, struct context *c,
-		      const struct slice_tree *tree, const struct oltp_options *o);
+int runner_unit_steps(struct runner *rn, const struct unit_ref *ref, struct context *c, const struct slice_tree *tree,
+		      const struct oltp_options *o);
 /* One unit: a fresh server in the context, its steps, the server stopped.
  * Returns <0 only for what must end the run. */
 int runner_run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat);

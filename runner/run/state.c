@@ -61,6 +61,20 @@ static int take_back(const char *state_dir, int dfd)
 	return 0;
 }
 
+/* The PID the lock's holder wrote into it, "%d\n"; 0 when it names no one. */
+static int lock_holder(int fd)
+{
+	char pid[32];
+	ssize_t n = pread(fd, pid, sizeof(pid) - 1, 0);
+	long holder;
+
+	if (n <= 0)
+		return 0;
+	pid[n] = 0;
+	pid[strcspn(pid, "\n")] = 0;
+	return parse_int_range(pid, 1, INT32_MAX, &holder) >= 0 ? (int)holder : 0;
+}
+
 /* Long because every check of the state directory's ownership is its own
  * step with its own errno. */
 int state_lock(const char *state_dir, int *ret_holder)
@@ -71,7 +85,6 @@ int state_lock(const char *state_dir, int *ret_holder)
 	_cleanup_close_ int dfd = -EBADF;
 	char pid[32];
 	struct stat st;
-	ssize_t n;
 	int fd, r;
 
 	*ret_holder = 0;
@@ -100,11 +113,7 @@ int state_lock(const char *state_dir, int *ret_holder)
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		r = -errno;
-		n = pread(fd, pid, sizeof(pid) - 1, 0);
-		if (n > 0) {
-			pid[n] = 0;
-			*ret_holder = atoi(pid);
-		}
+		*ret_holder = lock_holder(fd);
 		close(fd);
 		return r == -EWOULDBLOCK ? -EBUSY : r;
 	}
@@ -347,7 +356,7 @@ static void stop_unit(const char *unit, int uid, const char *invocation)
 	if (bus_unit_exists(bus, unit, NULL) == 0)
 		printf("stopped unit %s%s\n", unit, uid >= 0 ? " (user manager)" : "");
 	else
-		printf("could not stop unit %s\n", unit);
+		log_error("cleanup: could not stop unit %s", unit);
 }
 
 /* rmdir of the raw context's cgroup in every hierarchy it was made in. */
@@ -360,15 +369,15 @@ static void remove_cgroup(const char *name)
 	/* The raw context's, or one level of a raw slice tree (a/b/c). */
 	if (!cgfs_path_is_ours(name, "slicebench-raw-"))
 		return;
-	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", name);
+	if (snprintf_whole(path, sizeof(path), "/sys/fs/cgroup/%s", name) < 0)
+		return;
 	if (rmdir(path) == 0)
 		printf("removed cgroup %s\n", path);
 	d = opendir("/sys/fs/cgroup");
 	while (d && (e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/%s", e->d_name, name);
-		if (access(path, F_OK) < 0)
+		if (snprintf_whole(path, sizeof(path), "/sys/fs/cgroup/%s/%s", e->d_name, name) < 0 || access(path, F_OK) < 0)
 			continue;
 		/* A cgroup still holding a dying process is busy for a moment. */
 		for (int i = 0; i < 50 && rmdir(path) < 0 && errno == EBUSY; i++)
@@ -376,7 +385,7 @@ static void remove_cgroup(const char *name)
 		if (access(path, F_OK) < 0)
 			printf("removed cgroup %s\n", path);
 		else
-			printf("could not remove cgroup %s: %s\n", path, strerror(errno));
+			log_error_errno(-errno, "cleanup: could not remove cgroup %s: %m", path);
 	}
 	if (d)
 		closedir(d);
@@ -391,8 +400,9 @@ static bool cgroup_gone(const char *name)
 
 	while (d && (e = readdir(d)))
 		if (e->d_name[0] != '.') {
-			snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/%s", e->d_name, name);
-			gone &= access(path, F_OK) < 0;
+			/* A path too long for any cgroup names none. */
+			gone &= snprintf_whole(path, sizeof(path), "/sys/fs/cgroup/%s/%s", e->d_name, name) < 0 ||
+				access(path, F_OK) < 0;
 		}
 	if (d)
 		closedir(d);

@@ -22,16 +22,15 @@ bool runner_unit_done(const struct runner *rn, const char *unit)
 
 /* Step s of unit, begun at started_at, recorded; then the document of
  * record rebuilt. */
-static int put_step(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat, double started_at,
-		    const struct step_result *s)
+static int put_step(struct runner *rn, const struct unit_ref *ref, double started_at, const struct step_result *s)
 {
 	const struct experiment *e = rn->e;
 	const struct results_step_place place = {
-		.context = rn->context_name ? rn->context_name : e->contexts[ctx].name,
-		.unit = unit,
-		.vary_value = e->n_vary ? e->vary_values[v] : NULL,
+		.context = rn->context_name ? rn->context_name : e->contexts[ref->ctx].name,
+		.unit = ref->name,
+		.vary_value = e->n_vary ? e->vary_values[ref->v] : NULL,
 		.server_pid = rn->server_pid,
-		.repeat = repeat,
+		.repeat = ref->repeat,
 		.slot = rn->slot,
 		.started_at = started_at,
 	};
@@ -52,8 +51,7 @@ static int put_step(struct runner *rn, const char *unit, size_t ctx, size_t v, u
 
 /* A step that did not run: recorded as failed, so that the report shows a
  * gap and not a zero. */
-int runner_put_failed_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat,
-			    size_t from, const char *reason)
+int runner_put_failed_steps(struct runner *rn, const struct unit_ref *ref, size_t from, const char *reason)
 {
 	int r = 0;
 
@@ -63,7 +61,7 @@ int runner_put_failed_steps(struct runner *rn, const char *unit, size_t ctx, siz
 		snprintf(s.driver, sizeof(s.driver), "%s", word_name(oltp_driver_words, rn->e->driver));
 		snprintf(s.reason, sizeof(s.reason), "%s", reason);
 		s.lat_avg_ms = s.lat_p50_ms = s.lat_p95_ms = s.lat_p99_ms = s.lat_max_ms = -1;
-		r = put_step(rn, unit, ctx, v, repeat, wall_clock_s(), &s);
+		r = put_step(rn, ref, wall_clock_s(), &s);
 		rn->steps_failed++;
 	}
 	return r;
@@ -112,7 +110,7 @@ int runner_put_placement(struct runner *rn, const char *unit, const struct conte
 /* The experiment's slices for a context of that kind: slice units for the
  * systemd kinds, cgroups for raw; the [vary] value of vary index v goes to
  * its slice.  The context is given its slot in the tree. */
-static int unit_slices_start(struct runner *rn, struct context *c, size_t ctx, size_t v, struct slice_tree *t,
+static int unit_slices_start(struct runner *rn, struct context *c, const struct unit_ref *ref, struct slice_tree *t,
 			     struct prop_value *vary, char **ret_msg)
 {
 	const struct experiment *e = rn->e;
@@ -123,15 +121,15 @@ static int unit_slices_start(struct runner *rn, struct context *c, size_t ctx, s
 	*t = (struct slice_tree){ .specs = e->slices, .n = e->n_slices, .mode = c->mode,
 				  .by_systemd = c->ops->manager != MANAGER_NONE };
 	if (e->n_vary && e->vary_slice >= 0) {
-		r = prop_parse(e->vary->name, e->vary_values[v], vary);
+		r = prop_parse(e->vary->name, e->vary_values[ref->v], vary);
 		if (r < 0)
 			return r;
 		t->vary = vary;
 		t->vary_in = (size_t)e->vary_slice;
 	}
 	r = managed_slices_start(t, &rn->server, ret_msg);
-	if (r >= 0 && e->context_slice[ctx] >= 0)
-		c->slice = slice_tree_slot(t, (size_t)e->context_slice[ctx]);
+	if (r >= 0 && e->context_slice[ref->ctx] >= 0)
+		c->slice = slice_tree_slot(t, (size_t)e->context_slice[ref->ctx]);
 	return r;
 }
 
@@ -226,8 +224,8 @@ static void step_said(struct runner *rn, const char *unit, long threads, const s
 
 /* The steps of a unit whose server runs (c), those not yet recorded, after
  * the buffer pool's warm-up.  Returns <0 for what must end the run. */
-int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v, unsigned repeat, struct context *c,
-		      const struct slice_tree *tree, const struct oltp_options *o)
+int runner_unit_steps(struct runner *rn, const struct unit_ref *ref, struct context *c, const struct slice_tree *tree,
+		      const struct oltp_options *o)
 {
 	const struct experiment *e = rn->e;
 	_cleanup_free_ char *msg = NULL;
@@ -237,18 +235,18 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 
 	r = oltp_prewarm(o, &msg);
 	if (r < 0)
-		log_warning("%s: %s: warming the buffer pool: %s", rn->verb, unit, strempty(msg));
+		log_warning("%s: %s: warming the buffer pool: %s", rn->verb, ref->name, strempty(msg));
 	for (size_t t = 0; t < e->n_threads && result >= 0; t++) {
 		struct step_result s = {};
 		struct oltp_options step_o = *o;
 		double started_at;
 
-		if (results_step_file(unit, e->threads[t], name, sizeof(name)) >= 0 && results_have(rn->res, name)) {
+		if (results_step_file(ref->name, e->threads[t], name, sizeof(name)) >= 0 && results_have(rn->res, name)) {
 			rn->steps_done++;
 			continue;
 		}
 		runner_eta(rn, left, sizeof(left));
-		runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: %ld threads, ETA %s", rn->units_done, rn->plan->n_units, unit,
+		runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: %ld threads, ETA %s", rn->units_done, rn->plan->n_units, ref->name,
 			 e->threads[t], left);
 		started_at = wall_clock_s();
 		rn->steps_run++;
@@ -264,16 +262,16 @@ int runner_unit_steps(struct runner *rn, const char *unit, size_t ctx, size_t v,
 			step_result_done(&s);
 			return -EINTR;
 		}
-		step_said(rn, unit, e->threads[t], &s);
-		r = put_step(rn, unit, ctx, v, repeat, started_at, &s);
+		step_said(rn, ref->name, e->threads[t], &s);
+		r = put_step(rn, ref, started_at, &s);
 		rn->steps_done++;
 		if (r < 0)
 			result = r; /* put_step() said which file */
 		else if (s.failed && e->on_error == ON_ERROR_STOP)
 			result = -ECANCELED;
 		else if (s.failed && (gone = process_gone(rn, c))) {
-			/* The server or the proxy is gone: the unit's other steps cannot run. */
-			result = runner_put_failed_steps(rn, unit, ctx, v, repeat, t + 1, gone);
+			/* The server or the proxy is gone: the ref->name's other steps cannot run. */
+			result = runner_put_failed_steps(rn, ref, t + 1, gone);
 			rn->steps_done += e->n_threads - t - 1;
 			step_result_done(&s);
 			break;
@@ -310,14 +308,14 @@ static int unit_proxy_start(struct runner *rn, size_t ctx, struct unit_parts *u,
  * inside the experiment's slices, and the options pointed at it: the part
  * run_unit and run_live_unit share.  c->ops is NULL when the spec could not
  * be made, and nothing was started. */
-int runner_unit_start(struct runner *rn, size_t ctx, size_t v, const char *unit, const char *how,
-		      struct unit_parts *u, struct oltp_options *o, char **ret_msg)
+int runner_unit_start(struct runner *rn, const struct unit_ref *ref, const char *how, struct unit_parts *u,
+		      struct oltp_options *o, char **ret_msg)
 {
 	const struct experiment *e = rn->e;
 	char left[32];
 	int r;
 
-	r = experiment_spec_for(e, ctx, v, &u->spec);
+	r = experiment_spec_for(e, ref->ctx, ref->v, &u->spec);
 	if (r < 0)
 		return r;
 	u->c = (struct context){ .ops = context_ops_for(u->spec.kind), .spec = &u->spec, .server = &rn->server,
@@ -326,9 +324,9 @@ int runner_unit_start(struct runner *rn, size_t ctx, size_t v, const char *unit,
 	if (!rn->work_start_ns)
 		rn->work_start_ns = now_ns();
 	runner_eta(rn, left, sizeof(left));
-	runner_progress(PROGRESS_UNIT, "unit %zu/%zu %s (%s%s): starting the server, ETA %s", rn->units_done, rn->plan->n_units, unit,
+	runner_progress(PROGRESS_UNIT, "unit %zu/%zu %s (%s%s): starting the server, ETA %s", rn->units_done, rn->plan->n_units, ref->name,
 		 context_kind_to_string(u->spec.kind), how, left);
-	r = unit_slices_start(rn, &u->c, ctx, v, &u->tree, &u->slice_vary, ret_msg);
+	r = unit_slices_start(rn, &u->c, ref, &u->tree, &u->slice_vary, ret_msg);
 	if (r >= 0)
 		r = managed_start(&u->c, ret_msg);
 	if (r < 0)
@@ -339,12 +337,12 @@ int runner_unit_start(struct runner *rn, size_t ctx, size_t v, const char *unit,
 	o->server_pid = rn->server_pid = u->c.pid;
 	if (cgroup_cpu_dir(u->c.pid, u->c.mode, &u->cpu_dir) >= 0)
 		o->server_cpu_cgroup = u->cpu_dir;
-	if (experiment_proxy_of(e, ctx) >= 0) {
-		const struct context_spec *proxy = &e->proxies[experiment_proxy_of(e, ctx)];
+	if (experiment_proxy_of(e, ref->ctx) >= 0) {
+		const struct context_spec *proxy = &e->proxies[experiment_proxy_of(e, ref->ctx)];
 
-		runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: starting [proxy %s] (%s)", rn->units_done, rn->plan->n_units, unit,
+		runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: starting [proxy %s] (%s)", rn->units_done, rn->plan->n_units, ref->name,
 				proxy->name, context_kind_to_string(proxy->kind));
-		u->proxy_failed = unit_proxy_start(rn, ctx, u, o, ret_msg) < 0;
+		u->proxy_failed = unit_proxy_start(rn, ref->ctx, u, o, ret_msg) < 0;
 		return u->proxy_failed ? -EIO : 0;
 	}
 	return 0;
@@ -403,10 +401,11 @@ int runner_run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 	_cleanup_free_ char *msg = NULL;
 	struct unit_parts u = {};
 	struct oltp_options o = rn->o;
-	char unit[96];
+	struct unit_ref ref = { .ctx = ctx, .v = v, .repeat = repeat };
+	const char *unit = ref.name;
 	int r, result = 0;
 
-	r = results_unit_name(e->contexts[ctx].name, v, repeat, unit, sizeof(unit));
+	r = results_unit_name(e->contexts[ctx].name, v, repeat, ref.name, sizeof(ref.name));
 	if (r < 0)
 		return log_error_errno(r, "%s: %s: %m", rn->verb, e->contexts[ctx].name);
 	experiment_client_for(e, ctx, &o);
@@ -414,7 +413,7 @@ int runner_run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 		rn->steps_done += e->n_threads;
 		return 0;
 	}
-	r = runner_unit_start(rn, ctx, v, unit, "", &u, &o, &msg);
+	r = runner_unit_start(rn, &ref, "", &u, &o, &msg);
 	if (r < 0 && !u.c.ops)
 		return log_error_errno(r, "%s: %s: %m", rn->verb, unit);
 	if (r < 0 && interrupt_signal) {
@@ -435,7 +434,7 @@ int runner_run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 					context_kind_to_string(u.spec.kind), msg ? "; " : "", strempty(msg));
 			xasprintf(&reason, "the server did not start: %s", strerror(-r));
 		}
-		result = runner_put_failed_steps(rn, unit, ctx, v, repeat, 0, reason ? reason : "the server did not start");
+		result = runner_put_failed_steps(rn, &ref, 0, reason ? reason : "the server did not start");
 		rn->steps_done += e->n_threads;
 		runner_unit_end(rn, &u);
 		return result < 0 ? result : e->on_error == ON_ERROR_STOP ? -ECANCELED : 0;
@@ -443,7 +442,7 @@ int runner_run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 	r = runner_put_placement(rn, unit, &u.c, &u.tree);
 	if (r < 0)
 		log_warning_errno(r, "%s: %s: cannot record the placement: %m", rn->verb, unit);
-	result = runner_unit_steps(rn, unit, ctx, v, repeat, &u.c, &u.tree, &o);
+	result = runner_unit_steps(rn, &ref, &u.c, &u.tree, &o);
 	r = runner_unit_end(rn, &u);
 	if (r < 0)
 		log_warning_errno(r, "%s: %s: stopping the server: %m", rn->verb, unit);

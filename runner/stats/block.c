@@ -203,7 +203,7 @@ double block_hat(const struct block_internal *in, size_t i, size_t j)
 
 /* The design's columns, solved: positions left out where the orders make
  * them inestimable or where they would leave fewer than
- * BLOCK_POSITION_DF_MIN residual degrees of freedom (a pilot of two
+ * STATS_POSITION_DF_MIN residual degrees of freedom (a pilot of two
  * contexts: t on 1 degree of freedom is 12.7, a cost no position effect
  * is worth).  *ret_beta (to free()) holds c->p coefficients. */
 static int fit_solve(const struct block_obs *obs, size_t n, struct columns *c, struct block_internal *in,
@@ -212,7 +212,7 @@ static int fit_solve(const struct block_obs *obs, size_t n, struct columns *c, s
 	int r;
 
 	*ret_dropped = false;
-	if (c->n_pos_cols && (double)n - (double)c->p < BLOCK_POSITION_DF_MIN) {
+	if (c->n_pos_cols && (double)n - (double)c->p < STATS_POSITION_DF_MIN) {
 		columns_drop_positions(c);
 		*ret_dropped = true;
 	}
@@ -292,17 +292,17 @@ static int fit_noise(const struct block_obs *obs, size_t n, const double *e, boo
 	if (!pooled) {
 		for (size_t i = 0; i < n; i++)
 			f->in->group[i] = obs[i].group;
-		r = block_noise_groups(f->in, e, asked, BLOCK_GROUP_DF_MIN);
+		r = block_noise_groups(f->in, e, asked, STATS_GROUP_DF_MIN);
 	}
 	if (r != -EDOM)
 		return r;
 	f->pooled = true;
 	parts = groups_by_part(obs, n, f);
-	r = block_noise_groups(f->in, e, parts, BLOCK_GROUP_DF_MIN);
+	r = block_noise_groups(f->in, e, parts, STATS_GROUP_DF_MIN);
 	if (r != -EDOM || parts <= 1)
 		return r;
 	memset(f->in->group, 0, n * sizeof(size_t));
-	return block_noise_groups(f->in, e, 1, BLOCK_GROUP_DF_MIN);
+	return block_noise_groups(f->in, e, 1, STATS_GROUP_DF_MIN);
 }
 
 /* One piece: the steps of a fit, each a call, in the order they need. */

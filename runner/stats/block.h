@@ -30,7 +30,7 @@
  * two groups' pairs, B = M Sigma M).  With one group this is the pooled
  * model exactly: sigma^2 = RSS / (n - p) on n - p degrees of freedom.
  * Where the starts cannot give each group its own (the system singular,
- * or fewer than BLOCK_GROUP_DF_MIN residual degrees of freedom a group),
+ * or fewer than STATS_GROUP_DF_MIN residual degrees of freedom a group),
  * each part of the design gets one sigma, and the fit says so
  * (f->pooled).
  *
@@ -56,17 +56,6 @@ struct block_obs {
 	unsigned first; /* k > 0: the first unit of its round, under position term k (a host's); 0: not */
 };
 
-/* The fewest residual degrees of freedom a variance group of its own
- * takes on average: with fewer, a group's sigma rests on a few squared
- * residuals mixed with the others' (the method of moments subtracts them),
- * and a comparison's Satterthwaite degrees of freedom fall to 1 or 2,
- * wider than one pooled sigma's by more than the noise between columns
- * usually differs (a real run of a shell and a service under CPUQuota=,
- * 5 rounds of 3 columns, lost its 3x gap to them). */
-#define BLOCK_GROUP_DF_MIN 4.0
-/* The fewest residual degrees of freedom a fit keeps its position terms
- * with (stats/block.c says why). */
-#define BLOCK_POSITION_DF_MIN 4.0
 /* The position terms a fit carries at most. */
 #define BLOCK_POSITIONS_MAX 16
 

@@ -8,7 +8,6 @@
 #include <gsl/gsl_integration.h>
 #include <gsl/gsl_sf_gamma.h>
 
-#include "stats/block.h"
 #include "stats/stats.h"
 #include "common/util.h"
 
@@ -196,8 +195,8 @@ double stats_design_df(size_t cells, unsigned rounds, size_t rows)
 {
 	double total = (double)rows * ((double)cells - 1) * ((double)rounds - 1);
 
-	/* The position term, kept where it leaves BLOCK_POSITION_DF_MIN. */
-	if (total - 1 >= 4)
+	/* The position term, kept where it leaves STATS_POSITION_DF_MIN. */
+	if (total - 1 >= STATS_POSITION_DF_MIN)
 		total -= 1;
 	/* Each column its own sigma where the model gives it one: two
 	 * columns' share of the residual degrees of freedom behind a pair, of
@@ -207,9 +206,9 @@ double stats_design_df(size_t cells, unsigned rounds, size_t rows)
 	 * and 5 repeats of the quickstart, whose sigmas vary more than a
 	 * chi-square's on so many); else one sigma per thread count, or one
 	 * for all (stats/block.h's fallbacks). */
-	if (total >= BLOCK_GROUP_DF_MIN * (double)cells)
+	if (total >= STATS_GROUP_DF_MIN * (double)cells)
 		return STATS_DESIGN_DF_SHARE * (1 - 1 / total) * 2 * total / (double)cells;
-	if (rows > 1 && total >= BLOCK_GROUP_DF_MIN * (double)rows)
+	if (rows > 1 && total >= STATS_GROUP_DF_MIN * (double)rows)
 		return total / (double)rows;
 	return total;
 }

@@ -85,6 +85,17 @@ double stats_t_critical(double level, double df);
  * df not above 0 or se NAN: STATS_TOO_FEW. */
 void stats_ratio_from_t(double d, double se, double df, double level, struct stats_ratio *ret);
 
+/* The fewest residual degrees of freedom a variance group of its own
+ * takes on average: with fewer, a group's sigma rests on a few squared
+ * residuals mixed with the others' (the method of moments subtracts them),
+ * and a comparison's Satterthwaite degrees of freedom fall to 1 or 2,
+ * wider than one pooled sigma's by more than the noise between columns
+ * usually differs (a real run of a shell and a service under CPUQuota=,
+ * 5 rounds of 3 columns, lost its 3x gap to them). */
+#define STATS_GROUP_DF_MIN 4.0
+/* The fewest residual degrees of freedom a fit keeps its position terms
+ * with (stats/block.c says why): the block model's (stats/block.h), which the plans' smallest gap follows. */
+#define STATS_POSITION_DF_MIN 4.0
 /* The power of the two-sided t test at level on df degrees of freedom
  * when the true difference is lambda standard errors: P(|T'| > t(1 -
  * alpha/2, df)), T' noncentral t with noncentrality lambda (its

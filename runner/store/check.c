@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "store/provenance.h"
 #include "store/results.h"
 #include "common/text.h"
 #include "common/util.h"
@@ -15,6 +16,7 @@ enum shape {
 	SHAPE_NUM,	/* a number from min to max */
 	SHAPE_BOOL,
 	SHAPE_STR,
+	SHAPE_WORD,	/* a version or a commit (store/provenance.h) */
 	SHAPE_NAME,	/* a context's or an experiment's name */
 	SHAPE_SCALAR,	/* a string, number or boolean (a vary value) */
 	SHAPE_OBJ,	/* an object, checked by sub when given */
@@ -57,6 +59,13 @@ static const struct rule saturation_rules[] = {
 	{},
 };
 
+/* The build that measured a step. */
+static const struct rule build_rules[] = {
+	{ "version", SHAPE_WORD, .required = true },
+	{ "commit", SHAPE_WORD, .required = true },
+	{},
+};
+
 static const struct rule step_rules[] = {
 	{ "context", SHAPE_NAME, .required = true },
 	{ "threads", SHAPE_INT, 1, OLTP_STEP_THREADS_MAX, true },
@@ -81,6 +90,7 @@ static const struct rule step_rules[] = {
 	{ "intervals_tps", SHAPE_NUMS, 0, RATE_MAX },
 	{ "telemetry", SHAPE_OBJS, .sub = telemetry_rules },
 	{ "saturation", SHAPE_OBJ, .sub = saturation_rules },
+	{ "slicebench", SHAPE_OBJ, .sub = build_rules },
 	{},
 };
 
@@ -228,6 +238,10 @@ static int check_value(const json_t *v, const struct rule *r, const char *path, 
 		return json_is_boolean(v) ? 0 : refuse(ret_why, path, r->key, "true or false", v);
 	case SHAPE_STR:
 		return json_is_string(v) ? 0 : refuse(ret_why, path, r->key, "a string", v);
+	case SHAPE_WORD:
+		if (!json_is_string(v) || !provenance_word_is_valid(json_string_value(v)))
+			return refuse(ret_why, path, r->key, "a version or commit, [A-Za-z0-9.+~_-]{1,64}", v);
+		return 0;
 	case SHAPE_NAME:
 		if (!json_is_string(v) || !name_is_valid(json_string_value(v)))
 			return refuse(ret_why, path, r->key, "a name, [a-z0-9][a-z0-9_-]{0,39}", v);

@@ -4,6 +4,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
+#include "store/provenance.h"
 #include "store/results.h"
 #include "common/input.h"
 #include "common/text.h"
@@ -203,7 +204,8 @@ int results_put_step(struct results *r, const struct results_step_place *p, cons
 		    json_object_set_new(j, "repeat", json_integer(p->repeat)) ||
 		    json_object_set_new(j, "slot", json_integer(p->slot)) ||
 		    json_object_set_new(j, "started_at", json_real(p->started_at)) ||
-		    json_object_set_new(j, "unit", json_string(p->unit))
+		    json_object_set_new(j, "unit", json_string(p->unit)) ||
+		    json_object_set_new(j, "slicebench", provenance_this_build())
 		? -ENOMEM
 		: 0;
 	if (e >= 0)
@@ -374,8 +376,9 @@ static int assemble(const char *dir, json_t **ret, char **ret_why)
 		json_decref(host);
 		return r;
 	}
-	doc = json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}", "format_version", RESULTS_FORMAT_VERSION, "experiment", exp,
-			"host", host, "schedule", schedule, "placements", places, "steps", steps);
+	doc = json_pack("{s:i, s:o*, s:o, s:o, s:o, s:o, s:o}", "format_version", RESULTS_FORMAT_VERSION, "slicebench",
+			provenance_of_steps(steps), "experiment", exp, "host", host, "schedule", schedule, "placements", places,
+			"steps", steps);
 	if (!doc)
 		return -ENOMEM;
 	*ret = doc;

@@ -55,10 +55,11 @@ int neighbour_argv(const struct neighbour_spec *spec, const struct server *srv, 
 	self[len] = 0;
 	snprintf(threads, sizeof(threads), "%u", s->threads);
 	snprintf(duty, sizeof(duty), "%u", s->duty);
-	argv = calloc(7, sizeof(char *));
+	argv = calloc(9, sizeof(char *));
 	if (!argv)
 		return -ENOMEM;
-	const char *words[] = { self, "hog", "--threads", threads, "--duty", duty };
+	/* Until the run stops it: the step's length is the run's to decide. */
+	const char *words[] = { self, "hog", "--threads", threads, "--duty", duty, "--duration", "infinity" };
 	for (size_t i = 0; i < ELEMENTSOF(words); i++)
 		if (!(argv[i] = strdup(words[i]))) {
 			strv_free(argv);

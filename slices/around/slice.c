@@ -48,14 +48,6 @@ int slice_parent_name(const char *name, char *buf, size_t len)
 	return 1;
 }
 
-int slice_tree_find(const struct slice_tree *t, const char *name)
-{
-	for (size_t i = 0; i < t->n; i++)
-		if (streq(t->specs[i].name, name))
-			return (int)i;
-	return -1;
-}
-
 const char *slice_tree_slot(const struct slice_tree *t, size_t i)
 {
 	if (i >= t->n_made)

@@ -60,8 +60,6 @@ int slice_tree_start(struct slice_tree *t);
 /* Removes what start made, children first; safe on a half-made tree and
  * twice. */
 void slice_tree_stop(struct slice_tree *t);
-/* The index of the slice called name, or -1. */
-int slice_tree_find(const struct slice_tree *t, const char *name);
 /* What a context in slice i is given as its slice (struct context.slice). */
 const char *slice_tree_slot(const struct slice_tree *t, size_t i);
 /* The settings slice i is to have now, with the vary value applied, into

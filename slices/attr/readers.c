@@ -76,9 +76,10 @@ int read_cpuset(struct attr_reader *r, const struct prop_def *d _unused_)
 	if (r->mode == CGROUP_UNIFIED) {
 		if (cgroup_cpu_dir(r->pid, r->mode, &dir) < 0)
 			return 0;
-		snprintf(path, sizeof(path), "%s/cpuset.cpus.effective", dir);
-	} else
-		snprintf(path, sizeof(path), "/sys/fs/cgroup/cpuset%s/cpuset.effective_cpus", cs ? cs : "/");
+		if (snprintf_whole(path, sizeof(path), "%s/cpuset.cpus.effective", dir) < 0)
+			return 0;
+	} else if (snprintf_whole(path, sizeof(path), "/sys/fs/cgroup/cpuset%s/cpuset.effective_cpus", cs ? cs : "/") < 0)
+		return 0;
 	return placement_set_file(r->p, "cpuset.cpus.effective", path);
 }
 
@@ -415,8 +416,9 @@ int read_tasks_max(struct attr_reader *r, const struct prop_def *d _unused_)
 
 	if (!cg)
 		return 0;
-	snprintf(path, sizeof(path), "/sys/fs/cgroup%s%s/pids.max", r->mode == CGROUP_UNIFIED ? "" : "/pids",
-		 streq(cg, "/") ? "" : cg);
+	if (snprintf_whole(path, sizeof(path), "/sys/fs/cgroup%s%s/pids.max", r->mode == CGROUP_UNIFIED ? "" : "/pids",
+			   streq(cg, "/") ? "" : cg) < 0)
+		return 0;
 	return placement_set_file(r->p, "tasks.max", path);
 }
 
@@ -498,9 +500,8 @@ int read_mount(struct attr_reader *r, const struct prop_def *d)
 	for (char *save = NULL, *p = strtok_r(copy, " ", &save); ret >= 0 && p; p = strtok_r(NULL, " ", &save)) {
 		struct stat st;
 
-		snprintf(key, sizeof(key), "mount.%s", p);
-		snprintf(path, sizeof(path), "/proc/%d/root%s", (int)r->pid, p);
-		if (stat(path, &st) < 0)
+		if (snprintf_whole(key, sizeof(key), "mount.%s", p) < 0 ||
+		    snprintf_whole(path, sizeof(path), "/proc/%d/root%s", (int)r->pid, p) < 0 || stat(path, &st) < 0)
 			continue;
 		if ((st.st_mode & 07777) == 0)
 			ret = placement_set(r->p, key, "inaccessible");

@@ -132,15 +132,19 @@ int placement_read_cgroup(const char *rel, enum cgroup_mode mode, const char *pr
 
 	rel += *rel == '/';
 	for (size_t i = 0; r >= 0 && mode == CGROUP_UNIFIED && i < ELEMENTSOF(v2); i++) {
-		snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/%s", rel, v2[i]);
-		snprintf(key, sizeof(key), "%s%s", prefix, v2[i]);
-		r = placement_set_file(p, key, path);
+		r = snprintf_whole(path, sizeof(path), "/sys/fs/cgroup/%s/%s", rel, v2[i]);
+		if (r >= 0)
+			r = snprintf_whole(key, sizeof(key), "%s%s", prefix, v2[i]);
+		if (r >= 0)
+			r = placement_set_file(p, key, path);
 	}
 	for (size_t i = 0; r >= 0 && mode != CGROUP_UNIFIED && i < ELEMENTSOF(v1); i++) {
-		snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/%s/%s", v1[i][0], rel, v1[i][1]);
+		r = snprintf_whole(path, sizeof(path), "/sys/fs/cgroup/%s/%s/%s", v1[i][0], rel, v1[i][1]);
 		/* v1's cpuset.effective_cpus is v2's cpuset.cpus.effective. */
-		snprintf(key, sizeof(key), "%s%s", prefix, i == 3 ? "cpuset.cpus.effective" : v1[i][1]);
-		r = placement_set_file(p, key, path);
+		if (r >= 0)
+			r = snprintf_whole(key, sizeof(key), "%s%s", prefix, i == 3 ? "cpuset.cpus.effective" : v1[i][1]);
+		if (r >= 0)
+			r = placement_set_file(p, key, path);
 	}
 	return r;
 }

@@ -252,15 +252,14 @@ const struct proxy_engine *proxy_engine_of(const struct server_engine *engine)
 	return NULL;
 }
 
-int proxy_installed(const struct proxy_engine *pe, const char *binary, const char **ret_why)
+int proxy_installed(const struct proxy_engine *pe, const char *binary, char **ret_why)
 {
-	static char why[256];
-
+	*ret_why = NULL;
 	if (executable_in_path(binary ? binary : pe->as_server.binary, NULL))
 		return 0;
-	snprintf(why, sizeof(why), "%s is not installed here: no %s (%s)", pe->name,
-		 binary ? binary : pe->as_server.binary, pe->install);
-	*ret_why = why;
+	if (xasprintf(ret_why, "%s is not installed here: no %s (%s)", pe->name, binary ? binary : pe->as_server.binary,
+		      pe->install) < 0)
+		return -ENOMEM;
 	return -ENOENT;
 }
 

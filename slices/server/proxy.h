@@ -38,8 +38,8 @@ const struct proxy_engine *proxy_engine_named(const char *name);
 const struct proxy_engine *proxy_engine_of(const struct server_engine *engine);
 
 /* 0 if binary (NULL: the engine's) is installed here, else -ENOENT with
- * *ret_why (static or in buf) saying what is missing and how to get it. */
-int proxy_installed(const struct proxy_engine *pe, const char *binary, const char **ret_why);
+ * *ret_why (to free()) saying what is missing and how to get it; -ENOMEM. */
+int proxy_installed(const struct proxy_engine *pe, const char *binary, char **ret_why);
 
 /* The proxy `name` (the index-th of its experiment) in front of backend:
  * STATE/slicebench-proxy for its log (the server's user's), its

@@ -28,8 +28,8 @@ struct server_engine {
 	const char *log_name;	 /* in the datadir */
 	int stop_signal;	 /* the clean and prompt stop (PostgreSQL's fast shutdown is SIGINT) */
 	/* 0 if what makes a datadir is there, else -ENOENT with the missing
-	 * program in *ret_missing (static). */
-	int (*installed)(const char *binary, const char **ret_missing);
+	 * program in *ret_missing (to free()); -ENOMEM. */
+	int (*installed)(const char *binary, char **ret_missing);
 	/* Creates an empty datadir (the directory exists, empty, the user's)
 	 * whose superuser "root" authenticates over the socket only. */
 	int (*init_datadir)(const struct server *s, const char *datadir);

@@ -42,26 +42,35 @@ static int mysql_init_datadir(const struct server *s, const char *datadir)
 	return server_run_installer(argv, datadir, pw);
 }
 
-static int mariadb_installed(const char *binary, const char **ret_missing)
+static int mariadb_installed(const char *binary, char **ret_missing)
 {
-	*ret_missing = !executable_in_path(binary, NULL)		     ? binary :
-		       !executable_in_path("mariadb-install-db", NULL) ? "mariadb-install-db" :
-							      NULL;
-	return *ret_missing ? -ENOENT : 0;
+	const char *missing = !executable_in_path(binary, NULL)		     ? binary :
+			      !executable_in_path("mariadb-install-db", NULL) ? "mariadb-install-db" :
+									     NULL;
+
+	*ret_missing = NULL;
+	if (!missing)
+		return 0;
+	*ret_missing = strdup(missing);
+	return *ret_missing ? -ENOENT : -ENOMEM;
 }
 
 /* Debian's mysqld is a link to MariaDB's mariadbd, which has no
  * --initialize-insecure: that is no MySQL or Percona Server. */
-static int mysql_installed(const char *binary, const char **ret_missing)
+static int mysql_installed(const char *binary, char **ret_missing)
 {
 	_cleanup_free_ char *found = NULL, *real = NULL;
+	const char *missing = NULL;
 
 	*ret_missing = NULL;
 	if (!executable_in_path(binary, &found))
-		*ret_missing = binary;
+		missing = binary;
 	else if ((real = realpath(found, NULL)) && streq(basename(real), "mariadbd"))
-		*ret_missing = "MySQL's mysqld (this one is MariaDB's mariadbd)";
-	return *ret_missing ? -ENOENT : 0;
+		missing = "MySQL's mysqld (this one is MariaDB's mariadbd)";
+	if (!missing)
+		return 0;
+	*ret_missing = strdup(missing);
+	return *ret_missing ? -ENOENT : -ENOMEM;
 }
 
 static int write_option_file(const struct server_config *cfg, const struct server *s)

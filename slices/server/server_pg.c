@@ -30,24 +30,21 @@ static int bindir_program(const char *binary, const char *name, char **ret)
 	return xasprintf(ret, "%s/%s", strchr(binary, '/') ? dirname(copy) : PG_BINDIR, name);
 }
 
-static int pg_installed(const char *binary, const char **ret_missing)
+static int pg_installed(const char *binary, char **ret_missing)
 {
-	static char missing[256];
 	_cleanup_free_ char *initdb = NULL;
+	const char *missing;
 	int r;
 
+	*ret_missing = NULL;
 	r = bindir_program(binary, "initdb", &initdb);
 	if (r < 0)
 		return r;
-	*ret_missing = NULL;
-	if (access(binary, X_OK) < 0)
-		snprintf(missing, sizeof(missing), "%s", binary);
-	else if (access(initdb, X_OK) < 0)
-		snprintf(missing, sizeof(missing), "%s", initdb);
-	else
+	missing = access(binary, X_OK) < 0 ? binary : access(initdb, X_OK) < 0 ? initdb : NULL;
+	if (!missing)
 		return 0;
-	*ret_missing = missing;
-	return -ENOENT;
+	*ret_missing = strdup(missing);
+	return *ret_missing ? -ENOENT : -ENOMEM;
 }
 
 static int pg_init_datadir(const struct server *s, const char *datadir)

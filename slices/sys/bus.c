@@ -281,19 +281,6 @@ int bus_wait_unit_gone(sd_bus *bus, const char *unit, uint64_t timeout_usec)
 	}
 }
 
-const char *bus_unit_interface(const char *unit)
-{
-	const char *dot = strrchr(unit, '.');
-
-	if (dot && streq(dot, ".service"))
-		return "org.freedesktop.systemd1.Service";
-	if (dot && streq(dot, ".scope"))
-		return "org.freedesktop.systemd1.Scope";
-	if (dot && streq(dot, ".slice"))
-		return "org.freedesktop.systemd1.Slice";
-	return SD_UNIT;
-}
-
 /* A unit's property of D-Bus type 's' (ret a char **, to free()) or of a
  * trivial type (ret a pointer to it), read at the unit's object path. */
 static int unit_property(sd_bus *bus, const char *unit, const char *iface, const char *property, char type, void *ret,

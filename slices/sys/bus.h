@@ -58,5 +58,3 @@ int bus_set_user_linger(sd_bus *bus, uid_t uid, int enable, sd_bus_error *error)
  * "loaded" (not found, masked, broken). */
 int bus_load_unit(sd_bus *bus, const char *unit, char **ret_path, sd_bus_error *error);
 
-/* The unit type suffix that the D-Bus interface is named after. */
-const char *bus_unit_interface(const char *unit);

@@ -1,7 +1,7 @@
-/* The host x context interaction (report/model/comparison.h): per thread count of the
- * first host, one block model over every host's columns, each host's
- * columns and rounds offset by its place, so that no two hosts share a
- * cell or a block. */
+/* The host x context interaction (report/model/comparison.h): one block
+ * model over every thread count of every host, each host's rows, columns
+ * and rounds offset by its place, so that no two hosts share a cell or a
+ * block, each host's column its own variance group. */
 #include <math.h>
 #include <stdio.h>
 
@@ -9,13 +9,14 @@
 #include "stats/block.h"
 #include "common/util.h"
 
-/* Host d's row r is part d * nrows + r of the design: its cells from
- * (d * nrows + r) * ncols, its rounds blocks from (d * nrows + r) *
+/* The n hosts' design: host d's row r is part d * nrows + r, its cells
+ * from (d * nrows + r) * ncols, its rounds blocks from (d * nrows + r) *
  * nblocks, its columns' variance groups d * ncols + k at every thread
  * count, its position term d + 1: the widest host's columns, the most
- * thread counts and the most rounds. */
+ * thread counts and the most rounds; level, of the intervals. */
 struct layout {
-	size_t ncols, nrows, nblocks;
+	size_t n, ncols, nrows, nblocks;
+	double level;
 };
 
 static size_t layout_cell(const struct layout *l, size_t d, size_t row, size_t k)
@@ -40,26 +41,28 @@ static long find_col(const struct model *m, const char *label)
 }
 
 /* One model of every thread count of every host. */
-static int fit_hosts(const struct model *m, size_t n, const struct layout *l, struct block_fit *ret)
+static int fit_hosts(const struct model *m, const struct layout *l, struct block_fit *ret)
 {
 	_cleanup_free_ struct block_obs *obs = NULL;
-	size_t cap = 0, nobs = 0, blocks = 0;
+	struct row_obs o = {};
+	size_t cap = 0;
 
-	for (size_t d = 0; d < n; d++)
+	for (size_t d = 0; d < l->n; d++)
 		for (size_t row = 0; row < m[d].nrows; row++)
 			cap += model_row_size(&m[d], row);
 	obs = calloc(cap + 1, sizeof(*obs));
 	if (!obs)
 		return -ENOMEM;
-	for (size_t d = 0; d < n; d++)
+	o.obs = obs;
+	for (size_t d = 0; d < l->n; d++)
 		for (size_t row = 0; row < m[d].nrows; row++) {
-			struct row_place at = { .cell0 = layout_cell(l, d, row, 0),
-						.block0 = (d * l->nrows + row) * l->nblocks, .group0 = d * l->ncols,
-						.position = (unsigned)d + 1 };
-
-			model_row_append(&m[d], row, 0, &at, obs, &nobs, &blocks);
+			o.cell0 = layout_cell(l, d, row, 0);
+			o.block0 = (d * l->nrows + row) * l->nblocks;
+			o.group0 = d * l->ncols;
+			o.position = (unsigned)d + 1;
+			model_row_append(&m[d], row, 0, &o);
 		}
-	return nobs ? block_fit_nested(obs, nobs, n * l->nrows * l->ncols, n * l->nrows * l->nblocks, ret) : -EDOM;
+	return o.n ? block_fit_nested(obs, o.n, l->n * l->nrows * l->ncols, l->n * l->nrows * l->nblocks, ret) : -EDOM;
 }
 
 static void ratio_none(struct stats_ratio *r, double level)
@@ -72,20 +75,20 @@ static void ratio_none(struct stats_ratio *r, double level)
  * host that has the same column, baseline and thread count, and each
  * against the first.  A host's own ratio is its report's, Holm-adjusted
  * in its own table: one interval per ratio, wherever it is printed. */
-static int judge_column(const struct model *m, size_t n, const struct layout *l, const struct block_fit *fit,
-			size_t row0, size_t k0, double level, struct host_row *hr)
+static int judge_column(const struct model *m, const struct layout *l, const struct block_fit *fit, size_t row0,
+			size_t k0, struct host_row *hr)
 {
-	size_t cells = n * l->nrows * l->ncols, b0 = (size_t)m[0].cols[k0].base;
+	size_t cells = l->n * l->nrows * l->ncols, b0 = (size_t)m[0].cols[k0].base;
 	_cleanup_free_ double *w = calloc(cells + 1, sizeof(double));
 	int r = 0;
 
 	if (!w)
 		return -ENOMEM;
-	for (size_t d = 0; d < n && r >= 0; d++) {
+	for (size_t d = 0; d < l->n && r >= 0; d++) {
 		long k = find_col(&m[d], hr->column), row = find_row(&m[d], hr->threads), b;
 
-		ratio_none(&hr->ratio[d], level);
-		ratio_none(&hr->differ[d], level);
+		ratio_none(&hr->ratio[d], l->level);
+		ratio_none(&hr->differ[d], l->level);
 		if (k < 0 || row < 0 || (b = m[d].cols[k].base) < 0 || !streq(m[d].cols[b].label, hr->baseline))
 			continue;
 		hr->ratio[d] = model_cell(&m[d], (size_t)row, (size_t)k)->vs_base;
@@ -96,7 +99,7 @@ static int judge_column(const struct model *m, size_t n, const struct layout *l,
 		w[layout_cell(l, d, (size_t)row, (size_t)b)] -= 1;
 		w[layout_cell(l, 0, row0, k0)] -= 1;
 		w[layout_cell(l, 0, row0, b0)] += 1;
-		r = block_ratio_of(fit, w, level, &hr->differ[d]);
+		r = block_ratio_of(fit, w, l->level, &hr->differ[d]);
 	}
 	return r;
 }
@@ -111,9 +114,10 @@ static bool overlaps(const struct model *m, size_t n, long long threads, const c
 }
 
 /* Every row of one thread count: each column's contrasts. */
-static int judge_threads(const struct model *m, size_t n, const struct layout *l, const struct block_fit *fit,
-			 size_t row0, struct host_model *h)
+static int judge_threads(const struct model *m, const struct layout *l, const struct block_fit *fit, size_t row0,
+			 struct host_model *h)
 {
+	size_t n = l->n;
 	int r = 0;
 
 	for (size_t k = 0; k < m[0].ncols && r >= 0; k++) {
@@ -132,7 +136,7 @@ static int judge_threads(const struct model *m, size_t n, const struct layout *l
 			break;
 		}
 		h->nrows++;
-		r = judge_column(m, n, l, fit, row0, k, h->level, hr);
+		r = judge_column(m, l, fit, row0, k, hr);
 	}
 	return r;
 }
@@ -264,8 +268,8 @@ static int notes_make(const struct model *m, struct host_model *h)
 int host_model_build(const struct model *m, const char *const *labels, size_t n, double level, struct host_model *ret)
 {
 	struct host_model h = { .n = n, .labels = labels, .level = level };
+	struct layout l = { .n = n, .level = level };
 	struct block_fit fit = {};
-	struct layout l = {};
 	bool fitted;
 	int r = 0;
 
@@ -280,7 +284,7 @@ int host_model_build(const struct model *m, const char *const *labels, size_t n,
 	h.rows = calloc(m[0].nrows * m[0].ncols + 1, sizeof(*h.rows));
 	if (!h.rows)
 		return -ENOMEM;
-	r = fit_hosts(m, n, &l, &fit);
+	r = fit_hosts(m, &l, &fit);
 	if (r == -ENOMEM) {
 		host_model_done(&h);
 		return r;
@@ -289,7 +293,7 @@ int host_model_build(const struct model *m, const char *const *labels, size_t n,
 	h.pooled = fitted && fit.pooled && fit.groups_asked > 1;
 	r = 0;
 	for (size_t row = 0; row < m[0].nrows && r >= 0; row++)
-		r = judge_threads(m, n, &l, fitted ? &fit : NULL, row, &h);
+		r = judge_threads(m, &l, fitted ? &fit : NULL, row, &h);
 	block_fit_done(&fit);
 	if (r >= 0)
 		h.family = adjust(&h);

@@ -32,25 +32,27 @@ bool report_fails_too_often(size_t n_ok, size_t n_failed, double level, double *
  * Holm-adjusted across the table into m->family_noise. */
 int noise_judge(struct model *m);
 
-/* Where a row's observations go in a block model: column k as cell
- * cell0 + k in variance group group0 + k (a column's noise, at every
- * thread count), round r as block block0 + r - 1, the first unit of a
- * round under position term position. */
-struct row_place {
-	size_t cell0, block0, group0;
-	unsigned position;
+/* Observations of the block model being gathered: obs[0..n), blocks the
+ * blocks they use; report fits every row of one model together, compare
+ * every host's rows (report/judge/hosts.c), each row's cells, blocks and
+ * variance groups from its own offsets on: column k as cell cell0 + k in
+ * variance group group0 + k (a column's noise, at every thread count),
+ * round r as block block0 + r - 1, the first unit of a round under
+ * position term position. */
+struct block_obs;
+struct row_obs {
+	struct block_obs *obs;
+	size_t n, blocks;
+	size_t cell0, block0, group0; /* where the next row's cells, blocks and variance groups begin */
+	unsigned position;	      /* the position term of the first unit of a round */
 };
 
 /* The observations of the block model in a row: log TPS of every column
  * that takes part (its starts did not fail too often), up to round until
- * (0: all), appended to obs[*n...] as at says; *ret_blocks grows to the
- * blocks used.  obs must have room for model_row_size() more.  report
- * fits every row of one model together, compare every host's
- * (report/judge/hosts.c). */
-struct block_obs;
+ * (0: all), appended to o as its offsets say; o->blocks grows to the
+ * blocks used.  o->obs must have room for model_row_size() more. */
 size_t model_row_size(const struct model *m, size_t row);
-void model_row_append(const struct model *m, size_t row, unsigned until, const struct row_place *at,
-		      struct block_obs *obs, size_t *n, size_t *ret_blocks);
+void model_row_append(const struct model *m, size_t row, unsigned until, struct row_obs *o);
 /* The most rounds any cell has. */
 unsigned model_rounds(const struct model *m);
 

@@ -55,8 +55,7 @@ unsigned model_rounds(const struct model *m)
 	return most;
 }
 
-void model_row_append(const struct model *m, size_t row, unsigned until, const struct row_place *at,
-		      struct block_obs *obs, size_t *n, size_t *ret_blocks)
+void model_row_append(const struct model *m, size_t row, unsigned until, struct row_obs *o)
 {
 	for (size_t k = 0; k < m->ncols; k++) {
 		const struct cell *c = model_cell(m, row, k);
@@ -64,10 +63,10 @@ void model_row_append(const struct model *m, size_t row, unsigned until, const s
 		for (size_t i = 0; cell_takes_part(c) && i < c->n; i++) {
 			if (until && c->round[i] > until)
 				continue;
-			obs[(*n)++] = (struct block_obs){ .cell = at->cell0 + k, .block = at->block0 + c->round[i] - 1,
-							  .y = log(c->tps[i]), .group = at->group0 + k,
-							  .first = c->slot[i] == 1 ? at->position : 0 };
-			*ret_blocks = MAX(*ret_blocks, at->block0 + c->round[i]);
+			o->obs[o->n++] = (struct block_obs){ .cell = o->cell0 + k, .block = o->block0 + c->round[i] - 1,
+							     .y = log(c->tps[i]), .group = o->group0 + k,
+							     .first = c->slot[i] == 1 ? o->position : 0 };
+			o->blocks = MAX(o->blocks, o->block0 + c->round[i]);
 		}
 	}
 }
@@ -78,31 +77,36 @@ void model_row_append(const struct model *m, size_t row, unsigned until, const s
  * free()) holds *ret_n of them. */
 static int table_observations(const struct model *m, unsigned until, struct block_obs **ret, size_t *ret_n)
 {
-	size_t n = 0, blocks = 0, cap = 0;
+	size_t cap = 0;
 	unsigned rounds = model_rounds(m);
-	struct block_obs *obs;
+	struct row_obs o = { .position = 1 };
 
 	for (size_t row = 0; row < m->nrows; row++)
 		cap += model_row_size(m, row);
-	obs = calloc(cap + 1, sizeof(*obs));
-	if (!obs)
+	o.obs = calloc(cap + 1, sizeof(*o.obs));
+	if (!o.obs)
 		return -ENOMEM;
 	for (size_t row = 0; row < m->nrows; row++) {
-		struct row_place at = { .cell0 = row * m->ncols, .block0 = row * rounds, .position = 1 };
-
-		model_row_append(m, row, until, &at, obs, &n, &blocks);
+		o.cell0 = row * m->ncols;
+		o.block0 = row * rounds;
+		model_row_append(m, row, until, &o);
 	}
-	*ret = obs;
-	*ret_n = n;
+	*ret = o.obs;
+	*ret_n = o.n;
 	return 0;
 }
 
-/* Column k against column against in the row: the model's ratio (from
- * fit, NULL when the table could not be fitted), Welch's and the rank test. */
-static int judge_pair(const struct model *m, const struct block_fit *fit, size_t row, size_t k, long against,
-		      struct stats_ratio *model, struct stats_ratio *welch, struct stats_rank *rank)
+/* Column k in the row against its baseline's column, or with first
+ * against its context's at the first vary value: the model's ratio (from
+ * fit, NULL when the table could not be fitted), Welch's and the rank
+ * test, into the cell's verdicts of that pair. */
+static int judge_pair(const struct model *m, const struct block_fit *fit, size_t row, size_t k, bool first)
 {
-	const struct cell *c = model_cell(m, row, k), *b;
+	struct cell *c = model_cell(m, row, k);
+	const struct cell *b;
+	long against = first ? m->cols[k].first : m->cols[k].base;
+	struct stats_ratio *model = first ? &c->vs_first : &c->vs_base, *welch = first ? &c->welch_first : &c->welch_base;
+	struct stats_rank *rank = first ? &c->rank_first : &c->rank_base;
 	int r;
 
 	*model = *welch = (struct stats_ratio){ .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .df = NAN, .se = NAN,
@@ -181,13 +185,9 @@ static int judge_rows(struct model *m)
 	r = fitted ? judge_position(m, &fit) : 0;
 	for (size_t row = 0; r >= 0 && row < m->nrows; row++)
 		for (size_t k = 0; r >= 0 && k < m->ncols; k++) {
-			struct cell *c = model_cell(m, row, k);
-
-			r = judge_pair(m, fitted ? &fit : NULL, row, k, m->cols[k].base, &c->vs_base, &c->welch_base,
-				       &c->rank_base);
+			r = judge_pair(m, fitted ? &fit : NULL, row, k, false);
 			if (r >= 0)
-				r = judge_pair(m, fitted ? &fit : NULL, row, k, m->cols[k].first, &c->vs_first,
-					       &c->welch_first, &c->rank_first);
+				r = judge_pair(m, fitted ? &fit : NULL, row, k, true);
 		}
 	block_fit_done(&fit);
 	return r == -ENOMEM ? r : 0;

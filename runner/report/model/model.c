@@ -250,32 +250,41 @@ static int step_saturation(struct model *m, struct cell *c, const json_t *s)
 	return add_step_note(m->saturated, s, "saturation", json_incref(sat));
 }
 
+/* A cell's series, gathered from its steps (ns of the document's, the
+ * room each series has): its c->n successful repeats' TPS and rounds, np
+ * p95 latencies, nw per-second CVs, and ntel[k] values of telemetry row k
+ * at tel + k * ns. */
+struct cell_series {
+	double *tps, *p95, *within, *tel;
+	unsigned *round, *slot; /* each repeat's round, and its place in the round's order */
+	size_t ns, np, nw, ntel[_TEL_MAX];
+};
+
 /* The cell's medians and noises from its repeats' series, and its TPS and
  * rounds kept for the verdicts. */
-static int cell_summarize(struct cell *c, double *tps, const unsigned *round, double *p95, size_t np, double *within,
-			  size_t nw, double *tel, const size_t *ntel, size_t ns)
+static int cell_summarize(struct cell *c, const struct cell_series *s)
 {
 	c->tps = malloc(c->n * sizeof(double));
 	c->round = malloc(c->n * sizeof(unsigned));
 	c->slot = malloc(c->n * sizeof(unsigned));
-	c->within = malloc((nw + 1) * sizeof(double));
+	c->within = malloc((s->nw + 1) * sizeof(double));
 	if (!c->tps || !c->round || !c->slot || !c->within)
 		return -ENOMEM;
 	/* Before the medians sort them: the verdicts pair a TPS with its
-	 * round and its place in the round's order (after the rounds). */
-	memcpy(c->tps, tps, c->n * sizeof(double));
-	memcpy(c->round, round, c->n * sizeof(unsigned));
-	memcpy(c->slot, round + ns, c->n * sizeof(unsigned));
-	memcpy(c->within, within, nw * sizeof(double));
-	c->n_within = nw;
-	c->across_cv = stats_cv(tps, c->n);
-	c->median = stats_median(tps, c->n);
-	c->min = tps[0];
-	c->max = tps[c->n - 1];
-	c->within_cv = stats_median(within, nw);
-	c->p95_ms = stats_median(p95, np);
+	 * round and its place in the round's order. */
+	memcpy(c->tps, s->tps, c->n * sizeof(double));
+	memcpy(c->round, s->round, c->n * sizeof(unsigned));
+	memcpy(c->slot, s->slot, c->n * sizeof(unsigned));
+	memcpy(c->within, s->within, s->nw * sizeof(double));
+	c->n_within = s->nw;
+	c->across_cv = stats_cv(s->tps, c->n);
+	c->median = stats_median(s->tps, c->n);
+	c->min = s->tps[0];
+	c->max = s->tps[c->n - 1];
+	c->within_cv = stats_median(s->within, s->nw);
+	c->p95_ms = stats_median(s->p95, s->np);
 	for (size_t k = 0; k < _TEL_MAX; k++)
-		c->tel[k] = stats_median(tel + k * ns, ntel[k]);
+		c->tel[k] = stats_median(s->tel + k * s->ns, s->ntel[k]);
 	return 0;
 }
 
@@ -293,8 +302,11 @@ static void cell_clear(struct cell *c)
  * then their slots. */
 static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t col, double *buf, unsigned *rounds)
 {
-	size_t ns = json_array_size(steps), np = 0, nw = 0, ntel[_TEL_MAX] = {}, i;
-	double *tps = buf, *p95 = buf + ns, *within = buf + 2 * ns, *tel = buf + 4 * ns;
+	size_t ns = json_array_size(steps), i;
+	struct cell_series series = { .tps = buf, .p95 = buf + ns, .within = buf + 2 * ns, .tel = buf + 4 * ns,
+				      .round = rounds, .slot = rounds + ns, .ns = ns };
+	double *tps = series.tps, *p95 = series.p95, *tel = series.tel;
+	size_t *ntel = series.ntel;
 	struct cell *c = model_cell(m, row, col);
 	const json_t *s;
 	int r;
@@ -314,14 +326,14 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 		tps[c->n++] = report_step_tps(s);
 		p = json_object_get(json_object_get(s, "latency_ms"), "p95");
 		if (json_is_number(p))
-			p95[np++] = json_number_value(p);
+			p95[series.np++] = json_number_value(p);
 		for (size_t k = 0; k < _TEL_MAX; k++) {
 			double v = step_summary(s, &telemetry_summaries[k]);
 
 			if (!isnan(v))
 				tel[k * ns + ntel[k]++] = v;
 		}
-		r = step_noise(m, c, s, within, &nw);
+		r = step_noise(m, c, s, series.within, &series.nw);
 		if (r >= 0)
 			r = step_saturation(m, c, s);
 		if (r < 0)
@@ -329,7 +341,7 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 	}
 	if (c->n == 0)
 		return 0;
-	r = cell_summarize(c, tps, rounds, p95, np, within, nw, tel, ntel, ns);
+	r = cell_summarize(c, &series);
 	return r < 0 ? r : cell_mechanism(m, steps, row, col, c);
 }
 
@@ -470,6 +482,7 @@ static int model_header(struct model *m, const json_t *doc, const json_t **ret_e
 	if (steps && !json_is_array(steps))
 		return -EINVAL;
 	m->name = json_string_value(json_object_get(exp, "name"));
+	m->builds = json_object_get(doc, "slicebench");
 	if (!m->name)
 		m->name = "slicebench";
 	m->baseline = json_string_value(json_object_get(exp, "baseline"));

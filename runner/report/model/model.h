@@ -134,6 +134,7 @@ struct column {
 
 struct model {
 	const char *name, *baseline, *vary_property;
+	const json_t *builds; /* the builds that measured it, results.json's "slicebench" (store/provenance.h) */
 	struct column *cols;
 	size_t ncols;
 	long long *threads;

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "store/provenance.h"
 #include "report/model/comparison.h"
 #include "report/render/render.h"
 #include "common/util.h"
@@ -185,9 +186,9 @@ static int compare_doc_json(const struct comparison *c, json_t **ret)
 	facts = json_object_get(doc, "host_facts");
 	hosts = json_object_get(doc, "host_diffs");
 	for (size_t d = 0; d < c->n && r == 0; d++)
-		if (json_array_append_new(docs, json_pack("{s:s, s:s, s:s?, s:O}", "label", c->labels[d], "experiment",
+		if (json_array_append_new(docs, json_pack("{s:s, s:s, s:s?, s:O, s:O*}", "label", c->labels[d], "experiment",
 							  c->m[d].name, "baseline", c->m[d].baseline, "saturated_steps",
-							  c->m[d].saturated)) < 0)
+							  c->m[d].saturated, "slicebench", c->m[d].builds)) < 0)
 			r = -ENOMEM;
 	for (size_t row = 0; row < c->nrows && r == 0; row++)
 		for (size_t col = 0; col < c->ncols && r == 0; col++) {
@@ -237,17 +238,32 @@ static int compare_doc_json(const struct comparison *c, json_t **ret)
 	return 0;
 }
 
+/* Which build measured each host's results, and which reports them. */
+static void print_provenance(const struct comparison *c, bool markdown, FILE *out)
+{
+	char built[PROVENANCE_TEXT_MAX];
+
+	for (size_t d = 0; d < c->n; d++)
+		fprintf(out, "%s%s: %s\n", markdown ? "- " : "", c->labels[d],
+			provenance_text(c->m[d].builds, built, sizeof(built)));
+	fputc('\n', out);
+}
+
 /* Laid out in table_width(): the tables fit it, the prose is wrapped. */
 int compare_text(const struct comparison *c, const struct report_options *o _unused_, FILE *out)
 {
 	struct text_wrap tw;
 	int r = text_wrap_open(&tw, out);
 
-	return r < 0 ? r : text_wrap_close(&tw, compare_tables(c, false, tw.mem));
+	if (r < 0)
+		return r;
+	print_provenance(c, false, tw.mem);
+	return text_wrap_close(&tw, compare_tables(c, false, tw.mem));
 }
 
 int compare_markdown(const struct comparison *c, const struct report_options *o _unused_, FILE *out)
 {
+	print_provenance(c, true, out);
 	return compare_tables(c, true, out);
 }
 

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "store/provenance.h"
 #include "report/model/comparison.h"
 #include "report/render/html.h"
 #include "report/render/cells.h"
@@ -205,6 +206,7 @@ static int compare_sentences(FILE *out, const struct comparison *c)
 int compare_html(const struct comparison *c, const struct report_options *o _unused_, FILE *out)
 {
 	_cleanup_free_ char *title = NULL;
+	char built[PROVENANCE_TEXT_MAX];
 	int r;
 
 	if (xasprintf(&title, "slicebench compare: %s", c->m[0].name) < 0)
@@ -217,7 +219,13 @@ int compare_html(const struct comparison *c, const struct report_options *o _unu
 			 "host's report gives them: Holm-adjusted across its table, each interval at its Holm step's "
 			 "level (%g%% for the table as a whole).",
 		    strempty(c->m[0].baseline), 100 * c->m[0].level);
-	fputs("</p>\n", out);
+	fputs("</p>\n<ul class=\"note\" id=\"provenance\">", out);
+	for (size_t d = 0; d < c->n; d++) {
+		fputs("<li>", out);
+		html_printf(out, "%s: %s", c->labels[d], provenance_text(c->m[d].builds, built, sizeof(built)));
+		fputs("</li>", out);
+	}
+	fputs("</ul>\n", out);
 	compare_forest(out, c);
 	compare_table(out, c, true, "ratios");
 	r = compare_sentences(out, c);

@@ -7,7 +7,10 @@
 #include "report/render/page.h"
 #include "common/util.h"
 
-#define TPS_W 860
+/* The page's figure is as wide as its plot (the legend is HTML under it,
+ * which wraps on a narrow screen); a standalone SVG carries its legend at
+ * the right. */
+#define TPS_W 650
 #define TPS_H 400
 #define LEGEND_W 210
 
@@ -34,10 +37,7 @@ static double thread_x(const struct model *m, size_t row)
 	return log2((double)MAX(m->threads[row], 1));
 }
 
-/* The interval of the cell's mean TPS: the model's residual sigma of the
- * row (the same for every column of a row's fit) and its degrees of
- * freedom; false where the row has none. */
-static bool cell_band(const struct model *m, size_t row, size_t k, double *lo, double *hi)
+bool figure_band(const struct model *m, size_t row, size_t k, double *lo, double *hi)
 {
 	const struct cell *c = model_cell(m, row, k);
 	double sigma = NAN, df = NAN, mean = 0, half;
@@ -64,7 +64,7 @@ static bool measure(const struct model *m, struct frame *f)
 	double lo, hi;
 	bool any = false;
 
-	*f = (struct frame){ .left = 70, .right = TPS_W - LEGEND_W, .top = 20, .bottom = TPS_H - 50,
+	*f = (struct frame){ .left = 70, .right = TPS_W - 20, .top = 20, .bottom = TPS_H - 50,
 			     .xmin = INFINITY, .xmax = -INFINITY };
 	for (size_t r = 0; r < m->nrows; r++) {
 		f->xmin = MIN(f->xmin, thread_x(m, r));
@@ -76,7 +76,7 @@ static bool measure(const struct model *m, struct frame *f)
 				continue;
 			any = true;
 			f->ymax = MAX(f->ymax, c->max);
-			if (cell_band(m, r, k, &lo, &hi))
+			if (figure_band(m, r, k, &lo, &hi))
 				f->ymax = MAX(f->ymax, hi);
 		}
 	}
@@ -111,8 +111,8 @@ static void draw_axes(FILE *out, const struct model *m, struct frame *f)
 		(f->top + f->bottom) / 2);
 }
 
-/* Column k's band, median line, repeats and legend entry. */
-static void draw_series(FILE *out, const struct model *m, const struct frame *f, size_t k)
+/* Column k's band, median line, repeats and, with legend, its entry. */
+static void draw_series(FILE *out, const struct model *m, const struct frame *f, size_t k, bool legend)
 {
 	bool dashed, pen = false;
 	const char *colour = html_colour(k, &dashed);
@@ -120,7 +120,7 @@ static void draw_series(FILE *out, const struct model *m, const struct frame *f,
 
 	fprintf(out, "<g class=\"column\" id=\"column-%zu\">", k);
 	for (size_t r = 0; r < m->nrows; r++)
-		if (cell_band(m, r, k, &lo, &hi))
+		if (figure_band(m, r, k, &lo, &hi))
 			fprintf(out, "<rect class=\"band\" x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"%.1f\" fill=\"%s\" "
 				     "fill-opacity=\"0.22\"><title>%g%% interval of the mean: %.1f-%.1f TPS</title></rect>",
 				fx(f, thread_x(m, r)) + off - 4, fy(f, hi), fy(f, lo) - fy(f, hi), colour, 100 * m->level, lo, hi);
@@ -147,30 +147,80 @@ static void draw_series(FILE *out, const struct model *m, const struct frame *f,
 			fputs("</title></circle>", out);
 		}
 	}
-	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\">",
-		f->right + 14, f->top + 16.0 * (double)k, colour, f->right + 32, f->top + 16.0 * (double)k + 10);
-	html_text(out, m->cols[k].label);
-	fputs("</text></g>\n", out);
+	if (legend) {
+		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\">",
+			f->right + 14, f->top + 16.0 * (double)k, colour, f->right + 32, f->top + 16.0 * (double)k + 10);
+		html_text(out, m->cols[k].label);
+		fputs("</text>", out);
+	}
+	fputs("</g>\n", out);
+}
+
+const char *figure_band_text(const struct model *m, char *buf, size_t len)
+{
+	snprintf(buf, len, "Each point a repeat, the line through the medians, the band the %g%% interval of the mean TPS "
+			   "from the model's residual sigma.", 100 * m->level);
+	return buf;
 }
 
 void page_tps(FILE *out, const struct model *m)
 {
+	char caption[200];
 	struct frame f;
-	double h;
+	bool dashed;
 
 	fputs("<h2 id=\"tps-h\">TPS against threads</h2>\n", out);
 	if (!measure(m, &f)) {
 		html_no_figure(out, "no step completed a transaction: nothing to plot");
 		return;
 	}
-	h = MAX(TPS_H, f.top + 16.0 * (double)m->ncols + 10);
-	fprintf(out, "<div class=\"scroll\"><svg id=\"tps\" class=\"figure\" width=\"%d\" height=\"%.0f\" "
-		     "viewBox=\"0 0 %d %.0f\" role=\"img\" aria-label=\"TPS against threads\">\n",
-		TPS_W, h, TPS_W, h);
+	fprintf(out, "<svg id=\"tps\" class=\"figure\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+		     "aria-label=\"TPS against threads\">\n",
+		TPS_W, TPS_H, TPS_W, TPS_H);
 	draw_axes(out, m, &f);
 	for (size_t k = 0; k < m->ncols; k++)
-		draw_series(out, m, &f, k);
-	fprintf(out, "</svg></div>\n<p class=\"note\">Each point a repeat (hover for its value), the line through the "
-		     "medians, the band the %g%% interval of the mean TPS from the model's residual sigma.</p>\n",
-		100 * m->level);
+		draw_series(out, m, &f, k, false);
+	fputs("</svg>\n<ul class=\"legend\" id=\"tps-legend\">", out);
+	for (size_t k = 0; k < m->ncols; k++) {
+		fprintf(out, "<li><span class=\"sw\" style=\"background:%s\"></span>", html_colour(k, &dashed));
+		html_text(out, m->cols[k].label);
+		fputs("</li>", out);
+	}
+	fputs("</ul>\n<p class=\"note\" id=\"tps-band\">", out);
+	html_text(out, figure_band_text(m, caption, sizeof(caption)));
+	fputs(" Hover a point for its value.</p>\n", out);
+}
+
+int figure_tps_svg(const struct model *m, const char *provenance, FILE *out)
+{
+	char caption[200];
+	struct frame f;
+	double w, h;
+
+	w = TPS_W + LEGEND_W;
+	if (!measure(m, &f)) {
+		fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+			     "width=\"%.0f\" height=\"60\"><text x=\"10\" y=\"30\">", w);
+		html_printf(out, "%s: no step completed a transaction: nothing to plot", m->name);
+		fputs("</text></svg>\n", out);
+		return 0;
+	}
+	h = MAX(TPS_H + 50, f.top + 16.0 * (double)m->ncols + 10);
+	/* The page's style for its figures, and text as text: searchable,
+	 * selectable, and the same words as the page's. */
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+		     "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n<style>%s</style>\n"
+		     "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n<title>",
+		w, h, w, h, html_svg_style);
+	html_printf(out, "%s: TPS against threads", m->name);
+	fputs("</title>\n", out);
+	draw_axes(out, m, &f);
+	for (size_t k = 0; k < m->ncols; k++)
+		draw_series(out, m, &f, k, true);
+	fprintf(out, "<text x=\"10\" y=\"%.0f\">", h - 26);
+	html_text(out, figure_band_text(m, caption, sizeof(caption)));
+	fprintf(out, "</text>\n<text x=\"10\" y=\"%.0f\">", h - 10);
+	html_printf(out, "%s: %s", m->name, provenance);
+	fputs("</text>\n</svg>\n", out);
+	return 0;
 }

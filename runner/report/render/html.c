@@ -43,7 +43,15 @@ void html_printf(FILE *out, const char *fmt, ...)
 		html_text(out, s);
 }
 
-static const char style[] =
+const char html_svg_style[] =
+	"svg text{font:11px sans-serif;fill:#222}svg .grid line{stroke:#e3e3e3}"
+	"svg .axis{stroke:#444;fill:none}svg .stall{fill:#d62728;fill-opacity:.25}"
+	"svg .series{fill:none;stroke-width:1.5}";
+
+/* Readable from a phone's 390 pixels up: figures shrink to the width and
+ * their text grows back; table cells wrap below 900 pixels, and a table
+ * still too wide scrolls in its own box, never the page. */
+static const char page_style[] =
 	"body{font:14px/1.45 sans-serif;color:#222;background:#fff;margin:1.5em auto;max-width:1240px;padding:0 1em}"
 	"h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:2em}"
 	"h3{font-size:1em;margin:1.2em 0 .3em}"
@@ -58,9 +66,14 @@ static const char style[] =
 	"p.nofig{border:1px dashed #bbb;color:#666;padding:1em;margin:.3em 0;background:#fafafa}"
 	"figure.step p.nofig{height:38px;padding:6px;font-size:12px}"
 	"pre{background:#f5f5f5;padding:.6em;overflow-x:auto;white-space:pre-wrap}.note{color:#555;font-size:13px}"
-	"svg text{font:11px sans-serif;fill:#222}svg .grid line{stroke:#e3e3e3}"
-	"svg .axis{stroke:#444;fill:none}svg .stall{fill:#d62728;fill-opacity:.25}"
-	"svg .series{fill:none;stroke-width:1.5}span.sw{display:inline-block;width:10px;height:10px;margin-right:4px}";
+	"span.sw{display:inline-block;width:10px;height:10px;margin-right:4px}"
+	"svg.figure{max-width:100%;height:auto}ul.legend{list-style:none;padding:0;margin:.2em 0;display:flex;"
+	"flex-wrap:wrap;gap:2px 14px}"
+	"@media (max-width:900px){td,th{white-space:normal;padding:2px 4px}}"
+	"@media (max-width:600px){body{margin:.5em auto;padding:0 .5em}svg#tps text{font-size:19px}"
+	"table.cards thead{display:none}table.cards,table.cards tbody,table.cards tr,table.cards td{display:block}"
+	"table.cards tr{border-bottom:1px solid #bbb;padding:.3em 0}table.cards td{border:0;text-align:left}"
+	"table.cards td::before{content:attr(data-h) \": \";color:#666}}";
 
 /* Sorting on a header's click; without a script the tables read the same. */
 static const char script[] =
@@ -79,7 +92,7 @@ void html_begin(FILE *out, const char *title)
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
 	      out);
 	html_text(out, title);
-	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n", style);
+	fprintf(out, "</title>\n<style>%s%s</style>\n</head>\n<body>\n", page_style, html_svg_style);
 }
 
 void html_end(FILE *out)

@@ -11,6 +11,9 @@
 
 #include "report/render/render.h"
 
+/* The figures' style, which a standalone SVG carries too. */
+extern const char html_svg_style[];
+
 /* s with &, <, >, " and ' as entities; NULL prints nothing. */
 void html_text(FILE *out, const char *s);
 /* printf's result, escaped. */

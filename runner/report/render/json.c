@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "store/provenance.h"
 #include "report/render/render.h"
 #include "common/util.h"
 
@@ -224,8 +225,9 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 	json_t *doc, *cols;
 	int r = 0;
 
-	doc = json_pack("{s:i, s:s, s:s?, s:s?, s:f, s:s, s:I, s:I, s:f, s:f, s:[], s:[], s:O, s:O, s:O, s:O}",
-			"format_version", REPORT_FORMAT_VERSION, "experiment", m->name, "baseline", m->baseline,
+	doc = json_pack("{s:i, s:{s:O*, s:o*}, s:s, s:s?, s:s?, s:f, s:s, s:I, s:I, s:f, s:f, s:[], s:[], s:O, s:O, s:O, s:O}",
+			"format_version", REPORT_FORMAT_VERSION, "slicebench", "measured_by", m->builds, "reported_by",
+			provenance_this_build(), "experiment", m->name, "baseline", m->baseline,
 			"vary_property", m->vary_property, "confidence", m->level, "method", "block_model_log_tps_column_round_first_unit_column_sigma_satterthwaite_holm",
 			"family", (json_int_t)m->family_base, "family_vs_first", (json_int_t)m->family_first, "power",
 			STATS_POWER, "noisy_cv", MODEL_NOISY_CV, "columns", "rows", "diffs", m->diffs, "failures",

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "store/provenance.h"
 #include "report/render/page.h"
 #include "report/render/cells.h"
 #include "common/util.h"
@@ -144,30 +145,58 @@ static const char *num(double v, const char *fmt, char *buf, size_t len)
 	return buf;
 }
 
+/* The verdicts' columns: the header, and each cell's label where a narrow
+ * screen shows a row as a card (html.c's style). */
+enum { VH_THREADS, VH_CONTEXT, VH_MEDIAN, VH_RANGE, VH_N, VH_RATIO, VH_INTERVAL, VH_P, VH_VERDICT, VH_FAILED, VH_MDE,
+       VH_VS_FIRST, _VH_MAX };
+static const struct {
+	const char *head, *cls;
+} verdict_cols[_VH_MAX] = {
+	[VH_THREADS] = { "threads" },	 [VH_CONTEXT] = { "context", "l" },   [VH_MEDIAN] = { "median TPS" },
+	[VH_RANGE] = { "min..max" },	 [VH_N] = { "n" },		      [VH_RATIO] = { "ratio", "v" },
+	[VH_INTERVAL] = { "interval" },	 [VH_P] = { "p (Holm)" },	      [VH_VERDICT] = { "verdict", "v l" },
+	[VH_FAILED] = { "failed starts" }, [VH_MDE] = { "smallest gap it could see" },
+	[VH_VS_FIRST] = { "against the first vary value", "l" },
+};
+
+/* <td> of column i, its label and class from verdict_cols[], then s. */
+static void verdict_td(FILE *out, int i, const char *s)
+{
+	fprintf(out, "<td data-h=\"%s\"%s%s%s>", verdict_cols[i].head, verdict_cols[i].cls ? " class=\"" : "",
+		strempty(verdict_cols[i].cls), verdict_cols[i].cls ? "\"" : "");
+	html_text(out, s);
+	fputs("</td>", out);
+}
+
 static void verdict_row(FILE *out, const struct model *m, size_t row, size_t k)
 {
 	const struct cell *c = model_cell(m, row, k);
 	const struct stats_ratio *v = &c->vs_base;
-	char a[32], b[32], text[REPORT_RATIO_MAX];
+	char a[64], text[REPORT_RATIO_MAX];
 	struct verdict_look look = verdict_look(m, k, c);
 
-	fprintf(out, "<tr class=\"verdict %s\"><td>%lld</td><td class=\"l\">", look.cls, m->threads[row]);
-	html_text(out, m->cols[k].label);
-	fprintf(out, "</td><td>%s</td>", num(c->median, "%.1f", a, sizeof(a)));
-	if (c->n == 0)
-		fprintf(out, "<td>%s</td><td>0</td>", GAP);
-	else
-		fprintf(out, "<td>%.1f..%.1f</td><td>%zu</td>", c->min, c->max, c->n);
-	fprintf(out, "<td class=\"v\">%s</td>", num(v->ratio, "%.3f", a, sizeof(a)));
-	if (isnan(v->lo))
-		fprintf(out, "<td>%s</td>", GAP);
-	else
-		fprintf(out, "<td>%.3f-%.3f</td>", v->lo, v->hi);
-	fprintf(out, "<td>%s</td><td class=\"v l\">%s</td>", num(v->p, "%.3g", a, sizeof(a)), look.word);
-	fprintf(out, "<td>%zu of %zu</td><td>%s</td>", c->n_failed, c->n + c->n_failed, num(v->mde, "%.2fx", b, sizeof(b)));
+	fprintf(out, "<tr class=\"verdict %s\">", look.cls);
+	snprintf(a, sizeof(a), "%lld", m->threads[row]);
+	verdict_td(out, VH_THREADS, a);
+	verdict_td(out, VH_CONTEXT, m->cols[k].label);
+	verdict_td(out, VH_MEDIAN, num(c->median, "%.1f", a, sizeof(a)));
+	if (c->n > 0)
+		snprintf(a, sizeof(a), "%.1f..%.1f", c->min, c->max);
+	verdict_td(out, VH_RANGE, c->n > 0 ? a : GAP);
+	snprintf(a, sizeof(a), "%zu", c->n);
+	verdict_td(out, VH_N, a);
+	verdict_td(out, VH_RATIO, num(v->ratio, "%.3f", a, sizeof(a)));
+	if (!isnan(v->lo))
+		snprintf(a, sizeof(a), "%.3f-%.3f", v->lo, v->hi);
+	verdict_td(out, VH_INTERVAL, isnan(v->lo) ? GAP : a);
+	verdict_td(out, VH_P, num(v->p, "%.3g", a, sizeof(a)));
+	verdict_td(out, VH_VERDICT, look.word);
+	snprintf(a, sizeof(a), "%zu of %zu", c->n_failed, c->n + c->n_failed);
+	verdict_td(out, VH_FAILED, a);
+	verdict_td(out, VH_MDE, num(v->mde, "%.2fx", a, sizeof(a)));
 	if (m->any_vs_first)
-		fprintf(out, "<td class=\"l\">%s</td>",
-			isnan(c->vs_first.ratio) ? GAP : report_format_ratio(&c->vs_first, text, sizeof(text)));
+		verdict_td(out, VH_VS_FIRST,
+			   isnan(c->vs_first.ratio) ? GAP : report_format_ratio(&c->vs_first, text, sizeof(text)));
 	fputs("</tr>\n", out);
 }
 
@@ -179,12 +208,11 @@ static void page_verdicts(FILE *out, const struct model *m)
 	fputs("<h2 id=\"verdicts-h\">Verdicts</h2>\n", out);
 	if (!m->baseline)
 		fputs("<p class=\"note\">The experiment names no baseline: no ratios.</p>\n", out);
-	fputs("<div class=\"scroll\"><table class=\"sortable\" id=\"verdicts\">\n<thead><tr><th>threads</th>"
-	      "<th class=\"l\">context</th><th>median TPS</th><th>min..max</th><th>n</th><th>ratio</th>"
-	      "<th>interval</th><th>p (Holm)</th><th class=\"l\">verdict</th><th>failed starts</th>"
-	      "<th>smallest gap it could see</th>", out);
-	if (m->any_vs_first)
-		fputs("<th class=\"l\">against the first vary value</th>", out);
+	fputs("<div class=\"scroll\"><table class=\"sortable cards\" id=\"verdicts\">\n<thead><tr>", out);
+	for (int i = 0; i < _VH_MAX; i++)
+		if (i != VH_VS_FIRST || m->any_vs_first)
+			fprintf(out, "<th%s>%s</th>", verdict_cols[i].cls && strchr(verdict_cols[i].cls, 'l') ? " class=\"l\"" : "",
+				verdict_cols[i].head);
 	fputs("</tr></thead><tbody>\n", out);
 	for (size_t row = 0; row < m->nrows; row++)
 		for (size_t k = 0; k < m->ncols; k++)
@@ -422,6 +450,8 @@ static void page_reproduce(FILE *out, const struct model *m, const json_t *doc, 
 /* The title, what was run where, and the contents. */
 static void page_header(FILE *out, const struct model *m, const struct report_options *o)
 {
+	char built[PROVENANCE_TEXT_MAX];
+
 	fputs("<h1>", out);
 	html_text(out, m->name);
 	fputs("</h1>\n<p class=\"note\">", out);
@@ -432,6 +462,8 @@ static void page_header(FILE *out, const struct model *m, const struct report_op
 	}
 	html_printf(out, "%zu context%s, %zu thread count%s; intervals at %g%%.", m->ncols, m->ncols == 1 ? "" : "s",
 		    m->nrows, m->nrows == 1 ? "" : "s", 100 * m->level);
+	fputs("</p>\n<p class=\"note\" id=\"provenance\">", out);
+	html_printf(out, "%s.", provenance_text(m->builds, built, sizeof(built)));
 	fputs("</p>\n<p><a href=\"#experiment\">experiment</a> · <a href=\"#host\">host</a> · <a href=\"#tps-h\">TPS</a> · "
 	      "<a href=\"#verdicts-h\">verdicts</a> · <a href=\"#steps-h\">per second</a> · <a href=\"#noise-h\">noise</a> · "
 	      "<a href=\"#failures-h\">failures</a> · <a href=\"#placements-h\">placement</a> · "

@@ -1,16 +1,17 @@
-/* The SVG and PNG renderer: TPS against threads (log2), one line per
- * column, the spread of the repeats as a bar, drawn with cairo. */
+/* The PNG renderer: TPS against threads (log2), drawn with cairo as the
+ * page and the SVG draw it (render/figures.c): each repeat a point, a line
+ * through the medians, the interval of the mean a band, said under it. */
 #include <math.h>
 #include <stdio.h>
 
-#include <cairo-svg.h>
 #include <cairo.h>
 
+#include "store/provenance.h"
 #include "report/render/render.h"
 #include "common/util.h"
 
 #define PLOT_W 820
-#define PLOT_H 480
+#define PLOT_H 510
 
 static const double palette[][3] = {
 	{ 0.12, 0.47, 0.71 }, { 1.00, 0.50, 0.05 }, { 0.17, 0.63, 0.17 }, { 0.84, 0.15, 0.16 },
@@ -52,7 +53,7 @@ static void measure(const struct model *m, cairo_t *cr, struct frame *f)
 	double legend_w = 0, ymax = 0;
 	cairo_text_extents_t e;
 
-	*f = (struct frame){ .left = 80, .top = 50, .bottom = PLOT_H - 60, .xmin = INFINITY, .xmax = -INFINITY };
+	*f = (struct frame){ .left = 80, .top = 50, .bottom = PLOT_H - 90, .xmin = INFINITY, .xmax = -INFINITY };
 	for (size_t k = 0; k < m->ncols; k++) {
 		cairo_text_extents(cr, m->cols[k].label, &e);
 		legend_w = MAX(legend_w, e.x_advance + 40);
@@ -61,9 +62,14 @@ static void measure(const struct model *m, cairo_t *cr, struct frame *f)
 	for (size_t r = 0; r < m->nrows; r++) {
 		f->xmin = MIN(f->xmin, thread_x(m, r));
 		f->xmax = MAX(f->xmax, thread_x(m, r));
-		for (size_t k = 0; k < m->ncols; k++)
+		for (size_t k = 0; k < m->ncols; k++) {
+			double lo, hi;
+
 			if (model_cell(m, r, k)->n > 0)
 				ymax = MAX(ymax, model_cell(m, r, k)->max);
+			if (figure_band(m, r, k, &lo, &hi))
+				ymax = MAX(ymax, hi);
+		}
 	}
 	if (m->nrows == 0)
 		f->xmin = 0, f->xmax = 1;
@@ -120,15 +126,15 @@ static void draw_axes(const struct model *m, cairo_t *cr, const struct frame *f)
 	cairo_set_font_size(cr, 12);
 	centred_text(cr, "threads (log2)", (f->left + f->right) / 2, f->bottom + 40);
 	cairo_save(cr);
-	cairo_text_extents(cr, "TPS (median of repeats)", &e);
+	cairo_text_extents(cr, "TPS", &e);
 	cairo_move_to(cr, 22, (f->top + f->bottom) / 2 + e.x_advance / 2);
 	cairo_rotate(cr, -M_PI / 2);
-	cairo_show_text(cr, "TPS (median of repeats)");
+	cairo_show_text(cr, "TPS");
 	cairo_restore(cr);
 }
 
-/* Column k: its line (a cell without a value breaks it), the spread of the
- * repeats and a marker at each cell, and its legend entry. */
+/* Column k: its line through the medians (a cell without a value breaks
+ * it), its band, each repeat a point, and its legend entry. */
 static void draw_column(const struct model *m, cairo_t *cr, const struct frame *f, size_t k)
 {
 	const double *rgb = palette[k % ELEMENTSOF(palette)];
@@ -156,15 +162,18 @@ static void draw_column(const struct model *m, cairo_t *cr, const struct frame *
 	cairo_set_line_width(cr, 1);
 	for (size_t r = 0; r < m->nrows; r++) {
 		const struct cell *c = model_cell(m, r, k);
-		double x = px(f, thread_x(m, r));
+		double x = px(f, thread_x(m, r)), lo, hi;
 
-		if (c->n == 0)
-			continue;
-		cairo_move_to(cr, x, py(f, c->min));
-		cairo_line_to(cr, x, py(f, c->max));
-		cairo_stroke(cr);
-		cairo_arc(cr, x, py(f, c->median), 3.5, 0, 2 * M_PI);
-		cairo_fill(cr);
+		if (figure_band(m, r, k, &lo, &hi)) {
+			cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], 0.22);
+			cairo_rectangle(cr, x - 4, py(f, hi), 8, py(f, lo) - py(f, hi));
+			cairo_fill(cr);
+			cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+		}
+		for (size_t i = 0; i < c->n; i++) {
+			cairo_arc(cr, x, py(f, c->tps[i]), 3, 0, 2 * M_PI);
+			cairo_fill(cr);
+		}
 	}
 	cairo_move_to(cr, f->right + 15, f->top + 10 + 18 * k);
 	cairo_line_to(cr, f->right + 35, f->top + 10 + 18 * k);
@@ -177,8 +186,9 @@ static void draw_column(const struct model *m, cairo_t *cr, const struct frame *
 	cairo_show_text(cr, m->cols[k].label);
 }
 
-static void plot(const struct model *m, cairo_t *cr)
+static void plot(const struct model *m, const char *provenance, cairo_t *cr)
 {
+	char caption[200];
 	struct frame f;
 
 	cairo_set_source_rgb(cr, 1, 1, 1);
@@ -189,6 +199,12 @@ static void plot(const struct model *m, cairo_t *cr)
 	draw_axes(m, cr, &f);
 	for (size_t k = 0; k < m->ncols; k++)
 		draw_column(m, cr, &f, k);
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_set_font_size(cr, 11);
+	cairo_move_to(cr, 10, PLOT_H - 26);
+	cairo_show_text(cr, figure_band_text(m, caption, sizeof(caption)));
+	cairo_move_to(cr, 10, PLOT_H - 10);
+	cairo_show_text(cr, provenance);
 }
 
 static cairo_status_t write_out(void *closure, const unsigned char *data, unsigned int len)
@@ -201,34 +217,29 @@ static int cairo_errno(cairo_status_t s)
 	return s == CAIRO_STATUS_SUCCESS ? 0 : s == CAIRO_STATUS_NO_MEMORY ? -ENOMEM : -EIO;
 }
 
-static int render_plot(const struct model *m, bool png, FILE *out)
-{
-	cairo_surface_t *sf;
-	cairo_t *cr;
-	int r;
-
-	sf = png ? cairo_image_surface_create(CAIRO_FORMAT_ARGB32, PLOT_W, PLOT_H)
-		 : cairo_svg_surface_create_for_stream(write_out, out, PLOT_W, PLOT_H);
-	cr = cairo_create(sf);
-	plot(m, cr);
-	r = cairo_errno(cairo_status(cr));
-	cairo_destroy(cr);
-	if (r == 0 && png)
-		r = cairo_errno(cairo_surface_write_to_png_stream(sf, write_out, out));
-	/* The SVG surface writes its document when it is finished. */
-	cairo_surface_finish(sf);
-	if (r == 0)
-		r = cairo_errno(cairo_surface_status(sf));
-	cairo_surface_destroy(sf);
-	return r;
-}
-
 int render_svg(const struct model *m, const json_t *doc _unused_, const struct report_options *o _unused_, FILE *out)
 {
-	return render_plot(m, false, out);
+	char built[PROVENANCE_TEXT_MAX];
+
+	/* cairo's SVG would draw each glyph as a path: the SVG is written by
+	 * hand, as the page's figure is. */
+	return figure_tps_svg(m, provenance_text(m->builds, built, sizeof(built)), out);
 }
 
 int render_png(const struct model *m, const json_t *doc _unused_, const struct report_options *o _unused_, FILE *out)
 {
-	return render_plot(m, true, out);
+	char built[PROVENANCE_TEXT_MAX];
+	cairo_surface_t *sf;
+	cairo_t *cr;
+	int r;
+
+	sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, PLOT_W, PLOT_H);
+	cr = cairo_create(sf);
+	plot(m, provenance_text(m->builds, built, sizeof(built)), cr);
+	r = cairo_errno(cairo_status(cr));
+	cairo_destroy(cr);
+	if (r == 0)
+		r = cairo_errno(cairo_surface_write_to_png_stream(sf, write_out, out));
+	cairo_surface_destroy(sf);
+	return r;
 }

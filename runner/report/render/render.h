@@ -99,6 +99,15 @@ render_run_fn render_text, render_markdown;
 int print_noise(const struct model *m, bool markdown, FILE *out);
 /* render/csv.c, render/json.c, render/plot.c (SVG and PNG). */
 render_run_fn render_csv, render_json, render_svg, render_png;
+
+/* render/figures.c: the TPS figure's band, which the page, the SVG and
+ * the PNG all draw: the interval of cell (row, k)'s mean TPS from the
+ * row's residual sigma and degrees of freedom (false where it has none);
+ * the sentence that says so; and the figure as a standalone SVG (text as
+ * <text>, the page's style), provenance (store/provenance.h) under it. */
+bool figure_band(const struct model *m, size_t row, size_t k, double *lo, double *hi);
+const char *figure_band_text(const struct model *m, char *buf, size_t len);
+int figure_tps_svg(const struct model *m, const char *provenance, FILE *out);
 /* render/page.c: the page of a run: the model's tables and figures, with
  * what only the document holds (the experiment, the host, the per-second
  * TPS of every step, how to reproduce it). */

@@ -61,6 +61,10 @@ size_t table_text_width(const struct table *t)
 {
 	size_t w[TABLE_COLS_MAX], sum = 0;
 
+	/* More columns than a text table takes (33 contexts with their
+	 * ratios): too wide, and no widths measured past w[]. */
+	if (t->ncols > TABLE_COLS_MAX)
+		return SIZE_MAX;
 	column_widths(t, w);
 	for (size_t c = 0; c < t->ncols; c++)
 		sum += w[c] + (c ? 2 : 0);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "store/provenance.h"
 #include "report/render/render.h"
 #include "host/calibration.h"
 #include "common/util.h"
@@ -346,6 +347,14 @@ static int render_tables(const struct model *m, const struct report_options *o, 
 	return 0;
 }
 
+/* Which build measured the results and which reports them: the first line. */
+static void print_provenance(const struct model *m, FILE *out)
+{
+	char built[PROVENANCE_TEXT_MAX];
+
+	fprintf(out, "%s\n\n", provenance_text(m->builds, built, sizeof(built)));
+}
+
 /* Laid out in table_width(): the tables fit it, the prose is wrapped. */
 int render_text(const struct model *m, const json_t *doc, const struct report_options *o, FILE *out)
 {
@@ -354,6 +363,7 @@ int render_text(const struct model *m, const json_t *doc, const struct report_op
 
 	if (r < 0)
 		return r;
+	print_provenance(m, tw.mem);
 	r = render_tables(m, o, false, tw.mem);
 	if (r >= 0)
 		quote_calibration(doc, m, false, tw.mem);
@@ -362,7 +372,10 @@ int render_text(const struct model *m, const json_t *doc, const struct report_op
 
 int render_markdown(const struct model *m, const json_t *doc, const struct report_options *o, FILE *out)
 {
-	int r = render_tables(m, o, true, out);
+	int r;
+
+	print_provenance(m, out);
+	r = render_tables(m, o, true, out);
 
 	if (r >= 0)
 		quote_calibration(doc, m, true, out);

@@ -1,8 +1,9 @@
-/* The OLTP workloads: sysbench's oltp_read_only over the MySQL protocol,
- * pgbench's select-only and tpcb-like over PostgreSQL's (oltp/pg.h), each a
- * row of one table (oltp/workload.c) with its dataset preparation, its
- * native driver and the real tool that runs the same step; the options of
- * a step.  No client library here: an experiment, the report and the
+/* The options of an OLTP step and the workloads' types: sysbench's
+ * oltp_read_only over the MySQL protocol, pgbench's select-only and
+ * tpcb-like over PostgreSQL's (oltp/pg.h), each a row of one table
+ * (oltp/workload.c, which names each one's dataset preparation, native
+ * driver and real tool, and so includes the engine: not this header's
+ * name).  No client library here: an experiment, the report and the
  * store include this, and only the engine (oltp/oltp.h) <mysql.h>. */
 #pragma once
 
@@ -132,9 +133,9 @@ const struct oltp_workload_def *oltp_workload_def(enum oltp_workload w);
 const char *oltp_workload_name(enum oltp_workload w);
 /* "select-only or tpcb-like": the workloads of a protocol (NULL: all), for messages. */
 const char *oltp_workload_list(const char *protocol);
-/* Can this driver run this workload?  0, or -EINVAL with *ret_why (static)
+/* Can this driver run this workload?  0, or -EINVAL with *ret_why (to free())
  * saying which drivers can. */
-int oltp_driver_check(enum oltp_workload w, enum oltp_driver d, const char **ret_why);
+int oltp_driver_check(enum oltp_workload w, enum oltp_driver d, char **ret_why);
 /* o->db, or the workload's default. */
 const char *oltp_db(const struct oltp_options *o);
 
