@@ -77,8 +77,11 @@ static void put_properties(void)
 			continue; /* recorded only: slicebench properties lists them */
 		printf("*%s* = _VALUE_\n\t", p->name);
 		put_escaped(p->help);
-		printf(". %s property. D-Bus: %s (%s).", p->class == PROP_CGROUP ? "A cgroup" : "An exec", p->dbus_name,
-		       p->signature);
+		if (p->class == PROP_SERVER)
+			printf(". A variable of the server's own (%s), on its command line in every kind.", p->engines);
+		else
+			printf(". %s property. D-Bus: %s (%s).", p->class == PROP_CGROUP ? "A cgroup" : "An exec",
+			       p->dbus_name, p->signature);
 		if (p->no_raw) {
 			printf(" Not in raw or scope: ");
 			put_escaped(p->no_raw);

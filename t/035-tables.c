@@ -59,6 +59,25 @@ static void check_row(const struct prop_def *d)
 	bool settable = prop_settable(d);
 
 	ok(prop_lookup(d->name) == d, "%s: the name finds its row", d->name);
+	if (d->class == PROP_SERVER) {
+		char key[80];
+
+		/* Read over SQL by the engine's facts, passed on its command line. */
+		snprintf(key, sizeof(key), "server.%s", d->name);
+		bool server_keys = true;
+
+		for (size_t k = 0; k < ATTR_KEYS_MAX && d->keys[k]; k++)
+			server_keys = server_keys && strncmp(d->keys[k], "server.", 7) == 0;
+		ok(!d->read && d->keys[0] && streq(d->keys[0], key) && server_keys, "%s: moves %s first and only server.* "
+		   "keys, read by the engine's facts", d->name, key);
+		ok(d->parse && d->in_force && d->take && d->engines && *d->engines && d->help && d->example &&
+		   !d->dbus_name && !d->apply && !d->collect, "%s: a server variable's row is complete", d->name);
+		for (size_t i = 0; server_engines[i]; i++)
+			if (prop_server_has(d, server_engines[i]->name))
+				ok(server_engines[i]->set_variable && server_engines[i]->fact_names,
+				   "%s: %s takes it on its command line and reads it back", d->name, server_engines[i]->name);
+		return;
+	}
 	ok(d->read && d->keys[0], "%s: a reader and the keys it moves", d->name);
 	ok(d->help && *d->help, "%s: help", d->name);
 	if (!settable) {

@@ -52,6 +52,9 @@ static void make_stage(const struct design *d, unsigned rounds, double (*log_tps
 
 static const char *const labels[] = { "CPUAffinity=", "Nice=", "LimitNOFILE=" };
 
+/* The allocators the record holds when a factor moved LD_PRELOAD; NULL: none. */
+static const char *moved_allocator[2];
+
 static char *explain_text(const struct analysis_inputs *in, const struct explanation *x)
 {
 	struct explain_record rec = { .threads = 1, .level = in->level, .width = 0.2, .n_factors = in->n_factors,
@@ -62,6 +65,10 @@ static char *explain_text(const struct analysis_inputs *in, const struct explana
 
 	snprintf(rec.a, sizeof(rec.a), "service");
 	snprintf(rec.b, sizeof(rec.b), "shell");
+	if (moved_allocator[0]) {
+		snprintf(rec.allocator_a, sizeof(rec.allocator_a), "%s", moved_allocator[0]);
+		snprintf(rec.allocator_b, sizeof(rec.allocator_b), "%s", moved_allocator[1]);
+	}
 	for (size_t k = 0; k < in->n_factors; k++)
 		snprintf(rec.labels[k], sizeof(rec.labels[k]), "%s", labels[k]);
 	if (!f)
@@ -189,6 +196,15 @@ static void check_interaction(void)
 	ok(strstr(text, "; on the screen neither alone moves it by 10 points or more (") && strstr(text, "): an interaction"),
 	   "the sentence: neither alone moves it, an interaction");
 	ok(strstr(text, "What moved with it: server run-queue wait"), "the figure of mechanism that moved is quoted");
+	ok(!strstr(text, "allocator"), "no allocator is named where none moved");
+	free(text);
+	moved_allocator[0] = "jemalloc";
+	moved_allocator[1] = "glibc";
+	text = explain_text(&in, &x);
+	moved_allocator[0] = moved_allocator[1] = NULL;
+	ok(strstr(text, "\nThe allocator moved with LD_PRELOAD: jemalloc in service against glibc in shell (") &&
+	   strstr(text, "What moved with it: server run-queue wait"),
+	   "where a factor moved LD_PRELOAD, the mechanism lines name the allocator of each side");
 	free(text);
 }
 

@@ -175,6 +175,9 @@ static int check_args(const struct cli_verb *v, struct sweep_args *a)
 				  bad ? "" : context_kind_to_string(a->spec.kind), why, cgroup_mode_to_string(mode));
 			return -EINVAL;
 		}
+		if (context_check_engine(&a->spec, a->engine, &bad) < 0)
+			return log_error("%s: -p %s: %s's server has no such variable (it is %s's)", v->name, bad->def->name,
+					 a->engine, bad->def->engines), -EINVAL;
 	}
 	return 1;
 }

@@ -14,6 +14,7 @@
 static const char *const class_names[] = {
 	[PROP_CGROUP] = "cgroup",
 	[PROP_EXEC] = "exec",
+	[PROP_SERVER] = "server",
 	[PROP_RECORD] = "recorded",
 };
 
@@ -23,6 +24,8 @@ static const char *raw_how(const struct prop_def *d)
 		return "-";
 	if (d->no_raw)
 		return d->no_raw;
+	if (d->class == PROP_SERVER)
+		return "on the server's command line, in every kind";
 	return d->class == PROP_CGROUP ? "raw writes cgroupfs, scope asks systemd" : "applied in the fork before exec";
 }
 
@@ -69,11 +72,12 @@ int verb_properties(int argc, char **argv)
 
 			for (size_t k = 0; k < ATTR_KEYS_MAX && table[i].keys[k]; k++)
 				json_array_append_new(keys, json_string(table[i].keys[k]));
-			json_array_append_new(attrs, json_pack("{s:s, s:s, s:s?, s:s?, s:s?, s:s, s:b, s:o, s:s}", "name",
+			json_array_append_new(attrs, json_pack("{s:s, s:s, s:s?, s:s?, s:s?, s:s, s:b, s:o, s:s, s:s?}", "name",
 							       table[i].name, "class", class_names[table[i].class], "dbus",
 							       table[i].dbus_name, "signature", table[i].signature, "no_systemd",
 							       table[i].no_systemd, "raw", raw_how(&table[i]), "explain_takes",
-							       table[i].take != NULL, "keys", keys, "help", table[i].help));
+							       table[i].take != NULL, "keys", keys, "help", table[i].help,
+							       "engines", table[i].engines));
 		}
 		for (enum context_kind k = 0; context_ops_for(k); k++)
 			json_array_append_new(kinds, json_pack("{s:s, s:b, s:b}", "name", context_ops_for(k)->name, "session",
@@ -93,6 +97,8 @@ int verb_properties(int argc, char **argv)
 		       strempty(table[i].dbus_name), table[i].help);
 		if (table[i].no_systemd)
 			printf("  systemd: %s\n", table[i].no_systemd);
+		if (table[i].engines)
+			printf("  the server of: %s\n", table[i].engines);
 		printf("  raw and scope: %s\n  explain's hybrids: %s\n  keys: ", raw_how(&table[i]), take_how(&table[i]));
 		print_keys(&table[i], stdout);
 		putchar('\n');

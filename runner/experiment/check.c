@@ -423,8 +423,20 @@ int check_file(struct parser *p)
 	return 0;
 }
 
+/* A server variable a context sets is one of [server] engine's. */
+static int check_server_variables(struct parser *p, size_t i)
+{
+	const struct context_spec *c = &p->e->contexts[i];
+	const struct prop_value *bad;
+
+	if (context_check_engine(c, p->e->engine, &bad) < 0)
+		return fail_at(p, p->prop_line[i][bad - c->props], bad->def->name, "in [context %s]: %s's server has no "
+			       "such variable (it is %s's)", c->name, p->e->engine, bad->def->engines);
+	return 0;
+}
+
 /* Each context's properties, and the vary values, applicable to its kind
- * in this cgroup mode. */
+ * in this cgroup mode; its server variables, to the engine. */
 static int check_contexts(struct parser *p)
 {
 	struct experiment *e = p->e;
@@ -434,6 +446,8 @@ static int check_contexts(struct parser *p)
 		const struct prop_value *bad;
 		const char *why;
 
+		if (check_server_variables(p, i) < 0)
+			return -EINVAL;
 		if (context_validate(c, p->mode, &bad, &why) < 0)
 			return fail_at(p, bad ? p->prop_line[i][bad - c->props] : p->header_line[SECTION_CONTEXT][i],
 				       bad ? bad->def->name : "kind", "%s in [context %s] (%s)", why, c->name,

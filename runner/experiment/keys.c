@@ -143,7 +143,11 @@ static int add_context_property(struct parser *p, const char *name, const char *
 static int add_proxy_property(struct parser *p, const char *name, const char *value)
 {
 	struct context_spec *c = &p->e->proxies[p->instance];
-	int r = add_prop(p, name, value, PROP_LIST(c, CONTEXT_PROPS_MAX, "properties"), p->proxy_prop_line[p->instance]);
+	int r;
+
+	if (prop_lookup(name) && prop_lookup(name)->class == PROP_SERVER)
+		return fail_at(p, p->line, name, "a variable of the server's, which [context] sections set, not the proxy's");
+	r = add_prop(p, name, value, PROP_LIST(c, CONTEXT_PROPS_MAX, "properties"), p->proxy_prop_line[p->instance]);
 
 	if (r == -ENOENT && prop_lookup(name))
 		return fail_at(p, p->line, name, "recorded in every placement, not set (%s)", prop_lookup(name)->help);

@@ -198,7 +198,9 @@ static int replay_rows(struct replay *rp, struct context_spec *c)
 		const char *why;
 		int took;
 
-		if (!t[k].take || row_is_account(&t[k]) || (t[k].class != PROP_RECORD && spec_has(c, &t[k])) ||
+		/* The server's variables: replay_server_variables(). */
+		if (!t[k].take || row_is_account(&t[k]) || t[k].class == PROP_SERVER ||
+		    (t[k].class != PROP_RECORD && spec_has(c, &t[k])) ||
 		    !holds(&rp->taken, &t[k]))
 			continue;
 		/* A service's environment is Environment=, the whole one a fork's. */
@@ -252,6 +254,88 @@ static int replay_service_environment(struct replay *rp, struct context_spec *c)
 	}
 	rp->p->prop_line[rp->i][c->n_props] = rp->line;
 	return note_taken(rp, &c->props[c->n_props++]);
+}
+
+/* Is size variable d's value v what [server] buffer-pool gives every
+ * context (innodb_buffer_pool_size, shared_buffers)? */
+static bool as_buffer_pool(const struct experiment *e, const struct prop_value *v)
+{
+	uint64_t pool;
+
+	return v->def->buffer_pool && parse_size_bytes(e->buffer_pool, &pool) >= 0 && pool == v->u;
+}
+
+/* The row, other than d, that moves d's variable and that the context sets
+ * (the section, or a limit the replay took: LimitNOFILE= moves
+ * table_open_cache) or that the capture read (table_open_cache moves
+ * open_files_limit); NULL if none.  The server derives d from it: writing
+ * both would make explain count one cause twice. */
+static const struct prop_def *followed(const struct prop_def *d, const struct placement *snap,
+				       const struct context_spec *c)
+{
+	size_t n;
+	const struct prop_def *t = prop_table(&n);
+
+	for (size_t j = 0; j < c->n_props; j++)
+		if (c->props[j].def != d && prop_moves_key(c->props[j].def, d->keys[0]))
+			return c->props[j].def;
+	for (size_t k = 0; k < n; k++)
+		if (&t[k] != d && t[k].class == PROP_SERVER && prop_moves_key(&t[k], d->keys[0]) &&
+		    placement_get(snap, t[k].keys[0]))
+			return &t[k];
+	return NULL;
+}
+
+/* The server's variables the capture read (server.NAME), each of the
+ * table's (PROP_SERVER rows) set as the capture read it unless the section
+ * sets it, [server] buffer-pool already gives it, or the server derives it
+ * from another setting (followed()); a fact that is not
+ * such a variable (version, max_connections: [server]'s) is said; any
+ * other server.* key, or a value its row refuses, is refused: a snapshot
+ * never names a path, a plugin or code for the server. */
+static int replay_server_variables(struct replay *rp, const struct placement *snap, struct context_spec *c)
+{
+	struct experiment *e = rp->p->e;
+	int r = 0;
+
+	for (size_t k = 0; r >= 0 && k < snap->n; k++) {
+		const char *key = snap->attrs[k].key, *name = key + 7, *value = snap->attrs[k].value;
+		const struct prop_def *d = prop_lookup(name), *from;
+		struct prop_value v = {};
+
+		if (strncmp(key, "server.", 7) != 0 || streq(name, "read") || streq(name, "missing"))
+			continue;
+		if (!d || d->class != PROP_SERVER) {
+			if (!server_fact_known(name))
+				return fail_at(rp->p, rp->line, "from", "%s: %s is no server variable a replay may set (%s)",
+					       rp->path, key, prop_class_list(PROP_SERVER));
+			r = add_to(&rp->left, name, " (read, not set by a replay)");
+			continue;
+		}
+		if (prop_parse(name, value, &v) < 0)
+			return fail_at(rp->p, rp->line, "from", "%s: %s=%s is not a value of %s (%s)", rp->path, key, value,
+				       name, d->help);
+		from = spec_has(c, d) ? NULL : followed(d, snap, c);
+		if (spec_has(c, d) || as_buffer_pool(e, &v) || !prop_server_has(d, e->engine) || from ||
+		    c->n_props == CONTEXT_PROPS_MAX) {
+			if (!prop_server_has(d, e->engine))
+				r = add_to(&rp->left, name, " ([server] engine has no such variable)");
+			else if (from) {
+				_cleanup_free_ char *why = NULL;
+
+				if (xasprintf(&why, " (the server derives it from %s)", from->name) < 0)
+					return -ENOMEM;
+				r = add_to(&rp->left, name, why);
+			}
+			rp->as_own += as_buffer_pool(e, &v);
+			prop_value_done(&v);
+			continue;
+		}
+		rp->p->prop_line[rp->i][c->n_props] = rp->line;
+		c->props[c->n_props++] = v;
+		r = note_taken(rp, &c->props[c->n_props - 1]);
+	}
+	return r;
 }
 
 /* The kind where the server ran (capture.kind; a placement of a context
@@ -314,6 +398,8 @@ static int replay_into(struct parser *p, size_t i)
 		r = replay_rows(&rp, c);
 	if (r >= 0)
 		r = replay_service_environment(&rp, c);
+	if (r >= 0)
+		r = replay_server_variables(&rp, &snap, c);
 	if (r >= 0)
 		r = replay_user(&rp, &snap);
 	if (r >= 0 && !(p->e->replays[i] = calloc(1, sizeof(struct placement))))

@@ -318,6 +318,8 @@ static void record_make(struct explainer *x)
 	snprintf(r->b, sizeof(r->b), "%s", x->args.b);
 	snprintf(r->hybrids, sizeof(r->hybrids), "%s", context_kind_to_string(x->fs.kind));
 	snprintf(r->unmovable, sizeof(r->unmovable), "%s", x->fs.unmovable);
+	snprintf(r->allocator_a, sizeof(r->allocator_a), "%s", x->fs.allocator_a);
+	snprintf(r->allocator_b, sizeof(r->allocator_b), "%s", x->fs.allocator_b);
 	snprintf(r->command, sizeof(r->command), "%s", strempty(x->command));
 	for (size_t k = 0; k < x->fs.n; k++) {
 		snprintf(r->labels[k], sizeof(r->labels[k]), "%s", x->fs.f[k].label);

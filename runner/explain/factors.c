@@ -133,7 +133,9 @@ static bool is_attribute(const struct link *l, const char *key)
 	return placement_key_own(key) == key && !streq(key, "chain");
 }
 
-/* The rows of the placement diff: owners first, then the keys no factor
+/* The rows of the placement diff: owners first, then the server's
+ * variables that no factor moves yet (a server lowers table_open_cache to
+ * fit its descriptors: that is LimitNOFILE='s), then the keys no factor
  * moves yet go to a row that can take them, or to fs->unmovable (a
  * proxy's under its prefix). */
 static int factors_from_placements(struct factor_set *fs, const struct link *l)
@@ -145,7 +147,11 @@ static int factors_from_placements(struct factor_set *fs, const struct link *l)
 	/* What the written settings move (CPUQuota= a cpu cgroup of its own)
 	 * is theirs; the owner of any other key is a factor. */
 	for (size_t i = 0; r >= 0 && i < nk; i++)
-		if (is_attribute(l, keys[i]) && !moved_by(fs, written, l, keys[i]) && owner_of(keys[i]))
+		if (is_attribute(l, keys[i]) && !moved_by(fs, written, l, keys[i]) && owner_of(keys[i]) &&
+		    owner_of(keys[i])->class != PROP_SERVER)
+			r = factor_add(fs, owner_of(keys[i]), l);
+	for (size_t i = 0; r >= 0 && i < nk; i++)
+		if (is_attribute(l, keys[i]) && !moved_by(fs, fs->n, l, keys[i]) && owner_of(keys[i]))
 			r = factor_add(fs, owner_of(keys[i]), l);
 	for (size_t i = 0; r >= 0 && i < nk; i++) {
 		if (!is_attribute(l, keys[i]) || moved_by(fs, fs->n, l, keys[i]))
@@ -244,9 +250,12 @@ static void factor_label(struct factor *f, const struct link *l)
 		snprintf(f->label, sizeof(f->label), "the client's CPUs");
 		return;
 	}
-	snprintf(f->label, sizeof(f->label), "%s%s%s", f->proxy ? "the proxy's " : "", f->row->name,
+	snprintf(f->label, sizeof(f->label), "%s%s%s",
+		 f->proxy ? "the proxy's " : f->row->class == PROP_SERVER ? "the server's " : "", f->row->name,
 		 f->row->dbus_name ? "=" : "");
-	if (f->in_a || f->in_b || !l->pa) {
+	/* A server variable as written shows what each server ran with: the
+	 * server may fit it to its limits. */
+	if ((f->in_a || f->in_b || !l->pa) && !(l->pa && f->row->class == PROP_SERVER)) {
 		if (l->pa && key[strlen(key) - 1] == '*')
 			label_followed(f, l); /* Environment= as written: what it brought, LD_PRELOAD */
 		return;
@@ -254,7 +263,9 @@ static void factor_label(struct factor *f, const struct link *l)
 	if (key[strlen(key) - 1] != '*') {
 		va = placement_get(l->pa, key);
 		vb = placement_get(l->pb, key);
-		snprintf(f->detail, sizeof(f->detail), "%s %s against %s", key, va ? va : "unset", vb ? vb : "unset");
+		/* The label names a server variable already. */
+		snprintf(f->detail, sizeof(f->detail), "%s%s%s against %s", f->row->class == PROP_SERVER ? "" : key,
+			 f->row->class == PROP_SERVER ? "" : " ", va ? va : "unset", vb ? vb : "unset");
 		return;
 	}
 	/* A variable that a recorded attribute follows (LD_PRELOAD, the
@@ -279,6 +290,20 @@ static void factor_label(struct factor *f, const struct link *l)
 		snprintf(f->detail + strlen(f->detail), sizeof(f->detail) - strlen(f->detail), " and %zu more", more);
 }
 
+/* A server variable that one side writes and whose value the other
+ * side's server runs with already (a replay's performance_schema=OFF
+ * against a server whose default it is): no difference, as the placements
+ * read back say; without them it counts. */
+static bool server_variable_alike(const struct prop_value *a, const struct prop_value *b, const struct link *l)
+{
+	const struct prop_value *one = a ? a : b;
+	const struct attr_verify other = { .p = a ? l->pb : l->pa };
+	char why[160];
+
+	return one && !(a && b) && one->def->class == PROP_SERVER && other.p &&
+	       one->def->in_force(one, &other, why, sizeof(why)) == 0;
+}
+
 /* Every row that l's A and B write differently, and their sessions. */
 static int factors_written(struct factor_set *fs, const struct link *l)
 {
@@ -286,10 +311,12 @@ static int factors_written(struct factor_set *fs, const struct link *l)
 	const struct prop_def *rows = prop_table(&n_rows);
 	int r = 0;
 
-	for (size_t i = 0; i < n_rows && r >= 0; i++)
-		if (!streq_ptr(find_prop(l->a, &rows[i]) ? find_prop(l->a, &rows[i])->text : NULL,
-			       find_prop(l->b, &rows[i]) ? find_prop(l->b, &rows[i])->text : NULL))
+	for (size_t i = 0; i < n_rows && r >= 0; i++) {
+		const struct prop_value *a = find_prop(l->a, &rows[i]), *b = find_prop(l->b, &rows[i]);
+
+		if (!streq_ptr(a ? a->text : NULL, b ? b->text : NULL) && !server_variable_alike(a, b, l))
 			r = factor_add(fs, &rows[i], l);
+	}
 	if (r >= 0 && l->a->session != l->b->session)
 		r = factor_add(fs, prop_lookup("session"), l);
 	return r;
@@ -425,6 +452,11 @@ int factors_find(const struct factor_pair *p, struct factor_set *ret)
 	if (proxy.a)
 		ret->proxy_kind = link_kind(ret, &proxy, mode);
 	keep_takeable(ret, &server, &proxy, mode);
+	if (p->pa && p->pb && !streq_ptr(placement_get(p->pa, "allocator"), placement_get(p->pb, "allocator")) &&
+	    moved_by(ret, ret->n, &server, "allocator")) {
+		snprintf(ret->allocator_a, sizeof(ret->allocator_a), "%s", placement_get(p->pa, "allocator") ?: "unknown");
+		snprintf(ret->allocator_b, sizeof(ret->allocator_b), "%s", placement_get(p->pb, "allocator") ?: "unknown");
+	}
 	/* The closure is A when A is of the hybrids' kind and goes through a
 	 * proxy as theirs do: none, or one of B's engine and their kind. */
 	ret->closure_is_a = server.a->kind == ret->kind && !ret->chain_differs && (!proxy.a || proxy.a->kind == ret->proxy_kind);

@@ -45,6 +45,10 @@ struct factor_set {
 	/* A is of the hybrids' kind: taking every factor from A is A itself,
 	 * so the closure is not measured apart. */
 	bool closure_is_a;
+	/* The allocators A's and B's servers map ("jemalloc", "glibc") when
+	 * they differ and a factor moves them (LD_PRELOAD): the mechanism
+	 * lines name them; "" otherwise. */
+	char allocator_a[32], allocator_b[32];
 	/* What differs and no factor moves ("seccomp.filters, tasks.max"),
 	 * or the kind when the placements are not known yet. */
 	char unmovable[1024];

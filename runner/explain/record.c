@@ -65,6 +65,9 @@ int explain_record_write(const char *dir, const struct explain_record *r)
 		      (json_int_t)r->seed, "stages", stages_json(r));
 	if (j && *r->proxy_hybrids && json_object_set_new(j, "proxy_hybrids", json_string(r->proxy_hybrids)) < 0)
 		json_decref(j), j = NULL;
+	if (j && *r->allocator_a &&
+	    json_object_set_new(j, "allocator", json_pack("{s:s, s:s}", "a", r->allocator_a, "b", r->allocator_b)) < 0)
+		json_decref(j), j = NULL;
 	if (j && *r->command && json_object_set_new(j, "command", json_string(r->command)) < 0)
 		json_decref(j), j = NULL;
 	if (!j)
@@ -152,6 +155,7 @@ static int read_stages(const json_t *j, struct explain_record *r, char *bad, siz
 static int read_members(const json_t *j, struct explain_record *r, char *bad, size_t len)
 {
 	const json_t *proxy = json_object_get(j, "proxy_hybrids"), *command = json_object_get(j, "command");
+	const json_t *allocator = json_object_get(j, "allocator");
 	const char *key = NULL;
 
 	r->level = json_number_value(json_object_get(j, "confidence"));
@@ -178,6 +182,9 @@ static int read_members(const json_t *j, struct explain_record *r, char *bad, si
 		key = "proxy_hybrids";
 	else if (command && !copy_string(j, "command", r->command, sizeof(r->command)))
 		key = "command";
+	else if (allocator && (!copy_string(allocator, "a", r->allocator_a, sizeof(r->allocator_a)) ||
+			       !copy_string(allocator, "b", r->allocator_b, sizeof(r->allocator_b))))
+		key = "allocator (a and b, the allocators moved)";
 	return key ? refuse_at(bad, len, "$.%s", key) : 0;
 }
 

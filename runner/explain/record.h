@@ -38,6 +38,9 @@ struct explain_record {
 	char proxy_hybrids[16]; /* the kind of the hybrids' proxy; "": none */
 	bool closure_is_a;
 	char unmovable[1024];
+	/* The allocators of A's and B's servers when a factor moves them
+	 * (factor_set.allocator_a); "": none moved. */
+	char allocator_a[32], allocator_b[32];
 	uint64_t seed; /* of the rounds' orders */
 	struct stage_record stage[_STAGE_MAX];
 	char command[2048]; /* the command line that explains it again; "": not recorded (an older explain) */

@@ -416,6 +416,11 @@ static void print_evidence(const struct explain_record *rec, const struct explan
 	const struct oltp_mechanism_def *defs = oltp_mechanism_table(&n);
 	char a[32], b[32];
 
+	/* The allocator is no figure of telemetry, but a factor that moves
+	 * LD_PRELOAD moves it: named, as the placements read it. */
+	if (*rec->allocator_a)
+		fprintf(out, "The allocator moved with LD_PRELOAD: %s in %s against %s in %s (the placements' mapped "
+			     "libraries).\n", rec->allocator_a, rec->a, rec->allocator_b, rec->b);
 	if (x->mechanism < 0) {
 		fprintf(out, "No figure of mechanism moved with it (run-queue wait, migrations, involuntary switches, "
 			     "the server on a client's CPU: none differs 1.5x between %s and %s).\n",

@@ -70,6 +70,11 @@ PARSER(parse_archs);
 PARSER(parse_protect_system);
 PARSER(parse_protect_home);
 PARSER(parse_environment_file);
+PARSER(parse_server_switch);
+PARSER(parse_server_bytes);
+PARSER(parse_server_kb);
+PARSER(parse_thread_handling);
+PARSER(parse_huge_pages);
 #undef PARSER
 /* Words split on blanks into a NULL-terminated strv; -EINVAL for none. */
 int attr_split_words(const char *s, char ***ret);
@@ -166,6 +171,7 @@ CHECK(force_environment);
 CHECK(force_whole_environment);
 CHECK(force_unset_environment);
 CHECK(force_environment_file);
+CHECK(force_server_variable);
 #undef CHECK
 
 #define TAKER(name) int name(const struct placement *from, const struct prop_def *d, struct context_spec *to)

@@ -199,9 +199,14 @@ static const char *why_differs(const char *key, char *buf, size_t len)
 	for (size_t i = 0; i < n && !row; i++)
 		if (prop_moves_key(&t[i], key))
 			row = &t[i];
-	/* The server's own options first: a limit bounds some, but
-	 * slicebench's option file and [server] set them. */
-	if (strncmp(key, "server.", 7) == 0)
+	const struct prop_def *variable = strncmp(key, "server.", 7) == 0 ? prop_lookup(key + 7) : NULL;
+
+	/* The server's own variables first: a replay sets those of the table
+	 * (the server may lower one to fit its limits), [server] the rest. */
+	if (variable && variable->class == PROP_SERVER)
+		snprintf(buf, len, "a server variable: set from the capture unless the section or [server] sets it; "
+			 "the server adjusts some to its limits");
+	else if (strncmp(key, "server.", 7) == 0)
 		snprintf(buf, len, "a server option: [server] and slicebench's option file set it, not the capture");
 	else if (taker)
 		snprintf(buf, len, "%s%s set from the capture, read back otherwise", taker->name, taker->dbus_name ? "=" : "");

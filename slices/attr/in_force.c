@@ -392,3 +392,21 @@ int force_numa_mask(const struct prop_value *v, const struct attr_verify *vf, ch
 	snprintf(why, len, "numa.policy is %s, not on nodes %s", got ? got : "unreadable", want);
 	return 1;
 }
+
+/* A server variable: server.NAME as the server reads it back over SQL
+ * (the engine's facts), parsed by the row and equal in value: a size
+ * written 128M reads back 134217728, ON reads back ON.  The server may
+ * adjust a value (MariaDB lowers table_open_cache to fit its descriptors):
+ * then it is not in force, and why says what it runs with. */
+int force_server_variable(const struct prop_value *v, const struct attr_verify *vf, char *why, size_t len)
+{
+	const char *got = read_back(vf, v->def->keys[0]);
+	struct prop_value back = {};
+	bool same = got && prop_parse(v->def->name, got, &back) >= 0 && back.u == v->u;
+
+	prop_value_done(&back);
+	if (same)
+		return 0;
+	snprintf(why, len, "%s is %s, not %s", v->def->keys[0], got ? got : "unread (no answer over SQL)", v->text);
+	return 1;
+}

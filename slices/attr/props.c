@@ -73,6 +73,8 @@ void prop_collect_cgroup_limits(const struct prop_value *v, size_t n, struct cgr
  * User=/Group=, the capabilities, no_new_privs, and the seccomp filters
  * last (they could forbid what comes after). */
 #define SYSTEMD_ONLY "slicebench reproduces SystemCallFilter= alone in a raw fork, not the filters systemd derives from this option"
+/* Why systemd does not set a server variable's row (PROP_SERVER). */
+#define SERVER_VARIABLE "a variable of the server's own, passed on its command line in every kind, not a unit property"
 
 static const struct prop_def props[] = {
 	/* The cpu cgroup and its settings. */
@@ -286,6 +288,73 @@ static const struct prop_def props[] = {
 	  .keys = { "seccomp.mode", "seccomp.filters", "speculation.store_bypass", "speculation.indirect_branch" },
 	  .in_force = force_seccomp, .example = "@system-service",
 	  .help = "@system-service, ~@group or syscall names: a seccomp filter (libseccomp in raw and scope)" },
+	/* The server's own variables a context may set apart from [server] (a
+	 * replay of a capture, explain's hybrids), passed after the option file
+	 * as its engine says (server_engine.set_variable) and read back over
+	 * SQL as server.NAME: typed and bounded, never a path, a plugin or
+	 * code.  max_connections stays [server]'s: every context needs room for
+	 * the workload's connections. */
+	{ .name = "open_files_limit", .class = PROP_SERVER, .engines = "mariadb mysql", .parse = parse_ranged,
+	  .min = 1, .max = 1048576, .no_systemd = SERVER_VARIABLE, .keys = { "server.open_files_limit" },
+	  .in_force = force_server_variable, .take = take_value, .example = "4096",
+	  .help = "descriptors the server asks for (it raises RLIMIT_NOFILE up to the hard limit)" },
+	{ .name = "table_open_cache", .class = PROP_SERVER, .engines = "mariadb mysql", .parse = parse_ranged,
+	  .min = 1, .max = 1048576, .no_systemd = SERVER_VARIABLE,
+	  .keys = { "server.table_open_cache", "server.open_files_limit", "server.table_open_cache_instances" },
+	  .in_force = force_server_variable,
+	  .take = take_value, .example = "64",
+	  .help = "open tables cached for all sessions (the server asks for descriptors by it, open_files_limit, "
+		  "lowers it to fit those it gets, and fewer instances for a small one)" },
+	{ .name = "table_open_cache_instances", .class = PROP_SERVER, .engines = "mariadb mysql",
+	  .parse = parse_ranged, .min = 1, .max = 64, .no_systemd = SERVER_VARIABLE,
+	  .keys = { "server.table_open_cache_instances" }, .in_force = force_server_variable, .take = take_value,
+	  .example = "1", .help = "partitions of the table cache, each with its own lock" },
+	{ .name = "innodb_buffer_pool_size", .class = PROP_SERVER, .engines = "mariadb mysql",
+	  .parse = parse_server_bytes, .min = 5 << 20, .max = 1L << 40, .no_systemd = SERVER_VARIABLE,
+	  .keys = { "server.innodb_buffer_pool_size" }, .in_force = force_server_variable, .take = take_value,
+	  .example = "256M",
+	  .help = "InnoDB's buffer pool: bytes, or with K, M, G (what [server] buffer-pool sets for every context)",
+	  .buffer_pool = true },
+	{ .name = "innodb_buffer_pool_instances", .class = PROP_SERVER, .engines = "mysql", .parse = parse_ranged,
+	  .min = 1, .max = 64, .no_systemd = SERVER_VARIABLE, .keys = { "server.innodb_buffer_pool_instances" },
+	  .in_force = force_server_variable, .take = take_value, .example = "2",
+	  .help = "partitions of the buffer pool (MySQL 8; MariaDB 10.11 has one)" },
+	{ .name = "innodb_numa_interleave", .class = PROP_SERVER, .engines = "mariadb mysql",
+	  .parse = parse_server_switch, .no_systemd = SERVER_VARIABLE, .keys = { "server.innodb_numa_interleave" },
+	  .in_force = force_server_variable, .take = take_value, .example = "ON",
+	  .help = "ON: the buffer pool interleaved across NUMA nodes" },
+	{ .name = "thread_handling", .class = PROP_SERVER, .engines = "mariadb", .parse = parse_thread_handling,
+	  .no_systemd = SERVER_VARIABLE, .keys = { "server.thread_handling" }, .in_force = force_server_variable,
+	  .take = take_value, .example = "pool-of-threads",
+	  .help = "one-thread-per-connection or pool-of-threads (MariaDB's thread pool)" },
+	{ .name = "thread_cache_size", .class = PROP_SERVER, .engines = "mariadb mysql", .parse = parse_ranged,
+	  .min = 0, .max = 16384, .no_systemd = SERVER_VARIABLE, .keys = { "server.thread_cache_size" },
+	  .in_force = force_server_variable, .take = take_value, .example = "8",
+	  .help = "threads kept for reuse after their connection closes" },
+	{ .name = "performance_schema", .class = PROP_SERVER, .engines = "mariadb mysql",
+	  .parse = parse_server_switch, .no_systemd = SERVER_VARIABLE, .keys = { "server.performance_schema" },
+	  .in_force = force_server_variable, .take = take_value, .example = "ON",
+	  .help = "ON or OFF: the Performance Schema's instrumentation (read at start only)" },
+	{ .name = "shared_buffers", .class = PROP_SERVER, .engines = "postgresql", .parse = parse_server_kb,
+	  .min = 128 << 10, .max = 1L << 40, .no_systemd = SERVER_VARIABLE, .keys = { "server.shared_buffers" },
+	  .in_force = force_server_variable, .take = take_value, .example = "256MB",
+	  .help = "PostgreSQL's shared buffers, with kB, MB, GB or TB (what [server] buffer-pool sets)",
+	  .buffer_pool = true },
+	{ .name = "max_files_per_process", .class = PROP_SERVER, .engines = "postgresql", .parse = parse_ranged,
+	  .min = 64, .max = 1048576, .no_systemd = SERVER_VARIABLE, .keys = { "server.max_files_per_process" },
+	  .in_force = force_server_variable, .take = take_value, .example = "256",
+	  .help = "descriptors each PostgreSQL backend may keep open" },
+	{ .name = "huge_pages", .class = PROP_SERVER, .engines = "postgresql", .parse = parse_huge_pages,
+	  .no_systemd = SERVER_VARIABLE, .keys = { "server.huge_pages" }, .in_force = force_server_variable,
+	  .take = take_value, .example = "off", .help = "off, on or try: shared memory in huge pages" },
+	{ .name = "max_worker_processes", .class = PROP_SERVER, .engines = "postgresql", .parse = parse_ranged,
+	  .min = 0, .max = 1024, .no_systemd = SERVER_VARIABLE, .keys = { "server.max_worker_processes" },
+	  .in_force = force_server_variable, .take = take_value, .example = "4",
+	  .help = "PostgreSQL's background worker processes" },
+	{ .name = "max_parallel_workers_per_gather", .class = PROP_SERVER, .engines = "postgresql",
+	  .parse = parse_ranged, .min = 0, .max = 1024, .no_systemd = SERVER_VARIABLE,
+	  .keys = { "server.max_parallel_workers_per_gather" }, .in_force = force_server_variable, .take = take_value,
+	  .example = "0", .help = "parallel workers one query's gather may start" },
 };
 
 const struct prop_def *prop_table(size_t *ret_n)
@@ -323,6 +392,16 @@ bool prop_moves_key(const struct prop_def *d, const char *key)
 		if (d->keys[i][n - 1] == '*' ? strncmp(key, d->keys[i], n - 1) == 0 : streq(key, d->keys[i]))
 			return true;
 	}
+	return false;
+}
+
+bool prop_server_has(const struct prop_def *d, const char *engine)
+{
+	size_t n = strlen(engine);
+
+	for (const char *w = d->engines; w && (w = strstr(w, engine)); w += n)
+		if ((w == d->engines || w[-1] == ' ') && (w[n] == ' ' || !w[n]))
+			return true;
 	return false;
 }
 

@@ -6,7 +6,12 @@
  * forked child or why they cannot, how it is read back from a running
  * server into the placement (the keys it moves), and how "in force" is
  * decided.  Rows without a D-Bus name are recorded only (the session, THP,
- * the allocator, ...).  Adding an attribute is its row (slices/attr/props.c),
+ * the allocator, ...).  The server's own variables that a context may set
+ * apart from [server] (PROP_SERVER: table_open_cache, performance_schema,
+ * ...) are rows too, so that a replay sets them and explain moves them as
+ * it moves the rest: typed and bounded, passed as --NAME=VALUE after the
+ * option file, read back over SQL by the engine's facts, never a path, a
+ * plugin or code.  Adding an attribute is its row (slices/attr/props.c),
  * its parser (values.c), its reader (readers.c), its in-force check
  * (in_force.c) and its applier (apply.c), all in slices/attr/. */
 #pragma once
@@ -25,6 +30,7 @@
 enum prop_class {
 	PROP_CGROUP,
 	PROP_EXEC,
+	PROP_SERVER, /* a variable of the server's own, on its command line */
 	PROP_RECORD,
 };
 
@@ -103,6 +109,10 @@ struct prop_def {
 	/* The mirror of an installed unit (slices/attr/mirror.c): the unit's
 	 * value over D-Bus as text the parser takes; NULL: by the signature. */
 	int (*format)(sd_bus *bus, const char *path, const struct prop_def *d, char **ret);
+	/* PROP_SERVER: the engines whose server has the variable, the row's
+	 * name ("mariadb mysql"); its value is read back as server.NAME. */
+	const char *engines;
+	bool buffer_pool; /* what [server] buffer-pool sets for every context */
 	/* A value the table test applies in a forked child and reads back. */
 	const char *example;
 	const char *help;
@@ -123,6 +133,9 @@ const struct prop_def *prop_taking_key(const char *key);
 /* Adds to spec what reproduces d's attribute as placement from shows it
  * (d->take); -EOPNOTSUPP if the row has no way or that value cannot be. */
 int prop_take(const struct prop_def *d, const struct placement *from, struct context_spec *to);
+
+/* Does the server of engine (its name: mariadb) have d's variable? */
+bool prop_server_has(const struct prop_def *d, const char *engine);
 
 /* Parses "NAME=VALUE" or name and value into v; -ENOENT for an unknown
  * name (or a recorded-only attribute), -EINVAL/-ERANGE for a bad value. */

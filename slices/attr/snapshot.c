@@ -106,7 +106,7 @@ int placement_snapshot(pid_t pid, pid_t client, enum cgroup_mode mode, struct pl
 	/* The cgroups first: the rows' readers look their paths up. */
 	r = read_cgroups(&p, pid, &systemd_path);
 	for (size_t i = 0; r >= 0 && i < n; i++)
-		if (!read_already(table, i))
+		if (table[i].read && !read_already(table, i)) /* a server variable's: the engine's facts */
 			r = table[i].read(&ar, &table[i]);
 	attr_reader_done(&ar);
 	if (r >= 0 && client > 0)

@@ -2,10 +2,12 @@
  * systemd accepts it (the rows of slices/attr/props.c name them), into a
  * struct prop_value; the capability names the parsers and takers share. */
 #include <ctype.h>
+#include <inttypes.h>
 #include <grp.h>
 #include <pwd.h>
 #include <sched.h>
 #include <stdio.h>
+#include <strings.h>
 
 #include "slices/attr/attrs.h"
 #include "slices/attr/props.h"
@@ -411,6 +413,74 @@ int parse_environment_file(const char *s, struct prop_value *v _unused_)
 	_cleanup_fclose_ FILE *f = NULL;
 
 	return s[s[0] == '-'] != '/' ? -EINVAL : env_file_open(s, &f);
+}
+
+/* The server's own variables (PROP_SERVER rows): each value as the server
+ * reads it back over SQL, so that a capture's value parses as written, and
+ * the text passed on the server's command line is the canonical one.
+ * ON or OFF, as MariaDB shows performance_schema; systemd's words too. */
+int parse_server_switch(const char *s, struct prop_value *v)
+{
+	static const char *const on[] = { "ON", "1", "YES", "TRUE" }, *const off[] = { "OFF", "0", "NO", "FALSE" };
+
+	for (size_t i = 0; i < ELEMENTSOF(on); i++)
+		if (strcasecmp(s, on[i]) == 0 || strcasecmp(s, off[i]) == 0) {
+			v->u = strcasecmp(s, on[i]) == 0;
+			return (v->text = strdup(v->u ? "ON" : "OFF")) ? 0 : -ENOMEM;
+		}
+	return -EINVAL;
+}
+
+/* Bytes, or with K, M, G, T (innodb_buffer_pool_size), within the row's
+ * bounds; passed as bytes. */
+int parse_server_bytes(const char *s, struct prop_value *v)
+{
+	int r = parse_size_bytes(s, &v->u);
+
+	if (r < 0)
+		return r;
+	if (v->u < (uint64_t)v->def->min || v->u > (uint64_t)v->def->max)
+		return -ERANGE;
+	return xasprintf(&v->text, "%" PRIu64, v->u) < 0 ? -ENOMEM : 0;
+}
+
+/* PostgreSQL's memory units (shared_buffers reads back as 128MB); a bare
+ * number would be in 8 kB pages, so a unit is required; passed in kB. */
+int parse_server_kb(const char *s, struct prop_value *v)
+{
+	static const char *const units[] = { "kB", "MB", "GB", "TB" };
+	size_t digits = strspn(s, "0123456789");
+	uint64_t n;
+
+	if (digits == 0 || digits > 12 || parse_u64(strndupa(s, digits), &n) < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < ELEMENTSOF(units); i++)
+		if (streq(s + digits, units[i])) {
+			v->u = n << (10 * (i + 1));
+			if (v->u < (uint64_t)v->def->min || v->u > (uint64_t)v->def->max)
+				return -ERANGE;
+			return xasprintf(&v->text, "%" PRIu64 "kB", v->u >> 10) < 0 ? -ENOMEM : 0;
+		}
+	return -EINVAL;
+}
+
+/* thread_handling: no-threads, a debugging mode, is not offered. */
+int parse_thread_handling(const char *s, struct prop_value *v)
+{
+	static const char *const words[] = { "one-thread-per-connection", "pool-of-threads" };
+	int r = parse_word(s, words, ELEMENTSOF(words), v);
+
+	v->u = (uint64_t)v->i;
+	return r;
+}
+
+int parse_huge_pages(const char *s, struct prop_value *v)
+{
+	static const char *const words[] = { "off", "on", "try" };
+	int r = parse_word(s, words, ELEMENTSOF(words), v);
+
+	v->u = (uint64_t)v->i;
+	return r;
 }
 
 void prop_value_done(struct prop_value *v)

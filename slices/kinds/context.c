@@ -83,6 +83,9 @@ int context_check_prop(const struct prop_value *v, enum context_kind kind, enum 
 		*ret_why = "no such kind of context";
 		return -EINVAL;
 	}
+	/* On the server's command line: every kind starts the server. */
+	if (d->class == PROP_SERVER)
+		return 0;
 	if (d->class == PROP_CGROUP && ops->cgroup == CGROUP_BY_NOBODY) {
 		*ret_why = "this kind of context has no cgroup of its own to set it on";
 		return -EOPNOTSUPP;
@@ -187,6 +190,16 @@ int context_validate(const struct context_spec *spec, enum cgroup_mode mode, con
 	return numa_needs_mask(spec, ret_prop, ret_why);
 }
 
+int context_check_engine(const struct context_spec *spec, const char *engine, const struct prop_value **ret_prop)
+{
+	for (size_t i = 0; i < spec->n_props; i++)
+		if (spec->props[i].def->class == PROP_SERVER && !prop_server_has(spec->props[i].def, engine)) {
+			*ret_prop = &spec->props[i];
+			return -EOPNOTSUPP;
+		}
+	return 0;
+}
+
 int context_exec_props(const struct context *c, struct prop_value *buf, size_t cap, size_t *ret_n)
 {
 	size_t n = 0;
@@ -194,6 +207,8 @@ int context_exec_props(const struct context *c, struct prop_value *buf, size_t c
 	int r;
 
 	for (size_t i = 0; i < c->spec->n_props && n < cap; i++) {
+		if (c->spec->props[i].def->class == PROP_SERVER)
+			continue; /* on the command line: context_server_argv() */
 		buf[n++] = c->spec->props[i];
 		has_user |= streq(c->spec->props[i].def->name, "User");
 	}
@@ -254,6 +269,42 @@ static int gated_setup(void *userdata)
 	return 0;
 }
 
+int context_server_argv(const struct context *c, char ***ret)
+{
+	const struct server_engine *engine = c->server->engine;
+	char **argv = NULL, **more;
+	size_t n = 0;
+	int r = server_argv(c->server, &argv);
+
+	while (r >= 0 && argv[n])
+		n++;
+	for (size_t i = 0; r >= 0 && i < c->spec->n_props; i++) {
+		const struct prop_value *v = &c->spec->props[i];
+
+		if (v->def->class != PROP_SERVER)
+			continue;
+		if (!engine->set_variable || !prop_server_has(v->def, engine->name)) {
+			r = -EOPNOTSUPP;
+			break;
+		}
+		more = realloc(argv, (n + 2) * sizeof(char *));
+		if (!more) {
+			r = -ENOMEM;
+			break;
+		}
+		argv = more;
+		argv[n + 1] = NULL;
+		r = xasprintf(&argv[n], engine->set_variable, v->def->name, v->text);
+		n += r >= 0;
+	}
+	if (r < 0) {
+		strv_free(argv);
+		return r;
+	}
+	*ret = argv;
+	return 0;
+}
+
 int spawn_server_gated(const struct context *c, pid_t *ret_pid, int *ret_gate_fd)
 {
 	struct prop_value props[CONTEXT_PROPS_MAX + 1];
@@ -265,7 +316,7 @@ int spawn_server_gated(const struct context *c, pid_t *ret_pid, int *ret_gate_fd
 	added = context_exec_props(c, props, ELEMENTSOF(props), &g.n_props);
 	if (added < 0)
 		return added;
-	r = server_argv(c->server, &argv);
+	r = context_server_argv(c, &argv);
 	if (r >= 0)
 		r = pipe2(g.gate, O_CLOEXEC) < 0 ? -errno : spawn(argv, gated_setup, &g, &pid);
 	strv_free(argv);

@@ -162,6 +162,11 @@ bool context_spec_same(const struct context_spec *a, const struct context_spec *
 int context_validate(const struct context_spec *spec, enum cgroup_mode mode, const struct prop_value **ret_prop,
 		     const char **ret_why);
 
+/* Is every server variable of spec (PROP_SERVER) one of engine's server
+ * (its name: mariadb)?  0, or -EOPNOTSUPP with the first that is not in
+ * *ret_prop. */
+int context_check_engine(const struct context_spec *spec, const char *engine, const struct prop_value **ret_prop);
+
 /* The context's properties for the server's start, in buf: the spec's, and
  * User= (the server's user) when the engine must be started as its user
  * and the spec names none.  1 if User= was added (buf's last entry, freed
@@ -173,4 +178,8 @@ void context_exec_props_done(struct prop_value *buf, size_t n, int added);
  * The child waits at a gate until release_child(), so that the parent can
  * first move it into a cgroup or scope. */
 int spawn_server_gated(const struct context *c, pid_t *ret_pid, int *ret_gate_fd);
+/* argv to exec the server (server_argv()), with the spec's server
+ * variables (PROP_SERVER) after its option file as the engine takes them;
+ * -EOPNOTSUPP for one its engine has not (refused before anything starts). */
+int context_server_argv(const struct context *c, char ***ret);
 int release_child(int gate_fd);

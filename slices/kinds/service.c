@@ -25,7 +25,7 @@ static int append_service(sd_bus_message *m, void *userdata)
 	added = context_exec_props(c, props, ELEMENTSOF(props), &n_props);
 	if (added < 0)
 		return added;
-	r = server_argv(c->server, &argv);
+	r = context_server_argv(c, &argv);
 	if (r < 0) {
 		context_exec_props_done(props, n_props, added);
 		return r;

@@ -399,6 +399,34 @@ int server_argv(const struct server *s, char ***ret)
 	return 0;
 }
 
+int server_sql_names(const char *const *names, char **ret)
+{
+	_cleanup_free_ char *in = NULL;
+
+	for (size_t i = 0; names[i]; i++) {
+		char *more;
+
+		if (xasprintf(&more, "%s%s'%s'", strempty(in), in ? ", " : "", names[i]) < 0)
+			return -ENOMEM;
+		free(in);
+		in = more;
+	}
+	*ret = in;
+	in = NULL;
+	return 0;
+}
+
+bool server_fact_known(const char *name)
+{
+	if (streq(name, "read") || streq(name, "missing"))
+		return true;
+	for (size_t i = 0; server_engines[i]; i++)
+		for (size_t k = 0; server_engines[i]->fact_names && server_engines[i]->fact_names[k]; k++)
+			if (streq(server_engines[i]->fact_names[k], name))
+				return true;
+	return false;
+}
+
 int server_facts(const struct server *s, struct placement *p)
 {
 	return s->engine->facts ? s->engine->facts(s, p) : 0;

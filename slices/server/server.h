@@ -37,11 +37,18 @@ struct server_engine {
 	 * rewritten at every setup. */
 	int (*write_options)(const struct server_config *cfg, const struct server *s);
 	const char *option_flag; /* how the binary is told its option file: --defaults-file, --config-file */
+	/* How the binary is told one of its variables on its command line,
+	 * after the option file, over which it wins (a printf format of name
+	 * and value: mariadbd's and postgres's --NAME=VALUE); NULL: it takes
+	 * none (a proxy). */
+	const char *set_variable;
 	/* Does the server answer root over the socket? */
 	bool (*ping)(const struct server *s);
 	/* The server's own view of its limits and settings over SQL, as
 	 * server.* attributes (open_files_limit, max_connections, ...). */
 	int (*facts)(const struct server *s, struct placement *p);
+	/* The variables facts reads, each as server.NAME (NULL-terminated). */
+	const char *const *fact_names;
 	/* What a server killed with SIGKILL leaves that the next start would
 	 * not clear (PostgreSQL's System V segment, its socket's lock), removed
 	 * once the server's processes are gone; NULL: nothing. */
@@ -132,6 +139,12 @@ int server_peer_of(int fd, pid_t *ret);
  * in is written to the server's error log).  server.read says "yes: ..." or "no: why";
  * only -ENOMEM is an error. */
 int server_facts_of(pid_t pid, const char *exe, const char *socket, struct placement *p);
+/* Is server.NAME a key some engine's facts read (or the capture's own
+ * server.read and server.missing)?  A snapshot's other server.* keys are
+ * none of slicebench's. */
+bool server_fact_known(const char *name);
+/* "'a', 'b', ...": names quoted for an SQL IN list. */
+int server_sql_names(const char *const *names, char **ret);
 /* Pings over the socket until the server answers, *pid dies (a child of
  * ours is reaped and *pid set to 0), a signal is caught (-EINTR) or the
  * timeout runs out.  The answer counts only if the process listening on the

@@ -139,14 +139,8 @@ static int facts_query(char **ret)
 {
 	_cleanup_free_ char *in = NULL;
 
-	for (size_t i = 0; fact_names[i]; i++) {
-		char *more;
-
-		if (xasprintf(&more, "%s%s'%s'", strempty(in), in ? ", " : "", fact_names[i]) < 0)
-			return -ENOMEM;
-		free(in);
-		in = more;
-	}
+	if (server_sql_names(fact_names, &in) < 0)
+		return -ENOMEM;
 	return xasprintf(ret, "SHOW GLOBAL VARIABLES WHERE Variable_name IN (%s)", in);
 }
 
@@ -254,7 +248,8 @@ static int mysql_proxy_account(const struct server *s, const char *password)
 		.option_file = "my.cnf", .log_name = "mysqld.err", .stop_signal = SIGTERM,                       \
 		.installed = check, .init_datadir = init,                              \
 		.write_options = write_option_file, .option_flag = "--defaults-file", .ping = mysql_ping_root,                 \
-		.facts = mysql_facts, .proxy_account = account,                                                  \
+		.set_variable = "--%s=%s",                                                                      \
+		.facts = mysql_facts, .fact_names = fact_names, .proxy_account = account,                                                  \
 	}
 
 /* MariaDB's datadir keeps the name it had before there were engines. */

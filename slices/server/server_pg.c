@@ -169,20 +169,26 @@ static bool pg_ping(const struct server *s)
 	return true;
 }
 
+/* What the server made of its placement and its configuration: the
+ * connection and file limits it runs with, its shared memory; its
+ * server_version read as server.version. */
+static const char *const pg_fact_names[] = {
+	"max_connections", "superuser_reserved_connections", "max_files_per_process", "shared_buffers", "huge_pages",
+	"shared_memory_type", "dynamic_shared_memory_type", "max_worker_processes", "max_parallel_workers_per_gather",
+	"server_version", NULL,
+};
+
 static int pg_facts(const struct server *s, struct placement *p)
 {
-	/* What the server made of its placement and its configuration: the
-	 * connection and file limits it runs with, its shared memory. */
-	static const char sql[] =
-		"SELECT CASE name WHEN 'server_version' THEN 'version' ELSE name END, current_setting(name) "
-		"FROM pg_settings WHERE name IN ('max_connections', 'superuser_reserved_connections', "
-		"'max_files_per_process', 'shared_buffers', 'huge_pages', 'shared_memory_type', "
-		"'dynamic_shared_memory_type', 'max_worker_processes', 'max_parallel_workers_per_gather', "
-		"'server_version') ORDER BY 1";
+	_cleanup_free_ char *in = NULL, *sql = NULL;
 	PGconn *c = NULL;
 	PGresult *res;
 	int r;
 
+	if (server_sql_names(pg_fact_names, &in) < 0 ||
+	    xasprintf(&sql, "SELECT CASE name WHEN 'server_version' THEN 'version' ELSE name END, current_setting(name) "
+		      "FROM pg_settings WHERE name IN (%s) ORDER BY 1", in) < 0)
+		return -ENOMEM;
 	r = pg_connect_root(s, "10", &c);
 	if (r < 0)
 		return r;
@@ -249,7 +255,9 @@ const struct server_engine server_engine_postgresql = {
 	.init_datadir = pg_init_datadir,
 	.write_options = pg_write_options,
 	.option_flag = "--config-file",
+	.set_variable = "--%s=%s",
 	.ping = pg_ping,
 	.facts = pg_facts,
+	.fact_names = pg_fact_names,
 	.clear_stale = pg_clear_stale,
 };
