@@ -40,8 +40,9 @@ print("TPS per repeat: " + " ".join("%s/%d %.0f" % (s["context"], s["repeat"], s
 verdict=$(cell "$scratch/95.json" service verdict) hi=$(cell "$scratch/95.json" service ratio_hi)
 [ "$verdict" = significant ] && python3 -c "import sys; sys.exit(not float(sys.argv[1]) < 1)" "$hi"
 ok $? "the service with its gap: significant, the interval below 1 (verdict $verdict, upper bound $hi)" "$scratch/out"
-# A row per thread count, or at 100 columns a row per context.
-grep -Eq '^(1|service) .* 0\.[0-9]*x \([0-9.e-]*-[0-9.]*\) p[=<][0-9.e-]*  ' "$scratch/out"
+# A row per thread count, or at 100 columns a row per context (the ratio
+# then last on its line).
+grep -Eq '^(1|service) .* 0\.[0-9]*x \([0-9.e-]*-[0-9.]*\) p[=<][0-9.e-]*( |$)' "$scratch/out"
 ok $? "the table shows the ratio with its interval and p" "$scratch/out"
 verdict=$(cell "$scratch/998.json" again verdict)
 [ "$verdict" = not_significant ]

@@ -85,7 +85,7 @@ static void explain_of(size_t n, unsigned rounds, double (*log_tps)(unsigned), s
 
 	design_full((1u << n) - 1, EXPLAIN_A, &d);
 	make_stage(&d, rounds, log_tps, 50);
-	*in = (struct analysis_inputs){ .n_factors = n, .labels = labels, .level = 0.95, .seed = 1, .screen = &screen,
+	*in = (struct analysis_inputs){ .n_factors = n, .labels = labels, .level = 0.95, .screen = &screen,
 					.screen_factors = (1u << n) - 1 };
 	if (analysis_explain(in, x) < 0)
 		bail_out("analysis_explain failed");

@@ -441,7 +441,9 @@ static void check_explain_text(void)
 		   has(text, "; the hosts differ in cpu.model (epyc-1 against xeon-2)"),
 	   "explain: f0's effects on both hosts, how far apart, and the host facts that differ");
 	b = (struct explain_host){ .name = "xeon-2", .n = 2, .effect = { 0.9, 0.1 }, .gap = log(2.0) };
-	sim_gen = rng_seeded(20261206, 1);
+	/* A draw whose data show no difference (any draw has a 2-5% chance to
+	 * show one: t/068's rate above), for the sentence that says so. */
+	sim_gen = rng_seeded(20261207, 1);
 	same = explain_pair(&a, &b, false, paths);
 	ok(has(same, "\nnone shown: no factor's effect was shown to differ between the hosts (2 compared, "
 		     "Holm-adjusted); a difference of 1.") &&

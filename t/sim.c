@@ -8,12 +8,15 @@
 #include "common/util.h"
 #include "explain/explain.h"
 #include "report/report.h"
+#include "run/order.h"
 #include "store/results.h"
 #include "sim.h"
 #include "tap.h"
 
 struct rng sim_gen;
 size_t sim_steps_run;
+/* The seed of the run being written: a resumed one keeps its orders. */
+static uint64_t sim_order_seed;
 
 size_t sim_start(char *dir, size_t len, uint64_t seed)
 {
@@ -69,21 +72,22 @@ void sim_seconds(double tps, const struct truth *t, double *x)
 		x[i] *= tps * (double)t->seconds / sum;
 }
 
-/* A step of cell c in round: its TPS from t, and its seconds when t has them. */
-static json_t *sim_step(const struct truth *t, const char *name, size_t c, unsigned round, size_t slot)
+/* A step of cell c in round at threads: its TPS from t, and its seconds
+ * when t has them. */
+static json_t *sim_step(const struct truth *t, const char *name, size_t c, unsigned round, size_t slot, int threads)
 {
 	bool slow = t->slow_one_in_five && (round - 1) % 5 == (unsigned)(c * 7 + round / 5) % 5,
 	     failed = t->fails && t->fails(t, c, round);
 	double sigma = t->sigmas ? t->sigmas[c] : t->sigma, x[256];
 	double tps = exp(t->log_tps(t->ctx, c) + sigma * start_noise(t)) * pow(1 + t->drift, (double)sim_steps_run++) *
-		     (slow ? 0.7 : 1);
+		     (slow ? 0.7 : 1) * (slot == 0 && t->first_ratio > 0 ? t->first_ratio : 1);
 	char unit[96];
 	json_t *s, *a;
 
 	snprintf(unit, sizeof(unit), "%s-v1-r%u", name, round);
 	s = json_pack("{s:s, s:i, s:i, s:s, s:f, s:f, s:b, s:s, s:i, s:f, s:n}", "context", name, "repeat", (int)round,
-		      "threads", 1, "driver", "slicebench", "duration_s", 1.0, "tps", failed ? 0.0 : tps, "failed", failed,
-		      "unit", unit, "slot", (int)slot + 1, "started_at", 1.8e9 + (double)sim_steps_run, "vary_value");
+		      "threads", threads, "driver", "slicebench", "duration_s", 1.0, "tps", failed ? 0.0 : tps, "failed",
+		      failed, "unit", unit, "slot", (int)slot + 1, "started_at", 1.8e9 + (double)sim_steps_run, "vary_value");
 	if (failed) {
 		json_object_set_new(s, "reason", json_string("the server did not start (simulated)"));
 		return s;
@@ -102,8 +106,8 @@ static json_t *sim_step(const struct truth *t, const char *name, size_t c, unsig
 }
 
 /* A run directory at path: contexts names[0..n) (the first the baseline),
- * rounds from..to, each round's units in a random order (or fixed), TPS
- * drawn from t.  Written through results_put(), as run writes them. */
+ * rounds from..to, each round's units in the engine's order (or fixed),
+ * TPS drawn from t.  Written through results_put(), as run writes them. */
 void sim_write_rounds(const char *path, const char *const *names, size_t n, unsigned from, unsigned to,
 			 const struct truth *t, unsigned total_rounds)
 {
@@ -121,29 +125,36 @@ void sim_write_rounds(const char *path, const char *const *names, size_t n, unsi
 		json_decref(host);
 	}
 	if (from == 1) {
-		json_t *exp = json_pack("{s:s, s:[i], s:[], s:s, s:i}", "name", t->experiment ? t->experiment : "sim", "threads", 1, "contexts", "baseline",
-					names[0], "repeat", (int)total_rounds);
+		json_t *exp = json_pack("{s:s, s:[], s:[], s:s, s:i}", "name", t->experiment ? t->experiment : "sim",
+					"threads", "contexts", "baseline", names[0], "repeat", (int)total_rounds);
+
+		for (unsigned k = 0; k < MAX(t->n_threads, 1u); k++)
+			json_array_append_new(json_object_get(exp, "threads"), json_integer(1 << k));
 
 		for (size_t i = 0; i < n; i++)
 			json_array_append_new(json_object_get(exp, "contexts"), json_string(names[i]));
 		results_put(res, "experiment.json", exp);
 		json_decref(exp);
 	}
+	if (from == 1)
+		sim_order_seed = rng_next(&sim_gen);
 	for (unsigned round = from; round <= to; round++) {
 		for (size_t i = 0; i < n; i++)
 			order[i] = i;
+		/* The engine's orders, from a seed of the generator's. */
 		if (!t->fixed_order)
-			rng_shuffle(&sim_gen, order, n, sizeof(order[0]));
-		for (size_t slot = 0; slot < n; slot++) {
-			size_t c = order[slot];
-			json_t *s = sim_step(t, names[c], c, round, slot);
-			char file[160];
+			run_order_balanced(sim_order_seed, round, n, order);
+		for (size_t slot = 0; slot < n; slot++)
+			for (unsigned k = 0; k < MAX(t->n_threads, 1u); k++) {
+				size_t c = order[slot];
+				json_t *s = sim_step(t, names[c], c, round, slot, 1 << k);
+				char file[160];
 
-			snprintf(file, sizeof(file), "steps/%s-v1-r%u-t1.json", names[c], round);
-			if (results_put(res, file, s) < 0)
-				bail_out("results_put %s", file);
-			json_decref(s);
-		}
+				snprintf(file, sizeof(file), "steps/%s-v1-r%u-t%d.json", names[c], round, 1 << k);
+				if (results_put(res, file, s) < 0)
+					bail_out("results_put %s", file);
+				json_decref(s);
+			}
 	}
 	results_close(res);
 }
@@ -188,20 +199,9 @@ json_t *sim_json(const char *text)
 
 json_t *sim_report_json(const char *path)
 {
-	struct report_options o = { .format = REPORT_JSON };
-	_cleanup_free_ char *why = NULL, *text = NULL;
-	json_t *doc, *j;
-	size_t len = 0;
-	FILE *f;
+	_cleanup_free_ char *text = sim_report_text(path, REPORT_JSON);
+	json_t *j = json_loads(text, 0, NULL);
 
-	if (results_load(path, &doc, &why) < 0)
-		bail_out("results_load %s: %s", path, strempty(why));
-	f = open_memstream(&text, &len);
-	if (!f || report_render(doc, &o, f) < 0)
-		bail_out("report_render %s", path);
-	fclose(f);
-	json_decref(doc);
-	j = json_loads(text, 0, NULL);
 	if (!j)
 		bail_out("report's JSON does not parse");
 	return j;
@@ -269,6 +269,91 @@ void sim_record_init(struct explain_record *rec, size_t n)
 		snprintf(rec->labels[k], sizeof(rec->labels[k]), "f%zu", k);
 }
 
+
+/* ---- report's answers ---- */
+
+const char *const sim_quickstart[] = { "base", "service", "scope", "user" };
+
+double sim_flat_tps(const void *ctx, size_t cell)
+{
+	(void)ctx;
+	(void)cell;
+	return log(1000);
+}
+
+const json_t *sim_cell(const json_t *rep, size_t row, size_t col)
+{
+	return json_array_get(json_object_get(json_array_get(json_object_get(rep, "rows"), row), "cells"), col);
+}
+
+bool sim_any_significant(const json_t *rep)
+{
+	const json_t *row, *c;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(rep, "rows"), i, row)
+		json_array_foreach(json_object_get(row, "cells"), k, c)
+			if (json_is_true(json_object_get(c, "significant")))
+				return true;
+	return false;
+}
+
+char *sim_report_text(const char *path, int format)
+{
+	struct report_options o = { .format = (enum report_format)format };
+	_cleanup_free_ char *why = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	json_t *doc;
+	FILE *f;
+
+	if (results_load(path, &doc, &why) < 0)
+		bail_out("results_load %s: %s", path, strempty(why));
+	f = open_memstream(&text, &len);
+	if (!f || report_render(doc, &o, f) < 0)
+		bail_out("report_render %s", path);
+	fclose(f);
+	json_decref(doc);
+	return text;
+}
+
+json_t *sim_compare_json(const char *const *paths, size_t n)
+{
+	const char *labels[8];
+	struct report_options o = { .format = REPORT_JSON };
+	_cleanup_free_ char *why = NULL, *text = NULL;
+	json_t *docs[8] = {}, *j;
+	size_t len = 0;
+	FILE *f;
+
+	for (size_t i = 0; i < n && i < ELEMENTSOF(docs); i++) {
+		if (results_load(paths[i], &docs[i], &why) < 0)
+			bail_out("results_load %s: %s", paths[i], strempty(why));
+		labels[i] = strrchr(paths[i], '/') + 1;
+	}
+	f = open_memstream(&text, &len);
+	if (!f || compare_render(docs, labels, n, &o, f) < 0)
+		bail_out("compare_render");
+	fclose(f);
+	for (size_t i = 0; i < n; i++)
+		json_decref(docs[i]);
+	j = json_loads(text, 0, NULL);
+	if (!j)
+		bail_out("compare's JSON does not parse");
+	return j;
+}
+
+bool sim_any_differ(const json_t *cmp)
+{
+	const json_t *row, *d;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(json_object_get(cmp, "hosts"), "rows"), i, row)
+		json_array_foreach(json_object_get(row, "differ"), k, d)
+			if (json_is_true(json_object_get(d, "significant")))
+				return true;
+	return false;
+}
 
 void sim_explain_screen(const char *path, struct mixes *m, unsigned rounds, struct truth *t, struct explain_record *rec)
 {

@@ -43,6 +43,8 @@ struct truth {
 				 * the sigma; 0: normal */
 	size_t seconds;		/* each step's per-second TPS (intervals_tps), so many; 0: none */
 	double within;		/* their CV (AR(1), each start its own about this); 0: none */
+	double first_ratio;	/* the first unit of every round runs at this ratio of its TPS (a cold host); 0: 1 */
+	unsigned n_threads;	/* each unit runs 1, 2, 4, .. threads, so many; 0: 1 */
 	/* Whether the start of cell in round fails (written as run writes a
 	 * failed step: failed, its reason, 0 TPS); NULL: none fails. */
 	bool (*fails)(const struct truth *t, size_t cell, unsigned round);
@@ -55,8 +57,9 @@ struct truth {
 void sim_seconds(double tps, const struct truth *t, double *x);
 
 /* A run directory at path: contexts names[0..n) (the first the baseline),
- * rounds from..to, each round's units in a random order (or fixed), TPS
- * drawn from t.  Written through results_put(), as run writes them. */
+ * rounds from..to, each round's units in the engine's balanced order
+ * (run/order.h) from a seed of the generator's (or fixed), TPS drawn from
+ * t.  Written through results_put(), as run writes them. */
 void sim_write_rounds(const char *path, const char *const *names, size_t n, unsigned from, unsigned to,
 		      const struct truth *t, unsigned total_rounds);
 
@@ -112,3 +115,26 @@ void sim_explain_holdout(const char *path, unsigned set, struct mixes *m, unsign
  * free()). */
 enum sim_form { SIM_TEXT, SIM_JSON, SIM_HTML };
 char *sim_explanation(const char *path, enum sim_form form);
+
+/* ---- report's answers ---- */
+
+/* The quickstart's shape: a baseline and 3 contexts, each unit at 1, 2
+ * and 4 threads (set n_threads to SIM_QUICKSTART_THREADS). */
+extern const char *const sim_quickstart[];
+#define SIM_QUICKSTART_CONTEXTS 4
+#define SIM_QUICKSTART_THREADS 3
+/* Every cell at 1000 TPS: an A/A truth's log_tps. */
+double sim_flat_tps(const void *ctx, size_t cell);
+
+/* Whether any cell of any row of report's JSON is called significant
+ * against its baseline: a false "significant" of the table's family. */
+bool sim_any_significant(const json_t *rep);
+/* The cell of report's JSON at row (thread count) and column; NULL: none. */
+const json_t *sim_cell(const json_t *rep, size_t row, size_t col);
+/* report's output of the run directory at path in format (to free()). */
+char *sim_report_text(const char *path, int format);
+/* compare's JSON of the run directories paths[0..n), labelled by their
+ * last component (to json_decref()). */
+json_t *sim_compare_json(const char *const *paths, size_t n);
+/* Whether any row of compare's JSON says the hosts differ. */
+bool sim_any_differ(const json_t *cmp);

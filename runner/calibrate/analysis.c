@@ -1,6 +1,8 @@
 /* The A/A test's analysis (calibrate/calibrate.h): the steps of the
  * document of record as observations of the one model, fitted once to
- * every round for sigma and once per group of rounds for the tests. */
+ * every round for sigma (its interval from the rounds' differences,
+ * robust to heavy tails), and each group of rounds judged by the report's
+ * own verdicts. */
 #include <math.h>
 
 #include "calibrate/calibrate.h"
@@ -44,43 +46,64 @@ static int observations(const json_t *doc, const char *a, const char *b, struct 
 	return 0;
 }
 
-/* The model's test of b against a in the rounds [first, first + k): 1
- * significant, 0 not, -EDOM no interval (a side without starts, or no
- * residual degrees of freedom), -ENOMEM. */
-static int group_test(const struct block_obs *obs, size_t n, size_t first, size_t k, double level)
+/* The document of record of the rounds [first, first + k) of doc,
+ * renumbered from 1: a run of the file's repeat as report reads it. */
+static json_t *group_document(const json_t *doc, const char *a, const char *b, size_t first, size_t k)
 {
-	_cleanup_free_ struct block_obs *g = calloc(n + 1, sizeof(*g));
-	struct block_fit fit = {};
-	struct stats_ratio ratio;
-	size_t m = 0;
-	int r;
+	json_t *sub = json_pack("{s:O?, s:{s:s, s:s, s:[s, s], s:O?}, s:[]}", "format_version",
+				json_object_get(doc, "format_version"), "experiment", "name", "calibrate", "baseline", a,
+				"contexts", a, b, "threads", json_object_get(json_object_get(doc, "experiment"), "threads"),
+				"steps");
+	const json_t *st;
+	size_t i;
 
-	if (!g)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		if (obs[i].block >= first && obs[i].block < first + k) {
-			g[m] = obs[i];
-			g[m++].block -= first;
+	json_array_foreach(json_object_get(doc, "steps"), i, st) {
+		json_int_t round = json_integer_value(json_object_get(st, "repeat"));
+		json_t *copy;
+
+		if (!sub || round < (json_int_t)first + 1 || round > (json_int_t)(first + k))
+			continue;
+		copy = json_deep_copy(st);
+		if (!copy || json_object_set_new(copy, "repeat", json_integer(round - (json_int_t)first)) < 0 ||
+		    json_array_append_new(json_object_get(sub, "steps"), copy) < 0) {
+			json_decref(sub);
+			sub = NULL;
 		}
-	r = block_fit(g, m, 2, k, &fit);
-	if (r == -ENOMEM)
-		return r;
-	if (r < 0)
-		return -EDOM;
-	r = block_ratio(&fit, 1, 0, level, &ratio);
-	block_fit_done(&fit);
-	if (r < 0 || ratio.verdict == STATS_TOO_FEW || ratio.verdict == STATS_NO_SPREAD)
-		return -EDOM;
-	return ratio.verdict == STATS_SIGNIFICANT;
+	}
+	return sub;
 }
 
-/* The groups' tests and their rate. */
-static int count_false_positives(const struct block_obs *obs, size_t n, struct calibrate_result *res)
+/* The test of b against a in the rounds [first, first + k), through the
+ * report's own model and verdicts (report_comparisons()), as a run of the
+ * file would be judged: 1 significant, 0 not, -EDOM no interval, -ENOMEM. */
+static int group_test(const json_t *doc, const char *a, const char *b, size_t first, size_t k, double level)
+{
+	_cleanup_free_ struct report_comparison *list = NULL;
+	json_t *sub = group_document(doc, a, b, first, k);
+	size_t n = 0;
+	int r = sub ? report_comparisons(sub, level, &list, &n) : -ENOMEM;
+
+	json_decref(sub);
+	if (r == -ENOMEM)
+		return r;
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		if (streq(list[i].context, b)) {
+			const struct stats_ratio *v = &list[i].r;
+
+			if (v->verdict == STATS_TOO_FEW || v->verdict == STATS_NO_SPREAD || isnan(v->ratio))
+				return -EDOM;
+			return v->verdict == STATS_SIGNIFICANT;
+		}
+	return -EDOM;
+}
+
+/* The groups' tests, and their rate where they are enough to bound it. */
+static int count_false_positives(const json_t *doc, const char *a, const char *b, struct calibrate_result *res)
 {
 	int r;
 
 	for (size_t first = 0; first + res->group_rounds <= res->rounds; first += res->group_rounds) {
-		r = group_test(obs, n, first, res->group_rounds, res->level);
+		r = group_test(doc, a, b, first, res->group_rounds, res->level);
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0)
@@ -88,8 +111,33 @@ static int count_false_positives(const struct block_obs *obs, size_t n, struct c
 		res->groups++;
 		res->false_positives += (unsigned)r;
 	}
-	stats_wilson(res->false_positives, res->groups, res->level, &res->fp_lo, &res->fp_hi);
+	if (res->groups >= CALIBRATE_FP_TESTS_MIN)
+		stats_wilson(res->false_positives, res->groups, res->level, &res->fp_lo, &res->fp_hi);
 	return 0;
+}
+
+/* sigma between starts and its interval from the rounds' differences
+ * between the twins, d = ln a - ln b: sigma is SD(d) / sqrt(2), the
+ * block model's for two cells, and its interval Bonett's, which holds
+ * under heavy tails. */
+static void sigma_of(const struct block_obs *obs, size_t n, struct calibrate_result *res)
+{
+	_cleanup_free_ double *a = calloc(res->rounds + 1, sizeof(double)), *b = calloc(res->rounds + 1, sizeof(double)),
+			      *d = calloc(res->rounds + 1, sizeof(double));
+	size_t m = 0;
+
+	if (!a || !b || !d)
+		return;
+	for (size_t r = 0; r < res->rounds; r++)
+		a[r] = b[r] = NAN;
+	for (size_t i = 0; i < n; i++)
+		*(obs[i].cell == 0 ? &a[obs[i].block] : &b[obs[i].block]) = obs[i].y;
+	for (size_t r = 0; r < res->rounds; r++)
+		if (!isnan(a[r]) && !isnan(b[r]))
+			d[m++] = a[r] - b[r];
+	stats_sd_interval_robust(d, m, res->level, &res->sigma_lo, &res->sigma_hi);
+	res->sigma_lo /= M_SQRT2;
+	res->sigma_hi /= M_SQRT2;
 }
 
 int calibrate_analyse(const json_t *doc, const char *a, const char *b, unsigned group_rounds, double level,
@@ -113,10 +161,10 @@ int calibrate_analyse(const json_t *doc, const char *a, const char *b, unsigned 
 	if (r >= 0 && fit.df > 0) {
 		res.sigma = block_sigma(&fit);
 		res.df = fit.df;
-		stats_sigma_interval(res.sigma, res.df, level, &res.sigma_lo, &res.sigma_hi);
+		sigma_of(obs, n, &res);
 	}
 	block_fit_done(&fit);
-	r = count_false_positives(obs, n, &res);
+	r = count_false_positives(doc, a, b, &res);
 	if (r < 0)
 		return r;
 	*ret = res;

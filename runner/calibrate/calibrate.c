@@ -132,10 +132,13 @@ static void print_plan(const struct calibrator *c)
 	       c->file.name, c->args.context, c->twin, context_kind_to_string(c->file.contexts[c->ic].kind),
 	       c->args.threads, c->args.threads == 1 ? "" : "s", c->args.pairs, (double)c->args.duration_ns / 1e9,
 	       (double)c->aa.warmup_ns / 1e9, plan.estimate_s / 60 + 0.5);
-	printf("the A/A tests: %u groups of %u rounds (%s's repeat), in each the model's test of %s against %s at "
-	       "%g%%\n",
+	printf("the A/A tests: %u groups of %u rounds (%s's repeat), in each the report's verdict of %s against %s at "
+	       "%g%%%s\n",
 	       c->args.pairs / c->group_rounds, c->group_rounds, c->file.name, c->twin, c->args.context,
-	       100 * c->args.confidence);
+	       100 * c->args.confidence,
+	       c->args.pairs / c->group_rounds < CALIBRATE_FP_TESTS_MIN ? "; too few for a false-positive rate, which "
+									   "takes 150 tests"
+									 : "");
 }
 
 /* The run's TPS table, then the analysis of its rounds. */
@@ -153,37 +156,62 @@ static void finished(void *userdata, const json_t *doc, const char *dir _unused_
 	c->analysed = r >= 0;
 }
 
+/* The ratios of a run of the file's report table: each column but the
+ * baseline's, at each vary value and thread count. */
+static size_t file_family(const struct calibrator *c)
+{
+	size_t values = experiment_n_values(&c->file);
+
+	return c->file.n_threads * (c->file_cells > values ? c->file_cells - values : 1);
+}
+
 /* What the file's repeats can tell from noise at this sigma: a
- * comparison of two of its columns, file_repeat starts a side. */
+ * comparison of two of its columns, file_repeat starts a side, at the
+ * level of the first Holm step of its report's table. */
 static double file_mde(const struct calibrator *c, double *ret_df)
 {
-	return stats_design_mde(c->res.sigma, c->file_cells, c->file_repeat, c->args.confidence, ret_df);
+	return stats_design_mde(c->res.sigma, c->file_cells, c->file_repeat, c->file.n_threads, file_family(c),
+				c->args.confidence, ret_df);
+}
+
+/* The A/A tests' count, and their rate only where enough of them bound
+ * it. */
+static void print_false_positives(const struct calibrator *c)
+{
+	const struct calibrate_result *s = &c->res;
+
+	printf("A/A tests: %u of %u runs of %u rounds, each judged by the report's own model, called a difference "
+	       "significant at %g%%",
+	       s->false_positives, s->groups, s->group_rounds, 100 * s->level);
+	if (isnan(s->fp_lo))
+		printf("; too few to bound a false-positive rate, which is stated from %d tests (--pairs %u): 20 "
+		       "cannot tell 5%% from 20%%\n",
+		       CALIBRATE_FP_TESTS_MIN, CALIBRATE_FP_TESTS_MIN * s->group_rounds);
+	else
+		printf(": a false-positive rate of %.1f%% (%.1f-%.1f%%), where %.0f%% is expected\n",
+		       100.0 * s->false_positives / s->groups, 100 * s->fp_lo, 100 * s->fp_hi, 100 * (1 - s->level));
 }
 
 static void print_result(const struct calibrator *c)
 {
 	const struct calibrate_result *s = &c->res;
-	double df, mde = file_mde(c, &df), rate = s->groups ? (double)s->false_positives / s->groups : NAN;
+	double df, mde = file_mde(c, &df);
 
-	printf("\nsigma between starts: %.1f%% (%.1f-%.1f%% at %g%%), of ln TPS from the model (cell + round), "
-	       "%zu starts in %u rounds, %.0f degrees of freedom\n",
+	printf("\nsigma between starts: %.1f%% (%.1f-%.1f%% at %g%%), Bonett's interval, which holds under heavy tails; "
+	       "of ln TPS from the model (cell + round), %zu starts in %u rounds, %.0f degrees of freedom\n",
 	       100 * s->sigma, 100 * s->sigma_lo, 100 * s->sigma_hi, 100 * s->level, s->n_starts - s->n_failed, s->rounds,
 	       s->df);
-	printf("false positives: %u of %u A/A tests of %u rounds called a difference significant at %g%%: %.0f%% "
-	       "(%.0f-%.0f%%), where %.0f%% is expected\n",
-	       s->false_positives, s->groups, s->group_rounds, 100 * s->level, 100 * rate, 100 * s->fp_lo,
-	       100 * s->fp_hi, 100 * (1 - s->level));
-	printf("smallest gap: with %u repeats a side (%zu columns of %s, %.0f degrees of freedom), %.2fx at %.0f%% "
-	       "power\n",
-	       c->file_repeat, c->file_cells, c->file.name, df, mde, 100 * STATS_POWER);
+	print_false_positives(c);
+	printf("smallest gap: with %u repeats a side (%zu columns of %s at %zu thread count%s, %.1f degrees of freedom), "
+	       "%.2fx at %.0f%% power, at the level of the first Holm step of the %zu ratios of its report's table\n",
+	       c->file_repeat, c->file_cells, c->file.name, c->file.n_threads, c->file.n_threads == 1 ? "" : "s", df, mde,
+	       100 * STATS_POWER, file_family(c));
 	if (s->n_failed)
 		printf("%zu of %zu starts failed and are left out\n", s->n_failed, s->n_starts);
-	printf("\nthis host: sigma %.1f%% (%.1f-%.1f%%) between starts of %s at %ld thread%s; %u of %u A/A tests at %g%% "
-	       "called significant (%.0f%%, %.0f-%.0f%%); with %u repeats a side a gap under %.2fx cannot be told from "
-	       "noise\n",
+	printf("\nthis host: sigma %.1f%% (%.1f-%.1f%%) between starts of %s at %ld thread%s; with %u repeats a gap under "
+	       "%.2fx cannot be told from noise\n",
 	       100 * s->sigma, 100 * s->sigma_lo, 100 * s->sigma_hi, c->args.context, c->args.threads,
-	       c->args.threads == 1 ? "" : "s", s->false_positives, s->groups, 100 * s->level, 100 * rate,
-	       100 * s->fp_lo, 100 * s->fp_hi, c->file_repeat, mde);
+	       c->args.threads == 1 ? "" : "s", c->file_repeat, mde);
 }
 
 /* STATE/calibration.json from the analysis. */
@@ -193,11 +221,13 @@ static int store(const struct calibrator *c)
 	struct calibration cal = { .threads = c->args.threads, .duration_s = (double)c->args.duration_ns / 1e9,
 				   .pairs = c->args.pairs, .level = s->level, .sigma = s->sigma, .sigma_lo = s->sigma_lo,
 				   .sigma_hi = s->sigma_hi, .df = s->df, .group_rounds = s->group_rounds,
-				   .groups = s->groups, .false_positives = s->false_positives, .fp_lo = s->fp_lo,
-				   .fp_hi = s->fp_hi };
+				   .groups = s->groups, .false_positives = s->false_positives };
 	time_t now = time(NULL);
 	int r;
 
+	/* The record keeps the tests' count and its interval however few;
+	 * only the printout's claim of a rate waits for enough of them. */
+	stats_wilson(s->false_positives, s->groups, s->level, &cal.fp_lo, &cal.fp_hi);
 	strftime(cal.date, sizeof(cal.date), "%Y-%m-%d %H:%M UTC", gmtime(&now));
 	r = snprintf_whole(cal.experiment, sizeof(cal.experiment), "%s", c->file.name);
 	if (r >= 0)
@@ -210,8 +240,10 @@ static int store(const struct calibrator *c)
 		return log_error("calibrate: too few rounds succeeded for a sigma and a test: nothing stored"), -EIO;
 	if (r < 0)
 		return log_error_errno(r, "calibrate: cannot write %s/" CALIBRATION_FILE ": %m", c->state_dir);
-	printf("stored in %s/" CALIBRATION_FILE ": run's and explain's plans quote it on this host at %ld thread%s\n",
-	       c->state_dir, c->args.threads, c->args.threads == 1 ? "" : "s");
+	printf("stored in %s/" CALIBRATION_FILE ": what it feeds, on this host at %ld thread%s: the smallest gap that run "
+	       "--dry-run's and explain's plans print (their sigma, in place of an assumed %.0f%%), and the line report "
+	       "adds under an n.s. verdict; no verdict takes it, each run judges by its own starts\n",
+	       c->state_dir, c->args.threads, c->args.threads == 1 ? "" : "s", 100 * CALIBRATION_ASSUMED_SIGMA);
 	return 0;
 }
 

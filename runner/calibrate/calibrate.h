@@ -1,17 +1,17 @@
 /* slicebench calibrate: an A/A test of this host.  One context of an
  * experiment runs under two names, CONTEXT and CONTEXT-twin, once each in
- * every round, the order within each round drawn afresh (the run engine's
+ * every round, each round's order balanced (the run engine's
  * rounds), for --pairs rounds.  Nothing differs between the two, so that:
  * - the one model (stats/block.h: log TPS ~ cell + round) fitted to every
- *   round gives this host's sigma between starts, with its interval from
- *   the chi-square distribution;
+ *   round gives this host's sigma between starts, with Bonett's interval
+ *   from the rounds' differences, which holds under heavy tails;
  * - the rounds cut into consecutive groups of the file's repeat rounds
- *   (at least 2), each group the size of one run of the file, and the
- *   model's test of A against A' run in each, count the A/A tests that
- *   call a difference "significant": the false-positive rate, with its
- *   Wilson interval, to be set beside the nominal 1 - confidence;
- * - stats_mde() at this sigma says what gap the file's repeats can tell
- *   from noise with 80% power.
+ *   (at least 2), each group the size of one run of the file and judged
+ *   by the report's own model and verdicts, count the A/A tests that call
+ *   a difference "significant": the false-positive rate, with its Wilson
+ *   interval, stated only from CALIBRATE_FP_TESTS_MIN tests or more;
+ * - stats_design_mde() at this sigma says what gap a run of the file can
+ *   tell from noise with 80% power at its report's Holm level.
  * The result goes to STATE/calibration.json (host/calibration.h), which
  * run's and explain's plans quote; the results directory is a normal one
  * (report DIR reads it). */
@@ -24,6 +24,10 @@
 #include <jansson.h>
 
 #define CALIBRATE_PAIRS_MIN 10
+/* The fewest A/A tests a false-positive rate is stated from: at 150 a 5%
+ * rate's Wilson interval is 2.7-9.3%, where 20 tests gave 1-24% and could
+ * not tell 5% from 20%. */
+#define CALIBRATE_FP_TESTS_MIN 150
 #define CALIBRATE_PAIRS_MAX 1000
 #define CALIBRATE_TWIN_SUFFIX "-twin"
 
@@ -50,7 +54,7 @@ struct calibrate_result {
 	unsigned rounds;	   /* the highest round with a step */
 	double sigma, sigma_lo, sigma_hi, df; /* of ln TPS, from every round; NAN: too few */
 	unsigned group_rounds, groups, false_positives; /* groups: those whose test had an interval */
-	double fp_lo, fp_hi;			       /* Wilson's, at level; NAN: no group */
+	double fp_lo, fp_hi; /* Wilson's, at level; NAN: fewer than CALIBRATE_FP_TESTS_MIN tests */
 	double level;
 };
 

@@ -34,14 +34,16 @@ const struct cli_verb cli_calibrate = {
 	.usage = (const char *const[]){ "[EXPERIMENT] CONTEXT [--pairs N] [--duration D] [--threads N] [--out DIR]",
 					"[EXPERIMENT] CONTEXT [--confidence 95] [--seed N] [--dry-run]", NULL },
 	.about = "An A/A test of this host: the experiment's context (of quickstart when no experiment is\n"
-		 "named) runs under two names, CONTEXT and CONTEXT-twin, once each in every round, in an order\n"
-		 "drawn afresh for each round.  The one model of log TPS, cell + round, gives the host's sigma\n"
-		 "between starts with its chi-square interval; the rounds cut into groups of the file's repeat\n"
-		 "(at least 2), each tested as a run of the file is, count the A/A tests that call a difference\n"
-		 "significant (the false-positive rate, Wilson's interval, beside the nominal 1 - confidence);\n"
-		 "and at this sigma the smallest gap the file's repeats detect with 80% power.  The result is\n"
-		 "kept in STATE/calibration.json with the host's name, kernel and CPU, and run's and explain's\n"
-		 "plans quote it on this host at that thread count.  report DIR reads the results directory.",
+		 "named) runs under two names, CONTEXT and CONTEXT-twin, once each in every round, in a balanced\n"
+		 "order.  The one model of log TPS, cell + round, gives the host's sigma between starts with\n"
+		 "Bonett's interval, which holds under heavy tails; the rounds cut into groups of the file's\n"
+		 "repeat (at least 2), each judged by the report's own verdict as a run of the file is, count\n"
+		 "the A/A tests that call a difference significant, a false-positive rate stated only from 150\n"
+		 "tests or more; and at this sigma the smallest gap a run of the file detects with 80% power at\n"
+		 "its report's Holm level.  The result is kept in STATE/calibration.json with the host's name,\n"
+		 "kernel and CPU; it feeds the smallest gap of run --dry-run's and explain's plans on this host\n"
+		 "at that thread count, and report's line under an n.s. verdict.  report DIR reads the results\n"
+		 "directory.",
 	.options = (const struct cli_option *const[]){ &opt_pairs, &opt_duration, &opt_threads, &opt_out,
 						       CLI_CONFIDENCE_OPTION(struct calibrate_cli, a.confidence),
 						       CLI_ORDER_OPTION(struct calibrate_cli, a.order),

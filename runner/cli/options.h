@@ -84,8 +84,8 @@ void cli_option_print_values(const struct cli_option *o, FILE *f);
 #define CLI_ORDER_OPTION(args_type, field)                                                                               \
 	(&(const struct cli_option){ .name = "order", .arg = "random|fixed", .type = CLI_WORD, .words = run_order_words, \
 				     .offset = offsetof(args_type, field),                                              \
-				     .help = "the units of a round in an order drawn afresh for each round (random), or "   \
-					     "in the file's order every round (fixed)" })
+				     .help = "the units of a round in a balanced order, each round a row of a Williams "    \
+					     "square drawn from the seed (random), or in the file's order every round (fixed)" })
 #define CLI_SEED_OPTION(args_type, field)                                                                                \
 	(&(const struct cli_option){ .name = "seed", .arg = "N", .type = CLI_SEED, .offset = offsetof(args_type, field), \
 				     .help = "the seed of the rounds' orders (one is drawn, and recorded in "             \

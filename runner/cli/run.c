@@ -64,8 +64,8 @@ const struct cli_verb cli_run = {
 					"NAME|PATH [--confidence 95] [--until 5%] [--budget 30m] [--order random|fixed] [--seed N]",
 					NULL },
 	.about = "Runs a named experiment (slicebench list) or an experiment file in rounds: each round runs\n"
-		 "every context x vary value once, with a fresh server, in an order drawn afresh for that round\n"
-		 "(the seed and the orders in schedule.json), and each thread count a step, recorded as it\n"
+		 "every context x vary value once, with a fresh server, in a balanced order (a row of a Williams\n"
+		 "square; the seed and the orders in schedule.json), and each thread count a step, recorded as it\n"
 		 "finishes.  With repeat = auto, a pilot of 3 rounds, then as many rounds as its spread says\n"
 		 "the target needs (Stein's two-stage rule), within repeat-max and --budget.",
 	.options = (const struct cli_option *const[]){ &opt_out, &opt_resume, &opt_only, &opt_dry_run,
@@ -263,7 +263,7 @@ static void plan_print(const struct run_plan *p)
 	printf("threads:");
 	for (size_t i = 0; i < e->n_threads; i++)
 		printf(" %ld", e->threads[i]);
-	printf("\nunits, round by round (each round runs them in an order drawn afresh, unless --order fixed):\n");
+	printf("\nunits, round by round (each round runs them in a balanced order, unless --order fixed):\n");
 	for (unsigned r = 1; r <= e->repeat && (e->vary_modes & VARY_RESTART); r++)
 		for (size_t v = 0; v < experiment_n_values(e); v++)
 			for (size_t c = 0; c < e->n_contexts; c++)
@@ -286,7 +286,7 @@ static void power_print(const struct run_plan *p, double level)
 	struct server_config cfg = {};
 	char source[320] = "";
 	unsigned repeat = e->repeat_auto ? RUN_AUTO_PILOT : e->repeat;
-	size_t cells = 0, t = 0;
+	size_t cells = 0, t = 0, family;
 	double sigma, df, mde;
 
 	for (size_t c = 0; c < e->n_contexts; c++)
@@ -298,11 +298,15 @@ static void power_print(const struct run_plan *p, double level)
 		t++;
 	if (t == e->n_threads)
 		(void)calibration_sigma_for_plan(cfg.state_dir, e->threads[t = 0], &sigma, source, sizeof(source));
-	mde = stats_design_mde(sigma, cells, repeat, level, &df);
-	printf("at a spread of %.1f%% between starts at %ld thread%s (%s), %u repeat%s of %zu columns (%.0f degrees of "
-	       "freedom) tell a gap of %.2fx from noise with %.0f%% power\n",
+	/* The report's table: each column but the baseline's at each vary
+	 * value and thread count, Holm's first step the level of an n.s. */
+	family = e->n_threads * (cells > experiment_n_values(e) ? cells - experiment_n_values(e) : 1);
+	mde = stats_design_mde(sigma, cells, repeat, e->n_threads, family, level, &df);
+	printf("at a spread of %.1f%% between starts at %ld thread%s (%s), %u repeat%s of %zu columns (%.1f degrees of "
+	       "freedom) tell a gap of %.2fx from noise with %.0f%% power (noncentral t, at the level of the first Holm "
+	       "step of the %zu ratios of the report's table)\n",
 	       100 * sigma, e->threads[t], e->threads[t] == 1 ? "" : "s", source, repeat, repeat == 1 ? "" : "s", cells,
-	       df, mde, 100 * STATS_POWER);
+	       df, mde, 100 * STATS_POWER, family);
 }
 
 /* "45s" under two minutes, else "2.5 min". */

@@ -7,7 +7,6 @@
 #include "explain/analysis.h"
 #include "report/judge/judge.h"
 #include "stats/figure.h"
-#include "common/rng.h"
 #include "common/util.h"
 
 /* The cells of a fit: the masks of its mixes, in the order of the
@@ -16,10 +15,21 @@ struct cells {
 	struct design d;
 };
 
+/* The variance groups: A and B are real contexts (a service held to a
+ * quota, a shell), noisier or quieter than the hybrids between them, so
+ * each its own sigma and the mixes one. */
+enum {
+	GROUP_MIXES,
+	GROUP_A,
+	GROUP_B,
+};
+
 /* The stages' starts as observations, each stage's rounds blocks of their
- * own; *ret (to free()) holds *ret_n, *ret_blocks the blocks. */
-static int observations(const struct stage *const *st, size_t n_st, struct cells *cells, struct block_obs **ret,
-			size_t *ret_n, size_t *ret_blocks)
+ * own, A (mask a) and B their own variance groups, the first unit of a
+ * round its position term; *ret (to free()) holds *ret_n, *ret_blocks the
+ * blocks. */
+static int observations(const struct stage *const *st, size_t n_st, unsigned a, struct cells *cells,
+			struct block_obs **ret, size_t *ret_n, size_t *ret_blocks)
 {
 	size_t n = 0, cap = 0, offset = 0;
 	struct block_obs *obs;
@@ -41,7 +51,9 @@ static int observations(const struct stage *const *st, size_t n_st, struct cells
 
 			for (size_t r = 0; c >= 0 && !m->too_many_failed && r < m->n; r++)
 				obs[n++] = (struct block_obs){ .cell = (size_t)c, .block = offset + m->round[r] - 1,
-							       .y = log(m->tps[r]) };
+							       .y = log(m->tps[r]),
+							       .group = m->mask == a ? GROUP_A : m->mask == 0 ? GROUP_B : GROUP_MIXES,
+							       .first = m->slot[r] == 1 };
 		}
 	*ret = obs;
 	*ret_n = n;
@@ -49,11 +61,11 @@ static int observations(const struct stage *const *st, size_t n_st, struct cells
 	return 0;
 }
 
-static int fit_stages(const struct stage *const *st, size_t n_st, struct cells *cells, struct block_fit *ret)
+static int fit_stages(const struct stage *const *st, size_t n_st, unsigned a, struct cells *cells, struct block_fit *ret)
 {
 	_cleanup_free_ struct block_obs *obs = NULL;
 	size_t n, blocks;
-	int r = observations(st, n_st, cells, &obs, &n, &blocks);
+	int r = observations(st, n_st, a, cells, &obs, &n, &blocks);
 
 	return r < 0 ? r : block_fit(obs, n, cells->d.n, MAX(blocks, 1), ret);
 }
@@ -176,7 +188,7 @@ static int explain_gap(const struct analysis_inputs *in, struct explanation *x)
 	st[n++] = in->screen;
 	if (in->confirm)
 		st[n++] = in->confirm;
-	r = fit_stages(st, n, &c, &f);
+	r = fit_stages(st, n, a_mask(in), &c, &f);
 	if (r < 0)
 		return r;
 	ia = design_index(&c.d, a_mask(in));
@@ -245,76 +257,6 @@ static int explain_screen(const struct analysis_inputs *in, const struct block_f
 	return 0;
 }
 
-/* The shares' point estimates of the screen resampled by rounds, the
- * resample made in b (the caller's: a stage is too large for the stack). */
-static void bootstrap_once(const struct analysis_inputs *in, const struct stage *s, struct rng *g, struct stage *b,
-			   double *ret)
-{
-	unsigned pick[STAGE_STARTS_MAX];
-	struct cells c;
-	struct block_fit f;
-	double den[DESIGN_MIXES_MAX], num[DESIGN_MIXES_MAX], d, se, nv;
-	const struct stage *one[] = { b };
-
-	for (unsigned r = 0; r < s->n_rounds; r++)
-		pick[r] = (unsigned)rng_below(g, s->n_rounds) + 1;
-	*b = (struct stage){ .n_mix = s->n_mix, .n_rounds = s->n_rounds };
-	for (size_t i = 0; i < s->n_mix; i++) {
-		b->mix[i].mask = s->mix[i].mask;
-		b->mix[i].too_many_failed = s->mix[i].too_many_failed;
-		for (unsigned r = 0; r < s->n_rounds; r++)
-			for (size_t j = 0; j < s->mix[i].n && b->mix[i].n < STAGE_STARTS_MAX; j++)
-				if (s->mix[i].round[j] == pick[r]) {
-					b->mix[i].tps[b->mix[i].n] = s->mix[i].tps[j];
-					b->mix[i].round[b->mix[i].n++] = r + 1;
-				}
-	}
-	for (size_t k = 0; k < FACTORS_MAX; k++)
-		ret[k] = NAN;
-	if (fit_stages(one, 1, &c, &f) < 0)
-		return;
-	if (gap_weights(in, &c, den) && block_contrast(&f, den, &d, &se) >= 0 && d != 0)
-		for (size_t k = 0; k < in->n_factors; k++)
-			if ((in->screen_factors >> k) & 1 && shapley_weights(&c, in->screen_factors, k, num) &&
-			    block_contrast(&f, num, &nv, &se) >= 0)
-				ret[k] = nv / d;
-	block_fit_done(&f);
-}
-
-/* Percentile intervals of the shares over ANALYSIS_BOOTSTRAP resamples of
- * the screen's rounds; NAN with fewer than 5 rounds, too coarse a
- * resampling to say anything. */
-static int explain_bootstrap(const struct analysis_inputs *in, struct explanation *x)
-{
-	_cleanup_free_ double *draws = malloc(ANALYSIS_BOOTSTRAP * FACTORS_MAX * sizeof(double));
-	_cleanup_free_ struct stage *scratch = malloc(sizeof(*scratch));
-	double col[ANALYSIS_BOOTSTRAP];
-	struct rng g = rng_seeded(in->seed, 0);
-	double alpha = 1 - in->level;
-
-	for (size_t k = 0; k < FACTORS_MAX; k++)
-		x->boot_lo[k] = x->boot_hi[k] = NAN;
-	if (in->screen->n_rounds < 5)
-		return 0;
-	if (!draws || !scratch)
-		return -ENOMEM;
-	for (size_t b = 0; b < ANALYSIS_BOOTSTRAP; b++)
-		bootstrap_once(in, in->screen, &g, scratch, draws + b * FACTORS_MAX);
-	for (size_t k = 0; k < in->n_factors; k++) {
-		size_t n = 0;
-
-		for (size_t b = 0; b < ANALYSIS_BOOTSTRAP; b++)
-			if (!isnan(draws[b * FACTORS_MAX + k]))
-				col[n++] = draws[b * FACTORS_MAX + k];
-		if (n < ANALYSIS_BOOTSTRAP / 2)
-			continue;
-		qsort(col, n, sizeof(double), stats_cmp_double);
-		x->boot_lo[k] = col[(size_t)floor(alpha / 2 * (double)(n - 1))];
-		x->boot_hi[k] = col[(size_t)ceil((1 - alpha / 2) * (double)(n - 1))];
-	}
-	return 0;
-}
-
 /* The fraction's main effects, as shares of its own gap. */
 static int explain_fraction(const struct analysis_inputs *in, struct explanation *x)
 {
@@ -322,7 +264,7 @@ static int explain_fraction(const struct analysis_inputs *in, struct explanation
 	double den[DESIGN_MIXES_MAX], w[DESIGN_MIXES_MAX], d, nv, se;
 	struct cells c;
 	struct block_fit f;
-	int r = fit_stages(one, 1, &c, &f);
+	int r = fit_stages(one, 1, a_mask(in), &c, &f);
 
 	if (r < 0)
 		return r;
@@ -437,7 +379,7 @@ static int explain_named(const struct analysis_inputs *in, const struct block_fi
 		x->named_gap = x->screen_gap;
 		return 0;
 	}
-	r = fit_stages(one, 1, &c, &f);
+	r = fit_stages(one, 1, a_mask(in), &c, &f);
 	if (r < 0)
 		return r;
 	x->named_share = share_of(&f, num, den, set_weights(&c, x->named, closure, num) && gap_weights(in, &c, den),
@@ -525,15 +467,13 @@ int analysis_explain(const struct analysis_inputs *in, struct explanation *ret)
 		r = explain_fraction(in, ret);
 	if (r < 0)
 		return r;
-	r = fit_stages(one, 1, &c, &f);
+	r = fit_stages(one, 1, a_mask(in), &c, &f);
 	if (r < 0)
 		return r;
 	r = explain_screen(in, &f, &c, ret);
 	if (r >= 0)
 		r = explain_named(in, &f, &c, ret);
 	block_fit_done(&f);
-	if (r >= 0)
-		r = explain_bootstrap(in, ret);
 	if (r >= 0)
 		explain_mechanism(in, ret);
 	return r;

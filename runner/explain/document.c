@@ -35,10 +35,9 @@ static json_t *factors_json(const struct explain_record *rec, const struct expla
 	json_t *a = json_array();
 
 	for (size_t k = 0; a && k < rec->n_factors; k++) {
-		json_t *f = json_pack("{s:s, s:I, s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "label", rec->labels[k], "position",
+		json_t *f = json_pack("{s:s, s:I, s:b, s:b, s:o, s:o, s:o}", "label", rec->labels[k], "position",
 				      (json_int_t)k, "proxy", rec->proxy[k], "shared_out", (x->factors >> k) & 1, "shapley",
-				      share_json(&x->shapley[k]), "alone", share_json(&x->alone[k]), "bootstrap_lo",
-				      num(x->boot_lo[k]), "bootstrap_hi", num(x->boot_hi[k]), "main_effect",
+				      share_json(&x->shapley[k]), "alone", share_json(&x->alone[k]), "main_effect",
 				      num(x->main_effect[k]));
 
 		if (!f || json_array_append_new(a, f) < 0) {

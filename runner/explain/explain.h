@@ -15,7 +15,7 @@ struct explain_args {
 	double confidence; /* the level of the gap's and the shares' intervals, 0.95 */
 	double width;	   /* the named share's interval the hold-out aims at, a fraction of the gap (0.20) */
 	int order;	   /* enum run_order */
-	uint64_t seed;	   /* of the rounds' orders and the bootstrap, with seed_given */
+	uint64_t seed;	   /* of the rounds' orders, with seed_given */
 	bool seed_given;
 	bool what_if;
 	bool verbose;	 /* each stage's report as it ends, not only the explanation */

@@ -202,8 +202,7 @@ static void page_withheld(FILE *out, const struct explain_record *rec, const str
 }
 
 /* A row per factor: its Shapley share with its interval, alone, the
- * bootstrap, the fraction's main effect; withheld without a significant
- * gap. */
+ * fraction's main effect; withheld without a significant gap. */
 static void page_shares(FILE *out, const struct explain_record *rec, const struct explanation *x)
 {
 	char a[32], b[32], c[32], d[32];
@@ -215,7 +214,7 @@ static void page_shares(FILE *out, const struct explain_record *rec, const struc
 	}
 	fputs("<h2 id=\"shares-h\">Each factor's share</h2>\n<div class=\"scroll\"><table class=\"sortable\" id=\"shares\">"
 	      "<thead><tr><th>factor</th><th class=\"l\">what</th><th>share</th><th>interval (Fieller, Holm)</th><th>alone</th>"
-	      "<th>alone's interval</th><th>bootstrap</th><th>main effect (fraction)</th></tr></thead><tbody>\n", out);
+	      "<th>alone's interval</th><th>main effect (fraction)</th></tr></thead><tbody>\n", out);
 	for (size_t k = 0; k < rec->n_factors; k++) {
 		bool in = (x->factors >> k) & 1;
 
@@ -227,10 +226,6 @@ static void page_shares(FILE *out, const struct explain_record *rec, const struc
 			in ? sentences_interval(&x->shapley[k], b, sizeof(b)) : GAP);
 		fprintf(out, "<td>%s</td><td>%s</td>", in ? pct(x->alone[k].share, c, sizeof(c)) : GAP,
 			in ? sentences_interval(&x->alone[k], d, sizeof(d)) : GAP);
-		if (isnan(x->boot_lo[k]))
-			fprintf(out, "<td>%s</td>", GAP);
-		else
-			fprintf(out, "<td>%s-%s</td>", pct(x->boot_lo[k], a, sizeof(a)), pct(x->boot_hi[k], b, sizeof(b)));
 		fprintf(out, "<td>%s</td></tr>\n", pct(x->main_effect[k], c, sizeof(c)));
 	}
 	fputs("</tbody></table></div>\n", out);

@@ -26,7 +26,7 @@ int reading_load(const char *dir, double level, double width, struct reading *rd
 		rd->labels[k] = rd->rec.labels[k];
 	rd->in = (struct analysis_inputs){
 		.n_factors = rd->rec.n_factors, .labels = rd->labels, .closure_is_a = rd->rec.closure_is_a,
-		.level = level ? level : rd->rec.level, .seed = rd->rec.seed,
+		.level = level ? level : rd->rec.level,
 		.fraction = rd->rec.stage[STAGE_FRACTION].present ? &rd->stage[STAGE_FRACTION] : NULL,
 		.screen = &rd->stage[STAGE_SCREEN], .screen_factors = rd->rec.stage[STAGE_SCREEN].factors,
 		.confirm = rd->rec.stage[STAGE_CONFIRM].present ? &rd->stage[STAGE_CONFIRM] : NULL,

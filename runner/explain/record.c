@@ -319,6 +319,7 @@ int explain_stage_load(const char *dir, enum explain_stage s, const struct expla
 			continue;
 		}
 		mx->tps[mx->n] = tps;
+		mx->slot[mx->n] = (unsigned)MAX(0, json_integer_value(json_object_get(st, "slot")));
 		mx->round[mx->n++] = (unsigned)round;
 	}
 	if (e >= 0)

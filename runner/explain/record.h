@@ -41,7 +41,7 @@ struct explain_record {
 	/* The allocators of A's and B's servers when a factor moves them
 	 * (factor_set.allocator_a); "": none moved. */
 	char allocator_a[32], allocator_b[32];
-	uint64_t seed; /* of the bootstrap */
+	uint64_t seed; /* of the rounds' orders */
 	struct stage_record stage[_STAGE_MAX];
 	char command[2048]; /* the command line that explains it again; "": not recorded (an older explain) */
 };

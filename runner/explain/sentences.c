@@ -131,21 +131,17 @@ static const char *gap_text(const struct stats_ratio *g, char *buf, size_t len)
 	return buf;
 }
 
-/* Each factor's share, its interval, what it moves alone, the bootstrap;
- * all of the screen's gap, which the caption gives. */
+/* Each factor's share, its interval, what it moves alone; all of the
+ * screen's gap, which the caption gives. */
 static void print_factors(const struct explain_record *rec, const struct analysis_inputs *in,
 			  const struct explanation *x, FILE *out)
 {
 	char iv[32], alone[32], share[32], gap[64];
 	size_t family = 0;
-	bool boot = false;
 
-	for (size_t k = 0; k < rec->n_factors; k++) {
+	for (size_t k = 0; k < rec->n_factors; k++)
 		family = MAX(family, x->shapley[k].family);
-		boot |= !isnan(x->boot_lo[k]);
-	}
-	fprintf(out, "%-40s %7s %-22s %7s %s\n", "factor", "share", "interval (Fieller)", "alone",
-		boot ? "bootstrap over rounds" : "");
+	fprintf(out, "%-40s %7s %-22s %7s\n", "factor", "share", "interval (Fieller)", "alone");
 	for (size_t k = 0; k < rec->n_factors; k++) {
 		if (!((x->factors >> k) & 1)) {
 			fprintf(out, "%-40s %7s (screened out: main effect %.0f%%)\n", rec->labels[k], "",
@@ -154,8 +150,6 @@ static void print_factors(const struct explain_record *rec, const struct analysi
 		}
 		fprintf(out, "%-40s %7s %-22s %7s", rec->labels[k], share_text(x->shapley[k].share, share, sizeof(share)),
 			sentences_interval(&x->shapley[k], iv, sizeof(iv)), share_text(x->alone[k].share, alone, sizeof(alone)));
-		if (!isnan(x->boot_lo[k]))
-			fprintf(out, " %.0f-%.0f%%", pct(x->boot_lo[k]), pct(x->boot_hi[k]));
 		fputc('\n', out);
 	}
 	fprintf(out, "%-40s %7s %s\n", rec->closure_is_a ? "all of them (A itself)" : "all of them (the closure)",
@@ -163,10 +157,9 @@ static void print_factors(const struct explain_record *rec, const struct analysi
 		rec->closure_is_a ? "" : sentences_interval(&x->closure, iv, sizeof(iv)));
 	fprintf(out, "(share: the factor's exact Shapley value, what it adds to log TPS averaged over every order of "
 		     "adding the factors to %s, of the screen's gap, %s at %s of %s in its %u round%s; %g%% intervals from "
-		     "the model, Holm-adjusted across the %zu factor%s with a share; alone: added to %s by itself%s)\n",
+		     "the model, Holm-adjusted across the %zu factor%s with a share; alone: added to %s by itself)\n",
 		rec->b, rec->a, gap_text(&x->screen_gap, gap, sizeof(gap)), rec->b, in->screen->n_rounds,
-		plural(in->screen->n_rounds), 100 * rec->level, family, plural((long)family), rec->b,
-		boot ? "; bootstrap: percentiles over the rounds resampled" : "");
+		plural(in->screen->n_rounds), 100 * rec->level, family, plural((long)family), rec->b);
 }
 
 /* The pairs' interactions, those claimed first. */

@@ -1,8 +1,10 @@
 /* Rounds: each measures every selected unit (a context at a vary value,
- * and each context's live unit) once, in an order drawn afresh for that
- * round from the run's seed, so that a drift of the host (warming up, a
- * neighbour ramping up) falls on no context more than on another and the
- * round term of the model (stats/block.h) takes out what a round shares.
+ * and each context's live unit) once, in an order that is a row of a
+ * Williams square drawn from the run's seed (run/order.h), so that a drift
+ * of the host (warming up, a neighbour ramping up) and a slow first start
+ * fall on no context more than on another, the round term of the model
+ * (stats/block.h) takes out what a round shares and its position term
+ * what the first unit loses.
  * The seed and every round's order go to schedule.json before the round
  * begins; a resumed run draws the same orders again from the same seed.
  *
@@ -14,9 +16,9 @@
  * lucky draws, and its intervals cover less than they say. */
 #include <inttypes.h>
 
+#include "run/order.h"
 #include "run/runner.h"
 #include "common/interrupt.h"
-#include "common/rng.h"
 
 const struct word run_order_words[] = {
 	{ "random", RUN_ORDER_RANDOM },
@@ -32,12 +34,13 @@ struct round_unit {
 };
 
 /* The round's units, in the fixed order (A B C D for every vary value,
- * then the live ones), shuffled unless the order is fixed. */
+ * then the live ones), in the round's balanced order unless the order is
+ * fixed. */
 static size_t round_units(const struct runner *rn, unsigned round, struct round_unit *u)
 {
 	const struct experiment *e = rn->e;
-	struct rng g = rng_seeded(rn->seed, round);
-	size_t n = 0;
+	struct round_unit fixed[EXP_VARY_MAX * EXP_CONTEXTS_MAX + EXP_CONTEXTS_MAX];
+	size_t n = 0, order[EXP_VARY_MAX * EXP_CONTEXTS_MAX + EXP_CONTEXTS_MAX];
 
 	for (size_t v = 0; (runner_vary_modes(e) & VARY_RESTART) && v < experiment_n_values(e); v++)
 		for (size_t c = 0; c < e->n_contexts; c++)
@@ -46,8 +49,12 @@ static size_t round_units(const struct runner *rn, unsigned round, struct round_
 	for (size_t c = 0; (runner_vary_modes(e) & VARY_LIVE) && c < e->n_contexts; c++)
 		if (rn->plan->selected[c])
 			u[n++] = (struct round_unit){ .ctx = c, .live = true };
-	if (rn->order == RUN_ORDER_RANDOM)
-		rng_shuffle(&g, u, n, sizeof(*u));
+	if (rn->order != RUN_ORDER_RANDOM)
+		return n;
+	memcpy(fixed, u, n * sizeof(*u));
+	run_order_balanced(rn->seed, round, n, order);
+	for (size_t i = 0; i < n; i++)
+		u[i] = fixed[order[i]];
 	return n;
 }
 

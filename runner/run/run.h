@@ -63,7 +63,7 @@ enum run_stop {
 
 /* The order of the units within a round. */
 enum run_order {
-	RUN_ORDER_RANDOM, /* drawn afresh for every round from the seed */
+	RUN_ORDER_RANDOM, /* each round a row of a Williams square drawn from the seed (run/order.h) */
 	RUN_ORDER_FIXED,  /* A B C D in every round, as the file lists them */
 };
 extern const struct word run_order_words[];

@@ -85,20 +85,55 @@ double stats_t_critical(double level, double df);
  * df not above 0 or se NAN: STATS_TOO_FEW. */
 void stats_ratio_from_t(double d, double se, double df, double level, struct stats_ratio *ret);
 
+/* The fewest residual degrees of freedom a variance group of its own
+ * takes on average: with fewer, a group's sigma rests on a few squared
+ * residuals mixed with the others' (the method of moments subtracts them),
+ * and a comparison's Satterthwaite degrees of freedom fall to 1 or 2,
+ * wider than one pooled sigma's by more than the noise between columns
+ * usually differs (a real run of a shell and a service under CPUQuota=,
+ * 5 rounds of 3 columns, lost its 3x gap to them). */
+#define STATS_GROUP_DF_MIN 4.0
+/* The fewest residual degrees of freedom a fit keeps its position terms
+ * with (stats/block.c says why): the block model's (stats/block.h), which the plans' smallest gap follows. */
+#define STATS_POSITION_DF_MIN 4.0
+/* The power of the two-sided t test at level on df degrees of freedom
+ * when the true difference is lambda standard errors: P(|T'| > t(1 -
+ * alpha/2, df)), T' noncentral t with noncentrality lambda (its
+ * expectation over the chi-square of the estimated sigma, by Gauss-
+ * Laguerre quadrature). */
+double stats_power(double lambda, double df, double level);
+
 /* The smallest |log ratio| that a test at level on df degrees of freedom
  * with standard error se detects with probability power, as a ratio:
- * exp((t(1 - alpha/2, df) + t(power, df)) se). */
+ * exp(lambda se) with stats_power(lambda, df, level) = power.  The
+ * central t's t(1 - alpha/2) + t(power) overstated the power at few
+ * degrees of freedom (57-73% at 3, where it said 80). */
 double stats_mde(double se, double df, double level, double power);
-/* What a design of `cells` cells in `rounds` rounds can tell of two cells
- * apart at 80% power with sigma between starts: stats_mde() of their
- * contrast (se sigma sqrt(2 / rounds)) on the block model's (cells - 1)
- * (rounds - 1) degrees of freedom, which go to *ret_df. */
-double stats_design_mde(double sigma, size_t cells, unsigned rounds, double level, double *ret_df);
+/* The degrees of freedom behind a comparison of two of `cells` columns
+ * in `rounds` rounds at `rows` thread counts, as the block model gives
+ * them (stats/block.h): the residual degrees of freedom less the position
+ * term, two columns' share of them where each column has its own sigma,
+ * else one thread count's, or all of them where one sigma serves all. */
+double stats_design_df(size_t cells, unsigned rounds, size_t rows);
+/* What such a design can tell of two columns apart at STATS_POWER with
+ * sigma between starts, at the level of the first Holm step of a family
+ * of `family` ratios (the level an n.s. verdict of that table is made
+ * at): stats_mde() of the contrast (se sigma sqrt(2 / rounds)) on
+ * stats_design_df(), which goes to *ret_df. */
+double stats_design_mde(double sigma, size_t cells, unsigned rounds, size_t rows, size_t family, double level,
+			double *ret_df);
 
 /* The interval at level of a standard deviation sigma estimated on df
  * degrees of freedom (normal errors): sigma sqrt(df / chi2(1 - alpha/2, df))
  * to sigma sqrt(df / chi2(alpha/2, df)).  NAN both without df. */
 void stats_sigma_interval(double sigma, double df, double level, double *ret_lo, double *ret_hi);
+
+/* The interval at level of the standard deviation of x[0..n) that holds
+ * without normal tails: Bonett's (2006), which widens the log-variance's
+ * by the sample's kurtosis about a trimmed mean (the chi-square interval
+ * covered 66% under Student's t on 3 degrees of freedom).  NAN both with
+ * fewer than 5 values. */
+void stats_sd_interval_robust(const double *x, size_t n, double level, double *ret_lo, double *ret_hi);
 
 /* The one-sided p of the F test that a spread sigma_a estimated on df_a
  * degrees of freedom is wider than sigma_b on df_b (normal errors):

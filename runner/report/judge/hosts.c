@@ -1,7 +1,7 @@
-/* The host x context interaction (report/model/comparison.h): per thread count of the
- * first host, one block model over every host's columns, each host's
- * columns and rounds offset by its place, so that no two hosts share a
- * cell or a block. */
+/* The host x context interaction (report/model/comparison.h): one block
+ * model over every thread count of every host, each host's rows, columns
+ * and rounds offset by its place, so that no two hosts share a cell or a
+ * block, each host's column its own variance group. */
 #include <math.h>
 #include <stdio.h>
 
@@ -9,22 +9,19 @@
 #include "stats/block.h"
 #include "common/util.h"
 
-/* The n hosts' design: each host's cells are cells d * ncols .. and its
- * rounds blocks d * nblocks ..: the widest host's columns and the most
- * rounds; level, of the intervals. */
+/* The n hosts' design: host d's row r is part d * nrows + r, its cells
+ * from (d * nrows + r) * ncols, its rounds blocks from (d * nrows + r) *
+ * nblocks, its columns' variance groups d * ncols + k at every thread
+ * count, its position term d + 1: the widest host's columns, the most
+ * thread counts and the most rounds; level, of the intervals. */
 struct layout {
-	size_t n, ncols, nblocks;
+	size_t n, ncols, nrows, nblocks;
 	double level;
 };
 
-static unsigned model_rounds(const struct model *m)
+static size_t layout_cell(const struct layout *l, size_t d, size_t row, size_t k)
 {
-	unsigned most = 0;
-
-	for (size_t i = 0; i < m->nrows * m->ncols; i++)
-		for (size_t k = 0; k < m->cells[i].n; k++)
-			most = MAX(most, m->cells[i].round[k]);
-	return most;
+	return (d * l->nrows + row) * l->ncols + k;
 }
 
 static long find_row(const struct model *m, long long threads)
@@ -43,31 +40,29 @@ static long find_col(const struct model *m, const char *label)
 	return -1;
 }
 
-/* The model of one thread count over every host that has it. */
-static int fit_threads(const struct model *m, long long threads, const struct layout *l, struct block_fit *ret)
+/* One model of every thread count of every host. */
+static int fit_hosts(const struct model *m, const struct layout *l, struct block_fit *ret)
 {
 	_cleanup_free_ struct block_obs *obs = NULL;
 	struct row_obs o = {};
-	size_t cap = 0, n = l->n;
+	size_t cap = 0;
 
-	for (size_t d = 0; d < n; d++) {
-		long row = find_row(&m[d], threads);
-
-		cap += row < 0 ? 0 : model_row_size(&m[d], (size_t)row);
-	}
+	for (size_t d = 0; d < l->n; d++)
+		for (size_t row = 0; row < m[d].nrows; row++)
+			cap += model_row_size(&m[d], row);
 	obs = calloc(cap + 1, sizeof(*obs));
 	if (!obs)
 		return -ENOMEM;
 	o.obs = obs;
-	for (size_t d = 0; d < n; d++) {
-		long row = find_row(&m[d], threads);
-
-		o.cell0 = d * l->ncols;
-		o.block0 = d * l->nblocks;
-		if (row >= 0)
-			model_row_append(&m[d], (size_t)row, 0, &o);
-	}
-	return o.n ? block_fit_nested(obs, o.n, n * l->ncols, n * l->nblocks, ret) : -EDOM;
+	for (size_t d = 0; d < l->n; d++)
+		for (size_t row = 0; row < m[d].nrows; row++) {
+			o.cell0 = layout_cell(l, d, row, 0);
+			o.block0 = (d * l->nrows + row) * l->nblocks;
+			o.group0 = d * l->ncols;
+			o.position = (unsigned)d + 1;
+			model_row_append(&m[d], row, 0, &o);
+		}
+	return o.n ? block_fit_nested(obs, o.n, l->n * l->nrows * l->ncols, l->n * l->nrows * l->nblocks, ret) : -EDOM;
 }
 
 static void ratio_none(struct stats_ratio *r, double level)
@@ -76,35 +71,35 @@ static void ratio_none(struct stats_ratio *r, double level)
 				   .se = NAN, .sigma = NAN, .family = 1, .p_raw = NAN, .level = level, .mde = NAN };
 }
 
-/* Column k0 of the first host against its baseline, on every host that
- * has the same column and baseline, and each against the first. */
-static int judge_column(const struct model *m, const struct layout *l, const struct block_fit *fit, size_t k0,
-			struct host_row *hr)
+/* Column k0 of the first host's row row0 against its baseline, on every
+ * host that has the same column, baseline and thread count, and each
+ * against the first.  A host's own ratio is its report's, Holm-adjusted
+ * in its own table: one interval per ratio, wherever it is printed. */
+static int judge_column(const struct model *m, const struct layout *l, const struct block_fit *fit, size_t row0,
+			size_t k0, struct host_row *hr)
 {
-	size_t n = l->n;
-	double level = l->level;
-	_cleanup_free_ double *w = calloc(n * l->ncols + 1, sizeof(double));
-	size_t b0 = (size_t)m[0].cols[k0].base;
+	size_t cells = l->n * l->nrows * l->ncols, b0 = (size_t)m[0].cols[k0].base;
+	_cleanup_free_ double *w = calloc(cells + 1, sizeof(double));
 	int r = 0;
 
 	if (!w)
 		return -ENOMEM;
-	for (size_t d = 0; d < n && r >= 0; d++) {
-		long k = find_col(&m[d], hr->column), b;
+	for (size_t d = 0; d < l->n && r >= 0; d++) {
+		long k = find_col(&m[d], hr->column), row = find_row(&m[d], hr->threads), b;
 
-		ratio_none(&hr->ratio[d], level);
-		ratio_none(&hr->differ[d], level);
-		if (!fit || k < 0 || (b = m[d].cols[k].base) < 0 || !streq(m[d].cols[b].label, hr->baseline))
+		ratio_none(&hr->ratio[d], l->level);
+		ratio_none(&hr->differ[d], l->level);
+		if (k < 0 || row < 0 || (b = m[d].cols[k].base) < 0 || !streq(m[d].cols[b].label, hr->baseline))
 			continue;
-		r = block_ratio(fit, d * l->ncols + (size_t)k, d * l->ncols + (size_t)b, level, &hr->ratio[d]);
-		if (r < 0 || d == 0)
+		hr->ratio[d] = model_cell(&m[d], (size_t)row, (size_t)k)->vs_base;
+		if (!fit || d == 0)
 			continue;
-		memset(w, 0, n * l->ncols * sizeof(double));
-		w[d * l->ncols + (size_t)k] += 1;
-		w[d * l->ncols + (size_t)b] -= 1;
-		w[k0] -= 1;
-		w[b0] += 1;
-		r = block_ratio_of(fit, w, level, &hr->differ[d]);
+		memset(w, 0, cells * sizeof(double));
+		w[layout_cell(l, d, (size_t)row, (size_t)k)] += 1;
+		w[layout_cell(l, d, (size_t)row, (size_t)b)] -= 1;
+		w[layout_cell(l, 0, row0, k0)] -= 1;
+		w[layout_cell(l, 0, row0, b0)] += 1;
+		r = block_ratio_of(fit, w, l->level, &hr->differ[d]);
 	}
 	return r;
 }
@@ -118,17 +113,13 @@ static bool overlaps(const struct model *m, size_t n, long long threads, const c
 	return false;
 }
 
-/* Every row of one thread count: its fit, then each column's contrasts. */
-static int judge_threads(const struct model *m, const struct layout *l, size_t row0, struct host_model *h)
+/* Every row of one thread count: each column's contrasts. */
+static int judge_threads(const struct model *m, const struct layout *l, const struct block_fit *fit, size_t row0,
+			 struct host_model *h)
 {
-	struct block_fit fit = {};
 	size_t n = l->n;
-	int r = fit_threads(m, m[0].threads[row0], l, &fit);
-	bool fitted = r >= 0;
+	int r = 0;
 
-	if (r == -ENOMEM)
-		return r;
-	r = 0;
 	for (size_t k = 0; k < m[0].ncols && r >= 0; k++) {
 		struct host_row *hr = &h->rows[h->nrows];
 
@@ -145,9 +136,8 @@ static int judge_threads(const struct model *m, const struct layout *l, size_t r
 			break;
 		}
 		h->nrows++;
-		r = judge_column(m, l, fitted ? &fit : NULL, k, hr);
+		r = judge_column(m, l, fit, row0, k, hr);
 	}
-	block_fit_done(&fit);
 	return r;
 }
 
@@ -279,6 +269,8 @@ int host_model_build(const struct model *m, const char *const *labels, size_t n,
 {
 	struct host_model h = { .n = n, .labels = labels, .level = level };
 	struct layout l = { .n = n, .level = level };
+	struct block_fit fit = {};
+	bool fitted;
 	int r = 0;
 
 	*ret = h;
@@ -286,13 +278,23 @@ int host_model_build(const struct model *m, const char *const *labels, size_t n,
 		return -EINVAL;
 	for (size_t d = 0; d < n; d++) {
 		l.ncols = MAX(l.ncols, m[d].ncols);
+		l.nrows = MAX(l.nrows, m[d].nrows);
 		l.nblocks = MAX(l.nblocks, (size_t)model_rounds(&m[d]));
 	}
 	h.rows = calloc(m[0].nrows * m[0].ncols + 1, sizeof(*h.rows));
 	if (!h.rows)
 		return -ENOMEM;
+	r = fit_hosts(m, &l, &fit);
+	if (r == -ENOMEM) {
+		host_model_done(&h);
+		return r;
+	}
+	fitted = r >= 0;
+	h.pooled = fitted && fit.pooled && fit.groups_asked > 1;
+	r = 0;
 	for (size_t row = 0; row < m[0].nrows && r >= 0; row++)
-		r = judge_threads(m, &l, row, &h);
+		r = judge_threads(m, &l, fitted ? &fit : NULL, row, &h);
+	block_fit_done(&fit);
 	if (r >= 0)
 		h.family = adjust(&h);
 	if (r >= 0)

@@ -33,35 +33,44 @@ bool report_fails_too_often(size_t n_ok, size_t n_failed, double level, double *
 int noise_judge(struct model *m);
 
 /* Observations of the block model being gathered: obs[0..n), blocks the
- * blocks they use; report fits one model's row, compare every host's rows
- * together (report/judge/hosts.c), each host's cells and blocks from its
- * own offsets on. */
+ * blocks they use; report fits every row of one model together, compare
+ * every host's rows (report/judge/hosts.c), each row's cells, blocks and
+ * variance groups from its own offsets on: column k as cell cell0 + k in
+ * variance group group0 + k (a column's noise, at every thread count),
+ * round r as block block0 + r - 1, the first unit of a round under
+ * position term position. */
 struct block_obs;
 struct row_obs {
 	struct block_obs *obs;
 	size_t n, blocks;
-	size_t cell0, block0; /* where the next row's cells and blocks begin */
+	size_t cell0, block0, group0; /* where the next row's cells, blocks and variance groups begin */
+	unsigned position;	      /* the position term of the first unit of a round */
 };
 
 /* The observations of the block model in a row: log TPS of every column
  * that takes part (its starts did not fail too often), up to round until
- * (0: all), appended to o with column k as cell o->cell0 + k and round r
- * as block o->block0 + r - 1; o->blocks grows to the blocks used.  o->obs
- * must have room for model_row_size() more. */
+ * (0: all), appended to o as its offsets say; o->blocks grows to the
+ * blocks used.  o->obs must have room for model_row_size() more. */
 size_t model_row_size(const struct model *m, size_t row);
 void model_row_append(const struct model *m, size_t row, unsigned until, struct row_obs *o);
+/* The most rounds any cell has. */
+unsigned model_rounds(const struct model *m);
 
 /* compare's question, is a difference between hosts real? (report/judge/hosts.c)
  * For each thread count and context, each host's ratio to its own
  * baseline and the ratio of that ratio to the first host's (the host x
- * context interaction), all from one model of log TPS per thread count
- * (stats/block.h, block_fit_nested()):
+ * context interaction), all from one model of log TPS (stats/block.h,
+ * block_fit_nested()):
  *
- *     ln TPS = cell[host, context] + round[host, r] + e
+ *     ln TPS = cell[host, threads, context] + round[host, threads, r] + first[host] + e
  *
- * each host's rounds its own blocks and its own sigma (a noisier host
- * widens an interval by its own noise, on Satterthwaite's degrees of
- * freedom), and the interaction the contrast
+ * one model of every thread count of every host, each host's rounds its
+ * own blocks, each host's column its own sigma at every thread count (a
+ * noisier host or context widens an interval by its own noise, on
+ * Satterthwaite's degrees of freedom), each host its own term for the
+ * first unit of a round; a host's own ratio its report's (Holm-adjusted
+ * in its table: one interval per ratio), and the interaction the
+ * contrast
  * (l[h,c] - l[h,base]) - (l[1,c] - l[1,base]), Holm-adjusted across the
  * table.  Compared where the hosts overlap (the thread counts and columns
  * both have); the rest is listed.

@@ -1,10 +1,14 @@
-/* The report's verdicts (report/model/model.h): for each thread count one fit
- * of the block model (stats/block.h) over every column whose starts did
- * not fail too often, the rounds as blocks; each column's ratio to its
+/* The report's verdicts (report/model/model.h): one fit of the block model
+ * (stats/block.h) over every thread count and every column whose starts
+ * did not fail too often, each thread count's rounds blocks of its own,
+ * each column its own sigma between starts at every thread count (or,
+ * where the starts cannot give each its own, one per thread count), and
+ * a term for the first unit of every round; each column's ratio to its
  * baseline and to its context's first vary value is a contrast of that
  * fit.  Each table's ratios are one family, Holm-adjusted.  Beside each,
- * Welch's t on the two columns alone and the rank-based interval, which
- * the renderers show where they disagree with the model. */
+ * Welch's t on the two columns alone and the rank-based interval, each
+ * family Holm-adjusted alike, which the renderers show as agreeing or
+ * disagreeing with the model's verdict. */
 #include <math.h>
 
 #include "report/judge/judge.h"
@@ -41,6 +45,16 @@ size_t model_row_size(const struct model *m, size_t row)
 	return n;
 }
 
+unsigned model_rounds(const struct model *m)
+{
+	unsigned most = 0;
+
+	for (size_t i = 0; i < m->nrows * m->ncols; i++)
+		for (size_t k = 0; k < m->cells[i].n; k++)
+			most = MAX(most, m->cells[i].round[k]);
+	return most;
+}
+
 void model_row_append(const struct model *m, size_t row, unsigned until, struct row_obs *o)
 {
 	for (size_t k = 0; k < m->ncols; k++) {
@@ -50,32 +64,42 @@ void model_row_append(const struct model *m, size_t row, unsigned until, struct 
 			if (until && c->round[i] > until)
 				continue;
 			o->obs[o->n++] = (struct block_obs){ .cell = o->cell0 + k, .block = o->block0 + c->round[i] - 1,
-							     .y = log(c->tps[i]) };
+							     .y = log(c->tps[i]), .group = o->group0 + k,
+							     .first = c->slot[i] == 1 ? o->position : 0 };
 			o->blocks = MAX(o->blocks, o->block0 + c->round[i]);
 		}
 	}
 }
 
-/* The row's observations up to round `until` (0: all).  *ret (to free())
- * holds *ret_n of them. */
-static int row_observations(const struct model *m, size_t row, unsigned until, struct block_obs **ret, size_t *ret_n,
-			    size_t *ret_blocks)
+/* Every row's observations up to round `until` (0: all), row r's columns
+ * cells r * ncols.., its rounds blocks of its own, each column its own
+ * variance group at every thread count, one position term.  *ret (to
+ * free()) holds *ret_n of them. */
+static int table_observations(const struct model *m, unsigned until, struct block_obs **ret, size_t *ret_n)
 {
-	struct row_obs o = { .obs = calloc(model_row_size(m, row) + 1, sizeof(struct block_obs)) };
+	size_t cap = 0;
+	unsigned rounds = model_rounds(m);
+	struct row_obs o = { .position = 1 };
 
+	for (size_t row = 0; row < m->nrows; row++)
+		cap += model_row_size(m, row);
+	o.obs = calloc(cap + 1, sizeof(*o.obs));
 	if (!o.obs)
 		return -ENOMEM;
-	model_row_append(m, row, until, &o);
+	for (size_t row = 0; row < m->nrows; row++) {
+		o.cell0 = row * m->ncols;
+		o.block0 = row * rounds;
+		model_row_append(m, row, until, &o);
+	}
 	*ret = o.obs;
 	*ret_n = o.n;
-	*ret_blocks = o.blocks;
 	return 0;
 }
 
 /* Column k in the row against its baseline's column, or with first
  * against its context's at the first vary value: the model's ratio (from
- * fit, NULL when the row could not be fitted), Welch's and the rank test,
- * into the cell's verdicts of that pair. */
+ * fit, NULL when the table could not be fitted), Welch's and the rank
+ * test, into the cell's verdicts of that pair. */
 static int judge_pair(const struct model *m, const struct block_fit *fit, size_t row, size_t k, bool first)
 {
 	struct cell *c = model_cell(m, row, k);
@@ -94,7 +118,7 @@ static int judge_pair(const struct model *m, const struct block_fit *fit, size_t
 	b = model_cell(m, row, (size_t)against);
 	if (!cell_takes_part(c) || !cell_takes_part(b))
 		return 0;
-	r = fit ? block_ratio(fit, k, (size_t)against, m->level, model) : 0;
+	r = fit ? block_ratio(fit, row * m->ncols + k, row * m->ncols + (size_t)against, m->level, model) : 0;
 	if (r >= 0)
 		r = stats_ratio(c->tps, c->n, b->tps, b->n, m->level, welch);
 	if (r >= 0)
@@ -106,62 +130,79 @@ static int judge_pair(const struct model *m, const struct block_fit *fit, size_t
 	return r;
 }
 
-/* The row's model: every round's coefficients, and with repeat = auto the
- * pilot's spread and degrees of freedom (Stein's rule: the number of
- * rounds was chosen from that spread, and an interval from the later
+/* The table's model: every round's coefficients, and with repeat = auto
+ * the pilot's variances and degrees of freedom (Stein's rule: the number
+ * of rounds was chosen from that spread, and an interval from the later
  * rounds' spread would cover less than it says). */
-static int fit_row(const struct model *m, size_t row, struct block_fit *ret)
+static int fit_table(const struct model *m, struct block_fit *ret)
 {
 	_cleanup_free_ struct block_obs *obs = NULL;
+	size_t n, cells = m->nrows * m->ncols, blocks = m->nrows * model_rounds(m);
 	struct block_fit pilot = {};
-	size_t n, blocks;
 	int r;
 
-	r = row_observations(m, row, 0, &obs, &n, &blocks);
+	r = table_observations(m, m->pilot, &obs, &n);
 	if (r >= 0)
-		r = n ? block_fit(obs, n, m->ncols, blocks, ret) : -EDOM;
-	if (r < 0 || !m->pilot || blocks <= m->pilot)
+		r = n ? block_fit_nested(obs, n, cells, blocks, m->pilot ? &pilot : ret) : -EDOM;
+	if (r < 0 || !m->pilot)
 		return r;
 	free(obs);
 	obs = NULL;
-	r = row_observations(m, row, m->pilot, &obs, &n, &blocks);
+	r = table_observations(m, 0, &obs, &n);
+	/* A pilot without each column's own sigma fixes one per thread count. */
 	if (r >= 0)
-		r = block_fit(obs, n, m->ncols, blocks, &pilot);
-	if (r >= 0) {
-		ret->sigma2 = pilot.sigma2;
-		ret->df = pilot.df;
+		r = (pilot.pooled ? block_fit_pooled : block_fit_nested)(obs, n, cells, blocks, ret);
+	if (r >= 0 && block_fit_take_variances(ret, &pilot) < 0) {
+		block_fit_done(ret);
+		r = -EDOM;
 	}
 	block_fit_done(&pilot);
-	if (r < 0)
-		block_fit_done(ret);
 	return r;
 }
 
-static int judge_row(struct model *m, size_t row)
+/* The model's noise and the position term, for the renderers. */
+static int judge_position(struct model *m, const struct block_fit *fit)
+{
+	m->pooled = fit->pooled && fit->groups_asked > 1;
+	m->noise_groups = fit->n_groups;
+	m->position_dropped = fit->position_dropped;
+	return block_position(fit, 1, m->level, &m->position);
+}
+
+static int judge_rows(struct model *m)
 {
 	struct block_fit fit = {};
 	bool fitted;
 	int r;
 
-	for (size_t k = 0; k < m->ncols; k++)
-		judge_failures(m, model_cell(m, row, k));
-	r = fit_row(m, row, &fit);
+	m->position = (struct stats_ratio){ .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .p_raw = NAN };
+	for (size_t i = 0; i < m->nrows * m->ncols; i++)
+		judge_failures(m, &m->cells[i]);
+	r = fit_table(m, &fit);
 	if (r == -ENOMEM)
 		return r;
 	fitted = r >= 0;
-	r = 0;
-	for (size_t k = 0; r >= 0 && k < m->ncols; k++) {
-		r = judge_pair(m, fitted ? &fit : NULL, row, k, false);
-		if (r >= 0)
-			r = judge_pair(m, fitted ? &fit : NULL, row, k, true);
-	}
+	r = fitted ? judge_position(m, &fit) : 0;
+	for (size_t row = 0; r >= 0 && row < m->nrows; row++)
+		for (size_t k = 0; r >= 0 && k < m->ncols; k++) {
+			r = judge_pair(m, fitted ? &fit : NULL, row, k, false);
+			if (r >= 0)
+				r = judge_pair(m, fitted ? &fit : NULL, row, k, true);
+		}
 	block_fit_done(&fit);
 	return r == -ENOMEM ? r : 0;
 }
 
-/* One table's ratios (against the baseline, or the first value) as a
- * family: Holm across those that have a p.  Returns its size. */
-static size_t adjust_family(struct model *m, bool first)
+/* The ratios of a table (against the baseline, or the first value): the
+ * model's verdicts, or Welch's cross-checks. */
+static struct stats_ratio *table_ratio(struct cell *c, bool first, bool welch)
+{
+	return welch ? (first ? &c->welch_first : &c->welch_base) : first ? &c->vs_first : &c->vs_base;
+}
+
+/* One table's ratios as a family: Holm across those that have a p.
+ * Returns its size. */
+static size_t adjust_family(struct model *m, bool first, bool welch)
 {
 	_cleanup_free_ struct stats_ratio **r = calloc(m->nrows * m->ncols + 1, sizeof(*r));
 	size_t n = 0;
@@ -169,7 +210,7 @@ static size_t adjust_family(struct model *m, bool first)
 	if (!r)
 		return 0;
 	for (size_t i = 0; i < m->nrows * m->ncols; i++) {
-		struct stats_ratio *v = first ? &m->cells[i].vs_first : &m->cells[i].vs_base;
+		struct stats_ratio *v = table_ratio(&m->cells[i], first, welch);
 
 		if (!isnan(v->p_raw))
 			r[n++] = v;
@@ -178,17 +219,43 @@ static size_t adjust_family(struct model *m, bool first)
 	return n;
 }
 
+/* The rank-based cross-checks of a table, Holm-adjusted alike: each p
+ * adjusted, and whether the adjusted test could reject at all (its
+ * smallest p times the family's size below alpha). */
+static void adjust_ranks(struct model *m, bool first)
+{
+	size_t n = m->nrows * m->ncols, family = 0;
+	_cleanup_free_ double *p = calloc(3 * n + 1, sizeof(double));
+
+	if (!p)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		p[i] = (first ? &m->cells[i].rank_first : &m->cells[i].rank_base)->p;
+		family += !isnan(p[i]);
+	}
+	stats_holm(p, n, m->level, p + n, p + 2 * n);
+	for (size_t i = 0; i < n; i++) {
+		struct stats_rank *k = first ? &m->cells[i].rank_first : &m->cells[i].rank_base;
+
+		if (isnan(p[i]))
+			continue;
+		k->p = p[n + i];
+		k->reaches = k->p_min * (double)family < 1 - m->level;
+	}
+}
+
 int model_judge(struct model *m)
 {
-	int r;
+	int r = judge_rows(m);
 
-	for (size_t row = 0; row < m->nrows; row++) {
-		r = judge_row(m, row);
-		if (r < 0)
-			return r;
-	}
-	m->family_base = adjust_family(m, false);
-	m->family_first = adjust_family(m, true);
+	if (r < 0)
+		return r;
+	m->family_base = adjust_family(m, false, false);
+	m->family_first = adjust_family(m, true, false);
+	adjust_family(m, false, true);
+	adjust_family(m, true, true);
+	adjust_ranks(m, false);
+	adjust_ranks(m, true);
 	r = noise_judge(m);
 	if (r < 0)
 		return r;

@@ -23,7 +23,7 @@
 struct host_row {
 	long long threads;
 	const char *column, *baseline; /* borrowed from the first host's model */
-	struct stats_ratio *ratio;     /* [n]: each host's ratio to its baseline, at the model's level, unadjusted */
+	struct stats_ratio *ratio;     /* [n]: each host's ratio to its baseline, its report's (Holm in its table) */
 	struct stats_ratio *differ;    /* [n]: host d's ratio over the first's, Holm-adjusted; [0] none */
 };
 
@@ -37,6 +37,7 @@ struct host_model {
 	char **not_compared; /* sentences: what one host has and another has not */
 	size_t n_not_compared;
 	bool any_significant;
+	bool pooled; /* the starts could not give each host's column its own sigma: one per host and thread count */
 };
 
 void host_model_done(struct host_model *h);

@@ -27,6 +27,7 @@ void model_done(struct model *m)
 		free(m->cells[i].tps);
 		free(m->cells[i].within);
 		free(m->cells[i].round);
+		free(m->cells[i].slot);
 	}
 	free(m->cells);
 	json_decref(m->failures);
@@ -258,7 +259,7 @@ static int step_saturation(struct model *m, struct cell *c, const json_t *s)
  * at tel + k * ns. */
 struct cell_series {
 	double *tps, *p95, *within, *tel;
-	unsigned *round;
+	unsigned *round, *slot; /* each repeat's round, and its place in the round's order */
 	size_t ns, np, nw, ntel[_TEL_MAX];
 };
 
@@ -268,12 +269,15 @@ static int cell_summarize(struct cell *c, const struct cell_series *s)
 {
 	c->tps = malloc(c->n * sizeof(double));
 	c->round = malloc(c->n * sizeof(unsigned));
+	c->slot = malloc(c->n * sizeof(unsigned));
 	c->within = malloc((s->nw + 1) * sizeof(double));
-	if (!c->tps || !c->round || !c->within)
+	if (!c->tps || !c->round || !c->slot || !c->within)
 		return -ENOMEM;
-	/* Before the medians sort them: the verdicts pair a TPS with its round. */
+	/* Before the medians sort them: the verdicts pair a TPS with its
+	 * round and its place in the round's order. */
 	memcpy(c->tps, s->tps, c->n * sizeof(double));
 	memcpy(c->round, s->round, c->n * sizeof(unsigned));
+	memcpy(c->slot, s->slot, c->n * sizeof(unsigned));
 	memcpy(c->within, s->within, s->nw * sizeof(double));
 	c->n_within = s->nw;
 	c->across_cv = stats_cv(s->tps, c->n);
@@ -297,12 +301,13 @@ static void cell_clear(struct cell *c)
 		c->mechanism[k] = c->mechanism_lo[k] = c->mechanism_hi[k] = c->mechanism_cover[k] = NAN;
 }
 
-/* buf holds CELL_SERIES x nsteps doubles, rounds the steps' rounds. */
+/* buf holds CELL_SERIES x nsteps doubles, rounds the steps' rounds and
+ * then their slots. */
 static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t col, double *buf, unsigned *rounds)
 {
 	size_t ns = json_array_size(steps), i;
 	struct cell_series series = { .tps = buf, .p95 = buf + ns, .within = buf + 2 * ns, .tel = buf + 4 * ns,
-				      .round = rounds, .ns = ns };
+				      .round = rounds, .slot = rounds + ns, .ns = ns };
 	double *tps = series.tps, *p95 = series.p95, *tel = series.tel;
 	size_t *ntel = series.ntel;
 	struct cell *c = model_cell(m, row, col);
@@ -320,6 +325,7 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 			continue;
 		}
 		rounds[c->n] = (unsigned)MAX(1, json_integer_value(json_object_get(s, "repeat")));
+		rounds[ns + c->n] = (unsigned)MAX(0, json_integer_value(json_object_get(s, "slot")));
 		tps[c->n++] = report_step_tps(s);
 		p = json_object_get(json_object_get(s, "latency_ms"), "p95");
 		if (json_is_number(p))
@@ -632,7 +638,7 @@ static void count_start(struct model *m, const json_t *s, enum oltp_rule rule)
 static int compute_cells(struct model *m, const json_t *steps)
 {
 	_cleanup_free_ double *buf = calloc(CELL_SERIES * json_array_size(steps) + 1, sizeof(double));
-	_cleanup_free_ unsigned *rounds = calloc(json_array_size(steps) + 1, sizeof(unsigned));
+	_cleanup_free_ unsigned *rounds = calloc(2 * json_array_size(steps) + 1, sizeof(unsigned));
 	const json_t *s;
 	size_t i;
 	int r;

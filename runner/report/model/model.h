@@ -76,6 +76,7 @@ struct cell {
 	double *within;	    /* the n_within successful steps' per-second CVs */
 	size_t n_within;
 	unsigned *round;    /* the round (repeat) of each */
+	unsigned *slot;	    /* its place in its round's order, from 1; 0: not recorded */
 	double median, min, max;
 	double within_cv; /* noise within a start: the CV of a step's per-second TPS, median over the repeats */
 	double across_cv; /* noise across starts: the CV of the repeats' TPS; NAN: fewer than 2 */
@@ -164,6 +165,15 @@ struct model {
 	unsigned busy_cpus;
 	size_t family_noise; /* the noise verdicts the Holm adjustment is across */
 	enum oltp_workload workload; /* what a step's size counts: its threads, pgbench's clients */
+	/* The model's noise: each column its own sigma, or (pooled) one per
+	 * thread count where the starts could not give each its own; and
+	 * the position term, the first unit of a round against the rest
+	 * (.ratio NAN: none; position_dropped: the orders left it
+	 * inestimable). */
+	bool pooled;
+	size_t noise_groups;
+	struct stats_ratio position;
+	bool position_dropped;
 };
 
 /* "thread", "threads", "client" or "clients": n of what m's steps count. */

@@ -23,7 +23,15 @@ static void add_tps(struct table *t, const struct cell *c)
  * beyond 10x, so that no bound prints as 0.00. */
 void report_print_bound(char *buf, size_t len, double v)
 {
-	snprintf(buf, len, v < 0.1 ? "%.2g" : v >= 10 ? "%.3g" : "%.2f", v);
+	/* An end beyond a thousandfold says only that the starts cannot
+	 * bound it (a degree of freedom at a Holm step's level): said so,
+	 * not as 4e-11 or 1.85e+10; JSON keeps the number. */
+	if (v < REPORT_BOUND_MIN)
+		snprintf(buf, len, "<%g", REPORT_BOUND_MIN);
+	else if (v > 1 / REPORT_BOUND_MIN)
+		snprintf(buf, len, ">%g", 1 / REPORT_BOUND_MIN);
+	else
+		snprintf(buf, len, v < 0.1 ? "%.2g" : v >= 10 ? "%.3g" : "%.2f", v);
 }
 
 const char *report_format_p(double p, char *buf, size_t len)
@@ -266,7 +274,8 @@ const char *report_table_caption(const struct model *m, enum metric what, char *
 	case METRIC_TPS:
 		if (m->baseline)
 			snprintf(buf, len,
-				 "TPS, median of the repeats (min..max) n=repeats; ratio to %s with its %g%% interval and p", 
+				 "TPS, median of the repeats (min..max) n=repeats; ratio to %s with its interval (at its Holm "
+				 "step's level, %g%% for the table) and p",
 				 m->baseline, 100 * m->level);
 		else
 			snprintf(buf, len, "TPS, median of the repeats (min..max) n=repeats");

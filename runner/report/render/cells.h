@@ -14,7 +14,9 @@ const char *report_format_ratio(const struct stats_ratio *r, char *buf, size_t l
 /* "3.1%", or a gap for NAN. */
 const char *report_percent(double v, char *buf, size_t len);
 /* A bound of an interval: two decimals, or two digits below 0.1x and three
- * beyond 10x, so that no bound prints as 0.00. */
+ * beyond 10x, so that no bound prints as 0.00; "<0.001" and ">1000" beyond
+ * a thousandfold either way. */
+#define REPORT_BOUND_MIN 0.001
 void report_print_bound(char *buf, size_t len, double v);
 /* "p=0.0497", "p=0.41", "p<0.001". */
 const char *report_format_p(double p, char *buf, size_t len);

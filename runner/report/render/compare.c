@@ -70,9 +70,9 @@ static int compare_tables(const struct comparison *c, bool markdown, FILE *out)
 	const char *h = markdown ? "### " : "", *nl = markdown ? "\n" : "";
 	int r;
 
-	fprintf(out, "%s%s: ratio to each host's own baseline (%s), median of the repeats, with its %g%% interval and p "
-		     "(from that host's own model of log TPS, column + round, Holm-adjusted as report gives it; n.s.: the "
-		     "interval contains 1)\n%s",
+	fprintf(out, "%s%s: ratio to each host's own baseline (%s), with its interval and p from that host's own model of "
+		     "log TPS, as report gives them: Holm-adjusted across the host's table, each interval at its Holm "
+		     "step's level (%g%% for the table as a whole); n.s.: the interval contains 1\n%s",
 		h, c->m[0].name, strempty(c->m[0].baseline), 100 * c->m[0].level, nl);
 	r = compare_metric(c, true, markdown, out);
 	if (r == 0 && c->inter.n)

@@ -215,7 +215,9 @@ int compare_html(const struct comparison *c, const struct report_options *o _unu
 	fputs("<h1>", out);
 	html_printf(out, "%s on %zu hosts", c->m[0].name, c->n);
 	fputs("</h1>\n<p class=\"note\">", out);
-	html_printf(out, "The ratio of each context to each host's own baseline (%s), with its %g%% interval and p.",
+	html_printf(out, "The ratio of each context to each host's own baseline (%s), with its interval and p, as each "
+			 "host's report gives them: Holm-adjusted across its table, each interval at its Holm step's "
+			 "level (%g%% for the table as a whole).",
 		    strempty(c->m[0].baseline), 100 * c->m[0].level);
 	fputs("</p>\n<ul class=\"note\" id=\"provenance\">", out);
 	for (size_t d = 0; d < c->n; d++) {

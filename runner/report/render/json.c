@@ -225,6 +225,25 @@ static int put_starts(json_t *doc, const struct model *m)
 	return by ? r : -ENOMEM;
 }
 
+/* "noise_model": each column its own sigma, or one per thread count where
+ * the starts could not give each its own; "position": the first unit of a
+ * round against the rest, shown when its interval excludes 1. */
+static int put_model_terms(json_t *doc, const struct model *m)
+{
+	json_t *pos = json_pack("{s:o, s:o, s:o, s:o, s:o, s:b, s:b}", "ratio", real_or_null(m->position.ratio),
+				"ratio_lo", real_or_null(m->position.lo), "ratio_hi", real_or_null(m->position.hi), "p",
+				real_or_null(m->position.p), "df", real_or_null(m->position.df), "shown",
+				m->position.verdict == STATS_SIGNIFICANT && !isnan(m->position.ratio), "left_out",
+				m->position_dropped);
+	int r = put(doc, "position", pos);
+
+	return r ?: put(doc, "noise_model", json_pack("{s:s, s:b, s:I}", "sigma",
+							      !m->pooled		? "each column its own"
+							      : m->noise_groups > 1 ? "one per thread count"
+										    : "one for the table",
+							      "pooled", m->pooled, "groups", (json_int_t)m->noise_groups));
+}
+
 static int build_json(const struct model *m, const struct report_options *o, json_t **ret)
 {
 	json_t *doc, *cols;
@@ -233,7 +252,7 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 	doc = json_pack("{s:i, s:{s:O*, s:o*}, s:s, s:s?, s:s?, s:f, s:s, s:I, s:I, s:f, s:f, s:[], s:[], s:O, s:O, s:O, s:O}",
 			"format_version", REPORT_FORMAT_VERSION, "slicebench", "measured_by", m->builds, "reported_by",
 			provenance_this_build(), "experiment", m->name, "baseline", m->baseline,
-			"vary_property", m->vary_property, "confidence", m->level, "method", "block_model_log_tps_column_round_holm",
+			"vary_property", m->vary_property, "confidence", m->level, "method", "block_model_log_tps_column_round_first_unit_column_sigma_satterthwaite_holm",
 			"family", (json_int_t)m->family_base, "family_vs_first", (json_int_t)m->family_first, "power",
 			STATS_POWER, "noisy_cv", MODEL_NOISY_CV, "columns", "rows", "diffs", m->diffs, "failures",
 			m->failures, "noisy_steps", m->noisy, "saturated_steps", m->saturated);
@@ -254,6 +273,8 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 		r = put_noise_verdicts(doc, m);
 	if (r == 0)
 		r = put_starts(doc, m);
+	if (r == 0)
+		r = put_model_terms(doc, m);
 	if (r < 0) {
 		json_decref(doc);
 		return r;

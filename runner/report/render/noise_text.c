@@ -82,8 +82,44 @@ static void print_restart_vs_live(const struct model *m, bool markdown, FILE *ou
 	}
 }
 
+/* What to do about the noise, from the noise verdicts: a placement shown
+ * to quiet the starts is named; one shown to make them noisier is said
+ * not to be the remedy; the published study's pinning is offered only
+ * where no verdict says a placement made the noise worse (a proxy run
+ * once said pinning made it 3.28x worse and advised pinning on the next
+ * line). */
+static void print_noise_advice(const struct model *m, bool markdown, FILE *out)
+{
+	bool worse = false, quieter = false;
+
+	for (size_t row = 0; row < m->nrows; row++)
+		for (size_t k = 0; k < m->ncols; k++) {
+			const struct stats_spread_ratio *v = &model_cell(m, row, k)->noise_base;
+			bool up;
+
+			if (m->cols[k].base < 0 || v->verdict != STATS_SIGNIFICANT)
+				continue;
+			up = v->ratio > 1;
+			if ((up && worse) || (!up && quieter))
+				continue; /* each kind said once, at its first thread count */
+			fprintf(out, "%s%s's starts varied %.2fx as much as %s's at %lld thread%s (Brown-Forsythe, Holm): %s\n",
+				markdown ? "\n" : "", m->cols[k].label, v->ratio, m->cols[m->cols[k].base].label,
+				m->threads[row], m->threads[row] == 1 ? "" : "s",
+				up ? "its placement made the noise worse, so it is not the remedy here"
+				   : "its placement is the quieter one here, the one to measure with");
+			worse |= up;
+			quieter |= !up;
+		}
+	if (!worse && !quieter)
+		fprintf(out, "%sNo placement here was shown to change the noise between starts. The published taskset study "
+			     "found that pinning client and server removed most of a 20%% run-to-run noise: pin the server "
+			     "with CPUAffinity= in its [context NAME] and the client with cpus = in [client] (or client-cpus "
+			     "= in the context), and compare the noise with a run of each.\n",
+			markdown ? "\n" : "");
+}
+
 /* The steps above MODEL_NOISY_CV, the first NOISY_LISTED of them named,
- * and what pins. */
+ * and what the noise verdicts advise. */
 static void print_noisy_steps(const struct model *m, bool markdown, FILE *out)
 {
 	char buf[64], vb[64];
@@ -109,10 +145,9 @@ static void print_noisy_steps(const struct model *m, bool markdown, FILE *out)
 			fprintf(out, ", %lld s without a transaction", (long long)silent);
 		fputc(')', out);
 	}
-	fprintf(out, ".\n%sThe published taskset study found that pinning client and server removed most of a 20%% "
-		     "run-to-run noise: pin the server with CPUAffinity= in its [context NAME] and the client with "
-		     "cpus = in [client] (or client-cpus = in the context).\n\n",
-		markdown ? "\n" : "");
+	fputs(".\n", out);
+	print_noise_advice(m, markdown, out);
+	fputc('\n', out);
 }
 
 int print_noise(const struct model *m, bool markdown, FILE *out)

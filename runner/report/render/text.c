@@ -23,12 +23,20 @@ static bool any_base_ratio(const struct model *m)
 static void print_method(const struct model *m, const char *over, size_t family, bool df_note, bool markdown,
 			 FILE *out)
 {
-	fprintf(out, "%sratio: to %s, from one model of log TPS, column + round (each round runs every column once, "
-		     "in an order drawn afresh), by least squares; %g%% intervals and p from its residual sigma, "
-		     "Holm-adjusted across the %zu ratio%s of this table; n.s.: the interval contains 1\n",
-		markdown ? "\n" : "", over, 100 * m->level, family, family == 1 ? "" : "s");
+	fprintf(out, "%sratio: to %s, from one model of log TPS, column + round + the first unit of a round (each round "
+		     "runs every column once, in a balanced order), by least squares; %s; %g%% intervals and p on "
+		     "Satterthwaite's degrees of freedom, Holm-adjusted across the %zu ratio%s of this table, each "
+		     "interval at its Holm step's level; n.s.: the interval contains 1\n",
+		markdown ? "\n" : "", over,
+		!m->pooled ? "each column its own sigma between starts, the same at every thread count"
+		: m->noise_groups > 1
+			? "one sigma between starts per thread count (too few starts to give each column its own, so a "
+			  "noisier column's intervals are too narrow)"
+			: "one sigma between starts for the whole table (too few starts to give each column its own, so a "
+			  "noisier column's intervals are too narrow)",
+		100 * m->level, family, family == 1 ? "" : "s");
 	if (m->pilot)
-		fprintf(out, "%srepeat = auto: the residual sigma and degrees of freedom are the pilot's %u rounds', whose "
+		fprintf(out, "%srepeat = auto: the sigmas and degrees of freedom are the pilot's %u rounds', whose "
 			     "spread chose the number of rounds (Stein's two-stage rule)\n",
 			markdown ? "\n" : "", m->pilot);
 	if (df_note && m->min_df < 3)
@@ -38,6 +46,17 @@ static void print_method(const struct model *m, const char *over, size_t family,
 			stats_t_critical(m->level, 8), 100 * m->level);
 }
 
+/* The position term, where its interval excludes 1: what the first unit
+ * of a round lost (or gained), which the model took out of every ratio. */
+static void print_position(const struct model *m, bool markdown, FILE *out)
+{
+	if (isnan(m->position.ratio) || m->position.verdict != STATS_SIGNIFICANT)
+		return;
+	fprintf(out, "%sthe first unit of a round ran %.2fx (%.2f-%.2f) of the rest (a cold start: page cache, the first "
+		     "start after prepare); the model takes it out of every ratio\n",
+		markdown ? "\n" : "", m->position.ratio, m->position.lo, m->position.hi);
+}
+
 /* "1.24x (1.02-1.50) p=0.03" of a cross-check. */
 static const char *crosscheck_text(double ratio, double lo, double hi, double p, char *buf, size_t len)
 {
@@ -45,9 +64,11 @@ static const char *crosscheck_text(double ratio, double lo, double hi, double p,
 	return buf;
 }
 
-/* What a verdict's cross-checks say where they disagree with it: Welch's
- * t on the two columns alone, and the rank-based interval where the rank
- * test can reach the level at all with these repeats. */
+/* What a verdict's cross-checks say where they disagree with it, each
+ * Holm-adjusted across its table as the verdicts are: Welch's t on the two
+ * columns alone, and the rank-based test where it can reject at all with
+ * these repeats.  Said as agreeing or not with the verdict, which alone
+ * says whether a difference was shown. */
 static void print_disagreements(const struct stats_ratio *v, const struct stats_ratio *welch,
 				const struct stats_rank *rank, double level, FILE *out)
 {
@@ -55,10 +76,12 @@ static void print_disagreements(const struct stats_ratio *v, const struct stats_
 	char buf[96];
 
 	if (!isnan(welch->p) && (welch->verdict == STATS_SIGNIFICANT) != sig)
-		fprintf(out, "; Welch's t on the two alone says %s: %s", sig ? "n.s." : "significant",
+		fprintf(out, "; Welch's t on the two alone, Holm-adjusted alike, %s: %s",
+			sig ? "does not bear it out" : "would have called a difference",
 			crosscheck_text(welch->ratio, welch->lo, welch->hi, welch->p, buf, sizeof(buf)));
 	if (rank->reaches && !isnan(rank->p) && (rank->p < 1 - level) != sig)
-		fprintf(out, "; rank-based (Hodges-Lehmann, Mann-Whitney) says %s: %s", sig ? "n.s." : "significant",
+		fprintf(out, "; the rank-based test (Hodges-Lehmann, Mann-Whitney), Holm-adjusted alike, %s: %s",
+			sig ? "does not bear it out" : "would have called a difference",
 			crosscheck_text(rank->ratio, rank->lo, rank->hi, rank->p, buf, sizeof(buf)));
 }
 
@@ -199,7 +222,8 @@ static int print_vary_ratios(const struct model *m, bool markdown, FILE *out)
 		table_done(&t);
 		return t.error;
 	}
-	fprintf(out, "TPS against the first %s%svalue (%s), per context: ratio with its %g%% interval and p\n%s",
+	fprintf(out, "TPS against the first %s%svalue (%s), per context: ratio with its interval (at its Holm step's "
+		     "level, %g%% for the table) and p\n%s",
 		strempty(m->vary_property), m->vary_property ? " " : "", m->vary[0], 100 * m->level, markdown ? "\n" : "");
 	markdown ? table_print_markdown(&t, out) : table_print_text(&t, out);
 	table_done(&t);
@@ -308,6 +332,7 @@ static int render_tables(const struct model *m, const struct report_options *o, 
 		table_done(&t);
 		if (i == 0 && any_base_ratio(m)) {
 			print_method(m, m->baseline, m->family_base, true, markdown, out);
+			print_position(m, markdown, out);
 			print_verdict_notes(m, false, markdown, out);
 		}
 		if (i == 0)
