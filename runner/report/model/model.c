@@ -2,8 +2,8 @@
  * (median of the successful repeats, min..max, n, the noise within a start
  * and across starts, the verdict against the baseline column of the same
  * vary value, and against its context's column at the first vary value),
- * the failed and the noisy steps, and the placement differences against
- * the baseline. */
+ * the failed and the noisy steps; the placement differences against the
+ * baseline are diffs.c's. */
 #include <math.h>
 #include <stdio.h>
 
@@ -11,7 +11,6 @@
 #include "stats/figure.h"
 #include "stats/stats.h"
 #include "store/results.h"
-#include "slices/attr/snapshot.h"
 #include "common/util.h"
 
 void model_done(struct model *m)
@@ -368,106 +367,6 @@ static int strv_add_unique(struct strv *l, const char *s)
 	return 0;
 }
 
-/* "setting.NAME": [a's, b's] as written -> resolved -> read back, for each
- * setting that differs or is not in force; none for a placement that is
- * not an object of strings. */
-static int diff_settings(const json_t *a, const json_t *b, json_t *out)
-{
-	_cleanup_(placement_done) struct placement pa = {}, pb = {};
-	const char *names[PLACEMENT_SETTINGS_MAX];
-	size_t n = 0;
-	int r = placement_from_json(a, &pa);
-
-	if (r >= 0)
-		r = placement_from_json(b, &pb);
-	if (r < 0)
-		return r == -ENOMEM ? r : 0;
-	placement_setting_names(&pa, names, &n);
-	placement_setting_names(&pb, names, &n);
-	for (size_t i = 0; i < n; i++) {
-		_cleanup_free_ char *key = NULL, *ta = NULL, *tb = NULL;
-
-		if (!placement_setting_differs(&pa, &pb, names[i]))
-			continue;
-		if (xasprintf(&key, "setting.%s", names[i]) < 0 || placement_setting_text(&pa, names[i], &ta) < 0 ||
-		    placement_setting_text(&pb, names[i], &tb) < 0 ||
-		    json_object_set_new(out, key, json_pack("[ss]", ta, tb)) < 0)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-static int diff_one(json_t *a, json_t *b, json_t **ret)
-{
-	const char *key, **keys = NULL;
-	size_t n = 0, i = 0;
-	json_t *out, *v;
-	int r = 0;
-
-	out = json_object();
-	keys = calloc(json_object_size(a) + json_object_size(b) + 1, sizeof(*keys));
-	if (!out || !keys) {
-		json_decref(out);
-		free(keys);
-		return -ENOMEM;
-	}
-	json_object_foreach(a, key, v)
-		keys[n++] = key;
-	json_object_foreach(b, key, v)
-		if (!json_object_get(a, key))
-			keys[n++] = key;
-	qsort(keys, n, sizeof(*keys), cmp_str);
-	for (i = 0; i < n && r == 0; i++) {
-		_cleanup_free_ char *x = NULL, *y = NULL;
-
-		/* Counters move between any two snapshots: not a difference of
-		 * placement; settings are shown whole, after the keys. */
-		if (strncmp(keys[i], "cpu.stat.", 9) == 0 || placement_key_is_setting(keys[i]))
-			continue;
-		if (value_dup(json_object_get(a, keys[i]), &x) < 0 || value_dup(json_object_get(b, keys[i]), &y) < 0) {
-			r = -ENOMEM;
-			break;
-		}
-		if (streq_ptr(x, y))
-			continue;
-		if (json_object_set_new(out, keys[i], json_pack("[s?s?]", x, y)) < 0)
-			r = -ENOMEM;
-	}
-	free(keys);
-	if (r == 0)
-		r = diff_settings(a, b, out);
-	if (r < 0) {
-		json_decref(out);
-		return r;
-	}
-	*ret = out;
-	return 0;
-}
-
-static int compute_diffs(struct model *m, const json_t *places, const struct strv *ctxs)
-{
-	json_t *base;
-
-	m->diffs = json_object();
-	if (!m->diffs)
-		return -ENOMEM;
-	if (!m->baseline || !(base = results_find_placement(places, m->baseline)))
-		return 0;
-	for (size_t i = 0; i < ctxs->n; i++) {
-		json_t *other, *d;
-		int r;
-
-		if (streq(ctxs->v[i], m->baseline) || !(other = results_find_placement(places, ctxs->v[i])))
-			continue;
-		r = diff_one(base, other, &d);
-		if (r < 0)
-			return r;
-		if (json_object_set_new(m->diffs, ctxs->v[i], d) < 0)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
 /* The document's format, the experiment's name, baseline and vary property. */
 static int model_header(struct model *m, const json_t *doc, const json_t **ret_exp, const json_t **ret_steps)
 {
@@ -684,7 +583,7 @@ static int model_fill(struct model *m, const json_t *doc, struct strv *ctxs)
 		r = make_columns(m, ctxs);
 	if (r >= 0)
 		r = compute_cells(m, steps);
-	return r < 0 ? r : compute_diffs(m, json_object_get(doc, "placements"), ctxs);
+	return r < 0 ? r : model_placement_diffs(m, json_object_get(doc, "placements"), ctxs->v, ctxs->n);
 }
 
 int model_build(const json_t *doc, double level, struct model *ret)

@@ -202,6 +202,9 @@ double report_step_tps(const json_t *step);
 /* A scalar as text: strings as they are, numbers and booleans printed into
  * buf; NULL for null, absent and nested values. */
 const char *scalar_str(const json_t *v, char *buf, size_t len);
+/* m->diffs: each of the contexts' placement (in places) against the
+ * baseline's, by diffs.c.  0 or -ENOMEM. */
+int model_placement_diffs(struct model *m, const json_t *places, const char *const *contexts, size_t n);
 /* A host or placement value as an owned string; *ret = NULL when absent. */
 int value_dup(const json_t *v, char **ret);
 
