@@ -92,7 +92,7 @@ f=$(exp killed)
 sed -i 's/^duration = .*/duration = 6s/' "$f"
 SLICEBENCH_STATE_DIR=$a "$SLICEBENCH" run -v "$f" --out "$scratch/killed" >/dev/null 2>"$scratch/killed.err" &
 pid=$!
-for _ in $(seq 600); do grep -q 'inherit-v1-r1: 1 threads' "$scratch/killed.err" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 600); do grep -q 'inherit-v1-r1: 1 thread' "$scratch/killed.err" 2>/dev/null && break; sleep 0.1; done
 sleep 2
 pkill -9 -f -- "--defaults-file=$a/my.cnf"
 wait $pid; rc=$?

@@ -52,7 +52,7 @@ in_box "$sb" run "$exp" --only shell -q --out "$scratch/results/quiet" >"$scratc
 ok $? "-q: no progress on the terminal, all of it in run.log (exit $rc)" "$scratch/q.err"
 script -qec "stty cols 100; '$SLICEBENCH' sandbox --name $box exec -- '$sb' run '$exp' --only shell --out '$scratch/results/tty'" \
 	/dev/null >"$scratch/tty" 2>&1
-grep -q $'\r\e\[Kunit 1/1 shell-v1-r1: 1 threads, ETA' "$scratch/tty" && ! grep -q '^slicebench: unit' "$scratch/tty"
+grep -q $'\r\e\[Kunit 1/1 shell-v1-r1: 1 thread, ETA' "$scratch/tty" && ! grep -q '^slicebench: unit' "$scratch/tty"
 ok $? "on a terminal, the units and steps replace one line" "$scratch/tty"
 
 # 3. The run again, from the line it recorded, dry on the host.
