@@ -345,12 +345,26 @@ static double cgroup_seconds(const char *dir)
 
 static char cgroup_dir[128];
 
+/* The server's children it had not reaped yet may still be in the cgroup
+ * when the server is gone: each is killed, and the removal retried until
+ * the kernel lets it go (EBUSY while a process is in it). */
 static void remove_cgroup(void *unused)
 {
+	char path[192];
+
 	(void)unused;
 	kill_children(NULL);
-	if (cgroup_dir[0])
-		rmdir(cgroup_dir);
+	if (!cgroup_dir[0])
+		return;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cgroup_dir);
+	for (int tries = 0; rmdir(cgroup_dir) < 0 && errno == EBUSY && tries < 200; tries++) {
+		_cleanup_fclose_ FILE *f = fopen(path, "re");
+		int pid;
+
+		while (f && fscanf(f, "%d", &pid) == 1)
+			kill(pid, SIGKILL);
+		usleep(10 * 1000);
+	}
 }
 
 /* A cgroup of the test's own, in the hierarchy that counts CPU time. */
