@@ -27,6 +27,16 @@ awk '
 	inblock && kind == "text" && /^\$ / { print NR, pending + 0, substr($0, 3) }
 ' "$readme" >"$scratch/commands"
 n_commands=$(wc -l <"$scratch/commands")
+# An experiment file the README shows whole, in an ```ini block whose first
+# line is "; NAME.ini", is one its commands may name: it is written out,
+# and the commands are checked from where it lies.
+mkdir -p "$scratch/ini"
+awk -v dir="$scratch/ini" '
+	/^```ini/ { getline; if ($0 ~ /^; [A-Za-z0-9._-]+\.ini$/) { file = dir "/" substr($0, 3); print >file } else file = ""; next }
+	/^```/ { file = ""; next }
+	file != "" { print >file }
+' "$readme"
+cd "$scratch/ini" || exit 1
 
 echo "1..$((6 + n_commands))"
 lines=$(wc -l <"$readme")
