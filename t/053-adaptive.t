@@ -28,7 +28,7 @@ ok $? "run with a target every run meets exits 0" "$scratch/err"
 [ "$(steps "$scratch/met")" = 6 ] && ! grep -q 'round 4' "$scratch/err"
 ok $? "it stops after the first three rounds (got $(steps "$scratch/met") steps)" "$scratch/err"
 grep -q '^  newsession vs inherit at 1 thread: [0-9.]*x +-[0-9.]*% after 3 and 3 repeats: within the target$' "$scratch/out" &&
-	grep -q 'ratio to inherit with its 51% interval' "$scratch/out"
+	grep -q '51% for the table' "$scratch/out"
 ok $? "within the target, and the report at the level asked for" "$scratch/out"
 
 "$SLICEBENCH" run "$exp" --out "$scratch/budget" --until 0.01% --budget 1s >"$scratch/out" 2>"$scratch/err"; rc=$?
