@@ -211,6 +211,19 @@ static const struct prop_def *followed_by(const struct prop_def *row, const char
 	return NULL;
 }
 
+/* Whether an environment variable of this name tunes the C library, the
+ * loader or an allocator in the server (LD_*, MALLOC_*, GLIBC_TUNABLES,
+ * TCMALLOC_*): what a factor's list of variables names first. */
+static bool env_tunes_runtime(const char *name)
+{
+	static const char *const prefixes[] = { "LD_", "MALLOC_", "GLIBC_TUNABLES", "TCMALLOC_", "JEMALLOC_", NULL };
+
+	for (size_t i = 0; prefixes[i]; i++)
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
 /* Into f's detail: each key of f's row that differs and that a recorded
  * attribute follows, with that attribute on both sides: "LD_PRELOAD
  * (allocator jemalloc against glibc)". */
@@ -237,6 +250,32 @@ static void label_followed(struct factor *f, const struct link *l)
 	}
 }
 
+/* Appends to f->detail the variables under key ("env.*") that differ
+ * between the sides, those that tune the runtime or the others; how many
+ * did not fit. */
+static size_t list_variables(struct factor *f, const struct link *l, const char *key, bool tuning)
+{
+	size_t more = 0;
+
+	for (int side = 0; side < 2; side++) {
+		const struct placement *p = side ? l->pb : l->pa, *o = side ? l->pa : l->pb;
+
+		for (size_t i = 0; i < p->n; i++) {
+			const char *k = p->attrs[i].key;
+
+			if (!prop_moves_key(f->row, k) || !is_attribute(l, k) || (side && placement_get(o, k)) ||
+			    streq_ptr(placement_get(o, k), p->attrs[i].value) || followed_by(f->row, k) ||
+			    env_tunes_runtime(k + strlen(key) - 1) != tuning)
+				continue;
+			if (strlen(f->detail) + strlen(k) < sizeof(f->detail) - 16)
+				append(f->detail, sizeof(f->detail), "%s%s", k + strlen(key) - 1);
+			else
+				more++;
+		}
+	}
+	return more;
+}
+
 /* "CPUQuota=" (a row systemd sets) or "environment", "the proxy's
  * CPUQuota=" for the proxy's; for a factor only the placements show, the
  * detail: the row's first key on both sides, or the names of the
@@ -244,7 +283,7 @@ static void label_followed(struct factor *f, const struct link *l)
 static void factor_label(struct factor *f, const struct link *l)
 {
 	const char *key = f->row ? f->row->keys[0] : NULL, *va, *vb;
-	size_t more = 0;
+	size_t more;
 
 	if (!f->row) {
 		snprintf(f->label, sizeof(f->label), "the client's CPUs");
@@ -271,21 +310,10 @@ static void factor_label(struct factor *f, const struct link *l)
 	/* A variable that a recorded attribute follows (LD_PRELOAD, the
 	 * allocator) first, with what that attribute is on each side. */
 	label_followed(f, l);
-	for (int side = 0; side < 2; side++) {
-		const struct placement *p = side ? l->pb : l->pa, *o = side ? l->pa : l->pb;
-
-		for (size_t i = 0; i < p->n; i++) {
-			const char *k = p->attrs[i].key;
-
-			if (!prop_moves_key(f->row, k) || !is_attribute(l, k) || (side && placement_get(o, k)) ||
-			    streq_ptr(placement_get(o, k), p->attrs[i].value) || followed_by(f->row, k))
-				continue;
-			if (strlen(f->detail) + strlen(k) < sizeof(f->detail) - 16)
-				append(f->detail, sizeof(f->detail), "%s%s", k + strlen(key) - 1);
-			else
-				more++;
-		}
-	}
+	/* The variables the C library and the allocators read first, so that
+	 * a cut list still names them (HOME and LANG seldom move TPS). */
+	more = list_variables(f, l, key, true);
+	more += list_variables(f, l, key, false);
 	if (more)
 		snprintf(f->detail + strlen(f->detail), sizeof(f->detail) - strlen(f->detail), " and %zu more", more);
 }
