@@ -16,6 +16,7 @@
 #include "explain/analysis.h"
 #include "explain/design.h"
 #include "explain/sentences.h"
+#include "stats/stats.h"
 #include "tap.h"
 #include "common/util.h"
 
@@ -214,7 +215,8 @@ static void check_single_and_none(void)
 {
 	struct analysis_inputs in;
 	struct explanation x;
-	double w5, w20;
+	struct design holdout;
+	double w5, w20, mixes;
 	char *text;
 
 	explain_of(2, 3, single, &in, &x);
@@ -224,7 +226,13 @@ static void check_single_and_none(void)
 	x.named = 1;
 	w5 = analysis_predicted_width(&in, &x, 5);
 	w20 = analysis_predicted_width(&in, &x, 20);
-	ok(w20 < w5 && fabs(w5 / w20 - 2) < 1e-9, "the hold-out's width falls as 1/sqrt(rounds) (%.3f, %.3f)", w5, w20);
+	/* 1/sqrt(rounds), and the t of the hold-out's own degrees of freedom:
+	 * (rounds - 1)(mixes - 1). */
+	design_holdout(x.named, in.screen_factors, in.closure_is_a, &holdout);
+	mixes = (double)holdout.n;
+	ok(w20 < w5 && fabs(w5 / w20 - 2 * stats_t_critical(0.95, 4 * (mixes - 1)) /
+					 stats_t_critical(0.95, 19 * (mixes - 1))) < 1e-9,
+	   "the hold-out's width falls as t(its df)/sqrt(rounds) (%.3f, %.3f, %zu mixes)", w5, w20, holdout.n);
 	ok(analysis_predicted_width(&in, &x, analysis_confirm_rounds(&in, &x, w5 / 3)) <= w5 / 3,
 	   "and the rounds asked for reach the width asked");
 	explain_of(2, 3, none, &in, &x);

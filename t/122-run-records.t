@@ -6,7 +6,7 @@
 # a directory holding one: "1 failed", exit 1, and report's "1 of 2 starts
 # failed"); under umask 000 nothing in the state directory is
 # world-writable; a world-writable live/ is refused before the server
-# starts; sweep's --threads past the managed server's connections, --time 0
+# starts; sweep's --threads past the managed server's connections, --duration 0
 # and --client-cpus of a CPU the host lacks exit 2 before anything starts.
 # Prerequisites: ROOT, MYSQLD.
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
@@ -72,6 +72,6 @@ swept() {
 	ok $? "$1: exit $rc, $(head -c 160 "$scratch/out")" "$scratch/out"
 }
 swept threads-over "sweep: --threads: 5000 threads need max-connections above 5000" --threads 5000
-swept time-zero "sweep: --time: bad value '0' (a duration" --time 0
+swept time-zero "sweep: --duration: bad value '0' (a duration" --duration 0
 swept cpus-absent "sweep: --client-cpus: CPU 99 does not exist here" --client-cpus 99
 exit $failed

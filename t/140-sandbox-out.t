@@ -82,7 +82,7 @@ excmd=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["command
 [[ $excmd == "taskset -c 1 slicebench explain $exp quota service --threads 1 --repeat 2 --duration 1s "* ]] &&
 	grep -qF "to explain it again: $excmd" "$scratch/ex.out"
 ok $? "its line has the taskset, the file's path and the duration ($excmd)" "$scratch/ex.out"
-eval "$(with_sb "$excmd") --what-if" >"$scratch/exagain" 2>&1; rc=$?
+eval "$(with_sb "$excmd") --dry-run" >"$scratch/exagain" 2>&1; rc=$?
 [ $rc = 0 ] && [ "$(head -n 1 "$scratch/exagain")" = "$(head -n 1 "$scratch/ex.out")" ]
-ok $? "and it runs (--what-if): the same factors and design (exit $rc)" "$scratch/exagain"
+ok $? "and it runs (--dry-run): the same factors and design (exit $rc)" "$scratch/exagain"
 exit $failed

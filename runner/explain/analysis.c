@@ -524,13 +524,16 @@ unsigned analysis_strongest(const struct explanation *x, size_t n_factors)
 	return set;
 }
 
-/* sum (c_num - s c_den)^2 over the hold-out's mixes, one start each. */
-static double holdout_variance_factor(const struct analysis_inputs *in, const struct explanation *x)
+/* sum (c_num - s c_den)^2 over the hold-out's mixes, one start each; how
+ * many mixes the hold-out has in *ret_mixes. */
+static double holdout_variance_factor(const struct analysis_inputs *in, const struct explanation *x,
+				      size_t *ret_mixes)
 {
 	struct cells c;
 	double num[DESIGN_MIXES_MAX], den[DESIGN_MIXES_MAX], s = 0, v = 0;
 
 	design_holdout(x->named, in->screen_factors, in->closure_is_a, &c.d);
+	*ret_mixes = c.d.n;
 	for (size_t k = 0; k < FACTORS_MAX; k++)
 		if ((x->named >> k) & 1 && !isnan(x->shapley[k].share))
 			s += x->shapley[k].share;
@@ -541,22 +544,31 @@ static double holdout_variance_factor(const struct analysis_inputs *in, const st
 	return v;
 }
 
+/* The hold-out's interval rests on its own rounds: log TPS ~ mix + round
+ * over them leaves (rounds - 1)(mixes - 1) degrees of freedom, and its t
+ * is theirs, not the screen's (2 rounds of 3 mixes: t = 4.3 where a
+ * screen's 6 gave 2.45). */
 double analysis_predicted_width(const struct analysis_inputs *in, const struct explanation *x, unsigned rounds)
 {
-	double v = holdout_variance_factor(in, x), g = fabs(log(x->gap.ratio));
+	size_t mixes = 0;
+	double v = holdout_variance_factor(in, x, &mixes), g = fabs(log(x->gap.ratio));
+	double df = ((double)rounds - 1) * ((double)mixes - 1);
 
-	if (isnan(v) || isnan(x->sigma) || !(g > 0) || rounds == 0)
+	if (isnan(v) || isnan(x->sigma) || !(g > 0) || rounds == 0 || !(df >= 1))
 		return NAN;
-	return 2 * stats_t_critical(in->level, x->df) * x->sigma * sqrt(v / rounds) / g;
+	return 2 * stats_t_critical(in->level, df) * x->sigma * sqrt(v / rounds) / g;
 }
 
 unsigned analysis_confirm_rounds(const struct analysis_inputs *in, const struct explanation *x, double width)
 {
-	double w1 = analysis_predicted_width(in, x, 1);
+	unsigned rounds = 2;
 
 	if (x->named == in->screen_factors && in->closure_is_a)
 		return 0; /* A itself: nothing to hold out */
-	if (isnan(w1) || !(width > 0))
-		return 2;
-	return (unsigned)MAX(2, MIN(1000, ceil(pow(w1 / width, 2))));
+	if (isnan(analysis_predicted_width(in, x, rounds)) || !(width > 0))
+		return rounds;
+	/* The fewest rounds whose width, at their own t, is within width. */
+	while (rounds < 1000 && analysis_predicted_width(in, x, rounds) > width)
+		rounds++;
+	return rounds;
 }

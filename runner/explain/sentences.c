@@ -283,30 +283,26 @@ static void print_set_parts(const struct explain_record *rec, const struct expla
 }
 
 /* Why the hold-out's interval is wider than --width asked: the rounds the
- * budget cut, else what the hold-out's own fit shows (its degrees of
- * freedom, its spread by the F test, its gap). */
+ * budget cut, else what the hold-out's own fit shows (its spread by the F
+ * test, its gap).  Its t is not a reason: the rounds were sized at the
+ * hold-out's own degrees of freedom (analysis_confirm_rounds). */
 static void print_width(const struct explain_record *rec, const struct explanation *x, FILE *out)
 {
 	const struct stats_share *s = &x->named_share;
-	double t_held, t_screen;
 
-	if (!x->held_out || !s->bounded || s->hi - s->lo <= rec->width)
+	/* Compared as printed: "20 points wide, where 20 were asked" is no reason to explain. */
+	if (!x->held_out || !s->bounded || round(100 * (s->hi - s->lo)) <= round(100 * rec->width))
 		return;
-	t_held = stats_t_critical(rec->level, x->confirm_df);
-	t_screen = stats_t_critical(rec->level, x->df);
 	fprintf(out, " (an interval %.0f points wide, where %.0f were asked", 100 * (s->hi - s->lo), 100 * rec->width);
 	if (x->confirm_rounds < rec->stage[STAGE_CONFIRM].rounds_wanted) {
 		fprintf(out, ": %u rounds were wanted, and the budget left %u)", rec->stage[STAGE_CONFIRM].rounds_wanted,
 			x->confirm_rounds);
 		return;
 	}
-	fputs(", of rounds sized from the screen's spread and t: ", out);
-	/* A t 5% larger or more is a reason; less is not worth a clause. */
-	if (t_held > 1.05 * t_screen)
-		fprintf(out, "its %.0f degrees of freedom give t = %.2f where the screen's %.0f gave %.2f; ", x->confirm_df,
-			t_held, x->df, t_screen);
-	fprintf(out, "its spread %s than the screen's (%.1f%% against %.1f%%, F test p = %.2g)",
-		x->wider_p < 1 - rec->level ? "was wider" : "is not shown wider", 100 * x->confirm_sigma, 100 * x->sigma, x->wider_p);
+	fprintf(out, ", of rounds sized from the screen's spread at the hold-out's own t (%.0f degrees of freedom): "
+		     "its spread %s than the screen's (%.1f%% against %.1f%%, F test p = %.2g)",
+		x->confirm_df, x->wider_p < 1 - rec->level ? "was wider" : "is not shown wider", 100 * x->confirm_sigma,
+		100 * x->sigma, x->wider_p);
 	if (fabs(log(x->named_gap.ratio)) < 0.9 * fabs(log(x->screen_gap.ratio)))
 		fprintf(out, "; its gap is %.2fx where the screen's was %.2fx", x->named_gap.ratio, x->screen_gap.ratio);
 	fputc(')', out);

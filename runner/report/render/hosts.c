@@ -18,13 +18,15 @@ int hosts_text(const struct host_model *h, const char *baseline, bool markdown, 
 	fprintf(out, "\n%shost x context: is the difference between hosts real?\n%s", h3, nl);
 	fprintf(out, "Each host's ratio to its own baseline (%s), as its own table above gives it (the same interval, at its "
 		     "Holm step's level in that host's table), and each other host's ratio over %s's, from one model of log "
-		     "TPS, host x context + round within host + each host's first unit of a round (%s), Holm-adjusted "
-		     "across the %zu of this table, each interval at its Holm step's level (%g%% for the table as a "
-		     "whole)\n%s",
+		     "TPS, host x context + round within host + each host's first unit of a round (%s), ",
 		strempty(baseline), h->labels[0],
 		h->pooled ? "one sigma per host and thread count: too few starts to give each host's column its own"
-			  : "each host's column its own sigma",
-		h->family, 100 * h->level, nl);
+			  : "each host's column its own sigma");
+	if (h->family)
+		fprintf(out, "Holm-adjusted across the %zu of this table, each interval at its Holm step's level (%g%% for "
+			     "the table as a whole)\n%s", h->family, 100 * h->level, nl);
+	else
+		fprintf(out, "without an interval or a verdict: too few repeats on a host to measure its spread\n%s", nl);
 	table_add(&t, "threads");
 	table_add(&t, "context");
 	for (size_t d = 0; d < h->n; d++)
