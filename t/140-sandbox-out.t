@@ -13,7 +13,7 @@ needs BINARY ROOT MYSQLD
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
 exp=$top/t/fixtures/fleet/quickstart.ini
 sandbox_test t140
-echo "1..16"
+echo "1..17"
 in_box() { "$SLICEBENCH" sandbox --name "$box" exec -- "$@"; }
 # The command a directory recorded, with this binary for slicebench.
 with_sb() { echo "${1/slicebench /$sb }"; }
@@ -47,6 +47,9 @@ ok $? "the answer last, the whole output within 40 lines, the report's within 10
 in_box sh -c "'$sb' run '$exp' --only shell --out /var/tmp/t140-$$" >"$scratch/ref.out" 2>&1; rc=$?
 [ $rc = 2 ] && grep -q "vanishes at .sandbox down" "$scratch/ref.out" && in_box test ! -e "/var/tmp/t140-$$"
 ok $? "an --out in the sandbox's overlay: exit 2, nothing written, says why (exit $rc)" "$scratch/ref.out"
+in_box sh -c "'$sb' run '$exp' --only shell --dry-run --out /var/tmp/t140-$$" >"$scratch/dry.out" 2>&1; rc=$?
+[ $rc = 0 ] && in_box test ! -e "/var/tmp/t140-$$"
+ok $? "but a dry run, which writes nothing, plans there (exit $rc)" "$scratch/dry.out"
 in_box "$sb" run "$exp" --only shell -q --out "$scratch/results/quiet" >"$scratch/q.out" 2>"$scratch/q.err"; rc=$?
 [ $rc = 0 ] && ! grep -q '^slicebench: ' "$scratch/q.err" && grep -q 'unit 1/1' "$scratch/results/quiet/run.log"
 ok $? "-q: no progress on the terminal, all of it in run.log (exit $rc)" "$scratch/q.err"

@@ -468,7 +468,7 @@ int verb_run(int argc, char **argv)
 				   .deadline_ns = a.budget_ns ? began + a.budget_ns : 0,
 				   .order = (enum run_order)a.order, .seed = a.seed.value, .seed_given = a.seed.given };
 	r = run_plan_make(&e, a.only, &plan);
-	if (r >= 0)
+	if (r >= 0 && !a.dry_run) /* a dry run writes no results directory */
 		r = run_check_reaches_host("run", a.resume ? a.resume : a.out ? a.out : "results/");
 	if (r >= 0 && a.budget_ns)
 		r = budget_plan(&plan, a.budget_ns, false);
