@@ -245,11 +245,44 @@ static void check_single_and_none(void)
 	free(text);
 }
 
+/* The medians beside the gap are of the starts its interval is of: every
+ * stage's (a pq explain printed the screen's medians, 0.72x apart, beside
+ * a gap of 0.90x from the fraction's starts and the screen's). */
+static void check_medians_of_the_gap(void)
+{
+	struct analysis_inputs in;
+	struct explanation x;
+	struct stage fraction;
+	double a[6], b[6];
+	size_t na = 0, nb = 0;
+
+	explain_of(2, 3, single, &in, &x);
+	fraction = screen;
+	for (size_t i = 0; i < fraction.n_mix; i++)
+		for (size_t k = 0; k < fraction.mix[i].n; k++)
+			fraction.mix[i].tps[k] *= fraction.mix[i].mask == EXPLAIN_A ? 1.25 : 0.9;
+	in.fraction = &fraction;
+	if (analysis_explain(&in, &x) < 0)
+		bail_out("analysis_explain failed");
+	for (const struct stage *st = &fraction; st; st = st == &fraction ? &screen : NULL)
+		for (size_t i = 0; i < st->n_mix; i++)
+			for (size_t k = 0; k < st->mix[i].n; k++) {
+				if (st->mix[i].mask == EXPLAIN_A)
+					a[na++] = st->mix[i].tps[k];
+				if (st->mix[i].mask == 0)
+					b[nb++] = st->mix[i].tps[k];
+			}
+	ok(na == 6 && nb == 6 && x.med_a == stats_median(a, na) && x.med_b == stats_median(b, nb),
+	   "the medians beside the gap are over both stages' starts (%.1f, %.1f of %zu and %zu)", x.med_a, x.med_b, na,
+	   nb);
+}
+
 int main(void)
 {
 	check_designs();
 	check_additive();
 	check_interaction();
 	check_single_and_none();
+	check_medians_of_the_gap();
 	return done_testing();
 }

@@ -443,6 +443,23 @@ static void count_excluded(const struct analysis_inputs *in, struct explanation 
 			}
 }
 
+/* The median TPS of one mix over every stage the gap is fitted from
+ * (explain_gap()), so that the medians printed beside the gap are of the
+ * same starts as its interval. */
+static double gap_median(const struct analysis_inputs *in, unsigned mask)
+{
+	const struct stage *st[] = { in->fraction, in->screen, in->confirm };
+	double x[3 * STAGE_STARTS_MAX];
+	size_t n = 0;
+
+	for (size_t s = 0; s < ELEMENTSOF(st); s++)
+		for (size_t i = 0; st[s] && i < st[s]->n_mix; i++)
+			if (st[s]->mix[i].mask == mask)
+				for (size_t k = 0; k < st[s]->mix[i].n; k++)
+					x[n++] = st[s]->mix[i].tps[k];
+	return stats_median(x, n);
+}
+
 int analysis_explain(const struct analysis_inputs *in, struct explanation *ret)
 {
 	const struct stage *one[] = { in->screen };
@@ -453,12 +470,8 @@ int analysis_explain(const struct analysis_inputs *in, struct explanation *ret)
 	explanation_clear(ret);
 	ret->factors = in->screen_factors;
 	ret->n_mixes = in->screen->n_mix;
-	for (size_t i = 0; i < in->screen->n_mix; i++) {
-		if (in->screen->mix[i].mask == a_mask(in))
-			ret->med_a = in->screen->mix[i].med;
-		if (in->screen->mix[i].mask == 0)
-			ret->med_b = in->screen->mix[i].med;
-	}
+	ret->med_a = gap_median(in, a_mask(in));
+	ret->med_b = gap_median(in, 0);
 	count_excluded(in, ret);
 	if (ret->ends_failed)
 		return 0; /* no gap: nothing to share out */
