@@ -10,7 +10,8 @@ nearest line is taken); PS_LOG, optional, lines of "EPOCH R D" from a loop that 
 `ps -eLo stat` on the host each second.  A telemetry sample carries its
 wall-clock second ("wall_s", stored to the second): the vmstat line of that
 second covers the same second but for the fraction between the two clocks'
-ticks.  Prints a Markdown table, one row per step: our CPU idle % against
+ticks, so a step's first and last samples, which straddle its edges, are
+left out.  Prints a Markdown table, one row per step: our CPU idle % against
 vmstat's id, the load average's range, R (/proc/stat's procs_running, the
 host's) against vmstat's r, and D (threads in D state as ps counts them, in
 slicebench's PID namespace) against vmstat's b (blocked on I/O, which is
@@ -48,7 +49,14 @@ def mean(v):
 def row(step, vm, ps):
     ours = {"idle": [], "load": [], "r": [], "d": []}
     theirs = {"id": [], "r": [], "b": [], "ps_r": [], "ps_d": []}
-    for s in step.get("telemetry", []):
+    samples = step.get("telemetry", [])
+    # The first and last second of a step straddle its edges: vmstat's
+    # second and ours are up to a second apart, and the step before or
+    # after (another client count, a server starting) falls in one and not
+    # the other; only the step's inner seconds are the same seconds.
+    if len(samples) >= 3:
+        samples = samples[1:-1]
+    for s in samples:
         sec = round(s.get("wall_s", 0))
         # vmstat's stamp is its line's second, cut down; a late line skips one.
         v = vm.get(sec) or vm.get(sec - 1) or vm.get(sec + 1)

@@ -23,6 +23,12 @@ static bool any_base_ratio(const struct model *m)
 static void print_method(const struct model *m, const char *over, size_t family, bool df_note, bool markdown,
 			 FILE *out)
 {
+	if (family == 0) {
+		fprintf(out, "%sratio: to %s, of one start each: with one repeat there is no spread between starts to "
+			     "measure, so no interval and no verdict\n",
+			markdown ? "\n" : "", over);
+		return;
+	}
 	fprintf(out, "%sratio: to %s, from one model of log TPS, column + round + the first unit of a round (each round "
 		     "runs every column once, in a balanced order), by least squares; %s; %g%% intervals and p on "
 		     "Satterthwaite's degrees of freedom, Holm-adjusted across the %zu ratio%s of this table, each "
@@ -125,7 +131,7 @@ static void print_verdict_notes(const struct model *m, bool first, bool markdown
 					100 * v->sigma, v->n_a, v->n_b, v->mde, 100 * STATS_POWER,
 					v->family > 1 ? ", the level of its Holm step" : "");
 			else
-				fprintf(out, ": %s", ns ? "n.s., and no interval" : "significant");
+				fprintf(out, ": %s", ns ? "no verdict: no interval (too few repeats, or no spread between them)" : "significant");
 			print_disagreements(v, first ? &c->welch_first : &c->welch_base, first ? &c->rank_first : &c->rank_base,
 					    m->level, out);
 			fputs("\n", out);
