@@ -328,6 +328,20 @@ static void check_sparse(void)
 	free(s);
 	json_decref(doc);
 
+	/* One repeat: a ratio of one start each, no interval, and no verdict
+	 * either way (it once said "Holm-adjusted across the 0 ratios" and
+	 * "n.s."). */
+	doc = sim_json("{\"format_version\":1,\"experiment\":{\"name\":\"once\",\"baseline\":\"raw\","
+		   "\"contexts\":[\"service\",\"raw\"],\"threads\":[1]},\"steps\":["
+		   "{\"context\":\"service\",\"repeat\":1,\"threads\":1,\"duration_s\":2.0,\"tps\":80.0},"
+		   "{\"context\":\"raw\",\"repeat\":1,\"threads\":1,\"duration_s\":2.0,\"tps\":100.0}]}");
+	s = render(doc, REPORT_TEXT, false, false, NULL, &r);
+	ok(r == 0 && has(s, "of one start each: with one repeat there is no spread between starts to") &&
+		   !has(s, "across the 0") && !has(s, "n.s.") && has(s, "service vs raw at 1 thread: no verdict"),
+	   "one repeat: no interval and no verdict, said so");
+	free(s);
+	json_decref(doc);
+
 	bad = sim_json("{\"format_version\":2,\"steps\":[]}");
 	is_int(report_render(bad, &o, stdout), -EPROTONOSUPPORT, "format_version 2 is refused");
 	json_decref(bad);

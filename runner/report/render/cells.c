@@ -381,8 +381,35 @@ void noise_interval_caption(const struct model *m, char *buf, size_t len)
 		 100 * m->level);
 }
 
+const char *ratio_method_text(const struct model *m, const char *over, size_t family, char *buf, size_t len)
+{
+	if (family == 0)
+		snprintf(buf, len, "to %s, of one start each: with one repeat there is no spread between starts to "
+				   "measure, so no interval and no verdict", over);
+	else
+		snprintf(buf, len,
+			 "to %s, from one model of log TPS, column + round + the first unit of a round (each round runs "
+			 "every column once, in a balanced order), by least squares; %s; %g%% intervals and p on "
+			 "Satterthwaite's degrees of freedom, Holm-adjusted across the %zu ratio%s of this table, each "
+			 "interval at its Holm step's level; n.s.: the interval contains 1",
+			 over,
+			 !m->pooled ? "each column its own sigma between starts, the same at every thread count"
+			 : m->noise_groups > 1
+				 ? "one sigma between starts per thread count (too few starts to give each column its own, "
+				   "so a noisier column's intervals are too narrow)"
+				 : "one sigma between starts for the whole table (too few starts to give each column its "
+				   "own, so a noisier column's intervals are too narrow)",
+			 100 * m->level, family, family == 1 ? "" : "s");
+	return buf;
+}
+
 void noise_verdicts_heading(const struct model *m, char *buf, size_t len)
 {
+	if (m->family_noise == 0) {
+		snprintf(buf, len, "noise against %s: no comparison has the 3 starts a side Brown-Forsythe's test takes",
+			 strempty(m->baseline));
+		return;
+	}
 	snprintf(buf, len,
 		 "noise against %s: Brown-Forsythe's test on log TPS (the absolute deviations from each column's "
 		 "median, compared by t), which holds without normality; the ratio is of those mean deviations (of "

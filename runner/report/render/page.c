@@ -223,6 +223,8 @@ static void verdict_row(FILE *out, const struct model *m, size_t row, size_t k)
  * "not significant" could have seen. */
 static void page_verdicts(FILE *out, const struct model *m)
 {
+	char method[1024];
+
 	fputs("<h2 id=\"verdicts-h\">Verdicts</h2>\n", out);
 	if (!m->baseline)
 		fputs("<p class=\"note\">The experiment names no baseline: no ratios.</p>\n", out);
@@ -237,11 +239,9 @@ static void page_verdicts(FILE *out, const struct model *m)
 			verdict_row(out, m, row, k);
 	fputs("</tbody></table></div>\n<p class=\"note\">", out);
 	if (m->baseline)
-		html_printf(out, "ratio: to %s, from one model of log TPS, column + round, by least squares; %g%% intervals "
-				 "and p from its residual sigma, Holm-adjusted across the %zu ratios of the table; n.s.: the "
-				 "interval contains 1; smallest gap: what a not-significant ratio could have told from noise "
-				 "at %.0f%% power. A cell whose starts fail more than a fifth of the time gets no ratio.",
-			    m->baseline, 100 * m->level, m->family_base, 100 * STATS_POWER);
+		html_printf(out, "ratio: %s; smallest gap: what a not-significant ratio could have told from noise at %.0f%% "
+				 "power. A cell whose starts fail more than a fifth of the time gets no ratio.",
+			    ratio_method_text(m, m->baseline, m->family_base, method, sizeof(method)), 100 * STATS_POWER);
 	if (m->pilot)
 		html_printf(out, " repeat = auto: the sigma and degrees of freedom are the pilot's %u rounds'.", m->pilot);
 	fputs("</p>\n", out);

@@ -86,6 +86,10 @@ void report_busy_sentence(const struct model *m, char *buf, size_t len);
 /* A cell of the table METRIC_NOISE_CI, and its caption. */
 void add_noise_interval(struct table *t, const struct cell *c);
 void noise_interval_caption(const struct model *m, char *buf, size_t len);
+/* How the ratios of a table were computed, against over, across family
+ * of them: the sentence after "ratio: " under the text's table and the
+ * page's verdicts alike. */
+const char *ratio_method_text(const struct model *m, const char *over, size_t family, char *buf, size_t len);
 /* The heading of the noise verdicts: the method, and across how many. */
 void noise_verdicts_heading(const struct model *m, char *buf, size_t len);
 /* Column k's noise against its baseline's at thread row row, as a

@@ -23,24 +23,11 @@ static bool any_base_ratio(const struct model *m)
 static void print_method(const struct model *m, const char *over, size_t family, bool df_note, bool markdown,
 			 FILE *out)
 {
-	if (family == 0) {
-		fprintf(out, "%sratio: to %s, of one start each: with one repeat there is no spread between starts to "
-			     "measure, so no interval and no verdict\n",
-			markdown ? "\n" : "", over);
+	char method[1024];
+
+	fprintf(out, "%sratio: %s\n", markdown ? "\n" : "", ratio_method_text(m, over, family, method, sizeof(method)));
+	if (family == 0)
 		return;
-	}
-	fprintf(out, "%sratio: to %s, from one model of log TPS, column + round + the first unit of a round (each round "
-		     "runs every column once, in a balanced order), by least squares; %s; %g%% intervals and p on "
-		     "Satterthwaite's degrees of freedom, Holm-adjusted across the %zu ratio%s of this table, each "
-		     "interval at its Holm step's level; n.s.: the interval contains 1\n",
-		markdown ? "\n" : "", over,
-		!m->pooled ? "each column its own sigma between starts, the same at every thread count"
-		: m->noise_groups > 1
-			? "one sigma between starts per thread count (too few starts to give each column its own, so a "
-			  "noisier column's intervals are too narrow)"
-			: "one sigma between starts for the whole table (too few starts to give each column its own, so a "
-			  "noisier column's intervals are too narrow)",
-		100 * m->level, family, family == 1 ? "" : "s");
 	if (m->pilot)
 		fprintf(out, "%srepeat = auto: the sigmas and degrees of freedom are the pilot's %u rounds', whose "
 			     "spread chose the number of rounds (Stein's two-stage rule)\n",
