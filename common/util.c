@@ -451,6 +451,27 @@ unsigned long long proc_start_time(pid_t pid)
 	return t;
 }
 
+pid_t proc_parent(pid_t pid)
+{
+	_cleanup_free_ char *s = NULL;
+	char path[64];
+	const char *p;
+	int ppid;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_file_str(path, &s) < 0 || !(p = strrchr(s, ')')) || sscanf(p + 2, "%*c %d", &ppid) != 1)
+		return 0;
+	return (pid_t)ppid;
+}
+
+bool proc_descends_from(pid_t pid, pid_t ancestor)
+{
+	for (unsigned i = 0; i < 64 && pid > 1; i++, pid = proc_parent(pid))
+		if (pid == ancestor)
+			return true;
+	return false;
+}
+
 bool name_is_valid(const char *s)
 {
 	size_t n;

@@ -132,6 +132,11 @@ int chown_tree(const char *path, uid_t from, uid_t uid, gid_t gid);
 /* Field 22 of /proc/PID/stat, 0 if there is no such process: with the
  * PID, it names one process for good (a recycled PID has another). */
 unsigned long long proc_start_time(pid_t pid);
+/* Field 4 of /proc/PID/stat, 0 if there is no such process. */
+pid_t proc_parent(pid_t pid);
+/* Is pid ancestor itself, or one of its descendants (64 generations at
+ * most), by the parents /proc gives? */
+bool proc_descends_from(pid_t pid, pid_t ancestor);
 
 /* Is name (a path, or a word looked up in $PATH as execvp() would) an
  * executable?  Its path in *ret if ret is not NULL. */

@@ -155,11 +155,6 @@ double oltp_mechanism_value(const struct oltp_mechanism_def *d, const struct ste
 	return (double)(b - a) / (last->t_s - first->t_s) / r->tps / d->scale;
 }
 
-static json_t *ms_or_null(double v)
-{
-	return v < 0 ? json_null() : json_real(v);
-}
-
 /* CPU seconds per second of one counter between the first and the last
  * sample that know it: who got the CPU during the step. */
 static json_t *cpu_rate(const struct step_result *r, size_t offset)
@@ -338,9 +333,11 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 	o = json_pack("{s:s, s:I, s:f, s:I, s:I, s:f, s:f, s:{s:o, s:o, s:o, s:o, s:o}, s:{s:I, s:I, s:I}, s:I, s:b}",
 		      "driver", r->driver, "threads", (json_int_t)r->threads, "duration_s", r->duration_s,
 		      "transactions", (json_int_t)r->transactions, "queries", (json_int_t)r->queries, "tps", r->tps,
-		      "qps", r->qps, "latency_ms", "avg", ms_or_null(r->lat_avg_ms), "p50", ms_or_null(r->lat_p50_ms),
-		      "p95", ms_or_null(r->lat_p95_ms), "p99", ms_or_null(r->lat_p99_ms), "max",
-		      ms_or_null(r->lat_max_ms), "errors", "ignorable", (json_int_t)r->errors[OLTP_ERR_IGNORABLE],
+		      "qps", r->qps, "latency_ms", "avg", oltp_json_real_unless_negative(r->lat_avg_ms), "p50",
+		      oltp_json_real_unless_negative(r->lat_p50_ms), "p95", oltp_json_real_unless_negative(r->lat_p95_ms),
+		      "p99", oltp_json_real_unless_negative(r->lat_p99_ms), "max",
+		      oltp_json_real_unless_negative(r->lat_max_ms), "errors", "ignorable",
+		      (json_int_t)r->errors[OLTP_ERR_IGNORABLE],
 		      "reconnect", (json_int_t)r->errors[OLTP_ERR_RECONNECT], "fatal",
 		      (json_int_t)r->errors[OLTP_ERR_FATAL], "reconnects", (json_int_t)r->reconnects, "failed",
 		      r->failed);
@@ -369,7 +366,7 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 	for (size_t i = 0; i < ELEMENTSOF(mechanism_table); i++) {
 		double v = oltp_mechanism_value(&mechanism_table[i], r);
 
-		if (json_object_set_new(mechanism, mechanism_table[i].key, isnan(v) ? json_null() : json_real(v)) < 0)
+		if (json_object_set_new(mechanism, mechanism_table[i].key, oltp_json_real_unless_nan(v)) < 0)
 			goto oom;
 	}
 	if (put_beside(o, r) < 0)

@@ -215,6 +215,11 @@ int step_result_host(const struct step_result *r, struct step_host *ret);
  * a transaction in any case. */
 void step_result_judge(const struct oltp_options *o, struct step_result *r);
 
+/* A figure as JSON, null where the record says it is unknown: by NaN, or
+ * (a time, a latency, a CPU rate) by a negative value (oltp/sample.c). */
+json_t *oltp_json_real_unless_nan(double v);
+json_t *oltp_json_real_unless_negative(double v);
+
 /* A sample's arrays freed, and a sample as JSON (oltp/sample.c). */
 void oltp_telemetry_sample_done(struct oltp_telemetry_sample *s);
 json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s);

@@ -31,12 +31,12 @@ static json_t *known_or_null(int64_t v)
 	return v < 0 ? json_null() : json_integer(v);
 }
 
-static json_t *real_known_or_null(double v)
+json_t *oltp_json_real_unless_nan(double v)
 {
 	return isnan(v) ? json_null() : json_real(v);
 }
 
-static json_t *seconds_or_null(double v)
+json_t *oltp_json_real_unless_negative(double v)
 {
 	return v < 0 ? json_null() : json_real(v);
 }
@@ -50,8 +50,8 @@ static json_t *counter_or_null(uint64_t v)
 static int put_host_figures(json_t *j, const struct oltp_telemetry_sample *s)
 {
 	if (json_object_set_new(j, "wall_s", json_real(s->wall_s)) < 0 ||
-	    json_object_set_new(j, "cpu_iowait_pct", real_known_or_null(s->cpu_iowait_pct)) < 0 ||
-	    json_object_set_new(j, "host_busy_cpus", real_known_or_null(s->host_busy_cpus)) < 0 ||
+	    json_object_set_new(j, "cpu_iowait_pct", oltp_json_real_unless_nan(s->cpu_iowait_pct)) < 0 ||
+	    json_object_set_new(j, "host_busy_cpus", oltp_json_real_unless_nan(s->host_busy_cpus)) < 0 ||
 	    json_object_set_new(j, "cpus", json_integer(s->n_cpus)) < 0 ||
 	    json_object_set_new(j, "tasks_running", json_integer(s->tasks_running)) < 0 ||
 	    json_object_set_new(j, "tasks_uninterruptible", json_integer(s->tasks_uninterruptible)) < 0 ||
@@ -77,7 +77,7 @@ json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s)
 	if (s->n_neighbours) {
 		nb = json_object();
 		for (size_t i = 0; nb && i < s->n_neighbours; i++)
-			if (json_object_set_new(nb, s->neighbour_names[i], seconds_or_null(s->neighbour_cpu_s[i])) < 0) {
+			if (json_object_set_new(nb, s->neighbour_names[i], oltp_json_real_unless_negative(s->neighbour_cpu_s[i])) < 0) {
 				json_decref(nb);
 				return NULL;
 			}
@@ -86,12 +86,12 @@ json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s)
 	}
 	j = json_pack("{s:f, s:o, s:o, s:o, s:o, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, "
 			 "s:I, s:I, s:I, s:I}",
-			 "t_s", s->t_s, "cpu_user_pct", real_known_or_null(s->cpu_user_pct), "cpu_sys_pct",
-			 real_known_or_null(s->cpu_sys_pct), "cpu_idle_pct", real_known_or_null(s->cpu_idle_pct), "load1",
-			 real_known_or_null(s->load1), "procs_running", (int)s->procs_running,
+			 "t_s", s->t_s, "cpu_user_pct", oltp_json_real_unless_nan(s->cpu_user_pct), "cpu_sys_pct",
+			 oltp_json_real_unless_nan(s->cpu_sys_pct), "cpu_idle_pct", oltp_json_real_unless_nan(s->cpu_idle_pct), "load1",
+			 oltp_json_real_unless_nan(s->load1), "procs_running", (int)s->procs_running,
 			 "procs_blocked", (int)s->procs_blocked,
-			 "ctxt_per_s", real_known_or_null(s->ctxt_per_s), "server_cpu_s",
-			 seconds_or_null(s->server_cpu_s), "nr_throttled",
+			 "ctxt_per_s", oltp_json_real_unless_nan(s->ctxt_per_s), "server_cpu_s",
+			 oltp_json_real_unless_negative(s->server_cpu_s), "nr_throttled",
 			 known_or_null(s->nr_throttled), "throttled_usec", known_or_null(s->throttled_usec),
 			 "server_per_l3", counts_to_json(s->server_per_l3, s->n_l3), "client_per_l3",
 			 counts_to_json(s->client_per_l3, s->n_l3), "server_per_node",
@@ -104,7 +104,7 @@ json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s)
 			 (json_int_t)s->server_run_ns, "server_run_on_client_cpu_ns",
 			 (json_int_t)s->server_run_on_client_cpu_ns);
 
-	if (j && (json_object_set_new(j, "client_cpu_s", seconds_or_null(s->client_cpu_s)) < 0 ||
+	if (j && (json_object_set_new(j, "client_cpu_s", oltp_json_real_unless_negative(s->client_cpu_s)) < 0 ||
 		  put_host_figures(j, s) < 0)) {
 		json_decref(j);
 		j = NULL;

@@ -460,28 +460,6 @@ static int socket_peer(const char *path, pid_t *ret)
 	return server_peer_of(fd, ret);
 }
 
-static pid_t parent_of(pid_t pid)
-{
-	_cleanup_free_ char *s = NULL;
-	char path[64];
-	const char *p;
-	int ppid;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (read_file_str(path, &s) < 0 || !(p = strrchr(s, ')')) || sscanf(p + 2, "%*c %d", &ppid) != 1)
-		return 0;
-	return (pid_t)ppid;
-}
-
-/* pid itself, or (where a manager or a wrapper forks) one of its descendants. */
-static bool is_or_descends_from(pid_t pid, pid_t ancestor)
-{
-	for (unsigned i = 0; i < 64 && pid > 1; i++, pid = parent_of(pid))
-		if (pid == ancestor)
-			return true;
-	return false;
-}
-
 int process_alive(pid_t *pid)
 {
 	pid_t w;
@@ -510,10 +488,11 @@ int server_wait_ready(const struct server *s, pid_t *pid, uint64_t timeout_ns, p
 
 		if (interrupt_signal)
 			return -EINTR;
-		/* Ours only if the process listening is the one just started: a
+		/* Ours only if the process listening is the one just started, or
+		 * (where a manager or a wrapper forks) one of its descendants: a
 		 * socket can be answered by another server. */
 		if (s->engine->ping(s) && socket_peer(s->socket, &peer) >= 0) {
-			if (*pid <= 0 || is_or_descends_from(peer, *pid))
+			if (*pid <= 0 || proc_descends_from(peer, *pid))
 				return 0;
 			other = peer;
 		}

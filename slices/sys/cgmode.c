@@ -126,25 +126,6 @@ int cgroup_usage_dir(pid_t pid, enum cgroup_mode mode, char **ret)
 	return r > 0 ? 0 : r == 0 ? -ENOENT : r;
 }
 
-/* Whether pid is root or descends from it, by the parents of /proc. */
-static bool descends_from(pid_t pid, pid_t root)
-{
-	for (unsigned depth = 0; depth < 64 && pid > 1; depth++) {
-		_cleanup_free_ char *stat = NULL;
-		char path[64];
-		const char *p;
-		int ppid;
-
-		if (pid == root)
-			return true;
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-		if (read_file_str(path, &stat) < 0 || !(p = strrchr(stat, ')')) || sscanf(p + 2, "%*c %d", &ppid) != 1)
-			return false;
-		pid = ppid;
-	}
-	return false;
-}
-
 /* The usage directory, if it is pid's own: not a hierarchy's root, and
  * every process in it pid or one of its descendants (a server forked into
  * a cpu cgroup of its own may sit in slicebench's cpuacct cgroup, with the
@@ -165,7 +146,7 @@ int cgroup_own_usage_dir(pid_t pid, enum cgroup_mode mode, char **ret)
 	if (r < 0)
 		return r;
 	for (const char *p = procs; *p; p += strcspn(p, "\n"), p += strspn(p, "\n"))
-		if (!descends_from((pid_t)atoi(p), pid))
+		if (!proc_descends_from((pid_t)atoi(p), pid))
 			return -EBUSY;
 	*ret = dir;
 	dir = NULL;

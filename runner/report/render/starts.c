@@ -10,10 +10,10 @@ void report_starts_sentence(const struct model *m, char *buf, size_t len)
 	size_t out = m->n_starts - m->removed[OLTP_RULE_KEPT], k = 0;
 	int w;
 
-	w = snprintf(buf, len, "%s of %zu start%s left out by the rule", out ? "" : "none", m->n_starts,
-		     m->n_starts == 1 ? "" : "s");
-	if (out && w > 0)
+	if (out)
 		w = snprintf(buf, len, "%zu of %zu start%s left out by the rule:", out, m->n_starts, m->n_starts == 1 ? "" : "s");
+	else
+		w = snprintf(buf, len, "none of %zu start%s left out by the rule", m->n_starts, m->n_starts == 1 ? "" : "s");
 	for (size_t r = OLTP_RULE_KEPT + 1; r < _OLTP_RULE_MAX && w > 0 && (size_t)w < len; r++)
 		if (m->removed[r])
 			w += snprintf(buf + w, len - (size_t)w, "%s %s %zu", k++ ? "," : "", oltp_rules[r].label, m->removed[r]);
