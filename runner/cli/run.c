@@ -12,6 +12,8 @@
 #include "run/run.h"
 #include "experiment/experiment.h"
 #include "managed/managed.h"
+#include "managed/neighbour.h"
+#include "managed/unit.h"
 #include "common/interrupt.h"
 #include "store/results.h"
 #include "common/util.h"
@@ -178,10 +180,10 @@ static int load_experiment(struct run_args *a, struct experiment *e, char **ret_
 static void plan_print_unit(const struct experiment *e, size_t c, size_t v, unsigned r)
 {
 	const struct context_spec *s = &e->contexts[c];
-	char unit[96];
+	struct managed_unit_names names = {};
 
-	(void)results_unit_name(s->name, v, r, unit, sizeof(unit)); /* fits: names are short */
-	printf("  %-28s %-7s", unit, context_kind_to_string(s->kind));
+	(void)managed_unit_names(e, c, v, r, false, &names); /* fits: names are short */
+	printf("  %-28s %-7s", names.name, context_kind_to_string(s->kind));
 	for (size_t j = 0; j < s->n_props; j++)
 		if (!experiment_varies_contexts(e) || s->props[j].def != e->vary)
 			printf(" %s=%s", s->props[j].def->name, s->props[j].text);

@@ -95,7 +95,7 @@ static int sweep_steps(struct sweep_args *a)
 	return failed ? -EIO : 0;
 }
 
-static int sweep_in_context(struct sweep_args *a, struct context *c _unused_)
+static int sweep_in_context(struct sweep_args *a, struct managed_unit *u _unused_)
 {
 	return sweep_steps(a);
 }

@@ -16,6 +16,7 @@
 #include "host/facts.h"
 #include "common/interrupt.h"
 #include "managed/managed.h"
+#include "managed/unit.h"
 #include "store/results.h"
 #include "slices/attr/snapshot.h"
 #include "managed/state.h"
@@ -43,7 +44,7 @@ static int prepare_shared_dataset(struct runner *rn)
 {
 	_cleanup_free_ char *msg = NULL;
 	struct context_spec spec = { .kind = CONTEXT_RAW };
-	struct context c = { .ops = context_ops_for(CONTEXT_RAW), .spec = &spec, .server = &rn->server,
+	struct context c = { .ops = context_ops_for(CONTEXT_RAW), .spec = &spec, .server = &rn->servers.server,
 			     .mode = cgroup_mode_detect() };
 	struct oltp_options o = rn->o;
 	char size[96];
@@ -56,7 +57,7 @@ static int prepare_shared_dataset(struct runner *rn)
 	if (r < 0)
 		return log_error_errno(r, "%s: the server for the dataset did not start: %m%s%s", rn->verb,
 				       msg ? "; " : "", strempty(msg));
-	o.socket = rn->server.socket;
+	o.socket = rn->servers.server.socket;
 	r = oltp_prepare(&o, &msg);
 	if (r < 0)
 		log_error_errno(r, "%s: preparing the dataset: %s", rn->verb, msg ? msg : strerror(-r));
@@ -143,16 +144,6 @@ static void log_end(int fd)
 	log_copy_to(-EBADF);
 	if (fd >= 0)
 		close(fd);
-}
-
-/* Where the servers slicebench forks write what they print: the log. */
-static void servers_output_to(struct runner *rn, int fd)
-{
-	rn->server.out_fd = fd;
-	for (size_t i = 0; i < EXP_NEIGHBOURS_MAX; i++)
-		rn->neighbour_servers[i].out_fd = fd;
-	for (size_t i = 0; i < EXP_PROXIES_MAX; i++)
-		rn->proxy_servers[i].out_fd = fd;
 }
 
 /* Files run reads back as it wrote them, and the same experiment, or
@@ -268,21 +259,12 @@ static int choose_seed(struct runner *rn, const struct run_options *o, bool resu
 static int runner_setup(struct runner *rn)
 {
 	const struct experiment *e = rn->e;
-	struct server_config cfg = {};
 	_cleanup_free_ char *unit = NULL;
 	int r;
 
-	experiment_server_config(e, &cfg);
-	managed_config_default(&cfg);
-	r = managed_setup(rn->verb, &cfg, &rn->server);
-	for (size_t i = 0; r >= 0 && i < e->n_neighbours; i++)
-		if (e->neighbours[i].kind == NEIGHBOUR_OLTP)
-			r = managed_neighbour_server_setup(rn->verb, &cfg, e->neighbours[i].name, &rn->neighbour_servers[i]);
-	for (size_t i = 0; r >= 0 && i < e->n_proxies; i++) {
-		r = managed_proxy_setup(e, i, &rn->server, &rn->proxy_servers[i]);
-		if (r < 0)
-			log_error_errno(r, "%s: cannot set up [proxy %s]: %m", rn->verb, e->proxies[i].name);
-	}
+	r = managed_servers_setup(rn->verb, e, &rn->servers);
+	if (r >= 0)
+		r = managed_servers_neighbours(rn->verb, e, &rn->servers);
 	if (r < 0 || !e->client_scope)
 		return r;
 	r = xasprintf(&unit, "slicebench-client-%s-%d.scope", e->name, (int)getpid());
@@ -370,19 +352,15 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	if (r >= 0)
 		r = runner_setup(&rn);
 	if (r >= 0)
-		servers_output_to(&rn, log_fd);
+		managed_servers_output_to(&rn.servers, log_fd);
 	if (r >= 0) {
 		o->seed_used = rn.seed;
 		options_for(e, &rn.o, db, sizeof(db));
 		started = true;
 		r = runner_measure(&rn, o);
 	}
-	server_done(&rn.server);
+	managed_servers_done(&rn.servers);
 	free(rn.kept_command);
-	for (size_t i = 0; i < EXP_NEIGHBOURS_MAX; i++)
-		server_done(&rn.neighbour_servers[i]);
-	for (size_t i = 0; i < EXP_PROXIES_MAX; i++)
-		server_done(&rn.proxy_servers[i]);
 	log_end(log_fd);
 	/* Refused or failed at set-up: no results directory stays behind. */
 	if (started)
