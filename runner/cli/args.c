@@ -18,7 +18,7 @@ enum {
 
 #define A(f) .offset = offsetof(struct sweep_args, f)
 /* The settings an experiment file gives too: their rows of the key table
- * (experiment/keys.c) name them, parse them and check them across keys. */
+ * (experiment/key_table.c) name them, parse them and check them across keys. */
 #define SETTING(id) CLI_SETTING_OPTION(struct sweep_args, settings, id)
 /* sweep's name for the duration before it was one name everywhere. */
 static const struct cli_option opt_time = { .name = "time", .alias_of = SETTING(KEY_DURATION) };

@@ -1,6 +1,6 @@
 /* The experiment file parser: inih reads the INI, a line-counting reader
  * gives every key its line and registers sections (empty ones too), and
- * each key goes through its row of the key table (keys.c) into
+ * each key goes through its row of the key table (key_table.c) into
  * struct experiment.  It reads the file and nothing else: what the file
  * names on this host (an engine, a command, an installed unit) is for the
  * checks and the mirror after it. */

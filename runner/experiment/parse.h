@@ -1,5 +1,5 @@
 /* What the parts of the experiment reader share: the key table
- * (keys.c), the parser (parse.c), the checks of the
+ * (key_table.c), the parser (parse.c), the checks of the
  * whole experiment (experiment_check.c), the mirror of installed units
  * (mirror.c) and experiment.json (json.c).  struct
  * parser is the experiment being read and where in the file each thing of
