@@ -8,6 +8,7 @@
 #include "slices/sys/cgmode.h"
 #include "cli/args.h"
 #include "oltp/oltp.h"
+#include "experiment/check.h"
 #include "experiment/parse.h"
 #include "common/util.h"
 

@@ -3,23 +3,9 @@
  * engine installed, a neighbour's command in PATH) and the cgroup mode (a
  * property that cannot take effect there is refused).  Each message names
  * the line of the key that is wrong. */
-#include "experiment/parse.h"
-#include "common/trust.h"
-
-int check_code_file(struct parser *p, const char *binary, unsigned line, const char *key)
-{
-	_cleanup_free_ char *found = NULL, *why = NULL;
-	int r;
-
-	if (!executable_in_path(binary, &found))
-		return fail_at(p, line, key, "%s is not an executable here", binary);
-	r = trust_code_file(found, &why);
-	if (r == -ENOMEM)
-		return r;
-	return r < 0 ? fail_at(p, line, key, "%s: refused, since what it names runs as the server (%s)", binary,
-			       why ? why : strerror(-r))
-		     : 0;
-}
+#include "experiment/binary.h"
+#include "experiment/check.h"
+#include "experiment/proxy.h"
 
 /* On the command line, an engine not given is the given workload's: the
  * first engine of its protocol (--workload select-only alone has always

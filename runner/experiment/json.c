@@ -1,6 +1,8 @@
 /* An experiment as JSON: experiment.json of a results directory, which
  * records what ran, and the experiment read back from it (explain RESULTS,
  * run --resume), each setting through the key table's own parser. */
+#include "experiment/settings.h"
+#include "experiment/check.h"
 #include "experiment/parse.h"
 #include "common/input.h"
 

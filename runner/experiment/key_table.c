@@ -9,7 +9,8 @@
  * settings and the man page (experiment_key_doc()) all read these rows. */
 #include <stddef.h>
 
-#include "experiment/parse.h"
+#include "experiment/where.h"
+#include "experiment/key_table.h"
 #include "common/topology.h"
 #include "slices/server/proxy.h"
 

@@ -8,54 +8,13 @@
 #include <ini.h>
 #include <sys/stat.h>
 
+#include "experiment/check.h"
+#include "experiment/key_table.h"
+#include "experiment/mirror.h"
 #include "experiment/parse.h"
+#include "experiment/replay.h"
 #include "common/text.h"
 #include "common/topology.h"
-
-/* The command line's option given as line, or key when none was. */
-static const char *option_at_line(const struct parser *p, unsigned line, const char *key)
-{
-	for (size_t i = 0; line && i < _KEY_MAX; i++)
-		if (p->key_line[0][i] == line && key_table[i].option)
-			return key_table[i].option;
-	return strempty(key);
-}
-
-int fail_at(struct parser *p, unsigned line, const char *key, const char *fmt, ...)
-{
-	_cleanup_free_ char *why = NULL;
-	va_list ap;
-
-	if (p->msg)
-		return -EINVAL;
-	va_start(ap, fmt);
-	if (vasprintf(&why, fmt, ap) < 0)
-		why = NULL;
-	va_end(ap);
-	if (p->options) /* the command line: the option at that line, else the key */
-		xasprintf(&p->msg, "--%s: %s", option_at_line(p, line, key), why ? why : "bad input");
-	else if (p->from_json) /* experiment.json has no lines worth naming */
-		xasprintf(&p->msg, "%s: %s%s%s", p->path, strempty(key), key ? ": " : "", why ? why : "bad input");
-	else
-		xasprintf(&p->msg, "%s:%u: %s%s%s", p->path, line, strempty(key), key ? ": " : "", why ? why : "bad input");
-	return -EINVAL;
-}
-
-static char *instance_name(struct experiment *e, const struct section_def *s, size_t i)
-{
-	return (char *)e + s->names + i * s->stride;
-}
-
-const char *section_where(const struct parser *p, char *buf, size_t len)
-{
-	const struct section_def *s = &section_table[p->section];
-
-	if (s->named)
-		snprintf(buf, len, "[%s %s]", s->name, instance_name(p->e, s, p->instance));
-	else
-		snprintf(buf, len, "[%s]", s->name);
-	return buf;
-}
 
 /* The defaults of section s's keys, or (SECTION_NONE) of every section of
  * its own; a named section's are set as each of its sections opens. */
@@ -81,7 +40,7 @@ static int open_instance(struct parser *p, enum section s, const char *header)
 	if (sscanf(header + strlen(d->name) + 1, "%127s%1s", name, extra) != 1 || !d->valid(name, &why))
 		return fail_at(p, p->line, NULL, "[%s]: %s", header, why ? why : d->rule);
 	for (size_t i = 0; i < *n; i++)
-		if (streq(instance_name(p->e, d, i), name))
+		if (streq(section_instance_name(p->e, d, i), name))
 			return fail_at(p, p->line, NULL, "[%s %s] is defined twice (first on line %u)", d->name, name,
 				       p->header_line[s][i]);
 	if (*n == d->max)
@@ -89,7 +48,7 @@ static int open_instance(struct parser *p, enum section s, const char *header)
 	p->header_line[s][*n] = p->line;
 	p->instance = (*n)++;
 	/* The section's rule keeps a valid name within its names' length. */
-	memcpy(instance_name(p->e, d, p->instance), name, strlen(name) + 1);
+	memcpy(section_instance_name(p->e, d, p->instance), name, strlen(name) + 1);
 	return set_defaults(p, s);
 }
 

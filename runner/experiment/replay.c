@@ -12,7 +12,7 @@
 #include <pwd.h>
 #include <sys/stat.h>
 
-#include "experiment/parse.h"
+#include "experiment/replay.h"
 #include "slices/attr/capture.h"
 #include "slices/attr/snapshot.h"
 #include "common/secret.h"

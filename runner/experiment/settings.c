@@ -4,6 +4,7 @@
  * and read back from it, each by its row's type, so that a new key is its
  * row and nothing more here. */
 #include "experiment/parse.h"
+#include "experiment/settings.h"
 
 int experiment_copy_settings(const struct experiment *from, struct experiment *to)
 {

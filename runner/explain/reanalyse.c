@@ -65,20 +65,6 @@ static int reading_explain(const char *dir, double level, double width, struct r
 	return r;
 }
 
-json_t *explain_builds(const char *dir)
-{
-	_cleanup_free_ char *path = NULL;
-	json_t *rec = xasprintf(&path, "%s/" EXPLAIN_RECORD, dir) < 0 ? NULL : json_load_file(path, 0, NULL);
-	json_t *builds = json_incref(json_object_get(rec, "slicebench"));
-
-	json_decref(rec);
-	if (!provenance_builds_valid(builds)) {
-		json_decref(builds);
-		builds = json_array();
-	}
-	return builds;
-}
-
 int explain_report(const char *dir, bool json, double level, double width, FILE *out, char **ret_why)
 {
 	_cleanup_free_ struct reading *rd = calloc(1, sizeof(*rd));

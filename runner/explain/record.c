@@ -327,3 +327,17 @@ int explain_stage_load(const char *dir, enum explain_stage s, const struct expla
 	json_decref(doc);
 	return e;
 }
+
+json_t *explain_builds(const char *dir)
+{
+	_cleanup_free_ char *path = NULL;
+	json_t *rec = xasprintf(&path, "%s/" EXPLAIN_RECORD, dir) < 0 ? NULL : json_load_file(path, 0, NULL);
+	json_t *builds = json_incref(json_object_get(rec, "slicebench"));
+
+	json_decref(rec);
+	if (!provenance_builds_valid(builds)) {
+		json_decref(builds);
+		builds = json_array();
+	}
+	return builds;
+}

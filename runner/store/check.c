@@ -7,8 +7,9 @@
 #include <stdio.h>
 
 #include "oltp/record.h"
+#include "store/check.h"
+#include "store/names.h"
 #include "store/provenance.h"
-#include "store/results.h"
 #include "common/text.h"
 #include "common/util.h"
 
