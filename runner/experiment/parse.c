@@ -570,6 +570,9 @@ int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *
 		r = mirror_units(&p);
 	if (r >= 0)
 		r = check_settings(&p);
+	/* Every setting, whatever brought it, through the one gate. */
+	if (r >= 0)
+		r = experiment_gate(&p, false);
 	for (size_t i = 0; i < EXP_CONTEXTS_MAX; i++) {
 		free(p.unit[i]);
 		free(p.from[i]);
