@@ -14,26 +14,6 @@
 #include "common/input.h"
 #include "common/trust.h"
 
-/* The words of a list separated by blanks ([server] groups). */
-static int split_list(const char *s, char ***ret)
-{
-	_cleanup_free_ char *copy = strdup(s);
-	char **l = calloc(strlen(s) / 2 + 2, sizeof(char *)), *save = NULL;
-	size_t n = 0;
-
-	if (!copy || !l) {
-		free(l);
-		return -ENOMEM;
-	}
-	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
-		if (!(l[n++] = strdup(w))) {
-			strv_free(l);
-			return -ENOMEM;
-		}
-	*ret = l;
-	return 0;
-}
-
 /* Where row k keeps instance i's value. */
 static void *key_field(struct parser *p, const struct key_def *k, size_t i)
 {
@@ -131,7 +111,7 @@ int allow_groups_key(struct parser *p, const struct key_def *k, size_t i)
 
 	if (!groups)
 		return 0;
-	if (split_list(groups, &words) < 0)
+	if (split_words(groups, &words) < 0)
 		return -ENOMEM;
 	for (char **g = words; *g; g++) {
 		const char *why = gate_group_refusal(*g);
@@ -245,7 +225,7 @@ int experiment_gate_policy(const struct experiment *e, bool trust_code, struct g
 {
 	char **groups = NULL;
 
-	if (e->server_groups && split_list(e->server_groups, &groups) < 0)
+	if (e->server_groups && split_words(e->server_groups, &groups) < 0)
 		return -ENOMEM;
 	*ret = (struct gate_policy){ .user = e->server_user, .groups = groups, .trust_code = trust_code };
 	return 0;

@@ -212,9 +212,7 @@ static int parse_cpu_value(const char *value, long *cpus, size_t *ret_n, char *w
 	return r;
 }
 
-/* A command line split on blanks (no quoting: a neighbour's command is a
- * program and its words). */
-static int split_words(const char *value, char ***ret)
+int split_words(const char *value, char ***ret)
 {
 	_cleanup_free_ char *copy = strdup(value);
 	char *save = NULL, **argv;

@@ -205,6 +205,9 @@ static inline unsigned line_of(const struct parser *p, enum key_id k)
 int fail_at(struct parser *p, unsigned line, const char *key, const char *fmt, ...) _printf_(4, 5);
 /* "[context NAME]" or "[vary]": where the parser is. */
 const char *section_where(const struct parser *p, char *buf, size_t len);
+/* Words split on blanks, no quoting (a neighbour's command, [server]
+ * groups): a NULL-terminated strv, maybe empty. */
+int split_words(const char *value, char ***ret);
 /* Parses and checks one value of k, through its type, into its place. */
 int set_key(struct parser *p, const struct key_def *k, const char *value);
 /* Every key's default, through the parser that reads the file. */
