@@ -28,7 +28,7 @@
 #include "experiment/experiment.h"
 #include "store/results.h"
 #include "run/run.h"
-#include "run/managed.h"
+#include "managed/managed.h"
 #include "host/calibration.h"
 #include "slices/attr/snapshot.h"
 #include "common/rng.h"
