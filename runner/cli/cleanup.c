@@ -2,8 +2,8 @@
  * cgroups), found through the records under STATE/live/. */
 #include <stdio.h>
 
-#include "run/managed.h"
-#include "run/state.h"
+#include "managed/managed.h"
+#include "managed/state.h"
 #include "common/util.h"
 #include "cli/verbs.h"
 
