@@ -110,8 +110,9 @@ static void allow_lists(const char *user, const char *group)
 	ok(gate("Environment", "PATH=/tmp:/usr/bin", &pol) == -EPERM, "Environment=PATH=/tmp:... is refused");
 	ok(gate("Environment", "PATH=/usr/sbin:/usr/bin", &pol) == 0, "PATH of root's directories is taken");
 	ok(gate("Environment", "GCONV_PATH=.", &pol) == -EPERM, "GCONV_PATH=. is refused");
-	ok(gate("Environment", "MALLOC_CONF=prof_prefix:/tmp/x", &pol) == -EPERM,
-	   "MALLOC_CONF naming a path anyone may write is refused");
+	snprintf(env, sizeof(env), "MALLOC_CONF=prof_prefix:%s", planted);
+	ok(gate("Environment", env, &pol) == -EPERM, "MALLOC_CONF naming a path anyone may write is refused");
+	snprintf(env, sizeof(env), "LD_PRELOAD=%s", planted);
 	ok(gate("Environment", "MALLOC_CONF=background_thread:true", &pol) == 0, "MALLOC_CONF of no path is taken");
 	ok(gate("Environment", "LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2", &pol) == 0 ||
 		   access("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2", F_OK) < 0,
