@@ -159,4 +159,7 @@ int snprintf_whole(char *buf, size_t len, const char *fmt, ...) _printf_(3, 4);
 
 /* Frees a NULL-terminated array of strings and the strings; NULL is fine. */
 void strv_free(char **l);
+/* Words split on blanks, no quoting (a neighbour's command, [server]
+ * groups): a NULL-terminated strv, maybe empty. */
+int strv_split_words(const char *value, char ***ret);
 static inline void strv_freep(char ***l) { strv_free(*l); }

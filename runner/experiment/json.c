@@ -1,6 +1,7 @@
 /* An experiment as JSON: experiment.json of a results directory, which
  * records what ran, and the experiment read back from it (explain RESULTS,
  * run --resume), each setting through the key table's own parser. */
+#include "experiment/gate.h"
 #include "experiment/settings.h"
 #include "experiment/check.h"
 #include "experiment/parse.h"
@@ -220,7 +221,7 @@ static int identity_from_json(struct parser *p, const json_t *j)
 	return 0;
 }
 
-int experiment_from_results(const char *dir, struct experiment *ret, char **ret_msg)
+int experiment_from_results(const char *dir, bool trust_code, struct experiment *ret, char **ret_msg)
 {
 	_cleanup_free_ char *path = NULL;
 	struct parser p = { .e = ret, .mode = cgroup_mode_detect(), .from_json = true };
@@ -268,8 +269,8 @@ int experiment_from_results(const char *dir, struct experiment *ret, char **ret_
 		}
 	json_decref(j);
 	/* The checks of a whole file, as when the experiment was first read. */
-	if (r >= 0 && !p.msg && check_file(&p) >= 0)
-		(void)check_settings(&p);
+	if (r >= 0 && !p.msg && check_file(&p) >= 0 && check_settings(&p) >= 0)
+		(void)experiment_gate(&p, trust_code);
 	if (p.msg && !*ret_msg)
 		*ret_msg = p.msg;
 	else

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "experiment/experiment.h"
 #include "common/words.h"
@@ -71,7 +72,7 @@ enum key_type {
 enum key_id {
 	KEY_DESCRIPTION, KEY_THREADS, KEY_WARMUP, KEY_DURATION, KEY_REPEAT, KEY_REPEAT_MAX, KEY_UNTIL, KEY_WORKLOAD,
 	KEY_SCALE, KEY_TABLES, KEY_TABLE_SIZE, KEY_RANGE_SIZE, KEY_DRIVER, KEY_RAND_TYPE, KEY_BASELINE, KEY_ON_ERROR,
-	KEY_ENGINE, KEY_FLAVOR, KEY_BINARY, KEY_BUFFER_POOL, KEY_USER, KEY_MAX_CONNECTIONS,
+	KEY_ENGINE, KEY_FLAVOR, KEY_BINARY, KEY_BUFFER_POOL, KEY_USER, KEY_GROUPS, KEY_MAX_CONNECTIONS,
 	KEY_CLIENT_CPUS, KEY_PIN, KEY_SCOPE, KEY_CLIENT_THREADS, KEY_WAKEUPS,
 	KEY_CONTEXT_KIND, KEY_CONTEXT_SESSION, KEY_CONTEXT_SLICE, KEY_CONTEXT_UNIT, KEY_CONTEXT_FROM, KEY_CONTEXT_CLIENT_CPUS,
 	KEY_CONTEXT_PROXY, KEY_CONTEXT_PROPERTY,
@@ -126,6 +127,13 @@ struct key_def {
 	const char *option;
 	char short_option;
 	const char *option_help;
+	/* The trust gate's column (slices/attr/gate.h, gate.c): what the
+	 * key's value can do (POWER_* of common/trust.h; every row says), and
+	 * for a key that can do anything, its allow-list, run by
+	 * experiment_gate() on instance i's value when it is set: 0, or
+	 * fail_at() with why. */
+	unsigned power;
+	int (*allow)(struct parser *p, const struct key_def *k, size_t i);
 };
 extern const struct key_def key_table[_KEY_MAX];
 
@@ -140,3 +148,15 @@ static inline bool key_is_setting(const struct key_def *k)
 _Static_assert(EXP_CONTEXTS_MAX <= EXP_INSTANCES_MAX && EXP_SLICES_MAX <= EXP_INSTANCES_MAX &&
 		       EXP_NEIGHBOURS_MAX <= EXP_INSTANCES_MAX && EXP_PROXIES_MAX <= EXP_INSTANCES_MAX,
 	       "a section has more instances than the parser keeps lines for");
+
+/* k's member in experiment.json: its name with _ for -, durations with
+ * _s, into buf. */
+static inline const char *setting_json_name(const struct key_def *k, char *buf, size_t len)
+{
+	/* One of the key table's names, all far shorter than buf. */
+	snprintf(buf, len, "%s%s", k->name, k->type == TYPE_DURATION ? "_s" : "");
+	for (char *c = buf; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	return buf;
+}

@@ -8,6 +8,7 @@
 #include <ini.h>
 #include <sys/stat.h>
 
+#include "experiment/gate.h"
 #include "experiment/check.h"
 #include "experiment/key_table.h"
 #include "experiment/mirror.h"
@@ -171,28 +172,6 @@ static int parse_cpu_value(const char *value, long *cpus, size_t *ret_n, char *w
 	return r;
 }
 
-/* A command line split on blanks (no quoting: a neighbour's command is a
- * program and its words). */
-static int split_words(const char *value, char ***ret)
-{
-	_cleanup_free_ char *copy = strdup(value);
-	char *save = NULL, **argv;
-	size_t n = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	argv = calloc(strlen(value) / 2 + 2, sizeof(char *));
-	if (!argv)
-		return -ENOMEM;
-	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
-		if (!(argv[n++] = strdup(w))) {
-			strv_free(argv);
-			return -ENOMEM;
-		}
-	*ret = argv;
-	return 0;
-}
-
 static int set_text(char **field, const char *value)
 {
 	free(*field);
@@ -240,7 +219,7 @@ static int set_flags(struct parser *p, const struct key_def *k, const char *valu
 
 static int set_command(struct parser *p, const struct key_def *k, const char *value, char ***field)
 {
-	if (split_words(value, field) < 0)
+	if (strv_split_words(value, field) < 0)
 		return -ENOMEM;
 	if (!(*field)[0])
 		return fail_at(p, p->line, k->name, "an empty command");
@@ -529,6 +508,9 @@ int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *
 		r = mirror_units(&p);
 	if (r >= 0)
 		r = check_settings(&p);
+	/* Every setting, whatever brought it, through the one gate. */
+	if (r >= 0)
+		r = experiment_gate(&p, false);
 	for (size_t i = 0; i < EXP_CONTEXTS_MAX; i++) {
 		free(p.unit[i]);
 		free(p.from[i]);

@@ -5,9 +5,6 @@
 
 #include "experiment/where.h"
 
-/* k's member in
- * experiment.json (its name with _ for -, durations with _s) into buf. */
-const char *setting_json_name(const struct key_def *k, char *buf, size_t len);
 /* e's settings into experiment.json's j: [experiment]'s at its top,
  * [server]'s and [client]'s in members of their own.  -ENOMEM. */
 int settings_to_json(const struct experiment *e, json_t *j);

@@ -49,3 +49,12 @@ const char *section_where(const struct parser *p, char *buf, size_t len)
 		snprintf(buf, len, "[%s]", s->name);
 	return buf;
 }
+
+int where_path(const struct parser *p, const char *path, char **ret)
+{
+	const char *slash = strrchr(p->path, '/');
+
+	if (path[0] == '/' || !slash)
+		return (*ret = strdup(path)) ? 0 : -ENOMEM;
+	return xasprintf(ret, "%.*s/%s", (int)(slash - p->path), p->path, path);
+}

@@ -26,6 +26,10 @@ struct parser {
 	unsigned header_line[_SECTION_MAX][EXP_INSTANCES_MAX];
 	unsigned prop_line[EXP_CONTEXTS_MAX][CONTEXT_PROPS_MAX], slice_prop_line[EXP_SLICES_MAX][SLICE_PROPS_MAX];
 	unsigned proxy_prop_line[EXP_PROXIES_MAX][CONTEXT_PROPS_MAX];
+	/* Where a context's property came from when not the file's own line
+	 * (the snapshot of from =, the unit of unit =), for the gate's
+	 * message; NULL: the line's own. */
+	const char *prop_source[EXP_CONTEXTS_MAX][CONTEXT_PROPS_MAX];
 	/* proxy = NAME of a context: which proxy that is is known at the end. */
 	char ctx_proxy[EXP_CONTEXTS_MAX][48];
 	/* Slice = NAME of a context or a neighbour, [vary] slice: which slice
@@ -44,6 +48,8 @@ struct parser {
 	/* The server is the user's, at a socket (sweep --socket, prepare):
 	 * not checked as installed, its connections not known. */
 	bool server_given;
+	/* explain --trust-results-code: code not root's is taken (the gate). */
+	bool trust_code;
 };
 
 static inline unsigned line_of(const struct parser *p, enum key_id k)
@@ -59,3 +65,6 @@ const char *section_where(const struct parser *p, char *buf, size_t len);
 /* The name of section s's i-th instance (a context's, a slice's, ...),
  * inside e. */
 char *section_instance_name(struct experiment *e, const struct section_def *s, size_t i);
+/* A path the file names (from = FILE), relative to the experiment file's
+ * directory. */
+int where_path(const struct parser *p, const char *path, char **ret);
