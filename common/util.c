@@ -690,3 +690,8 @@ int strv_split_words(const char *value, char ***ret)
 	*ret = argv;
 	return 0;
 }
+
+int text_copy(char *buf, size_t len, const char *src)
+{
+	return snprintf_whole(buf, len, "%s", src);
+}

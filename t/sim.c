@@ -388,13 +388,17 @@ char *sim_explanation(const char *path, enum sim_form form)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
+	static const enum report_format formats[] = { [SIM_TEXT] = REPORT_TEXT, [SIM_JSON] = REPORT_JSON,
+						      [SIM_HTML] = REPORT_HTML };
+	const struct report_options o = { .format = formats[form] };
+	char *const dirs[] = { (char *)path };
 	int r;
 
 	if (!f)
 		bail_out("open_memstream: %m");
-	r = form == SIM_HTML ? explain_report_html(path, 0, 0, f, &why) : explain_report(path, form == SIM_JSON, 0, 0, f, &why);
+	r = document_render(&document_explain, &(struct document_input){ .dirs = dirs, .n = 1, .o = &o }, f, &why);
 	if (r < 0)
-		bail_out("explain_report %s: %s", path, why ? why : strerror(-r));
+		bail_out("explain's document of %s: %s", path, why ? why : strerror(-r));
 	fclose(f);
 	return text;
 }

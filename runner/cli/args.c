@@ -143,7 +143,7 @@ static int take_settings(const struct cli_verb *v, struct sweep_args *a, bool ma
 	/* A server at --socket, or --experiment's, is not looked for here. */
 	p->server_given = !managed || a->experiment;
 	if (experiment_check_options(p) < 0 || experiment_gate(p, false) < 0)
-		return log_error("%s: %s", v->name, p->msg ? p->msg : "out of memory"), -EINVAL;
+		return log_error_errno(-EINVAL, "%s: %s", v->name, p->msg ? p->msg : "out of memory");
 	experiment_workload_for(e, &a->o);
 	experiment_client_for(e, 0, &a->o);
 	/* --events alone: no time limit, as sysbench's --time=0. */
@@ -178,8 +178,8 @@ static int check_args(const struct cli_verb *v, struct sweep_args *a)
 			return -EINVAL;
 		}
 		if (context_check_engine(&a->spec, a->engine, &bad) < 0)
-			return log_error("%s: -p %s: %s's server has no such variable (it is %s's)", v->name, bad->def->name,
-					 a->engine, bad->def->engines), -EINVAL;
+			return log_error_errno(-EINVAL, "%s: -p %s: %s's server has no such variable (it is %s's)", v->name, bad->def->name,
+					 a->engine, bad->def->engines);
 	}
 	return 1;
 }

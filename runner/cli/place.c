@@ -82,18 +82,18 @@ static int place_spec(struct sweep_args *a, const struct experiment *e, size_t i
 				*ret_ctx = (int)c;
 				return 0;
 			}
-		return log_error("place: %s has no context '%s'", e->path, name), -EINVAL;
+		return log_error_errno(-EINVAL, "place: %s has no context '%s'", e->path, name);
 	}
 	k = context_kind_from_string(name);
 	if (k == CONTEXT_KIND_INVALID)
-		return log_error("place: '%s' is not a kind of context (%s); contexts of a file need --experiment", name,
-				 context_kind_list(false)), -EINVAL;
+		return log_error_errno(-EINVAL, "place: '%s' is not a kind of context (%s); contexts of a file need --experiment", name,
+				 context_kind_list(false));
 	*ret = a->spec;
 	ret->kind = k;
 	snprintf(ret->name, sizeof(ret->name), "place-%s", name);
 	if (context_validate(ret, mode, &bad, &why) < 0)
-		return log_error("place: %s: %s%s: %s (cgroup mode %s)", name, bad ? "-p " : "", bad ? bad->def->name : "",
-				 why, cgroup_mode_to_string(mode)), -EINVAL;
+		return log_error_errno(-EINVAL, "place: %s: %s%s: %s (cgroup mode %s)", name, bad ? "-p " : "", bad ? bad->def->name : "",
+				 why, cgroup_mode_to_string(mode));
 	return 0;
 }
 
@@ -116,10 +116,10 @@ static int place_specs(struct sweep_args *a, struct experiment *e, struct contex
 		return cli_usage_error(&cli_place, "at most %d contexts at once", EXP_CONTEXTS_MAX);
 	if (a->experiment) {
 		if (experiment_find(a->experiment, &path) < 0)
-			return log_error("place: no experiment '%s'", a->experiment), -EINVAL;
+			return log_error_errno(-EINVAL, "place: no experiment '%s'", a->experiment);
 		r = experiment_load(path, cgroup_mode_detect(), e, &msg);
 		if (r < 0)
-			return log_error("%s", msg ? msg : strerror(-r)), -EINVAL;
+			return log_error_errno(-EINVAL, "%s", msg ? msg : strerror(-r));
 		experiment_log_mirrors(e);
 		a->loaded = e; /* its [server] settings apply */
 	}
@@ -176,7 +176,7 @@ int verb_place(int argc, char **argv)
 	if (r == 0)
 		status = 0;
 	else if (r > 0 && (a.pid || a.unit))
-		status = (r = place_capture(&a)) == -EINVAL ? EXIT_USAGE : verb_exit_status(r);
+		status = verb_input_exit_status(place_capture(&a));
 	else if (r < 0 || place_specs(&a, &e, specs, ctxs, &n) < 0)
 		status = EXIT_USAGE;
 	else

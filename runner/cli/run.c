@@ -168,11 +168,11 @@ static int load_experiment(struct run_args *a, struct experiment *e, char **ret_
 	if (!a->experiment)
 		r = experiment_from_results(a->resume, false, e, &msg);
 	else if (experiment_find(a->experiment, ret_path) < 0)
-		return log_error("run: no experiment '%s' (slicebench list shows them)", a->experiment), -EINVAL;
+		return log_error_errno(-EINVAL, "run: no experiment '%s' (slicebench list shows them)", a->experiment);
 	else
 		r = experiment_load(*ret_path, cgroup_mode_detect(), e, &msg);
 	if (r < 0)
-		return log_error("%s%s", a->experiment ? "" : "run: --resume: ", msg ? msg : strerror(-r)), -EINVAL;
+		return log_error_errno(-EINVAL, "%s%s", a->experiment ? "" : "run: --resume: ", msg ? msg : strerror(-r));
 	return 0;
 }
 
@@ -335,10 +335,9 @@ static int budget_plan(const struct run_plan *p, uint64_t budget_ns, bool print)
 	format_seconds(budget_s, b, sizeof(b));
 	format_seconds(pilot_s, pilot, sizeof(pilot));
 	if (pilot_s > budget_s)
-		return log_error("run: the pilot's %d rounds take about %s at the plan's times, over --budget %s: give a "
+		return log_error_errno(-EINVAL, "run: the pilot's %d rounds take about %s at the plan's times, over --budget %s: give a "
 				 "longer budget, or fewer contexts (--only)",
-				 RUN_AUTO_PILOT, pilot, b),
-		       -EINVAL;
+				 RUN_AUTO_PILOT, pilot, b);
 	if (print)
 		printf("--budget %s: the pilot's %d rounds take about %s, and at the plan's times %u of the at most %u "
 		       "rounds fit in it; the run measures its own pace and begins no round that would end past the budget\n",
@@ -446,7 +445,7 @@ int verb_run(int argc, char **argv)
 
 	r = run_parse_argv(argc, argv, &a);
 	if (r <= 0)
-		return r < 0 ? EXIT_USAGE : 0;
+		return verb_parse_exit_status(r);
 	if (load_experiment(&a, &e, &path, &only) < 0)
 		return EXIT_USAGE;
 	experiment_log_mirrors(&e);

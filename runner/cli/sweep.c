@@ -107,7 +107,7 @@ int verb_sweep(int argc, char **argv)
 
 	r = sweep_parse_argv(&cli_sweep, argc, argv, &a);
 	if (r <= 0)
-		status = r < 0 ? EXIT_USAGE : 0;
+		status = verb_parse_exit_status(r);
 	else
 		status = verb_exit_status(a.in_context ? with_managed_server("sweep", &a, sweep_in_context) : sweep_steps(&a));
 	sweep_args_done(&a);

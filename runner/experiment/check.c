@@ -158,7 +158,7 @@ static int complete_slices(struct parser *p)
 		/* Its line is its child's: that is what brought it in. */
 		slice_line[e->n_slices] = slice_line[i];
 		e->slices[e->n_slices] = (struct slice_spec){ .parent = -1 };
-		snprintf(e->slices[e->n_slices].name, SLICE_NAME_MAX, "%s", parent);
+		(void)text_copy(e->slices[e->n_slices].name, SLICE_NAME_MAX, parent);
 		e->n_slices++;
 	}
 	for (unsigned depth = 0; n < e->n_slices; depth++)
@@ -458,7 +458,7 @@ int check_settings(struct parser *p)
 	    check_neighbours(p) < 0 || check_proxies(p) < 0)
 		return -EINVAL;
 	if (!*e->baseline)
-		snprintf(e->baseline, sizeof(e->baseline), "%s", e->contexts[0].name);
+		(void)text_copy(e->baseline, sizeof(e->baseline), e->contexts[0].name);
 	for (size_t i = 0; i < e->n_contexts; i++)
 		if (streq(e->contexts[i].name, e->baseline))
 			return 0;

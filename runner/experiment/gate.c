@@ -188,7 +188,7 @@ static int gate_props(struct parser *p, const struct prop_value *v, size_t n, co
 				 streq(w->section, "context") ? "context_specs" : streq(w->section, "proxy") ? "proxies" : "slices",
 				 w->i, v[j].def->name);
 		else
-			snprintf(key, sizeof(key), "%s", v[j].def->name);
+			(void)text_copy(key, sizeof(key), v[j].def->name);
 		return fail_at(p, w->lines ? w->lines[j] : line_of(p, KEY_VARY_PROPERTY), key, "refused in [%s%s%s]%s%s: %s (%s=: %s)",
 			       w->section, w->name ? " " : "", strempty(w->name), w->from && w->from[j] ? ", from " : "",
 			       w->from ? strempty(w->from[j]) : "", why ? why : strerror(-r), v[j].def->name,

@@ -303,9 +303,8 @@ static int set_number(struct parser *p, const struct key_def *k, const char *val
  * at its end. */
 static int set_name(struct parser *p, const struct key_def *k, const char *value, char *field)
 {
-	if (!name_is_valid(value))
+	if (!name_is_valid(value) || text_copy(field, sizeof(p->ctx_proxy[0]), value) < 0)
 		return fail_at(p, p->line, k->name, "bad value '%s' (a section's name)", value);
-	snprintf(field, sizeof(p->ctx_proxy[0]), "%s", value);
 	return 0;
 }
 
@@ -355,14 +354,14 @@ int set_key(struct parser *p, const struct key_def *k, const char *value)
 	case TYPE_FLAGS:
 		return set_flags(p, k, value, field);
 	case TYPE_BASELINE:
-		if (!name_is_valid(value))
+		if (!name_is_valid(value) || text_copy(field, sizeof(e->baseline), value) < 0)
 			return fail_at(p, p->line, k->name, "bad value '%s' (a context name)", value);
-		snprintf(field, sizeof(e->baseline), "%s", value);
 		return 0;
 	case TYPE_NAME:
 		return set_name(p, k, value, field);
 	case TYPE_SLICE:
-		snprintf(field, SLICE_NAME_MAX, "%s", value);
+		if (text_copy(field, SLICE_NAME_MAX, value) < 0)
+			return fail_at(p, p->line, k->name, "bad value '%s' (longer than any slice's name)", value);
 		return 0; /* whether it is defined is known at the end of the file */
 	case TYPE_COMMAND:
 		return set_command(p, k, value, field);

@@ -190,8 +190,8 @@ int managed_setup(const char *verb, const struct server_config *cfg, struct serv
 
 	r = state_lock(cfg->state_dir, &holder);
 	if (r == -EBUSY)
-		return log_error("%s: another slicebench (PID %d) is using %s; one run per state directory at a time",
-				 verb, holder, cfg->state_dir), r;
+		return log_error_errno(r, "%s: another slicebench (PID %d) is using %s; one run per state directory at a time",
+				 verb, holder, cfg->state_dir);
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot lock %s/lock: %m%s", verb, cfg->state_dir,
 				       r == -EPERM || r == -ELOOP ? TRUST_HINT : "");
@@ -209,9 +209,9 @@ int managed_setup(const char *verb, const struct server_config *cfg, struct serv
 		return log_error_errno(r, "%s: cannot create the server's user %s: %m", verb, cfg->user);
 	pw = getpwnam(cfg->user);
 	if (pw && pw->pw_uid == 0)
-		return log_error("%s: the server's user %s is root: refused, since a server running as root leaves "
+		return log_error_errno(-EPERM, "%s: the server's user %s is root: refused, since a server running as root leaves "
 				 "files in the datadir that the unprivileged server of every later run cannot open",
-				 verb, cfg->user), -EPERM;
+				 verb, cfg->user);
 	r = server_setup(cfg, ret);
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot set up the server in %s: %m%s", verb, cfg->state_dir,

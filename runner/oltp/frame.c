@@ -366,7 +366,7 @@ int step_frame_run(struct step_frame *f, const struct oltp_options *o, unsigned 
 	if (r >= 0 && f->reason[0]) {
 		ret->failed = true;
 		ret->rule = f->rule;
-		snprintf(ret->reason, sizeof(ret->reason), "%s", f->reason);
+		(void)text_copy(ret->reason, sizeof(ret->reason), f->reason);
 	}
 	if (r < 0)
 		step_result_done(ret);

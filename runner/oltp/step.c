@@ -82,7 +82,7 @@ static int worker_connect(struct worker *w)
 
 	r = oltp_connect(o, oltp_db(o), &w->conn, &msg);
 	if (r < 0) {
-		snprintf(w->error, sizeof(w->error), "%s", strempty(msg));
+		(void)text_copy(w->error, sizeof(w->error), strempty(msg));
 		return r;
 	}
 	/* What the script prepares: oltp_point_select its point select alone. */

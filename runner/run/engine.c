@@ -71,7 +71,7 @@ int run_check_reaches_host(const char *verb, const char *dir)
 	int r = results_reaches_host(dir, &why);
 
 	if (r == -EXDEV)
-		return log_error("%s: %s", verb, why), r;
+		return log_error_errno(r, "%s: %s", verb, why);
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot tell whether %s reaches the host from the sandbox: %m", verb, dir);
 	return 0;
@@ -98,14 +98,14 @@ static int open_results(const char *verb, const char *out, bool resume, const st
 		return r;
 	r = results_open(dir, resume, ret);
 	if (r == -EBUSY)
-		return log_error("%s: another run holds %s", verb, dir), r;
+		return log_error_errno(r, "%s: another run holds %s", verb, dir);
 	if (r == -EEXIST)
-		return log_error("%s: %s already holds results (--resume %s to finish it)", verb, dir, dir), r;
+		return log_error_errno(r, "%s: %s already holds results (--resume %s to finish it)", verb, dir, dir);
 	if (r == -ENOENT && resume)
-		return log_error("%s: --resume %s: there is no such directory to resume", verb, dir), r;
+		return log_error_errno(r, "%s: --resume %s: there is no such directory to resume", verb, dir);
 	if (r == -ENOTEMPTY)
-		return log_error("%s: --out %s: refused: a directory that holds other files than a results directory of "
-				 "slicebench's (give a new or an empty one)", verb, dir), r;
+		return log_error_errno(r, "%s: --out %s: refused: a directory that holds other files than a results directory of "
+				 "slicebench's (give a new or an empty one)", verb, dir);
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot write results to %s: %m%s", verb, dir,
 				       r == -ELOOP ? " (a symbolic link, or under one that root did not make: give the directory itself)" : "");
@@ -156,7 +156,7 @@ static int check_resumed(const char *verb, struct results *res, const json_t *ex
 
 	r = results_load(results_dir(res), &doc, &why);
 	if (r == -EBADMSG)
-		return log_error("%s: --resume %s: %s (not as slicebench run writes it)", verb, results_dir(res), why), r;
+		return log_error_errno(r, "%s: --resume %s: %s (not as slicebench run writes it)", verb, results_dir(res), why);
 	if (r < 0)
 		return log_error_errno(r, "%s: --resume %s: %m", verb, results_dir(res));
 	if (xasprintf(&path, "%s/experiment.json", results_dir(res)) < 0) {
@@ -172,8 +172,7 @@ static int check_resumed(const char *verb, struct results *res, const json_t *ex
 	same = json_equal(old, exp);
 	json_decref(doc);
 	if (!same)
-		return log_error("%s: %s was run with another version of this experiment; start a new run", verb, path),
-		       -EINVAL;
+		return log_error_errno(-EINVAL, "%s: %s was run with another version of this experiment; start a new run", verb, path);
 	return 0;
 }
 

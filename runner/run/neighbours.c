@@ -122,7 +122,7 @@ int runner_step(struct runner *rn, const struct managed_unit *u, struct oltp_opt
 	r = step_neighbours_start(rn, u, &sn, o, &msg);
 	if (r < 0) {
 		*s = (struct step_result){ .threads = threads, .failed = true };
-		snprintf(s->reason, sizeof(s->reason), "%s", msg ? msg : strerror(-r));
+		(void)text_copy(s->reason, sizeof(s->reason), msg ? msg : strerror(-r));
 		return 0;
 	}
 	r = oltp_step(o, threads, s);
@@ -130,7 +130,7 @@ int runner_step(struct runner *rn, const struct managed_unit *u, struct oltp_opt
 	for (size_t i = 0; r >= 0 && i < sn.n; i++)
 		if (neighbour_check(&sn.nb[i]) < 0 && !s->failed) {
 			s->failed = true;
-			snprintf(s->reason, sizeof(s->reason), "%s", strempty(sn.nb[i].failure));
+			(void)text_copy(s->reason, sizeof(s->reason), strempty(sn.nb[i].failure));
 		}
 	step_clients_stop(&sn, r >= 0 ? s : NULL);
 	step_neighbours_stop(rn, &sn);

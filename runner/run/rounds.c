@@ -170,7 +170,7 @@ static int auto_rounds(struct runner *rn, struct run_options *o, unsigned *ret)
 
 	r = results_load(results_dir(rn->res), &doc, &why);
 	if (r < 0 && why)
-		return log_error("%s: cannot read back %s: %s", rn->verb, results_dir(rn->res), why), r;
+		return log_error_errno(r, "%s: cannot read back %s: %s", rn->verb, results_dir(rn->res), why);
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot read back %s: %m", rn->verb, results_dir(rn->res));
 	r = o->rounds_needed(o->userdata, doc, &want);

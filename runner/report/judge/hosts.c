@@ -259,7 +259,7 @@ static int notes_make(const struct model *m, struct host_model *h)
 	for (size_t d = 0; d < h->n && r >= 0; d++)
 		for (size_t k = 0; k < m[d].ncols && r >= 0; k++) {
 			hosts_with(m, h->n, 0, m[d].cols[k].label, has);
-			snprintf(what, sizeof(what), "%s", m[d].cols[k].label);
+			(void)text_copy(what, sizeof(what), m[d].cols[k].label);
 			r = first_with(has, d) ? note_only(h, what, has) : 0;
 		}
 	return r < 0 ? r : note_repeats(m, h);

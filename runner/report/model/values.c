@@ -15,7 +15,7 @@ const char *scalar_str(const json_t *v, char *buf, size_t len)
 	else if (json_is_real(v))
 		snprintf(buf, len, "%.10g", json_real_value(v));
 	else if (json_is_boolean(v))
-		snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
+		(void)text_copy(buf, len, json_is_true(v) ? "true" : "false");
 	else
 		return NULL;
 	return buf;
