@@ -39,6 +39,10 @@ enum oltp_workload {
 	OLTP_WORKLOAD_SELECT_ONLY, /* pgbench -b select-only */
 	OLTP_WORKLOAD_TPCB_LIKE,   /* pgbench -b tpcb-like */
 	OLTP_WORKLOAD_POINT_SELECT, /* sysbench's oltp_point_select */
+	OLTP_WORKLOAD_READ_WRITE,   /* sysbench's oltp_read_write */
+	OLTP_WORKLOAD_WRITE_ONLY,   /* sysbench's oltp_write_only */
+	OLTP_WORKLOAD_UPDATE_INDEX, /* sysbench's oltp_update_index */
+	OLTP_WORKLOAD_INSERT,       /* sysbench's oltp_insert */
 	_OLTP_WORKLOAD_MAX,
 };
 
@@ -114,12 +118,22 @@ struct oltp_workload_def {
 	/* "pgbench's scale 10 (1000000 accounts)", "1 x 10000 rows" */
 	void (*data_size)(const struct oltp_options *o, char *buf, size_t len);
 	enum oltp_driver tool; /* the real tool that --driver may name besides slicebench */
-	/* sysbench's: its script, and what an event of it runs (point selects
-	 * on one table drawn per event; with ranges, BEGIN, the four ranges,
-	 * each on a table of its own, and COMMIT around them) */
+	/* sysbench's: its script, and what an event of it runs, in the
+	 * script's order, each block on a table drawn for it (oltp_common's
+	 * defaults): BEGIN first and COMMIT last (transaction), point selects,
+	 * one of each of the four ranges, index updates, non-index updates,
+	 * DELETE and INSERT pairs of one id, and oltp_insert's INSERT of a new
+	 * row (a text query, as the script sends it). */
 	const char *script;
+	bool transaction;
 	unsigned point_selects;
 	bool ranges;
+	unsigned index_updates, non_index_updates, delete_inserts;
+	bool insert;
+	/* Does an event change the data?  Such a workload drifts across starts
+	 * on one datadir: each start takes a pristine copy of the dataset's
+	 * template (slices/server/datadir.h). */
+	bool writes;
 	/* The dataset made or checked; a mismatching one is -EEXIST with the
 	 * table named in *ret_msg (never NULL here: oltp_prepare() hands
 	 * the message on only if its caller asked). */
