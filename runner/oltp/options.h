@@ -46,6 +46,17 @@ enum oltp_workload {
 	_OLTP_WORKLOAD_MAX,
 };
 
+/* The figures a native step can go without, to measure what each costs
+ * the client (sweep --without): none is off in a run. */
+enum oltp_figure {
+	OLTP_FIGURE_LATENCY = 1u << 0,	/* the latency histogram: a bucket per transaction */
+	OLTP_FIGURE_SECONDS = 1u << 1,	/* the per-second counts, and the stall rule on them */
+	OLTP_FIGURE_SAMPLES = 1u << 2,	/* the once-a-second telemetry sampler, all of it */
+	OLTP_FIGURE_THREADS = 1u << 3,	/* of the sampler, every thread's counters from /proc */
+};
+/* latency, per-second, telemetry, thread-counters */
+extern const struct word oltp_figure_words[];
+
 /* The words of the drivers (slicebench, its alias native, sysbench, pgbench) and of
  * the pinning modes a user names (all, round-robin). */
 extern const struct word oltp_driver_words[];
@@ -91,6 +102,7 @@ struct oltp_options {
 	const char *sysbench_path;     /* "sysbench" */
 	const char *pgbench_path;      /* "pgbench" */
 	bool progress;                 /* a line per second on stderr */
+	unsigned figures_off;          /* enum oltp_figure's bits: what a cost measurement goes without */
 	/* A client in the background (an oltp neighbour's): it runs until
 	 * *until is set rather than for duration_ns, and samples no
 	 * telemetry; NULL: a step of its own. */

@@ -73,6 +73,7 @@ static void worker_close(struct worker *w)
 		mysql_stmt_close(w->commit);
 	memset(w->table_stmts, 0, n * sizeof(*w->table_stmts));
 	w->begin = w->commit = NULL;
+	step_frame_watch(&w->frame->counters[w->id], -1);
 	if (w->conn)
 		mysql_close(w->conn);
 	w->conn = NULL;
@@ -125,11 +126,12 @@ static int worker_connect(struct worker *w)
 	char sql[128];
 	int r;
 
-	r = oltp_connect(o, oltp_db(o), &w->conn, &msg);
+	r = oltp_connect_flags(o, oltp_db(o), OLTP_CONNECT_WATCHED, &w->conn, &msg);
 	if (r < 0) {
 		snprintf(w->error, sizeof(w->error), "%s", strempty(msg));
 		return r;
 	}
+	step_frame_watch(&w->frame->counters[w->id], mysql_get_socket(w->conn));
 	if (def->transaction) {
 		w->begin = prepare_one(w, "BEGIN", NULL);
 		w->commit = prepare_one(w, "COMMIT", NULL);
@@ -148,19 +150,17 @@ static int worker_connect(struct worker *w)
 	return 0;
 }
 
-/* Executes and reads every row: the client does what sysbench's does with
- * a result set, without copying the columns out. */
+/* Executes and reads the result whole, as sysbench's MySQL driver does
+ * (mysql_stmt_store_result(), then mysql_stmt_free_result()): the rows
+ * are received, not converted column by column. */
 static int execute(MYSQL_STMT *s, unsigned *ret_errno, uint64_t *queries)
 {
-	int r;
-
 	if (mysql_stmt_execute(s) != 0)
 		goto fail;
 	if (mysql_stmt_field_count(s) > 0) {
-		while ((r = mysql_stmt_fetch(s)) == 0 || r == MYSQL_DATA_TRUNCATED)
-			;
-		if (r != MYSQL_NO_DATA)
+		if (mysql_stmt_store_result(s) != 0)
 			goto fail;
+		mysql_stmt_free_result(s);
 	}
 	(*queries)++;
 	return 0;
@@ -333,8 +333,9 @@ static void *worker_main(void *arg)
 		step_frame_connected(f);
 	step_frame_ready(f);
 
-	while (!failed && !step_frame_stopped(f)) {
-		uint64_t t0 = now_ns(), t1, queries;
+	/* One clock read a transaction: its end is the next one's start. */
+	for (uint64_t t0 = now_ns(), t1; !failed && !step_frame_stopped(f); t0 = t1) {
+		uint64_t queries;
 		unsigned err = 0;
 
 		if (t0 >= f->end_ns)
@@ -344,6 +345,7 @@ static void *worker_main(void *arg)
 		if (r < 0) {
 			if (!worker_recover(w, c, err))
 				break;
+			t1 = now_ns(); /* a reconnection took its time */
 			continue;
 		}
 		if (step_frame_count(f, c, t0, t1, queries) < 0)

@@ -68,6 +68,14 @@ const struct word oltp_workload_words[] = {
 };
 
 
+const struct word oltp_figure_words[] = {
+	{ "latency", OLTP_FIGURE_LATENCY },
+	{ "per-second", OLTP_FIGURE_SECONDS },
+	{ "telemetry", OLTP_FIGURE_SAMPLES },
+	{ "thread-counters", OLTP_FIGURE_THREADS },
+	{},
+};
+
 const struct oltp_workload_def *oltp_workload_def(enum oltp_workload w)
 {
 	return (unsigned)w < _OLTP_WORKLOAD_MAX ? &workloads[w] : &workloads[OLTP_WORKLOAD_READ_ONLY];
