@@ -164,7 +164,7 @@ static int take_settings(const struct cli_verb *v, struct sweep_args *a, bool ma
 		return cli_usage_error(v, "--experiment takes the engine from its [server] section, not from --engine");
 	/* A server at --socket, or --experiment's, is not looked for here. */
 	p->server_given = !managed || a->experiment;
-	if (experiment_check_options(p) < 0)
+	if (experiment_check_options(p) < 0 || experiment_gate(p, false) < 0)
 		return log_error("%s: %s", v->name, p->msg ? p->msg : "out of memory"), -EINVAL;
 	experiment_workload_for(e, &a->o);
 	experiment_client_for(e, 0, &a->o);

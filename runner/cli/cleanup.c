@@ -2,9 +2,9 @@
  * cgroups), found through the records under STATE/live/. */
 #include <stdio.h>
 
-#include "run/managed.h"
+#include "managed/managed.h"
+#include "managed/state.h"
 #include "slices/server/datadir.h"
-#include "run/state.h"
 #include "common/util.h"
 #include "cli/verbs.h"
 

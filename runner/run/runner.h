@@ -11,7 +11,7 @@
 
 #include "run/run.h"
 #include "experiment/experiment.h"
-#include "run/managed.h"
+#include "managed/managed.h"
 #include "oltp/oltp.h"
 #include "store/results.h"
 #include "common/util.h"

@@ -284,7 +284,10 @@ int server_remove_half_made(const char *state_dir, const struct server_engine *e
 /* The server's paths: its option file in STATE, its datadir and the log in it. */
 static int server_paths(const struct server_config *cfg, struct server *s)
 {
-	s->binary = strdup(cfg->binary);
+	/* Its absolute path, found before any context's environment applies:
+	 * a replayed PATH= never chooses the server's program. */
+	if (!executable_in_path(cfg->binary, &s->binary))
+		return -ENOENT;
 	s->user = strdup(cfg->user);
 	if (!s->binary || !s->user || xasprintf(&s->datadir, "%s/%s", cfg->state_dir, s->engine->datadir_name) < 0 ||
 	    xasprintf(&s->cnf, "%s/%s", cfg->state_dir, s->engine->option_file) < 0 ||

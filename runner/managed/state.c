@@ -15,7 +15,7 @@
 #include "slices/sys/cgfs.h"
 #include "slices/server/server.h"
 #include "slices/server/datadir.h"
-#include "run/state.h"
+#include "managed/state.h"
 #include "common/util.h"
 
 /* Before this layout, slicebench gave its state directory to the server's
@@ -508,7 +508,7 @@ static bool clean_one(const char *dir, const char *name)
 }
 
 /* An oltp neighbour's first setup cut short leaves its half-made datadir
- * in STATE/slicebench-neighbour-NAME (run/managed.h). */
+ * in STATE/slicebench-neighbour-NAME (managed/managed.h). */
 static int remove_neighbours_half_made(const char *state_dir)
 {
 	struct dirent **names = NULL;
