@@ -49,6 +49,10 @@ struct runner {
 	const struct context *proxy;
 	pid_t proxy_pid;
 	const struct oltp_options *unit_o; /* the running unit's client options */
+	/* The dataset's template datadir, of which each unit's server takes a
+	 * pristine copy before it starts; the copies' time, added up. */
+	struct datadir_template *template;
+	double copy_s;
 };
 
 /* Which unit: its name in the results directory (results_unit_name()),

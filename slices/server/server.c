@@ -15,7 +15,7 @@
 #include "common/spawn.h"
 #include "common/util.h"
 
-#define MARKER ".slicebench-datadir"
+#define MARKER SERVER_DATADIR_MARKER
 
 int server_drop_privileges(const struct passwd *pw)
 {
@@ -258,6 +258,23 @@ static int datadir_create(const struct server *s, const char *state_dir)
 	if (r < 0)
 		(void)remove_tree(tmp);
 	return r;
+}
+
+int server_datadir_renew(const struct server *s)
+{
+	_cleanup_free_ char *state_dir = NULL, *marker = NULL;
+	const char *slash = strrchr(s->datadir, '/');
+	int r;
+
+	if (!slash || !(state_dir = strndup(s->datadir, (size_t)(slash - s->datadir))) ||
+	    xasprintf(&marker, "%s/" MARKER, s->datadir) < 0)
+		return -ENOMEM;
+	if (access(s->datadir, F_OK) == 0 && !datadir_is_ours(marker))
+		return -EEXIST;
+	r = remove_tree(s->datadir);
+	if (r < 0 && r != -ENOENT)
+		return r;
+	return datadir_create(s, state_dir);
 }
 
 int server_remove_half_made(const char *state_dir, const struct server_engine *engine)
