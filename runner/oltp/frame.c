@@ -76,7 +76,8 @@ int step_frame_count(struct step_frame *f, struct step_counters *c, uint64_t t0,
 	if (t1 > f->end_ns) {
 		/* In flight when the step ended (a stalled server answers late):
 		 * its latency counts, its transaction does not. */
-		histogram_add(&c->latency, t1 - t0);
+		if (!(f->o->figures_off & OLTP_FIGURE_LATENCY))
+			histogram_add(&c->latency, t1 - t0);
 		c->in_flight_at_end++;
 		return 0;
 	}
