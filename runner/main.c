@@ -5,7 +5,7 @@
 #include "common/util.h"
 #include "common/version.h"
 #include "cli/verbs.h"
-#include "run/managed.h"
+#include "managed/managed.h"
 
 static void usage(FILE *f)
 {

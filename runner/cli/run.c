@@ -12,7 +12,7 @@
 #include "stats/stats.h"
 #include "run/run.h"
 #include "experiment/experiment.h"
-#include "run/managed.h"
+#include "managed/managed.h"
 #include "common/interrupt.h"
 #include "store/results.h"
 #include "common/util.h"
@@ -180,7 +180,7 @@ static int load_experiment(struct run_args *a, struct experiment *e, char **ret_
 	if (*ret_only)
 		a->only = *ret_only;
 	if (!a->experiment)
-		r = experiment_from_results(a->resume, e, &msg);
+		r = experiment_from_results(a->resume, false, e, &msg);
 	else if (experiment_find(a->experiment, ret_path) < 0)
 		return log_error("run: no experiment '%s' (slicebench list shows them)", a->experiment), -EINVAL;
 	else

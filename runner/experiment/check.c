@@ -73,9 +73,6 @@ static int check_server(struct parser *p)
 		return fail_at(p, binary_line ?: engine_line ?: flavor_line,
 			       binary_line ? "binary" : flavor_line ? "flavor" : "engine", "%s is not installed here: no %s%s",
 			       e->engine, missing, streq(engine->name, "postgresql") ? " (apt-get install postgresql-15)" : "");
-	r = check_code_file(p, e->binary, binary_line ?: engine_line, binary_line ? "binary" : "engine");
-	if (r < 0)
-		return r;
 	if (!line_of(p, KEY_WORKLOAD))
 		for (int i = _OLTP_WORKLOAD_MAX - 1; i >= 0; i--)
 			if (streq(oltp_workload_def(i)->protocol, engine->protocol))

@@ -212,9 +212,7 @@ static int parse_cpu_value(const char *value, long *cpus, size_t *ret_n, char *w
 	return r;
 }
 
-/* A command line split on blanks (no quoting: a neighbour's command is a
- * program and its words). */
-static int split_words(const char *value, char ***ret)
+int split_words(const char *value, char ***ret)
 {
 	_cleanup_free_ char *copy = strdup(value);
 	char *save = NULL, **argv;
@@ -571,6 +569,9 @@ int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *
 		r = mirror_units(&p);
 	if (r >= 0)
 		r = check_settings(&p);
+	/* Every setting, whatever brought it, through the one gate. */
+	if (r >= 0)
+		r = experiment_gate(&p, false);
 	for (size_t i = 0; i < EXP_CONTEXTS_MAX; i++) {
 		free(p.unit[i]);
 		free(p.from[i]);

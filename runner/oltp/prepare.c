@@ -12,10 +12,8 @@
 #define MAX_LOAD_THREADS 16
 #define ROWS_PER_INSERT 2000
 
-/* sysbench's c and pad templates: groups of 11 random digits joined by dashes. */
-static const char c_template[] = "###########-###########-###########-###########-###########-"
-				 "###########-###########-###########-###########-###########";
-static const char pad_template[] = "###########-###########-###########-###########-###########";
+static const char c_template[] = SBTEST_C_TEMPLATE;
+static const char pad_template[] = SBTEST_PAD_TEMPLATE;
 
 /* COLUMN_NAME:COLUMN_TYPE:IS_NULLABLE of information_schema, in order. */
 static const char expected_columns[] = "id:int(11):NO,k:int(11):NO,c:char(120):NO,pad:char(60):NO";

@@ -11,7 +11,7 @@
 
 #include "run/run.h"
 #include "experiment/experiment.h"
-#include "run/managed.h"
+#include "managed/managed.h"
 #include "oltp/oltp.h"
 #include "store/results.h"
 #include "common/util.h"
@@ -55,6 +55,10 @@ struct runner {
 	size_t n_looks;
 	double planned_sigma;
 	const char *planned_from;
+	/* The dataset's template datadir, of which each unit's server takes a
+	 * pristine copy before it starts; the copies' time, added up. */
+	struct datadir_template *template;
+	double copy_s;
 };
 
 /* Which unit: its name in the results directory (results_unit_name()),

@@ -15,7 +15,7 @@
 #include "common/spawn.h"
 #include "common/util.h"
 
-#define MARKER ".slicebench-datadir"
+#define MARKER SERVER_DATADIR_MARKER
 
 int server_drop_privileges(const struct passwd *pw)
 {
@@ -251,6 +251,23 @@ static int datadir_create(const struct server *s, const char *state_dir)
 	return r;
 }
 
+int server_datadir_renew(const struct server *s)
+{
+	_cleanup_free_ char *state_dir = NULL, *marker = NULL;
+	const char *slash = strrchr(s->datadir, '/');
+	int r;
+
+	if (!slash || !(state_dir = strndup(s->datadir, (size_t)(slash - s->datadir))) ||
+	    xasprintf(&marker, "%s/" MARKER, s->datadir) < 0)
+		return -ENOMEM;
+	if (access(s->datadir, F_OK) == 0 && !datadir_is_ours(marker))
+		return -EEXIST;
+	r = remove_tree(s->datadir);
+	if (r < 0 && r != -ENOENT)
+		return r;
+	return datadir_create(s, state_dir);
+}
+
 int server_remove_half_made(const char *state_dir, const struct server_engine *engine)
 {
 	_cleanup_free_ char *tmp = NULL;
@@ -267,7 +284,10 @@ int server_remove_half_made(const char *state_dir, const struct server_engine *e
 /* The server's paths: its option file in STATE, its datadir and the log in it. */
 static int server_paths(const struct server_config *cfg, struct server *s)
 {
-	s->binary = strdup(cfg->binary);
+	/* Its absolute path, found before any context's environment applies:
+	 * a replayed PATH= never chooses the server's program. */
+	if (!executable_in_path(cfg->binary, &s->binary))
+		return -ENOENT;
 	s->user = strdup(cfg->user);
 	if (!s->binary || !s->user || xasprintf(&s->datadir, "%s/%s", cfg->state_dir, s->engine->datadir_name) < 0 ||
 	    xasprintf(&s->cnf, "%s/%s", cfg->state_dir, s->engine->option_file) < 0 ||

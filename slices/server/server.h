@@ -88,6 +88,14 @@ int server_drop_privileges(const struct passwd *pw);
 #define SERVER_DEFAULT_BUFFER_POOL "1G"
 #define SERVER_DEFAULT_MAX_CONNECTIONS 1100
 
+/* The file of root's in a datadir that says slicebench made it. */
+#define SERVER_DATADIR_MARKER ".slicebench-datadir"
+
+/* The managed server's datadir made anew, empty (the engine's installer),
+ * the old one (slicebench's) removed: where a dataset's template is
+ * prepared. */
+int server_datadir_renew(const struct server *s);
+
 struct server_config {
 	const char *engine;    /* "mariadb", "mysql" or "postgresql" */
 	const char *binary;    /* NULL: the engine's */
