@@ -316,11 +316,12 @@ static int choose_seed(struct runner *rn, const struct run_options *o, bool resu
 }
 
 /* The managed server, the oltp neighbours' own servers, and with [client]
- * scope the load generator in a scope of its own. */
-static int runner_setup(struct runner *rn)
+ * scope the load generator in a scope of its own; a datadir made now has
+ * its installer's chatter in log_fd, the run's log. */
+static int runner_setup(struct runner *rn, int log_fd)
 {
 	const struct experiment *e = rn->e;
-	struct server_config cfg = {};
+	struct server_config cfg = { .out_fd = log_fd };
 	_cleanup_free_ char *unit = NULL;
 	int r;
 
@@ -422,7 +423,7 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	if (r >= 0)
 		r = choose_seed(&rn, o, resume);
 	if (r >= 0)
-		r = runner_setup(&rn);
+		r = runner_setup(&rn, log_fd);
 	if (r >= 0)
 		servers_output_to(&rn, log_fd);
 	if (r >= 0) {
