@@ -298,7 +298,12 @@ static int choose_seed(struct runner *rn, const struct run_options *o, bool resu
 		}
 		if (json_is_string(json_object_get(sched, "command")))
 			rn->kept_command = strdup(json_string_value(json_object_get(sched, "command")));
+		r = runner_resume_looks(rn, sched);
 		json_decref(sched);
+		if (r < 0)
+			return log_error("%s: --resume: %s/" RESULTS_SCHEDULE ": looks not as run writes them", rn->verb,
+					 results_dir(rn->res)),
+			       r;
 		if (kept)
 			return 0;
 	}
@@ -397,11 +402,13 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	rn.verb = o->verb ? o->verb : "run";
 	rn.command = o->command;
 	rn.order = o->order;
+	rn.planned_sigma = o->planned_sigma;
+	rn.planned_from = o->planned_from;
 	/* Before the first child: a signal from here on ends the run cleanly. */
 	interrupt_catch();
 	host_warn_if_busy(rn.verb, "what runs there will be measured too");
 	o->stopped = RUN_STOP_NONE;
-	o->rounds = o->rounds_wanted = 0;
+	o->rounds = o->rounds_wanted = o->looks = 0;
 	o->unit_s = 0;
 	o->refused = false;
 	r = open_results(rn.verb, out, resume, e, &rn.res);
