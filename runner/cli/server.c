@@ -54,7 +54,7 @@ int cli_servers_setup(const char *verb, const struct sweep_args *a, struct manag
 {
 	/* Before the first child: a signal from here on ends the verb cleanly. */
 	interrupt_catch();
-	return managed_servers_setup(verb, a->loaded ? a->loaded : &a->e, ret);
+	return managed_servers_setup(verb, a->loaded ? a->loaded : &a->e, -1, ret);
 }
 
 int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(struct sweep_args *, struct managed_unit *))

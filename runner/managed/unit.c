@@ -15,9 +15,9 @@
 #include "store/results.h"
 #include "common/util.h"
 
-int managed_servers_setup(const char *verb, const struct experiment *e, struct managed_servers *ret)
+int managed_servers_setup(const char *verb, const struct experiment *e, int out_fd, struct managed_servers *ret)
 {
-	struct server_config cfg = {};
+	struct server_config cfg = { .out_fd = out_fd };
 	int r;
 
 	experiment_server_config(e, &cfg);
@@ -31,9 +31,9 @@ int managed_servers_setup(const char *verb, const struct experiment *e, struct m
 	return r;
 }
 
-int managed_servers_neighbours(const char *verb, const struct experiment *e, struct managed_servers *s)
+int managed_servers_neighbours(const char *verb, const struct experiment *e, int out_fd, struct managed_servers *s)
 {
-	struct server_config cfg = {};
+	struct server_config cfg = { .out_fd = out_fd };
 	int r = 0;
 
 	experiment_server_config(e, &cfg);
@@ -60,6 +60,8 @@ void managed_servers_done(struct managed_servers *s)
 		server_done(&s->neighbours[i]);
 	for (size_t i = 0; i < EXP_PROXIES_MAX; i++)
 		server_done(&s->proxies[i]);
+	datadir_template_free(s->template);
+	s->template = NULL;
 }
 
 int managed_unit_names(const struct experiment *e, size_t ctx, size_t v, unsigned repeat, bool live,
@@ -95,6 +97,24 @@ static void progress(const struct managed_unit *u, enum managed_stage stage)
 {
 	if (u->progress)
 		u->progress(u->userdata, u, stage);
+}
+
+/* The server's pristine datadir, a copy of the dataset's template. */
+static int datadir_copy(struct managed_unit *u, char **ret_msg)
+{
+	const struct datadir_template *t = u->servers->template;
+	int r;
+
+	if (!t)
+		return 0;
+	r = datadir_template_copy(t, &u->servers->server, &u->copy);
+	if (r < 0) {
+		if (ret_msg)
+			xasprintf(ret_msg, "copying the dataset's template %s: %s", t->name, strerror(-r));
+		return r;
+	}
+	progress(u, MANAGED_COPIED_DATADIR);
+	return 0;
 }
 
 /* The experiment's slice tree for the unit: slice units for the systemd
@@ -203,7 +223,9 @@ int managed_unit_start(struct managed_unit *u, struct oltp_options *o, char **re
 		u->proxy_index = experiment_proxy_of(e, u->ctx);
 	}
 	progress(u, MANAGED_STARTING_SERVER);
-	r = slices_start(u, ret_msg);
+	r = datadir_copy(u, ret_msg);
+	if (r >= 0)
+		r = slices_start(u, ret_msg);
 	if (r >= 0)
 		r = managed_start(&u->c, ret_msg);
 	if (r < 0)

@@ -17,6 +17,7 @@
 #include "slices/around/slice.h"
 #include "slices/attr/placement.h"
 #include "slices/kinds/context.h"
+#include "slices/server/datadir.h"
 #include "slices/server/server.h"
 
 struct oltp_options;
@@ -26,15 +27,20 @@ struct managed_servers {
 	struct server server;
 	struct server neighbours[EXP_NEIGHBOURS_MAX]; /* the oltp neighbours' own, by index */
 	struct server proxies[EXP_PROXIES_MAX];       /* [proxy NAME]'s, by index */
+	/* The dataset's template datadir (slices/server/datadir.h), of which
+	 * each unit's server takes a pristine copy before it starts; NULL:
+	 * none, the datadir as it is. */
+	struct datadir_template *template;
 };
 
 /* Everything before the first start, logged once as verb: the managed
  * server with e's [server] settings (managed_setup()), and e's proxies
- * in front of it. */
-int managed_servers_setup(const char *verb, const struct experiment *e, struct managed_servers *ret);
+ * in front of it; a datadir made now writes its installer's chatter to
+ * out_fd (-1: the terminal's). */
+int managed_servers_setup(const char *verb, const struct experiment *e, int out_fd, struct managed_servers *ret);
 /* e's oltp neighbours' own servers, for the steps that start them beside
  * a unit; logged once as verb. */
-int managed_servers_neighbours(const char *verb, const struct experiment *e, struct managed_servers *s);
+int managed_servers_neighbours(const char *verb, const struct experiment *e, int out_fd, struct managed_servers *s);
 /* What every server forked prints goes to fd (a run's log). */
 void managed_servers_output_to(struct managed_servers *s, int fd);
 void managed_servers_done(struct managed_servers *s);
@@ -53,6 +59,7 @@ int managed_unit_names(const struct experiment *e, size_t ctx, size_t v, unsigne
 /* What a unit's start is doing, for the caller's progress line. */
 enum managed_stage {
 	MANAGED_STARTING_SERVER,
+	MANAGED_COPIED_DATADIR, /* the pristine copy of the template is made (u->copy) */
 	MANAGED_STARTING_PROXY,
 };
 
@@ -77,6 +84,7 @@ struct managed_unit {
 	/* Made by managed_unit_start(), undone by managed_unit_stop(). */
 	struct context_spec spec;
 	struct context c; /* c.ops NULL: the spec could not be made, nothing started */
+	struct datadir_copy copy; /* the server's pristine datadir, with a template */
 	pid_t server_pid; /* the server's PID as it started; c.pid is 0 once it is gone */
 	struct slice_tree tree;
 	struct prop_value slice_vary; /* a [vary] value that goes to a slice */
@@ -94,8 +102,9 @@ struct managed_unit {
 int managed_unit_init(struct managed_unit *u);
 /* mode = live: the same running unit at another vary value, renamed. */
 int managed_unit_at_value(struct managed_unit *u, size_t v);
-/* The unit started: the experiment's slices, the server answering in its
- * context (the vary value's spec), the context's proxy in front of it, and
+/* The unit started: a pristine copy of the dataset's template, the
+ * experiment's slices, the server answering in its context (the vary
+ * value's spec), the context's proxy in front of it, and
  * o pointed at them (socket, PIDs, cgroups, the context's client CPUs).
  * On failure *ret_msg says why and managed_unit_stop() undoes what was
  * made; u->proxy_failed says the server started and its proxy did not

@@ -17,6 +17,7 @@
 #include "common/interrupt.h"
 #include "managed/managed.h"
 #include "managed/unit.h"
+#include "slices/server/datadir.h"
 #include "store/results.h"
 #include "slices/attr/snapshot.h"
 #include "managed/state.h"
@@ -38,9 +39,17 @@ static void options_for(const struct experiment *e, struct oltp_options *o, char
 	experiment_workload_for(e, o);
 }
 
-/* The dataset is made once, by a server with no placement of its own, so
- * that no unit measures a server still flushing the load. */
-static int prepare_shared_dataset(struct runner *rn)
+/* The template's dataset: the database (one per shape) and what its rows
+ * are drawn with. */
+static int dataset_of(const struct oltp_options *o, char **ret)
+{
+	return xasprintf(ret, "%s rand=%s/%u/%u/%u/%g", oltp_db(o), sbrand_type_to_string(o->rand.type), o->rand.spec_iter,
+			 o->rand.spec_pct, o->rand.spec_res, o->rand.pareto_h);
+}
+
+/* The dataset loaded by a server with no placement of its own into an
+ * empty datadir, which then becomes the template. */
+static int prepare_template_data(struct runner *rn)
 {
 	_cleanup_free_ char *msg = NULL;
 	struct context_spec spec = { .kind = CONTEXT_RAW };
@@ -53,6 +62,10 @@ static int prepare_shared_dataset(struct runner *rn)
 	snprintf(spec.name, sizeof(spec.name), "prepare");
 	oltp_workload_def(o.workload)->data_size(&o, size, sizeof(size));
 	runner_progress(PROGRESS_UNIT, "preparing %s", size);
+	r = server_datadir_renew(&rn->servers.server);
+	if (r < 0)
+		return log_error_errno(r, "%s: cannot make an empty datadir %s for the dataset: %m", rn->verb,
+				       rn->servers.server.datadir);
 	r = managed_start(&c, &msg);
 	if (r < 0)
 		return log_error_errno(r, "%s: the server for the dataset did not start: %m%s%s", rn->verb,
@@ -63,6 +76,40 @@ static int prepare_shared_dataset(struct runner *rn)
 		log_error_errno(r, "%s: preparing the dataset: %s", rn->verb, msg ? msg : strerror(-r));
 	managed_stop(&c);
 	return r;
+}
+
+/* The dataset is made once per server binary, and kept as a template
+ * datadir (slices/server/datadir.h), so that no unit measures a server
+ * still flushing the load, and each unit starts from the same rows. */
+static int prepare_shared_dataset(struct runner *rn)
+{
+	_cleanup_free_ char *dataset = NULL, *key = NULL, *name = NULL, *why = NULL;
+	int r;
+
+	r = dataset_of(&rn->o, &dataset);
+	if (r >= 0)
+		r = datadir_template_key(&rn->servers.server, dataset, &key, &name);
+	if (r >= 0)
+		r = datadir_template_find(&rn->servers.server, key, name, &rn->servers.template, &why);
+	if (r == -EPERM)
+		return log_error_errno(r, "%s: " DATADIR_TEMPLATES "/ beside %s is not a directory that slicebench made and "
+				       "root alone can write; refusing to use or touch it", rn->verb, rn->servers.server.datadir);
+	if (r < 0)
+		return log_error_errno(r, "%s: the dataset's template datadir: %m", rn->verb);
+	if (r > 0) {
+		runner_progress(PROGRESS_NOTE, "the dataset's template %s (%.1f MB) checked against its manifest",
+				rn->servers.template->name, (double)rn->servers.template->bytes / 1e6);
+		return 0;
+	}
+	if (why)
+		log_warning("%s: the template %s is built anew: %s", rn->verb, name, why);
+	r = prepare_template_data(rn);
+	if (r < 0)
+		return r;
+	r = datadir_template_save(&rn->servers.server, key, name, &rn->servers.template);
+	if (r < 0)
+		return log_error_errno(r, "%s: cannot keep the prepared datadir as the template %s: %m", rn->verb, name);
+	return 0;
 }
 
 int run_check_reaches_host(const char *verb, const char *dir)
@@ -241,7 +288,11 @@ static int choose_seed(struct runner *rn, const struct run_options *o, bool resu
 		}
 		if (json_is_string(json_object_get(sched, "command")))
 			rn->kept_command = strdup(json_string_value(json_object_get(sched, "command")));
+		r = runner_resume_looks(rn, sched);
 		json_decref(sched);
+		if (r < 0)
+			return log_error_errno(r, "%s: --resume: %s/" RESULTS_SCHEDULE ": looks not as run writes them", rn->verb,
+					 results_dir(rn->res));
 		if (kept)
 			return 0;
 	}
@@ -254,16 +305,17 @@ static int choose_seed(struct runner *rn, const struct run_options *o, bool resu
 }
 
 /* The managed server, the oltp neighbours' own servers, and with [client]
- * scope the load generator in a scope of its own. */
-static int runner_setup(struct runner *rn)
+ * scope the load generator in a scope of its own; a datadir made now has
+ * its installer's chatter in log_fd, the run's log. */
+static int runner_setup(struct runner *rn, int log_fd)
 {
 	const struct experiment *e = rn->e;
 	_cleanup_free_ char *unit = NULL;
 	int r;
 
-	r = managed_servers_setup(rn->verb, e, &rn->servers);
+	r = managed_servers_setup(rn->verb, e, log_fd, &rn->servers);
 	if (r >= 0)
-		r = managed_servers_neighbours(rn->verb, e, &rn->servers);
+		r = managed_servers_neighbours(rn->verb, e, log_fd, &rn->servers);
 	if (r < 0 || !e->client_scope)
 		return r;
 	r = xasprintf(&unit, "slicebench-client-%s-%d.scope", e->name, (int)getpid());
@@ -330,11 +382,13 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	rn.verb = o->verb ? o->verb : "run";
 	rn.command = o->command;
 	rn.order = o->order;
+	rn.planned_sigma = o->planned_sigma;
+	rn.planned_from = o->planned_from;
 	/* Before the first child: a signal from here on ends the run cleanly. */
 	interrupt_catch();
 	host_warn_if_busy(rn.verb, "what runs there will be measured too");
 	o->stopped = RUN_STOP_NONE;
-	o->rounds = o->rounds_wanted = 0;
+	o->rounds = o->rounds_wanted = o->looks = 0;
 	o->unit_s = 0;
 	o->refused = false;
 	r = open_results(rn.verb, out, resume, e, &rn.res);
@@ -349,7 +403,7 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	if (r >= 0)
 		r = choose_seed(&rn, o, resume);
 	if (r >= 0)
-		r = runner_setup(&rn);
+		r = runner_setup(&rn, log_fd);
 	if (r >= 0)
 		managed_servers_output_to(&rn.servers, log_fd);
 	if (r >= 0) {

@@ -38,6 +38,13 @@ struct runner {
 	size_t steps_run;		/* of steps_done, those measured by this process (not found recorded) */
 	size_t n_units, n_steps;	/* the plan's, or repeat = auto's once its rounds are chosen */
 	uint64_t start_ns, work_start_ns; /* the run's start, and its first unit's in this process */
+	/* repeat = decide: the looks so far (a resumed run's from its
+	 * schedule.json), and the plan behind them */
+	struct run_look looks[RUN_LOOKS_MAX];
+	size_t n_looks;
+	double planned_sigma;
+	const char *planned_from;
+	double copy_s; /* the units' pristine datadirs' copies (managed_servers.template), added up */
 };
 
 /* What a line of progress is: a note (a run's start and end, the budget's
@@ -90,3 +97,6 @@ int runner_run_live_unit(struct runner *rn, size_t ctx, unsigned repeat);
 
 /* Every round of the plan (rounds.c). */
 int runner_run_rounds(struct runner *rn, struct run_options *o);
+/* A resumed run's looks, from its schedule.json: -EBADMSG when not as
+ * run writes them. */
+int runner_resume_looks(struct runner *rn, const json_t *sched);

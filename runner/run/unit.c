@@ -1,6 +1,7 @@
 /* A unit of a run: a fresh server in a context (at a vary value, in a
  * repeat), its placement recorded, its steps one per thread count, each
  * recorded as it finishes, and the server stopped. */
+#include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
 
@@ -266,6 +267,13 @@ static void unit_progress(void *userdata, const struct managed_unit *u, enum man
 	struct runner *rn = userdata;
 	char left[32];
 
+	if (stage == MANAGED_COPIED_DATADIR) {
+		rn->copy_s += u->copy.seconds;
+		runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: a pristine datadir (%s of %.1f MB in %" PRIu64 " files) in %.2f s",
+				rn->units_done, rn->plan->n_units, u->names.name, u->copy.how, (double)u->copy.bytes / 1e6,
+				u->copy.files, u->copy.seconds);
+		return;
+	}
 	if (stage == MANAGED_STARTING_PROXY) {
 		const struct context_spec *proxy = &rn->e->proxies[u->proxy_index];
 
