@@ -15,7 +15,7 @@ COMMIT := $(or $(SLICEBENCH_COMMIT),$(shell git -C $(CURDIR) describe --always -
 # Objects go to $(B), so that the sanitizer build sits beside the normal one.
 B ?= build
 
-PKGS := libsystemd libcgroup mysqlclient libpq inih jansson cairo gsl libseccomp pam
+PKGS := libsystemd libcgroup mysqlclient libpq inih jansson cairo gsl libseccomp pam zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

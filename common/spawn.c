@@ -4,11 +4,18 @@
 #include <unistd.h>
 
 #include "common/spawn.h"
+#include "common/util.h"
 
 int spawn(char *const *argv, int (*setup)(void *userdata), void *userdata, pid_t *ret_pid)
 {
+	_cleanup_free_ char *path = NULL;
 	pid_t pid;
 
+	/* The program by its absolute path, found here in slicebench's own
+	 * PATH: setup() may give the child another environment (a context's
+	 * Environment=PATH=), which must not choose what runs. */
+	if (!executable_in_path(argv[0], &path) && !(path = strdup(argv[0])))
+		return -ENOMEM;
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
@@ -18,7 +25,7 @@ int spawn(char *const *argv, int (*setup)(void *userdata), void *userdata, pid_t
 
 		if (status != 0)
 			_exit(status);
-		execvp(argv[0], argv);
+		execv(path, argv);
 		_exit(127);
 	}
 	*ret_pid = pid;

@@ -1,5 +1,6 @@
 /* What may choose the code root runs: the one check of a path that names
  * code, for every reader of input (see trust.h). */
+#include <ctype.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
@@ -9,7 +10,18 @@
 
 /* The variables that make a process load or run other code than its own. */
 static const char *const code_env_prefixes[] = { "LD_", NULL };
-static const char *const code_env_names[] = { "GCONV_PATH", "PATH", NULL };
+static const char *const code_env_names[] = { "GCONV_PATH", "PATH",	 "LOCPATH",	"NLSPATH",
+					       "TZDIR",	     "HOSTALIASES", "MALLOC_CONF", NULL };
+
+bool trust_env_name_valid(const char *name)
+{
+	if (!name || !((isascii((unsigned char)*name) && isalpha((unsigned char)*name)) || *name == '_'))
+		return false;
+	for (const char *c = name; *c; c++)
+		if (!(isascii((unsigned char)*c) && (isalnum((unsigned char)*c) || *c == '_')))
+			return false;
+	return true;
+}
 
 bool trust_env_chooses_code(const char *name)
 {

@@ -6,9 +6,28 @@
 
 #include <stdbool.h>
 
+/* What a setting can do: the column of the attribute table
+ * (slices/attr/props.c) and of the experiment key table that the trust
+ * gate reads (slices/attr/gate.h).  A mask; 0 is no value, so that a row
+ * written without the column is seen (t/160). */
+enum power {
+	POWER_NOTHING = 1 << 0,	  /* none of the below: a number, a word, a limit */
+	POWER_CODE = 1 << 1,	  /* chooses code the server (or root) runs */
+	POWER_PRIVILEGE = 1 << 2, /* raises a privilege of the server's account */
+	POWER_PATH = 1 << 3,	  /* names a path root reads or writes */
+	POWER_ACCOUNT = 1 << 4,	  /* names an account or a group */
+	POWER_BY_ROW = 1 << 5,	  /* a key that takes any property: the attribute table's row says */
+};
+
+/* Is name an environment variable's name, [A-Za-z_][A-Za-z0-9_]*?  Any
+ * other (a blank, an =) would be split again where the environment is
+ * written as words. */
+bool trust_env_name_valid(const char *name);
+
 /* Whether an environment variable of this name chooses code that a process
- * loads or runs (LD_PRELOAD, LD_LIBRARY_PATH and the dynamic loader's
- * others, GCONV_PATH, PATH). */
+ * loads or runs, or files it reads as its own (LD_PRELOAD, LD_LIBRARY_PATH
+ * and the dynamic loader's others, GCONV_PATH, PATH, LOCPATH, NLSPATH,
+ * TZDIR, HOSTALIASES, MALLOC_CONF, whose paths name jemalloc's files). */
 bool trust_env_chooses_code(const char *name);
 
 /* 0 if path is an absolute path to a regular file owned by root, writable

@@ -139,7 +139,7 @@ static void fuzz_experiment_json(const uint8_t *data, size_t len)
 		return;
 	fwrite(data, 1, len, f);
 	fclose(f);
-	if (experiment_from_results(dir, &e, &msg) >= 0) {
+	if (experiment_from_results(dir, false, &e, &msg) >= 0) {
 		json_decref(experiment_to_json(&e));
 		experiment_done(&e);
 	}
@@ -213,7 +213,7 @@ static void fuzz_results_dir(const uint8_t *data, size_t len)
 		report_render(doc, &o, null);
 		json_decref(doc);
 	}
-	if (experiment_from_results(dir, &e, &msg) >= 0) {
+	if (experiment_from_results(dir, false, &e, &msg) >= 0) {
 		if (factors_load_placement(dir, "a", &pa, &pa_path) >= 0 && factors_load_placement(dir, "b", &pb, &pb_path) >= 0)
 			(void)explain_check_code(dir, &e, &pa, pa_path, &pb, pb_path, false);
 		placement_done(&pa);

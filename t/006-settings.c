@@ -16,7 +16,7 @@
 #include "tap.h"
 #include "common/util.h"
 
-static const char *const fixtures[] = { "mysql", "pg" };
+static const char *const fixtures[] = { "mysql", "pg", "decide" };
 
 static json_t *record_of(const struct experiment *e)
 {
@@ -58,7 +58,7 @@ static void round_trip(const char *name, const json_t *defaults, bool *given)
 	j = record_of(&e);
 	ok(j && mkdir(dir, 0755) == 0 && json_dump_file(j, file, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) == 0,
 	   "%s: experiment.json written", name);
-	if (ok(experiment_from_results(dir, &back, &msg2) >= 0, "%s: read back (%s)", name, strempty(msg2))) {
+	if (ok(experiment_from_results(dir, false, &back, &msg2) >= 0, "%s: read back (%s)", name, strempty(msg2))) {
 		j2 = record_of(&back);
 		/* Read back, the path is the record's; name it as the file's.  The
 		 * description is the file's own, which list shows, not read back. */

@@ -163,18 +163,18 @@ explained() {
 	ok $? "explain refuses $1 (exit $rc): $(head -c 220 "$scratch/out" | tr '\n' ' ')" "$scratch/out"
 }
 sent "$scratch/preload" "pa['env.LD_PRELOAD'] = '$scratch/planted.so'"
-explained preload "preload/placements/service-v1-r1.json: env.LD_PRELOAD=$scratch/planted.so chooses code that root would run, and $scratch/planted.so is not root's alone"
+explained preload "preload/placements/service-v1-r1.json: env.LD_PRELOAD: LD_PRELOAD=$scratch/planted.so chooses code the server would run, and $scratch/planted.so is not root's alone"
 grep -q -- "--trust-results-code takes it" "$scratch/out"
 ok $? "and says which option would take it" "$scratch/out"
 sent "$scratch/libpath" "pa['env.LD_LIBRARY_PATH'] = '.'"
-explained libpath "env.LD_LIBRARY_PATH=. chooses code that root would run, and '.' in . is not an absolute directory"
+explained libpath "env.LD_LIBRARY_PATH: LD_LIBRARY_PATH=. chooses code the server would run, and '.' in . is not an absolute directory"
 sent "$scratch/spec" "e['context_specs'][0]['properties']['Environment'] = 'LD_PRELOAD=$scratch/planted.so'"
-explained spec "spec/experiment.json: service: Environment=LD_PRELOAD=$scratch/planted.so chooses code that root would run"
+explained spec "spec/experiment.json: \$.context_specs[0].properties.Environment: refused in [context service]: LD_PRELOAD=$scratch/planted.so chooses code the server would run"
 
 sent "$scratch/binary" "e['server']['binary'] = '$scratch/mariadbd'"
-explained binary "binary/experiment.json: binary: $scratch/mariadbd: refused, since what it names runs as the server"
+explained binary "binary/experiment.json: \$.server.binary: $scratch/mariadbd: refused, since what it names runs as the server"
 sent "$scratch/other-binary" "e['server']['binary'] = '/usr/bin/perl'"
-explained other-binary "other-binary/experiment.json: binary=/usr/bin/perl chooses the program the server runs, and is not mariadb's own"
+explained other-binary "other-binary/experiment.json: \$.server.binary: /usr/bin/perl chooses the program the server runs, and is not mariadb's own"
 host_lib=$(ls /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 2>/dev/null || echo libc.so.6)
 sent "$scratch/host" "pa['env.LD_PRELOAD'] = '$host_lib'"
 "$SLICEBENCH" explain "$scratch/host" --from service --to weighted --what-if >"$scratch/out" 2>&1

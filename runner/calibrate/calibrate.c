@@ -12,7 +12,7 @@
 #include "report/report.h"
 #include "run/run.h"
 #include "experiment/experiment.h"
-#include "run/managed.h"
+#include "managed/managed.h"
 #include "stats/stats.h"
 #include "common/rng.h"
 #include "common/util.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "cli/args.h"
-#include "run/managed.h"
+#include "managed/managed.h"
 #include "slices/attr/capture.h"
 #include "slices/attr/mirror.h"
 #include "slices/attr/snapshot.h"

@@ -7,7 +7,7 @@
 #include "cli/args.h"
 #include "experiment/experiment.h"
 #include "common/interrupt.h"
-#include "run/managed.h"
+#include "managed/managed.h"
 #include "slices/attr/snapshot.h"
 #include "common/util.h"
 #include "cli/verbs.h"

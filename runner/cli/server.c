@@ -7,7 +7,7 @@
 #include "common/interrupt.h"
 #include "experiment/experiment.h"
 #include "experiment/parse.h"
-#include "run/managed.h"
+#include "managed/managed.h"
 #include "common/util.h"
 
 int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(struct sweep_args *, struct context *))

@@ -26,6 +26,7 @@ void experiment_done(struct experiment *e)
 	free(e->engine);
 	free(e->buffer_pool);
 	free(e->server_user);
+	free(e->server_groups);
 	for (size_t i = 0; i < e->n_contexts; i++)
 		for (size_t j = 0; j < e->contexts[i].n_props; j++)
 			prop_value_done(&e->contexts[i].props[j]);

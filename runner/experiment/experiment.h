@@ -55,6 +55,15 @@ struct experiment {
 	bool repeat_auto;
 	unsigned repeat_max;
 	double until;
+	/* repeat = decide: a look after round look_every (2 at least) and
+	 * every look_every rounds after, each ratio stopped when it is
+	 * decided "different" or "the same within +-margin" (a fraction,
+	 * 0.10), the run when all are (stats/sequential.h); repeat is
+	 * repeat-max, the most, 0 until the run plans it when the file gives
+	 * none. */
+	bool repeat_decide;
+	double margin;
+	unsigned look_every;
 	enum oltp_workload workload; /* not given: the engine's first */
 	unsigned scale;		     /* pgbench's workloads */
 	enum oltp_driver driver;
@@ -63,6 +72,7 @@ struct experiment {
 	enum on_error on_error;
 	/* [server]: set, to the defaults if not in the file */
 	char *engine, *binary, *buffer_pool, *server_user;
+	char *server_groups; /* the groups beside the account's own a Group= may name, blank-separated; NULL: none */
 	unsigned max_connections;
 	/* [client] */
 	enum oltp_pin pin;
@@ -112,12 +122,20 @@ const char *const *experiment_dirs(void);
 /* Parses and validates.  On error *ret_msg is "FILE:LINE: KEY: why". */
 int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *ret, char **ret_msg);
 /* The experiment a results directory was run with (its experiment.json);
- * [vary] is not carried over. */
-int experiment_from_results(const char *dir, struct experiment *ret, char **ret_msg);
+ * [vary] is not carried over.  trust_code: a setting that chooses code
+ * not root's is taken (explain --trust-results-code); else refused. */
+int experiment_from_results(const char *dir, bool trust_code, struct experiment *ret, char **ret_msg);
 void experiment_done(struct experiment *e);
 /* One line per context that mirrors an installed unit: what it does not
  * reproduce. */
 void experiment_log_mirrors(const struct experiment *e);
+
+/* The trust gate's policy for e (slices/attr/gate.h): its server's
+ * account, its [server] groups (allocated: experiment_gate_policy_done()),
+ * and whether code not root's is taken. */
+struct gate_policy;
+int experiment_gate_policy(const struct experiment *e, bool trust_code, struct gate_policy *ret);
+void experiment_gate_policy_done(struct gate_policy *pol);
 
 /* The number of vary values, at least 1 (no [vary]: one unnamed value). */
 static inline size_t experiment_n_values(const struct experiment *e) { return e->n_vary ? e->n_vary : 1; }

@@ -218,7 +218,7 @@ static int identity_from_json(struct parser *p, const json_t *j)
 	return 0;
 }
 
-int experiment_from_results(const char *dir, struct experiment *ret, char **ret_msg)
+int experiment_from_results(const char *dir, bool trust_code, struct experiment *ret, char **ret_msg)
 {
 	_cleanup_free_ char *path = NULL;
 	struct parser p = { .e = ret, .mode = cgroup_mode_detect(), .from_json = true };
@@ -266,8 +266,8 @@ int experiment_from_results(const char *dir, struct experiment *ret, char **ret_
 		}
 	json_decref(j);
 	/* The checks of a whole file, as when the experiment was first read. */
-	if (r >= 0 && !p.msg && check_file(&p) >= 0)
-		(void)check_settings(&p);
+	if (r >= 0 && !p.msg && check_file(&p) >= 0 && check_settings(&p) >= 0)
+		(void)experiment_gate(&p, trust_code);
 	if (p.msg && !*ret_msg)
 		*ret_msg = p.msg;
 	else

@@ -11,6 +11,7 @@
 
 #include "experiment/parse.h"
 #include "common/topology.h"
+#include "common/trust.h"
 #include "slices/server/proxy.h"
 
 /* A context's or a neighbour's name, as a section header takes it. */
@@ -84,15 +85,6 @@ static int check_slice_name(struct parser *p, const struct key_def *k, const cha
 	if (!slice_name_is_valid(value, &why))
 		return fail_at(p, p->line, k->name, "'%s' is not a slice: %s", value, why);
 	return 0; /* whether it is defined is known at the end of the file */
-}
-
-/* [server] user: checked as the file is read, not when useradd or the
- * server's start meets it. */
-static int check_user(struct parser *p, const struct key_def *k, const char *value)
-{
-	const char *why = user_name_refusal(value);
-
-	return why ? fail_at(p, p->line, k->name, "bad value '%s' (%s)", value, why) : 0;
 }
 
 /* The message of a name that is neither a key of the section nor a
@@ -217,9 +209,24 @@ static bool repeat_auto_recorded(const struct experiment *e)
 	return e->repeat_auto;
 }
 
+static bool repeat_max_recorded(const struct experiment *e)
+{
+	return e->repeat_auto || e->repeat_decide;
+}
+
+static bool repeat_decide_recorded(const struct experiment *e)
+{
+	return e->repeat_decide;
+}
+
 static bool range_size_recorded(const struct experiment *e)
 {
 	return e->range_size != 100;
+}
+
+static bool groups_recorded(const struct experiment *e)
+{
+	return e->server_groups;
 }
 
 static bool client_threads_recorded(const struct experiment *e)
@@ -237,104 +244,119 @@ static bool client_threads_recorded(const struct experiment *e)
 #define PARSER(f) .in_parser = true, .offset = offsetof(struct parser, f)
 #define PARSER_EACH(f) PARSER(f), .stride = sizeof(((struct parser *)0)->f[0])
 const struct key_def key_table[_KEY_MAX] = {
-	[KEY_DESCRIPTION] = { .section = SECTION_EXPERIMENT, .name = "description", .type = TYPE_STRING, E(description),
+	[KEY_DESCRIPTION] = { .section = SECTION_EXPERIMENT, .name = "description", .power = POWER_NOTHING, .type = TYPE_STRING, E(description),
 			      .help = "one line shown by list", .own = true },
-	[KEY_THREADS] = { .section = SECTION_EXPERIMENT, .name = "threads", .type = TYPE_THREADS, E(threads), .min = 1,
+	[KEY_THREADS] = { .section = SECTION_EXPERIMENT, .name = "threads", .power = POWER_NOTHING, .type = TYPE_THREADS, E(threads), .min = 1,
 			  .max = EXP_THREAD_COUNT_MAX, .def = OLTP_DEFAULT_THREADS,
 			  .help = "thread counts, as 1 2 4 or 1,2,4 or 1-8", .option = "threads",
 			  .option_help = "thread counts (pgbench's workloads: clients), as 1,2,4 or 1-4" },
-	[KEY_WARMUP] = { .section = SECTION_EXPERIMENT, .name = "warmup", .type = TYPE_DURATION, E(warmup_ns), .def = "0",
+	[KEY_WARMUP] = { .section = SECTION_EXPERIMENT, .name = "warmup", .power = POWER_NOTHING, .type = TYPE_DURATION, E(warmup_ns), .def = "0",
 			 .help = "uncounted time before each step", .option = "warmup",
 			 .option_help = "uncounted time before each step" },
-	[KEY_DURATION] = { .section = SECTION_EXPERIMENT, .name = "duration", .type = TYPE_DURATION, E(duration_ns),
+	[KEY_DURATION] = { .section = SECTION_EXPERIMENT, .name = "duration", .power = POWER_NOTHING, .type = TYPE_DURATION, E(duration_ns),
 			   .min = 1, .def = STRINGIFY(OLTP_DEFAULT_DURATION_S) "s", .help = "measured time per step",
 			   .option = "duration", .option_help = "measured time per step" },
-	[KEY_REPEAT] = { .section = SECTION_EXPERIMENT, .name = "repeat", .type = TYPE_REPEAT, E(repeat), .min = 1,
+	[KEY_REPEAT] = { .section = SECTION_EXPERIMENT, .name = "repeat", .power = POWER_NOTHING, .type = TYPE_REPEAT, E(repeat), .min = 1,
 			 .max = 100, .def = "1",
-			 .help = "server starts per context, or auto: interleaved repeats are added until every ratio is "
-				 "known to within until, from 3 up to repeat-max" },
-	[KEY_REPEAT_MAX] = { .section = SECTION_EXPERIMENT, .name = "repeat-max", .type = TYPE_UINT, E(repeat_max),
-			     .min = 3, .max = 100, .recorded = repeat_auto_recorded,
-			     .help = "with repeat = auto, required: the most server starts per context" },
-	[KEY_UNTIL] = { .section = SECTION_EXPERIMENT, .name = "until", .type = TYPE_PERCENT, E(until), .def = "5%",
+			 .help = "server starts per context; or auto: interleaved repeats are added until every ratio is "
+				 "known to within until, from 3 up to repeat-max; or decide: a look after each round (or every "
+				 "look-every), each ratio stopped once it is different or the same within +-margin, the run "
+				 "once all are or at repeat-max" },
+	[KEY_REPEAT_MAX] = { .section = SECTION_EXPERIMENT, .name = "repeat-max", .power = POWER_NOTHING, .type = TYPE_UINT, E(repeat_max),
+			     .min = 3, .max = 100, .recorded = repeat_max_recorded,
+			     .help = "with repeat = auto, required: the most server starts per context; with repeat = decide, "
+				     "the most rounds (the plan's for a gap of margin at 80% power when not given)" },
+	[KEY_UNTIL] = { .section = SECTION_EXPERIMENT, .name = "until", .power = POWER_NOTHING, .type = TYPE_PERCENT, E(until), .def = "5%",
 			.recorded = repeat_auto_recorded,
 			.help = "with repeat = auto: the target, each ratio's interval within +-this of it (run --until "
 				"overrides)" },
-	[KEY_WORKLOAD] = { .section = SECTION_EXPERIMENT, .name = "workload", .type = TYPE_WORD, E(workload),
+	[KEY_MARGIN] = { .section = SECTION_EXPERIMENT, .name = "margin", .power = POWER_NOTHING, .type = TYPE_PERCENT, E(margin), .def = "10%",
+			 .recorded = repeat_decide_recorded,
+			 .help = "with repeat = decide: a ratio within +-this is \"the same\", and the plan is sized to "
+				 "decide a gap this large (run --margin overrides)" },
+	[KEY_LOOK_EVERY] = { .section = SECTION_EXPERIMENT, .name = "look-every", .power = POWER_NOTHING, .type = TYPE_UINT, E(look_every),
+			     .min = 1, .max = 100, .def = "1", .recorded = repeat_decide_recorded,
+			     .help = "with repeat = decide: the rounds between looks (the first after round 2 at least)" },
+	[KEY_WORKLOAD] = { .section = SECTION_EXPERIMENT, .name = "workload", .power = POWER_NOTHING, .type = TYPE_WORD, E(workload),
 			   .words = oltp_workload_words, .recorded = workload_recorded,
 			   .help = "the workload, one of the engine's protocol: sysbench's for the mysql engines, pgbench's "
 				   "for postgresql; the engine's first by default",
 			   .option = "workload",
 			   .option_help = "the workload (its engine's first by default; pgbench's imply --engine postgresql)" },
-	[KEY_SCALE] = { .section = SECTION_EXPERIMENT, .name = "scale", .type = TYPE_UINT, E(scale), .min = 1,
+	[KEY_SCALE] = { .section = SECTION_EXPERIMENT, .name = "scale", .power = POWER_NOTHING, .type = TYPE_UINT, E(scale), .min = 1,
 			.max = 20000, .def = "1", .recorded = scale_recorded,
 			.help = "pgbench's scale factor, 100000 accounts each", .option = "scale",
 			.option_help = "pgbench's scale factor, 100000 accounts each" },
-	[KEY_TABLES] = { .section = SECTION_EXPERIMENT, .name = "tables", .type = TYPE_UINT, E(tables), .min = 1,
+	[KEY_TABLES] = { .section = SECTION_EXPERIMENT, .name = "tables", .power = POWER_NOTHING, .type = TYPE_UINT, E(tables), .min = 1,
 			 .max = 1024, .def = STRINGIFY(OLTP_DEFAULT_TABLES), .help = "tables sbtest1..N", .option = "tables",
 			 .option_help = "tables sbtest1..N" },
-	[KEY_TABLE_SIZE] = { .section = SECTION_EXPERIMENT, .name = "table-size", .type = TYPE_UINT, E(table_size),
+	[KEY_TABLE_SIZE] = { .section = SECTION_EXPERIMENT, .name = "table-size", .power = POWER_NOTHING, .type = TYPE_UINT, E(table_size),
 			     .min = 1, .max = 1000000000, .def = STRINGIFY(OLTP_DEFAULT_TABLE_SIZE),
 			     .help = "rows per table", .option = "table-size", .option_help = "rows per table" },
-	[KEY_RANGE_SIZE] = { .section = SECTION_EXPERIMENT, .name = "range-size", .type = TYPE_UINT, E(range_size),
+	[KEY_RANGE_SIZE] = { .section = SECTION_EXPERIMENT, .name = "range-size", .power = POWER_NOTHING, .type = TYPE_UINT, E(range_size),
 			     .min = 1, .max = 1000000, .def = "100", .recorded = range_size_recorded,
 			     .help = "rows per range query of oltp_read_only (sysbench's --range-size)",
 			     .option = "range-size", .option_help = "rows per range query" },
-	[KEY_DRIVER] = { .section = SECTION_EXPERIMENT, .name = "driver", .type = TYPE_WORD, E(driver),
+	[KEY_DRIVER] = { .section = SECTION_EXPERIMENT, .name = "driver", .power = POWER_NOTHING, .type = TYPE_WORD, E(driver),
 			 .words = oltp_driver_words, .def = "slicebench",
 			 .help = "the OLTP driver: slicebench's own, or the workload's real tool (sysbench, pgbench)",
 			 .option = "driver", .option_help = "slicebench's own driver, or the workload's own tool" },
-	[KEY_RAND_TYPE] = { .section = SECTION_EXPERIMENT, .name = "rand-type", .type = TYPE_WORD, E(rand_type),
+	[KEY_RAND_TYPE] = { .section = SECTION_EXPERIMENT, .name = "rand-type", .power = POWER_NOTHING, .type = TYPE_WORD, E(rand_type),
 			    .words = sbrand_type_words, .def = "special", .help = "sysbench's distribution of the row ids",
 			    .option = "rand-type", .option_help = "the distribution of the row ids" },
-	[KEY_BASELINE] = { .section = SECTION_EXPERIMENT, .name = "baseline", .type = TYPE_BASELINE, E(baseline),
+	[KEY_BASELINE] = { .section = SECTION_EXPERIMENT, .name = "baseline", .power = POWER_NOTHING, .type = TYPE_BASELINE, E(baseline),
 			   .help = "the context the ratios are against (the first context)", .own = true },
-	[KEY_ON_ERROR] = { .section = SECTION_EXPERIMENT, .name = "on-error", .type = TYPE_WORD, E(on_error),
+	[KEY_ON_ERROR] = { .section = SECTION_EXPERIMENT, .name = "on-error", .power = POWER_NOTHING, .type = TYPE_WORD, E(on_error),
 			   .words = on_error_words, .def = "continue",
 			   .help = "after a failed step, go on with the next context or stop the run" },
 
-	[KEY_ENGINE] = { .section = SECTION_SERVER, .name = "engine", .type = TYPE_STRING, E(engine),
+	[KEY_ENGINE] = { .section = SECTION_SERVER, .name = "engine", .power = POWER_NOTHING, .type = TYPE_STRING, E(engine),
 			 .words = server_engine_words, .def = SERVER_DEFAULT_ENGINE,
 			 .help = "the server: mariadb, mysql (MySQL 8), percona (Percona Server, run as mysql) or "
 				 "postgresql (15)",
 			 .option = "engine", .option_help = "the managed server" },
-	[KEY_FLAVOR] = { .section = SECTION_SERVER, .name = "flavor", .type = TYPE_STRING, E(engine),
+	[KEY_FLAVOR] = { .section = SECTION_SERVER, .name = "flavor", .power = POWER_NOTHING, .type = TYPE_STRING, E(engine),
 			 .words = mysql_flavor_words, .alias = true, .help = "the old name of engine, for the mysql engines" },
-	[KEY_BINARY] = { .section = SECTION_SERVER, .name = "binary", .type = TYPE_STRING, E(binary),
+	[KEY_BINARY] = { .section = SECTION_SERVER, .name = "binary", .power = POWER_CODE, .allow = allow_code_key, .type = TYPE_STRING, E(binary),
 			 .help = "the server's binary (the engine's: mariadbd, mysqld, PostgreSQL 15's postgres)" },
-	[KEY_BUFFER_POOL] = { .section = SECTION_SERVER, .name = "buffer-pool", .type = TYPE_SIZE, E(buffer_pool),
+	[KEY_BUFFER_POOL] = { .section = SECTION_SERVER, .name = "buffer-pool", .power = POWER_NOTHING, .type = TYPE_SIZE, E(buffer_pool),
 			      .min = 2 << 20, .def = SERVER_DEFAULT_BUFFER_POOL,
 			      .help = "innodb_buffer_pool_size, or PostgreSQL's shared_buffers" },
-	[KEY_USER] = { .section = SECTION_SERVER, .name = "user", .type = TYPE_STRING, E(server_user),
-		       .def = SERVER_DEFAULT_USER, .check = check_user,
-		       .help = "the server's own user: a portable name (not numeric), never root; made with useradd "
-			       "--system if missing" },
-	[KEY_MAX_CONNECTIONS] = { .section = SECTION_SERVER, .name = "max-connections", .type = TYPE_UINT,
+	[KEY_USER] = { .section = SECTION_SERVER, .name = "user", .power = POWER_ACCOUNT, .allow = allow_account_key,
+		       .type = TYPE_STRING, E(server_user), .def = SERVER_DEFAULT_USER,
+		       .help = "the server's own user: a portable name (not numeric), never root nor nobody, a system "
+			       "account or none yet (made with useradd --system if missing)" },
+	[KEY_GROUPS] = { .section = SECTION_SERVER, .name = "groups", .power = POWER_ACCOUNT, .allow = allow_groups_key,
+			 .type = TYPE_STRING, E(server_groups), .recorded = groups_recorded,
+			 .help = "the groups a Group= of a context (or of a mirrored unit) may name beside the server "
+				 "account's own, separated by blanks: each some account's own group, never root's nor one "
+				 "that only gives access (shadow, disk)" },
+	[KEY_MAX_CONNECTIONS] = { .section = SECTION_SERVER, .name = "max-connections", .power = POWER_NOTHING, .type = TYPE_UINT,
 				  E(max_connections), .min = 10, .max = 100000,
 				  .def = STRINGIFY(SERVER_DEFAULT_MAX_CONNECTIONS), .help = "max_connections" },
 
-	[KEY_CLIENT_CPUS] = { .section = SECTION_CLIENT, .name = "cpus", .type = TYPE_CPUS, E(client_cpus_list),
+	[KEY_CLIENT_CPUS] = { .section = SECTION_CLIENT, .name = "cpus", .power = POWER_NOTHING, .type = TYPE_CPUS, E(client_cpus_list),
 			      .max = OLTP_MAX_CPUS - 1,
 			      .help = "CPUs of the client threads (where the scheduler puts them): such as 0-3, or llc:N, "
 				      "node:N, core:N",
 			      .option = "client-cpus", .option_help = "CPUs for the client threads, such as 0-3, or llc:N, node:N, core:N" },
-	[KEY_PIN] = { .section = SECTION_CLIENT, .name = "pin", .type = TYPE_WORD, E(pin), .words = oltp_pin_words,
+	[KEY_PIN] = { .section = SECTION_CLIENT, .name = "pin", .power = POWER_NOTHING, .type = TYPE_WORD, E(pin), .words = oltp_pin_words,
 		      .def = "all", .help = "every client thread on the whole list, or thread i on CPU i mod n",
 		      .option = "pin", .option_help = "every client thread on the whole list, or thread i on CPU i mod n" },
-	[KEY_SCOPE] = { .section = SECTION_CLIENT, .name = "scope", .type = TYPE_BOOL, E(client_scope),
+	[KEY_SCOPE] = { .section = SECTION_CLIENT, .name = "scope", .power = POWER_NOTHING, .type = TYPE_BOOL, E(client_scope),
 			.words = bool_words, .def = "no", .help = "yes: the client runs in a transient scope of its own" },
-	[KEY_CLIENT_THREADS] = { .section = SECTION_CLIENT, .name = "threads", .type = TYPE_UINT, E(client_threads),
+	[KEY_CLIENT_THREADS] = { .section = SECTION_CLIENT, .name = "threads", .power = POWER_NOTHING, .type = TYPE_UINT, E(client_threads),
 				 .min = 1, .max = 1024, .recorded = client_threads_recorded,
 				 .help = "pgbench's workloads: the threads that drive the clients, as pgbench -j (1)",
 				 .option = "client-threads",
 				 .option_help = "pgbench's workloads: threads driving the clients, as pgbench -j (1)" },
-	[KEY_WAKEUPS] = { .section = SECTION_CLIENT, .name = "wakeups", .type = TYPE_BOOL, E(wakeups), .words = bool_words,
+	[KEY_WAKEUPS] = { .section = SECTION_CLIENT, .name = "wakeups", .power = POWER_NOTHING, .type = TYPE_BOOL, E(wakeups), .words = bool_words,
 			  .def = "no",
 			  .help = "yes: each step samples where the server's wake-ups land, the share in another L3 group "
 				  "than the waker's; every wake-up is a tracepoint sampled, which costs the server time "
 				  "(a pipe's ping-pong ran at half speed), so it is off unless asked" },
 
-	[KEY_CONTEXT_KIND] = { .section = SECTION_CONTEXT, .name = "kind", .type = TYPE_KIND, CONTEXT(kind),
+	[KEY_CONTEXT_KIND] = { .section = SECTION_CONTEXT, .name = "kind", .power = POWER_NOTHING, .type = TYPE_KIND, CONTEXT(kind),
 			       .help = "required.  service: a transient Type=notify unit in system.slice.  user: the same "
 				       "unit under the user's own manager.  scope: a server forked by slicebench and moved "
 				       "into a transient scope.  raw: no systemd at all, a cgroup written straight into "
@@ -342,22 +364,22 @@ const struct key_def key_table[_KEY_MAX] = {
 				       "stack with pam_systemd), in session-N.scope under user-UID.slice, as from a DBA's "
 				       "ssh shell; it takes no cgroup properties",
 			       .option = "context", .option_help = "start the managed server in a context of that kind" },
-	[KEY_CONTEXT_SESSION] = { .section = SECTION_CONTEXT, .name = "session", .type = TYPE_WORD, CONTEXT(session),
+	[KEY_CONTEXT_SESSION] = { .section = SECTION_CONTEXT, .name = "session", .power = POWER_NOTHING, .type = TYPE_WORD, CONTEXT(session),
 				  .words = session_words, .def = "inherit",
 				  .help = "scope and raw only: keep slicebench's session or start a new one with setsid "
 					  "(its own autogroup)",
 				  .option = "session", .option_help = "kinds that take a session: keep it, or a new one (setsid)" },
-	[KEY_CONTEXT_SLICE] = { .section = SECTION_CONTEXT, .name = "Slice", .type = TYPE_SLICE, PARSER_EACH(ctx_slice),
+	[KEY_CONTEXT_SLICE] = { .section = SECTION_CONTEXT, .name = "Slice", .power = POWER_NOTHING, .type = TYPE_SLICE, PARSER_EACH(ctx_slice),
 				.check = check_slice_name,
 				.help = "the slice the context's server runs in, defined by a [slice NAME.slice] section "
 					"of this file" },
-	[KEY_CONTEXT_UNIT] = { .section = SECTION_CONTEXT, .name = "unit", .type = TYPE_UNIT, PARSER_EACH(unit),
+	[KEY_CONTEXT_UNIT] = { .section = SECTION_CONTEXT, .name = "unit", .power = POWER_NOTHING, .type = TYPE_UNIT, PARSER_EACH(unit),
 			       .help = "service only: mirror an installed unit.  Its settings that the property table "
 				       "knows are read over D-Bus and applied to slicebench's own transient unit (its own "
 				       "datadir and socket); properties the section gives itself win; the others are listed "
 				       "by name as not reproduced.  A unit that runs the server as another user needs "
 				       "[server] user to be that user" },
-	[KEY_CONTEXT_FROM] = { .section = SECTION_CONTEXT, .name = "from", .type = TYPE_FILE, PARSER_EACH(from),
+	[KEY_CONTEXT_FROM] = { .section = SECTION_CONTEXT, .name = "from", .power = POWER_PATH, .allow = allow_input_key, .type = TYPE_FILE, PARSER_EACH(from),
 			       .help = "replay a captured server (the JSON of place --pid or --unit; a path relative to this "
 				       "file): the kind where it ran unless kind = says, and what the attribute table can "
 				       "take from it (environment, limits, affinity, nice, scheduling, capabilities, umask, "
@@ -365,72 +387,72 @@ const struct key_def key_table[_KEY_MAX] = {
 				       "only if it names files root alone could have put there, and said; the server is "
 				       "always [server]'s binary.  After each start the placement is compared with the "
 				       "snapshot (replay.reproduced, replay.differs)" },
-	[KEY_CONTEXT_CLIENT_CPUS] = { .section = SECTION_CONTEXT, .name = "client-cpus", .type = TYPE_CPUS_TEXT,
+	[KEY_CONTEXT_CLIENT_CPUS] = { .section = SECTION_CONTEXT, .name = "client-cpus", .power = POWER_NOTHING, .type = TYPE_CPUS_TEXT,
 				      EACH(client_cpus),
 				      .help = "the CPUs of this context's client threads, instead of [client] cpus.  Like "
 					      "cpus and the CPU sets AllowedCPUs= and CPUAffinity=, it takes llc:N (the "
 					      "Nth L3 group, as slicebench host lists cpu.l3_groups), node:N and core:N "
 					      "besides CPU numbers; they are resolved on this host when the file is read, "
 					      "and the resolved list is recorded" },
-	[KEY_CONTEXT_PROXY] = { .section = SECTION_CONTEXT, .name = "proxy", .type = TYPE_NAME, PARSER_EACH(ctx_proxy),
+	[KEY_CONTEXT_PROXY] = { .section = SECTION_CONTEXT, .name = "proxy", .power = POWER_NOTHING, .type = TYPE_NAME, PARSER_EACH(ctx_proxy),
 				.help = "the client connects through that [proxy NAME] of this file, started after the "
 					"server in its own context for every unit; its placement is recorded beside the "
 					"server's (proxy.*)" },
-	[KEY_CONTEXT_PROPERTY] = { .section = SECTION_CONTEXT, .name = "PROPERTY", .type = TYPE_PROPERTY,
+	[KEY_CONTEXT_PROPERTY] = { .section = SECTION_CONTEXT, .name = "PROPERTY", .power = POWER_BY_ROW, .type = TYPE_PROPERTY,
 				   .add = add_context_property,
 				   .help = "any settable systemd property of SYSTEMD PROPERTIES below, once", .option = "property",
 				   .short_option = 'p', .option_help = "a systemd property of that context, e.g. CPUQuota=50%" },
 
-	[KEY_SLICE_PROPERTY] = { .section = SECTION_SLICE, .name = "PROPERTY", .type = TYPE_PROPERTY,
+	[KEY_SLICE_PROPERTY] = { .section = SECTION_SLICE, .name = "PROPERTY", .power = POWER_BY_ROW, .type = TYPE_PROPERTY,
 				 .add = add_slice_property,
 				 .help = "a cgroup property of SYSTEMD PROPERTIES below, such as CPUWeight=, CPUQuota= and "
 					 "AllowedCPUs=, as systemd takes it for a slice" },
 
-	[KEY_NEIGHBOUR_KIND] = { .section = SECTION_NEIGHBOUR, .name = "kind", .type = TYPE_WORD, NEIGHBOUR(kind),
+	[KEY_NEIGHBOUR_KIND] = { .section = SECTION_NEIGHBOUR, .name = "kind", .power = POWER_NOTHING, .type = TYPE_WORD, NEIGHBOUR(kind),
 				 .words = neighbour_kind_words,
 				 .help = "required.  hog runs slicebench hog: threads burning CPU at a duty cycle; command "
 					 "runs a command line of the user's, such as stress-ng; oltp runs a mariadbd of its "
 					 "own and an OLTP client against it" },
-	[KEY_NEIGHBOUR_THREADS] = { .section = SECTION_NEIGHBOUR, .name = "threads", .type = TYPE_UINT,
+	[KEY_NEIGHBOUR_THREADS] = { .section = SECTION_NEIGHBOUR, .name = "threads", .power = POWER_NOTHING, .type = TYPE_UINT,
 				    NEIGHBOUR(threads), .min = 1, .max = NEIGHBOUR_THREADS_MAX,
 				    .help = "hog: the threads burning CPU (1).  oltp: the client's threads, one "
 					    "connection each (1, at most " STRINGIFY(NEIGHBOUR_OLTP_THREADS_MAX) ")" },
-	[KEY_NEIGHBOUR_DUTY] = { .section = SECTION_NEIGHBOUR, .name = "duty", .type = TYPE_WHOLE_PERCENT,
+	[KEY_NEIGHBOUR_DUTY] = { .section = SECTION_NEIGHBOUR, .name = "duty", .power = POWER_NOTHING, .type = TYPE_WHOLE_PERCENT,
 				 NEIGHBOUR(duty), .min = 1, .max = 100,
 				 .help = "hog: the percentage of each 100 ms period a thread runs (100%)" },
-	[KEY_NEIGHBOUR_COMMAND] = { .section = SECTION_NEIGHBOUR, .name = "command", .type = TYPE_COMMAND,
+	[KEY_NEIGHBOUR_COMMAND] = { .section = SECTION_NEIGHBOUR, .name = "command", .power = POWER_CODE, .allow = allow_command_key, .type = TYPE_COMMAND,
 				    NEIGHBOUR(argv),
 				    .help = "command: the program, looked up in PATH, and its words, split on blanks "
 					    "(no quoting)" },
-	[KEY_NEIGHBOUR_SLICE] = { .section = SECTION_NEIGHBOUR, .name = "Slice", .type = TYPE_SLICE,
+	[KEY_NEIGHBOUR_SLICE] = { .section = SECTION_NEIGHBOUR, .name = "Slice", .power = POWER_NOTHING, .type = TYPE_SLICE,
 				  PARSER_EACH(nb_slice), .check = check_slice_name,
 				  .help = "the slice it runs in, a [slice NAME.slice] of this file; by default "
 					  "system.slice (the systemd kinds) or the root (raw)" },
 
-	[KEY_VARY_MODE] = { .section = SECTION_VARY, .name = "mode", .type = TYPE_FLAGS, E(vary_modes),
+	[KEY_VARY_MODE] = { .section = SECTION_VARY, .name = "mode", .power = POWER_NOTHING, .type = TYPE_FLAGS, E(vary_modes),
 			    .words = vary_mode_words, .def = "restart",
 			    .help = "how a value is applied: a fresh server per value (restart), the running unit "
 				    "changed in place (live), or both" },
-	[KEY_VARY_SLICE] = { .section = SECTION_VARY, .name = "slice", .type = TYPE_SLICE, PARSER(vary_slice),
+	[KEY_VARY_SLICE] = { .section = SECTION_VARY, .name = "slice", .power = POWER_NOTHING, .type = TYPE_SLICE, PARSER(vary_slice),
 			     .help = "vary the property on that [slice NAME.slice] instead of on the contexts" },
-	[KEY_VARY_PROPERTY] = { .section = SECTION_VARY, .name = "PROPERTY", .type = TYPE_PROPERTY_VALUES,
+	[KEY_VARY_PROPERTY] = { .section = SECTION_VARY, .name = "PROPERTY", .power = POWER_BY_ROW, .type = TYPE_PROPERTY_VALUES,
 				.add = add_vary_property,
 				.help = "one systemd property of SYSTEMD PROPERTIES above and its values, separated by "
 					"blanks: every context is run once per value (the value replaces the context's own "
 					"setting of that property)" },
 
-	[KEY_PROXY_ENGINE] = { .section = SECTION_PROXY, .name = "engine", .type = TYPE_STRING, EACH(proxy_engine),
+	[KEY_PROXY_ENGINE] = { .section = SECTION_PROXY, .name = "engine", .power = POWER_NOTHING, .type = TYPE_STRING, EACH(proxy_engine),
 			       .words = proxy_engine_words,
 			       .help = "required.  haproxy: TCP mode between the client's socket and the server's (the mysql "
 				       "engines).  pgbouncer: session pooling (postgresql).  proxysql: ProxySQL, where it is "
 				       "installed (the mysql engines)" },
-	[KEY_PROXY_BINARY] = { .section = SECTION_PROXY, .name = "binary", .type = TYPE_STRING, EACH(proxy_binary),
+	[KEY_PROXY_BINARY] = { .section = SECTION_PROXY, .name = "binary", .power = POWER_CODE, .allow = allow_code_key, .type = TYPE_STRING, EACH(proxy_binary),
 			       .help = "the proxy's binary (the engine's name, looked up in PATH)" },
-	[KEY_PROXY_KIND] = { .section = SECTION_PROXY, .name = "kind", .type = TYPE_KIND, PROXY(kind),
+	[KEY_PROXY_KIND] = { .section = SECTION_PROXY, .name = "kind", .power = POWER_NOTHING, .type = TYPE_KIND, PROXY(kind),
 			     .help = "required: the kind of context the proxy runs in, as a context's kind" },
-	[KEY_PROXY_SESSION] = { .section = SECTION_PROXY, .name = "session", .type = TYPE_WORD, PROXY(session),
+	[KEY_PROXY_SESSION] = { .section = SECTION_PROXY, .name = "session", .power = POWER_NOTHING, .type = TYPE_WORD, PROXY(session),
 				.words = session_words, .def = "inherit", .help = "scope and raw only, as a context's" },
-	[KEY_PROXY_PROPERTY] = { .section = SECTION_PROXY, .name = "PROPERTY", .type = TYPE_PROPERTY,
+	[KEY_PROXY_PROPERTY] = { .section = SECTION_PROXY, .name = "PROPERTY", .power = POWER_BY_ROW, .type = TYPE_PROPERTY,
 				 .add = add_proxy_property,
 				 .help = "any settable systemd property of SYSTEMD PROPERTIES below, once, for the proxy's "
 					 "context (it runs as the server's user: no User=)" },
@@ -483,7 +505,7 @@ static const char *const type_syntax[] = {
 	[TYPE_BASELINE] = "CONTEXT",
 	[TYPE_NAME] = "NAME",
 	[TYPE_BOOL] = "yes|no",
-	[TYPE_REPEAT] = "N|auto",
+	[TYPE_REPEAT] = "N|auto|decide",
 	[TYPE_PERCENT] = "PERCENT",
 	[TYPE_WHOLE_PERCENT] = "PERCENT",
 	[TYPE_SIZE] = "SIZE",

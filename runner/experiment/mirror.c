@@ -57,6 +57,7 @@ static int take_settings(struct parser *p, size_t i, const struct mirror *m, cha
 				return r;
 			continue;
 		}
+		p->prop_source[i][c->n_props] = p->unit[i];
 		p->prop_line[i][c->n_props++] = line;
 	}
 	return 0;
@@ -126,8 +127,10 @@ static int take_exec_time(struct parser *p, size_t i, sd_bus *bus, const struct 
 		return fail_at(p, line, "unit", "the main process of %s (PID %u) has %s", p->unit[i], pid, refused);
 	if (r >= 0 && words && !own_env && c->n_props < CONTEXT_PROPS_MAX) {
 		r = prop_parse("Environment", words, &c->props[c->n_props]);
-		if (r >= 0)
+		if (r >= 0) {
+			p->prop_source[i][c->n_props] = p->unit[i];
 			p->prop_line[i][c->n_props++] = line;
+		}
 	}
 	if (r < 0)
 		return r;

@@ -212,9 +212,7 @@ static int parse_cpu_value(const char *value, long *cpus, size_t *ret_n, char *w
 	return r;
 }
 
-/* A command line split on blanks (no quoting: a neighbour's command is a
- * program and its words). */
-static int split_words(const char *value, char ***ret)
+int split_words(const char *value, char ***ret)
 {
 	_cleanup_free_ char *copy = strdup(value);
 	char *save = NULL, **argv;
@@ -317,13 +315,14 @@ static int set_number(struct parser *p, const struct key_def *k, const char *val
 
 	switch (k->type) {
 	case TYPE_REPEAT:
-		if (streq(value, "auto")) {
-			p->e->repeat_auto = true;
+		if (streq(value, "auto") || streq(value, "decide")) {
+			p->e->repeat_auto = streq(value, "auto");
+			p->e->repeat_decide = !p->e->repeat_auto;
 			return 0;
 		}
 		if (parse_int_range(value, k->min, k->max, &v) < 0)
-			return fail_at(p, p->line, k->name, "bad value '%s' (an integer from %ld to %ld, or auto)", value,
-				       k->min, k->max);
+			return fail_at(p, p->line, k->name, "bad value '%s' (an integer from %ld to %ld, auto or decide)",
+				       value, k->min, k->max);
 		*(unsigned *)field = (unsigned)v;
 		return 0;
 	case TYPE_UINT:
@@ -570,6 +569,9 @@ int experiment_load(const char *path, enum cgroup_mode mode, struct experiment *
 		r = mirror_units(&p);
 	if (r >= 0)
 		r = check_settings(&p);
+	/* Every setting, whatever brought it, through the one gate. */
+	if (r >= 0)
+		r = experiment_gate(&p, false);
 	for (size_t i = 0; i < EXP_CONTEXTS_MAX; i++) {
 		free(p.unit[i]);
 		free(p.from[i]);

@@ -68,9 +68,9 @@ enum key_type {
 /* The rows of key_table[], in the order of the documentation: the checks
  * name a key's row (its line) by these, not by its name. */
 enum key_id {
-	KEY_DESCRIPTION, KEY_THREADS, KEY_WARMUP, KEY_DURATION, KEY_REPEAT, KEY_REPEAT_MAX, KEY_UNTIL, KEY_WORKLOAD,
+	KEY_DESCRIPTION, KEY_THREADS, KEY_WARMUP, KEY_DURATION, KEY_REPEAT, KEY_REPEAT_MAX, KEY_UNTIL, KEY_MARGIN, KEY_LOOK_EVERY, KEY_WORKLOAD,
 	KEY_SCALE, KEY_TABLES, KEY_TABLE_SIZE, KEY_RANGE_SIZE, KEY_DRIVER, KEY_RAND_TYPE, KEY_BASELINE, KEY_ON_ERROR,
-	KEY_ENGINE, KEY_FLAVOR, KEY_BINARY, KEY_BUFFER_POOL, KEY_USER, KEY_MAX_CONNECTIONS,
+	KEY_ENGINE, KEY_FLAVOR, KEY_BINARY, KEY_BUFFER_POOL, KEY_USER, KEY_GROUPS, KEY_MAX_CONNECTIONS,
 	KEY_CLIENT_CPUS, KEY_PIN, KEY_SCOPE, KEY_CLIENT_THREADS, KEY_WAKEUPS,
 	KEY_CONTEXT_KIND, KEY_CONTEXT_SESSION, KEY_CONTEXT_SLICE, KEY_CONTEXT_UNIT, KEY_CONTEXT_FROM, KEY_CONTEXT_CLIENT_CPUS,
 	KEY_CONTEXT_PROXY, KEY_CONTEXT_PROPERTY,
@@ -126,6 +126,13 @@ struct key_def {
 	const char *option;
 	char short_option;
 	const char *option_help;
+	/* The trust gate's column (slices/attr/gate.h, gate.c): what the
+	 * key's value can do (POWER_* of common/trust.h; every row says), and
+	 * for a key that can do anything, its allow-list, run by
+	 * experiment_gate() on instance i's value when it is set: 0, or
+	 * fail_at() with why. */
+	unsigned power;
+	int (*allow)(struct parser *p, const struct key_def *k, size_t i);
 };
 extern const struct key_def key_table[_KEY_MAX];
 
@@ -162,6 +169,10 @@ struct parser {
 	unsigned header_line[_SECTION_MAX][EXP_INSTANCES_MAX];
 	unsigned prop_line[EXP_CONTEXTS_MAX][CONTEXT_PROPS_MAX], slice_prop_line[EXP_SLICES_MAX][SLICE_PROPS_MAX];
 	unsigned proxy_prop_line[EXP_PROXIES_MAX][CONTEXT_PROPS_MAX];
+	/* Where a context's property came from when not the file's own line
+	 * (the snapshot of from =, the unit of unit =), for the gate's
+	 * message; NULL: the line's own. */
+	const char *prop_source[EXP_CONTEXTS_MAX][CONTEXT_PROPS_MAX];
 	/* proxy = NAME of a context: which proxy that is is known at the end. */
 	char ctx_proxy[EXP_CONTEXTS_MAX][48];
 	/* Slice = NAME of a context or a neighbour, [vary] slice: which slice
@@ -180,6 +191,8 @@ struct parser {
 	/* The server is the user's, at a socket (sweep --socket, prepare):
 	 * not checked as installed, its connections not known. */
 	bool server_given;
+	/* explain --trust-results-code: code not root's is taken (the gate). */
+	bool trust_code;
 };
 
 static inline unsigned line_of(const struct parser *p, enum key_id k)
@@ -192,6 +205,9 @@ static inline unsigned line_of(const struct parser *p, enum key_id k)
 int fail_at(struct parser *p, unsigned line, const char *key, const char *fmt, ...) _printf_(4, 5);
 /* "[context NAME]" or "[vary]": where the parser is. */
 const char *section_where(const struct parser *p, char *buf, size_t len);
+/* Words split on blanks, no quoting (a neighbour's command, [server]
+ * groups): a NULL-terminated strv, maybe empty. */
+int split_words(const char *value, char ***ret);
 /* Parses and checks one value of k, through its type, into its place. */
 int set_key(struct parser *p, const struct key_def *k, const char *value);
 /* Every key's default, through the parser that reads the file. */
@@ -222,6 +238,24 @@ int check_settings(struct parser *p);
 /* Each slice's parent index, parents being before their children. */
 void slices_link(struct experiment *e);
 int find_slice(const struct experiment *e, const char *name);
+
+/* gate.c: the trust gate over the whole experiment, after every source
+ * of its settings (the file, its snapshots and units, experiment.json,
+ * the command line): each key row's allow-list, each property through
+ * gate_prop() (slices/attr/gate.h), the policy the server's account and
+ * [server] groups; trust_code: code not root's is taken (explain
+ * --trust-results-code).  -EINVAL with p->msg at the first refusal. */
+int experiment_gate(struct parser *p, bool trust_code);
+
+/* The allow-lists of the key rows that can do anything. */
+int allow_code_key(struct parser *p, const struct key_def *k, size_t i);
+int allow_command_key(struct parser *p, const struct key_def *k, size_t i);
+int allow_account_key(struct parser *p, const struct key_def *k, size_t i);
+int allow_groups_key(struct parser *p, const struct key_def *k, size_t i);
+int allow_input_key(struct parser *p, const struct key_def *k, size_t i);
+/* replay.c: the path of context i's from = FILE, relative to the
+ * experiment file's directory. */
+int replay_path(const struct parser *p, size_t i, char **ret);
 
 /* experiment_proxy.c: each [proxy NAME] (its engine installed, for the
  * server's protocol, its settings for its kind) and each context's

@@ -8,14 +8,13 @@
  * directory: a variable that chooses code (LD_PRELOAD, PATH) is taken only
  * when it names files root alone could have put there, and the note says
  * so; anything else is refused, FILE:LINE: from, before anything starts. */
-#include <fcntl.h>
-#include <pwd.h>
-#include <sys/stat.h>
-
 #include "experiment/parse.h"
 #include "slices/attr/capture.h"
+#include "slices/attr/gate.h"
 #include "slices/attr/snapshot.h"
+#include "common/input.h"
 #include "common/secret.h"
+#include "common/text.h"
 #include "common/trust.h"
 
 /* Rows whose value the replay does not take from the snapshot: the
@@ -26,32 +25,34 @@ static bool row_is_account(const struct prop_def *d)
 	return streq(d->name, "User") || streq(d->name, "Group");
 }
 
-/* The snapshot at path (relative to the experiment file's directory): a
- * regular file of at most EXP_FILE_MAX bytes, no symbolic link, an object
- * of strings.  *ret_why (static) says what was wrong. */
-static int load_snapshot(const char *experiment, const char *path, struct placement *ret, const char **ret_why)
+int replay_path(const struct parser *p, size_t i, char **ret)
 {
-	_cleanup_free_ char *dir = strdup(experiment), *full = NULL;
-	_cleanup_close_ int fd = -EBADF;
-	struct stat st;
+	const char *path = p->from[i], *slash = strrchr(p->path, '/');
+
+	if (path[0] == '/' || !slash)
+		return (*ret = strdup(path)) ? 0 : -ENOMEM;
+	return xasprintf(ret, "%.*s/%s", (int)(slash - p->path), p->path, path);
+}
+
+/* Context i's snapshot, read as every input is (common/input.c): a
+ * regular file, no symbolic link, at most EXP_FILE_MAX bytes, an object
+ * of strings.  *ret_why says what was wrong. */
+static int load_snapshot(const struct parser *p, size_t i, struct placement *ret, char **ret_why)
+{
+	_cleanup_free_ char *full = NULL;
 	json_t *j;
 	int r;
 
-	if (!dir)
-		return -ENOMEM;
-	*(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = 0;
-	if (xasprintf(&full, "%s%s%s", path[0] == '/' || !*dir ? "" : dir, path[0] == '/' || !*dir ? "" : "/", path) < 0)
-		return -ENOMEM;
-	fd = open(full, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return *ret_why = errno == ELOOP ? "a symbolic link" : strerror(errno), -EINVAL;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > EXP_FILE_MAX)
-		return *ret_why = "not a regular file of at most " STRINGIFY(EXP_FILE_MAX) " bytes", -EINVAL;
-	j = json_loadfd(fd, JSON_REJECT_DUPLICATES, NULL);
-	r = j ? placement_from_json(j, ret) : -EINVAL;
+	r = replay_path(p, i, &full);
+	if (r < 0)
+		return r;
+	j = input_load_json(full, EXP_FILE_MAX, ret_why);
+	if (!j)
+		return errno == ENOMEM ? -ENOMEM : -EINVAL;
+	r = placement_from_json(j, ret);
 	json_decref(j);
-	if (r == -EINVAL)
-		*ret_why = "not a snapshot (an object of strings, as place --pid --json prints)";
+	if (r == -EINVAL && !(*ret_why = strdup("not a snapshot (an object of strings, as place --pid --json prints)")))
+		return -ENOMEM;
 	return r;
 }
 
@@ -85,14 +86,13 @@ struct replay {
 
 /* The snapshot's environment as the takers may take it: a withheld secret
  * or a value with blanks is left out (and said), a variable that chooses
- * code is checked (and said, or refused: -EINVAL, FILE:LINE: from). */
+ * code (which the gate let through: root's alone) is said. */
 static int replay_environment(struct replay *rp, const struct placement *snap)
 {
 	int r = 0;
 
 	for (size_t k = 0; r >= 0 && k < snap->n; k++) {
 		const char *key = snap->attrs[k].key, *v = snap->attrs[k].value;
-		_cleanup_free_ char *why = NULL;
 
 		if (strncmp(key, "env.", 4) != 0) {
 			r = strncmp(key, CAPTURE_PREFIX, strlen(CAPTURE_PREFIX)) ? placement_set(&rp->taken, key, v) : 0;
@@ -102,10 +102,6 @@ static int replay_environment(struct replay *rp, const struct placement *snap)
 			r = add_to(&rp->left, key + 4, strstr(v, "withheld") ? " (a secret, withheld)" : " (blanks in its value)");
 			continue;
 		}
-		if (trust_env_chooses_code(key + 4) && (r = trust_env_value(key + 4, v, &why)) < 0)
-			return r == -ENOMEM ? r
-					    : fail_at(rp->p, rp->line, "from", "%s: %s=%s chooses code root would run, and %s",
-						      rp->path, key + 4, v, why ? why : "it cannot be checked");
 		if (trust_env_chooses_code(key + 4) && !streq(key + 4, "PATH")) {
 			_cleanup_free_ char *said = NULL;
 
@@ -354,40 +350,47 @@ static int replay_kind(struct replay *rp, const struct placement *snap, struct c
 	return 0;
 }
 
-/* The captured server's account becomes the server's, as a mirrored
- * unit's User= does, where the file names none; otherwise it is said. */
+/* A key of the snapshot the gate refused: the first is the message. */
+static void refused_key(const char *key, const char *why, bool refused _unused_, void *userdata)
+{
+	struct replay *rp = userdata;
+	_cleanup_free_ char *shown = text_escape(key);
+
+	(void)fail_at(rp->p, rp->line, "from", "%s: %s: refused: %s", rp->path, strempty(shown), why);
+}
+
+/* The snapshot's account is the server's ([server] user) or none here: a
+ * snapshot never chooses who owns the datadir (the gate refuses another
+ * account of this host); root, or an account this host lacks, is said. */
 static int replay_user(struct replay *rp, const struct placement *snap)
 {
 	const char *user = placement_get(snap, "user");
-	struct experiment *e = rp->p->e;
-	char *copy;
 
-	if (!user || streq(user, e->server_user))
+	if (!user || streq(user, rp->p->e->server_user))
 		return 0;
-	if (streq(user, "root") || line_of(rp->p, KEY_USER) || rp->p->user_from || !getpwnam(user))
-		return add_to(&rp->left, "the server's user ", user);
-	copy = strdup(user);
-	if (!copy)
-		return -ENOMEM;
-	free(e->server_user);
-	e->server_user = copy;
-	rp->p->user_from = rp->i + 1;
-	return add_to(&rp->took, "its user ", user);
+	return add_to(&rp->left, "its user ", user);
 }
 
 static int replay_into(struct parser *p, size_t i)
 {
 	_cleanup_(placement_done) struct placement snap = {};
+	_cleanup_free_ char *why = NULL;
+	_cleanup_(experiment_gate_policy_done) struct gate_policy pol = {};
 	struct context_spec *c = &p->e->contexts[i];
 	struct replay rp = { .p = p, .i = i, .line = p->key_line[i][KEY_CONTEXT_FROM], .path = p->from[i] };
-	const char *why = NULL;
+	size_t n_before = c->n_props;
 	int r;
 
-	r = load_snapshot(p->path, rp.path, &snap, &why);
+	r = load_snapshot(p, i, &snap, &why);
+	if (r == -EINVAL)
+		return fail_at(p, rp.line, "from", "%s", why);
+	/* Everything the snapshot could set, through the gate first. */
+	if (r >= 0)
+		r = experiment_gate_policy(p->e, false, &pol);
+	if (r >= 0 && (r = gate_placement(&snap, &pol, refused_key, &rp)) > 0)
+		return -EINVAL;
 	if (r >= 0)
 		r = placement_snapshot(getpid(), 0, p->mode, &rp.own);
-	if (r == -EINVAL)
-		return fail_at(p, rp.line, "from", "%s: %s", rp.path, why);
 	if (r >= 0)
 		r = replay_kind(&rp, &snap, c);
 	if (r >= 0)
@@ -402,6 +405,8 @@ static int replay_into(struct parser *p, size_t i)
 		r = replay_server_variables(&rp, &snap, c);
 	if (r >= 0)
 		r = replay_user(&rp, &snap);
+	for (size_t j = n_before; j < c->n_props; j++)
+		p->prop_source[i][j] = p->from[i];
 	if (r >= 0 && !(p->e->replays[i] = calloc(1, sizeof(struct placement))))
 		r = -ENOMEM;
 	if (r >= 0) {

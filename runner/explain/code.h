@@ -1,10 +1,9 @@
 /* What a results directory may choose when explain re-measures from it:
- * no code.  The server's binary is the engine's own on this host (and the
- * parser's check: root alone could have put it there); every setting that names
- * code (an LD_* or PATH variable of a placement's environment or of a
- * section's Environment=, an EnvironmentFile=) is taken when it names only
- * the host's code (common/trust.h), and otherwise shown and refused unless
- * the user passes --trust-results-code. */
+ * its placements' keys that the hybrids take (env.*, user, group) pass
+ * the trust gate (slices/attr/gate.h), as experiment.json's settings did
+ * when it was read (experiment_from_results()); code that is not root's is
+ * shown and refused unless the user passes --trust-results-code, which
+ * takes it and says so. */
 #pragma once
 
 #include <stdbool.h>

@@ -28,7 +28,7 @@
 #include "experiment/experiment.h"
 #include "store/results.h"
 #include "run/run.h"
-#include "run/managed.h"
+#include "managed/managed.h"
 #include "host/calibration.h"
 #include "slices/attr/snapshot.h"
 #include "common/rng.h"
@@ -426,7 +426,7 @@ static int load(struct explainer *x, bool placed)
 	int r;
 
 	if (placed)
-		r = experiment_from_results(x->args.experiment, &x->e, &msg);
+		r = experiment_from_results(x->args.experiment, x->args.trust_code, &x->e, &msg);
 	else if (experiment_find(x->args.experiment, &path) < 0)
 		return log_error("explain: no experiment or results directory '%s'", x->args.experiment), -EINVAL;
 	else

@@ -1,9 +1,9 @@
 #include <dirent.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
-#include <sys/syscall.h>
 
 #include "oltp/pmu.h"
+#include "profile/ring.h"
 #include "common/util.h"
 
 /* Hundreds of PostgreSQL backends start after the counters are opened and
@@ -32,9 +32,7 @@ static int open_counter(int tid, uint64_t config)
 		.inherit = 1,
 		.exclude_hv = 1,
 	};
-	int fd = (int)syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-
-	return fd < 0 ? -errno : fd;
+	return perf_open(&a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 /* The thread's three counters into p->fd[p->n]; a thread gone meanwhile is skipped. */

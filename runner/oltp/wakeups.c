@@ -1,10 +1,9 @@
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
 
 #include "oltp/wakeups.h"
+#include "profile/ring.h"
 #include "common/util.h"
 
 /* A ring of 2^k pages per CPU, 1 MiB, less where the CPUs are many: all of
@@ -21,8 +20,7 @@ struct event_layout {
 
 struct ring {
 	int fd_waking, fd_migrate;
-	struct perf_event_mmap_page *meta;
-	size_t data_size;
+	struct perf_ring ring;
 	bool pending; /* a wake-up seen, its landing CPU not yet final */
 	int pending_pid, pending_cpu;
 };
@@ -30,9 +28,9 @@ struct ring {
 struct oltp_wakeups {
 	unsigned n_cpus;
 	int *group;
-	size_t page, pages;
+	size_t pages;
 	struct event_layout waking, migrate;
-	uint64_t seen, cross, lost;
+	uint64_t seen, cross;
 	struct ring rings[];
 };
 
@@ -88,10 +86,10 @@ static int open_event(const struct event_layout *e, unsigned cpu, const char *fi
 		.sample_period = 1,
 		.sample_type = PERF_SAMPLE_RAW,
 	};
-	int fd = (int)syscall(SYS_perf_event_open, &a, -1, (int)cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	int fd = perf_open(&a, -1, (int)cpu, -1, PERF_FLAG_FD_CLOEXEC);
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter) < 0) {
 		int r = -errno;
 
@@ -105,7 +103,7 @@ static int open_event(const struct event_layout *e, unsigned cpu, const char *fi
 static int open_ring(struct oltp_wakeups *w, unsigned c, const char *filter)
 {
 	struct ring *g = &w->rings[c];
-	void *m;
+	int r;
 
 	g->fd_waking = open_event(&w->waking, c, filter);
 	if (g->fd_waking < 0)
@@ -113,11 +111,9 @@ static int open_ring(struct oltp_wakeups *w, unsigned c, const char *filter)
 	g->fd_migrate = open_event(&w->migrate, c, filter);
 	if (g->fd_migrate < 0)
 		return g->fd_migrate;
-	m = mmap(NULL, (w->pages + 1) * w->page, PROT_READ | PROT_WRITE, MAP_SHARED, g->fd_waking, 0);
-	if (m == MAP_FAILED)
-		return -errno;
-	g->meta = m;
-	g->data_size = w->pages * w->page;
+	r = perf_ring_map(g->fd_waking, w->pages, &g->ring);
+	if (r < 0)
+		return r;
 	return ioctl(g->fd_migrate, PERF_EVENT_IOC_SET_OUTPUT, g->fd_waking) < 0 ? -errno : 0;
 }
 
@@ -138,8 +134,8 @@ int oltp_wakeups_open(const char *comm, unsigned n_cpus, const int *group_of_cpu
 	if (!w)
 		return -ENOMEM;
 	w->n_cpus = n_cpus;
-	w->page = (size_t)sysconf(_SC_PAGESIZE);
-	for (w->pages = RING_PAGES_MAX; w->pages > 8 && n_cpus * (w->pages + 1) * w->page > RINGS_BYTES_MAX;)
+	for (w->pages = RING_PAGES_MAX;
+	     w->pages > 8 && n_cpus * (w->pages + 1) * (size_t)sysconf(_SC_PAGESIZE) > RINGS_BYTES_MAX;)
 		w->pages /= 2;
 	w->group = malloc(n_cpus * sizeof(int));
 	for (unsigned c = 0; c < n_cpus; c++)
@@ -210,52 +206,35 @@ static void take_record(struct oltp_wakeups *w, unsigned c, const uint8_t *raw, 
 	}
 }
 
-/* The records written to CPU c's ring since the last drain. */
-static void drain(struct oltp_wakeups *w, unsigned c)
+struct drain_ctx {
+	struct oltp_wakeups *w;
+	unsigned c;
+};
+
+/* A record of CPU c's ring: a sample's raw tracepoint data taken. */
+static void on_record(const struct perf_event_header *h, const uint8_t *rec, void *userdata)
 {
-	struct ring *g = &w->rings[c];
-	const uint8_t *data = (const uint8_t *)g->meta + w->page;
-	uint64_t head = __atomic_load_n(&g->meta->data_head, __ATOMIC_ACQUIRE), tail = g->meta->data_tail;
-	uint8_t rec[1024];
+	struct drain_ctx *d = userdata;
+	uint32_t size;
 
-	while (tail < head) {
-		struct perf_event_header h;
-		size_t at = tail % g->data_size, first;
-
-		for (size_t i = 0; i < sizeof(h); i++)
-			((uint8_t *)&h)[i] = data[(at + i) % g->data_size];
-		if (h.size < sizeof(h))
-			break;
-		/* A record may wrap the ring's end: copied whole first. */
-		first = MIN((size_t)h.size, g->data_size - at);
-		if (h.size <= sizeof(rec)) {
-			memcpy(rec, data + at, first);
-			memcpy(rec + first, data, h.size - first);
-			if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + sizeof(uint32_t)) {
-				uint32_t size;
-
-				memcpy(&size, rec + sizeof(h), sizeof(size));
-				if (sizeof(h) + sizeof(size) + size <= h.size)
-					take_record(w, c, rec + sizeof(h) + sizeof(size), size);
-			} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 2 * sizeof(uint64_t)) {
-				uint64_t lost;
-
-				memcpy(&lost, rec + sizeof(h) + sizeof(uint64_t), sizeof(lost));
-				w->lost += lost;
-			}
-		}
-		tail += h.size;
-	}
-	__atomic_store_n(&g->meta->data_tail, tail, __ATOMIC_RELEASE);
+	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + sizeof(size))
+		return;
+	memcpy(&size, rec + sizeof(*h), sizeof(size));
+	if (sizeof(*h) + sizeof(size) + size <= h->size)
+		take_record(d->w, d->c, rec + sizeof(*h) + sizeof(size), size);
 }
 
 void oltp_wakeups_read(struct oltp_wakeups *w, uint64_t *ret_seen, uint64_t *ret_cross, uint64_t *ret_lost)
 {
-	for (unsigned c = 0; w && c < w->n_cpus; c++)
-		drain(w, c);
+	uint64_t lost = 0;
+
+	for (unsigned c = 0; w && c < w->n_cpus; c++) {
+		perf_ring_drain(&w->rings[c].ring, on_record, &(struct drain_ctx){ .w = w, .c = c });
+		lost += w->rings[c].ring.lost;
+	}
 	*ret_seen = w ? w->seen : UINT64_MAX;
 	*ret_cross = w ? w->cross : UINT64_MAX;
-	*ret_lost = w ? w->lost : UINT64_MAX;
+	*ret_lost = w ? lost : UINT64_MAX;
 }
 
 void oltp_wakeups_free(struct oltp_wakeups *w)
@@ -265,8 +244,7 @@ void oltp_wakeups_free(struct oltp_wakeups *w)
 	for (unsigned c = 0; c < w->n_cpus; c++) {
 		struct ring *g = &w->rings[c];
 
-		if (g->meta)
-			munmap(g->meta, (w->pages + 1) * w->page);
+		perf_ring_unmap(&g->ring);
 		if (g->fd_migrate >= 0)
 			close(g->fd_migrate);
 		if (g->fd_waking >= 0)

@@ -217,13 +217,17 @@ int apply_bounding_set(const struct prop_value *v, const struct prop_value *all 
 
 /* User= and Group=: setgid/setuid, keeping the capabilities that
  * AmbientCapabilities= then raises (it comes after in the table). */
-int apply_user(const struct prop_value *v _unused_, const struct prop_value *all, size_t n)
+int apply_user(const struct prop_value *v, const struct prop_value *all, size_t n)
 {
 	const struct prop_value *user = find_value(all, n, "User"), *group = find_value(all, n, "Group");
 	struct passwd *pw = user ? getpwnam(user->text) : NULL;
 	struct group *gr = group ? getgrnam(group->text) : NULL;
 	gid_t gid = gr ? gr->gr_gid : pw ? pw->pw_gid : getgid();
 
+	/* Both rows name this applier: the first (User=, in the table's order)
+	 * sets both, once; a second setgroups() would fail, root dropped. */
+	if (v != user && user)
+		return 0;
 	if ((user && !pw) || (group && !gr))
 		return -ESRCH;
 	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)

@@ -46,6 +46,7 @@ struct prop_value {
 };
 
 struct cgroup_limits; /* slices/sys/cgfs.h */
+struct gate_policy;   /* slices/attr/gate.h */
 struct placement;
 struct attr_reader;
 struct context_spec;
@@ -113,6 +114,12 @@ struct prop_def {
 	 * name ("mariadb mysql"); its value is read back as server.NAME. */
 	const char *engines;
 	bool buffer_pool; /* what [server] buffer-pool sets for every context */
+	/* The trust gate's column (slices/attr/gate.h): what the setting can
+	 * do (POWER_* of common/trust.h; every row says, POWER_NOTHING
+	 * too), and for a row that can do anything, its allow-list: 0 if an
+	 * input may ask v of it, else -EPERM with why in *ret_why. */
+	unsigned power;
+	int (*allow)(const struct prop_value *v, const struct gate_policy *pol, char **ret_why);
 	/* A value the table test applies in a forked child and reads back. */
 	const char *example;
 	const char *help;

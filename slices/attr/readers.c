@@ -175,7 +175,7 @@ int read_cpu_path(struct attr_reader *r, const struct prop_def *d _unused_)
 
 /* unit and slice from the path systemd keeps units in (the v2 path on
  * unified and hybrid, name=systemd on legacy); the manager's own answer
- * replaces them where one is asked (runner/run/managed.c). */
+ * replaces them where one is asked (runner/managed/managed.c). */
 int read_slice(struct attr_reader *r, const struct prop_def *d _unused_)
 {
 	const char *cg = placement_get(r->p, "cgroup.unified");

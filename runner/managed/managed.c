@@ -8,9 +8,9 @@
 #include "oltp/oltp.h"
 #include "common/topology.h"
 #include "experiment/experiment.h"
-#include "run/managed.h"
+#include "managed/managed.h"
 #include "slices/attr/snapshot.h"
-#include "run/state.h"
+#include "managed/state.h"
 #include "common/spawn.h"
 #include "common/text.h"
 #include "common/util.h"
@@ -221,7 +221,8 @@ int managed_neighbour_server_setup(const char *verb, const struct server_config 
 {
 	_cleanup_free_ char *state_dir = NULL;
 	struct server_config cfg = { .engine = server_engine_mariadb.name, .run_dir = run_cfg->run_dir,
-				     .user = run_cfg->user, .buffer_pool = NEIGHBOUR_OLTP_BUFFER_POOL };
+				     .user = run_cfg->user, .buffer_pool = NEIGHBOUR_OLTP_BUFFER_POOL,
+				     .out_fd = run_cfg->out_fd };
 	int r;
 
 	if (xasprintf(&state_dir, "%s/slicebench-neighbour-%s", run_cfg->state_dir, name) < 0)
