@@ -30,9 +30,9 @@ struct chi2_rule {
  * nodes). */
 #define POWER_NODES 48
 #define MDE_INNER_NODES 24
-#define MDE_INNER_NODES_FEW_DF 96
+#define MDE_INNER_NODES_FEW_DF 48
 #define MDE_OUTER_NODES 16
-#define MDE_OUTER_NODES_FEW_DF 40
+#define MDE_OUTER_NODES_FEW_DF 32
 
 static int chi2_rule_init(struct chi2_rule *r, double df, size_t n)
 {
@@ -144,22 +144,32 @@ double stats_mde(double se, double df, double level, double power)
 	return stats_mde_estimated(se, df, INFINITY, level, power);
 }
 
-double stats_mde_estimated(double se, double df, double se_df, double level, double power)
+/* lambda known and with se estimated on se_df, on one inner rule. */
+static int lambdas(double df, double se_df, double level, double power, double *ret_known, double *ret_estimated)
 {
 	struct chi2_rule in = {}, out = {};
-	bool known = !isfinite(se_df);
-	double lambda = NAN;
+	double c = t_critical(level, df);
+	int r = chi2_rule_init(&in, df, df < 2.5 ? MDE_INNER_NODES_FEW_DF : MDE_INNER_NODES);
 
-	if (isnan(se) || !(df > 0) || !(se_df > 0))
-		return NAN;
-	if (chi2_rule_init(&in, df, known ? POWER_NODES : df < 2.5 ? MDE_INNER_NODES_FEW_DF : MDE_INNER_NODES) >= 0 &&
-	    (known || chi2_root_rule_init(&out, se_df, se_df < 2.5 ? MDE_OUTER_NODES_FEW_DF : MDE_OUTER_NODES) >= 0))
-		lambda = lambda_for_power(known ? NULL : &out, &in, t_critical(level, df), power);
+	if (r >= 0 && isfinite(se_df))
+		r = chi2_root_rule_init(&out, se_df, se_df < 2.5 ? MDE_OUTER_NODES_FEW_DF : MDE_OUTER_NODES);
+	if (r >= 0) {
+		*ret_known = lambda_for_power(NULL, &in, c, power);
+		*ret_estimated = isfinite(se_df) ? lambda_for_power(&out, &in, c, power) : *ret_known;
+	}
 	chi2_rule_done(&in);
 	chi2_rule_done(&out);
-	return exp(lambda * se);
+	return r;
 }
 
+double stats_mde_estimated(double se, double df, double se_df, double level, double power)
+{
+	double known, estimated;
+
+	if (isnan(se) || !(df > 0) || !(se_df > 0) || lambdas(df, se_df, level, power, &known, &estimated) < 0)
+		return NAN;
+	return exp(estimated * se);
+}
 
 /* The nodes of each mean square's chi-square in stats_power_ms(), more
  * where its degrees of freedom are few. */
@@ -254,7 +264,7 @@ double stats_ms_df(const struct stats_ms *ms, size_t n)
 double stats_mde_ms(double se, const struct stats_ms *ms, size_t n, bool se_estimated, double level, double power)
 {
 	struct ms_grid g;
-	double lo = 0, hi = 1, lambda, df;
+	double lo = 0, hi = 1, lambda, df, known, estimated;
 
 	if (n == 0 || n > STATS_MS_MAX || isnan(se) || ms_grid_make(ms, n, level, &g) < 0)
 		return NAN;
@@ -268,7 +278,7 @@ double stats_mde_ms(double se, const struct stats_ms *ms, size_t n, bool se_esti
 	}
 	lambda = (lo + hi) / 2;
 	df = stats_ms_df(ms, n);
-	if (se_estimated && df > 0)
-		lambda *= log(stats_mde_estimated(1, df, df, level, power)) / log(stats_mde(1, df, level, power));
+	if (se_estimated && df > 0 && lambdas(df, df, level, power, &known, &estimated) >= 0)
+		lambda *= estimated / known;
 	return exp(lambda * se);
 }
