@@ -5,8 +5,8 @@
 # going first), TPS per thread count, client CPU per transaction (user+sys
 # of the whole client process, per transaction), the instructions per
 # transaction at 1 thread (callgrind: the difference between a run of 1500
-# and one of 500 events, so that start-up cancels; the machine's load does
-# not change it), what each telemetry figure costs the native client (the
+# and one of 500 events, so that start-up cancels, the median of three; the
+# machine's load does not change it), what each telemetry figure costs the native client (the
 # same measures with it turned off: sweep --without), and a 512-thread step
 # (TPS, errors, peak RSS).
 #
@@ -85,24 +85,29 @@ for t in $threads; do
 done
 
 # Instructions per transaction at 1 thread: $1 driver, the rest sweep's
-# extra options -> a count (the difference of 1500 and 500 events).
+# extra options -> a count: the difference of a 1500- and a 500-event run,
+# the median of three such (a run's start-up work varies a little).
 instructions() {
-	local d=$1 n out=() i
+	local d=$1 n out=() k
 	shift
-	for n in 500 1500; do
-		if [ "$d" = sysbench ]; then
-			valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" sysbench "$workload" --mysql-socket="$sock" \
-				--mysql-user=root --mysql-db=sbtest --tables="$tables" --table-size="$table_size" --threads=1 \
-				--events=$n --time=0 run >/dev/null 2>"$work/cg.err"
-		else
-			valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$sb" sweep --socket "$sock" --tables "$tables" \
-				--table-size "$table_size" --no-prewarm --workload "$workload" --threads 1 --events $n "$@" \
-				>/dev/null 2>"$work/cg.err"
-		fi
-		out+=("$(awk '/^(summary|totals):/ { print $2; exit }' "$work/cg.out")")
+	: >"$work/ir"
+	for k in 1 2 3; do
+		out=()
+		for n in 500 1500; do
+			if [ "$d" = sysbench ]; then
+				valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" sysbench "$workload" --mysql-socket="$sock" \
+					--mysql-user=root --mysql-db=sbtest --tables="$tables" --table-size="$table_size" --threads=1 \
+					--events=$n --time=0 run >/dev/null 2>"$work/cg.err"
+			else
+				valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$sb" sweep --socket "$sock" --tables "$tables" \
+					--table-size "$table_size" --no-prewarm --workload "$workload" --threads 1 --events $n "$@" \
+					>/dev/null 2>"$work/cg.err"
+			fi
+			out+=("$(awk '/^(summary|totals):/ { print $2; exit }' "$work/cg.out")")
+		done
+		echo $(((out[1] - out[0]) / 1000)) >>"$work/ir"
 	done
-	i=$(((out[1] - out[0]) / 1000))
-	echo "$i"
+	median <"$work/ir"
 }
 if [ -n "$callgrind" ] && command -v valgrind >/dev/null; then
 	echo
