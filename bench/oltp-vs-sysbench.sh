@@ -3,7 +3,8 @@
 # same data in the same run, alternating the two so that drift hits both.
 # Prints ratios: prepare time (rounds of each from no tables, taking turns
 # going first), TPS per thread count, client CPU per transaction (user+sys
-# of the whole client process, per transaction), the instructions per
+# of the client process less its start and end, the CPU of a one-event
+# run, per transaction), the instructions per
 # transaction at 1 thread (callgrind: the difference between a run of 1500
 # and one of 500 events, so that start-up cancels, the median of three; the
 # machine's load does not change it), what each telemetry figure costs the native client (the
@@ -65,7 +66,11 @@ printf 'sysbench %.2fs (%s)  slicebench %.2fs (%s)  speed-up %sx\n' "$sysbench_p
 	"$native_prepare" "$(sort -g "$work/n.prep" | tr '\n' ' ')" "$(ratio "$sysbench_prepare" "$native_prepare")"
 "$sb" sweep --socket "$sock" --tables $tables --table-size $table_size --threads 1 --duration 1s >/dev/null
 
+startup_of sysbench "$sock" root; s_startup=$startup_cpu
+startup_of native "$sock" root; n_startup=$startup_cpu
 echo
+echo "# the client's start and end (one event at 1 thread, median of 3): sysbench $(us_per "$s_startup" 1000) ms," \
+	"slicebench $(us_per "$n_startup" 1000) ms of CPU, taken off each step's CPU below"
 echo "# $workload, ${time_s}s steps, $rounds alternating rounds, medians"
 printf '%8s %12s %12s %7s %14s %14s %7s\n' threads sysbench_tps native_tps ratio sysbench_us/tx native_us/tx ratio
 for t in $threads; do
@@ -73,10 +78,10 @@ for t in $threads; do
 	for _ in $(seq "$rounds"); do
 		step sysbench "$sock" root "$t"
 		echo "$tps" >>"$work/s.tps"
-		us_per "$(cpu_s "$work/time")" "$txns" >>"$work/s.cpu"
+		cpu_per_tx "$s_startup" >>"$work/s.cpu"
 		step native "$sock" root "$t"
 		echo "$tps" >>"$work/n.tps"
-		us_per "$(cpu_s "$work/time")" "$txns" >>"$work/n.cpu"
+		cpu_per_tx "$n_startup" >>"$work/n.cpu"
 	done
 	s_tps=$(median <"$work/s.tps") n_tps=$(median <"$work/n.tps")
 	s_cpu=$(median <"$work/s.cpu") n_cpu=$(median <"$work/n.cpu")
