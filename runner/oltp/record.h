@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "oltp/options.h"
+#include "profile/folded.h"
 
 /* Where the threads were at one instant, and the host's load (oltp/telemetry.c).
  * Counters marked cumulative are since the process or cgroup started; the
@@ -133,6 +134,19 @@ enum oltp_rule oltp_step_rule(bool failed, enum oltp_rule failed_as, double tps,
 /* The same over a step's record (report, explain). */
 enum oltp_rule oltp_step_rule_of_json(const json_t *step);
 
+/* The server's profile in the measured phase (profile/, doc/profile.md):
+ * its folded stacks (NULL: none taken) and what the sampler counted, or
+ * why it could not sample when one was asked for. */
+struct step_profile {
+	struct profile *folded;
+	unsigned hz;
+	bool off_cpu_stacks;
+	double seconds;
+	uint64_t samples, server_samples, lost, switches;
+	double throttled_ms; /* the server's cgroup's throttled time; <0 unknown */
+	const char *why;     /* static */
+};
+
 struct step_result {
 	char driver[16];
 	unsigned threads;
@@ -177,6 +191,7 @@ struct step_result {
 	/* The client threads were pinned to CPUs the server's context may not
 	 * use (client-cpus apart from its affinity): they do not count. */
 	bool client_apart;
+	struct step_profile profile;
 	bool failed;
 	enum oltp_rule rule; /* the rule that left it out (OLTP_RULE_KEPT: none); failed ones: why */
 	char reason[256];
@@ -197,7 +212,10 @@ static inline bool step_result_saturated(const struct step_result *r)
 
 /* An empty record of a step by driver at that size; the latencies "not reported". */
 void step_result_start(struct step_result *r, enum oltp_driver driver, unsigned threads);
-void step_result_done(struct step_result *r); /* frees the arrays; NULL ok */
+void step_result_done(struct step_result *r); /* frees the arrays and the profile; NULL ok */
+/* The step's "profile" object: what the sampler counted, or why not; NULL
+ * if none was asked for. */
+json_t *step_profile_to_json(const struct step_profile *p);
 int step_result_to_json(const struct step_result *r, json_t **ret);
 /* What else ran on the host during the step (common/load.h): the CPUs
  * busy (/proc/stat's, the host's even in a container), the part outside

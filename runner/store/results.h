@@ -72,6 +72,11 @@ int results_rebuild(struct results *r);
  * its kind; ret_why then names the file and the JSON path. */
 int results_load(const char *dir, json_t **ret, char **ret_why);
 
+/* Each step's folded stacks (profiles/) into its record's "profile" as
+ * "stacks" (store/profiles.c), as results_load() does; -EBADMSG with
+ * *ret_why naming the file and line of one that is not folded stacks. */
+int results_load_profiles(const char *dir, json_t *doc, char **ret_why);
+
 enum results_file {
 	RESULTS_FILE_STEP,
 	RESULTS_FILE_PLACEMENT,
@@ -107,6 +112,9 @@ int results_check_step(const json_t *exp, const json_t *step, const char *file, 
  * if buf is too small. */
 int results_unit_name(const char *context, size_t v, unsigned repeat, char *buf, size_t len);
 int results_step_file(const char *unit, long threads, char *buf, size_t len);
+/* A step's profile, when it has one (its record's "profile" object):
+ * "profiles/UNIT-tTHREADS.folded.gz" (profile/folded.h). */
+int results_profile_file(const char *unit, long threads, char *buf, size_t len);
 int results_placement_file(const char *unit, char *buf, size_t len);
 /* The placement of context that diff and explain compare, the first vary
  * value's first repeat, as a path under dir. */
