@@ -68,10 +68,11 @@ run_sysbench() {
 		--tables="$tables" --table-size="$table_size" --threads="$3" --time="$4" run >"$work/out"
 	awk '/transactions:/ { t = $2; tps = substr($3, 2) } /ignored errors:/ { e = $3 } END { print tps, t, e }' "$work/out"
 }
-# shellcheck disable=SC2154
+# $native_extra: more options of sweep's (--without FIGURE,...).
+# shellcheck disable=SC2154,SC2086
 run_native() {
 	timed "$work/time" "$sb" sweep --socket "$1" --user "$2" --tables "$tables" --table-size "$table_size" \
-		--no-prewarm --workload "$workload" --threads "$3" --duration "$4"s --json >"$work/out"
+		--no-prewarm --workload "$workload" --threads "$3" --duration "$4"s --json ${native_extra:-} >"$work/out"
 	jq -r '.steps[0] | "\(.tps) \(.transactions) \(.errors.ignorable + .errors.reconnect + .errors.fatal)"' "$work/out"
 }
 

@@ -1,27 +1,37 @@
 #!/bin/bash
 # The native OLTP driver against sysbench 1.0.20, on the same server and the
 # same data in the same run, alternating the two so that drift hits both.
-# Prints ratios: prepare time, TPS per thread count, client CPU per
-# transaction, and a 512-thread step (errors, peak RSS).
+# Prints ratios: prepare time (rounds of each from no tables, taking turns
+# going first), TPS per thread count, client CPU per transaction (user+sys
+# of the whole client process, per transaction), the instructions per
+# transaction at 1 thread (callgrind: the difference between a run of 1500
+# and one of 500 events, so that start-up cancels; the machine's load does
+# not change it), what each telemetry figure costs the native client (the
+# same measures with it turned off: sweep --without), and a 512-thread step
+# (TPS, errors, peak RSS).
 #
 #   bench/oltp-vs-sysbench.sh [--time SECONDS] [--threads "1 2 4"] [--rounds N] [--high 512]
-#                             [--workload oltp_read_only|oltp_point_select]
+#                             [--prepare-rounds N] [--no-callgrind] [--no-figures] [--workload NAME]
 set -euo pipefail
 
 time_s=10 threads="1 2 4" rounds=3 high=512 tables=4 table_size=100000 workload=oltp_read_only
+prepare_rounds=3 callgrind=1 figures=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--time) time_s=$2; shift 2 ;;
 	--threads) threads=$2; shift 2 ;;
 	--rounds) rounds=$2; shift 2 ;;
 	--high) high=$2; shift 2 ;;
+	--prepare-rounds) prepare_rounds=$2; shift 2 ;;
+	--no-callgrind) callgrind=; shift ;;
+	--no-figures) figures=; shift ;;
 	--workload) workload=$2; shift 2 ;;
-	*) echo "usage: $0 [--time SECONDS] [--threads LIST] [--rounds N] [--high THREADS] [--workload NAME]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--time SECONDS] [--threads LIST] [--rounds N] [--high THREADS] [--prepare-rounds N] [--no-callgrind] [--no-figures] [--workload NAME]" >&2; exit 2 ;;
 	esac
 done
 case $workload in
-oltp_read_only | oltp_point_select) ;;
-*) echo "$0: --workload: oltp_read_only or oltp_point_select, not '$workload'" >&2; exit 2 ;;
+oltp_read_only | oltp_point_select | oltp_read_write | oltp_write_only | oltp_update_index | oltp_insert) ;;
+*) echo "$0: --workload: one of sysbench's oltp_* scripts, not '$workload'" >&2; exit 2 ;;
 esac
 
 # shellcheck source=bench/lib.sh
@@ -31,16 +41,28 @@ make_workdir
 start_mariadb
 mariadb -S "$sock" -uroot -e 'CREATE DATABASE sbtest; CREATE DATABASE sbtest_sysbench'
 
-echo "# prepare, $tables x $table_size rows"
-start=$(date +%s.%N)
-sysbench oltp_read_only --mysql-socket="$sock" --mysql-user=root --tables=$tables --table-size=$table_size \
-	--mysql-db=sbtest_sysbench prepare >/dev/null
-sysbench_prepare=$(elapsed "$start")
-start=$(date +%s.%N)
-"$sb" prepare --socket "$sock" --tables $tables --table-size $table_size
-native_prepare=$(elapsed "$start")
-printf 'sysbench %.2fs  slicebench %.2fs  speed-up %sx\n' "$sysbench_prepare" "$native_prepare" \
-	"$(ratio "$sysbench_prepare" "$native_prepare")"
+echo "load before: $(cat /proc/loadavg)"
+echo "# prepare, $tables x $table_size rows, $prepare_rounds rounds each from no tables, taking turns going first, medians"
+: >"$work/s.prep"; : >"$work/n.prep"
+prepare_sysbench() {
+	mariadb -S "$sock" -uroot -e 'DROP DATABASE sbtest_sysbench; CREATE DATABASE sbtest_sysbench'
+	local start; start=$(date +%s.%N)
+	sysbench oltp_read_only --mysql-socket="$sock" --mysql-user=root --tables=$tables --table-size=$table_size \
+		--mysql-db=sbtest_sysbench prepare >/dev/null
+	elapsed "$start" >>"$work/s.prep"
+}
+prepare_native() {
+	mariadb -S "$sock" -uroot -e 'DROP DATABASE sbtest; CREATE DATABASE sbtest'
+	local start; start=$(date +%s.%N)
+	"$sb" prepare --socket "$sock" --tables $tables --table-size $table_size
+	elapsed "$start" >>"$work/n.prep"
+}
+for r in $(seq "$prepare_rounds"); do
+	if [ $((r % 2)) = 1 ]; then prepare_sysbench; prepare_native; else prepare_native; prepare_sysbench; fi
+done
+sysbench_prepare=$(median <"$work/s.prep") native_prepare=$(median <"$work/n.prep")
+printf 'sysbench %.2fs (%s)  slicebench %.2fs (%s)  speed-up %sx\n' "$sysbench_prepare" "$(sort -g "$work/s.prep" | tr '\n' ' ')" \
+	"$native_prepare" "$(sort -g "$work/n.prep" | tr '\n' ' ')" "$(ratio "$sysbench_prepare" "$native_prepare")"
 "$sb" sweep --socket "$sock" --tables $tables --table-size $table_size --threads 1 --duration 1s >/dev/null
 
 echo
@@ -62,12 +84,76 @@ for t in $threads; do
 		"$s_cpu" "$n_cpu" "$(ratio "$n_cpu" "$s_cpu")"
 done
 
+# Instructions per transaction at 1 thread: $1 driver, the rest sweep's
+# extra options -> a count (the difference of 1500 and 500 events).
+instructions() {
+	local d=$1 n out=() i
+	shift
+	for n in 500 1500; do
+		if [ "$d" = sysbench ]; then
+			valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" sysbench "$workload" --mysql-socket="$sock" \
+				--mysql-user=root --mysql-db=sbtest --tables="$tables" --table-size="$table_size" --threads=1 \
+				--events=$n --time=0 run >/dev/null 2>"$work/cg.err"
+		else
+			valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$sb" sweep --socket "$sock" --tables "$tables" \
+				--table-size "$table_size" --no-prewarm --workload "$workload" --threads 1 --events $n "$@" \
+				>/dev/null 2>"$work/cg.err"
+		fi
+		out+=("$(awk '/^(summary|totals):/ { print $2; exit }' "$work/cg.out")")
+	done
+	i=$(((out[1] - out[0]) / 1000))
+	echo "$i"
+}
+if [ -n "$callgrind" ] && command -v valgrind >/dev/null; then
+	echo
+	echo "# instructions per transaction at 1 thread (callgrind, user space; independent of the load)"
+	s_ir=$(instructions sysbench) n_ir=$(instructions native)
+	printf 'sysbench %s  slicebench %s  ratio %s\n' "$s_ir" "$n_ir" "$(ratio "$n_ir" "$s_ir")"
+fi
+
+# What each telemetry figure costs the native client: the median CPU per
+# transaction over the rounds at the middle thread count with the figure
+# off, against all on, with sysbench's beside it.
+if [ -n "$figures" ]; then
+	read -ra counts <<<"$threads"
+	mid=${counts[$(((${#counts[@]} - 1) / 2))]}
+	echo
+	echo "# each telemetry figure's cost, ${mid} threads, ${time_s}s steps, $rounds rounds, medians of client CPU per transaction"
+	printf '%-34s %12s %12s %9s\n' without us/tx tps 'cost'
+	: >"$work/all.cpu"; : >"$work/all.tps"; : >"$work/s.cpu"; : >"$work/s.tps"
+	for off in "" latency per-second telemetry thread-counters latency,per-second,telemetry; do
+		: >"$work/f.cpu"; : >"$work/f.tps"
+		for _ in $(seq "$rounds"); do
+			if [ -z "$off" ]; then
+				step sysbench "$sock" root "$mid"
+				echo "$tps" >>"$work/s.tps"; us_per "$(cpu_s "$work/time")" "$txns" >>"$work/s.cpu"
+			fi
+			native_extra=${off:+--without $off} step native "$sock" root "$mid"
+			echo "$tps" >>"$work/f.tps"; us_per "$(cpu_s "$work/time")" "$txns" >>"$work/f.cpu"
+		done
+		f_cpu=$(median <"$work/f.cpu") f_tps=$(median <"$work/f.tps")
+		if [ -z "$off" ]; then
+			all_cpu=$f_cpu
+			printf '%-34s %12.1f %12.1f %9s\n' "sysbench" "$(median <"$work/s.cpu")" "$(median <"$work/s.tps")" ""
+			printf '%-34s %12.1f %12.1f %9s\n' "(nothing: every figure on)" "$f_cpu" "$f_tps" "$(ratio "$f_cpu" "$(median <"$work/s.cpu")")x"
+		else
+			printf '%-34s %12.1f %12.1f %8.1f%%\n' "$off" "$f_cpu" "$f_tps" \
+				"$(awk -v a="$all_cpu" -v b="$f_cpu" 'BEGIN { print (a > 0) ? (a - b) / a * 100 : 0 }')"
+		fi
+	done
+	echo "(cost: the share of the client's CPU per transaction that turning the figure off saves; below the noise of the rounds it says nothing)"
+fi
+
 if [ "$high" -gt 0 ]; then
 	echo
 	echo "# $high threads, one ${time_s}s step each"
 	printf '%10s %12s %8s %12s\n' driver tps errors peak_rss_mb
 	step sysbench "$sock" root "$high"
-	printf '%10s %12.1f %8s %12.1f\n' sysbench "$tps" "$step_errors" "$(awk '{ print $3 / 1024 }' "$work/time")"
+	s_tps=$tps s_rss=$(awk '{ print $3 / 1024 }' "$work/time")
+	printf '%10s %12.1f %8s %12.1f\n' sysbench "$tps" "$step_errors" "$s_rss"
 	step native "$sock" root "$high"
-	printf '%10s %12.1f %8s %12.1f\n' slicebench "$tps" "$step_errors" "$(awk '{ print $3 / 1024 }' "$work/time")"
+	n_rss=$(awk '{ print $3 / 1024 }' "$work/time")
+	printf '%10s %12.1f %8s %12.1f\n' slicebench "$tps" "$step_errors" "$n_rss"
+	printf 'ratios: TPS %s, peak RSS %s\n' "$(ratio "$tps" "$s_tps")" "$(ratio "$n_rss" "$s_rss")"
 fi
+echo "load after: $(cat /proc/loadavg)"

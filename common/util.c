@@ -183,34 +183,36 @@ int parse_int_list(const char *s, long min, long max, long *ret, size_t cap, siz
 
 int read_file_str(const char *path, char **ret)
 {
-	_cleanup_fclose_ FILE *f = NULL;
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0, cap = 0;
-	int c;
 
-	f = fopen(path, "re");
-	if (!f)
+	if (fd < 0)
 		return -errno;
-	/* Kernel files are small; cap at 1 MiB to refuse anything else. */
-	while ((c = fgetc(f)) != EOF) {
-		if (len + 2 > cap) {
-			char *n;
+	/* Kernel files are small; cap at 1 MiB to refuse anything else.  A
+	 * read() a page at a time: the telemetry reads thousands a second. */
+	for (;;) {
+		ssize_t n;
+
+		if (len + 1 >= cap) {
+			char *p;
+
 			if (cap >= (1u << 20))
 				return -EFBIG;
-			cap = cap ? cap * 2 : 256;
-			n = realloc(buf, cap);
-			if (!n)
+			cap = cap ? cap * 2 : 4096;
+			p = realloc(buf, cap);
+			if (!p)
 				return -ENOMEM;
-			buf = n;
+			buf = p;
 		}
-		buf[len++] = (char)c;
-	}
-	if (ferror(f))
-		return -EIO;
-	if (!buf) {
-		buf = strdup("");
-		if (!buf)
-			return -ENOMEM;
+		n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -EIO;
+		if (n == 0)
+			break;
+		len += (size_t)n;
 	}
 	buf[len] = 0;
 	while (len > 0 && buf[len - 1] == '\n')

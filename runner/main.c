@@ -41,6 +41,8 @@ int main(int argc, char **argv)
 	}
 	if (streq(argv[1], "__complete"))
 		return verb_complete(argc - 1, argv + 1);
+	if (streq(argv[1], "__sandbox-bind"))
+		return verb_sandbox_bind(argc - 1, argv + 1);
 	if (streq(argv[1], "help") && argc > 2)
 		return help_verb(argv[2]);
 	if (streq(argv[1], "-h") || streq(argv[1], "--help") || streq(argv[1], "help")) {

@@ -16,7 +16,7 @@
 #include "tap.h"
 #include "common/util.h"
 
-static const char *const fixtures[] = { "mysql", "pg" };
+static const char *const fixtures[] = { "mysql", "pg", "decide" };
 
 static json_t *record_of(const struct experiment *e)
 {

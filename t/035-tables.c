@@ -226,6 +226,12 @@ static void check_workloads(void)
 			   oltp_driver_check(w, OLTP_DRIVER_NATIVE, &why) == 0,
 		   "%s: runs natively and with %s", name, word_name(oltp_driver_words, d->tool));
 		ok(strstr(oltp_workload_list(d->protocol), name) != NULL, "%s is among the %s workloads", name, d->protocol);
+		if (d->tool == OLTP_DRIVER_SYSBENCH)
+			ok(d->script && (d->point_selects || d->ranges || d->index_updates || d->non_index_updates ||
+					 d->delete_inserts || d->insert) &&
+				   d->writes == (d->index_updates || d->non_index_updates || d->delete_inserts || d->insert),
+			   "%s: sysbench's script, an event that runs a statement, and writes exactly when it changes rows",
+			   name);
 	}
 }
 

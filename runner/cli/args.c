@@ -14,6 +14,7 @@
 enum {
 	ARG_DB,
 	ARG_NO_PREWARM,
+	ARG_WITHOUT,
 };
 
 #define A(f) .offset = offsetof(struct sweep_args, f)
@@ -40,6 +41,10 @@ static const struct cli_option opt_events = { .name = "events", .arg = "N", .typ
 					      .help = "stop each step after N transactions" };
 static const struct cli_option opt_no_prewarm = { .name = "no-prewarm", .key = ARG_NO_PREWARM,
 						  .help = "skip the buffer pool warm-up before the first step" };
+static const struct cli_option opt_without = { .name = "without", .arg = "FIGURE,...", .key = ARG_WITHOUT,
+					       .words = oltp_figure_words,
+					       .help = "the native driver's step without these figures, to measure what each "
+						       "costs the client (latency, per-second, telemetry, thread-counters)" };
 static const struct cli_option opt_server_pid = { .name = "server-pid", .arg = "PID", .type = CLI_LONG, A(server_pid),
 						  .min = 1, .max = INT32_MAX,
 						  .help = "the server's PID, for telemetry and to notice its death" };
@@ -62,6 +67,23 @@ static const struct cli_option opt_unit = { .name = "unit", .arg = "NAME", .type
 					    .help = "capture the main process of that running service" };
 #undef A
 
+/* A comma-separated list of oltp_figure_words into their bits. */
+static int parse_figures(const struct cli_verb *v, const struct cli_option *opt, const char *value, unsigned *ret)
+{
+	_cleanup_free_ char *list = strdup(value);
+	char *save = NULL;
+	int bit;
+
+	if (!list)
+		return -ENOMEM;
+	for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		if (word_lookup(oltp_figure_words, w, &bit) < 0)
+			return cli_bad_value(v, opt, value, "latency, per-second, telemetry or thread-counters, comma-separated");
+		*ret |= (unsigned)bit;
+	}
+	return 0;
+}
+
 /* The options whose values the generic types cannot parse, one case each. */
 static int parse_custom(const struct cli_verb *v, const struct cli_option *opt, const char *value, void *userdata)
 {
@@ -77,6 +99,8 @@ static int parse_custom(const struct cli_verb *v, const struct cli_option *opt, 
 	case ARG_NO_PREWARM:
 		o->prewarm = false;
 		return 0;
+	case ARG_WITHOUT:
+		return parse_figures(v, opt, value, &o->figures_off);
 	}
 	return -EINVAL;
 }
@@ -108,7 +132,7 @@ const struct cli_verb cli_sweep = {
 						       SETTING(KEY_WARMUP), &opt_events, SETTING(KEY_RAND_TYPE), SETTING(KEY_RANGE_SIZE),
 						       SETTING(KEY_DRIVER), SETTING(KEY_CLIENT_THREADS),
 						       SETTING(KEY_CLIENT_CPUS), SETTING(KEY_PIN), &opt_no_prewarm,
-						       &opt_server_pid, &opt_server_cgroup, &opt_progress, CONTEXT_OPTIONS,
+						       &opt_without, &opt_server_pid, &opt_server_cgroup, &opt_progress, CONTEXT_OPTIONS,
 						       &opt_json, NULL },
 	.parse = parse_custom,
 };

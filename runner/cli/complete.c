@@ -26,7 +26,12 @@ static const char script[] =
 	"\t\t*) words+=(\"$line\") ;;\n"
 	"\t\tesac\n"
 	"\tdone < <(\"${COMP_WORDS[0]}\" __complete \"$COMP_CWORD\" \"${COMP_WORDS[@]}\" 2>/dev/null)\n"
-	"\tmapfile -t COMPREPLY < <(compgen -W \"${words[*]}\" -- \"$cur\")\n"
+	"\t# Each candidate compared as text: compgen -W would expand a word (a file\n"
+	"\t# named $(cmd).ini runs cmd).\n"
+	"\tCOMPREPLY=()\n"
+	"\tfor line in \"${words[@]}\"; do\n"
+	"\t\t[[ $line == \"$cur\"* ]] && COMPREPLY+=(\"$line\")\n"
+	"\tdone\n"
 	"\tif [ -n \"$paths\" ]; then\n"
 	"\t\tcompopt -o filenames 2>/dev/null\n"
 	"\t\tmapfile -t -O \"${#COMPREPLY[@]}\" COMPREPLY < <(compgen -\"$paths\" -- \"$cur\")\n"
@@ -69,7 +74,8 @@ static void complete_value(const struct cli_option *o)
 }
 
 /* The named experiments of the first directory that has any, as list
- * shows them, and the paths of experiment files. */
+ * shows them (only names an experiment may have: a file named
+ * $(cmd).ini is none), and the paths of experiment files. */
 static void complete_experiments(void)
 {
 	bool any = false;
@@ -81,9 +87,14 @@ static void complete_experiments(void)
 		for (int i = 0; i < n; i++) {
 			size_t len = strlen(names[i]->d_name);
 
-			if (len > 4 && streq(names[i]->d_name + len - 4, ".ini")) {
-				printf("%.*s\n", (int)(len - 4), names[i]->d_name);
-				any = true;
+			char stem[64];
+
+			if (len > 4 && len - 4 < sizeof(stem) && streq(names[i]->d_name + len - 4, ".ini")) {
+				snprintf(stem, sizeof(stem), "%.*s", (int)(len - 4), names[i]->d_name);
+				if (name_is_valid(stem)) {
+					puts(stem);
+					any = true;
+				}
 			}
 			free(names[i]);
 		}

@@ -8,6 +8,7 @@
 
 #include "report/report.h"
 #include "host/calibration.h"
+#include "stats/sequential.h"
 #include "stats/stats.h"
 #include "run/run.h"
 #include "experiment/experiment.h"
@@ -21,13 +22,14 @@ struct run_args {
 	const char *experiment, *out, *resume, *only;
 	bool dry_run;
 	double confidence, until; /* 0: the defaults (95%, the file's until) */
+	double margin;		  /* repeat = decide; 0: the file's (10%) */
 	uint64_t budget_ns;
 	int order; /* enum run_order */
 	struct cli_seed seed;
 	struct cli_verbosity talk;
 };
 
-enum { OPT_UNTIL };
+enum { OPT_UNTIL, OPT_MARGIN };
 
 #define A(f) .offset = offsetof(struct run_args, f)
 static const struct cli_option opt_out = { .name = "out", .arg = "DIR", .type = CLI_STRING, A(out),
@@ -41,9 +43,13 @@ static const struct cli_option opt_dry_run = { .name = "dry-run", .type = CLI_FL
 					       .help = "print the plan and its estimated time, start nothing" };
 static const struct cli_option opt_until = { .name = "until", .arg = "PCT%", .key = OPT_UNTIL,
 					     .help = "repeat = auto: the target, each ratio within +-PCT% (the file's until, 5%)" };
+static const struct cli_option opt_margin = { .name = "margin", .arg = "PCT%", .key = OPT_MARGIN,
+					      .help = "repeat = decide: a ratio within +-PCT% is the same, and the plan decides a gap "
+						      "this large (the file's margin, 10%)" };
 static const struct cli_option opt_budget = { .name = "budget", .arg = "TIME", .type = CLI_DURATION, A(budget_ns),
-					      .min = 1, .help = "repeat = auto: a bound: a pilot longer at the plan's times is refused, "
-							      "and no round begins that would end later than this" };
+					      .min = 1, .help = "repeat = auto or decide: a bound: a pilot (auto) or two rounds "
+							      "(decide) longer at the plan's times is refused, and no round begins "
+							      "that would end later than this (decide's last look then spends what is left)" };
 #undef A
 
 static int parse_until(const struct cli_verb *v, const struct cli_option *o, const char *value, void *userdata)
@@ -53,7 +59,7 @@ static int parse_until(const struct cli_verb *v, const struct cli_option *o, con
 
 	if (parse_percent(value, true, &pct) < 0 || !(pct > 0 && pct < 100))
 		return cli_bad_value(v, o, value, "a percentage above 0 and below 100, such as 5%");
-	a->until = pct / 100;
+	*(o->key == OPT_MARGIN ? &a->margin : &a->until) = pct / 100;
 	return 0;
 }
 
@@ -61,16 +67,21 @@ const struct cli_verb cli_run = {
 	.name = "run",
 	.usage = (const char *const[]){ "NAME|PATH [--out DIR | --resume DIR] [--only CONTEXT,...] [--dry-run] [-q | -v]",
 					"--resume DIR [--dry-run]",
-					"NAME|PATH [--confidence 95] [--until 5%] [--budget 30m] [--order random|fixed] [--seed N]",
+					"NAME|PATH [--confidence 95] [--until 5%] [--margin 10%] [--budget 30m] [--order random|fixed] "
+					"[--seed N]",
 					NULL },
 	.about = "Runs a named experiment (slicebench list) or an experiment file in rounds: each round runs\n"
 		 "every context x vary value once, with a fresh server, in a balanced order (a row of a Williams\n"
 		 "square; the seed and the orders in schedule.json), and each thread count a step, recorded as it\n"
 		 "finishes.  With repeat = auto, a pilot of 3 rounds, then as many rounds as its spread says\n"
-		 "the target needs (Stein's two-stage rule), within repeat-max and --budget.",
+		 "the target needs (Stein's two-stage rule), within repeat-max and --budget.  With repeat =\n"
+		 "decide, a look after each round from the second: each ratio is decided \"different\" or \"the\n"
+		 "same within +-margin\" at an O'Brien-Fleming boundary held over every look and Holm's family,\n"
+		 "a context runs on only while one of its ratios is open, and the run stops when all are\n"
+		 "decided, at repeat-max (the plan's for a gap of margin) or at --budget.",
 	.options = (const struct cli_option *const[]){ &opt_out, &opt_resume, &opt_only, &opt_dry_run,
 						       CLI_CONFIDENCE_OPTION(struct run_args, confidence), &opt_until,
-						       &opt_budget, CLI_ORDER_OPTION(struct run_args, order),
+						       &opt_margin, &opt_budget, CLI_ORDER_OPTION(struct run_args, order),
 						       CLI_SEED_OPTION(struct run_args, seed),
 						       CLI_QUIET_OPTION(struct run_args, talk),
 						       CLI_VERBOSE_OPTION(struct run_args, talk), NULL },
@@ -103,7 +114,7 @@ static int run_parse_argv(int argc, char **argv, struct run_args *a)
 static int run_command(const struct run_args *a, const char *path, char **ret)
 {
 	_cleanup_free_ char *exp = NULL;
-	char confidence[32], until[32], budget[32];
+	char confidence[32], until[32], margin[32], budget[32];
 	const char *words[16] = { "slicebench", "run" };
 	size_t n = 2;
 	int r = run_reproduce_experiment(a->experiment, path, &exp);
@@ -124,6 +135,11 @@ static int run_command(const struct run_args *a, const char *path, char **ret)
 		snprintf(until, sizeof(until), "%g%%", 100 * a->until);
 		words[n++] = "--until";
 		words[n++] = until;
+	}
+	if (a->margin) {
+		snprintf(margin, sizeof(margin), "%g%%", 100 * a->margin);
+		words[n++] = "--margin";
+		words[n++] = margin;
 	}
 	if (a->budget_ns) {
 		snprintf(budget, sizeof(budget), "%.0fs", (double)a->budget_ns / 1e9);
@@ -260,6 +276,11 @@ static void plan_print(const struct run_plan *p)
 	if (e->repeat_auto)
 		printf("repeat = auto: %d to %u repeats, until every ratio is within +-%g%% (a pilot of %d rounds, then "
 		       "as many as its spread asks for)\n", RUN_AUTO_PILOT, e->repeat_max, 100 * e->until, RUN_AUTO_PILOT);
+	if (e->repeat_decide)
+		printf("repeat = decide: at most %u rounds, a look after %s; each ratio is decided \"different\" or \"the "
+		       "same within +-%g%%\" and its context stops once all of its ratios are; the run stops when every "
+		       "ratio is decided\n",
+		       e->repeat, e->look_every > 1 ? "every few rounds" : "each round from the second", 100 * e->margin);
 	printf("threads:");
 	for (size_t i = 0; i < e->n_threads; i++)
 		printf(" %ld", e->threads[i]);
@@ -277,6 +298,19 @@ static void plan_print(const struct run_plan *p)
 	plan_print_slices(e);
 }
 
+/* The contexts and thread counts the plan judges against the baseline:
+ * the columns, and the ratios of the report's table. */
+static size_t plan_columns(const struct run_plan *p, size_t *ret_family)
+{
+	const struct experiment *e = p->e;
+	size_t cells = 0;
+
+	for (size_t c = 0; c < e->n_contexts; c++)
+		cells += p->selected[c] ? experiment_n_values(e) : 0;
+	*ret_family = e->n_threads * (cells > experiment_n_values(e) ? cells - experiment_n_values(e) : 1);
+	return cells;
+}
+
 /* What the plan's rounds can tell from noise at 80% power: at this host's
  * sigma between starts where calibrate measured it at one of the file's
  * thread counts, else at an assumed 5%. */
@@ -286,27 +320,56 @@ static void power_print(const struct run_plan *p, double level)
 	struct server_config cfg = {};
 	char source[320] = "";
 	unsigned repeat = e->repeat_auto ? RUN_AUTO_PILOT : e->repeat;
-	size_t cells = 0, t = 0, family;
+	size_t t = 0, family, cells = plan_columns(p, &family);
 	double sigma, df, mde;
 
-	for (size_t c = 0; c < e->n_contexts; c++)
-		cells += p->selected[c] ? experiment_n_values(e) : 0;
-	if (cells < 2 || repeat < 2)
+	if (cells < 2 || repeat < 2 || e->repeat_decide)
 		return;
 	managed_config_default(&cfg);
 	while (t < e->n_threads && !calibration_sigma_for_plan(cfg.state_dir, e->threads[t], &sigma, source, sizeof(source)))
 		t++;
 	if (t == e->n_threads)
 		(void)calibration_sigma_for_plan(cfg.state_dir, e->threads[t = 0], &sigma, source, sizeof(source));
-	/* The report's table: each column but the baseline's at each vary
-	 * value and thread count, Holm's first step the level of an n.s. */
-	family = e->n_threads * (cells > experiment_n_values(e) ? cells - experiment_n_values(e) : 1);
 	mde = stats_design_mde(sigma, cells, repeat, e->n_threads, family, level, &df);
 	printf("at a spread of %.1f%% between starts at %ld thread%s (%s), %u repeat%s of %zu columns (%.1f degrees of "
 	       "freedom) tell a gap of %.2fx from noise with %.0f%% power (noncentral t, at the level of the first Holm "
 	       "step of the %zu ratios of the report's table)\n",
 	       100 * sigma, e->threads[t], e->threads[t] == 1 ? "" : "s", source, repeat, repeat == 1 ? "" : "s", cells,
 	       df, mde, 100 * STATS_POWER, family);
+}
+
+/* repeat = decide: the design at the spread between starts this host's
+ * calibration gives (else the 5% assumed): repeat-max, unless the file
+ * gives it, the fewest rounds that decide a gap of margin "different" and
+ * a ratio of 1 "the same" with 80% each (stats/sequential.h), within the
+ * key's 100; what it does at those and at twice the gap. */
+static void plan_decide(struct experiment *e, const struct run_plan *p, double level, struct run_options *o,
+			bool print)
+{
+	struct server_config cfg = {};
+	static char source[320];
+	size_t family, cells = plan_columns(p, &family);
+	struct seq_design d = { .margin = e->margin, .level = level, .power = STATS_POWER, .family = family,
+				.cells = cells, .rows = e->n_threads, .every = e->look_every, .max = 100 };
+	struct seq_operating at_gap, at_one, at_twice;
+	double r_gap, r_one, r_twice;
+	bool measured;
+
+	managed_config_default(&cfg);
+	measured = calibration_sigma_for_plan(cfg.state_dir, e->threads[0], &d.sigma, source, sizeof(source));
+	o->planned_sigma = d.sigma;
+	o->planned_from = measured ? "calibrate" : "assumed";
+	if (!e->repeat)
+		e->repeat = MIN(seq_plan_rounds(&d), 100);
+	if (!print || cells < 2 || seq_plan_operate(&d, e->repeat, log1p(e->margin), &at_gap, &r_gap) < 0 ||
+	    seq_plan_operate(&d, e->repeat, 0, &at_one, &r_one) < 0 ||
+	    seq_plan_operate(&d, e->repeat, log1p(2 * e->margin), &at_twice, &r_twice) < 0)
+		return;
+	printf("at a spread of %.1f%% between starts (%s), %u rounds of %zu columns decide a gap of %.2fx \"different\" "
+	       "with %.0f%% power (%.1f rounds on average), a ratio of 1 \"the same within +-%g%%\" with %.0f%% (%.1f), "
+	       "and a gap of %.2fx with %.0f%% in %.1f rounds; at the first Holm step of the %zu ratios, over every look\n",
+	       100 * d.sigma, source, e->repeat, cells, 1 + e->margin, 100 * at_gap.p_outer, r_gap, 100 * e->margin,
+	       100 * at_one.p_inner, r_one, 1 + 2 * e->margin, 100 * at_twice.p_outer, r_twice, family);
 }
 
 /* "45s" under two minutes, else "2.5 min". */
@@ -326,21 +389,22 @@ static const char *format_seconds(double s, char *buf, size_t len)
 static int budget_plan(const struct run_plan *p, uint64_t budget_ns, bool print)
 {
 	const struct experiment *e = p->e;
-	double round_s = p->estimate_s / e->repeat, budget_s = (double)budget_ns / 1e9, pilot_s = RUN_AUTO_PILOT * round_s;
+	unsigned least = e->repeat_decide ? 2 : RUN_AUTO_PILOT;
+	double round_s = p->estimate_s / e->repeat, budget_s = (double)budget_ns / 1e9, pilot_s = least * round_s;
 	unsigned fits = (unsigned)MIN((double)e->repeat, floor(budget_s / round_s));
 	char b[32], pilot[32];
 
 	format_seconds(budget_s, b, sizeof(b));
 	format_seconds(pilot_s, pilot, sizeof(pilot));
 	if (pilot_s > budget_s)
-		return log_error("run: the pilot's %d rounds take about %s at the plan's times, over --budget %s: give a "
+		return log_error("run: the first %u rounds take about %s at the plan's times, over --budget %s: give a "
 				 "longer budget, or fewer contexts (--only)",
-				 RUN_AUTO_PILOT, pilot, b),
+				 least, pilot, b),
 		       -EINVAL;
 	if (print)
-		printf("--budget %s: the pilot's %d rounds take about %s, and at the plan's times %u of the at most %u "
+		printf("--budget %s: the first %u rounds take about %s, and at the plan's times %u of the at most %u "
 		       "rounds fit in it; the run measures its own pace and begins no round that would end past the budget\n",
-		       b, RUN_AUTO_PILOT, pilot, fits, e->repeat);
+		       b, least, pilot, fits, e->repeat);
 	return 0;
 }
 
@@ -349,7 +413,7 @@ static int budget_plan(const struct run_plan *p, uint64_t budget_ns, bool print)
 struct adapt {
 	const struct experiment *e;
 	double level;
-	const struct run_options *o;
+	struct run_options *o; /* the plan fills in its part */
 	bool verbose; /* the whole report before the answer */
 };
 
@@ -360,6 +424,19 @@ static int adapt_rounds_needed(void *userdata, const json_t *doc, unsigned *ret)
 	int r = report_rounds_needed(doc, a->level, a->e->until, ret);
 
 	return r < 0 ? log_error_errno(r, "run: cannot judge the pilot's spread: %m") : 0;
+}
+
+/* repeat = decide: what the looks so far and this one leave open. */
+static int adapt_look(void *userdata, const json_t *doc, unsigned round, bool final, bool *ret_open)
+{
+	const struct adapt *a = userdata;
+	const char *names[EXP_CONTEXTS_MAX];
+	int r;
+
+	for (size_t c = 0; c < a->e->n_contexts; c++)
+		names[c] = a->e->contexts[c].name;
+	r = report_look(doc, a->level, round, final, names, a->e->n_contexts, ret_open);
+	return r < 0 ? log_error_errno(r, "run: cannot judge the look after round %u: %m", round) : 0;
 }
 
 /* What the rounds came to, ratio by ratio. */
@@ -431,6 +508,43 @@ static void print_report(void *userdata, const json_t *doc, const char *dir)
 	fflush(stdout);
 }
 
+/* The options that change the file's repeat: each for its mode only,
+ * then into e.  -EINVAL (logged) for one the file's repeat does not take. */
+static int take_repeat_options(const struct run_args *a, struct experiment *e)
+{
+	if ((a->until && !e->repeat_auto) || (a->margin && !e->repeat_decide) ||
+	    (a->budget_ns && !e->repeat_auto && !e->repeat_decide))
+		return log_error("run: --%s is for repeat = %s, and %s repeats %u times",
+				 a->until ? "until" : a->margin ? "margin" : "budget",
+				 a->until ? "auto" : a->margin ? "decide" : "auto or decide", e->path, e->repeat),
+		       -EINVAL;
+	if (a->until)
+		e->until = a->until;
+	if (a->margin)
+		e->margin = a->margin;
+	return 0;
+}
+
+/* The plan of the contexts asked for; with repeat = decide and no
+ * repeat-max in the file, its most rounds planned on them first. */
+static int make_plan(const struct run_args *a, struct experiment *e, struct adapt *ad, struct run_plan *ret)
+{
+	int r;
+
+	if (e->repeat_decide && !e->repeat) {
+		e->repeat = 1;
+		r = run_plan_make(e, a->only, ret);
+		e->repeat = 0;
+		if (r < 0)
+			return r;
+		plan_decide(e, ret, ad->level, ad->o, false);
+	}
+	r = run_plan_make(e, a->only, ret);
+	if (r >= 0 && e->repeat_decide)
+		plan_decide(e, ret, ad->level, ad->o, false);
+	return r;
+}
+
 int verb_run(int argc, char **argv)
 {
 	struct run_args a = {};
@@ -453,21 +567,14 @@ int verb_run(int argc, char **argv)
 		experiment_done(&e);
 		return 1;
 	}
-	if ((a.until || a.budget_ns) && !e.repeat_auto) {
-		log_error("run: --%s is for repeat = auto, and %s repeats %u times", a.until ? "until" : "budget", e.path,
-			  e.repeat);
-		experiment_done(&e);
-		return EXIT_USAGE;
-	}
-	if (a.until)
-		e.until = a.until;
-	ad = (struct adapt){ .e = &e, .level = a.confidence ? a.confidence : STATS_CONFIDENCE_DEFAULT, .o = &ro,
-			     .verbose = a.talk.verbose };
+	ad = (struct adapt){ .e = &e, .level = a.confidence ? a.confidence : STATS_CONFIDENCE_DEFAULT, .o = &ro, .verbose = a.talk.verbose };
 	ro = (struct run_options){ .confidence = a.confidence, .rounds_needed = adapt_rounds_needed,
-				   .finished = print_report, .userdata = &ad, .command = command,
+				   .look = adapt_look, .finished = print_report, .userdata = &ad, .command = command,
 				   .deadline_ns = a.budget_ns ? began + a.budget_ns : 0,
 				   .order = (enum run_order)a.order, .seed = a.seed.value, .seed_given = a.seed.given };
-	r = run_plan_make(&e, a.only, &plan);
+	r = take_repeat_options(&a, &e);
+	if (r >= 0)
+		r = make_plan(&a, &e, &ad, &plan);
 	if (r >= 0 && !a.dry_run) /* a dry run writes no results directory */
 		r = run_check_reaches_host("run", a.resume ? a.resume : a.out ? a.out : "results/");
 	if (r >= 0 && a.budget_ns)
@@ -479,8 +586,10 @@ int verb_run(int argc, char **argv)
 		if (a.budget_ns)
 			(void)budget_plan(&plan, a.budget_ns, true);
 		power_print(&plan, ad.level);
+		plan_decide(&e, &plan, ad.level, &ro, true);
 	} else {
 		power_print(&plan, ad.level);
+		plan_decide(&e, &plan, ad.level, &ro, true);
 		r = run_experiment(&e, &plan, a.resume ? a.resume : a.out, a.resume != NULL, &ro);
 		status = ro.refused ? EXIT_USAGE : verb_exit_status(r);
 	}

@@ -69,9 +69,10 @@ const struct cli_verb cli_sandbox = {
 					"--kind vm [--name NAME] [--cpus N] [--l3 G] up | run -- CMD...", NULL },
 	.about = "Boots, uses and removes a throwaway real systemd: a container on a read-only bind of / with a\n"
 		 "volatile overlay, or a qemu guest; exec runs a command in it with this checkout bound, and\n"
-		 "binds from the host the directory that holds each --out DIR of a slicebench command, so that\n"
-		 "its results land on the host at the path it prints (a run in the container refuses one that\n"
-		 "would stay in its overlay, before anything starts).",
+		 "binds from the host each --out DIR of a slicebench verb that takes --out (DIR itself, made\n"
+		 "if missing and opened by descriptor, on a path only root can change, never a top-level\n"
+		 "directory), so that its results land on the host at the path it prints (a run in the\n"
+		 "container refuses one that would stay in its overlay, before anything starts).",
 	.options = (const struct cli_option *const[]){ &opt_kind, &opt_name, &opt_netns, &opt_cpus, &opt_l3, NULL },
 };
 
@@ -84,7 +85,9 @@ int verb_sandbox(int argc, char **argv)
 
 	_cleanup_free_ char *helper = NULL;
 	const char *kind = "container";
+	char exe[PATH_MAX];
 	int shift = 0, r;
+	ssize_t n;
 
 	/* --kind is ours; everything after it goes to the helper untouched. */
 	if (argc >= 2 && strncmp(argv[1], "--kind=", 7) == 0) {
@@ -105,6 +108,12 @@ int verb_sandbox(int argc, char **argv)
 	}
 	argv += shift;
 	argv[0] = helper;
+	/* exec binds a results directory with this binary (__sandbox-bind). */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		(void)setenv("SLICEBENCH_SANDBOX_BIN", exe, 1);
+	}
 	execv(helper, argv);
 	log_error_errno(-errno, "sandbox: cannot run %s: %m", helper);
 	return 1;

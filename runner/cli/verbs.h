@@ -25,6 +25,11 @@ int verb_properties(int argc, char **argv);
 int find_helper(const char *name, char **ret);
 /* slicebench __complete, hidden: bash completion from the tables above. */
 int verb_complete(int argc, char **argv);
+/* slicebench __sandbox-bind SLOTS CHECKOUT -- CMD..., hidden: each --out
+ * DIR of the slicebench command in CMD whose verb takes --out, opened by
+ * descriptor and bound at SLOTS/N (sandbox exec's, cli/sandbox_out.c);
+ * "N DIR" a line each.  2 if one is refused. */
+int verb_sandbox_bind(int argc, char **argv);
 
 /* What a verb's operands are, for completion (cli/complete.c). */
 enum verb_operand {

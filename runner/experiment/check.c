@@ -101,14 +101,28 @@ static int check_server(struct parser *p)
 }
 
 /* repeat = auto needs its maximum; repeat-max and until mean nothing
- * without it. */
+ * without it, margin and look-every nothing without decide, whose
+ * maximum the run plans when the file gives none. */
 static int check_repeat(struct parser *p)
 {
 	struct experiment *e = p->e;
 
+	if (!e->repeat_decide && line_of(p, KEY_MARGIN))
+		return fail_at(p, line_of(p, KEY_MARGIN), "margin", "only with repeat = decide");
+	if (!e->repeat_decide && line_of(p, KEY_LOOK_EVERY))
+		return fail_at(p, line_of(p, KEY_LOOK_EVERY), "look-every", "only with repeat = decide");
+	if (e->repeat_decide) {
+		if (line_of(p, KEY_UNTIL))
+			return fail_at(p, line_of(p, KEY_UNTIL), "until", "only with repeat = auto (decide stops at margin)");
+		if (e->n_vary)
+			return fail_at(p, line_of(p, KEY_REPEAT), "repeat", "decide takes no [vary]: its looks judge each "
+				       "context against the baseline, not against a first value");
+		e->repeat = e->repeat_max;
+		return 0;
+	}
 	if (!e->repeat_auto) {
 		if (line_of(p, KEY_REPEAT_MAX))
-			return fail_at(p, line_of(p, KEY_REPEAT_MAX), "repeat-max", "only with repeat = auto");
+			return fail_at(p, line_of(p, KEY_REPEAT_MAX), "repeat-max", "only with repeat = auto or decide");
 		if (line_of(p, KEY_UNTIL))
 			return fail_at(p, line_of(p, KEY_UNTIL), "until", "only with repeat = auto");
 		return 0;

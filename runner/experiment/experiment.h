@@ -55,6 +55,15 @@ struct experiment {
 	bool repeat_auto;
 	unsigned repeat_max;
 	double until;
+	/* repeat = decide: a look after round look_every (2 at least) and
+	 * every look_every rounds after, each ratio stopped when it is
+	 * decided "different" or "the same within +-margin" (a fraction,
+	 * 0.10), the run when all are (stats/sequential.h); repeat is
+	 * repeat-max, the most, 0 until the run plans it when the file gives
+	 * none. */
+	bool repeat_decide;
+	double margin;
+	unsigned look_every;
 	enum oltp_workload workload; /* not given: the engine's first */
 	unsigned scale;		     /* pgbench's workloads */
 	enum oltp_driver driver;

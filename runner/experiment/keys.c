@@ -210,6 +210,16 @@ static bool repeat_auto_recorded(const struct experiment *e)
 	return e->repeat_auto;
 }
 
+static bool repeat_max_recorded(const struct experiment *e)
+{
+	return e->repeat_auto || e->repeat_decide;
+}
+
+static bool repeat_decide_recorded(const struct experiment *e)
+{
+	return e->repeat_decide;
+}
+
 static bool range_size_recorded(const struct experiment *e)
 {
 	return e->range_size != 100;
@@ -249,15 +259,25 @@ const struct key_def key_table[_KEY_MAX] = {
 			   .option = "duration", .option_help = "measured time per step" },
 	[KEY_REPEAT] = { .section = SECTION_EXPERIMENT, .name = "repeat", .power = POWER_NOTHING, .type = TYPE_REPEAT, E(repeat), .min = 1,
 			 .max = 100, .def = "1",
-			 .help = "server starts per context, or auto: interleaved repeats are added until every ratio is "
-				 "known to within until, from 3 up to repeat-max" },
+			 .help = "server starts per context; or auto: interleaved repeats are added until every ratio is "
+				 "known to within until, from 3 up to repeat-max; or decide: a look after each round (or every "
+				 "look-every), each ratio stopped once it is different or the same within +-margin, the run "
+				 "once all are or at repeat-max" },
 	[KEY_REPEAT_MAX] = { .section = SECTION_EXPERIMENT, .name = "repeat-max", .power = POWER_NOTHING, .type = TYPE_UINT, E(repeat_max),
-			     .min = 3, .max = 100, .recorded = repeat_auto_recorded,
-			     .help = "with repeat = auto, required: the most server starts per context" },
+			     .min = 3, .max = 100, .recorded = repeat_max_recorded,
+			     .help = "with repeat = auto, required: the most server starts per context; with repeat = decide, "
+				     "the most rounds (the plan's for a gap of margin at 80% power when not given)" },
 	[KEY_UNTIL] = { .section = SECTION_EXPERIMENT, .name = "until", .power = POWER_NOTHING, .type = TYPE_PERCENT, E(until), .def = "5%",
 			.recorded = repeat_auto_recorded,
 			.help = "with repeat = auto: the target, each ratio's interval within +-this of it (run --until "
 				"overrides)" },
+	[KEY_MARGIN] = { .section = SECTION_EXPERIMENT, .name = "margin", .power = POWER_NOTHING, .type = TYPE_PERCENT, E(margin), .def = "10%",
+			 .recorded = repeat_decide_recorded,
+			 .help = "with repeat = decide: a ratio within +-this is \"the same\", and the plan is sized to "
+				 "decide a gap this large (run --margin overrides)" },
+	[KEY_LOOK_EVERY] = { .section = SECTION_EXPERIMENT, .name = "look-every", .power = POWER_NOTHING, .type = TYPE_UINT, E(look_every),
+			     .min = 1, .max = 100, .def = "1", .recorded = repeat_decide_recorded,
+			     .help = "with repeat = decide: the rounds between looks (the first after round 2 at least)" },
 	[KEY_WORKLOAD] = { .section = SECTION_EXPERIMENT, .name = "workload", .power = POWER_NOTHING, .type = TYPE_WORD, E(workload),
 			   .words = oltp_workload_words, .recorded = workload_recorded,
 			   .help = "the workload, one of the engine's protocol: sysbench's for the mysql engines, pgbench's "
@@ -504,7 +524,7 @@ static const char *const type_syntax[] = {
 	[TYPE_BASELINE] = "CONTEXT",
 	[TYPE_NAME] = "NAME",
 	[TYPE_BOOL] = "yes|no",
-	[TYPE_REPEAT] = "N|auto",
+	[TYPE_REPEAT] = "N|auto|decide",
 	[TYPE_PERCENT] = "PERCENT",
 	[TYPE_WHOLE_PERCENT] = "PERCENT",
 	[TYPE_SIZE] = "SIZE",

@@ -315,13 +315,14 @@ static int set_number(struct parser *p, const struct key_def *k, const char *val
 
 	switch (k->type) {
 	case TYPE_REPEAT:
-		if (streq(value, "auto")) {
-			p->e->repeat_auto = true;
+		if (streq(value, "auto") || streq(value, "decide")) {
+			p->e->repeat_auto = streq(value, "auto");
+			p->e->repeat_decide = !p->e->repeat_auto;
 			return 0;
 		}
 		if (parse_int_range(value, k->min, k->max, &v) < 0)
-			return fail_at(p, p->line, k->name, "bad value '%s' (an integer from %ld to %ld, or auto)", value,
-				       k->min, k->max);
+			return fail_at(p, p->line, k->name, "bad value '%s' (an integer from %ld to %ld, auto or decide)",
+				       value, k->min, k->max);
 		*(unsigned *)field = (unsigned)v;
 		return 0;
 	case TYPE_UINT:

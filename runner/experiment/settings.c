@@ -102,7 +102,9 @@ static json_t *setting_json(const struct experiment *e, const struct key_def *k)
 	case TYPE_SIZE:
 		return *(char *const *)v ? json_string(*(char *const *)v) : json_null();
 	case TYPE_REPEAT:
-		return e->repeat_auto ? json_string("auto") : json_integer(*(const unsigned *)v);
+		return e->repeat_auto	 ? json_string("auto")
+		       : e->repeat_decide ? json_string("decide")
+					  : json_integer(*(const unsigned *)v);
 	case TYPE_UINT:
 		return json_integer(*(const unsigned *)v);
 	case TYPE_DURATION:
@@ -184,6 +186,19 @@ static int setting_text(const struct key_def *k, const json_t *v, char *buf, siz
 
 /* The key table's settings out of experiment.json, each through set_key()
  * as if it came from a file: the same ranges, words and checks. */
+/* Whether key i is read back beside experiment.json's repeat (a string
+ * for auto and decide): the keys of one mode only with it. */
+static bool recorded_with(size_t i, const char *repeat)
+{
+	if (i == KEY_UNTIL)
+		return streq_ptr(repeat, "auto");
+	if (i == KEY_REPEAT_MAX)
+		return streq_ptr(repeat, "auto") || streq_ptr(repeat, "decide");
+	if (i == KEY_MARGIN || i == KEY_LOOK_EVERY)
+		return streq_ptr(repeat, "decide");
+	return true;
+}
+
 int settings_from_json(struct parser *p, const json_t *j)
 {
 	for (size_t i = 0; i < _KEY_MAX && !p->msg; i++) {
@@ -198,9 +213,9 @@ int settings_from_json(struct parser *p, const json_t *j)
 		/* Absent: the default; client cpus [] is none given. */
 		if (!v || json_is_null(v) || (k->type == TYPE_CPUS && json_array_size(v) == 0))
 			continue;
-		/* repeat_max, until: only with repeat = auto, which puts them there. */
-		if ((i == KEY_REPEAT_MAX || i == KEY_UNTIL) &&
-		    !streq_ptr(json_string_value(json_object_get(j, "repeat")), "auto"))
+		/* repeat_max, until: only with repeat = auto, which puts them
+		 * there; repeat_max, margin and look_every with decide. */
+		if (!recorded_with(i, json_string_value(json_object_get(j, "repeat"))))
 			continue;
 		p->key_line[0][i] = 1; /* given; fail_at() names no line in experiment.json */
 		if (setting_text(k, v, text, sizeof(text)) < 0)

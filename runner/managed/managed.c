@@ -221,7 +221,8 @@ int managed_neighbour_server_setup(const char *verb, const struct server_config 
 {
 	_cleanup_free_ char *state_dir = NULL;
 	struct server_config cfg = { .engine = server_engine_mariadb.name, .run_dir = run_cfg->run_dir,
-				     .user = run_cfg->user, .buffer_pool = NEIGHBOUR_OLTP_BUFFER_POOL };
+				     .user = run_cfg->user, .buffer_pool = NEIGHBOUR_OLTP_BUFFER_POOL,
+				     .out_fd = run_cfg->out_fd };
 	int r;
 
 	if (xasprintf(&state_dir, "%s/slicebench-neighbour-%s", run_cfg->state_dir, name) < 0)

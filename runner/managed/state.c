@@ -14,6 +14,7 @@
 #include "slices/sys/bus.h"
 #include "slices/sys/cgfs.h"
 #include "slices/server/server.h"
+#include "slices/server/datadir.h"
 #include "managed/state.h"
 #include "common/util.h"
 
@@ -543,6 +544,12 @@ int state_cleanup(const char *state_dir)
 			cleared++;
 		}
 	cleared += remove_neighbours_half_made(state_dir);
+	/* A template cut short while it was saved. */
+	n = datadir_templates_cleanup(state_dir, false);
+	if (n == -EPERM)
+		printf("ignored %s/" DATADIR_TEMPLATES ": not a directory that slicebench made and root alone can write\n",
+		       state_dir);
+	cleared += MAX(n, 0);
 	if (xasprintf(&dir, "%s/live", state_dir) < 0)
 		return -ENOMEM;
 	if (lstat(dir, &st) < 0)

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <sched.h>
+#include <sys/socket.h>
 #include <signal.h>
 #include <stdio.h>
 #include <time.h>
@@ -75,7 +76,8 @@ int step_frame_count(struct step_frame *f, struct step_counters *c, uint64_t t0,
 	if (t1 > f->end_ns) {
 		/* In flight when the step ended (a stalled server answers late):
 		 * its latency counts, its transaction does not. */
-		histogram_add(&c->latency, t1 - t0);
+		if (!(f->o->figures_off & OLTP_FIGURE_LATENCY))
+			histogram_add(&c->latency, t1 - t0);
 		c->in_flight_at_end++;
 		return 0;
 	}
@@ -88,12 +90,13 @@ int step_frame_count(struct step_frame *f, struct step_counters *c, uint64_t t0,
 		if (n + 1 == f->o->events)
 			atomic_store(&f->stop, true);
 	}
-	histogram_add(&c->latency, t1 - t0);
+	if (!(f->o->figures_off & OLTP_FIGURE_LATENCY))
+		histogram_add(&c->latency, t1 - t0);
 	c->last_counted_ns = t1;
 	c->queries += queries;
 	atomic_store_explicit(&c->transactions, atomic_load_explicit(&c->transactions, memory_order_relaxed) + 1,
 			      memory_order_relaxed);
-	if (count_second(f, c, t1) < 0) {
+	if (!(f->o->figures_off & OLTP_FIGURE_SECONDS) && count_second(f, c, t1) < 0) {
 		step_fail(f, "out of memory");
 		return -1;
 	}
@@ -301,9 +304,66 @@ static int counters_new(struct step_frame *f, unsigned n_threads)
 	if (!f->counters)
 		return -ENOMEM;
 	memset(f->counters, 0, n_threads * sizeof(*f->counters));
-	for (unsigned i = 0; i < n_threads; i++)
+	for (unsigned i = 0; i < n_threads; i++) {
 		histogram_init(&f->counters[i].latency);
+		atomic_init(&f->counters[i].socket, -1);
+	}
 	return 0;
+}
+
+/* A worker thread: the driver's function, then counted as returned. */
+struct frame_thread {
+	struct step_frame *f;
+	void *(*fn)(void *);
+	void *arg;
+};
+
+static void *frame_thread_main(void *arg)
+{
+	struct frame_thread *t = arg;
+
+	t->fn(t->arg);
+	pthread_mutex_lock(&t->f->lock);
+	t->f->n_exited++;
+	pthread_cond_broadcast(&t->f->cond);
+	pthread_mutex_unlock(&t->f->lock);
+	return NULL;
+}
+
+/* Waits (with f->lock held) until the started workers returned or the
+ * deadline passed; true if they all did. */
+static bool wait_exited(struct step_frame *f, unsigned started, uint64_t deadline_ns)
+{
+	while (f->n_exited < started) {
+		struct timespec ts;
+		uint64_t now = now_ns();
+
+		if (now >= deadline_ns)
+			return false;
+		/* The condition variable's clock is the realtime one. */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += (long)MIN(deadline_ns - now, 100 * NSEC_PER_MSEC);
+		ts.tv_sec += ts.tv_nsec / (long)NSEC_PER_SEC;
+		ts.tv_nsec %= (long)NSEC_PER_SEC;
+		pthread_cond_timedwait(&f->cond, &f->lock, &ts);
+	}
+	return true;
+}
+
+/* After the step: the workers get o->timeout_s to finish what they wait
+ * for (a transaction in flight, a slow server's answer); then the sockets
+ * of those still waiting are shut down, which ends their reads. */
+static void end_workers(struct step_frame *f, unsigned started)
+{
+	pthread_mutex_lock(&f->lock);
+	if (!wait_exited(f, started, now_ns() + (uint64_t)MAX(f->o->timeout_s, 1u) * NSEC_PER_SEC))
+		for (unsigned i = 0; i < f->n_threads; i++) {
+			int fd = atomic_load(&f->counters[i].socket);
+
+			if (fd >= 0)
+				(void)shutdown(fd, SHUT_RDWR);
+		}
+	pthread_mutex_unlock(&f->lock);
 }
 
 /* The start barrier: the started threads ready, the phases' clock set and
@@ -334,6 +394,7 @@ int step_frame_run(struct step_frame *f, const struct oltp_options *o, unsigned 
 {
 	struct oltp_telemetry *tel = NULL;
 	_cleanup_free_ pthread_t *threads = calloc(n_threads, sizeof(pthread_t));
+	_cleanup_free_ struct frame_thread *starts = calloc(n_threads, sizeof(*starts));
 	unsigned started = 0;
 	uint64_t start_ns;
 	int r;
@@ -341,17 +402,18 @@ int step_frame_run(struct step_frame *f, const struct oltp_options *o, unsigned 
 	*f = (struct step_frame){ .o = o, .n_threads = n_threads, .lock = PTHREAD_MUTEX_INITIALIZER,
 				  .cond = PTHREAD_COND_INITIALIZER };
 	step_result_start(ret, OLTP_DRIVER_NATIVE, clients);
-	r = threads ? counters_new(f, n_threads) : -ENOMEM;
+	r = threads && starts ? counters_new(f, n_threads) : -ENOMEM;
 	if (r < 0)
 		return r;
 	/* Telemetry is an extra: a step still runs where /proc cannot be read.
 	 * A background client's would sample the step's threads twice. */
-	if (!o->until)
+	if (!o->until && !(o->figures_off & OLTP_FIGURE_SAMPLES))
 		(void)oltp_telemetry_new(o, &tel);
 
 	start_ns = now_ns();
 	for (; started < n_threads; started++) {
-		r = -pthread_create(&threads[started], NULL, fn, (char *)args + started * arg_size);
+		starts[started] = (struct frame_thread){ .f = f, .fn = fn, .arg = (char *)args + started * arg_size };
+		r = -pthread_create(&threads[started], NULL, frame_thread_main, &starts[started]);
 		if (r < 0)
 			break;
 	}
@@ -361,6 +423,7 @@ int step_frame_run(struct step_frame *f, const struct oltp_options *o, unsigned 
 		report(f, clients, tel, ret);
 	/* the measured phase is over: the profile ends here, not at the join */
 	oltp_telemetry_profile(tel, ret);
+	end_workers(f, started);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
 	if (r >= 0)

@@ -24,6 +24,9 @@ struct step_counters {
 	size_t n_seconds;
 	uint64_t last_counted_ns;
 	struct histogram latency;
+	/* The socket of the worker's connection (-1: none), which the step's
+	 * end shuts down if the worker is still waiting on it then. */
+	atomic_int socket;
 	/* also read by the reporter while the step runs */
 	_Alignas(64) atomic_uint_fast64_t transactions;
 };
@@ -37,6 +40,7 @@ struct step_frame {
 	atomic_bool stop;
 	atomic_uint_fast64_t events_done;
 	atomic_uint connected; /* clients connected so far, for the progress while they connect */
+	unsigned n_exited;     /* workers returned, under lock */
 	pthread_mutex_t lock; /* the gate, and the first failure */
 	pthread_cond_t cond;
 	unsigned n_ready;
@@ -55,6 +59,15 @@ void step_fail_as(struct step_frame *f, enum oltp_rule why, const char *fmt, ...
 static inline void step_frame_connected(struct step_frame *f)
 {
 	atomic_fetch_add_explicit(&f->connected, 1, memory_order_relaxed);
+}
+
+/* In a worker: the socket its client now waits on (-1: none).  A step
+ * waits for its answers without a read timeout (libmariadb's makes every
+ * read a non-blocking one and a poll): once the step is over, a worker
+ * still waiting o->timeout_s later has its socket shut down. */
+static inline void step_frame_watch(struct step_counters *c, int fd)
+{
+	atomic_store_explicit(&c->socket, fd, memory_order_relaxed);
 }
 
 /* In a worker, once it is connected (or failed to): counts it ready and

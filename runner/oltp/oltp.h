@@ -27,6 +27,9 @@ static inline void mysql_closep(MYSQL **m)
  * to database db (NULL: none).  On failure *ret_msg says why. */
 int oltp_connect_flags(const struct oltp_options *o, const char *db, unsigned flags, MYSQL **ret, char **ret_msg);
 #define OLTP_CONNECT_LOCAL_INFILE 1u /* allow LOAD DATA LOCAL (prepare's loader) */
+/* No read or write timeout: a step's worker, whose socket the step frame
+ * shuts down if it still waits after the step (oltp/frame.h). */
+#define OLTP_CONNECT_WATCHED 2u
 static inline int oltp_connect(const struct oltp_options *o, const char *db, MYSQL **ret, char **ret_msg)
 {
 	return oltp_connect_flags(o, db, 0, ret, ret_msg);

@@ -39,8 +39,23 @@ enum oltp_workload {
 	OLTP_WORKLOAD_SELECT_ONLY, /* pgbench -b select-only */
 	OLTP_WORKLOAD_TPCB_LIKE,   /* pgbench -b tpcb-like */
 	OLTP_WORKLOAD_POINT_SELECT, /* sysbench's oltp_point_select */
+	OLTP_WORKLOAD_READ_WRITE,   /* sysbench's oltp_read_write */
+	OLTP_WORKLOAD_WRITE_ONLY,   /* sysbench's oltp_write_only */
+	OLTP_WORKLOAD_UPDATE_INDEX, /* sysbench's oltp_update_index */
+	OLTP_WORKLOAD_INSERT,       /* sysbench's oltp_insert */
 	_OLTP_WORKLOAD_MAX,
 };
+
+/* The figures a native step can go without, to measure what each costs
+ * the client (sweep --without): none is off in a run. */
+enum oltp_figure {
+	OLTP_FIGURE_LATENCY = 1u << 0,	/* the latency histogram: a bucket per transaction */
+	OLTP_FIGURE_SECONDS = 1u << 1,	/* the per-second counts, and the stall rule on them */
+	OLTP_FIGURE_SAMPLES = 1u << 2,	/* the once-a-second telemetry sampler, all of it */
+	OLTP_FIGURE_THREADS = 1u << 3,	/* of the sampler, every thread's counters from /proc */
+};
+/* latency, per-second, telemetry, thread-counters */
+extern const struct word oltp_figure_words[];
 
 /* The words of the drivers (slicebench, its alias native, sysbench, pgbench) and of
  * the pinning modes a user names (all, round-robin). */
@@ -89,6 +104,7 @@ struct oltp_options {
 	const char *sysbench_path;     /* "sysbench" */
 	const char *pgbench_path;      /* "pgbench" */
 	bool progress;                 /* a line per second on stderr */
+	unsigned figures_off;          /* enum oltp_figure's bits: what a cost measurement goes without */
 	/* A client in the background (an oltp neighbour's): it runs until
 	 * *until is set rather than for duration_ns, and samples no
 	 * telemetry; NULL: a step of its own. */
@@ -116,12 +132,22 @@ struct oltp_workload_def {
 	/* "pgbench's scale 10 (1000000 accounts)", "1 x 10000 rows" */
 	void (*data_size)(const struct oltp_options *o, char *buf, size_t len);
 	enum oltp_driver tool; /* the real tool that --driver may name besides slicebench */
-	/* sysbench's: its script, and what an event of it runs (point selects
-	 * on one table drawn per event; with ranges, BEGIN, the four ranges,
-	 * each on a table of its own, and COMMIT around them) */
+	/* sysbench's: its script, and what an event of it runs, in the
+	 * script's order, each block on a table drawn for it (oltp_common's
+	 * defaults): BEGIN first and COMMIT last (transaction), point selects,
+	 * one of each of the four ranges, index updates, non-index updates,
+	 * DELETE and INSERT pairs of one id, and oltp_insert's INSERT of a new
+	 * row (a text query, as the script sends it). */
 	const char *script;
+	bool transaction;
 	unsigned point_selects;
 	bool ranges;
+	unsigned index_updates, non_index_updates, delete_inserts;
+	bool insert;
+	/* Does an event change the data?  Such a workload drifts across starts
+	 * on one datadir: each start takes a pristine copy of the dataset's
+	 * template (slices/server/datadir.h). */
+	bool writes;
 	/* The dataset made or checked; a mismatching one is -EEXIST with the
 	 * table named in *ret_msg (never NULL here: oltp_prepare() hands
 	 * the message on only if its caller asked). */

@@ -60,5 +60,12 @@ static inline uint32_t sbrand_uniform(struct sbrand *r, uint32_t a, uint32_t b)
 
 /* The configured distribution, as sysbench.rand.default(). */
 uint32_t sbrand_default(struct sbrand *r, uint32_t a, uint32_t b);
+/* oltp_common's c and pad templates: groups of 11 random digits joined by
+ * dashes, 119 and 59 characters (the columns are CHAR(120) and CHAR(60)). */
+#define SBTEST_C_TEMPLATE                                                        \
+	"###########-###########-###########-###########-###########-"          \
+	"###########-###########-###########-###########-###########"
+#define SBTEST_PAD_TEMPLATE "###########-###########-###########-###########-###########"
+
 /* Fill buf with fmt where '#' becomes a random digit (sysbench.rand.string). */
 void sbrand_string(struct sbrand *r, const char *fmt, char *buf);

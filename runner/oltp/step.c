@@ -1,5 +1,5 @@
-/* One measured step of the native MySQL driver (oltp_read_only or
- * oltp_point_select, as the workload's row shapes an event): one thread
+/* One measured step of the native MySQL driver (sysbench's OLTP scripts,
+ * as the workload's row shapes an event): one thread
  * per connection, each in the step frame (oltp/frame.h) that runs the
  * gate, the counters and the reporter. */
 #include <errmsg.h>
@@ -11,16 +11,38 @@
 #include "oltp/oltp.h"
 #include "common/util.h"
 
-enum stmt_kind { STMT_POINT, STMT_SIMPLE, STMT_SUM, STMT_ORDER, STMT_DISTINCT, _STMT_PER_TABLE };
+enum stmt_kind {
+	STMT_POINT,
+	STMT_SIMPLE,
+	STMT_SUM,
+	STMT_ORDER,
+	STMT_DISTINCT,
+	STMT_INDEX_UPDATE,
+	STMT_NON_INDEX_UPDATE,
+	STMT_DELETE,
+	STMT_INSERT,
+	_STMT_PER_TABLE
+};
+
+/* What a statement's placeholders take, from the worker's buffers. */
+enum param { P_ID, P_TO, P_K, P_C, P_PAD, _P_MAX };
 
 /* sysbench's oltp_common stmt_defs, character for character, so that the
- * server parses and plans the same statements. */
-static const char *const table_stmt_sql[_STMT_PER_TABLE] = {
-	[STMT_POINT] = "SELECT c FROM sbtest%u WHERE id=?",
-	[STMT_SIMPLE] = "SELECT c FROM sbtest%u WHERE id BETWEEN ? AND ?",
-	[STMT_SUM] = "SELECT SUM(k) FROM sbtest%u WHERE id BETWEEN ? AND ?",
-	[STMT_ORDER] = "SELECT c FROM sbtest%u WHERE id BETWEEN ? AND ? ORDER BY c",
-	[STMT_DISTINCT] = "SELECT DISTINCT c FROM sbtest%u WHERE id BETWEEN ? AND ? ORDER BY c",
+ * server parses and plans the same statements, with their parameters. */
+static const struct stmt_def {
+	const char *sql;
+	unsigned n_params;
+	enum param params[4];
+} stmt_defs[_STMT_PER_TABLE] = {
+	[STMT_POINT] = { "SELECT c FROM sbtest%u WHERE id=?", 1, { P_ID } },
+	[STMT_SIMPLE] = { "SELECT c FROM sbtest%u WHERE id BETWEEN ? AND ?", 2, { P_ID, P_TO } },
+	[STMT_SUM] = { "SELECT SUM(k) FROM sbtest%u WHERE id BETWEEN ? AND ?", 2, { P_ID, P_TO } },
+	[STMT_ORDER] = { "SELECT c FROM sbtest%u WHERE id BETWEEN ? AND ? ORDER BY c", 2, { P_ID, P_TO } },
+	[STMT_DISTINCT] = { "SELECT DISTINCT c FROM sbtest%u WHERE id BETWEEN ? AND ? ORDER BY c", 2, { P_ID, P_TO } },
+	[STMT_INDEX_UPDATE] = { "UPDATE sbtest%u SET k=k+1 WHERE id=?", 1, { P_ID } },
+	[STMT_NON_INDEX_UPDATE] = { "UPDATE sbtest%u SET c=? WHERE id=?", 2, { P_C, P_ID } },
+	[STMT_DELETE] = { "DELETE FROM sbtest%u WHERE id=?", 1, { P_ID } },
+	[STMT_INSERT] = { "INSERT INTO sbtest%u (id, k, c, pad) VALUES (?, ?, ?, ?)", 4, { P_ID, P_K, P_C, P_PAD } },
 };
 
 struct worker {
@@ -29,8 +51,11 @@ struct worker {
 	MYSQL *conn;
 	MYSQL_STMT *begin, *commit;
 	MYSQL_STMT **table_stmts; /* [tables * _STMT_PER_TABLE] */
-	MYSQL_BIND params[2];
-	int param_from, param_to;
+	/* The parameters' buffers, bound once to every statement. */
+	MYSQL_BIND params[_P_MAX];
+	int param_id, param_to, param_k;
+	char param_c[sizeof(SBTEST_C_TEMPLATE)], param_pad[sizeof(SBTEST_PAD_TEMPLATE)];
+	unsigned long c_len, pad_len;
 	struct sbrand rand;
 	char error[200]; /* why worker_connect() failed */
 };
@@ -48,19 +73,22 @@ static void worker_close(struct worker *w)
 		mysql_stmt_close(w->commit);
 	memset(w->table_stmts, 0, n * sizeof(*w->table_stmts));
 	w->begin = w->commit = NULL;
+	step_frame_watch(&w->frame->counters[w->id], -1);
 	if (w->conn)
 		mysql_close(w->conn);
 	w->conn = NULL;
 }
 
-static MYSQL_STMT *prepare_one(struct worker *w, const char *sql, unsigned n_params)
+static MYSQL_STMT *prepare_one(struct worker *w, const char *sql, const struct stmt_def *def)
 {
 	MYSQL_STMT *s = mysql_stmt_init(w->conn);
+	MYSQL_BIND binds[4];
 
 	if (!s)
 		return NULL;
-	if (mysql_stmt_prepare(s, sql, strlen(sql)) != 0 ||
-	    (n_params > 0 && mysql_stmt_bind_param(s, w->params) != 0)) {
+	for (unsigned i = 0; def && i < def->n_params; i++)
+		binds[i] = w->params[def->params[i]];
+	if (mysql_stmt_prepare(s, sql, strlen(sql)) != 0 || (def && mysql_stmt_bind_param(s, binds) != 0)) {
 		snprintf(w->error, sizeof(w->error), "cannot prepare \"%s\": %s (%u)", sql, mysql_stmt_error(s),
 			 mysql_stmt_errno(s));
 		mysql_stmt_close(s);
@@ -69,99 +97,176 @@ static MYSQL_STMT *prepare_one(struct worker *w, const char *sql, unsigned n_par
 	return s;
 }
 
-/* Connects and prepares every statement for every table, as sysbench's
- * prepare_statements() does for each connection.  On failure w->error says why. */
+/* Does an event of def run statement k? */
+static bool stmt_used(const struct oltp_workload_def *def, enum stmt_kind k)
+{
+	switch (k) {
+	case STMT_POINT:
+		return def->point_selects > 0;
+	case STMT_INDEX_UPDATE:
+		return def->index_updates > 0;
+	case STMT_NON_INDEX_UPDATE:
+		return def->non_index_updates > 0;
+	case STMT_DELETE:
+	case STMT_INSERT:
+		return def->delete_inserts > 0;
+	default:
+		return def->ranges;
+	}
+}
+
+/* Connects and prepares what the script prepares, for every table, as
+ * sysbench's prepare_statements() does for each connection (oltp_insert's
+ * query is text: nothing).  On failure w->error says why. */
 static int worker_connect(struct worker *w)
 {
 	const struct oltp_options *o = w->frame->o;
+	const struct oltp_workload_def *def = oltp_workload_def(o->workload);
 	_cleanup_free_ char *msg = NULL;
 	char sql[128];
 	int r;
 
-	bool ranges = oltp_workload_def(o->workload)->ranges;
-
-	r = oltp_connect(o, oltp_db(o), &w->conn, &msg);
+	r = oltp_connect_flags(o, oltp_db(o), OLTP_CONNECT_WATCHED, &w->conn, &msg);
 	if (r < 0) {
 		snprintf(w->error, sizeof(w->error), "%s", strempty(msg));
 		return r;
 	}
-	/* What the script prepares: oltp_point_select its point select alone. */
-	if (ranges) {
-		w->begin = prepare_one(w, "BEGIN", 0);
-		w->commit = prepare_one(w, "COMMIT", 0);
+	step_frame_watch(&w->frame->counters[w->id], mysql_get_socket(w->conn));
+	if (def->transaction) {
+		w->begin = prepare_one(w, "BEGIN", NULL);
+		w->commit = prepare_one(w, "COMMIT", NULL);
 		if (!w->begin || !w->commit)
 			return -EIO;
 	}
 	for (unsigned t = 0; t < o->tables; t++)
-		for (unsigned k = 0; k < (ranges ? _STMT_PER_TABLE : STMT_POINT + 1); k++) {
-			snprintf(sql, sizeof(sql), table_stmt_sql[k], t + 1);
-			w->table_stmts[t * _STMT_PER_TABLE + k] = prepare_one(w, sql, k == STMT_POINT ? 1 : 2);
+		for (unsigned k = 0; k < _STMT_PER_TABLE; k++) {
+			if (!stmt_used(def, k))
+				continue;
+			snprintf(sql, sizeof(sql), stmt_defs[k].sql, t + 1);
+			w->table_stmts[t * _STMT_PER_TABLE + k] = prepare_one(w, sql, &stmt_defs[k]);
 			if (!w->table_stmts[t * _STMT_PER_TABLE + k])
 				return -EIO;
 		}
 	return 0;
 }
 
-/* Executes and reads every row: the client does what sysbench's does with
- * a result set, without copying the columns out. */
-static int execute(MYSQL_STMT *s, unsigned *ret_errno)
+/* Executes and reads the result whole, as sysbench's MySQL driver does
+ * (mysql_stmt_store_result(), then mysql_stmt_free_result()): the rows
+ * are received, not converted column by column. */
+static int execute(MYSQL_STMT *s, unsigned *ret_errno, uint64_t *queries)
 {
-	int r;
-
 	if (mysql_stmt_execute(s) != 0)
 		goto fail;
 	if (mysql_stmt_field_count(s) > 0) {
-		while ((r = mysql_stmt_fetch(s)) == 0 || r == MYSQL_DATA_TRUNCATED)
-			;
-		if (r != MYSQL_NO_DATA)
+		if (mysql_stmt_store_result(s) != 0)
 			goto fail;
+		mysql_stmt_free_result(s);
 	}
+	(*queries)++;
 	return 0;
 fail:
 	*ret_errno = mysql_stmt_errno(s);
 	return -EIO;
 }
 
-/* sysbench's event(): the table is drawn afresh for the point-select block
- * and for each range kind; oltp_point_select's is one point select, with
- * no transaction around it. */
-static int run_transaction(struct worker *w, unsigned *ret_errno, uint64_t *ret_queries)
+/* The statements of kind k for a table drawn for the block. */
+static MYSQL_STMT *drawn_table(struct worker *w, enum stmt_kind k)
 {
 	const struct oltp_options *o = w->frame->o;
-	const struct oltp_workload_def *def = oltp_workload_def(o->workload);
-	MYSQL_STMT **stmts;
+
+	return w->table_stmts[(sbrand_uniform(&w->rand, 1, o->tables) - 1) * _STMT_PER_TABLE + k];
+}
+
+static int draw_id(struct worker *w)
+{
+	return (int)sbrand_default(&w->rand, 1, w->frame->o->table_size);
+}
+
+/* n executions of statement k on one table drawn for them, each with an
+ * id drawn afresh (and for a range, its end; for a non-index update, a
+ * new c): sysbench's execute_point_selects(), execute_range(),
+ * execute_index_updates(), execute_non_index_updates(). */
+static int run_block(struct worker *w, enum stmt_kind k, unsigned n, unsigned *ret_errno, uint64_t *queries)
+{
+	MYSQL_STMT *s = drawn_table(w, k);
+	int r = 0;
+
+	for (unsigned i = 0; i < n && r == 0; i++) {
+		if (k == STMT_NON_INDEX_UPDATE)
+			sbrand_string(&w->rand, SBTEST_C_TEMPLATE, w->param_c);
+		w->param_id = draw_id(w);
+		w->param_to = w->param_id + (int)w->frame->o->range_size - 1;
+		r = execute(s, ret_errno, queries);
+	}
+	return r;
+}
+
+/* execute_delete_inserts(): the row of a drawn id deleted and inserted
+ * again with a k drawn the same way and new c and pad, on one table. */
+static int run_delete_inserts(struct worker *w, unsigned n, unsigned *ret_errno, uint64_t *queries)
+{
+	unsigned t = sbrand_uniform(&w->rand, 1, w->frame->o->tables) - 1;
+	MYSQL_STMT **stmts = w->table_stmts + t * _STMT_PER_TABLE;
+	int r = 0;
+
+	for (unsigned i = 0; i < n && r == 0; i++) {
+		w->param_id = draw_id(w);
+		w->param_k = draw_id(w);
+		sbrand_string(&w->rand, SBTEST_C_TEMPLATE, w->param_c);
+		sbrand_string(&w->rand, SBTEST_PAD_TEMPLATE, w->param_pad);
+		r = execute(stmts[STMT_DELETE], ret_errno, queries);
+		if (r == 0)
+			r = execute(stmts[STMT_INSERT], ret_errno, queries);
+	}
+	return r;
+}
+
+/* oltp_insert's event: a new row by the AUTO_INCREMENT (id 0), k drawn, c
+ * and pad random, sent as the script sends it, as a text query. */
+static int run_insert(struct worker *w, unsigned *ret_errno, uint64_t *queries)
+{
+	const struct oltp_options *o = w->frame->o;
+	unsigned t = sbrand_uniform(&w->rand, 1, o->tables);
+	int k = draw_id(w), n;
+	char sql[320];
+
+	sbrand_string(&w->rand, SBTEST_C_TEMPLATE, w->param_c);
+	sbrand_string(&w->rand, SBTEST_PAD_TEMPLATE, w->param_pad);
+	n = snprintf(sql, sizeof(sql), "INSERT INTO sbtest%u (id, k, c, pad) VALUES (0, %d, '%s', '%s')", t, k,
+		     w->param_c, w->param_pad);
+	if (mysql_real_query(w->conn, sql, (unsigned long)n) != 0) {
+		*ret_errno = mysql_errno(w->conn);
+		return -EIO;
+	}
+	(*queries)++;
+	return 0;
+}
+
+/* sysbench's event() of the workload's script, block by block in its
+ * order; a block's table is drawn afresh (oltp_point_select's is one
+ * point select, with no transaction around it). */
+static int run_transaction(struct worker *w, unsigned *ret_errno, uint64_t *ret_queries)
+{
+	const struct oltp_workload_def *def = oltp_workload_def(w->frame->o->workload);
 	uint64_t q = 0;
 	int r = 0;
 
-	if (def->ranges) {
-		r = execute(w->begin, ret_errno);
-		if (r < 0)
-			goto out;
-		q++;
-	}
-	stmts = w->table_stmts + (sbrand_uniform(&w->rand, 1, o->tables) - 1) * _STMT_PER_TABLE;
-	for (unsigned i = 0; i < def->point_selects; i++) {
-		w->param_from = (int)sbrand_default(&w->rand, 1, o->table_size);
-		r = execute(stmts[STMT_POINT], ret_errno);
-		if (r < 0)
-			goto out;
-		q++;
-	}
-	if (!def->ranges)
-		goto out;
-	for (unsigned k = STMT_SIMPLE; k <= STMT_DISTINCT; k++) {
-		stmts = w->table_stmts + (sbrand_uniform(&w->rand, 1, o->tables) - 1) * _STMT_PER_TABLE;
-		w->param_from = (int)sbrand_default(&w->rand, 1, o->table_size);
-		w->param_to = w->param_from + (int)o->range_size - 1;
-		r = execute(stmts[k], ret_errno);
-		if (r < 0)
-			goto out;
-		q++;
-	}
-	r = execute(w->commit, ret_errno);
-	if (r == 0)
-		q++;
-out:
+	if (def->transaction)
+		r = execute(w->begin, ret_errno, &q);
+	if (r == 0 && def->point_selects)
+		r = run_block(w, STMT_POINT, def->point_selects, ret_errno, &q);
+	for (unsigned k = STMT_SIMPLE; r == 0 && def->ranges && k <= STMT_DISTINCT; k++)
+		r = run_block(w, k, 1, ret_errno, &q);
+	if (r == 0 && def->index_updates)
+		r = run_block(w, STMT_INDEX_UPDATE, def->index_updates, ret_errno, &q);
+	if (r == 0 && def->non_index_updates)
+		r = run_block(w, STMT_NON_INDEX_UPDATE, def->non_index_updates, ret_errno, &q);
+	if (r == 0 && def->delete_inserts)
+		r = run_delete_inserts(w, def->delete_inserts, ret_errno, &q);
+	if (r == 0 && def->insert)
+		r = run_insert(w, ret_errno, &q);
+	if (r == 0 && def->transaction)
+		r = execute(w->commit, ret_errno, &q);
 	*ret_queries = q;
 	return r;
 }
@@ -195,6 +300,21 @@ static bool worker_recover(struct worker *w, struct step_counters *c, unsigned e
 	return false;
 }
 
+/* The buffers the statements' placeholders read (c and pad always full
+ * length: the templates are). */
+static void worker_bind(struct worker *w)
+{
+	w->c_len = sizeof(w->param_c) - 1;
+	w->pad_len = sizeof(w->param_pad) - 1;
+	w->params[P_ID] = (MYSQL_BIND){ .buffer_type = MYSQL_TYPE_LONG, .buffer = &w->param_id };
+	w->params[P_TO] = (MYSQL_BIND){ .buffer_type = MYSQL_TYPE_LONG, .buffer = &w->param_to };
+	w->params[P_K] = (MYSQL_BIND){ .buffer_type = MYSQL_TYPE_LONG, .buffer = &w->param_k };
+	w->params[P_C] = (MYSQL_BIND){ .buffer_type = MYSQL_TYPE_STRING, .buffer = w->param_c,
+				       .buffer_length = w->c_len, .length = &w->c_len };
+	w->params[P_PAD] = (MYSQL_BIND){ .buffer_type = MYSQL_TYPE_STRING, .buffer = w->param_pad,
+					 .buffer_length = w->pad_len, .length = &w->pad_len };
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -213,8 +333,9 @@ static void *worker_main(void *arg)
 		step_frame_connected(f);
 	step_frame_ready(f);
 
-	while (!failed && !step_frame_stopped(f)) {
-		uint64_t t0 = now_ns(), t1, queries;
+	/* One clock read a transaction: its end is the next one's start. */
+	for (uint64_t t0 = now_ns(), t1; !failed && !step_frame_stopped(f); t0 = t1) {
+		uint64_t queries;
 		unsigned err = 0;
 
 		if (t0 >= f->end_ns)
@@ -224,6 +345,7 @@ static void *worker_main(void *arg)
 		if (r < 0) {
 			if (!worker_recover(w, c, err))
 				break;
+			t1 = now_ns(); /* a reconnection took its time */
 			continue;
 		}
 		if (step_frame_count(f, c, t0, t1, queries) < 0)
@@ -254,8 +376,7 @@ int oltp_run_step(const struct oltp_options *o, unsigned threads, struct step_re
 		w->table_stmts = calloc(o->tables * _STMT_PER_TABLE, sizeof(*w->table_stmts));
 		if (!w->table_stmts)
 			goto out;
-		w->params[0] = (MYSQL_BIND){ .buffer_type = MYSQL_TYPE_LONG, .buffer = &w->param_from };
-		w->params[1] = (MYSQL_BIND){ .buffer_type = MYSQL_TYPE_LONG, .buffer = &w->param_to };
+		worker_bind(w);
 		sbrand_init(&w->rand, &o->rand, seed + i);
 	}
 	r = step_frame_run(&frame, o, threads, threads, worker_main, ws, sizeof(*ws), ret);

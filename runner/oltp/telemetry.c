@@ -23,6 +23,7 @@
 #define SERVER_PROCESSES_MAX 2048
 
 struct oltp_telemetry {
+	bool threads_off; /* OLTP_FIGURE_THREADS: no thread's counters read */
 	int server_pid;
 	int proxy_pid; /* 0: no proxy */
 	int client_pid; /* 0: this process, less the sampling thread */
@@ -47,6 +48,7 @@ struct oltp_telemetry {
 		uint64_t run_ns, wait_ns, migrations, vol, nonvol;
 	} *threads;
 	size_t n_threads, cap_threads;
+	size_t hint; /* where remember() looks first */
 	uint64_t server_run_ns, server_run_on_client_cpu_ns; /* since the first sample */
 	struct oltp_pmu *pmu; /* NULL: pmu_why says why not */
 	const char *pmu_why;
@@ -151,6 +153,7 @@ int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret
 
 	if (!t)
 		return -ENOMEM;
+	t->threads_off = o->figures_off & OLTP_FIGURE_THREADS;
 	t->server_pid = o->server_pid;
 	t->proxy_pid = o->proxy_pid;
 	t->n_cpus = (unsigned)MAX(1L, MIN(n, (long)OLTP_MAX_CPUS));
@@ -249,17 +252,24 @@ void oltp_telemetry_free(struct oltp_telemetry *t)
 	free(t);
 }
 
-/* A "key value" line of a small file such as cpu.stat or status; -1 if absent. */
-static int64_t keyed_value(const char *path, const char *key)
+/* The value of key in text of "key value" lines (cpu.stat, status,
+ * sched); -1 if absent. */
+static int64_t value_of_key(const char *text, const char *key)
 {
-	_cleanup_fclose_ FILE *f = fopen(path, "re");
 	size_t klen = strlen(key);
-	char line[256];
 
-	while (f && fgets(line, sizeof(line), f))
+	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
 		if (strncmp(line, key, klen) == 0 && (line[klen] == ' ' || line[klen] == ':' || line[klen] == '\t'))
 			return strtoll(line + klen + 1 + strspn(line + klen + 1, " \t:"), NULL, 10);
 	return -1;
+}
+
+/* A "key value" line of a small file; -1 if absent or unreadable. */
+static int64_t keyed_value(const char *path, const char *key)
+{
+	_cleanup_free_ char *text = NULL;
+
+	return read_file_str(path, &text) < 0 ? -1 : value_of_key(text, key);
 }
 
 /* A cgroup's CPU time in seconds, cumulative; -1 if it cannot be read. */
@@ -405,9 +415,17 @@ static int read_schedstat(const char *task_dir, uint64_t *ret_run, uint64_t *ret
 static struct thread_memory *remember(struct oltp_telemetry *t, int tid, bool server, bool *ret_new)
 {
 	*ret_new = false;
-	for (size_t i = 0; i < t->n_threads; i++)
-		if (t->threads[i].tid == tid && t->threads[i].server == server)
+	/* /proc lists the threads in the same order every sample: the one
+	 * after the last found is nearly always the next (512 clients and
+	 * their 512 server threads were a million comparisons a sample). */
+	for (size_t k = 0; k < t->n_threads; k++) {
+		size_t i = (t->hint + k) % t->n_threads;
+
+		if (t->threads[i].tid == tid && t->threads[i].server == server) {
+			t->hint = i + 1;
 			return &t->threads[i];
+		}
+	}
 	if (t->n_threads == t->cap_threads) {
 		size_t cap = t->cap_threads ? 2 * t->cap_threads : 64;
 		struct thread_memory *p = realloc(t->threads, cap * sizeof(*p));
@@ -438,6 +456,7 @@ static void count_threads(struct oltp_telemetry *t, int pid, int skip, bool serv
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
+		_cleanup_free_ char *status = NULL;
 		struct thread_memory *m;
 		uint64_t run, wait;
 		int64_t migrations, vol, nonvol;
@@ -456,10 +475,12 @@ static void count_threads(struct oltp_telemetry *t, int pid, int skip, bool serv
 		}
 		migrations = snprintf_whole(path, sizeof(path), "%s/sched", task) < 0 ? -1
 			     : keyed_value(path, "se.nr_migrations");
-		nonvol = snprintf_whole(path, sizeof(path), "%s/status", task) < 0 ? -1
-			 : keyed_value(path, "nonvoluntary_ctxt_switches");
-		vol = snprintf_whole(path, sizeof(path), "%s/status", task) < 0 ? -1
-		      : keyed_value(path, "voluntary_ctxt_switches");
+		/* status once for both of its counts */
+		nonvol = vol = -1;
+		if (snprintf_whole(path, sizeof(path), "%s/status", task) >= 0 && read_file_str(path, &status) >= 0) {
+			nonvol = value_of_key(status, "nonvoluntary_ctxt_switches");
+			vol = value_of_key(status, "voluntary_ctxt_switches");
+		}
 		if (read_schedstat(task, &run, &wait) < 0)
 			run = wait = 0;
 		m = remember(t, atoi(e->d_name), server, &fresh);
@@ -566,6 +587,8 @@ static int sample_threads(struct oltp_telemetry *t, const int *server_pids, size
 	seen_cpus = calloc(t->n_cpus, 1);
 	if (!seen_cpus)
 		return -ENOMEM;
+	if (t->threads_off)
+		return 0;
 	count_threads(t, t->client_pid ? t->client_pid : getpid(), t->client_pid ? 0 : (int)syscall(SYS_gettid), false,
 		      ret->client_per_l3, ret->client_per_node, seen_cpus);
 	if (memchr(seen_cpus, 1, t->n_cpus))

@@ -19,13 +19,11 @@ static void sbtest_data_size(const struct oltp_options *o, char *buf, size_t len
 }
 
 /* pgbench's built-in scripts differ only in their statements (oltp/pg_step.c). */
-#define PGBENCH_WORKLOAD                                                         \
-	{                                                                        \
-		.protocol = "postgresql", .db = "pgbench", .unit = "clients", .unit_one = "client", \
-		.data_size = pgbench_data_size, \
-		.tool = OLTP_DRIVER_PGBENCH, .prepare = pgbench_prepare, .prewarm = pgbench_prewarm, \
-		.run_native = pgbench_run_step, .run_tool = pgbench_tool_step, \
-	}
+#define PGBENCH_WORKLOAD_ROW                                                     \
+	.protocol = "postgresql", .db = "pgbench", .unit = "clients", .unit_one = "client", \
+	.data_size = pgbench_data_size, \
+	.tool = OLTP_DRIVER_PGBENCH, .prepare = pgbench_prepare, .prewarm = pgbench_prewarm, \
+	.run_native = pgbench_run_step, .run_tool = pgbench_tool_step
 
 /* sysbench's OLTP scripts differ only in what an event runs (oltp/step.c). */
 #define SYSBENCH_WORKLOAD                                                        \
@@ -36,12 +34,25 @@ static void sbtest_data_size(const struct oltp_options *o, char *buf, size_t len
 
 static const struct oltp_workload_def workloads[_OLTP_WORKLOAD_MAX] = {
 	/* --point-selects=10 and one of each range, in a transaction */
-	[OLTP_WORKLOAD_READ_ONLY] = { SYSBENCH_WORKLOAD, .script = "oltp_read_only", .point_selects = 10,
-				      .ranges = true },
-	[OLTP_WORKLOAD_SELECT_ONLY] = PGBENCH_WORKLOAD,
-	[OLTP_WORKLOAD_TPCB_LIKE] = PGBENCH_WORKLOAD,
+	[OLTP_WORKLOAD_READ_ONLY] = { SYSBENCH_WORKLOAD, .script = "oltp_read_only", .transaction = true,
+				      .point_selects = 10, .ranges = true },
+	[OLTP_WORKLOAD_SELECT_ONLY] = { PGBENCH_WORKLOAD_ROW },
 	/* one point select an event, no transaction: the proxy study's workload */
 	[OLTP_WORKLOAD_POINT_SELECT] = { SYSBENCH_WORKLOAD, .script = "oltp_point_select", .point_selects = 1 },
+	/* oltp_read_only's event, then one index update, one non-index update
+	 * and one delete/insert pair, in one transaction */
+	[OLTP_WORKLOAD_READ_WRITE] = { SYSBENCH_WORKLOAD, .script = "oltp_read_write", .transaction = true,
+				       .point_selects = 10, .ranges = true, .index_updates = 1, .non_index_updates = 1,
+				       .delete_inserts = 1, .writes = true },
+	/* the writes of oltp_read_write alone, in one transaction */
+	[OLTP_WORKLOAD_WRITE_ONLY] = { SYSBENCH_WORKLOAD, .script = "oltp_write_only", .transaction = true,
+				       .index_updates = 1, .non_index_updates = 1, .delete_inserts = 1, .writes = true },
+	/* one UPDATE of k an event, autocommitted */
+	[OLTP_WORKLOAD_UPDATE_INDEX] = { SYSBENCH_WORKLOAD, .script = "oltp_update_index", .index_updates = 1,
+					 .writes = true },
+	/* one INSERT of a new row an event (id 0: the AUTO_INCREMENT's), autocommitted */
+	[OLTP_WORKLOAD_INSERT] = { SYSBENCH_WORKLOAD, .script = "oltp_insert", .insert = true, .writes = true },
+	[OLTP_WORKLOAD_TPCB_LIKE] = { PGBENCH_WORKLOAD_ROW, .writes = true },
 };
 
 const struct word oltp_workload_words[] = {
@@ -49,9 +60,21 @@ const struct word oltp_workload_words[] = {
 	{ "select-only", OLTP_WORKLOAD_SELECT_ONLY },
 	{ "tpcb-like", OLTP_WORKLOAD_TPCB_LIKE },
 	{ "oltp_point_select", OLTP_WORKLOAD_POINT_SELECT },
+	{ "oltp_read_write", OLTP_WORKLOAD_READ_WRITE },
+	{ "oltp_write_only", OLTP_WORKLOAD_WRITE_ONLY },
+	{ "oltp_update_index", OLTP_WORKLOAD_UPDATE_INDEX },
+	{ "oltp_insert", OLTP_WORKLOAD_INSERT },
 	{},
 };
 
+
+const struct word oltp_figure_words[] = {
+	{ "latency", OLTP_FIGURE_LATENCY },
+	{ "per-second", OLTP_FIGURE_SECONDS },
+	{ "telemetry", OLTP_FIGURE_SAMPLES },
+	{ "thread-counters", OLTP_FIGURE_THREADS },
+	{},
+};
 
 const struct oltp_workload_def *oltp_workload_def(enum oltp_workload w)
 {
@@ -65,7 +88,7 @@ const char *oltp_workload_name(enum oltp_workload w)
 
 const char *oltp_workload_list(const char *protocol)
 {
-	static char lists[3][128];
+	static char lists[3][256];
 	char *buf = lists[!protocol ? 0 : streq(protocol, "mysql") ? 1 : 2];
 	size_t n = 0, off = 0, i = 0;
 

@@ -29,6 +29,8 @@ static int run_document(const struct document_input *in, render_run_fn *render, 
 	if (r >= 0)
 		r = model_judge(&m);
 	if (r >= 0)
+		r = model_decide(&m, in->docs[0], NULL, NULL);
+	if (r >= 0)
 		r = render(&m, in->docs[0], in->o, out);
 	model_done(&m);
 	return render_finish(r, out);
@@ -219,4 +221,27 @@ int report_write_page(const json_t *doc, const char *dir, double level, char **r
 		path = NULL;
 	}
 	return r < 0 ? r : 0;
+}
+
+int report_look(const json_t *doc, double level, unsigned round, bool final, const char *const *names, size_t n,
+		bool *ret_open)
+{
+	const struct model_look extra = { .round = round, .final = final };
+	_cleanup_free_ bool *open = NULL;
+	struct model m = {};
+	int r = model_build(doc, level, &m);
+
+	if (r >= 0)
+		r = model_judge_ratios(&m);
+	if (r >= 0 && !(open = calloc(m.ncols + 1, sizeof(bool))))
+		r = -ENOMEM;
+	if (r >= 0)
+		r = model_decide(&m, doc, &extra, open);
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		ret_open[i] = false;
+		for (size_t k = 0; k < m.ncols; k++)
+			ret_open[i] |= streq_ptr(m.cols[k].context, names[i]) && open[k];
+	}
+	model_done(&m);
+	return r;
 }

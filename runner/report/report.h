@@ -86,6 +86,13 @@ struct report_comparison {
  * holds *ret_n of them.  Errors as report_render(). */
 int report_comparisons(const json_t *doc, double level, struct report_comparison **ret, size_t *ret_n);
 
+/* repeat = decide, a look after round (final: the last there will be):
+ * the decisions of doc's looks so far and of this one (report/judge/
+ * decide.c), and which of the contexts names[0..n) run on after it into
+ * ret_open[0..n).  Errors as report_render(). */
+int report_look(const json_t *doc, double level, unsigned round, bool final, const char *const *names, size_t n,
+		bool *ret_open);
+
 /* repeat = auto after the pilot: the rounds in all that the widest of
  * doc's ratios needs to be within +-until (a fraction) at level
  * (stats_rounds_for_width(), each ratio's own sigma and degrees of

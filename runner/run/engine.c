@@ -16,6 +16,7 @@
 #include "host/facts.h"
 #include "common/interrupt.h"
 #include "managed/managed.h"
+#include "slices/server/datadir.h"
 #include "store/results.h"
 #include "slices/attr/snapshot.h"
 #include "managed/state.h"
@@ -37,9 +38,17 @@ static void options_for(const struct experiment *e, struct oltp_options *o, char
 	experiment_workload_for(e, o);
 }
 
-/* The dataset is made once, by a server with no placement of its own, so
- * that no unit measures a server still flushing the load. */
-static int prepare_shared_dataset(struct runner *rn)
+/* The template's dataset: the database (one per shape) and what its rows
+ * are drawn with. */
+static int dataset_of(const struct oltp_options *o, char **ret)
+{
+	return xasprintf(ret, "%s rand=%s/%u/%u/%u/%g", oltp_db(o), sbrand_type_to_string(o->rand.type), o->rand.spec_iter,
+			 o->rand.spec_pct, o->rand.spec_res, o->rand.pareto_h);
+}
+
+/* The dataset loaded by a server with no placement of its own into an
+ * empty datadir, which then becomes the template. */
+static int prepare_template_data(struct runner *rn)
 {
 	_cleanup_free_ char *msg = NULL;
 	struct context_spec spec = { .kind = CONTEXT_RAW };
@@ -52,6 +61,10 @@ static int prepare_shared_dataset(struct runner *rn)
 	snprintf(spec.name, sizeof(spec.name), "prepare");
 	oltp_workload_def(o.workload)->data_size(&o, size, sizeof(size));
 	runner_progress(PROGRESS_UNIT, "preparing %s", size);
+	r = server_datadir_renew(&rn->server);
+	if (r < 0)
+		return log_error_errno(r, "%s: cannot make an empty datadir %s for the dataset: %m", rn->verb,
+				       rn->server.datadir);
 	r = managed_start(&c, &msg);
 	if (r < 0)
 		return log_error_errno(r, "%s: the server for the dataset did not start: %m%s%s", rn->verb,
@@ -62,6 +75,40 @@ static int prepare_shared_dataset(struct runner *rn)
 		log_error_errno(r, "%s: preparing the dataset: %s", rn->verb, msg ? msg : strerror(-r));
 	managed_stop(&c);
 	return r;
+}
+
+/* The dataset is made once per server binary, and kept as a template
+ * datadir (slices/server/datadir.h), so that no unit measures a server
+ * still flushing the load, and each unit starts from the same rows. */
+static int prepare_shared_dataset(struct runner *rn)
+{
+	_cleanup_free_ char *dataset = NULL, *key = NULL, *name = NULL, *why = NULL;
+	int r;
+
+	r = dataset_of(&rn->o, &dataset);
+	if (r >= 0)
+		r = datadir_template_key(&rn->server, dataset, &key, &name);
+	if (r >= 0)
+		r = datadir_template_find(&rn->server, key, name, &rn->template, &why);
+	if (r == -EPERM)
+		return log_error_errno(r, "%s: " DATADIR_TEMPLATES "/ beside %s is not a directory that slicebench made and "
+				       "root alone can write; refusing to use or touch it", rn->verb, rn->server.datadir);
+	if (r < 0)
+		return log_error_errno(r, "%s: the dataset's template datadir: %m", rn->verb);
+	if (r > 0) {
+		runner_progress(PROGRESS_NOTE, "the dataset's template %s (%.1f MB) checked against its manifest",
+				rn->template->name, (double)rn->template->bytes / 1e6);
+		return 0;
+	}
+	if (why)
+		log_warning("%s: the template %s is built anew: %s", rn->verb, name, why);
+	r = prepare_template_data(rn);
+	if (r < 0)
+		return r;
+	r = datadir_template_save(&rn->server, key, name, &rn->template);
+	if (r < 0)
+		return log_error_errno(r, "%s: cannot keep the prepared datadir as the template %s: %m", rn->verb, name);
+	return 0;
 }
 
 int run_check_reaches_host(const char *verb, const char *dir)
@@ -251,7 +298,12 @@ static int choose_seed(struct runner *rn, const struct run_options *o, bool resu
 		}
 		if (json_is_string(json_object_get(sched, "command")))
 			rn->kept_command = strdup(json_string_value(json_object_get(sched, "command")));
+		r = runner_resume_looks(rn, sched);
 		json_decref(sched);
+		if (r < 0)
+			return log_error("%s: --resume: %s/" RESULTS_SCHEDULE ": looks not as run writes them", rn->verb,
+					 results_dir(rn->res)),
+			       r;
 		if (kept)
 			return 0;
 	}
@@ -264,11 +316,12 @@ static int choose_seed(struct runner *rn, const struct run_options *o, bool resu
 }
 
 /* The managed server, the oltp neighbours' own servers, and with [client]
- * scope the load generator in a scope of its own. */
-static int runner_setup(struct runner *rn)
+ * scope the load generator in a scope of its own; a datadir made now has
+ * its installer's chatter in log_fd, the run's log. */
+static int runner_setup(struct runner *rn, int log_fd)
 {
 	const struct experiment *e = rn->e;
-	struct server_config cfg = {};
+	struct server_config cfg = { .out_fd = log_fd };
 	_cleanup_free_ char *unit = NULL;
 	int r;
 
@@ -349,11 +402,13 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	rn.verb = o->verb ? o->verb : "run";
 	rn.command = o->command;
 	rn.order = o->order;
+	rn.planned_sigma = o->planned_sigma;
+	rn.planned_from = o->planned_from;
 	/* Before the first child: a signal from here on ends the run cleanly. */
 	interrupt_catch();
 	host_warn_if_busy(rn.verb, "what runs there will be measured too");
 	o->stopped = RUN_STOP_NONE;
-	o->rounds = o->rounds_wanted = 0;
+	o->rounds = o->rounds_wanted = o->looks = 0;
 	o->unit_s = 0;
 	o->refused = false;
 	r = open_results(rn.verb, out, resume, e, &rn.res);
@@ -368,7 +423,7 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	if (r >= 0)
 		r = choose_seed(&rn, o, resume);
 	if (r >= 0)
-		r = runner_setup(&rn);
+		r = runner_setup(&rn, log_fd);
 	if (r >= 0)
 		servers_output_to(&rn, log_fd);
 	if (r >= 0) {
@@ -378,6 +433,7 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 		r = runner_measure(&rn, o);
 	}
 	server_done(&rn.server);
+	datadir_template_free(rn.template);
 	free(rn.kept_command);
 	for (size_t i = 0; i < EXP_NEIGHBOURS_MAX; i++)
 		server_done(&rn.neighbour_servers[i]);

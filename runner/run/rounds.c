@@ -18,6 +18,7 @@
 
 #include "run/order.h"
 #include "run/runner.h"
+#include "stats/sequential.h"
 #include "common/interrupt.h"
 
 const struct word run_order_words[] = {
@@ -33,6 +34,18 @@ struct round_unit {
 	bool live;
 };
 
+/* Whether context c runs in round: the plan selects it and, with
+ * repeat = decide, the last look before the round left it open. */
+static bool runs_in(const struct runner *rn, size_t c, unsigned round)
+{
+	const struct run_look *last = NULL;
+
+	for (size_t i = 0; i < rn->n_looks; i++)
+		if (rn->looks[i].round < round)
+			last = &rn->looks[i];
+	return rn->plan->selected[c] && (!last || last->open[c]);
+}
+
 /* The round's units, in the fixed order (A B C D for every vary value,
  * then the live ones), in the round's balanced order unless the order is
  * fixed. */
@@ -44,10 +57,10 @@ static size_t round_units(const struct runner *rn, unsigned round, struct round_
 
 	for (size_t v = 0; (runner_vary_modes(e) & VARY_RESTART) && v < experiment_n_values(e); v++)
 		for (size_t c = 0; c < e->n_contexts; c++)
-			if (rn->plan->selected[c])
+			if (runs_in(rn, c, round))
 				u[n++] = (struct round_unit){ .ctx = c, .v = v };
 	for (size_t c = 0; (runner_vary_modes(e) & VARY_LIVE) && c < e->n_contexts; c++)
-		if (rn->plan->selected[c])
+		if (runs_in(rn, c, round))
 			u[n++] = (struct round_unit){ .ctx = c, .live = true };
 	if (rn->order != RUN_ORDER_RANDOM)
 		return n;
@@ -105,6 +118,58 @@ static int only_put(const struct runner *rn, json_t *sched)
 	return list && json_object_set_new(sched, "only", json_string(list)) >= 0 ? 0 : -ENOMEM;
 }
 
+/* repeat = decide: the design ("sequential": its margin, most rounds,
+ * rounds between looks and the spread its plan assumed) and every look
+ * so far with the contexts it left open. */
+static int looks_put(const struct runner *rn, json_t *sched)
+{
+	const struct experiment *e = rn->e;
+	json_t *design, *looks;
+
+	if (!e->repeat_decide)
+		return 0;
+	design = json_pack("{s:f, s:i, s:i}", "margin", e->margin, "max_rounds", (int)e->repeat, "look_every",
+			   (int)MAX(e->look_every, 1));
+	if (design && rn->planned_sigma > 0 &&
+	    (json_object_set_new(design, "planned_sigma", json_real(rn->planned_sigma)) < 0 ||
+	     json_object_set_new(design, "planned_from", json_string(strempty(rn->planned_from))) < 0))
+		return json_decref(design), -ENOMEM;
+	if (!design || json_object_set_new(sched, "sequential", design) < 0 ||
+	    json_object_set_new(sched, "looks", looks = json_array()) < 0 || !looks)
+		return -ENOMEM;
+	for (size_t i = 0; i < rn->n_looks; i++) {
+		json_t *open = json_array(), *one;
+
+		for (size_t c = 0; open && c < e->n_contexts; c++)
+			if (rn->looks[i].open[c] && json_array_append_new(open, json_string(e->contexts[c].name)) < 0)
+				return json_decref(open), -ENOMEM;
+		one = json_pack("{s:i, s:b, s:o}", "round", (int)rn->looks[i].round, "final", rn->looks[i].final, "open", open);
+		if (!one || json_array_append_new(looks, one) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int runner_resume_looks(struct runner *rn, const json_t *sched)
+{
+	const json_t *look, *name;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(sched, "looks"), i, look) {
+		struct run_look *l = &rn->looks[rn->n_looks];
+
+		if (rn->n_looks == RUN_LOOKS_MAX || !json_is_integer(json_object_get(look, "round")))
+			return -EBADMSG;
+		*l = (struct run_look){ .round = (unsigned)json_integer_value(json_object_get(look, "round")),
+					.final = json_is_true(json_object_get(look, "final")) };
+		json_array_foreach(json_object_get(look, "open"), k, name)
+			for (size_t c = 0; c < rn->e->n_contexts; c++)
+				l->open[c] |= streq_ptr(json_string_value(name), rn->e->contexts[c].name);
+		rn->n_looks++;
+	}
+	return 0;
+}
+
 /* schedule.json with this round's order added (or put again, on resume):
  * the earlier rounds' orders drawn again from the seed. */
 static int schedule_put(struct runner *rn, unsigned round, const struct round_unit *u, size_t n)
@@ -118,7 +183,7 @@ static int schedule_put(struct runner *rn, unsigned round, const struct round_un
 	sched = json_pack("{s:s, s:I, s:i, s:[]}", "order", word_name(run_order_words, rn->order), "seed",
 			  (json_int_t)rn->seed, "pilot", rn->e->repeat_auto ? RUN_AUTO_PILOT : 0, "rounds");
 	rounds = json_object_get(sched, "rounds");
-	if (sched && only_put(rn, sched) < 0)
+	if (sched && (only_put(rn, sched) < 0 || looks_put(rn, sched) < 0))
 		r = -ENOMEM;
 	if (sched && rn->kept_command && json_object_set_new(sched, "command", json_string(rn->kept_command)) < 0)
 		r = -ENOMEM;
@@ -197,25 +262,70 @@ static int auto_rounds(struct runner *rn, struct run_options *o, unsigned *ret)
  * plan's least fits before anything started). */
 static bool round_fits(const struct run_options *o, unsigned round, uint64_t longest_ns)
 {
-	if (!o->deadline_ns || round == 1 || now_ns() + longest_ns <= o->deadline_ns)
-		return true;
-	runner_progress(PROGRESS_NOTE, "the budget leaves no time for round %u (the longest so far took %.0fs)", round,
-			(double)longest_ns / 1e9);
-	return false;
+	return !o->deadline_ns || round == 1 || now_ns() + longest_ns <= o->deadline_ns;
+}
+
+/* repeat = decide after round: a look when the design has one there, or
+ * when no round follows (the plan's last, or the last the budget leaves:
+ * a final look spends what is left).  What it leaves open runs on;
+ * *ret_done when nothing does. */
+static int look(struct runner *rn, struct run_options *o, unsigned round, bool final, bool *ret_done)
+{
+	_cleanup_free_ char *why = NULL;
+	struct run_look *l = &rn->looks[rn->n_looks];
+	json_t *doc = NULL;
+	size_t open = 0;
+	int r;
+
+	*ret_done = false;
+	if ((rn->n_looks && rn->looks[rn->n_looks - 1].round >= round) || rn->n_looks == RUN_LOOKS_MAX ||
+	    !(final || seq_is_look(rn->e->look_every, round)))
+		return 0; /* none here, or recorded already (--resume) */
+	r = results_load(results_dir(rn->res), &doc, &why);
+	if (r < 0)
+		return log_error("%s: cannot read back %s: %s", rn->verb, results_dir(rn->res), why ? why : strerror(-r)), r;
+	*l = (struct run_look){ .round = round, .final = final };
+	r = o->look(o->userdata, doc, round, final, l->open);
+	json_decref(doc);
+	if (r < 0)
+		return r;
+	for (size_t c = 0; c < rn->e->n_contexts; c++)
+		open += l->open[c] = l->open[c] && rn->plan->selected[c];
+	rn->n_looks++;
+	*ret_done = open == 0;
+	return 0;
+}
+
+/* The units still to run, for the progress's ETA: those open now, in
+ * the rounds left. */
+static void plan_left(struct runner *rn, unsigned round, unsigned last)
+{
+	size_t open = 0, all = 0;
+
+	for (size_t c = 0; c < rn->e->n_contexts; c++) {
+		all += rn->plan->selected[c];
+		open += runs_in(rn, c, round + 1);
+	}
+	if (all)
+		rn->n_units = rn->units_done + open * (last - round) * (rn->plan->n_units / rn->e->repeat / all);
+	rn->n_steps = rn->n_units * rn->e->n_threads;
 }
 
 int runner_run_rounds(struct runner *rn, struct run_options *o)
 {
 	const struct experiment *e = rn->e;
-	bool adaptive = e->repeat_auto && o->rounds_needed;
+	bool adaptive = e->repeat_auto && o->rounds_needed, decide = e->repeat_decide && o->look;
 	unsigned last = adaptive ? RUN_AUTO_PILOT : e->repeat;
 	uint64_t longest = 0;
+	bool done = false;
 	int r = 0;
 
-	for (unsigned round = 1; r >= 0 && round <= last; round++) {
+	for (unsigned round = 1; r >= 0 && round <= last && !done; round++) {
 		uint64_t begin = now_ns();
 
 		if (!round_fits(o, round, longest)) {
+			runner_progress(PROGRESS_NOTE, "the budget leaves no time for round %u (the longest so far took %.0fs)",
+					round, (double)longest / 1e9);
 			o->stopped = RUN_STOP_BUDGET;
 			break;
 		}
@@ -224,6 +334,15 @@ int runner_run_rounds(struct runner *rn, struct run_options *o)
 		longest = MAX(longest, now_ns() - begin);
 		if (r >= 0 && adaptive && round == RUN_AUTO_PILOT)
 			r = auto_rounds(rn, o, &last);
+		if (r >= 0 && decide) {
+			r = look(rn, o, round, round == last || !round_fits(o, round + 1, longest), &done);
+			plan_left(rn, round, last);
+		}
 	}
+	if (r >= 0 && done)
+		o->stopped = RUN_STOP_DECIDED;
+	else if (r >= 0 && decide && o->stopped == RUN_STOP_NONE && o->rounds == last)
+		o->stopped = RUN_STOP_MAX;
+	o->looks = rn->n_looks;
 	return r;
 }

@@ -59,7 +59,17 @@ enum run_stop {
 	RUN_STOP_SETTLED, /* the rounds the target needs were run */
 	RUN_STOP_MAX,	  /* it needs more than repeat-max */
 	RUN_STOP_BUDGET,  /* the rounds it needs would not fit in the budget */
+	RUN_STOP_DECIDED, /* repeat = decide: every ratio was decided at a look */
 };
+
+/* repeat = decide: a look after a round, and the contexts still open after
+ * it (schedule.json's "looks"), which alone run in the rounds after. */
+struct run_look {
+	unsigned round;
+	bool final; /* the last look: the plan's last round, or the last the budget left */
+	bool open[EXP_CONTEXTS_MAX];
+};
+#define RUN_LOOKS_MAX 100
 
 /* The order of the units within a round. */
 enum run_order {
@@ -82,6 +92,16 @@ struct run_options {
 	 * needs, from the document of record so far; returns >= 0, or -errno
 	 * (logged). */
 	int (*rounds_needed)(void *userdata, const json_t *doc, unsigned *ret);
+	/* repeat = decide: after a round that is a look (stats/sequential.h's
+	 * seq_is_look(), or the last), which contexts the rounds after must
+	 * run (ret_open[c], the baseline while any other does), from the
+	 * document of record so far, whose schedule holds the looks before
+	 * this one; returns >= 0, or -errno (logged). */
+	int (*look)(void *userdata, const json_t *doc, unsigned round, bool final, bool *ret_open);
+	/* The spread between starts the plan of repeat = decide assumed, and
+	 * where it came from ("assumed", "calibrate"); 0: none recorded. */
+	double planned_sigma;
+	const char *planned_from;
 	void *userdata;
 	/* A run that finished (or stopped cleanly): its document of record
 	 * and its results directory, for the caller to report; NULL: nothing. */
@@ -95,6 +115,7 @@ struct run_options {
 	enum run_stop stopped;
 	unsigned rounds;	/* rounds begun */
 	unsigned rounds_wanted; /* repeat = auto: what rounds_needed asked for */
+	unsigned looks;		/* repeat = decide: the looks taken */
 	uint64_t seed_used;
 	double unit_s; /* what a unit (its start and steps) took here on average; 0: none ran */
 };

@@ -49,6 +49,16 @@ struct runner {
 	const struct context *proxy;
 	pid_t proxy_pid;
 	const struct oltp_options *unit_o; /* the running unit's client options */
+	/* repeat = decide: the looks so far (a resumed run's from its
+	 * schedule.json), and the plan behind them */
+	struct run_look looks[RUN_LOOKS_MAX];
+	size_t n_looks;
+	double planned_sigma;
+	const char *planned_from;
+	/* The dataset's template datadir, of which each unit's server takes a
+	 * pristine copy before it starts; the copies' time, added up. */
+	struct datadir_template *template;
+	double copy_s;
 };
 
 /* Which unit: its name in the results directory (results_unit_name()),
@@ -132,3 +142,6 @@ int runner_run_live_unit(struct runner *rn, size_t ctx, unsigned repeat);
 
 /* Every round of the plan (rounds.c). */
 int runner_run_rounds(struct runner *rn, struct run_options *o);
+/* A resumed run's looks, from its schedule.json: -EBADMSG when not as
+ * run writes them. */
+int runner_resume_looks(struct runner *rn, const json_t *sched);

@@ -1,6 +1,7 @@
 /* A unit of a run: a fresh server in a context (at a vary value, in a
  * repeat), its placement recorded, its steps one per thread count, each
  * recorded as it finishes, and the server stopped. */
+#include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
 
@@ -8,6 +9,7 @@
 #include "common/interrupt.h"
 #include "slices/attr/snapshot.h"
 #include "slices/server/proxy.h"
+#include "slices/server/datadir.h"
 
 bool runner_unit_done(const struct runner *rn, const char *unit)
 {
@@ -335,6 +337,27 @@ static int unit_proxy_start(struct runner *rn, size_t ctx, struct unit_parts *u,
 	return 0;
 }
 
+/* The unit's server gets a pristine copy of the dataset's template. */
+static int unit_datadir_copy(struct runner *rn, const struct unit_ref *ref, char **ret_msg)
+{
+	struct datadir_copy copy;
+	int r;
+
+	if (!rn->template)
+		return 0;
+	r = datadir_template_copy(rn->template, &rn->server, &copy);
+	if (r < 0) {
+		if (ret_msg)
+			xasprintf(ret_msg, "copying the dataset's template %s: %s", rn->template->name, strerror(-r));
+		return r;
+	}
+	rn->copy_s += copy.seconds;
+	runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: a pristine datadir (%s of %.1f MB in %" PRIu64 " files) in %.2f s",
+			rn->units_done, rn->plan->n_units, ref->name, copy.how, (double)copy.bytes / 1e6, copy.files,
+			copy.seconds);
+	return 0;
+}
+
 /* A unit's server started in context c (spec filled from vary value v),
  * inside the experiment's slices, and the options pointed at it: the part
  * run_unit and run_live_unit share.  c->ops is NULL when the spec could not
@@ -357,7 +380,9 @@ int runner_unit_start(struct runner *rn, const struct unit_ref *ref, const char 
 	runner_eta(rn, left, sizeof(left));
 	runner_progress(PROGRESS_UNIT, "unit %zu/%zu %s (%s%s): starting the server, ETA %s", rn->units_done, rn->plan->n_units, ref->name,
 		 context_kind_to_string(u->spec.kind), how, left);
-	r = unit_slices_start(rn, &u->c, ref, &u->tree, &u->slice_vary, ret_msg);
+	r = unit_datadir_copy(rn, ref, ret_msg);
+	if (r >= 0)
+		r = unit_slices_start(rn, &u->c, ref, &u->tree, &u->slice_vary, ret_msg);
 	if (r >= 0)
 		r = managed_start(&u->c, ret_msg);
 	if (r < 0)

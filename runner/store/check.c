@@ -122,8 +122,27 @@ static const struct rule round_rules[] = {
 	{},
 };
 
+/* repeat = decide: the design, and each look. */
+static const struct rule sequential_rules[] = {
+	{ "margin", SHAPE_NUM, 1e-6, 0.99, true },
+	{ "max_rounds", SHAPE_INT, 1, 1000, true },
+	{ "look_every", SHAPE_INT, 1, 1000, true },
+	{ "planned_sigma", SHAPE_NUM, 0, 100 },
+	{ "planned_from", SHAPE_STR },
+	{},
+};
+
+static const struct rule look_rules[] = {
+	{ "round", SHAPE_INT, 1, 1000, true },
+	{ "final", SHAPE_BOOL },
+	{ "open", SHAPE_NAMES, .required = true },
+	{},
+};
+
 /* schedule.json: how the rounds' orders were drawn, and each round's. */
 static const struct rule schedule_rules[] = {
+	{ "sequential", SHAPE_OBJ, .sub = sequential_rules },
+	{ "looks", SHAPE_OBJS, .sub = look_rules },
 	{ "order", SHAPE_STR, .required = true },
 	{ "seed", SHAPE_INT, 0, 9007199254740991.0 },
 	{ "pilot", SHAPE_INT, 0, 1000 },

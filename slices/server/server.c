@@ -15,7 +15,7 @@
 #include "common/spawn.h"
 #include "common/util.h"
 
-#define MARKER ".slicebench-datadir"
+#define MARKER SERVER_DATADIR_MARKER
 
 int server_drop_privileges(const struct passwd *pw)
 {
@@ -24,13 +24,19 @@ int server_drop_privileges(const struct passwd *pw)
 	return 0;
 }
 
+struct installer {
+	const struct passwd *as_user;
+	int out_fd;
+};
+
 /* In the child: a process group of its own, which a signal caught
  * meanwhile kills as a whole (mariadb-install-db starts a bootstrap
- * mariadbd of its own), the server's user; the installers' chatter goes
- * nowhere, their errors stay on stderr. */
+ * mariadbd of its own), the server's user; the installers' chatter and
+ * the bootstrap server's warnings go to the run's log (or nowhere, their
+ * errors then on stderr), never to the terminal of a run that has a log. */
 static int installer_setup(void *userdata)
 {
-	const struct passwd *as_user = userdata;
+	const struct installer *in = userdata;
 	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 
 	(void)setpgid(0, 0);
@@ -38,9 +44,11 @@ static int installer_setup(void *userdata)
 	umask(077);
 	if (fd >= 0) {
 		dup2(fd, 0);
-		dup2(fd, 1);
+		dup2(in->out_fd > 2 ? in->out_fd : fd, 1);
 	}
-	return server_drop_privileges(as_user) < 0 ? 125 : 0;
+	if (in->out_fd > 2)
+		dup2(in->out_fd, 2);
+	return server_drop_privileges(in->as_user) < 0 ? 125 : 0;
 }
 
 /* DATADIR.installer: the installer's process group and its leader's start
@@ -69,8 +77,9 @@ static void installer_kill(const char *datadir)
 }
 
 /* Runs the installer to its end; nothing it started outlives an interruption. */
-int server_run_installer(char **argv, const char *datadir, const struct passwd *as_user)
+int server_run_installer(const struct server *s, char **argv, const char *datadir, const struct passwd *as_user)
 {
+	struct installer in = { as_user, s->out_fd };
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	int status, r;
 	pid_t pid, w;
@@ -80,7 +89,7 @@ int server_run_installer(char **argv, const char *datadir, const struct passwd *
 	r = installer_path(datadir, &path);
 	if (r < 0)
 		return r;
-	r = spawn(argv, installer_setup, (void *)as_user, &pid);
+	r = spawn(argv, installer_setup, &in, &pid);
 	if (r < 0)
 		return r;
 	(void)setpgid(pid, pid); /* the child's own call may come later */
@@ -251,6 +260,23 @@ static int datadir_create(const struct server *s, const char *state_dir)
 	return r;
 }
 
+int server_datadir_renew(const struct server *s)
+{
+	_cleanup_free_ char *state_dir = NULL, *marker = NULL;
+	const char *slash = strrchr(s->datadir, '/');
+	int r;
+
+	if (!slash || !(state_dir = strndup(s->datadir, (size_t)(slash - s->datadir))) ||
+	    xasprintf(&marker, "%s/" MARKER, s->datadir) < 0)
+		return -ENOMEM;
+	if (access(s->datadir, F_OK) == 0 && !datadir_is_ours(marker))
+		return -EEXIST;
+	r = remove_tree(s->datadir);
+	if (r < 0 && r != -ENOENT)
+		return r;
+	return datadir_create(s, state_dir);
+}
+
 int server_remove_half_made(const char *state_dir, const struct server_engine *engine)
 {
 	_cleanup_free_ char *tmp = NULL;
@@ -327,6 +353,7 @@ int server_setup(const struct server_config *config, struct server *ret)
 	r = server_paths(cfg, &s);
 	if (r < 0)
 		goto fail;
+	s.out_fd = cfg->out_fd;
 	pw = getpwnam(s.user);
 	if (!pw) {
 		r = -ESRCH;

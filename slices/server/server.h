@@ -78,7 +78,11 @@ const struct server_engine *server_engine_named(const char *name);
  * server.c), as as_user (never root: the server's user), dropped to in the
  * child before the exec. */
 struct passwd;
-int server_run_installer(char **argv, const char *datadir, const struct passwd *as_user);
+struct server;
+/* Its chatter (and the bootstrap server's warnings) goes to s->out_fd when
+ * one is set (a results directory's log), else nowhere; its errors then
+ * stay on stderr. */
+int server_run_installer(const struct server *s, char **argv, const char *datadir, const struct passwd *as_user);
 /* Drops to pw's user and groups (in a child, before the exec). */
 int server_drop_privileges(const struct passwd *pw);
 
@@ -88,6 +92,14 @@ int server_drop_privileges(const struct passwd *pw);
 #define SERVER_DEFAULT_BUFFER_POOL "1G"
 #define SERVER_DEFAULT_MAX_CONNECTIONS 1100
 
+/* The file of root's in a datadir that says slicebench made it. */
+#define SERVER_DATADIR_MARKER ".slicebench-datadir"
+
+/* The managed server's datadir made anew, empty (the engine's installer),
+ * the old one (slicebench's) removed: where a dataset's template is
+ * prepared. */
+int server_datadir_renew(const struct server *s);
+
 struct server_config {
 	const char *engine;    /* "mariadb", "mysql" or "postgresql" */
 	const char *binary;    /* NULL: the engine's */
@@ -96,6 +108,9 @@ struct server_config {
 	const char *user;      /* the server's own user */
 	const char *buffer_pool;
 	unsigned max_connections;
+	/* Above 2: where the datadir's installer writes (the results
+	 * directory's log, struct server's out_fd); else nowhere. */
+	int out_fd;
 };
 
 struct server {

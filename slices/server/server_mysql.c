@@ -26,7 +26,7 @@ static int mariadb_init_datadir(const struct server *s, const char *datadir)
 		return -ENOMEM;
 	char *argv[] = { "mariadb-install-db", "--no-defaults", d, "--auth-root-authentication-method=socket",
 			 "--auth-root-socket-user=root", "--skip-test-db", NULL };
-	return server_run_installer(argv, datadir, pw);
+	return server_run_installer(s, argv, datadir, pw);
 }
 
 static int mysql_init_datadir(const struct server *s, const char *datadir)
@@ -39,7 +39,7 @@ static int mysql_init_datadir(const struct server *s, const char *datadir)
 	if (xasprintf(&d, "--datadir=%s", datadir) < 0)
 		return -ENOMEM;
 	char *argv[] = { s->binary, "--no-defaults", "--initialize-insecure", d, NULL };
-	return server_run_installer(argv, datadir, pw);
+	return server_run_installer(s, argv, datadir, pw);
 }
 
 static int mariadb_installed(const char *binary, char **ret_missing)

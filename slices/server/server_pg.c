@@ -63,7 +63,7 @@ static int pg_init_datadir(const struct server *s, const char *datadir)
 	 * data has no other). */
 	char *argv[] = { initdb, "--pgdata", (char *)datadir, "--username=root", "--auth-local=peer",
 			 "--auth-host=reject", "--encoding=UTF8", "--locale=C", "--no-instructions", NULL };
-	return server_run_installer(argv, datadir, pw);
+	return server_run_installer(s, argv, datadir, pw);
 }
 
 /* buffer-pool in the kB that shared_buffers takes without ambiguity (a

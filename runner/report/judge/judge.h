@@ -16,6 +16,16 @@
  * rank-based cross-checks and the failure rates; then the noise
  * (noise_judge()). */
 int model_judge(struct model *m);
+/* Only the model's ratios, Holm-adjusted across each table: what a look
+ * of repeat = decide judges (report/judge/decide.c). */
+int model_judge_ratios(struct model *m);
+
+/* repeat = decide (report/judge/decide.c): the decisions of the looks
+ * the run recorded (m->seq), made again from doc's steps into each
+ * cell's decision, and of one look more after them (extra; NULL: none,
+ * as a report has it); into ret_open (NULL, or one per column) the
+ * columns the last look leaves running.  A judged model (model_judge()). */
+int model_decide(struct model *m, const json_t *doc, const struct model_look *extra, bool *ret_open);
 
 /* The rule for a cell's failed starts (model_judge() judges a run's
  * cells by it, explain its mixes): the failure rate's Wilson interval at

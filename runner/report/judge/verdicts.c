@@ -244,7 +244,7 @@ static void adjust_ranks(struct model *m, bool first)
 	}
 }
 
-int model_judge(struct model *m)
+int model_judge_ratios(struct model *m)
 {
 	int r = judge_rows(m);
 
@@ -252,6 +252,15 @@ int model_judge(struct model *m)
 		return r;
 	m->family_base = adjust_family(m, false, false);
 	m->family_first = adjust_family(m, true, false);
+	return 0;
+}
+
+int model_judge(struct model *m)
+{
+	int r = model_judge_ratios(m);
+
+	if (r < 0)
+		return r;
 	adjust_family(m, false, true);
 	adjust_family(m, true, true);
 	adjust_ranks(m, false);

@@ -359,6 +359,32 @@ static int strv_add_unique(struct strv *l, const char *s)
 	return 0;
 }
 
+/* repeat = decide: the design and the looks of schedule.json, as
+ * store/check.c let them through. */
+static void model_read_looks(struct model *m, const json_t *sched)
+{
+	const json_t *d = json_object_get(sched, "sequential"), *look;
+	size_t i;
+
+	m->seq = (struct model_sequential){ .on = json_is_object(d) };
+	if (!m->seq.on)
+		return;
+	m->seq.margin = json_number_value(json_object_get(d, "margin"));
+	m->seq.max_rounds = (unsigned)json_integer_value(json_object_get(d, "max_rounds"));
+	m->seq.look_every = (unsigned)json_integer_value(json_object_get(d, "look_every"));
+	m->seq.planned_sigma = json_number_value(json_object_get(d, "planned_sigma"));
+	m->seq.planned_from = json_string_value(json_object_get(d, "planned_from"));
+	json_array_foreach(json_object_get(sched, "looks"), i, look) {
+		if (m->seq.n_looks == SEQ_LOOKS_MAX)
+			break;
+		m->seq.looks[m->seq.n_looks++] = (struct model_look){
+			.round = (unsigned)json_integer_value(json_object_get(look, "round")),
+			.final = json_is_true(json_object_get(look, "final")),
+			.open = json_object_get(look, "open"),
+		};
+	}
+}
+
 /* The document's format, the experiment's name, baseline and vary property. */
 static int model_header(struct model *m, const json_t *doc, const json_t **ret_exp, const json_t **ret_steps)
 {
@@ -383,6 +409,7 @@ static int model_header(struct model *m, const json_t *doc, const json_t **ret_e
 	m->baseline = json_string_value(json_object_get(exp, "baseline"));
 	m->vary_property = json_string_value(json_object_get(json_object_get(exp, "vary"), "property"));
 	m->pilot = (unsigned)json_integer_value(json_object_get(json_object_get(doc, "schedule"), "pilot"));
+	model_read_looks(m, json_object_get(doc, "schedule"));
 	if (!json_is_string(json_object_get(exp, "workload")) ||
 	    word_lookup(oltp_workload_words, json_string_value(json_object_get(exp, "workload")), &workload) < 0)
 		workload = OLTP_WORKLOAD_READ_ONLY;

@@ -17,6 +17,7 @@
 
 #include "oltp/record.h"
 #include "stats/rank.h"
+#include "stats/sequential.h"
 #include "stats/spread.h"
 #include "stats/stats.h"
 
@@ -109,6 +110,14 @@ struct cell {
 	 * (Brown-Forsythe, Holm-adjusted across the table; .ratio NAN: none). */
 	struct stats_interval cv_starts, cv_within;
 	struct stats_spread_ratio noise_base;
+	/* repeat = decide (report/judge/decide.c): this ratio's decision
+	 * against the baseline, the round of the look that made it (0:
+	 * open), and for an open one the rounds a run would need at its
+	 * spread to decide a gap of the margin (0: none to say). */
+	struct seq_hypothesis decision;
+	bool decided_here; /* a ratio of the decisions' family */
+	unsigned decided_round, rounds_to_decide;
+	double spread; /* its spread between starts (ln TPS) at its look; NAN: none */
 };
 
 /* The verdict's ratio, and whether it is significant. */
@@ -135,6 +144,31 @@ struct column {
 	long base; /* the baseline column with the same vary value; -1: none, or this is one */
 	long first; /* the column of the same context at the first vary value; -1: none, or this is one */
 	bool is_baseline;
+};
+
+/* repeat = decide: a look of the run (schedule.json's "looks"). */
+struct model_look {
+	unsigned round;
+	bool final;
+	const json_t *open; /* the contexts the run kept running after it, as recorded (borrowed) */
+};
+
+/* repeat = decide: the design the run recorded and the looks it took;
+ * the decisions are made again from the steps by the judge. */
+struct model_sequential {
+	bool on;
+	double margin; /* a fraction */
+	unsigned max_rounds, look_every;
+	double planned_sigma; /* ln TPS between starts the plan assumed; 0: none recorded */
+	const char *planned_from;
+	struct model_look looks[SEQ_LOOKS_MAX];
+	size_t n_looks;
+	/* By the judge: how many ratios are decided each way and open,
+	 * whether its decisions leave open what the run left open at each
+	 * look, and the widest spread between starts the ratios met. */
+	size_t n_different, n_same, n_open;
+	bool as_run;
+	double spread_seen;
 };
 
 struct model {
@@ -176,6 +210,7 @@ struct model {
 	size_t noise_groups;
 	struct stats_ratio position;
 	bool position_dropped;
+	struct model_sequential seq;
 	/* The steps' profiles and their differences (report/model/profiles.h); NULL: no step profiled. */
 	struct model_profiles *profiles;
 };

@@ -73,6 +73,14 @@ void add_ratio(struct table *t, const struct stats_ratio *r)
 		table_add(t, "%s", report_format_ratio(r, buf, sizeof(buf)));
 }
 
+/* A ratio of repeat = decide: its decision. */
+static void add_decision(struct table *t, const struct cell *c)
+{
+	char buf[96];
+
+	table_add(t, "%s", report_decision_cell(c, buf, sizeof(buf)));
+}
+
 static void add_number(struct table *t, double v, int decimals)
 {
 	if (isnan(v))
@@ -174,6 +182,8 @@ static void add_cell(struct table *t, const struct model *m, enum metric what, s
 			table_add(t, "%s", m->cols[k].is_baseline ? "baseline" : GAP);
 		else if (ratio && c->too_many_failed)
 			table_add(t, "no ratio: %zu of %zu failed", c->n_failed, c->n + c->n_failed);
+		else if (ratio && c->decided_here)
+			add_decision(t, c);
 		else if (ratio)
 			add_ratio(t, &c->vs_base);
 		break;

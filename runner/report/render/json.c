@@ -147,6 +147,45 @@ static int put_vs_first(json_t *cell, const struct model *m, size_t col, const s
 	return json_put_verdict(v, &c->vs_first) ?: put_crosschecks(v, &c->welch_first, &c->rank_first);
 }
 
+/* repeat = decide: a ratio's "decision": different, same or open, at the
+ * look's round, with its repeated interval and its level. */
+static int put_decision(json_t *cell, const struct cell *c)
+{
+	static const char *const word[] = { [SEQ_OPEN] = "open", [SEQ_DIFFERENT] = "different", [SEQ_SAME] = "same" };
+	const struct seq_hypothesis *h = &c->decision;
+
+	if (!c->decided_here)
+		return 0;
+	return put(cell, "decision",
+		   json_pack("{s:s, s:o, s:o, s:o, s:o, s:b, s:i, s:o, s:i}", "answer", word[h->answer], "ratio",
+			     real_or_null(exp(h->d)), "ratio_lo", real_or_null(exp(h->lo)), "ratio_hi",
+			     real_or_null(exp(h->hi)), "level", real_or_null(h->level), "within_margin", h->within,
+			     "round", (int)c->decided_round, "spread", real_or_null(c->spread), "rounds_to_decide",
+			     (int)c->rounds_to_decide));
+}
+
+/* "decisions": repeat = decide's design and what its looks decided. */
+static int put_decisions(json_t *doc, const struct model *m)
+{
+	json_t *looks;
+
+	if (!m->seq.on)
+		return 0;
+	looks = json_array();
+	for (size_t j = 0; looks && j < m->seq.n_looks; j++)
+		if (json_array_append_new(looks, json_pack("{s:i, s:b}", "round", (int)m->seq.looks[j].round, "final",
+							   m->seq.looks[j].final)) < 0)
+			return json_decref(looks), -ENOMEM;
+	return put(doc, "decisions",
+		   json_pack("{s:f, s:i, s:i, s:o, s:o, s:I, s:I, s:I, s:b, s:o, s:s}", "margin", m->seq.margin,
+			     "max_rounds", (int)m->seq.max_rounds, "look_every", (int)m->seq.look_every, "looks", looks,
+			     "planned_sigma", m->seq.planned_sigma > 0 ? json_real(m->seq.planned_sigma) : json_null(),
+			     "different", (json_int_t)m->seq.n_different, "same", (json_int_t)m->seq.n_same, "open",
+			     (json_int_t)m->seq.n_open, "as_run", m->seq.as_run, "spread_seen",
+			     real_or_null(m->seq.spread_seen), "method",
+			     "lan_demets_obrien_fleming_group_sequential_holm_tost"));
+}
+
 /* One cell's members: its TPS, failures, verdicts and spread, and what
  * the options add. */
 static int put_cell(json_t *cell, const struct model *m, const struct report_options *o, size_t col,
@@ -162,6 +201,7 @@ static int put_cell(json_t *cell, const struct model *m, const struct report_opt
 	r = r ?: put(cell, "n", json_integer((json_int_t)c->n));
 	r = r ?: put_failures(cell, c);
 	r = r ?: json_put_verdict(cell, &c->vs_base);
+	r = r ?: put_decision(cell, c);
 	r = r ?: put_crosschecks(cell, &c->welch_base, &c->rank_base);
 	r = r ?: put(cell, "within_cv", real_or_null(c->within_cv));
 	r = r ?: put(cell, "across_cv", real_or_null(c->across_cv));
@@ -275,6 +315,8 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 		r = put_starts(doc, m);
 	if (r == 0)
 		r = put_model_terms(doc, m);
+	if (r == 0)
+		r = put_decisions(doc, m);
 	if (r == 0 && m->profiles)
 		r = put(doc, "profile", render_profile_json(m));
 	if (r < 0) {

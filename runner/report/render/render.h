@@ -76,6 +76,16 @@ size_t report_metric_list(const struct report_options *o, enum metric list[stati
 /* "1.05x (0.98-1.12) p=0.11 n.s.", or a gap without a ratio. */
 void add_ratio(struct table *t, const struct stats_ratio *r);
 
+/* ---- render/decisions.c: repeat = decide's decisions ---- */
+
+/* The decisions first (the lines the text, Markdown and the page lead
+ * with), and at the end the plan's spread against the one met, when it
+ * was 1.5 times or more. */
+void print_decisions(const struct model *m, bool markdown, FILE *out);
+void print_decisions_plan(const struct model *m, bool markdown, FILE *out);
+/* A table's cell of a decided ratio: "1.18x (1.07-1.30) different". */
+const char *report_decision_cell(const struct cell *c, char *buf, size_t len);
+
 /* ---- render/starts.c: the starts as a whole ---- */
 
 /* "3 of 12 starts left out by the rule: the warm-up failed 2, it stalled 1". */

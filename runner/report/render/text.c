@@ -307,6 +307,7 @@ static int render_tables(const struct model *m, const struct report_options *o, 
 
 	if (markdown)
 		fprintf(out, "### %s\n\n", m->name);
+	print_decisions(m, markdown, out);
 	for (i = 0; i < n; i++) {
 		struct table t;
 
@@ -323,7 +324,7 @@ static int render_tables(const struct model *m, const struct report_options *o, 
 			table_print_text(&t, out);
 		}
 		table_done(&t);
-		if (i == 0 && any_base_ratio(m)) {
+		if (i == 0 && any_base_ratio(m) && !m->seq.on) {
 			print_method(m, m->baseline, m->family_base, true, markdown, out);
 			print_position(m, markdown, out);
 			print_verdict_notes(m, false, markdown, out);
@@ -333,8 +334,10 @@ static int render_tables(const struct model *m, const struct report_options *o, 
 		fputc('\n', out);
 		if (i == 0 && m->any_vs_first && (r = print_vary_ratios(m, markdown, out)) < 0)
 			return r;
-		if (o->answer)
+		if (o->answer) {
+			print_decisions_plan(m, markdown, out);
 			return 0;
+		}
 	}
 	r = print_noise(m, markdown, out);
 	if (r < 0)
@@ -342,6 +345,7 @@ static int render_tables(const struct model *m, const struct report_options *o, 
 	print_saturated(m, NULL, markdown, out);
 	print_failed_steps(m, markdown, out);
 	print_placement_diffs(m, markdown, out);
+	print_decisions_plan(m, markdown, out);
 	return 0;
 }
 
