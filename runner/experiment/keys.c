@@ -373,7 +373,9 @@ const struct key_def key_table[_KEY_MAX] = {
 				  .type = TYPE_BOOL, E(profile_off_cpu), .words = bool_words, .def = "no",
 				  .help = "with profile = yes: also the kernel and user stack of each of the server's "
 					  "switches off its CPU, so that a blocked wait is named (futex, I/O, socket, "
-					  "sleep); every switch of every task is unwound, which costs the server time" },
+					  "sleep); every switch of every task is unwound, which costs the server time",
+				  .option = "profile-off-cpu",
+				  .option_help = "with --profile: the stack of each of the server's switches (yes|no)" },
 
 	[KEY_CONTEXT_KIND] = { .section = SECTION_CONTEXT, .name = "kind", .power = POWER_NOTHING, .type = TYPE_KIND, CONTEXT(kind),
 			       .help = "required.  service: a transient Type=notify unit in system.slice.  user: the same "

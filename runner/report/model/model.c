@@ -8,7 +8,6 @@
 #include <stdio.h>
 
 #include "report/model/model.h"
-#include "report/model/profiles.h"
 #include "stats/figure.h"
 #include "stats/stats.h"
 #include "store/results.h"
@@ -34,7 +33,6 @@ void model_done(struct model *m)
 	json_decref(m->diffs);
 	json_decref(m->noisy);
 	json_decref(m->saturated);
-	model_profiles_free(m->profiles, m->nrows * m->ncols);
 	*m = (struct model){};
 }
 
@@ -602,8 +600,6 @@ static int model_fill(struct model *m, const json_t *doc, struct strv *ctxs)
 		r = make_columns(m, ctxs);
 	if (r >= 0)
 		r = compute_cells(m, steps);
-	if (r >= 0)
-		r = model_profiles_build(m, doc, &m->profiles);
 	return r < 0 ? r : model_placement_diffs(m, json_object_get(doc, "placements"), ctxs->v, ctxs->n);
 }
 

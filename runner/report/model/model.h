@@ -21,7 +21,7 @@
 #include "stats/spread.h"
 #include "stats/stats.h"
 
-struct model_profiles; /* report/model/profiles.h */
+struct model_profiles; /* report/judge/profiles.h */
 
 #define GAP "\u2014" /* em dash: a cell without a value, never 0 */
 
@@ -211,7 +211,9 @@ struct model {
 	struct stats_ratio position;
 	bool position_dropped;
 	struct model_sequential seq;
-	/* The steps' profiles and their differences (report/model/profiles.h); NULL: no step profiled. */
+	/* The steps' profiles and their differences (report/judge/profiles.h),
+	 * which the document that judges the model builds and frees; NULL:
+	 * none (no step profiled, or not asked). */
 	struct model_profiles *profiles;
 };
 

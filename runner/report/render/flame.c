@@ -7,7 +7,7 @@
  * FLAME_MIN are left out. */
 #include <math.h>
 
-#include "report/model/profiles.h"
+#include "report/judge/profiles.h"
 #include "report/render/html.h"
 #include "report/render/render.h"
 

@@ -4,7 +4,7 @@
  * render/flame.c's. */
 #include <math.h>
 
-#include "report/model/profiles.h"
+#include "report/judge/profiles.h"
 #include "report/render/render.h"
 
 /* The most rows of a comparison's text table: the JSON has every figure. */
@@ -117,9 +117,10 @@ void profile_caption(const struct model *m, FILE *out)
 	fprintf(out, "profile of the server (doc/profile.md): the share of its on-CPU samples in each function "
 		     "running when sampled (self time), library and group, and its waits off the CPU in ms a "
 		     "second, from %zu profiled steps; means over the starts that count with %.0f%% intervals "
-		     "(Student's, the start the unit), the difference Welch's, Holm-adjusted across the figures of "
-		     "a comparison that are %.1f%% of the CPU (or %.0f ms a second) or more in a side; the %d "
-		     "largest tested are shown, report --format json has every figure\n",
+		     "(Student's, the start the unit), the difference Welch's, Holm-adjusted across the shares of "
+		     "a comparison that are %.1f%% of the CPU or more in a side, and apart across its off-CPU "
+		     "reasons of %.0f ms a second or more; the %d largest tested are shown, report --format json "
+		     "has every figure\n",
 		m->profiles->n_profiled, 100 * m->level, 100 * PROFILE_TEST_MIN_SHARE, PROFILE_TEST_MIN_MS,
 		PROFILE_TEXT_ROWS);
 }
@@ -142,10 +143,11 @@ int render_profile_text(const struct model *m, bool markdown, FILE *out)
 
 		if (!cp->vs_base)
 			continue;
-		fprintf(out, "%s%s vs %s at %lld %s (%zu and %zu starts, %zu figures tested)%s\n", markdown ? "\n**" : "\n",
-			m->cols[c % m->ncols].label, m->cols[m->cols[c % m->ncols].base].label, m->threads[c / m->ncols],
-			model_unit(m, m->threads[c / m->ncols]), cp->n, m->profiles->cells[c - c % m->ncols + (size_t)m->cols[c % m->ncols].base].n,
-			cp->vs_base->family, markdown ? "**\n" : "");
+		fprintf(out, "%s%s vs %s at %lld %s (%zu and %zu starts, %zu shares and %zu off-CPU reasons tested)%s\n",
+			markdown ? "\n**" : "\n", m->cols[c % m->ncols].label, m->cols[m->cols[c % m->ncols].base].label,
+			m->threads[c / m->ncols], model_unit(m, m->threads[c / m->ncols]), cp->n,
+			m->profiles->cells[c - c % m->ncols + (size_t)m->cols[c % m->ncols].base].n, cp->vs_base->family,
+			cp->vs_base->family_off, markdown ? "**\n" : "");
 		profile_allocator_sentence(m, c % m->ncols, cp, out);
 		r = profile_table(m, c % m->ncols, cp, &t);
 		if (r >= 0 && markdown)
@@ -185,9 +187,9 @@ static json_t *comparison_json(const struct model *m, size_t c, const struct cel
 			json_decref(figures);
 			return NULL;
 		}
-	j = json_pack("{s:s, s:s?, s:s, s:I, s:I, s:f, s:o}", "context", m->cols[col].context, "vary_value",
+	j = json_pack("{s:s, s:s?, s:s, s:I, s:I, s:I, s:f, s:o}", "context", m->cols[col].context, "vary_value",
 		      m->cols[col].vary, "against", m->cols[m->cols[col].base].label, "threads",
-		      (json_int_t)m->threads[c / m->ncols], "family", (json_int_t)cp->vs_base->family, "level",
+		      (json_int_t)m->threads[c / m->ncols], "family", (json_int_t)cp->vs_base->family, "family_off_cpu", (json_int_t)cp->vs_base->family_off, "level",
 		      cp->vs_base->level, "figures", figures);
 	return j;
 }

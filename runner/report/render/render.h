@@ -181,7 +181,7 @@ int hosts_json(const struct host_model *h, json_t *doc);
  * nothing when there are none. */
 void print_saturated(const struct model *m, const char *label, bool markdown, FILE *out);
 
-/* ---- render/profile.c, render/flame.c: the profile (report/model/profiles.h) ---- */
+/* ---- render/profile.c, render/flame.c: the profile (report/judge/profiles.h) ---- */
 
 struct cell_profile;
 struct profile_diff;

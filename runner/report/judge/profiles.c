@@ -1,7 +1,7 @@
 #include <math.h>
 
 #include "report/model/model.h"
-#include "report/model/profiles.h"
+#include "report/judge/profiles.h"
 #include "store/results.h"
 #include "common/util.h"
 
@@ -20,6 +20,23 @@ static int profile_of_step(const json_t *stacks, struct profile *ret)
 		ret->lines[i++] = (struct profile_line){ .stack = (char *)key,
 							 .weight = (uint64_t)MAX(json_integer_value(v), 0) };
 	return 0;
+}
+
+int judge_step_shares(const json_t *step, struct profile_shares **ret)
+{
+	const json_t *prof = json_object_get(step, "profile"), *stacks = json_object_get(prof, "stacks");
+	double seconds = json_number_value(json_object_get(prof, "seconds"));
+	struct profile p = {};
+	int r;
+
+	*ret = NULL;
+	if (!stacks || !(seconds > 0) || !results_step_counted(step))
+		return 0;
+	r = profile_of_step(stacks, &p);
+	if (r >= 0)
+		r = profile_shares_of(&p, seconds, ret);
+	free(p.lines);
+	return r;
 }
 
 /* The node named name..name+len among n's kids, added if new. */
@@ -77,9 +94,10 @@ static void flame_free(struct flame_node *n)
 
 /* The kept, profiled steps of a cell: their shares, and their stacks into
  * the tree of this cell (side a) or of the cell compared with it (b). */
-static int cell_starts(const struct model *m, const json_t *steps, size_t row, size_t col, struct cell_profile *cp,
+static int cell_starts(const struct model *m, const json_t *steps, size_t cell, struct cell_profile *cp,
 		       struct flame_node *flame, bool side_a)
 {
+	size_t row = cell / m->ncols, col = cell % m->ncols;
 	const json_t *s;
 	size_t i, n = 0;
 	int r = 0;
@@ -125,7 +143,7 @@ static int cell_starts(const struct model *m, const json_t *steps, size_t row, s
 static int compare_cell(const struct model *m, const json_t *steps, size_t row, size_t col, struct cell_profile *cp,
 			const struct cell_profile *bp)
 {
-	int r = cell_starts(m, steps, row, (size_t)m->cols[col].base, NULL, &cp->flame, false);
+	int r = cell_starts(m, steps, row * m->ncols + (size_t)m->cols[col].base, NULL, &cp->flame, false);
 
 	if (r < 0)
 		return r;
@@ -149,7 +167,9 @@ static size_t count_profiled(const json_t *steps, const char **ret_why)
 	return n;
 }
 
-int model_profiles_build(const struct model *m, const json_t *doc, struct model_profiles **ret)
+static void profiles_free(struct model_profiles *p, size_t n_cells);
+
+int judge_profiles_build(struct model *m, const json_t *doc)
 {
 	const json_t *steps = json_object_get(doc, "steps");
 	size_t n_cells = m->nrows * m->ncols;
@@ -158,7 +178,7 @@ int model_profiles_build(const struct model *m, const json_t *doc, struct model_
 	size_t n = count_profiled(steps, &why);
 	int r = 0;
 
-	*ret = NULL;
+	m->profiles = NULL;
 	if (!n && !why)
 		return 0;
 	p = calloc(1, sizeof(*p));
@@ -170,9 +190,7 @@ int model_profiles_build(const struct model *m, const json_t *doc, struct model_
 	p->why = why;
 	for (size_t c = 0; c < n_cells && r >= 0; c++) {
 		p->cells[c].flame.name = strdup("all");
-		r = p->cells[c].flame.name ? cell_starts(m, steps, c / m->ncols, c % m->ncols, &p->cells[c],
-							  &p->cells[c].flame, true)
-					   : -ENOMEM;
+		r = p->cells[c].flame.name ? cell_starts(m, steps, c, &p->cells[c], &p->cells[c].flame, true) : -ENOMEM;
 	}
 	for (size_t c = 0; c < n_cells && r >= 0; c++) {
 		long base = m->cols[c % m->ncols].base;
@@ -182,14 +200,20 @@ int model_profiles_build(const struct model *m, const json_t *doc, struct model_
 			r = compare_cell(m, steps, c / m->ncols, c % m->ncols, &p->cells[c], bp);
 	}
 	if (r < 0) {
-		model_profiles_free(p, n_cells);
+		profiles_free(p, n_cells);
 		return r;
 	}
-	*ret = p;
+	m->profiles = p;
 	return 0;
 }
 
-void model_profiles_free(struct model_profiles *p, size_t n_cells)
+void judge_profiles_free(struct model *m)
+{
+	profiles_free(m->profiles, m->nrows * m->ncols);
+	m->profiles = NULL;
+}
+
+static void profiles_free(struct model_profiles *p, size_t n_cells)
 {
 	if (!p)
 		return;

@@ -1,4 +1,5 @@
-/* The run's profiles in the model (doc/profile.md): in each cell, the
+/* The run's profiles beside the model (doc/profile.md), built by the
+ * document that judges it (report/report.c): in each cell, the
  * shares of every kept start that was profiled (profile/shares.h, from
  * the folded stacks results_load() read back), and against the cell of
  * the baseline column the figures that differ (profile/diff.h, Holm
@@ -37,6 +38,11 @@ struct model_profiles {
 	const char *why; /* a step's, when none could be read (borrowed from the document) */
 };
 
-/* m's profiles from doc's steps; *ret NULL when no step was profiled. */
-int model_profiles_build(const struct model *m, const json_t *doc, struct model_profiles **ret);
-void model_profiles_free(struct model_profiles *p, size_t n_cells);
+/* A step's shares, from the stacks results_load() read back into its
+ * record; *ret NULL for a step without, or one that does not count. */
+int judge_step_shares(const json_t *step, struct profile_shares **ret);
+
+/* m's profiles from doc's steps into m->profiles (NULL when no step was
+ * profiled); judge_profiles_free() frees them and sets it NULL. */
+int judge_profiles_build(struct model *m, const json_t *doc);
+void judge_profiles_free(struct model *m);
