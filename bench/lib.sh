@@ -34,21 +34,29 @@ bench_cleanup() {
 }
 
 # mariadbd on $sock ($work/run/mysqld.sock, the run directory mysql's
-# alone), root by unix_socket; $server_pid.
+# alone), root by unix_socket; $server_pid.  restart_mariadb starts it
+# again on the same datadir, stop_mariadb stops it cleanly.
 start_mariadb() {
 	sock=$work/run/mysqld.sock
 	mkdir -p "$work/run" && chown mysql: "$work" "$work/run" && chmod 0700 "$work/run"
 	mariadb-install-db --user=mysql --datadir="$work/data" --auth-root-authentication-method=socket >"$work/install.log" 2>&1
+	restart_mariadb
+}
+restart_mariadb() {
 	mariadbd --no-defaults --user=mysql --datadir="$work/data" --socket="$sock" --skip-networking \
 		--innodb-buffer-pool-size=1G --max-connections=2000 --log-error="$work/error.log" &
 	server_pid=$!
 	stop_on_exit "$server_pid"
-	for _ in $(seq 100); do
+	for _ in $(seq 300); do
 		mariadb -S "$sock" -uroot -e 'SELECT 1' >/dev/null 2>&1 && return 0
 		sleep 0.2
 	done
 	echo "$0: mariadbd did not answer on $sock (its log: $work/error.log)" >&2
 	exit 1
+}
+stop_mariadb() {
+	kill -TERM "$server_pid"
+	wait "$server_pid" 2>/dev/null || true
 }
 
 # $1: output file, the rest: command.  Writes "user sys maxrss_kb" to $1.

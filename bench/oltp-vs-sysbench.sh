@@ -111,37 +111,43 @@ if [ -n "$callgrind" ] && command -v valgrind >/dev/null; then
 	printf 'sysbench %s  slicebench %s  ratio %s\n' "$s_ir" "$n_ir" "$(ratio "$n_ir" "$s_ir")"
 fi
 
-# What each telemetry figure costs the native client: the median CPU per
-# transaction over the rounds at the middle thread count with the figure
-# off, against all on, with sysbench's beside it.
+# What each telemetry figure costs the native client, measured by turning
+# it off (sweep --without).  The figures kept per transaction (the
+# latency histogram, the per-second counts): instructions per transaction
+# at 1 thread under callgrind, the sampler off in both so that valgrind's
+# slowed clock does not give it more seconds.  The once-a-second sampler
+# (all of it, or its per-thread counters): the client's CPU time per second
+# of the step at the middle thread count, with and without it, medians of
+# the rounds taking turns, and that as a share of the client's CPU.
 if [ -n "$figures" ]; then
+	echo
+	if [ -n "$callgrind" ] && command -v valgrind >/dev/null; then
+		echo "# each per-transaction figure's cost: instructions per transaction at 1 thread, the sampler off"
+		base=$(instructions native --without telemetry)
+		printf '%-26s %12s\n' "every figure on" "$base"
+		for off in latency per-second latency,per-second; do
+			i=$(instructions native --without "telemetry,$off")
+			printf '%-26s %12s  saves %s%%\n' "without $off" "$i" \
+				"$(awk -v a="$base" -v b="$i" 'BEGIN { printf "%.1f", (a - b) / a * 100 }')"
+		done
+	fi
 	read -ra counts <<<"$threads"
 	mid=${counts[$(((${#counts[@]} - 1) / 2))]}
-	echo
-	echo "# each telemetry figure's cost, ${mid} threads, ${time_s}s steps, $rounds rounds, medians of client CPU per transaction"
-	printf '%-34s %12s %12s %9s\n' without us/tx tps 'cost'
-	: >"$work/all.cpu"; : >"$work/all.tps"; : >"$work/s.cpu"; : >"$work/s.tps"
-	for off in "" latency per-second telemetry thread-counters latency,per-second,telemetry; do
-		: >"$work/f.cpu"; : >"$work/f.tps"
-		for _ in $(seq "$rounds"); do
-			if [ -z "$off" ]; then
-				step sysbench "$sock" root "$mid"
-				echo "$tps" >>"$work/s.tps"; us_per "$(cpu_s "$work/time")" "$txns" >>"$work/s.cpu"
-			fi
+	echo "# the sampler's cost: client CPU ms per second of a ${time_s}s step at $mid threads, $rounds rounds taking turns, medians"
+	for off in "" telemetry thread-counters; do : >"$work/cpu.${off:-all}"; done
+	for r in $(seq "$rounds"); do
+		for off in "" telemetry thread-counters; do
 			native_extra=${off:+--without $off} step native "$sock" root "$mid"
-			echo "$tps" >>"$work/f.tps"; us_per "$(cpu_s "$work/time")" "$txns" >>"$work/f.cpu"
+			awk -v c="$(cpu_s "$work/time")" -v t="$time_s" 'BEGIN { print c / t * 1000 }' >>"$work/cpu.${off:-all}"
 		done
-		f_cpu=$(median <"$work/f.cpu") f_tps=$(median <"$work/f.tps")
-		if [ -z "$off" ]; then
-			all_cpu=$f_cpu
-			printf '%-34s %12.1f %12.1f %9s\n' "sysbench" "$(median <"$work/s.cpu")" "$(median <"$work/s.tps")" ""
-			printf '%-34s %12.1f %12.1f %9s\n' "(nothing: every figure on)" "$f_cpu" "$f_tps" "$(ratio "$f_cpu" "$(median <"$work/s.cpu")")x"
-		else
-			printf '%-34s %12.1f %12.1f %8.1f%%\n' "$off" "$f_cpu" "$f_tps" \
-				"$(awk -v a="$all_cpu" -v b="$f_cpu" 'BEGIN { print (a > 0) ? (a - b) / a * 100 : 0 }')"
-		fi
 	done
-	echo "(cost: the share of the client's CPU per transaction that turning the figure off saves; below the noise of the rounds it says nothing)"
+	all=$(median <"$work/cpu.all")
+	printf '%-26s %8.1f ms/s\n' "every figure on" "$all"
+	for off in telemetry thread-counters; do
+		m=$(median <"$work/cpu.$off")
+		printf '%-26s %8.1f ms/s  the figure: %.1f ms/s, %s%% of the client'"'"'s CPU\n' "without $off" "$m" \
+			"$(awk -v a="$all" -v b="$m" 'BEGIN { print a - b }')" "$(awk -v a="$all" -v b="$m" 'BEGIN { printf "%.1f", (a - b) / a * 100 }')"
+	done
 fi
 
 if [ "$high" -gt 0 ]; then

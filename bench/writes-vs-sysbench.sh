@@ -61,22 +61,6 @@ done
 # The drift: the server stopped cleanly, its datadir kept or replaced by a
 # copy of the template (the datadir after the prepare), started again, one
 # native step at the last thread count.
-stop_mariadb() {
-	kill -TERM "$server_pid"
-	wait "$server_pid" 2>/dev/null || true
-}
-restart_mariadb() {
-	mariadbd --no-defaults --user=mysql --datadir="$work/data" --socket="$sock" --skip-networking \
-		--innodb-buffer-pool-size=1G --max-connections=2000 --log-error="$work/error.log" &
-	server_pid=$!
-	stop_on_exit "$server_pid"
-	for _ in $(seq 300); do
-		mariadb -S "$sock" -uroot -e 'SELECT 1' >/dev/null 2>&1 && return 0
-		sleep 0.2
-	done
-	echo "$0: mariadbd did not come back (its log: $work/error.log)" >&2
-	exit 1
-}
 slope_pct() { # "tps ..." -> the least-squares slope per start in % of the fitted first start
 	awk '{ for (i = 1; i <= NF; i++) { n++; sx += i; sy += $i; sxx += i * i; sxy += i * $i } }
 	     END { b = (n * sxy - sx * sy) / (n * sxx - sx * sx); a = (sy - b * sx) / n; printf "%+.2f", 100 * b / (a + b) }'

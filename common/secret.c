@@ -70,6 +70,39 @@ static int mask_urls(FILE *f, const char *text, size_t len)
 	return put(f, p, (size_t)(end - p));
 }
 
+/* A parameter of a connection string (a JDBC URL's ?user=a&password=b,
+ * SQL Server's and ODBC's ;Pwd=b;) whose value is secret: a secret name,
+ * and ODBC's PWD, which only the environment's PWD is not. */
+static bool secret_param(const char *name, size_t n)
+{
+	_cleanup_free_ char *copy = strndup(name, n);
+
+	return copy && (secret_name(copy) || strcasecmp(copy, "pwd") == 0);
+}
+
+/* Copies word[0..len) into f with URL credentials and the values of secret
+ * parameters (after ?, & or ;) withheld. */
+static int mask_word(FILE *f, const char *word, size_t len)
+{
+	const char *p = word, *end = word + len;
+
+	for (const char *c = word; c < end; c++) {
+		size_t n = (c + 1 < end && strchr("?&;", *c)) ? strspn(c + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") : 0;
+		const char *name = c + 1, *v = name + n, *stop;
+
+		if (!n || v >= end || *v != '=' || !secret_param(name, n))
+			continue;
+		stop = v + 1 + strcspn(v + 1, "&;");
+		if (stop > end)
+			stop = end;
+		if (mask_urls(f, p, (size_t)(v + 1 - p)) < 0 || fputs(SECRET_WITHHELD_PART, f) < 0)
+			return -ENOMEM;
+		p = c = stop;
+		c--;
+	}
+	return mask_urls(f, p, (size_t)(end - p));
+}
+
 static bool env_name_char(char c, bool first)
 {
 	return c == '_' || isalpha((unsigned char)c) || (!first && isdigit((unsigned char)c));
@@ -115,7 +148,7 @@ char *secret_mask_text(const char *text)
 			}
 		}
 		if (r >= 0)
-			r = mask_urls(f, w, n);
+			r = mask_word(f, w, n);
 		p = w + n;
 	}
 	if (fclose(f) != 0 || r < 0) {
@@ -127,24 +160,9 @@ char *secret_mask_text(const char *text)
 
 char *secret_mask_value(const char *name, const char *value)
 {
-	_cleanup_free_ char *masked = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	if (secret_name(name))
-		return strdup(SECRET_WITHHELD);
-	f = open_memstream(&masked, &len);
-	if (!f)
-		return NULL;
-	if (mask_urls(f, value, strlen(value)) < 0) {
-		fclose(f);
-		return NULL;
-	}
-	if (fclose(f) != 0)
-		return NULL;
-	value = masked;
-	masked = NULL;
-	return (char *)value;
+	/* A value that is a connection string (host=db password=x, a JDBC
+	 * URL) is masked as text is. */
+	return secret_name(name) ? strdup(SECRET_WITHHELD) : secret_mask_text(value);
 }
 
 int secret_mask_json(json_t *j)

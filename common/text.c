@@ -86,13 +86,40 @@ char *text_escape(const char *s)
 	return out;
 }
 
+int text_print_pair(FILE *f, const char *key, const char *value)
+{
+	char *k = text_escape(key), *v = text_escape(value);
+	int r = k && v ? fprintf(f, "%s: %s\n", k, v) : EOF;
+
+	free(k);
+	free(v);
+	return r < 0 ? EOF : 0;
+}
+
+/* A cell a spreadsheet would take for a formula: one that begins with =,
+ * +, -, @, a tab or a carriage return, and is not a number (-3.5). */
+static bool csv_formula(const char *s)
+{
+	char *end;
+
+	if (!*s || !strchr("=+-@\t\r", *s))
+		return false;
+	(void)strtod(s, &end);
+	return end == s || *end;
+}
+
 void csv_field(FILE *out, const char *s)
 {
-	if (!strpbrk(s, ",\"\n\r")) {
+	bool formula = csv_formula(s);
+
+	if (!formula && !strpbrk(s, ",\"\n\r")) {
 		fputs(s, out);
 		return;
 	}
 	fputc('"', out);
+	/* OWASP's way: a quote first, so the cell is text, not a formula. */
+	if (formula)
+		fputc('\'', out);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);

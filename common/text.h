@@ -21,11 +21,17 @@ int text_first_control(const char *s);
 bool text_is_printable(const char *s);
 
 /* One CSV field, RFC 4180's way: quoted when it holds a comma, a quote or
- * a line break, a quote in it doubled.  The one writer of CSV fields (the
- * reports' and results.csv). */
+ * a line break, a quote in it doubled; a cell a spreadsheet would run as a
+ * formula (beginning with = + - @, a tab or a CR, and not a number) begins
+ * with ' inside its quotes.  The one writer of CSV fields (the reports'
+ * and results.csv). */
 void csv_field(FILE *out, const char *s);
 
 /* s for a message: what is not printable (a control character, a byte
  * that is not UTF-8, a backslash) as \xNN, the rest as it is.  NULL: out
  * of memory. */
 char *text_escape(const char *s);
+/* "KEY: VALUE\n" on f, both as text_escape() shows them: a captured
+ * process's names and values reach no terminal as they are.  EOF if the
+ * write (or the memory) failed. */
+int text_print_pair(FILE *f, const char *key, const char *value);

@@ -15,9 +15,13 @@ static void usage(FILE *f)
 	fprintf(f, "\nslicebench help VERB (or slicebench VERB --help) describes a verb.\n");
 }
 
-/* slicebench help VERB: the verb's own --help. */
+/* slicebench help VERB: the verb's own --help; help help, the verbs. */
 static int help_verb(const char *name)
 {
+	if (streq(name, "help")) {
+		usage(stdout);
+		return 0;
+	}
 	for (size_t i = 0; verbs[i].name; i++)
 		if (streq(name, verbs[i].name))
 			return verbs[i].run(2, (char *[]){ (char *)verbs[i].name, (char *)"--help", NULL });
@@ -26,14 +30,24 @@ static int help_verb(const char *name)
 	return EXIT_USAGE;
 }
 
-int main(int argc, char **argv)
+/* A verb's status, unless what it printed did not all reach standard
+ * output (a full disk, /dev/full, a closed pipe): then 1, said once, so
+ * that `place --json >file` never exits 0 with the file cut. */
+static int output_written(int status)
+{
+	int r = fflush(stdout) == 0 && !ferror(stdout) ? 0 : -(errno ?: EIO);
+
+	if (r == 0)
+		return status;
+	fprintf(stderr, "slicebench: writing the output: %s\n", strerror(-r));
+	return status ? status : 1;
+}
+
+/* The verb argv[1] names, or help, --help and --version. */
+static int dispatch(int argc, char **argv)
 {
 	_cleanup_free_ char *msg = NULL;
 
-	/* Root's files are written 0644 and the datadir's by the server's
-	 * account: a umask of 000 in the caller's shell makes neither
-	 * world-writable. */
-	umask(022);
 	if (argc < 2) {
 		fprintf(stderr, "slicebench: no verb given\n");
 		usage(stderr);
@@ -65,4 +79,13 @@ int main(int argc, char **argv)
 	fprintf(stderr, "slicebench: unknown verb '%s'\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	/* Root's files are written 0644 and the datadir's by the server's
+	 * account: a umask of 000 in the caller's shell makes neither
+	 * world-writable. */
+	umask(022);
+	return output_written(dispatch(argc, argv));
 }

@@ -15,7 +15,7 @@ needs BINARY ROOT MYSQLD
 [ -f /lib/systemd/system/mariadb.service ] || sandbox_skip_all "needs Debian's mariadb.service installed"
 server_scratch
 sandbox_test t038
-echo "1..13"
+echo "1..15"
 "${in_systemd[@]}" sh -c '! pgrep -x mariadbd && ! systemctl -q is-active mariadb.service'
 ok $? "the sandbox runs no mariadbd of Debian's own"
 exp=$top/t/fixtures/attrs/debian-mirror.ini
@@ -60,6 +60,24 @@ bound=$(mktemp -d -p "$top" .t038.XXXXXX) || exit 1
 rm -rf "$bound"
 [ $rc = 2 ] && grep -q "other-user.ini:[0-9]*: User: mariadb.service runs the server as mysql, but the server's user is slicebench; set \[server\] user = mysql" "$scratch/out"
 ok $? "a [server] user that is not the unit's: exit 2 naming both (exit $rc): $(head -c 160 "$scratch/out")" "$scratch/out"
+
+# A mirrored unit is input too (issue 42): its settings pass the same gate,
+# and a helper's line of any length is listed whole.
+long=$(printf 'x%.0s' $(seq 1500))
+"${in_systemd[@]}" sh -c "printf '#!/bin/sh\ntrue %s; sysctl -w vm.swappiness=1\necho never >/sys/kernel/mm/transparent_hugepage/enabled\n' '$long' \
+		>/usr/local/sbin/t038-helper && chmod 0755 /usr/local/sbin/t038-helper &&
+	printf '[Service]\nUser=mysql\nAmbientCapabilities=CAP_SYS_ADMIN CAP_SETUID\nExecStart=/usr/sbin/mariadbd\n' >/etc/systemd/system/t038-caps.service &&
+	printf '[Service]\nUser=mysql\nExecStartPre=/usr/local/sbin/t038-helper\nExecStart=/usr/sbin/mariadbd\n' >/etc/systemd/system/t038-helper.service &&
+	systemctl daemon-reload" >"$scratch/units" 2>&1
+bound=$(mktemp -d -p "$top" .t038.XXXXXX) || exit 1
+for u in caps helper; do printf '[experiment]\nthreads = 1\n\n[context m]\nkind = service\nunit = t038-%s.service\n' $u >"$bound/$u.ini"; done
+"${in_systemd[@]}" "$SLICEBENCH" run "$bound/caps.ini" --dry-run >"$scratch/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "caps.ini:6: AmbientCapabilities: refused in \[context m\], from t038-caps.service: CAP_SETUID CAP_SYS_ADMIN would be the server account's" "$scratch/out"
+ok $? "a mirrored unit's AmbientCapabilities=CAP_SYS_ADMIN CAP_SETUID: exit 2, the unit named (exit $rc): $(head -c 200 "$scratch/out")" "$scratch/out"
+"${in_systemd[@]}" "$SLICEBENCH" run "$bound/helper.ini" --dry-run >"$scratch/out" 2>&1; rc=$?
+rm -rf "$bound"
+[ $rc = 0 ] && grep -q "t038-helper:2: true x\{1500\}; sysctl -w vm.swappiness=1, /usr/local/sbin/t038-helper:3: echo never" "$scratch/out"
+ok $? "a helper's line of 1500 bytes is listed whole, the next with its own number (exit $rc)" "$scratch/out"
 [ -z "$(servers)" ]
 ok $? "no server is left"
 exit $failed

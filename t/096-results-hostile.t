@@ -15,7 +15,7 @@
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
 needs BINARY ROOT
-echo "1..37"
+echo "1..39"
 server_scratch
 trap 'rm -rf "$scratch"' EXIT
 fx=$top/t/fixtures/results
@@ -182,6 +182,27 @@ ok $? "the host's own library ($host_lib) is taken (--what-if)" "$scratch/out"
 "$SLICEBENCH" explain "$scratch/preload" --from service --to weighted --what-if --trust-results-code >"$scratch/out" 2>&1; rc=$?
 [ $rc = 0 ] && grep -q "taken, as --trust-results-code says" "$scratch/out" && [ ! -e "$scratch/loaded" ]
 ok $? "--trust-results-code takes the planted one, saying so (--what-if, exit $rc)" "$scratch/out"
+
+# CSV a spreadsheet would run (issue 42's M7): host facts of a directory
+# from elsewhere that begin with = + - @ are text in compare's CSV.
+for h in a b; do cp -r "$top/t/fixtures/output/quickstart" "$scratch/csv-$h"; done
+python3 - "$scratch/csv-b/host.json" <<'PY'
+import json, sys
+h = json.load(open(sys.argv[1]))
+h["hostname"] = '=HYPERLINK("http://attacker/","click")'
+h["kernel"] = "+cmd|' /C calc'!A0" if isinstance(h.get("kernel"), str) else {"release": "@SUM(1+1)*cmd|' /C calc'!A0"}
+json.dump(h, open(sys.argv[1], "w"))
+PY
+"$SLICEBENCH" compare "$scratch/csv-a" "$scratch/csv-b" --format csv >"$scratch/csv.out" 2>"$scratch/csv.err"; rc=$?
+[ $rc = 0 ] && grep -q "HYPERLINK" "$scratch/csv.out"
+ok $? "compare --format csv of a host named =HYPERLINK(...) (exit $rc)" "$scratch/csv.err"
+python3 - "$scratch/csv.out" >"$scratch/csv.check" 2>&1 <<'PY'
+import csv, sys
+bad = [c for row in csv.reader(open(sys.argv[1])) for c in row if c[:1] in ("=", "+", "@", "\t", "\r") or (c[:1] == "-" and not c.lstrip("-").replace(".", "", 1).isdigit())]
+assert not bad, bad
+print("no cell a spreadsheet would run")
+PY
+ok $? "no cell begins with = + - @ TAB or CR but a number: $(cat "$scratch/csv.check")" "$scratch/csv.check"
 
 # A state directory that is not root's alone: the run fails at set-up.
 mkdir -m 0777 "$SLICEBENCH_STATE_DIR"

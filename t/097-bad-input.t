@@ -10,14 +10,16 @@
 # counted as no line), --only '', explain of a results directory whose
 # experiment.json holds what no experiment file may, explain's --width out
 # of 1..100 and an unknown --order, calibrate of a context the file lacks,
-# --pairs out of 10..1000, an unknown option and a bad --duration, and a VM
-# topology the host cannot give: each exits 2 naming the file, line and key
-# (or the option), and leaves no results, state or sandbox directory.
+# --pairs out of 10..1000, an unknown option and a bad --duration, a VM
+# topology the host cannot give, (issue 42) explain --threads above the
+# server's connections and a dataset the disk cannot hold, in a dry run
+# too: each exits 2 naming the file, line and key (or the option), and
+# leaves no results, state or sandbox directory.
 # Prerequisites: ROOT, MYSQLD (the engine of the files must be installed).
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
 needs BINARY ROOT MYSQLD
-echo "1..42"
+echo "1..46"
 server_scratch
 trap 'rm -rf "$scratch"' EXIT
 cd "$scratch" || exit 1
@@ -137,4 +139,15 @@ calibrated calibrate-pairs-many "calibrate: --pairs: bad value '1001' (an intege
 	"$top/t/fixtures/run/two-raw.ini" inherit --pairs 1001
 calibrated calibrate-unknown "calibrate: unknown option --bogus" "$top/t/fixtures/run/two-raw.ini" inherit --bogus
 calibrated calibrate-duration "calibrate: --duration: bad value '0x10s'" "$top/t/fixtures/run/two-raw.ini" inherit --duration 0x10s
+optioned explain-threads "explain: --threads 10000 need max-connections above 10000, and [server] max-connections is" \
+	explain "$top/t/fixtures/run/two-raw.ini" a b --threads 10000 --dry-run
+# A dataset of 1e11 rows: refused, dry or not, before anything starts.
+printf '[experiment]\nthreads = 1\ntables = 100\ntable-size = 1000000000\n[context a]\nkind = raw\n' >huge.ini
+optioned huge-dry "run: the dataset of 100000000000 rows takes about 24000.0 GB, and " run ./huge.ini --dry-run
+optioned huge "run: the dataset of 100000000000 rows takes about 24000.0 GB, and " run ./huge.ini --out "$scratch/res-huge"
+printf '[experiment]\nthreads = 1\ntables = 4\ntable-size = 1000000\n[context a]\nkind = raw\n' >big.ini
+"$SLICEBENCH" run ./big.ini --dry-run >big.out 2>&1; rc=$?
+[ $rc = 0 ] && grep -q "^the dataset: 4000000 rows, about 960 MB; preparing them takes up to 2 min" big.out &&
+	grep -q "; about 2 min$" big.out
+ok $? "a dataset that fits: its size and preparing time in the plan's estimate (exit $rc): $(grep dataset big.out)" big.out
 exit $failed

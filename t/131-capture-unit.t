@@ -73,7 +73,7 @@ ok $? "explain names the environment's LD_PRELOAD, the allocator with it, as a f
 
 # The capture replayed: a service (where it ran), jemalloc preloaded again.
 cp "$snap" "$scratch/snap-copy.json"
-printf '[experiment]\nthreads = 1\n\n[context replayed]\nfrom = snap-copy.json\n' >"$scratch/replay.ini"
+printf '[experiment]\nthreads = 1\n\n[server]\nuser = mysql\n\n[context replayed]\nfrom = snap-copy.json\n' >"$scratch/replay.ini"
 sbx "$sb" place --experiment "$scratch/replay.ini" replayed --json >"$scratch/replay.json" 2>"$scratch/replay.err"
 ok $? "place of the replayed capture exits 0" "$scratch/replay.err"
 grep -q "replays snap-copy.json (PID $main, /usr/sbin/mariadbd, service): took LD_PRELOAD=$jemalloc (root's alone: taken)" "$scratch/replay.err" &&

@@ -13,7 +13,7 @@ top=${SLICEBENCH_TOP:-.}
 needs BINARY ROOT MYSQLD
 echo "1..7"
 server_scratch
-trap 'servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
+trap 'servers | xargs -r kill -9; [ -n "${KEEP:-}" ] || rm -rf "$scratch"' EXIT
 sed -e 's/^duration = .*/duration = 3s/' -e 's/^warmup = .*/warmup = 1s/' -e 's/^repeat = .*/repeat = 3/' \
 	-e 's/^buffer-pool = .*/buffer-pool = 64M/' "$top/experiments/read-write.ini" >"$scratch/read-write.ini"
 
@@ -25,7 +25,7 @@ d = json.load(open(sys.argv[1]))
 steps = d["steps"]
 assert d["experiment"]["workload"] == "oltp_read_write", d["experiment"]["workload"]
 assert len(steps) == 12, len(steps)
-assert all(s["tps"] > 0 and not s["failed"] for s in steps), [(s["unit"], s["tps"], s["reason"]) for s in steps]
+assert all(s["tps"] > 0 and not s["failed"] for s in steps), [(s["unit"], s["threads"], s["tps"], s.get("reason")) for s in steps]
 assert all(s["queries"] == 20 * s["transactions"] for s in steps), [(s["queries"], s["transactions"]) for s in steps]
 print("ok")
 PY

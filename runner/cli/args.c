@@ -153,6 +153,16 @@ const struct cli_verb cli_place = {
 	.parse = parse_custom,
 };
 
+/* A service's name as systemd takes one: [A-Za-z0-9:_.@\\-], at most
+ * 255, ending in .service (place --unit '' asked the bus for nothing). */
+static bool service_name_valid(const char *s)
+{
+	static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:_.@\\-";
+	size_t n = strlen(s);
+
+	return n > 8 && n < 256 && streq(s + n - 8, ".service") && strspn(s, chars) == n;
+}
+
 /* What the settings make of the options after the checks across keys,
  * the file's (experiment_check_options()): the workload, the client and
  * the context; the managed server's engine, given or the workload's. */
@@ -227,6 +237,8 @@ int sweep_parse_argv(const struct cli_verb *v, int argc, char **argv, struct swe
 	if (v == &cli_place && (a->pid || a->unit)) {
 		if (a->pid && a->unit)
 			return cli_usage_error(v, "give --pid or --unit, not both");
+		if (a->unit && !service_name_valid(a->unit))
+			return cli_bad_value(v, &opt_unit, a->unit, "a service's name, such as mariadb.service");
 		if (first < argc || a->in_context || a->experiment || a->spec.n_props || a->keep)
 			return cli_usage_error(v, "--%s captures a running server: it takes no contexts, --context, "
 					       "--experiment, -p or --keep", a->pid ? "pid" : "unit");

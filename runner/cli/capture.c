@@ -12,6 +12,7 @@
 #include "slices/attr/mirror.h"
 #include "slices/attr/snapshot.h"
 #include "slices/sys/bus.h"
+#include "common/text.h"
 #include "common/util.h"
 #include "cli/verbs.h"
 
@@ -116,6 +117,6 @@ int place_capture(const struct sweep_args *a)
 		return 0;
 	}
 	for (size_t i = 0; i < p.n; i++)
-		printf("%s: %s\n", p.attrs[i].key, p.attrs[i].value);
+		text_print_pair(stdout, p.attrs[i].key, p.attrs[i].value);
 	return 0;
 }

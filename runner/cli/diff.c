@@ -5,17 +5,21 @@
 #include "store/results.h"
 #include "slices/attr/capture.h"
 #include "slices/attr/snapshot.h"
+#include "common/input.h"
+#include "common/text.h"
 #include "common/util.h"
 #include "cli/verbs.h"
 
+/* A placement file, read as every input is (common/input.c): a regular
+ * file, no link, no FIFO, bounded, duplicate keys refused. */
 static int load_placement(const char *path, struct placement *ret)
 {
-	json_error_t err;
-	json_t *j = json_load_file(path, 0, &err);
+	_cleanup_free_ char *why = NULL;
+	json_t *j = input_load_json(path, INPUT_JSON_MAX, &why);
 	int r;
 
 	if (!j)
-		return log_error("diff: %s:%d: %s", path, err.line, err.text), -EINVAL;
+		return log_error("diff: %s", why ? why : strerror(errno)), errno == ENOMEM ? -ENOMEM : -EINVAL;
 	r = placement_from_json(j, ret);
 	json_decref(j);
 	if (r < 0)
@@ -71,16 +75,21 @@ static int print_settings_diff(const struct placement *a, const struct placement
 	placement_setting_names(a, names, &n);
 	placement_setting_names(b, names, &n);
 	for (size_t i = 0; i < n; i++) {
-		_cleanup_free_ char *ta = NULL, *tb = NULL;
+		_cleanup_free_ char *ta_raw = NULL, *tb_raw = NULL, *ta = NULL, *tb = NULL, *name = NULL;
 
 		if (!placement_setting_differs(a, b, names[i]))
 			continue;
-		if (placement_setting_text(a, names[i], &ta) < 0 || placement_setting_text(b, names[i], &tb) < 0)
+		if (placement_setting_text(a, names[i], &ta_raw) < 0 || placement_setting_text(b, names[i], &tb_raw) < 0)
 			return log_error_errno(-ENOMEM, "diff: %m");
 		if (!said)
 			printf("settings that differ or are not in force, as written -> as resolved -> as read back:\n");
 		said = true;
-		printf("  %s\n    %s: %s\n    %s: %s\n", names[i], la, ta, lb, tb);
+		ta = text_escape(ta_raw);
+		tb = text_escape(tb_raw);
+		name = text_escape(names[i]);
+		if (!ta || !tb || !name)
+			return log_error_errno(-ENOMEM, "diff: %m");
+		printf("  %s\n    %s: %s\n    %s: %s\n", name, la, ta, lb, tb);
 	}
 	return said;
 }
@@ -95,19 +104,26 @@ static int print_diff(const struct placement *a, const struct placement *b, cons
 		return log_error_errno(-ENOMEM, "diff: %m");
 	/* A capture says where it came from once, not as attributes. */
 	for (int side = 0; side < 2; side++)
-		if (placement_get(side ? b : a, CAPTURE_PREFIX "pid"))
+		if (placement_get(side ? b : a, CAPTURE_PREFIX "pid")) {
+			_cleanup_free_ char *exe = text_escape(strempty(placement_get(side ? b : a, CAPTURE_PREFIX "exe")));
+
 			printf("%s: a capture of PID %s (%s), which ran as %s\n", side ? lb : la,
-			       placement_get(side ? b : a, CAPTURE_PREFIX "pid"),
-			       strempty(placement_get(side ? b : a, CAPTURE_PREFIX "exe")),
+			       placement_get(side ? b : a, CAPTURE_PREFIX "pid"), strempty(exe),
 			       strempty(placement_get(side ? b : a, CAPTURE_PREFIX "kind")));
+		}
 	for (size_t i = 0; i < n; i++)
 		if (!placement_key_is_setting(keys[i]) && !capture_key_is_own(keys[i]))
 			keys[shown++] = keys[i];
-	if (shown) {
+	if (shown)
 		printf("%-28s %-36s %s\n", "attribute", la, lb);
-		for (size_t i = 0; i < shown; i++)
-			printf("%-28s %-36s %s\n", keys[i], placement_get(a, keys[i]) ?: "(none)",
-			       placement_get(b, keys[i]) ?: "(none)");
+	for (size_t i = 0; i < shown; i++) {
+		/* A captured process's names and values, escaped for the terminal. */
+		_cleanup_free_ char *key = text_escape(keys[i]), *va = text_escape(placement_get(a, keys[i]) ?: "(none)"),
+				    *vb = text_escape(placement_get(b, keys[i]) ?: "(none)");
+
+		if (!key || !va || !vb)
+			return log_error_errno(-ENOMEM, "diff: %m");
+		printf("%-28s %-36s %s\n", key, va, vb);
 	}
 	r = print_settings_diff(a, b, la, lb);
 	if (r == 0 && !shown)

@@ -9,6 +9,7 @@
 #include "common/interrupt.h"
 #include "managed/managed.h"
 #include "slices/attr/snapshot.h"
+#include "common/text.h"
 #include "common/util.h"
 #include "cli/verbs.h"
 
@@ -26,7 +27,8 @@ static int print_settings(const struct placement *p)
 
 		if (placement_setting_text(p, names[i], &text) < 0)
 			return log_error_errno(-ENOMEM, "place: %m");
-		printf("  %s: %s\n", names[i], text);
+		fputs("  ", stdout);
+		text_print_pair(stdout, names[i], text);
 	}
 	return 0;
 }
@@ -117,7 +119,7 @@ static int print_placement(struct sweep_args *a, struct context *c)
 		       placement_get(&p, "proxy.pid"), (int)getpid());
 	for (size_t i = 0; i < p.n; i++)
 		if (!placement_key_is_setting(p.attrs[i].key))
-			printf("%s: %s\n", p.attrs[i].key, p.attrs[i].value);
+			text_print_pair(stdout, p.attrs[i].key, p.attrs[i].value);
 	return print_settings(&p);
 }
 

@@ -273,6 +273,10 @@ static void plan_print(const struct run_plan *p)
 	       "about %.0f min\n",
 	       e->repeat_auto ? "at most " : "", p->n_units, e->n_threads, p->n_steps, (double)e->duration_ns / 1e9,
 	       (double)e->warmup_ns / 1e9, p->estimate_s / 60 + 0.5);
+	printf("the dataset: %" PRIu64 " rows, about %.*f %s; preparing them takes up to %.0f min of that where they are "
+	       "not made yet\n", p->dataset_rows, p->dataset_bytes >= 1000000000 ? 1 : 0,
+	       (double)p->dataset_bytes / (p->dataset_bytes >= 1000000000 ? 1e9 : 1e6),
+	       p->dataset_bytes >= 1000000000 ? "GB" : "MB", p->prepare_s / 60 + 0.5);
 	if (e->repeat_auto)
 		printf("repeat = auto: %d to %u repeats, until every ratio is within +-%g%% (a pilot of %d rounds, then "
 		       "as many as its spread asks for)\n", RUN_AUTO_PILOT, e->repeat_max, 100 * e->until, RUN_AUTO_PILOT);
@@ -577,6 +581,8 @@ int verb_run(int argc, char **argv)
 		r = make_plan(&a, &e, &ad, &plan);
 	if (r >= 0 && !a.dry_run) /* a dry run writes no results directory */
 		r = run_check_reaches_host("run", a.resume ? a.resume : a.out ? a.out : "results/");
+	if (r >= 0)
+		r = run_check_space("run", &plan);
 	if (r >= 0 && a.budget_ns)
 		r = budget_plan(&plan, a.budget_ns, false);
 	if (r < 0)

@@ -24,7 +24,7 @@ static bool verb_takes_out(const char *name)
 {
 	for (size_t i = 0; verbs[i].name; i++)
 		for (size_t k = 0; streq(verbs[i].name, name) && verbs[i].cli->options && verbs[i].cli->options[k]; k++)
-			if (streq(verbs[i].cli->options[k]->name, out_options[0]))
+			if (streq_ptr(cli_option_name(verbs[i].cli->options[k]), out_options[0]))
 				return true;
 	return false;
 }

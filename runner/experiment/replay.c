@@ -142,10 +142,16 @@ static int replay_unit_settings(struct replay *rp, const struct placement *snap,
 		const char *key = snap->attrs[k].key;
 		const char *why;
 
-		if (strncmp(key, CAPTURE_PREFIX "setting.", prefix) != 0 || c->n_props == CONTEXT_PROPS_MAX)
+		if (strncmp(key, CAPTURE_PREFIX "setting.", prefix) != 0)
 			continue;
-		if (prop_lookup(key + prefix) && row_is_account(prop_lookup(key + prefix)))
+		if (c->n_props == CONTEXT_PROPS_MAX) {
+			r = add_to(&rp->left, key + prefix, "= (too many settings)");
 			continue;
+		}
+		if (prop_lookup(key + prefix) && row_is_account(prop_lookup(key + prefix))) {
+			r = add_to(&rp->left, key + prefix, "= (the server's account is [server] user's)");
+			continue;
+		}
 		if (prop_parse(key + prefix, snap->attrs[k].value, &c->props[c->n_props]) < 0 ||
 		    context_check_prop(&c->props[c->n_props], c->kind, rp->p->mode, &why) < 0) {
 			prop_value_done(&c->props[c->n_props]);
@@ -350,6 +356,39 @@ static int replay_kind(struct replay *rp, const struct placement *snap, struct c
 	return 0;
 }
 
+/* What the snapshot shows that no row of the table sets, where this
+ * process (a fresh start's) has it otherwise: said, never "nothing".
+ * systemd's per-start variables (INVOCATION_ID) are said once. */
+static int replay_untaken(struct replay *rp, const struct placement *snap)
+{
+	unsigned n = 0, per_start = 0;
+	int r = 0;
+
+	for (size_t k = 0; r >= 0 && k < snap->n; k++) {
+		const char *key = snap->attrs[k].key;
+
+		if (strncmp(key, "env.", 4) == 0 && placement_key_is_identity(key)) {
+			per_start++;
+			continue;
+		}
+		if (placement_key_is_identity(key) || placement_key_is_counter(key) || placement_key_is_setting(key) ||
+		    strncmp(key, "env.", 4) == 0 || strncmp(key, "server.", 7) == 0 || strncmp(key, "client.", 7) == 0 ||
+		    prop_taking_key(key) || streq_ptr(placement_get(&rp->own, key), snap->attrs[k].value))
+			continue;
+		if (n++ < 8)
+			r = add_to(&rp->left, key, " (no setting of the table sets it)");
+	}
+	if (r >= 0 && n > 8) {
+		char more[64];
+
+		snprintf(more, sizeof(more), "%u more that no setting sets", n - 8);
+		r = add_to(&rp->left, more, NULL);
+	}
+	if (r >= 0 && per_start)
+		r = add_to(&rp->left, "systemd's variables of one start (INVOCATION_ID, ...)", NULL);
+	return r;
+}
+
 /* A key of the snapshot the gate refused: the first is the message. */
 static void refused_key(const char *key, const char *why, bool refused _unused_, void *userdata)
 {
@@ -405,6 +444,8 @@ static int replay_into(struct parser *p, size_t i)
 		r = replay_server_variables(&rp, &snap, c);
 	if (r >= 0)
 		r = replay_user(&rp, &snap);
+	if (r >= 0)
+		r = replay_untaken(&rp, &snap);
 	for (size_t j = n_before; j < c->n_props; j++)
 		p->prop_source[i][j] = p->from[i];
 	if (r >= 0 && !(p->e->replays[i] = calloc(1, sizeof(struct placement))))

@@ -433,6 +433,11 @@ static int load(struct explainer *x, bool placed)
 		r = experiment_load(path, cgroup_mode_detect(), &x->e, &msg);
 	if (r < 0)
 		return log_error("explain: %s", msg ? msg : strerror(-r)), -EINVAL;
+	/* As a file's threads are checked: slicebench needs one connection
+	 * beside the clients, and a dry run plans nothing that cannot run. */
+	if (x->args.threads >= (long)x->e.max_connections)
+		return log_error("explain: --threads %ld need max-connections above %ld, and [server] max-connections is %u",
+				 x->args.threads, x->args.threads, x->e.max_connections), -EINVAL;
 	if (context_index(&x->e, x->args.a, &x->ia) < 0 || context_index(&x->e, x->args.b, &x->ib) < 0)
 		return -EINVAL;
 	return placed ? read_placements(x, true) : 0;

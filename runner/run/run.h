@@ -42,12 +42,23 @@ struct run_plan {
 	const struct experiment *e;
 	bool selected[EXP_CONTEXTS_MAX];
 	size_t n_units, n_steps;
+	/* The dataset: its rows, about what they take on disk, and at most how
+	 * long preparing them takes where they are not made yet (in
+	 * estimate_s). */
+	uint64_t dataset_rows, dataset_bytes;
+	double prepare_s;
 	double estimate_s;
 };
 
 /* only: NULL for every context, or a comma-separated list of context names
  * (-EINVAL, logged, for a name e does not have). */
 int run_plan_make(const struct experiment *e, const char *only, struct run_plan *ret);
+
+/* Whether the state directory's filesystem holds the plan's dataset: its
+ * free space and what the state directory holds already (a dataset made
+ * before) against the dataset's bytes.  -ENOSPC, logged as verb's, before
+ * anything starts (a plan of 1e11 rows said "about 1 min"). */
+int run_check_space(const char *verb, const struct run_plan *p);
 
 /* repeat = auto: the pilot's rounds, from whose spread the number of
  * rounds is computed (with two a side an interval rests on about one

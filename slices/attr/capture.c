@@ -13,15 +13,28 @@
 /* Command-line words longer than this are cut (a server's are short). */
 #define CMDLINE_MAX 4096
 
+/* Options whose value is SQL that may hold a password (SET PASSWORD,
+ * IDENTIFIED BY): withheld whole. */
+static bool sql_option(const char *option)
+{
+	static const char *const names[] = { "init-command", "init_command", "init-connect", "init_connect", NULL };
+
+	for (size_t i = 0; names[i]; i++)
+		if (streq(option, names[i]))
+			return true;
+	return false;
+}
+
 /* One word of a command line as it may be shown: an option's value whose
  * option names a secret (--password=x, as an environment variable would)
- * withheld, the word after a bare --password, and URL credentials. */
+ * or is SQL (--init-command) withheld, the word after a bare --password,
+ * and the secrets of connection strings and URLs (secret_mask_text()). */
 static char *mask_word(const char *word, bool *after_secret)
 {
 	const char *name = word + strspn(word, "-");
 	size_t n = strcspn(name, "=");
 	_cleanup_free_ char *option = strndup(name, n);
-	bool secret = option && secret_name(option);
+	bool secret = option && (secret_name(option) || (name != word && sql_option(option)));
 
 	if (!option)
 		return NULL;
@@ -141,6 +154,13 @@ int capture_describe(pid_t pid, struct placement *p)
 		return -errno;
 	exe[n] = 0;
 	r = placement_setf(p, CAPTURE_PREFIX "pid", "%d", (int)pid);
+	/* A binary upgraded (or removed) since the server started: the kernel
+	 * says "PATH (deleted)"; the path is still the server's. */
+	if (r >= 0 && n > 10 && streq(exe + n - 10, " (deleted)")) {
+		exe[n - 10] = 0;
+		r = placement_set(p, CAPTURE_PREFIX "exe_replaced",
+				  "yes: the file it ran from was replaced or removed since it started (an upgrade)");
+	}
 	if (r >= 0)
 		r = placement_set(p, CAPTURE_PREFIX "exe", exe);
 	if (r >= 0 && read_cmdline(pid, &cmdline) >= 0)

@@ -173,13 +173,16 @@ static const char *const host_wide[] = { "transparent_hugepage", "/proc/sys/", "
 static int helper_host_writes(const char *path, char ***l, size_t *n)
 {
 	_cleanup_fclose_ FILE *f = NULL;
-	char line[1024];
+	_cleanup_free_ char *line = NULL;
+	size_t cap = 0;
 	struct stat st;
 	int r = 0;
 
 	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (1 << 20) || !(f = fopen(path, "re")))
 		return 0; /* not a script we can read: nothing to list */
-	for (unsigned no = 1; r >= 0 && fgets(line, sizeof(line), f); no++) {
+	/* Whole lines, however long (one of 1023 bytes was cut, its rest
+	 * taken for the next line). */
+	for (unsigned no = 1; r >= 0 && getline(&line, &cap, f) >= 0; no++) {
 		_cleanup_free_ char *entry = NULL;
 		const char *text = line + strspn(line, " \t");
 		bool hit = false;

@@ -6,22 +6,70 @@
 #include <stdio.h>
 
 #include "slices/attr/placement.h"
+#include "common/text.h"
 #include "common/util.h"
+
+static size_t key_hash(const char *key)
+{
+	size_t h = 14695981039346656037ULL;
+
+	for (const unsigned char *c = (const unsigned char *)key; *c; c++)
+		h = (h ^ *c) * 1099511628211ULL;
+	return h;
+}
+
+/* The slot of key: where its index is, or the free slot it would take. */
+static size_t *slot_of(const struct placement *p, const char *key)
+{
+	size_t mask = p->n_slots - 1;
+
+	for (size_t i = key_hash(key) & mask;; i = (i + 1) & mask)
+		if (!p->slots[i] || streq(p->attrs[p->slots[i] - 1].key, key))
+			return &p->slots[i];
+}
+
+/* The index again, twice the slots of the keys (at least 128). */
+static int rehash(struct placement *p)
+{
+	size_t n = 128;
+
+	while (n < 2 * (p->n + 1))
+		n *= 2;
+	free(p->slots);
+	p->slots = calloc(n, sizeof(*p->slots));
+	if (!p->slots) {
+		p->n_slots = 0;
+		return -ENOMEM;
+	}
+	p->n_slots = n;
+	for (size_t i = 0; i < p->n; i++)
+		*slot_of(p, p->attrs[i].key) = i + 1;
+	return 0;
+}
+
+/* s as valid UTF-8: itself, or as text_escape() writes it. */
+static char *utf8_copy(const char *s)
+{
+	size_t len = strlen(s);
+
+	return utf8_valid_prefix(s, len) == len ? strdup(s) : text_escape(s);
+}
 
 int placement_set(struct placement *p, const char *key, const char *value)
 {
+	_cleanup_free_ char *k = utf8_copy(key), *v = utf8_copy(value);
 	struct placement_attr *a;
+	size_t *slot;
 
-	for (size_t i = 0; i < p->n; i++)
-		if (streq(p->attrs[i].key, key)) {
-			char *v = strdup(value);
-
-			if (!v)
-				return -ENOMEM;
-			free(p->attrs[i].value);
-			p->attrs[i].value = v;
-			return 0;
-		}
+	if (!k || !v || (4 * (p->n + 1) > 3 * p->n_slots && rehash(p) < 0))
+		return -ENOMEM;
+	slot = slot_of(p, k);
+	if (*slot) {
+		free(p->attrs[*slot - 1].value);
+		p->attrs[*slot - 1].value = v;
+		v = NULL;
+		return 0;
+	}
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 64;
 
@@ -31,15 +79,9 @@ int placement_set(struct placement *p, const char *key, const char *value)
 		p->attrs = a;
 		p->cap = cap;
 	}
-	a = &p->attrs[p->n];
-	a->key = strdup(key);
-	a->value = strdup(value);
-	if (!a->key || !a->value) {
-		free(a->key);
-		free(a->value);
-		return -ENOMEM;
-	}
-	p->n++;
+	p->attrs[p->n] = (struct placement_attr){ .key = k, .value = v };
+	k = v = NULL;
+	*slot = ++p->n;
 	return 0;
 }
 
@@ -57,10 +99,9 @@ int placement_setf(struct placement *p, const char *key, const char *fmt, ...)
 
 const char *placement_get(const struct placement *p, const char *key)
 {
-	for (size_t i = 0; i < p->n; i++)
-		if (streq(p->attrs[i].key, key))
-			return p->attrs[i].value;
-	return NULL;
+	size_t *slot = p->n_slots ? slot_of(p, key) : NULL;
+
+	return slot && *slot ? p->attrs[*slot - 1].value : NULL;
 }
 
 void placement_done(struct placement *p)
@@ -72,6 +113,7 @@ void placement_done(struct placement *p)
 		free(p->attrs[i].value);
 	}
 	free(p->attrs);
+	free(p->slots);
 	*p = (struct placement){};
 }
 

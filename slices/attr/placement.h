@@ -18,10 +18,17 @@ struct placement_attr {
 struct placement {
 	struct placement_attr *attrs;
 	size_t n, cap;
+	/* Each key's index in attrs + 1 (0: a free slot), by the key's hash,
+	 * of n_slots a power of two: a capture of 100k variables found each
+	 * key by a walk of all the others (37 s). */
+	size_t *slots, n_slots;
 };
 
 void placement_done(struct placement *p);
 const char *placement_get(const struct placement *p, const char *key);
+/* Sets key to value (added at the end, or replaced in place).  Both are
+ * kept as valid UTF-8, as JSON needs them: a byte that is not (an
+ * environment value's 0xFF) is kept as text_escape() writes it. */
 int placement_set(struct placement *p, const char *key, const char *value);
 int placement_setf(struct placement *p, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A cgroupfs or /proc file's content as key's value, its newlines made

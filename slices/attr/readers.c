@@ -517,7 +517,7 @@ int read_environment_attr(struct attr_reader *r, const struct prop_def *d _unuse
 {
 	_cleanup_free_ char *env = NULL;
 	char path[64];
-	size_t len = 0, cap = 0;
+	size_t len = 0;
 	_cleanup_fclose_ FILE *f = NULL;
 	int ret = 0;
 
@@ -525,7 +525,19 @@ int read_environment_attr(struct attr_reader *r, const struct prop_def *d _unuse
 	f = fopen(path, "re");
 	if (!f)
 		return 0;
-	len = getdelim(&env, &cap, EOF, f) > 0 ? (size_t)ftell(f) : 0;
+	/* All of it, whatever bytes it holds (a delimiter of EOF is 0xFF: an
+	 * environment value with that byte cut the rest away). */
+	for (size_t cap = 0, got = 1; got;) {
+		char *more = len + 4096 + 1 > cap ? realloc(env, cap = 2 * cap + 4096 + 1) : env;
+
+		if (!more)
+			return -ENOMEM;
+		env = more;
+		got = fread(env + len, 1, cap - len - 1, f);
+		len += got;
+	}
+	if (len && env[len - 1] != 0)
+		env[len++] = 0; /* every entry ends in NUL, the last one too */
 	/* The next entry's offset is taken before the '=' is cut: a value that
 	 * holds '=' (GLIBC_TUNABLES=glibc.malloc.tcache_count=0) must not be
 	 * read as an entry of its own. */

@@ -398,58 +398,55 @@ static int template_load(struct datadir_template *t, const char *key, char **ret
 	return template_verify(t, fd, ret_why);
 }
 
+/* The template of that name in s's state directory (not read): its
+ * STATE/templates made if missing, or -EPERM if not slicebench's. */
+static int template_of(const struct server *s, const char *name, struct datadir_template **ret)
+{
+	_cleanup_free_ char *state = state_dir_of(s), *tdir = NULL;
+	int r;
+
+	if (!state)
+		return -ENOMEM;
+	r = templates_dir(state, true, &tdir);
+	return r < 0 ? r : template_new(tdir, name, ret);
+}
+
 int datadir_template_find(const struct server *s, const char *key, const char *name, struct datadir_template **ret,
 			  char **ret_why)
 {
-	_cleanup_free_ char *state = state_dir_of(s), *tdir = NULL, *why = NULL;
-	struct datadir_template *t = NULL;
+	_cleanup_(datadir_template_freep) struct datadir_template *t = NULL;
+	_cleanup_free_ char *why = NULL;
 	struct stat st;
 	int r;
 
 	*ret_why = NULL;
-	if (!state)
-		return -ENOMEM;
-	r = templates_dir(state, true, &tdir);
+	r = template_of(s, name, &t);
 	if (r < 0)
 		return r;
-	r = template_new(tdir, name, &t);
-	if (r < 0)
-		return r;
-	if (lstat(t->dir, &st) < 0) {
-		r = errno == ENOENT ? 0 : -errno;
-		datadir_template_free(t);
-		return r;
-	}
+	if (lstat(t->dir, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
 	r = S_ISDIR(st.st_mode) ? template_load(t, key, &why) : -EBADMSG;
 	if (r == -EBADMSG) {
 		/* Ours (nothing else writes in STATE/templates): built anew. */
 		*ret_why = why ? why : strdup("it is not a directory");
 		why = NULL;
 		r = S_ISDIR(st.st_mode) ? remove_tree(t->dir) : unlink(t->dir) < 0 ? -errno : 0;
-		datadir_template_free(t);
 		return r < 0 ? r : 0;
 	}
-	if (r < 0) {
-		datadir_template_free(t);
+	if (r < 0)
 		return r;
-	}
 	*ret = t;
+	t = NULL;
 	return 1;
 }
 
 int datadir_template_save(const struct server *s, const char *key, const char *name, struct datadir_template **ret)
 {
-	_cleanup_free_ char *state = state_dir_of(s), *tdir = NULL, *tmp = NULL, *data = NULL, *manifest = NULL,
-			     *marker = NULL;
+	_cleanup_free_ char *tmp = NULL, *data = NULL, *manifest = NULL, *marker = NULL;
 	_cleanup_(datadir_template_freep) struct datadir_template *t = NULL;
 	int fd, r;
 
-	if (!state)
-		return -ENOMEM;
-	r = templates_dir(state, true, &tdir);
-	if (r < 0)
-		return r;
-	r = template_new(tdir, name, &t);
+	r = template_of(s, name, &t);
 	if (r < 0)
 		return r;
 	if (!(t->key = strdup(key)) || xasprintf(&tmp, "%s.new", t->dir) < 0 || xasprintf(&data, "%s/data", tmp) < 0 ||
