@@ -7,7 +7,6 @@
 #include <stdio.h>
 
 #include "explain/profile.h"
-#include "explain/record.h"
 #include "report/judge/profiles.h"
 #include "common/util.h"
 
@@ -53,7 +52,7 @@ static void write_paragraph(FILE *f, const struct profile_diff *d, const char *a
 }
 
 /* Whether a step is A's (its context "a", or "closure" where the closure is A) or B's ("b"). */
-static bool is_side(const json_t *step, const struct explain_record *r, bool a)
+static bool is_side(const json_t *step, const struct explain_sides *r, bool a)
 {
 	const char *name = json_string_value(json_object_get(step, "context"));
 
@@ -62,7 +61,7 @@ static bool is_side(const json_t *step, const struct explain_record *r, bool a)
 	return a ? streq(name, "a") || (r->closure_is_a && streq(name, "closure")) : streq(name, "b");
 }
 
-int explain_profile_paragraph(const json_t *steps, const struct explain_record *r, char *buf, size_t len)
+int explain_profile_paragraph(const json_t *steps, const struct explain_sides *r, char *buf, size_t len)
 {
 	struct profile_shares *sa[EXPLAIN_PROFILE_STARTS_MAX], *sb[EXPLAIN_PROFILE_STARTS_MAX];
 	size_t na = 0, nb = 0, i;

@@ -326,7 +326,10 @@ int explain_stage_load(const char *dir, enum explain_stage s, const struct expla
 	if (e >= 0)
 		stage_medians(ret, json_object_get(doc, "steps"), r);
 	if (e >= 0)
-		e = explain_profile_paragraph(json_object_get(doc, "steps"), r, ret->profile, sizeof(ret->profile));
+		e = explain_profile_paragraph(json_object_get(doc, "steps"),
+					      &(struct explain_sides){ .a = r->a, .b = r->b, .closure_is_a = r->closure_is_a,
+								       .level = r->level },
+					      ret->profile, sizeof(ret->profile));
 	json_decref(doc);
 	return e;
 }
