@@ -84,6 +84,30 @@ run_native() {
 	jq -r '.steps[0] | "\(.tps) \(.transactions) \(.errors.ignorable + .errors.reconnect + .errors.fatal)"' "$work/out"
 }
 
+# The client's own start and end, which a step's CPU per transaction would
+# otherwise share out over its transactions (libraries loaded, the dataset
+# checked, connecting and preparing, the report): $1 driver on socket $2 as
+# $3, the median CPU seconds of three runs of one event at 1 thread, into
+# $startup_cpu.  cpu_per_tx subtracts it.
+# shellcheck disable=SC2154
+startup_of() {
+	: >"$work/startup"
+	for _ in 1 2 3; do
+		if [ "$1" = sysbench ]; then
+			timed "$work/time" sysbench "$workload" --mysql-socket="$2" --mysql-user="$3" --mysql-db=sbtest \
+				--tables="$tables" --table-size="$table_size" --threads=1 --events=1 --time=0 run >/dev/null
+		else
+			timed "$work/time" "$sb" sweep --socket "$2" --user "$3" --tables "$tables" --table-size "$table_size" \
+				--no-prewarm --workload "$workload" --threads 1 --events 1 --json >/dev/null
+		fi
+		cpu_s "$work/time" >>"$work/startup"
+	done
+	startup_cpu=$(median <"$work/startup")
+}
+# us of CPU per transaction of the last step ($work/time, $txns), less a
+# start-up of $1 seconds.
+cpu_per_tx() { us_per "$(awk -v c="$(cpu_s "$work/time")" -v s="$1" 'BEGIN { print (c > s) ? c - s : 0 }')" "$txns"; }
+
 # One step of a driver (sysbench or native) on socket as user at a thread
 # count for $time_s seconds: $tps, $txns and $step_errors, summed into
 # $errors; the client's times in $work/time.  A step without transactions

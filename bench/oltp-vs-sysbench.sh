@@ -3,10 +3,11 @@
 # same data in the same run, alternating the two so that drift hits both.
 # Prints ratios: prepare time (rounds of each from no tables, taking turns
 # going first), TPS per thread count, client CPU per transaction (user+sys
-# of the whole client process, per transaction), the instructions per
+# of the client process less its start and end, the CPU of a one-event
+# run, per transaction), the instructions per
 # transaction at 1 thread (callgrind: the difference between a run of 1500
-# and one of 500 events, so that start-up cancels; the machine's load does
-# not change it), what each telemetry figure costs the native client (the
+# and one of 500 events, so that start-up cancels, the median of three; the
+# machine's load does not change it), what each telemetry figure costs the native client (the
 # same measures with it turned off: sweep --without), and a 512-thread step
 # (TPS, errors, peak RSS).
 #
@@ -65,7 +66,11 @@ printf 'sysbench %.2fs (%s)  slicebench %.2fs (%s)  speed-up %sx\n' "$sysbench_p
 	"$native_prepare" "$(sort -g "$work/n.prep" | tr '\n' ' ')" "$(ratio "$sysbench_prepare" "$native_prepare")"
 "$sb" sweep --socket "$sock" --tables $tables --table-size $table_size --threads 1 --duration 1s >/dev/null
 
+startup_of sysbench "$sock" root; s_startup=$startup_cpu
+startup_of native "$sock" root; n_startup=$startup_cpu
 echo
+echo "# the client's start and end (one event at 1 thread, median of 3): sysbench $(us_per "$s_startup" 1000) ms," \
+	"slicebench $(us_per "$n_startup" 1000) ms of CPU, taken off each step's CPU below"
 echo "# $workload, ${time_s}s steps, $rounds alternating rounds, medians"
 printf '%8s %12s %12s %7s %14s %14s %7s\n' threads sysbench_tps native_tps ratio sysbench_us/tx native_us/tx ratio
 for t in $threads; do
@@ -73,10 +78,10 @@ for t in $threads; do
 	for _ in $(seq "$rounds"); do
 		step sysbench "$sock" root "$t"
 		echo "$tps" >>"$work/s.tps"
-		us_per "$(cpu_s "$work/time")" "$txns" >>"$work/s.cpu"
+		cpu_per_tx "$s_startup" >>"$work/s.cpu"
 		step native "$sock" root "$t"
 		echo "$tps" >>"$work/n.tps"
-		us_per "$(cpu_s "$work/time")" "$txns" >>"$work/n.cpu"
+		cpu_per_tx "$n_startup" >>"$work/n.cpu"
 	done
 	s_tps=$(median <"$work/s.tps") n_tps=$(median <"$work/n.tps")
 	s_cpu=$(median <"$work/s.cpu") n_cpu=$(median <"$work/n.cpu")
@@ -85,24 +90,29 @@ for t in $threads; do
 done
 
 # Instructions per transaction at 1 thread: $1 driver, the rest sweep's
-# extra options -> a count (the difference of 1500 and 500 events).
+# extra options -> a count: the difference of a 1500- and a 500-event run,
+# the median of three such (a run's start-up work varies a little).
 instructions() {
-	local d=$1 n out=() i
+	local d=$1 n out=() k
 	shift
-	for n in 500 1500; do
-		if [ "$d" = sysbench ]; then
-			valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" sysbench "$workload" --mysql-socket="$sock" \
-				--mysql-user=root --mysql-db=sbtest --tables="$tables" --table-size="$table_size" --threads=1 \
-				--events=$n --time=0 run >/dev/null 2>"$work/cg.err"
-		else
-			valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$sb" sweep --socket "$sock" --tables "$tables" \
-				--table-size "$table_size" --no-prewarm --workload "$workload" --threads 1 --events $n "$@" \
-				>/dev/null 2>"$work/cg.err"
-		fi
-		out+=("$(awk '/^(summary|totals):/ { print $2; exit }' "$work/cg.out")")
+	: >"$work/ir"
+	for k in 1 2 3; do
+		out=()
+		for n in 500 1500; do
+			if [ "$d" = sysbench ]; then
+				valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" sysbench "$workload" --mysql-socket="$sock" \
+					--mysql-user=root --mysql-db=sbtest --tables="$tables" --table-size="$table_size" --threads=1 \
+					--events=$n --time=0 run >/dev/null 2>"$work/cg.err"
+			else
+				valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$sb" sweep --socket "$sock" --tables "$tables" \
+					--table-size "$table_size" --no-prewarm --workload "$workload" --threads 1 --events $n "$@" \
+					>/dev/null 2>"$work/cg.err"
+			fi
+			out+=("$(awk '/^(summary|totals):/ { print $2; exit }' "$work/cg.out")")
+		done
+		echo $(((out[1] - out[0]) / 1000)) >>"$work/ir"
 	done
-	i=$(((out[1] - out[0]) / 1000))
-	echo "$i"
+	median <"$work/ir"
 }
 if [ -n "$callgrind" ] && command -v valgrind >/dev/null; then
 	echo

@@ -3,7 +3,8 @@
 # oltp_update_index, oltp_insert): the native driver against sysbench 1.0.20
 # on one server and one dataset, alternating the two so that the drift of
 # the data hits both; TPS and client CPU per transaction (user+sys of the
-# client process), medians and ratios.  Then the drift of TPS across ten
+# client process less its start and end, a one-event run's), medians and
+# ratios.  Then the drift of TPS across ten
 # starts of the server, each followed by one native step of a workload
 # that writes: every start on the datadir the last one left (as every start
 # was before the template), against every start on a pristine copy of the
@@ -42,14 +43,16 @@ echo "# $tables x $table_size rows, ${time_s}s steps, $rounds alternating rounds
 printf '%-18s %8s %12s %12s %7s %14s %14s %7s %8s\n' workload threads sysbench_tps native_tps ratio sysbench_us/tx \
 	native_us/tx ratio errors
 for workload in $workloads; do
+	startup_of sysbench "$sock" root; s_startup=$startup_cpu
+	startup_of native "$sock" root; n_startup=$startup_cpu
 	for t in $threads; do
 		: >"$work/s.tps"; : >"$work/n.tps"; : >"$work/s.cpu"; : >"$work/n.cpu"
 		errors=0
 		for _ in $(seq "$rounds"); do
 			step sysbench "$sock" root "$t"
-			echo "$tps" >>"$work/s.tps"; us_per "$(cpu_s "$work/time")" "$txns" >>"$work/s.cpu"
+			echo "$tps" >>"$work/s.tps"; cpu_per_tx "$s_startup" >>"$work/s.cpu"
 			step native "$sock" root "$t"
-			echo "$tps" >>"$work/n.tps"; us_per "$(cpu_s "$work/time")" "$txns" >>"$work/n.cpu"
+			echo "$tps" >>"$work/n.tps"; cpu_per_tx "$n_startup" >>"$work/n.cpu"
 		done
 		s_tps=$(median <"$work/s.tps") n_tps=$(median <"$work/n.tps")
 		s_cpu=$(median <"$work/s.cpu") n_cpu=$(median <"$work/n.cpu")

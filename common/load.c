@@ -1,5 +1,6 @@
 /* The host's load from /proc: one reader per figure (common/load.h). */
 #include <dirent.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -94,17 +95,61 @@ int host_load1(double *ret)
 	return end == s ? -EBADMSG : 0;
 }
 
-/* The state letter of /proc/PID/task/TID/stat, after the command's ")". */
-static char task_state(const char *pid, const char *tid)
+/* The state letter of a /proc stat file (after the command's ")") and,
+ * if asked, its field 20: the process's threads.  0: not readable.  A
+ * read into the stack: the sampler reads hundreds of these a second. */
+static char stat_state(const char *path, long *ret_threads)
 {
-	_cleanup_free_ char *s = NULL;
-	char path[64 + 2 * 256];
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	char buf[1024];
 	const char *p;
+	ssize_t n;
 
-	snprintf(path, sizeof(path), "/proc/%s/task/%s/stat", pid, tid);
-	if (read_file_str(path, &s) < 0 || !(p = strrchr(s, ')')) || p[1] != ' ')
+	if (fd < 0 || (n = loop_read(fd, buf, sizeof(buf) - 1)) <= 0)
 		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || !p[2])
+		return 0;
+	if (ret_threads) {
+		const char *f = p + 2;
+
+		/* from field 3, the state, to field 20 */
+		for (int field = 3; field < 20 && f; field++)
+			f = strchr(f + 1, ' ');
+		*ret_threads = f ? strtol(f + 1, NULL, 10) : 0;
+	}
 	return p[2];
+}
+
+/* A process of one thread is counted by its own stat (ps -eLo lists the
+ * one thread with the process's state); one of more by each thread's. */
+static void count_process(const char *pid, unsigned *running, unsigned *blocked)
+{
+	char path[64 + 2 * 256], state;
+	struct dirent *t;
+	long threads = 0;
+	DIR *tasks;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	state = stat_state(path, &threads);
+	if (threads == 1) {
+		*running += state == 'R';
+		*blocked += state == 'D';
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%s/task", pid);
+	tasks = opendir(path);
+	while (tasks && (t = readdir(tasks))) {
+		if (t->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task/%s/stat", pid, t->d_name);
+		state = stat_state(path, NULL);
+		*running += state == 'R';
+		*blocked += state == 'D';
+	}
+	if (tasks)
+		closedir(tasks);
 }
 
 int host_task_states(unsigned *ret_running, unsigned *ret_uninterruptible)
@@ -115,24 +160,9 @@ int host_task_states(unsigned *ret_running, unsigned *ret_uninterruptible)
 
 	if (!proc)
 		return -errno;
-	while ((e = readdir(proc))) {
-		char path[64 + 256];
-		struct dirent *t;
-		DIR *tasks;
-
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/task", e->d_name);
-		tasks = opendir(path);
-		while (tasks && (t = readdir(tasks))) {
-			char state = t->d_name[0] == '.' ? 0 : task_state(e->d_name, t->d_name);
-
-			running += state == 'R';
-			blocked += state == 'D';
-		}
-		if (tasks)
-			closedir(tasks);
-	}
+	while ((e = readdir(proc)))
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+			count_process(e->d_name, &running, &blocked);
 	closedir(proc);
 	*ret_running = running;
 	*ret_uninterruptible = blocked;

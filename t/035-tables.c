@@ -228,10 +228,8 @@ static void check_workloads(void)
 		ok(strstr(oltp_workload_list(d->protocol), name) != NULL, "%s is among the %s workloads", name, d->protocol);
 		if (d->tool == OLTP_DRIVER_SYSBENCH)
 			ok(d->script && (d->point_selects || d->ranges || d->index_updates || d->non_index_updates ||
-					 d->delete_inserts || d->insert) &&
-				   d->writes == (d->index_updates || d->non_index_updates || d->delete_inserts || d->insert),
-			   "%s: sysbench's script, an event that runs a statement, and writes exactly when it changes rows",
-			   name);
+					 d->delete_inserts || d->insert),
+			   "%s: sysbench's script, and an event that runs a statement", name);
 	}
 }
 

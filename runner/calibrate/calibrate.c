@@ -170,8 +170,8 @@ static size_t file_family(const struct calibrator *c)
  * level of the first Holm step of its report's table. */
 static double file_mde(const struct calibrator *c, double *ret_df)
 {
-	return stats_design_mde(c->res.sigma, c->file_cells, c->file_repeat, c->file.n_threads, file_family(c),
-				c->args.confidence, ret_df);
+	return stats_design_mde(c->res.sigma, c->res.df, c->file_repeat, c->file.n_threads, STATS_PLAN_START_SHARE,
+				file_family(c), c->args.confidence, ret_df);
 }
 
 /* The A/A tests' count, and their rate only where enough of them bound

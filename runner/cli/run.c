@@ -334,12 +334,13 @@ static void power_print(const struct run_plan *p, double level)
 		t++;
 	if (t == e->n_threads)
 		(void)calibration_sigma_for_plan(cfg.state_dir, e->threads[t = 0], &sigma, source, sizeof(source));
-	mde = stats_design_mde(sigma, cells, repeat, e->n_threads, family, level, &df);
+	mde = stats_design_mde(sigma, INFINITY, repeat, e->n_threads, STATS_PLAN_START_SHARE, family, level, &df);
 	printf("at a spread of %.1f%% between starts at %ld thread%s (%s), %u repeat%s of %zu columns (%.1f degrees of "
-	       "freedom) tell a gap of %.2fx from noise with %.0f%% power (noncentral t, at the level of the first Holm "
-	       "step of the %zu ratios of the report's table)\n",
+	       "freedom, which count starts, if a start's steps share %.0f%% of its noise) tell a gap of %.2fx from noise "
+	       "with %.0f%% power (noncentral t, at the level of the first Holm step of the %zu ratios of the report's "
+	       "table)\n",
 	       100 * sigma, e->threads[t], e->threads[t] == 1 ? "" : "s", source, repeat, repeat == 1 ? "" : "s", cells,
-	       df, mde, 100 * STATS_POWER, family);
+	       df, 100 * STATS_PLAN_START_SHARE, mde, 100 * STATS_POWER, family);
 }
 
 /* repeat = decide: the design at the spread between starts this host's

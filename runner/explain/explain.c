@@ -244,7 +244,7 @@ static void print_power(const struct explainer *x, size_t n_mixes)
 
 	managed_config_default(&cfg);
 	(void)calibration_sigma_for_plan(cfg.state_dir, x->args.threads, &sigma, source, sizeof(source));
-	mde = stats_design_mde(sigma, n_mixes, x->args.repeat, 1, 1, x->args.confidence, &df);
+	mde = stats_design_mde_mixes(sigma, n_mixes, x->args.repeat, x->args.confidence, &df);
 	printf("at a spread of %.1f%% between starts (%s), %u rounds of %zu mixes (%.0f degrees of freedom) tell a gap "
 	       "of %.2fx from noise with %.0f%% power\n",
 	       100 * sigma, source, x->args.repeat, n_mixes, df, mde, 100 * STATS_POWER);

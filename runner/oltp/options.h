@@ -144,10 +144,6 @@ struct oltp_workload_def {
 	bool ranges;
 	unsigned index_updates, non_index_updates, delete_inserts;
 	bool insert;
-	/* Does an event change the data?  Such a workload drifts across starts
-	 * on one datadir: each start takes a pristine copy of the dataset's
-	 * template (slices/server/datadir.h). */
-	bool writes;
 	/* The dataset made or checked; a mismatching one is -EEXIST with the
 	 * table named in *ret_msg (never NULL here: oltp_prepare() hands
 	 * the message on only if its caller asked). */

@@ -46,6 +46,7 @@ struct oltp_telemetry {
 		int tid;
 		bool server;
 		uint64_t run_ns, wait_ns, migrations, vol, nonvol;
+		int cpu; /* the last CPU it ran on, as last read */
 	} *threads;
 	size_t n_threads, cap_threads;
 	size_t hint; /* where remember() looks first */
@@ -440,6 +441,29 @@ static struct thread_memory *remember(struct oltp_telemetry *t, int tid, bool se
 	return &t->threads[t->n_threads++];
 }
 
+/* What a thread's stat, sched and status say: its last CPU (-1: not
+ * known), its migrations and its context switches (-1: not known). */
+struct thread_reading {
+	int cpu;
+	int64_t migrations, vol, nonvol;
+};
+
+static void read_thread(const char *task, struct thread_reading *ret)
+{
+	_cleanup_free_ char *status = NULL;
+	char path[512 + 16];
+
+	ret->cpu = last_cpu(task);
+	ret->migrations = snprintf_whole(path, sizeof(path), "%s/sched", task) < 0 ? -1
+			  : keyed_value(path, "se.nr_migrations");
+	/* status once for both of its counts */
+	ret->nonvol = ret->vol = -1;
+	if (snprintf_whole(path, sizeof(path), "%s/status", task) >= 0 && read_file_str(path, &status) >= 0) {
+		ret->nonvol = value_of_key(status, "nonvoluntary_ctxt_switches");
+		ret->vol = value_of_key(status, "voluntary_ctxt_switches");
+	}
+}
+
 /* Counts the threads of /proc/PID/task per L3 and node, skipping thread
  * `skip`, and remembers their counters.  A client thread that ran marks
  * its last CPU in seen_cpus; a server thread's run time since the previous sample is
@@ -447,7 +471,7 @@ static struct thread_memory *remember(struct oltp_telemetry *t, int tid, bool se
 static void count_threads(struct oltp_telemetry *t, int pid, int skip, bool server, unsigned *per_l3,
 			  unsigned *per_node, uint8_t *seen_cpus)
 {
-	char dir[64], task[512], path[512 + 16];
+	char dir[64], task[512];
 	DIR *d;
 	struct dirent *e;
 
@@ -456,52 +480,50 @@ static void count_threads(struct oltp_telemetry *t, int pid, int skip, bool serv
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
-		_cleanup_free_ char *status = NULL;
 		struct thread_memory *m;
+		struct thread_reading rd;
 		uint64_t run, wait;
-		int64_t migrations, vol, nonvol;
 		bool in_range, fresh;
-		int cpu;
 
 		if (e->d_name[0] == '.' || atoi(e->d_name) == skip)
 			continue;
 		if (snprintf_whole(task, sizeof(task), "%s/%s", dir, e->d_name) < 0)
 			continue;
-		cpu = last_cpu(task);
-		in_range = cpu >= 0 && (unsigned)cpu < t->n_cpus;
-		if (in_range) {
-			per_l3[t->l3_of_cpu[cpu]]++;
-			per_node[t->node_of_cpu[cpu]]++;
-		}
-		migrations = snprintf_whole(path, sizeof(path), "%s/sched", task) < 0 ? -1
-			     : keyed_value(path, "se.nr_migrations");
-		/* status once for both of its counts */
-		nonvol = vol = -1;
-		if (snprintf_whole(path, sizeof(path), "%s/status", task) >= 0 && read_file_str(path, &status) >= 0) {
-			nonvol = value_of_key(status, "nonvoluntary_ctxt_switches");
-			vol = value_of_key(status, "voluntary_ctxt_switches");
-		}
 		if (read_schedstat(task, &run, &wait) < 0)
 			run = wait = 0;
 		m = remember(t, atoi(e->d_name), server, &fresh);
 		if (!m)
 			continue;
+		/* A thread that has not run since the previous sample has not
+		 * moved, switched or migrated: its last reading stands, and three
+		 * of its four files go unread (most of a server's threads, idle,
+		 * every second). */
+		if (!fresh && run && run == m->run_ns && wait == m->wait_ns)
+			rd = (struct thread_reading){ .cpu = m->cpu, .migrations = (int64_t)m->migrations,
+						      .vol = (int64_t)m->vol, .nonvol = (int64_t)m->nonvol };
+		else
+			read_thread(task, &rd);
+		in_range = rd.cpu >= 0 && (unsigned)rd.cpu < t->n_cpus;
+		if (in_range) {
+			per_l3[t->l3_of_cpu[rd.cpu]]++;
+			per_node[t->node_of_cpu[rd.cpu]]++;
+		}
 		/* Only a client thread that ran since the previous sample says
 		 * where the client is (the process has idle threads too); a
 		 * thread's first interval is not credited: it may have begun
 		 * before the step. */
 		if (!server && in_range && !fresh && run > m->run_ns)
-			seen_cpus[cpu] = 1;
+			seen_cpus[rd.cpu] = 1;
 		if (server && !fresh && run > m->run_ns) {
 			t->server_run_ns += run - m->run_ns;
-			if (in_range && t->client_cpus[cpu])
+			if (in_range && t->client_cpus[rd.cpu])
 				t->server_run_on_client_cpu_ns += run - m->run_ns;
 		}
 		*m = (struct thread_memory){ .tid = m->tid, .server = server, .run_ns = MAX(run, m->run_ns),
 					     .wait_ns = MAX(wait, m->wait_ns),
-					     .migrations = MAX(migrations > 0 ? (uint64_t)migrations : 0, m->migrations),
-					     .vol = MAX(vol > 0 ? (uint64_t)vol : 0, m->vol),
-					     .nonvol = MAX(nonvol > 0 ? (uint64_t)nonvol : 0, m->nonvol) };
+					     .migrations = MAX(rd.migrations > 0 ? (uint64_t)rd.migrations : 0, m->migrations),
+					     .vol = MAX(rd.vol > 0 ? (uint64_t)rd.vol : 0, m->vol),
+					     .nonvol = MAX(rd.nonvol > 0 ? (uint64_t)rd.nonvol : 0, m->nonvol), .cpu = rd.cpu };
 	}
 	closedir(d);
 }

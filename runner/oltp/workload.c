@@ -43,16 +43,15 @@ static const struct oltp_workload_def workloads[_OLTP_WORKLOAD_MAX] = {
 	 * and one delete/insert pair, in one transaction */
 	[OLTP_WORKLOAD_READ_WRITE] = { SYSBENCH_WORKLOAD, .script = "oltp_read_write", .transaction = true,
 				       .point_selects = 10, .ranges = true, .index_updates = 1, .non_index_updates = 1,
-				       .delete_inserts = 1, .writes = true },
+				       .delete_inserts = 1 },
 	/* the writes of oltp_read_write alone, in one transaction */
 	[OLTP_WORKLOAD_WRITE_ONLY] = { SYSBENCH_WORKLOAD, .script = "oltp_write_only", .transaction = true,
-				       .index_updates = 1, .non_index_updates = 1, .delete_inserts = 1, .writes = true },
+				       .index_updates = 1, .non_index_updates = 1, .delete_inserts = 1 },
 	/* one UPDATE of k an event, autocommitted */
-	[OLTP_WORKLOAD_UPDATE_INDEX] = { SYSBENCH_WORKLOAD, .script = "oltp_update_index", .index_updates = 1,
-					 .writes = true },
+	[OLTP_WORKLOAD_UPDATE_INDEX] = { SYSBENCH_WORKLOAD, .script = "oltp_update_index", .index_updates = 1 },
 	/* one INSERT of a new row an event (id 0: the AUTO_INCREMENT's), autocommitted */
-	[OLTP_WORKLOAD_INSERT] = { SYSBENCH_WORKLOAD, .script = "oltp_insert", .insert = true, .writes = true },
-	[OLTP_WORKLOAD_TPCB_LIKE] = { PGBENCH_WORKLOAD_ROW, .writes = true },
+	[OLTP_WORKLOAD_INSERT] = { SYSBENCH_WORKLOAD, .script = "oltp_insert", .insert = true },
+	[OLTP_WORKLOAD_TPCB_LIKE] = { PGBENCH_WORKLOAD_ROW },
 };
 
 const struct word oltp_workload_words[] = {

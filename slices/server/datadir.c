@@ -481,21 +481,19 @@ int datadir_template_save(const struct server *s, const char *key, const char *n
 
 /* len bytes from in to out at off, in the kernel: copy_file_range, or
  * sendfile where the filesystems or the kernel refuse it. */
-static int copy_range(int in, int out, off_t off, uint64_t len)
+static int copy_range(int in, int out, off_t off, uint64_t len, bool *no_cfr)
 {
-	static bool no_cfr;
-
 	while (len > 0) {
 		size_t chunk = (size_t)MIN(len, (uint64_t)1 << 30);
 		off_t in_off = off, out_off = off;
 		ssize_t n = -1;
 
-		if (!no_cfr) {
+		if (!*no_cfr) {
 			n = copy_file_range(in, &in_off, out, &out_off, chunk, 0);
 			if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EOPNOTSUPP || errno == EINVAL))
-				no_cfr = true;
+				*no_cfr = true;
 		}
-		if (no_cfr && lseek(out, off, SEEK_SET) == off)
+		if (*no_cfr && lseek(out, off, SEEK_SET) == off)
 			n = sendfile(out, in, &in_off, chunk);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -508,8 +506,9 @@ static int copy_range(int in, int out, off_t off, uint64_t len)
 }
 
 /* The data of in (size bytes) into out, its holes left holes: only what
- * SEEK_DATA finds is copied, and the size set at the end. */
-static int copy_sparse(int in, int out, uint64_t size)
+ * SEEK_DATA finds is copied, and the size set at the end.  *no_cfr: the
+ * kernel refused copy_file_range() once, sendfile() from then on. */
+static int copy_sparse(int in, int out, uint64_t size, bool *no_cfr)
 {
 	off_t data = 0, hole;
 	int r;
@@ -522,7 +521,7 @@ static int copy_sparse(int in, int out, uint64_t size)
 		if (hole < 0)
 			return -errno;
 		hole = (off_t)MIN((uint64_t)hole, size);
-		r = copy_range(in, out, data, (uint64_t)(hole - data));
+		r = copy_range(in, out, data, (uint64_t)(hole - data), no_cfr);
 		if (r < 0)
 			return r;
 		data = hole;
@@ -534,7 +533,8 @@ static int copy_sparse(int in, int out, uint64_t size)
 
 /* One file of the template into the copy: cloned where the filesystem can
  * (*cloned set), else copied; the server user's, synced. */
-static int copy_file(int src_dir, int dst_dir, const struct datadir_entry *e, const struct passwd *pw, bool *cloned)
+static int copy_file(int src_dir, int dst_dir, const struct datadir_entry *e, const struct passwd *pw, bool *cloned,
+		     bool *no_cfr)
 {
 	_cleanup_close_ int in = -EBADF, out = -EBADF;
 	int r;
@@ -546,7 +546,7 @@ static int copy_file(int src_dir, int dst_dir, const struct datadir_entry *e, co
 	if (out < 0)
 		return -errno;
 	*cloned = ioctl(out, FICLONE, in) == 0;
-	r = *cloned ? 0 : copy_sparse(in, out, e->size);
+	r = *cloned ? 0 : copy_sparse(in, out, e->size, no_cfr);
 	if (r >= 0 && (fchown(out, pw->pw_uid, pw->pw_gid) < 0 || fchmod(out, e->mode) < 0))
 		r = -errno;
 	/* Written back now, not under the steps that follow. */
@@ -558,7 +558,7 @@ static int copy_file(int src_dir, int dst_dir, const struct datadir_entry *e, co
 static int copy_entries(const struct datadir_template *t, int src, int dst, const struct passwd *pw,
 			struct datadir_copy *c)
 {
-	bool all_cloned = true;
+	bool all_cloned = true, no_cfr = false;
 
 	for (size_t i = 0; i < t->n_entries; i++) {
 		const struct datadir_entry *e = &t->entries[i];
@@ -573,7 +573,7 @@ static int copy_entries(const struct datadir_template *t, int src, int dst, cons
 				return -errno;
 			continue;
 		}
-		r = copy_file(src, dst, e, pw, &cloned);
+		r = copy_file(src, dst, e, pw, &cloned, &no_cfr);
 		if (r < 0)
 			return r;
 		all_cloned &= cloned;
@@ -611,7 +611,9 @@ int datadir_template_copy(const struct datadir_template *t, const struct server 
 		r = write_file_atomic(marker, "slicebench\n", 11);
 	if (r >= 0 && fchown(dst, pw->pw_uid, pw->pw_gid) < 0)
 		r = -errno;
-	/* The old copy goes (slicebench's: server_setup() adopted it), the new one takes its place. */
+	/* The old copy goes (never a datadir slicebench did not make), the new one takes its place. */
+	if (r >= 0 && access(s->datadir, F_OK) == 0 && !server_datadir_is_ours(s))
+		r = -EEXIST;
 	if (r >= 0 && (r = remove_tree(s->datadir)) == -ENOENT)
 		r = 0;
 	if (r >= 0 && rename(tmp, s->datadir) < 0)

@@ -260,16 +260,22 @@ static int datadir_create(const struct server *s, const char *state_dir)
 	return r;
 }
 
+bool server_datadir_is_ours(const struct server *s)
+{
+	_cleanup_free_ char *marker = NULL;
+
+	return xasprintf(&marker, "%s/" MARKER, s->datadir) >= 0 && datadir_is_ours(marker);
+}
+
 int server_datadir_renew(const struct server *s)
 {
-	_cleanup_free_ char *state_dir = NULL, *marker = NULL;
+	_cleanup_free_ char *state_dir = NULL;
 	const char *slash = strrchr(s->datadir, '/');
 	int r;
 
-	if (!slash || !(state_dir = strndup(s->datadir, (size_t)(slash - s->datadir))) ||
-	    xasprintf(&marker, "%s/" MARKER, s->datadir) < 0)
+	if (!slash || !(state_dir = strndup(s->datadir, (size_t)(slash - s->datadir))))
 		return -ENOMEM;
-	if (access(s->datadir, F_OK) == 0 && !datadir_is_ours(marker))
+	if (access(s->datadir, F_OK) == 0 && !server_datadir_is_ours(s))
 		return -EEXIST;
 	r = remove_tree(s->datadir);
 	if (r < 0 && r != -ENOENT)

@@ -95,6 +95,9 @@ int server_drop_privileges(const struct passwd *pw);
 /* The file of root's in a datadir that says slicebench made it. */
 #define SERVER_DATADIR_MARKER ".slicebench-datadir"
 
+/* Does the managed server's datadir carry slicebench's mark (a file of
+ * root's: the datadir itself is the server user's)? */
+bool server_datadir_is_ours(const struct server *s);
 /* The managed server's datadir made anew, empty (the engine's installer),
  * the old one (slicebench's) removed: where a dataset's template is
  * prepared. */
