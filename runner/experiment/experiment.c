@@ -137,6 +137,8 @@ void experiment_workload_for(const struct experiment *e, struct oltp_options *o)
 	o->rand.type = e->rand_type;
 	o->driver = e->driver;
 	o->wakeups = e->wakeups;
+	o->profile_hz = e->profile ? e->profile_hz : 0;
+	o->profile_off_cpu = e->profile && e->profile_off_cpu;
 }
 
 void experiment_client_for(const struct experiment *e, size_t i, struct oltp_options *o)

@@ -444,6 +444,8 @@ void sentences_print(const struct explain_record *rec, const struct analysis_inp
 		print_factors(rec, in, x, out);
 		print_pairs(rec, x, out);
 		print_evidence(rec, x, out);
+		if (in->screen && in->screen->profile[0])
+			fputs(in->screen->profile, out);
 	}
 	if (!print_gap(rec, x, out))
 		return;

@@ -427,6 +427,8 @@ int step_frame_run(struct step_frame *f, const struct oltp_options *o, unsigned 
 
 	if (r == 0)
 		report(f, clients, tel, ret);
+	/* the measured phase is over: the profile ends here, not at the join */
+	oltp_telemetry_profile(tel, ret);
 	end_workers(f, started);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);

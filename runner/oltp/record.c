@@ -76,6 +76,8 @@ void step_result_done(struct step_result *r)
 		oltp_telemetry_sample_done(&r->samples[i]);
 	free(r->samples);
 	free(r->intervals);
+	profile_free(r->profile.folded);
+	r->profile.folded = NULL;
 	r->samples = NULL;
 	r->intervals = NULL;
 	r->n_samples = r->n_intervals = 0;
@@ -251,6 +253,18 @@ static int put_beside(json_t *o, const struct step_result *r)
 	return 0;
 }
 
+json_t *step_profile_to_json(const struct step_profile *p)
+{
+	if (p->why)
+		return json_pack("{s:s}", "why", p->why);
+	if (!p->folded)
+		return NULL;
+	return json_pack("{s:I, s:b, s:f, s:I, s:I, s:I, s:I, s:o}", "hz", (json_int_t)p->hz, "off_cpu_stacks",
+			 p->off_cpu_stacks, "seconds", p->seconds, "samples", (json_int_t)p->samples, "server_samples",
+			 (json_int_t)p->server_samples, "lost", (json_int_t)p->lost, "switches", (json_int_t)p->switches,
+			 "throttled_ms", oltp_json_real_unless_negative(p->throttled_ms));
+}
+
 /* The step's record: figures only, no formatting (the renderers do that). */
 int step_result_to_json(const struct step_result *r, json_t **ret)
 {
@@ -299,6 +313,9 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 			goto oom;
 	}
 	if (put_beside(o, r) < 0)
+		goto oom;
+	if ((r->profile.folded || r->profile.why) &&
+	    json_object_set_new(o, "profile", step_profile_to_json(&r->profile)) < 0)
 		goto oom;
 	samples = json_array();
 	if (json_object_set_new(o, "telemetry", samples) < 0)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "report/judge/judge.h"
+#include "report/judge/profiles.h"
 #include "report/render/render.h"
 #include "report/report.h"
 #include "common/util.h"
@@ -31,7 +32,10 @@ static int run_document(const struct document_input *in, render_run_fn *render, 
 	if (r >= 0)
 		r = model_decide(&m, in->docs[0], NULL, NULL);
 	if (r >= 0)
+		r = judge_profiles_build(&m, in->docs[0]);
+	if (r >= 0)
 		r = render(&m, in->docs[0], in->o, out);
+	judge_profiles_free(&m);
 	model_done(&m);
 	return render_finish(r, out);
 }

@@ -150,16 +150,6 @@ static bool step_failed(const json_t *s)
 	return isnan(report_step_tps(s));
 }
 
-static bool step_in_cell(const struct model *m, const json_t *s, size_t row, size_t col)
-{
-	const json_t *t = json_object_get(s, "threads");
-	char buf[64];
-
-	return json_is_number(t) && (long long)json_number_value(t) == m->threads[row] &&
-	       streq_ptr(json_string_value(json_object_get(s, "context")), m->cols[col].context) &&
-	       streq_ptr(scalar_str(json_object_get(s, "vary_value"), buf, sizeof(buf)), m->cols[col].vary);
-}
-
 static int add_step_note(json_t *list, const json_t *s, const char *key, json_t *value)
 {
 	char buf[64];
@@ -192,7 +182,7 @@ static int cell_mechanism(struct model *m, const json_t *steps, size_t row, size
 		json_array_foreach(steps, i, s) {
 			const json_t *v = json_object_get(json_object_get(s, "mechanism"), rows[k].key);
 
-			if (step_in_cell(m, s, row, col) && !step_failed(s) && json_is_number(v))
+			if (model_step_in_cell(m, s, row, col) && !step_failed(s) && json_is_number(v))
 				x[n++] = json_number_value(v);
 		}
 		stats_median_interval(x, n, m->level, &c->mechanism[k], &c->mechanism_lo[k], &c->mechanism_hi[k],
@@ -318,7 +308,7 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 	json_array_foreach(steps, i, s) {
 		const json_t *p;
 
-		if (!step_in_cell(m, s, row, col))
+		if (!model_step_in_cell(m, s, row, col))
 			continue;
 		if (step_failed(s)) {
 			count_failed(c, s);

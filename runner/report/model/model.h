@@ -22,6 +22,8 @@
 #include "stats/spread.h"
 #include "stats/stats.h"
 
+struct model_profiles; /* report/judge/profiles.h */
+
 #define GAP "\u2014" /* em dash: a cell without a value, never 0 */
 
 /* A step whose per-second TPS has a coefficient of variation above this is
@@ -222,6 +224,10 @@ struct model {
 	unsigned *round_slots;
 	size_t n_round_slots;
 	struct model_sequential seq;
+	/* The steps' profiles and their differences (report/judge/profiles.h),
+	 * which the document that judges the model builds and frees; NULL:
+	 * none (no step profiled, or not asked). */
+	struct model_profiles *profiles;
 };
 
 /* "thread", "threads", "client" or "clients": n of what m's steps count. */
@@ -241,6 +247,9 @@ static inline struct cell *model_cell(const struct model *m, size_t row, size_t 
 {
 	return &m->cells[row * m->ncols + col];
 }
+
+/* Whether step s is one of the cell's (its threads, context, vary value; values.c). */
+bool model_step_in_cell(const struct model *m, const json_t *s, size_t row, size_t col);
 
 /* A step's TPS as the verdicts take it: NAN for a step that failed or
  * completed nothing, which counts as a failure (a floor in its place

@@ -337,6 +337,8 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 		r = put_model_terms(doc, m);
 	if (r == 0)
 		r = put_decisions(doc, m);
+	if (r == 0 && m->profiles)
+		r = put(doc, "profile", render_profile_json(m));
 	if (r < 0) {
 		json_decref(doc);
 		return r;

@@ -383,6 +383,8 @@ int render_text(const struct model *m, const json_t *doc, const struct report_op
 	r = render_tables(m, o, false, tw.mem);
 	if (r >= 0)
 		quote_calibration(doc, m, false, tw.mem);
+	if (r >= 0 && !o->answer)
+		r = render_profile_text(m, false, tw.mem);
 	return text_wrap_close(&tw, r);
 }
 
@@ -395,5 +397,7 @@ int render_markdown(const struct model *m, const json_t *doc, const struct repor
 
 	if (r >= 0)
 		quote_calibration(doc, m, true, out);
+	if (r >= 0)
+		r = render_profile_text(m, true, out);
 	return r;
 }
