@@ -9,14 +9,10 @@
  * settings and the man page (experiment_key_doc()) all read these rows. */
 #include <stddef.h>
 
-<<<<<<< HEAD:runner/experiment/key_table.c
 #include "experiment/gate.h"
 #include "experiment/where.h"
 #include "experiment/key_table.h"
-=======
-#include "experiment/parse.h"
 #include "profile/sampler.h"
->>>>>>> main:runner/experiment/keys.c
 #include "common/topology.h"
 #include "common/trust.h"
 #include "slices/server/proxy.h"

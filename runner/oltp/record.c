@@ -265,12 +265,29 @@ json_t *step_profile_to_json(const struct step_profile *p)
 			 "throttled_ms", oltp_json_real_unless_negative(p->throttled_ms));
 }
 
+/* The step's "mechanism" object: a figure per row of the mechanism table. */
+static int put_mechanism(json_t *o, const struct step_result *r)
+{
+	const struct oltp_mechanism_def *rows;
+	json_t *mechanism = json_object();
+	size_t n_rows;
+
+	if (json_object_set_new(o, "mechanism", mechanism) < 0)
+		return -ENOMEM;
+	rows = oltp_mechanism_table(&n_rows);
+	for (size_t i = 0; i < n_rows; i++) {
+		double v = oltp_mechanism_value(&rows[i], r->samples, r->n_samples, r->tps);
+
+		if (json_object_set_new(mechanism, rows[i].key, oltp_json_real_unless_nan(v)) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* The step's record: figures only, no formatting (the renderers do that). */
 int step_result_to_json(const struct step_result *r, json_t **ret)
 {
-	json_t *o, *intervals, *samples, *mechanism;
-	const struct oltp_mechanism_def *rows;
-	size_t n_rows;
+	json_t *o, *intervals, *samples;
 
 	o = json_pack("{s:s, s:I, s:f, s:I, s:I, s:f, s:f, s:{s:o, s:o, s:o, s:o, s:o}, s:{s:I, s:I, s:I}, s:I, s:b}",
 		      "driver", r->driver, "threads", (json_int_t)r->threads, "duration_s", r->duration_s,
@@ -302,17 +319,7 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 	for (size_t i = 0; i < r->n_intervals; i++)
 		if (json_array_append_new(intervals, json_real(r->intervals[i])) < 0)
 			goto oom;
-	mechanism = json_object();
-	if (json_object_set_new(o, "mechanism", mechanism) < 0)
-		goto oom;
-	rows = oltp_mechanism_table(&n_rows);
-	for (size_t i = 0; i < n_rows; i++) {
-		double v = oltp_mechanism_value(&rows[i], r->samples, r->n_samples, r->tps);
-
-		if (json_object_set_new(mechanism, rows[i].key, oltp_json_real_unless_nan(v)) < 0)
-			goto oom;
-	}
-	if (put_beside(o, r) < 0)
+	if (put_mechanism(o, r) < 0 || put_beside(o, r) < 0)
 		goto oom;
 	if ((r->profile.folded || r->profile.why) &&
 	    json_object_set_new(o, "profile", step_profile_to_json(&r->profile)) < 0)

@@ -20,6 +20,11 @@ int results_step_file(const char *unit, long threads, char *buf, size_t len)
 	return checked(snprintf(buf, len, RESULTS_STEPS "/%s-t%ld.json", unit, threads), len);
 }
 
+int results_profile_file(const char *unit, long threads, char *buf, size_t len)
+{
+	return checked(snprintf(buf, len, RESULTS_PROFILES "/%s-t%ld.folded.gz", unit, threads), len);
+}
+
 int results_placement_file(const char *unit, char *buf, size_t len)
 {
 	return checked(snprintf(buf, len, RESULTS_PLACEMENTS "/%s.json", unit), len);

@@ -8,6 +8,8 @@
 /* Its steps' and its placements' directories. */
 #define RESULTS_STEPS "steps"
 #define RESULTS_PLACEMENTS "placements"
+/* Its steps' profiles, when they were taken. */
+#define RESULTS_PROFILES "profiles"
 
 /* The names in a results directory, made here and nowhere else.  A unit is
  * a context at vary value v (0-based, named from 1) and repeat (from 1):
@@ -16,6 +18,9 @@
  * if buf is too small. */
 int results_unit_name(const char *context, size_t v, unsigned repeat, char *buf, size_t len);
 int results_step_file(const char *unit, long threads, char *buf, size_t len);
+/* A step's profile, when it has one (its record's "profile" object):
+ * "profiles/UNIT-tTHREADS.folded.gz" (profile/folded.h). */
+int results_profile_file(const char *unit, long threads, char *buf, size_t len);
 int results_placement_file(const char *unit, char *buf, size_t len);
 /* The placement of context that diff and explain compare, the first vary
  * value's first repeat, as a path under dir. */

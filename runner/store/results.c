@@ -13,13 +13,6 @@
 #include "common/secret.h"
 #include "common/util.h"
 
-<<<<<<< HEAD
-=======
-#define STEPS "steps"
-#define PLACEMENTS "placements"
-#define PROFILES "profiles"
-#define UNIT "%s-v%zu-r%u"
->>>>>>> main
 
 struct results {
 	char *dir;
@@ -54,13 +47,8 @@ static int results_make_parts(const char *dir)
 	_cleanup_free_ char *steps = NULL, *places = NULL, *profiles = NULL, *probe = NULL;
 	int e;
 
-<<<<<<< HEAD
 	if (xasprintf(&steps, "%s/" RESULTS_STEPS, dir) < 0 || xasprintf(&places, "%s/" RESULTS_PLACEMENTS, dir) < 0 ||
-	    xasprintf(&probe, "%s/.probe", dir) < 0)
-=======
-	if (xasprintf(&steps, "%s/" STEPS, dir) < 0 || xasprintf(&places, "%s/" PLACEMENTS, dir) < 0 ||
-	    xasprintf(&profiles, "%s/" PROFILES, dir) < 0 || xasprintf(&probe, "%s/.probe", dir) < 0)
->>>>>>> main
+	    xasprintf(&profiles, "%s/" RESULTS_PROFILES, dir) < 0 || xasprintf(&probe, "%s/.probe", dir) < 0)
 		return -ENOMEM;
 	e = mkdir_new(steps, 0755);
 	if (e >= 0)
@@ -502,65 +490,3 @@ int results_load(const char *dir, json_t **ret, char **ret_why)
 	return r;
 }
 
-<<<<<<< HEAD
-=======
-static int checked(int n, size_t len)
-{
-	return n < 0 ? -EINVAL : (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-int results_unit_name(const char *context, size_t v, unsigned repeat, char *buf, size_t len)
-{
-	return checked(snprintf(buf, len, UNIT, context, v + 1, repeat), len);
-}
-
-int results_step_file(const char *unit, long threads, char *buf, size_t len)
-{
-	return checked(snprintf(buf, len, STEPS "/%s-t%ld.json", unit, threads), len);
-}
-
-int results_profile_file(const char *unit, long threads, char *buf, size_t len)
-{
-	return checked(snprintf(buf, len, PROFILES "/%s-t%ld.folded.gz", unit, threads), len);
-}
-
-int results_placement_file(const char *unit, char *buf, size_t len)
-{
-	return checked(snprintf(buf, len, PLACEMENTS "/%s.json", unit), len);
-}
-
-int results_first_placement_path(const char *dir, const char *context, char **ret)
-{
-	char unit[128], file[160];
-	int r;
-
-	r = results_unit_name(context, 0, 1, unit, sizeof(unit));
-	if (r >= 0)
-		r = results_placement_file(unit, file, sizeof(file));
-	return r < 0 ? r : xasprintf(ret, "%s/%s", dir, file);
-}
-
-json_t *results_find_placement(const json_t *placements, const char *context)
-{
-	char want[128], prefix[128];
-	const char *key, *best = NULL;
-	json_t *v, *found = NULL;
-	size_t n;
-
-	if (results_unit_name(context, 0, 1, want, sizeof(want)) < 0)
-		return NULL;
-	v = json_object_get(placements, want);
-	if (json_is_object(v))
-		return v;
-	/* The same unit without its repeat's number: "raw-v1-r". */
-	n = strlen(want) - 1;
-	memcpy(prefix, want, n);
-	prefix[n] = 0;
-	json_object_foreach((json_t *)placements, key, v)
-		if (json_is_object(v) && strncmp(key, prefix, n) == 0 && (!best || strcmp(key, best) < 0)) {
-			best = key;
-			found = v;
-		}
-	return found;
-}
->>>>>>> main
