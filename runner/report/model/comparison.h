@@ -60,6 +60,9 @@ struct comparison {
 	json_t **hosts; /* [n] each document's host facts flattened to dotted keys (cpu.vendor) */
 	char **facts;	/* HOST_FACTS_N x n, NULL: absent */
 	struct host_model inter; /* the host x context interaction; n 0 for one document */
+	/* Of two documents or more, the ratios to each host's baseline as one
+	 * family, Holm across every host's (report/judge/hosts.c): its size. */
+	size_t family_ratios;
 };
 
 /* n documents' models (labels[i] names docs[i]; labels may be NULL) at

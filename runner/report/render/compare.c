@@ -70,10 +70,17 @@ static int compare_tables(const struct comparison *c, bool markdown, FILE *out)
 	const char *h = markdown ? "### " : "", *nl = markdown ? "\n" : "";
 	int r;
 
-	fprintf(out, "%s%s: ratio to each host's own baseline (%s), with its interval and p from that host's own model of "
-		     "log TPS, as report gives them: Holm-adjusted across the host's table, each interval at its Holm "
-		     "step's level (%g%% for the table as a whole); n.s.: the interval contains 1\n%s",
-		h, c->m[0].name, strempty(c->m[0].baseline), 100 * c->m[0].level, nl);
+	if (c->n > 1)
+		fprintf(out, "%s%s: ratio to each host's own baseline (%s), with its interval and p from that host's own "
+			     "model of log TPS, Holm-adjusted across the %zu ratios of every host in this table (a host's "
+			     "own report adjusts across its own only), each interval at its Holm step's level (%g%% for the "
+			     "table as a whole); n.s.: the interval contains 1\n%s",
+			h, c->m[0].name, strempty(c->m[0].baseline), c->family_ratios, 100 * c->m[0].level, nl);
+	else
+		fprintf(out, "%s%s: ratio to its baseline (%s), with its interval and p from its own model of log TPS, as "
+			     "report gives them: Holm-adjusted across the table, each interval at its Holm step's level (%g%% "
+			     "for the table as a whole); n.s.: the interval contains 1\n%s",
+			h, c->m[0].name, strempty(c->m[0].baseline), 100 * c->m[0].level, nl);
 	r = compare_metric(c, true, markdown, out);
 	if (r == 0 && c->inter.n)
 		r = hosts_text(&c->inter, c->m[0].baseline, markdown, out);

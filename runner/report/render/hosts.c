@@ -16,8 +16,8 @@ int hosts_text(const struct host_model *h, const char *baseline, bool markdown, 
 	int r = 0;
 
 	fprintf(out, "\n%shost x context: is the difference between hosts real?\n%s", h3, nl);
-	fprintf(out, "Each host's ratio to its own baseline (%s), as its own table above gives it (the same interval, at its "
-		     "Holm step's level in that host's table), and each other host's ratio over %s's, from one model of log "
+	fprintf(out, "Each host's ratio to its own baseline (%s), as the table above gives it (the same interval, at its "
+		     "Holm step's level in that table), and each other host's ratio over %s's, from one model of log "
 		     "TPS, host x context + round within host + each host's places in a round where its orders identify them (%s), ",
 		strempty(baseline), h->labels[0],
 		h->noise == BLOCK_NOISE_GROUPS
