@@ -8,8 +8,9 @@
  * - "stays unexplained" and "overshoot" only where the share's interval
  *   shows it: 2-round hold-outs whose truth is exactly 100%;
  * - "the hold-out's spread was wider than the screen's" only where it is:
- *   hold-outs as noisy as the screen, and, for its power, 3 times as
- *   noisy.
+ *   hold-outs as noisy as the screen (normal, Student's t on 3 degrees
+ *   of freedom, one start in 20 stalling), and, for its power, 3 times
+ *   as noisy.
  * Hundreds of seeded data sets per case, each rate asserted with its
  * simulation interval (Wilson, 99%); doc/explain.md quotes the table.
  * SLICEBENCH_SIM_SCALE=N multiplies every count.  No prerequisites. */
@@ -35,13 +36,15 @@ struct holdout_case {
 	struct mixes screen, held;
 	double sigma, held_sigma;
 	unsigned rounds;
+	unsigned tail_df, stall_one_in; /* as struct truth's, in both stages */
 };
 
 static char *holdout_text(struct holdout_case *c, unsigned *ret_set)
 {
 	const char *path = sim_fresh(dir, "hold");
 	_cleanup_free_ char *why = NULL;
-	struct truth t = { .sigma = c->sigma };
+	struct truth t = { .sigma = c->sigma, .tail_df = c->tail_df, .stall_one_in = c->stall_one_in,
+			   .seconds = c->stall_one_in ? 10 : 0, .within = c->stall_one_in ? 0.03 : 0 };
 	struct explain_record rec;
 	unsigned set, rounds;
 	double width;
@@ -150,6 +153,31 @@ static void check_unexplained(void)
 		"\"stays unexplained\" said (true; not asserted)", &said_short, "", 0);
 }
 
+/* "was wider" said of hold-outs of the same noise law as the screen's, a
+ * law without normal tails: Brown-Forsythe's test, not the F test of two
+ * variances (which said it of 23% with stalls, 12% with Student's t). */
+static void check_spread_tails(const char *what, unsigned tail_df, unsigned stall_one_in, bool asserted)
+{
+	struct holdout_case c = { .screen = { .n = 3, .effect = { 0.6, 0.4, 0 }, .gap = log(1.3) },
+				  .held = { .n = 3, .effect = { 0.6, 0.4, 0 }, .gap = log(1.3) },
+				  .sigma = 0.03, .tail_df = tail_df, .stall_one_in = stall_one_in };
+	struct rate wider = {};
+	char row[300];
+
+	for (size_t i = 0; i < 300 * scale; i++) {
+		unsigned set;
+		_cleanup_free_ char *text = holdout_text(&c, &set);
+
+		if (!text)
+			continue;
+		wider.hits += says(text, "spread was wider than the screen's");
+		wider.n++;
+	}
+	snprintf(row, sizeof(row), "explain, the same, %s in both stages: \"the hold-out's spread was wider\" said "
+		 "(false%s)", what, asserted ? "" : "; not asserted");
+	sim_row(row, &wider, asserted ? "<=" : "", 0.05);
+}
+
 static void check_spread(void)
 {
 	struct holdout_case c = { .screen = { .n = 3, .effect = { 0.6, 0.4, 0 }, .gap = log(1.3) },
@@ -190,6 +218,11 @@ int main(void)
 	check_gap_stage();
 	check_unexplained();
 	check_spread();
+	/* Still about 10% (issue 43, item 6): the two stages' residuals are
+	 * of designs of different sizes, so heavy tails reach them unequally
+	 * and their deviations are not exchangeable. */
+	check_spread_tails("log TPS Student's t on 3 degrees of freedom", 3, 0, false);
+	check_spread_tails("one start in 20 stalling", 0, 20, true);
 	remove_tree(dir);
 	return done_testing();
 }

@@ -7,6 +7,7 @@
 #include "explain/analysis.h"
 #include "report/judge/judge.h"
 #include "stats/figure.h"
+#include "stats/spread.h"
 #include "common/util.h"
 
 /* The cells of a fit: the masks of its mixes, in the order of the
@@ -353,6 +354,17 @@ static void explain_mechanism(const struct analysis_inputs *in, struct explanati
 	x->n_mixes = s->n_mix;
 }
 
+/* Whether the hold-out's fit spread wider than the screen's, on their
+ * residuals, each scaled to one observation's. */
+static int wider_p(const struct block_fit *hold, const struct block_fit *screen, double *ret)
+{
+	*ret = NAN;
+	if (!hold->resid || !screen->resid)
+		return 0;
+	return stats_wider_p(hold->resid, hold->n_obs, sqrt((double)hold->n_obs / hold->df), screen->resid,
+			     screen->n_obs, sqrt((double)screen->n_obs / screen->df), ret);
+}
+
 /* The named set's share and the gap it is of: from the hold-out's own fit
  * when it was measured, else from the screen's (chosen and sized on the
  * same data). */
@@ -395,9 +407,9 @@ static int explain_named(const struct analysis_inputs *in, const struct block_fi
 	x->confirm_rounds = in->confirm->n_rounds;
 	x->confirm_sigma = block_sigma(&f);
 	x->confirm_df = f.df;
-	x->wider_p = stats_wider_p(x->confirm_sigma, x->confirm_df, x->sigma, x->df);
+	r = wider_p(&f, screen, &x->wider_p);
 	block_fit_done(&f);
-	return 0;
+	return r;
 }
 
 static struct stats_ratio ratio_none(void)

@@ -108,8 +108,8 @@ struct explanation {
 	struct stats_ratio named_gap;
 	bool held_out, by_construction;
 	unsigned confirm_rounds;
-	/* The hold-out's residual spread, and the one-sided p of the F test
-	 * that it is wider than the screen's (NAN: no hold-out) */
+	/* The hold-out's residual spread, and the one-sided p that it is
+	 * wider than the screen's (stats_wider_p(); NAN: no hold-out) */
 	double confirm_sigma, confirm_df, wider_p;
 	/* What moved with the gap: a row of oltp_mechanism_table() (-1: none),
 	 * A's and B's medians and its correlation with log TPS across the mixes

@@ -206,6 +206,7 @@ static bool set_alone(const struct explain_record *rec, const struct explanation
 struct set_pairs {
 	char claimed[512], small[512], open[512]; /* "f0 x f1 22% (3-42%), ..." of each kind */
 	size_t n, n_claimed, n_small;
+	double claimed_sum; /* of the claimed pairs' shares */
 	double open_mde; /* of the widest open pair: the interaction its rounds detect at STATS_POWER; NAN: none */
 };
 
@@ -232,6 +233,7 @@ static void judge_pairs(const struct explain_record *rec, const struct explanati
 			sp->n++;
 			if (x->pair_claimed[j][k]) {
 				sp->n_claimed++;
+				sp->claimed_sum += p->share;
 				add_pair(sp->claimed, sizeof(sp->claimed), rec, j, k, p);
 			} else if (analysis_shown_small(p)) {
 				sp->n_small++;
@@ -245,6 +247,19 @@ static void judge_pairs(const struct explain_record *rec, const struct explanati
 				sp->open_mde = isnan(sp->open_mde) || mde > sp->open_mde ? mde : sp->open_mde;
 			}
 		}
+}
+
+/* Of a set of three or more, what a pair's figure is: averaged over the
+ * set's other factors, so that where the gap comes only with all of
+ * them each pair carries part of it and their sum passes the gap (a pure
+ * three-way interaction: three pairs at about half the gap each). */
+static void print_pairs_averaged(const struct set_pairs *sp, FILE *out)
+{
+	fprintf(out, " (each pair averaged over the set's other factors");
+	if (sp->n_claimed > 1 && round(100 * sp->claimed_sum) > 100)
+		fprintf(out, "; together %.0f%%, more than the gap: the set moves it as a whole, not pair by pair",
+			100 * sp->claimed_sum);
+	fputc(')', out);
 }
 
 /* How the members of a set of two or more combine, on the screen (whose
@@ -261,13 +276,17 @@ static void print_set_parts(const struct explain_record *rec, const struct expla
 	judge_pairs(rec, x, &sp);
 	if (sp.n == 0)
 		return;
-	if (sp.n_claimed && small)
-		fprintf(out, "; on the screen %s alone moves it by %.0f points or more (%s): an interaction, %s of the gap "
-			     "beyond each alone", two ? "neither" : "none", 100 * ANALYSIS_SMALL, alone, sp.claimed);
-	else if (sp.n_claimed)
-		fprintf(out, "; on the screen alone %s, and %s interact%s: %s of the gap beyond each alone", alone,
-			sp.n_claimed == 1 ? "one pair" : "pairs", sp.n_claimed == 1 ? "s" : "", sp.claimed);
-	else if (sp.n_small == sp.n)
+	if (sp.n_claimed) {
+		if (small)
+			fprintf(out, "; on the screen %s alone moves it by %.0f points or more (%s): an interaction, %s of "
+				     "the gap beyond each alone", two ? "neither" : "none", 100 * ANALYSIS_SMALL, alone,
+				sp.claimed);
+		else
+			fprintf(out, "; on the screen alone %s, and %s interact%s: %s of the gap beyond each alone", alone,
+				sp.n_claimed == 1 ? "one pair" : "pairs", sp.n_claimed == 1 ? "s" : "", sp.claimed);
+		if (!two)
+			print_pairs_averaged(&sp, out);
+	} else if (sp.n_small == sp.n)
 		fprintf(out, "; on the screen %s: alone %s; %s, within +-%.0f points", two ? "they add" : "each pair adds",
 			alone, sp.small, 100 * ANALYSIS_SMALL);
 	else {
@@ -283,8 +302,8 @@ static void print_set_parts(const struct explain_record *rec, const struct expla
 }
 
 /* Why the hold-out's interval is wider than --width asked: the rounds the
- * budget cut, else what the hold-out's own fit shows (its spread by the F
- * test, its gap).  Its t is not a reason: the rounds were sized at the
+ * budget cut, else what the hold-out's own fit shows (its spread against
+ * the screen's by stats_wider_p(), its gap).  Its t is not a reason: the rounds were sized at the
  * hold-out's own degrees of freedom (analysis_confirm_rounds). */
 static void print_width(const struct explain_record *rec, const struct explanation *x, FILE *out)
 {
@@ -300,7 +319,8 @@ static void print_width(const struct explain_record *rec, const struct explanati
 		return;
 	}
 	fprintf(out, ", of rounds sized from the screen's spread at the hold-out's own t (%.0f degrees of freedom): "
-		     "its spread %s than the screen's (%.1f%% against %.1f%%, F test p = %.2g)",
+		     "its spread %s than the screen's (%.1f%% against %.1f%%, Mann-Whitney on the residuals' absolute "
+		     "deviations, p = %.2g)",
 		x->confirm_df, x->wider_p < 1 - rec->level ? "was wider" : "is not shown wider", 100 * x->confirm_sigma,
 		100 * x->sigma, x->wider_p);
 	if (fabs(log(x->named_gap.ratio)) < 0.9 * fabs(log(x->screen_gap.ratio)))

@@ -30,6 +30,7 @@ void block_fit_done(struct block_fit *f)
 	free(f->n_in_cell);
 	free(f->coef);
 	free(f->part);
+	free(f->resid);
 	internal_free(f->in);
 	*f = (struct block_fit){};
 }
@@ -292,9 +293,9 @@ static int fit_parts(const struct block_obs *obs, size_t n, size_t n_cells, size
 {
 	struct columns c = {};
 	struct block_fit f = { .n_cells = n_cells, .n_obs = n, .sigma2 = NAN, .start_share = NAN };
-	_cleanup_free_ double *y = calloc(n + 1, sizeof(double)), *e = calloc(n + 1, sizeof(double));
+	_cleanup_free_ double *y = calloc(n + 1, sizeof(double));
 	double start_var;
-	int r = y && e && (f.in = calloc(1, sizeof(*f.in))) ? 0 : -ENOMEM;
+	int r = y && (f.resid = calloc(n + 1, sizeof(double))) && (f.in = calloc(1, sizeof(*f.in))) ? 0 : -ENOMEM;
 
 	for (size_t i = 0; r >= 0 && i < n; i++)
 		y[i] = obs[i].y;
@@ -308,15 +309,19 @@ static int fit_parts(const struct block_obs *obs, size_t n, size_t n_cells, size
 		r = fit_store(obs, n, &c, n_cells, &f);
 	f.df = (double)n - (double)f.in->d.p;
 	if (r >= 0 && f.df > 0) {
-		block_design_residuals(&f.in->d, y, e);
+		block_design_residuals(&f.in->d, y, f.resid);
 		f.df_starts = block_design_df_starts(&f.in->d, NULL);
-		r = fit_noise(obs, n, e, mode, &f);
+		r = fit_noise(obs, n, f.resid, mode, &f);
 		if (r >= 0) {
 			block_noise_totals(&f.in->nz, &f.in->d, &f.sigma2, &start_var);
 			f.start_share = f.sigma2 > 0 ? start_var / f.sigma2 : NAN;
 		}
 	}
 	columns_free(&c);
+	if (r >= 0 && !(f.df > 0)) {
+		free(f.resid);
+		f.resid = NULL;
+	}
 	if (r < 0) {
 		block_fit_done(&f);
 		return r;

@@ -110,6 +110,9 @@ struct block_fit {
 	 * residual degrees of freedom, n - p (0: none, sigma2 NAN), and of
 	 * them those between starts. */
 	double sigma2, start_share, df, df_starts;
+	/* [n_obs]: each observation's residual, y less the fit (NULL without
+	 * residual degrees of freedom). */
+	double *resid;
 	/* [n_cells]: the part of the design each cell is in (cells joined
 	 * through shared blocks); block_fit() has one. */
 	size_t *part;

@@ -73,6 +73,18 @@ struct stats_spread_ratio {
 int stats_spread_ratio(const double *a, size_t n_a, const double *b, size_t n_b, double level,
 		       struct stats_spread_ratio *ret);
 
+/* The one-sided p that a[0..n_a), each times scale_a, spread wider than
+ * b[0..n_b) times scale_b: values on the log scale (two fits' residuals,
+ * each scaled by sqrt(n / df) so that its square estimates the variance
+ * of one observation), their absolute deviations from each side's median
+ * (Brown-Forsythe's) compared by the Mann-Whitney test, which assumes no
+ * shape of the noise.  The F test of two variances assumes normal errors:
+ * it called a hold-out of one noise law wider in 23% of data sets with a
+ * start in 20 stalling, 12% with Student's t.  *ret_p NAN with fewer than
+ * STATS_SPREAD_MIN_N a side; -ENOMEM. */
+int stats_wider_p(const double *a, size_t n_a, double scale_a, const double *b, size_t n_b, double scale_b,
+		  double *ret_p);
+
 /* r[0..n) as one family: Holm's adjustment (stats_holm()) of each p, and
  * each interval, verdict and mde made again at its step's level. */
 void stats_holm_spread_ratios(struct stats_spread_ratio *const *r, size_t n, double level);

@@ -254,13 +254,6 @@ void stats_sd_interval_robust(const double *x, size_t n, double level, double *r
 	*ret_hi = sqrt(exp(log(c * var) + z * se));
 }
 
-double stats_wider_p(double sigma_a, double df_a, double sigma_b, double df_b)
-{
-	if (!(sigma_b > 0) || isnan(sigma_a) || !(df_a > 0) || !(df_b > 0))
-		return NAN;
-	return gsl_cdf_fdist_Q(sigma_a * sigma_a / (sigma_b * sigma_b), df_a, df_b);
-}
-
 void stats_wilson(size_t k, size_t n, double level, double *ret_lo, double *ret_hi)
 {
 	double nn = (double)n, p, z, z2, centre, half;

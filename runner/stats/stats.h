@@ -138,11 +138,6 @@ void stats_sigma_interval(double sigma, double df, double level, double *ret_lo,
  * fewer than 5 values. */
 void stats_sd_interval_robust(const double *x, size_t n, double level, double *ret_lo, double *ret_hi);
 
-/* The one-sided p of the F test that a spread sigma_a estimated on df_a
- * degrees of freedom is wider than sigma_b on df_b (normal errors):
- * P(F(df_a, df_b) > (sigma_a / sigma_b)^2).  NAN without both. */
-double stats_wider_p(double sigma_a, double df_a, double sigma_b, double df_b);
-
 /* Wilson's score interval at level for k successes in n trials (0 with
  * k == 0, 1 with k == n); NAN both for n == 0. */
 void stats_wilson(size_t k, size_t n, double level, double *ret_lo, double *ret_hi);
