@@ -135,6 +135,7 @@ fuzz:
 	{ printf '\004'; cat t/fixtures/pgbench-15-select-only.txt; } >build-fuzz/corpus/pgbench-report
 	printf '\002{"affinity": "0-1", "cpu.shares": "1024"}' >build-fuzz/corpus/placement
 	printf '\003CPUQuota=50%%' >build-fuzz/corpus/prop
+	printf '\010on-cpu;libc.so.6`start_thread;libc.so.6`malloc 3\noff-cpu:futex;[kernel]`futex_wait 120\n' >build-fuzz/corpus/profile
 	for f in t/fixtures/results/*.json; do { printf '\005'; cat "$$f"; } >build-fuzz/corpus/results-$$(basename "$$f"); \
 		{ printf '\006'; cat "$$f"; } >build-fuzz/corpus/expjson-$$(basename "$$f"); done
 	{ printf '\007'; cat t/fixtures/results/experiment.json; printf '\036'; cat t/fixtures/results/step.json; \

@@ -672,3 +672,28 @@ bool executable_in_path(const char *name, char **ret)
 	}
 	return false;
 }
+
+int strv_split_words(const char *value, char ***ret)
+{
+	_cleanup_free_ char *copy = strdup(value);
+	char *save = NULL, **argv;
+	size_t n = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	argv = calloc(strlen(value) / 2 + 2, sizeof(char *));
+	if (!argv)
+		return -ENOMEM;
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+		if (!(argv[n++] = strdup(w))) {
+			strv_free(argv);
+			return -ENOMEM;
+		}
+	*ret = argv;
+	return 0;
+}
+
+int text_copy(char *buf, size_t len, const char *src)
+{
+	return snprintf_whole(buf, len, "%s", src);
+}

@@ -151,6 +151,11 @@ bool name_is_valid(const char *s);
  * and User= would take as a uid), neither root nor an account of uid 0. */
 const char *user_name_refusal(const char *name);
 
+/* src copied into buf (len bytes), always ended: 0, or -ENAMETOOLONG when
+ * it did not fit and was cut.  The one form of a "%s" copy: a name or a
+ * path that must be whole checks the result; a reason or a message cut to
+ * its field's size says so with (void). */
+int text_copy(char *buf, size_t len, const char *src);
 /* asprintf that returns -ENOMEM on failure and sets *ret only on success. */
 int xasprintf(char **ret, const char *fmt, ...) _printf_(2, 3);
 /* snprintf into buf that holds the whole or fails: -ENAMETOOLONG where it
@@ -159,4 +164,7 @@ int snprintf_whole(char *buf, size_t len, const char *fmt, ...) _printf_(3, 4);
 
 /* Frees a NULL-terminated array of strings and the strings; NULL is fine. */
 void strv_free(char **l);
+/* Words split on blanks, no quoting (a neighbour's command, [server]
+ * groups): a NULL-terminated strv, maybe empty. */
+int strv_split_words(const char *value, char ***ret);
 static inline void strv_freep(char ***l) { strv_free(*l); }

@@ -6,7 +6,9 @@
  * every text format when it passes, 6 experiment.json as explain and --resume
  * read it back, 7 a whole results directory (its files, parts of the input
  * between 0x1e bytes) as report, explain RESULTS and explain's report read
- * it.  `make fuzz` builds and runs it. */
+ * it, 8 a step's folded stacks (profiles/, each line as profile_read()
+ * checks it, then the shares of those that pass).  `make fuzz` builds and
+ * runs it. */
 #include <libgen.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -16,6 +18,7 @@
 #include "explain/factors.h"
 #include "explain/record.h"
 #include "store/results.h"
+#include "profile/shares.h"
 #include "report/report.h"
 #include "oltp/oltp.h"
 #include "oltp/pg.h"
@@ -250,6 +253,23 @@ static void fuzz_values(const char *text)
 	}
 }
 
+/* Folded stacks, a line at a time, and the shares of the lines that pass. */
+static void fuzz_profile(char *text)
+{
+	struct profile p = { .lines = calloc(strlen(text) / 2 + 2, sizeof(struct profile_line)) };
+	struct profile_shares *sh = NULL;
+	char *save = NULL;
+
+	if (!p.lines)
+		return;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (profile_parse_line(line, &p.lines[p.n]) >= 0)
+			p.n++;
+	if (profile_shares_of(&p, 1.0, &sh) >= 0)
+		profile_shares_free(sh);
+	free(p.lines);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -260,7 +280,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text = strndup((const char *)data + 1, size - 1); /* NUL-terminated, stops at an inner NUL */
 	if (!text)
 		return 0;
-	switch (data[0] % 8) {
+	switch (data[0] % 9) {
 	case 0:
 		fuzz_experiment(data + 1, size - 1);
 		break;
@@ -281,6 +301,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 7:
 		fuzz_results_dir(data + 1, size - 1);
+		break;
+	case 8:
+		fuzz_profile(text);
 		break;
 	default:
 		fuzz_values(text);

@@ -1,7 +1,8 @@
 #!/bin/bash
-# The code layout's limits (doc/layout.md): the include graph against the
-# floors doc/layout.md lists (t/layout-graph.sh: no circle between
-# modules, no include up a floor or into a sibling, every folder on a
+# The code layout's limits (doc/layout.md): the include and call graph
+# against the floors doc/layout.md lists (t/layout-graph.sh: no circle of
+# includes or of calls between modules, a call found by the file that
+# defines the function, no include or call up a floor or into a sibling, every folder on a
 # floor, every include naming its layer, no <mysql.h> in the report or
 # the results store), no tracked .c or .h outside
 # t/ is over 700 lines, and no function in a .c outside t/ is over 60 lines
@@ -105,17 +106,28 @@ printf '#include "a.h"\n' >"$scratch/tree/high/c.c"
 : >"$scratch/tree/high/b.h"
 printf '#include "low/l.h"\n' >"$scratch/tree/odd/o.c"
 : >"$scratch/tree/low/l.h"
+# A call circle that no include shows: d.c and e.c call each other's
+# function, both declared in a header named after neither (shared.h); a
+# static namesake in f.c and a name in a comment or a string are no call.
+printf 'void d_fn(void);\nvoid e_fn(void);\n' >"$scratch/tree/high/shared.h"
+printf '#include "high/shared.h"\nvoid d_fn(void)\n{\n\te_fn();\n}\n' >"$scratch/tree/high/d.c"
+printf '#include "high/shared.h"\nvoid e_fn(void)\n{\n\td_fn();\n}\n' >"$scratch/tree/high/e.c"
+printf 'static void d_fn(void)\n{\n}\nvoid f_fn(void)\n{\n\td_fn(); /* e_fn() */ (void)"e_fn()";\n}\n' >"$scratch/tree/high/f.c"
+printf '#include "high/shared.h"\nvoid g_fn(void)\n{\n\tf_fn();\n}\n' >"$scratch/tree/high/g.c"
+printf 'void f_fn(void);\n' >>"$scratch/tree/high/shared.h"
 (cd "$scratch/tree" && "$top/t/layout-graph.sh" -o "$scratch/tree.out" .) >"$scratch/fixture.graph"
-printf '%s\n' "circles 1" "circle-includes 2" "up 1" "unlayered 1" "unnamed 2" "params 0" "mysql 0" >"$scratch/fixture.graph.want"
+printf '%s\n' "circles 1" "circle-includes 2" "up 1" "unlayered 1" "unnamed 2" "call-circles 1" "circle-calls 2" \
+	"params 0" "mysql 0" >"$scratch/fixture.graph.want"
 diff "$scratch/fixture.graph.want" "$scratch/fixture.graph" >"$scratch/fixture.graph.diff"
-ok $? "the graph's scan finds the circle, the include up a floor, the folder on no floor and the include without its layer of a fixture" \
+ok $? "the graph's scan finds the include circle, the call circle through a shared header, the include up a floor, the folder on no floor and the include without its layer of a fixture" \
 	"$scratch/fixture.graph.diff"
 
 "$top/t/layout-graph.sh" -o "$scratch/graph" "$top" >"$scratch/counts"
 cat "$scratch/graph/circles" "$scratch/graph/up" "$scratch/graph/unlayered" "$scratch/graph/unnamed" >"$scratch/graph.bad"
+cat "$scratch/graph/call-circles" >>"$scratch/graph.bad"
 # The report and the results store read steps without the client library.
 grep '^runner/\(report\|store\)/' "$scratch/graph/mysql" | sed 's/$/: includes <mysql.h>/' >>"$scratch/graph.bad"
-[ ! -s "$scratch/graph.bad" ] && grep -q '^circles 0$' "$scratch/counts"
-ok $? "no include circle, no include up a floor or into a sibling, every folder on a floor, every include naming its layer, no <mysql.h> in report/ or store/ ($(tr '\n' ' ' <"$scratch/counts"))" \
+[ ! -s "$scratch/graph.bad" ] && grep -q '^circles 0$' "$scratch/counts" && grep -q '^call-circles 0$' "$scratch/counts"
+ok $? "no include or call circle, no include or call up a floor or into a sibling, every folder on a floor, every include naming its layer, no <mysql.h> in report/ or store/ ($(tr '\n' ' ' <"$scratch/counts"))" \
 	"$scratch/graph.bad"
 exit $failed

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "experiment/settings.h"
 #include "experiment/parse.h"
 #include "store/results.h"
 #include "tap.h"

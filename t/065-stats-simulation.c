@@ -155,7 +155,7 @@ static void check_auto(void)
 
 /* ---- explain directories ---- */
 
-/* explain_report()'s JSON of path. */
+/* explain's document of path as JSON. */
 static json_t *explanation_json(const char *path)
 {
 	_cleanup_free_ char *why = NULL, *text = NULL;
@@ -163,8 +163,11 @@ static json_t *explanation_json(const char *path)
 	FILE *f = open_memstream(&text, &len);
 	json_t *j;
 
-	if (!f || explain_report(path, true, 0, 0, f, &why) < 0)
-		bail_out("explain_report %s: %s", path, strempty(why));
+	if (!f || document_render(&document_explain,
+				  &(struct document_input){ .dirs = (char *const[]){ (char *)path }, .n = 1,
+							    .o = &(struct report_options){ .format = REPORT_JSON } },
+				  f, &why) < 0)
+		bail_out("explain's document of %s: %s", path, strempty(why));
 	fclose(f);
 	j = json_loads(text, 0, NULL);
 	if (!j)

@@ -1,6 +1,6 @@
 /* explain's sentence about the set it names, each claim tested for truth
  * on explain directories of known truth (t/sim.c writes them in the real
- * format; explain_report() reads them back as `report DIR` does):
+ * format; explain's document reads them back as `report DIR` does):
  * - "neither alone moves it" only when each alone is shown within
  *   +-ANALYSIS_SMALL of the gap (both ends of its interval), never when
  *   each alone moves the gap the wrong way;

@@ -1,5 +1,5 @@
 /* explain's sentence about the hold-out's share, each claim tested for
- * truth on explain directories of known truth (t/sim.c; explain_report()
+ * truth on explain directories of known truth (t/sim.c; explain's document
  * reads them back as `report DIR` does):
  * - the share and the gap it is "of" from the same stage, the sentence
  *   saying which: a hold-out measured on a host whose gap has moved since

@@ -20,6 +20,7 @@
 
 #include "common/util.h"
 #include "explain/explain.h"
+#include "report/report.h"
 #include "sim.h"
 #include "tap.h"
 
@@ -86,8 +87,11 @@ static void compare_hosts(double f0a, double f0b, char **ret_text, json_t **ret_
 	write_host(set, labels[1], f0b, paths[1], sizeof(paths[1]));
 	for (int json = 0; json < 2; json++) {
 		f = open_memstream(json ? &js : &text, &len);
-		if (!f || explain_compare(dirs, labels, 2, json, 0, f, &why) < 0)
-			bail_out("explain_compare: %s", strempty(why));
+		if (!f || document_render(&document_explain_compare,
+					     &(struct document_input){ .dirs = dirs, .labels = labels, .n = 2,
+								       .o = &(struct report_options){ .format = json ? REPORT_JSON : REPORT_TEXT } },
+					     f, &why) < 0)
+			bail_out("explain-compare's document: %s", strempty(why));
 		fclose(f);
 	}
 	*ret_text = text;

@@ -162,7 +162,7 @@ static double share_with_client_on(int cpu, struct oltp_telemetry_sample *first,
 	oltp_telemetry_free(t);
 	*first = r.samples[0];
 	*last = r.samples[r.n_samples - 1];
-	v = oltp_mechanism_value(row_of("server_on_client_cpu_pct"), &r);
+	v = oltp_mechanism_value(row_of("server_on_client_cpu_pct"), r.samples, r.n_samples, r.tps);
 	/* The samples' arrays stay with r; the copies keep only the counters. */
 	first->server_per_l3 = first->client_per_l3 = first->server_per_node = first->client_per_node = NULL;
 	last->server_per_l3 = last->client_per_l3 = last->server_per_node = last->client_per_node = NULL;

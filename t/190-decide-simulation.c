@@ -89,7 +89,7 @@ static unsigned fixed_rounds(double sigma, double theta, double p)
 {
 	unsigned f = 2;
 
-	while (f < 1000 && stats_power(theta / (sigma * sqrt(2.0 / f)), stats_design_df(2, f, 1), 0.95) < p)
+	while (f < 1000 && stats_power(theta / (sigma * sqrt(2.0 / f)), stats_design_df(f, 1, STATS_PLAN_START_SHARE), 0.95) < p)
 		f++;
 	return f;
 }

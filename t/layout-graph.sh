@@ -8,8 +8,13 @@
 #   circles N          include circles between modules (a module: x.c and
 #                      x.h together), each a strongly connected set
 #   circle-includes N  the includes that lie on such a circle
-#   up N               includes into a folder on a higher floor, or into a
-#                      sibling on the same floor
+#   up N               includes and calls into a folder on a higher floor,
+#                      or into a sibling on the same floor
+#   call-circles N     call circles between modules: a module calls a
+#                      function that another defines (found by the file
+#                      that defines it, whatever header declares it), and
+#                      that one calls back, directly or around a loop
+#   circle-calls N     the calls (one per pair of files) on such a circle
 #   unlayered N        folders holding code that no floor names
 #   unnamed N          includes that do not name their layer ("x.h" for
 #                      "report/x.h")
@@ -19,7 +24,7 @@
 #                      -M with the build's flags); the report and the
 #                      results store should be none of them
 # With -o DIR first, the lists behind each figure go to DIR/circles,
-# DIR/up, DIR/unlayered, DIR/unnamed, DIR/params and DIR/mysql.
+# DIR/call-circles, DIR/up, DIR/unlayered, DIR/unnamed, DIR/params and DIR/mysql.
 # An include resolves from TOP or from TOP/runner (the compiler's -I. and
 # -Irunner); one that resolves to neither (<...>, a system header) is not
 # an edge.  t/ is outside the graph: tests may include any floor.
@@ -55,7 +60,50 @@ FNR == 1 { from = FILENAME; sub(/\.[ch]$/, "", from) }
 	print from, to, FILENAME ":" FNR, named
 }' $(cat "$scratch/files") >"$scratch/edges"
 
-awk -v floors="$scratch/floors" -v dir="$scratch" '
+# A call is an edge too, to the module of the file that defines the
+# function called, whatever header declares it: a circle through a shared
+# header is a circle.  Every .c file is read twice: first for the
+# definitions that are not static, then for the names each one calls that
+# another file defines (a static one of its own is its own).  Comments and
+# literals are left out.
+awk '
+function strip(s) {
+	if (incomment) { if (!sub(/^.*\*\//, "", s)) return ""; incomment = 0 }
+	gsub(/"([^"\\]|\\.)*"/, "\"\"", s); gsub(/\047([^\047\\]|\\.)*\047/, "\047\047", s)
+	gsub(/\/\*([^*]|\*+[^*\/])*\*+\//, " ", s)
+	if (match(s, /\/\*/)) { s = substr(s, 1, RSTART - 1); incomment = 1 }
+	sub(/\/\/.*/, "", s)
+	return s
+}
+FNR == 1 { incomment = 0; inhdr = 0; second = ++read[FILENAME] == 2; from = FILENAME; sub(/\.c$/, "", from) }
+{ line = strip($0) }
+!second {
+	if (!inhdr && line ~ /^[A-Za-z_][^;=]*\(/ && line !~ /^(if|for|while|switch|return|typedef|struct|enum|union|extern)[^A-Za-z0-9_]/) { inhdr = 1; hdr = "" }
+	if (inhdr) hdr = hdr " " line
+	if (inhdr && line ~ /;[ \t]*$/ && hdr !~ /\{/) { inhdr = 0; next }
+	if (inhdr && (line ~ /^\{/ || line ~ /\)[ \t]*\{[ \t]*$/)) {
+		inhdr = 0
+		name = substr(hdr, 1, index(hdr, "(") - 1); sub(/[ \t]+$/, "", name); sub(/.*[ \t*]/, "", name)
+		own[FILENAME, name] = 1
+		if (hdr !~ /^[ \t]*static[ \t]/) def[name] = FILENAME
+	}
+	next
+}
+line ~ /^[ \t]*#/ { next }
+{
+	while (match(line, /[A-Za-z_][A-Za-z0-9_]*[ \t]*\(/)) {
+		t = substr(line, RSTART, RLENGTH - 1); sub(/[ \t]+$/, "", t)
+		line = substr(line, RSTART + RLENGTH)
+		if (!(t in def) || ((FILENAME, t) in own)) continue
+		to = def[t]; sub(/\.c$/, "", to)
+		if (!((FILENAME, to) in said)) { said[FILENAME, to] = 1; print from, to, FILENAME ":" FNR ":" t "()", 1 }
+	}
+}' $(grep '\.c$' "$scratch/files") $(grep '\.c$' "$scratch/files") >>"$scratch/edges"
+
+# circles WANT: the circles of one kind of edge (include or call) among
+# the modules; with include, the other figures of the graph of both kinds.
+circles() {
+awk -v floors="$scratch/floors" -v dir="$scratch" -v want="$1" '
 function folder(m) { sub(/\/[^\/]*$/, "", m); return m }
 # Tarjan: the strongly connected sets of the modules.
 function visit(v,    i, w) {
@@ -79,16 +127,26 @@ BEGIN {
 	}
 }
 {
+	kind = $3 ~ /\(\)$/ ? "call" : "include"; verb = kind == "call" ? " calls " : " includes "
+	if (want == "call" && $1 != $2 && kind == "call") {
+		node[$1] = node[$2] = 1
+		if (!(($1, $2) in seen)) { seen[$1, $2] = 1; out[$1, ++nout[$1]] = $2 }
+		edge[NR] = $0
+	}
+	if (want == "call") next
 	if (!$4) { print $3 ": " $1 " includes " $2 " without naming its layer" >(dir "/unnamed"); unnamed++ }
 	if ($1 == $2) next
-	from = $1; to = $2; node[from] = node[to] = 1
-	if (!((from, to) in seen)) { seen[from, to] = 1; out[from, ++nout[from]] = to }
-	edge[NR] = $0
+	from = $1; to = $2
+	if (kind == "include") {
+		node[from] = node[to] = 1
+		if (!((from, to) in seen)) { seen[from, to] = 1; out[from, ++nout[from]] = to }
+		edge[NR] = $0
+	}
 	ff = folder(from); tf = folder(to)
 	if (!(ff in floor)) unl[ff] = 1
 	if (!(tf in floor)) unl[tf] = 1
 	if ((ff in floor) && (tf in floor) && ff != tf && floor[tf] >= floor[ff]) {
-		print $3 ": " from " includes " to ", " (floor[tf] > floor[ff] ? "a floor up" : "a sibling on its floor") >(dir "/up")
+		print $3 ": " from verb to ", " (floor[tf] > floor[ff] ? "a floor up" : "a sibling on its floor") >(dir "/up")
 		up++
 	}
 }
@@ -103,7 +161,12 @@ END {
 	}
 	for (s = 1; s <= nsets; s++) if (setsize[s] > 1) {
 		circles++
-		print "a circle of " setsize[s] ":" members[s] >(dir "/circles")
+		print "a circle of " setsize[s] ":" members[s] >(dir "/" (want == "call" ? "call-circles" : "circles"))
+	}
+	if (want == "call") {
+		print "call-circles " circles + 0
+		print "circle-calls " oncircle + 0
+		exit
 	}
 	for (u in unl) { print u ": no floor names it" >(dir "/unlayered"); unlayered++ }
 	print "circles " circles + 0
@@ -111,7 +174,9 @@ END {
 	print "up " up + 0
 	print "unlayered " unlayered + 0
 	print "unnamed " unnamed + 0
-}' "$scratch/edges" >"$scratch/counts" || exit 1
+}' "$scratch/edges"
+}
+{ circles include && circles call; } >"$scratch/counts" || exit 1
 
 # Functions of more than 6 parameters: each top-level definition's
 # parameter list (a header at column 0 up to its body's "{"), its commas at
@@ -144,8 +209,8 @@ for f in $(grep '\.c$' "$scratch/files"); do
 done >"$scratch/mysql"
 echo "mysql $(wc -l <"$scratch/mysql")" >>"$scratch/counts"
 
-for f in circles up unlayered unnamed params mysql; do touch "$scratch/$f"; done
+for f in circles call-circles up unlayered unnamed params mysql; do touch "$scratch/$f"; done
 if [ -n "$out" ]; then
-	mkdir -p "$out" && cp "$scratch"/{circles,up,unlayered,unnamed,params,mysql,counts} "$out/"
+	mkdir -p "$out" && cp "$scratch"/{circles,call-circles,up,unlayered,unnamed,params,mysql,counts} "$out/"
 fi
 cat "$scratch/counts"

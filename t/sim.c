@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
+#include "oltp/record.h"
 #include "explain/explain.h"
 #include "report/report.h"
 #include "run/order.h"
@@ -72,22 +73,51 @@ void sim_seconds(double tps, const struct truth *t, double *x)
 		x[i] *= tps * (double)t->seconds / sum;
 }
 
+/* The share of a step's noise variance its start shares. */
+static double start_share(const struct truth *t)
+{
+	return t->start_share < 0 ? 0 : t->start_share > 0 ? t->start_share : SIM_START_SHARE;
+}
+
+/* What one start of a unit shares across its steps. */
+struct start {
+	double noise;  /* SD 1, scaled by the cell's sigma and the share */
+	bool stalled;
+	size_t slot, slots;
+};
+
+/* A stall's seconds: OLTP_STALL_MIN_S + 1 of them from the third near 0,
+ * the step's TPS the mean of its seconds. */
+static double stall_seconds(double *x, size_t n)
+{
+	double sum = 0;
+
+	for (size_t i = 2; i < MIN(n, 2 + OLTP_STALL_MIN_S + 1); i++)
+		x[i] = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	return sum / (double)n;
+}
+
 /* A step of cell c in round at threads: its TPS from t, and its seconds
  * when t has them. */
-static json_t *sim_step(const struct truth *t, const char *name, size_t c, unsigned round, size_t slot, int threads)
+static json_t *sim_step(const struct truth *t, const struct start *st, const char *name, size_t c, unsigned round,
+			int threads)
 {
 	bool slow = t->slow_one_in_five && (round - 1) % 5 == (unsigned)(c * 7 + round / 5) % 5,
 	     failed = t->fails && t->fails(t, c, round);
-	double sigma = t->sigmas ? t->sigmas[c] : t->sigma, x[256];
-	double tps = exp(t->log_tps(t->ctx, c) + sigma * start_noise(t)) * pow(1 + t->drift, (double)sim_steps_run++) *
-		     (slow ? 0.7 : 1) * (slot == 0 && t->first_ratio > 0 ? t->first_ratio : 1);
+	double sigma = t->sigmas ? t->sigmas[c] : t->sigma, x[256], share = start_share(t);
+	double noise = sqrt(share) * st->noise + sqrt(1 - share) * start_noise(t);
+	double tps = exp(t->log_tps(t->ctx, c) + sigma * noise) * pow(1 + t->drift, (double)sim_steps_run++) *
+		     (slow ? 0.7 : 1) * (st->slot == 0 && t->first_ratio > 0 ? t->first_ratio : 1) *
+		     (st->slot + 1 == st->slots && st->slots > 1 && t->last_ratio > 0 ? t->last_ratio : 1);
 	char unit[96];
 	json_t *s, *a;
 
 	snprintf(unit, sizeof(unit), "%s-v1-r%u", name, round);
 	s = json_pack("{s:s, s:i, s:i, s:s, s:f, s:f, s:b, s:s, s:i, s:f, s:n}", "context", name, "repeat", (int)round,
 		      "threads", threads, "driver", "slicebench", "duration_s", 1.0, "tps", failed ? 0.0 : tps, "failed",
-		      failed, "unit", unit, "slot", (int)slot + 1, "started_at", 1.8e9 + (double)sim_steps_run, "vary_value");
+		      failed, "unit", unit, "slot", (int)st->slot + 1, "started_at", 1.8e9 + (double)sim_steps_run, "vary_value");
 	if (failed) {
 		json_object_set_new(s, "reason", json_string("the server did not start (simulated)"));
 		return s;
@@ -98,6 +128,8 @@ static json_t *sim_step(const struct truth *t, const char *name, size_t c, unsig
 					      t->cpus, "saturated", 2 > t->cpus));
 	if (t->seconds) {
 		sim_seconds(tps, t, x);
+		if (st->stalled)
+			json_object_set_new(s, "tps", json_real(stall_seconds(x, MIN(t->seconds, ELEMENTSOF(x)))));
 		json_object_set_new(s, "intervals_tps", a = json_array());
 		for (size_t i = 0; i < MIN(t->seconds, ELEMENTSOF(x)); i++)
 			json_array_append_new(a, json_real(x[i]));
@@ -136,18 +168,28 @@ void sim_write_rounds(const char *path, const char *const *names, size_t n, unsi
 		results_put(res, "experiment.json", exp);
 		json_decref(exp);
 	}
-	if (from == 1)
+	if (from == 1) {
+		json_t *sched;
+
 		sim_order_seed = rng_next(&sim_gen);
+		sched = json_pack("{s:s, s:I}", "order", t->fixed_order ? "fixed" : "random", "seed",
+				  (json_int_t)(sim_order_seed >> 12));
+		results_put(res, "schedule.json", sched);
+		json_decref(sched);
+	}
 	for (unsigned round = from; round <= to; round++) {
 		for (size_t i = 0; i < n; i++)
 			order[i] = i;
 		/* The engine's orders, from a seed of the generator's. */
 		if (!t->fixed_order)
 			run_order_balanced(sim_order_seed, round, n, order);
-		for (size_t slot = 0; slot < n; slot++)
+		for (size_t slot = 0; slot < n; slot++) {
+			struct start st = { .noise = start_noise(t), .slot = slot, .slots = n,
+					    .stalled = t->stall_one_in && sim_uniform() * t->stall_one_in < 1 };
+
 			for (unsigned k = 0; k < MAX(t->n_threads, 1u); k++) {
 				size_t c = order[slot];
-				json_t *s = sim_step(t, names[c], c, round, slot, 1 << k);
+				json_t *s = sim_step(t, &st, names[c], c, round, 1 << k);
 				char file[160];
 
 				snprintf(file, sizeof(file), "steps/%s-v1-r%u-t%d.json", names[c], round, 1 << k);
@@ -155,6 +197,7 @@ void sim_write_rounds(const char *path, const char *const *names, size_t n, unsi
 					bail_out("results_put %s", file);
 				json_decref(s);
 			}
+		}
 	}
 	results_close(res);
 }
@@ -388,13 +431,17 @@ char *sim_explanation(const char *path, enum sim_form form)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
+	static const enum report_format formats[] = { [SIM_TEXT] = REPORT_TEXT, [SIM_JSON] = REPORT_JSON,
+						      [SIM_HTML] = REPORT_HTML };
+	const struct report_options o = { .format = formats[form] };
+	char *const dirs[] = { (char *)path };
 	int r;
 
 	if (!f)
 		bail_out("open_memstream: %m");
-	r = form == SIM_HTML ? explain_report_html(path, 0, 0, f, &why) : explain_report(path, form == SIM_JSON, 0, 0, f, &why);
+	r = document_render(&document_explain, &(struct document_input){ .dirs = dirs, .n = 1, .o = &o }, f, &why);
 	if (r < 0)
-		bail_out("explain_report %s: %s", path, why ? why : strerror(-r));
+		bail_out("explain's document of %s: %s", path, why ? why : strerror(-r));
 	fclose(f);
 	return text;
 }

@@ -27,12 +27,24 @@ double sim_uniform(void);
 /* Box and Muller's standard normal. */
 double sim_gauss(void);
 
+/* The share of a step's noise variance that its start shares with its
+ * other steps (one server start runs every thread count): the default,
+ * and the stress case.  SIM_SHARE_NONE: every step its own noise (what
+ * the simulations drew before issue 43). */
+#define SIM_START_SHARE 0.5
+#define SIM_START_SHARE_STRESS 0.9
+#define SIM_SHARE_NONE (-1.0)
+
 /* What a simulated step's TPS is made of: the cell's true log TPS, the
- * noise of a start, and the host's drift with the steps run so far. */
+ * noise of a start (a part shared by the start's steps, a part each
+ * step's own), and the host's drift with the steps run so far. */
 struct truth {
 	double (*log_tps)(const void *ctx, size_t cell);
 	const void *ctx;
 	double sigma, drift; /* per step, as a fraction */
+	/* Of sigma^2, the share a start's steps have in common; 0:
+	 * SIM_START_SHARE, SIM_SHARE_NONE: none. */
+	double start_share;
 	bool slow_one_in_five; /* each cell has one start of every five 30% slow */
 	bool fixed_order;
 	const char *host;	/* the host.json's hostname; NULL: no host.json */
@@ -44,6 +56,11 @@ struct truth {
 	size_t seconds;		/* each step's per-second TPS (intervals_tps), so many; 0: none */
 	double within;		/* their CV (AR(1), each start its own about this); 0: none */
 	double first_ratio;	/* the first unit of every round runs at this ratio of its TPS (a cold host); 0: 1 */
+	double last_ratio;	/* the last unit of every round at this ratio (a warm cache); 0: 1 */
+	/* One start in so many stalls: OLTP_STALL_MIN_S + 1 seconds in a row
+	 * near 0 TPS in each of its steps' seconds (t->seconds must be set),
+	 * its TPS as much lower, which the start rule leaves out; 0: none. */
+	unsigned stall_one_in;
 	unsigned n_threads;	/* each unit runs 1, 2, 4, .. threads, so many; 0: 1 */
 	/* Whether the start of cell in round fails (written as run writes a
 	 * failed step: failed, its reason, 0 TPS); NULL: none fails. */

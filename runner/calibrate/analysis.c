@@ -38,7 +38,8 @@ static int observations(const json_t *doc, const char *a, const char *b, struct 
 			res->n_failed++;
 			continue;
 		}
-		obs[n++] = (struct block_obs){ .cell = streq(name, a) ? 0 : 1, .block = (size_t)round - 1, .y = log(tps) };
+		obs[n] = (struct block_obs){ .cell = streq(name, a) ? 0 : 1, .block = (size_t)round - 1, .y = log(tps), .start = n };
+		n++;
 	}
 	*ret = obs;
 	obs = NULL;

@@ -36,17 +36,17 @@ static int load_file(struct calibrator *c)
 	int r;
 
 	if (experiment_find(c->args.experiment, &path) < 0)
-		return log_error("calibrate: no experiment '%s' (slicebench list shows them)", c->args.experiment), -EINVAL;
+		return log_error_errno(-EINVAL, "calibrate: no experiment '%s' (slicebench list shows them)", c->args.experiment);
 	r = experiment_load(path, cgroup_mode_detect(), &c->file, &msg);
 	if (r < 0)
-		return log_error("calibrate: %s", msg ? msg : strerror(-r)), -EINVAL;
+		return log_error_errno(-EINVAL, "calibrate: %s", msg ? msg : strerror(-r));
 	for (c->ic = 0; c->ic < c->file.n_contexts; c->ic++)
 		if (streq(c->file.contexts[c->ic].name, c->args.context))
 			break;
 	if (c->ic == c->file.n_contexts)
-		return log_error("calibrate: %s has no context '%s'", c->file.path, c->args.context), -EINVAL;
+		return log_error_errno(-EINVAL, "calibrate: %s has no context '%s'", c->file.path, c->args.context);
 	if (snprintf(c->twin, sizeof(c->twin), "%s" CALIBRATE_TWIN_SUFFIX, c->args.context) >= (int)sizeof(c->twin))
-		return log_error("calibrate: the context's name '%s' is too long for its twin's", c->args.context), -EINVAL;
+		return log_error_errno(-EINVAL, "calibrate: the context's name '%s' is too long for its twin's", c->args.context);
 	return 0;
 }
 
@@ -63,16 +63,14 @@ static int check_args(struct calibrator *c)
 	if (!c->args.confidence)
 		c->args.confidence = STATS_CONFIDENCE_DEFAULT;
 	if ((unsigned long)c->args.threads >= e->max_connections)
-		return log_error("calibrate: --threads %ld needs max-connections above %ld, and %s's is %u", c->args.threads,
-				 c->args.threads, e->name, e->max_connections),
-		       -EINVAL;
+		return log_error_errno(-EINVAL, "calibrate: --threads %ld needs max-connections above %ld, and %s's is %u", c->args.threads,
+				 c->args.threads, e->name, e->max_connections);
 	c->file_repeat = e->repeat_auto ? RUN_AUTO_PILOT : e->repeat;
 	c->group_rounds = MAX(c->file_repeat, 2u);
 	c->file_cells = e->n_contexts * experiment_n_values(e);
 	if (c->args.pairs < 2 * c->group_rounds)
-		return log_error("calibrate: --pairs %u: two A/A tests of %s's %u rounds need --pairs %u or more",
-				 c->args.pairs, e->name, c->group_rounds, 2 * c->group_rounds),
-		       -EINVAL;
+		return log_error_errno(-EINVAL, "calibrate: --pairs %u: two A/A tests of %s's %u rounds need --pairs %u or more",
+				 c->args.pairs, e->name, c->group_rounds, 2 * c->group_rounds);
 	return 0;
 }
 
@@ -84,7 +82,7 @@ static int add_context(struct calibrator *c, const char *name)
 	struct context_spec *to = &c->aa.contexts[i];
 	int r;
 
-	snprintf(to->name, sizeof(to->name), "%s", name);
+	(void)text_copy(to->name, sizeof(to->name), name);
 	c->aa.context_slice[i] = c->aa.context_proxy[i] = -1;
 	r = context_spec_copy(from, to);
 	/* Through the context's proxy, both twins through one. */
@@ -111,7 +109,7 @@ static int make_aa(struct calibrator *c)
 	aa->duration_ns = c->args.duration_ns;
 	aa->repeat = c->args.pairs;
 	aa->vary_slice = -1;
-	snprintf(aa->baseline, sizeof(aa->baseline), "%s", c->args.context);
+	(void)text_copy(aa->baseline, sizeof(aa->baseline), c->args.context);
 	if (r >= 0)
 		r = add_context(c, c->args.context);
 	if (r >= 0)
@@ -170,8 +168,8 @@ static size_t file_family(const struct calibrator *c)
  * level of the first Holm step of its report's table. */
 static double file_mde(const struct calibrator *c, double *ret_df)
 {
-	return stats_design_mde(c->res.sigma, c->file_cells, c->file_repeat, c->file.n_threads, file_family(c),
-				c->args.confidence, ret_df);
+	return stats_design_mde(c->res.sigma, c->res.df, c->file_repeat, c->file.n_threads, STATS_PLAN_START_SHARE,
+				file_family(c), c->args.confidence, ret_df);
 }
 
 /* The A/A tests' count, and their rate only where enough of them bound
@@ -237,7 +235,7 @@ static int store(const struct calibrator *c)
 	if (r >= 0)
 		r = calibration_write(c->state_dir, &cal);
 	if (r == -EDOM)
-		return log_error("calibrate: too few rounds succeeded for a sigma and a test: nothing stored"), -EIO;
+		return log_error_errno(-EIO, "calibrate: too few rounds succeeded for a sigma and a test: nothing stored");
 	if (r < 0)
 		return log_error_errno(r, "calibrate: cannot write %s/" CALIBRATION_FILE ": %m", c->state_dir);
 	printf("stored in %s/" CALIBRATION_FILE ": what it feeds, on this host at %ld thread%s: the smallest gap that run "

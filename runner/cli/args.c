@@ -8,6 +8,8 @@
 #include "slices/sys/cgmode.h"
 #include "cli/args.h"
 #include "oltp/oltp.h"
+#include "experiment/gate.h"
+#include "experiment/check.h"
 #include "experiment/parse.h"
 #include "common/util.h"
 
@@ -19,7 +21,7 @@ enum {
 
 #define A(f) .offset = offsetof(struct sweep_args, f)
 /* The settings an experiment file gives too: their rows of the key table
- * (experiment/keys.c) name them, parse them and check them across keys. */
+ * (experiment/key_table.c) name them, parse them and check them across keys. */
 #define SETTING(id) CLI_SETTING_OPTION(struct sweep_args, settings, id)
 /* sweep's name for the duration before it was one name everywhere. */
 static const struct cli_option opt_time = { .name = "time", .alias_of = SETTING(KEY_DURATION) };
@@ -131,7 +133,8 @@ const struct cli_verb cli_sweep = {
 	.options = (const struct cli_option *const[]){ SERVER_OPTIONS, SETTING(KEY_THREADS), SETTING(KEY_DURATION), &opt_time,
 						       SETTING(KEY_WARMUP), &opt_events, SETTING(KEY_RAND_TYPE), SETTING(KEY_RANGE_SIZE),
 						       SETTING(KEY_DRIVER), SETTING(KEY_CLIENT_THREADS),
-						       SETTING(KEY_CLIENT_CPUS), SETTING(KEY_PIN), &opt_no_prewarm,
+						       SETTING(KEY_CLIENT_CPUS), SETTING(KEY_PIN), SETTING(KEY_PROFILE),
+						       SETTING(KEY_PROFILE_HZ), SETTING(KEY_PROFILE_OFF_CPU), &opt_no_prewarm,
 						       &opt_without, &opt_server_pid, &opt_server_cgroup, &opt_progress, CONTEXT_OPTIONS,
 						       &opt_json, NULL },
 	.parse = parse_custom,
@@ -175,7 +178,7 @@ static int take_settings(const struct cli_verb *v, struct sweep_args *a, bool ma
 	/* A server at --socket, or --experiment's, is not looked for here. */
 	p->server_given = !managed || a->experiment;
 	if (experiment_check_options(p) < 0 || experiment_gate(p, false) < 0)
-		return log_error("%s: %s", v->name, p->msg ? p->msg : "out of memory"), -EINVAL;
+		return log_error_errno(-EINVAL, "%s: %s", v->name, p->msg ? p->msg : "out of memory");
 	experiment_workload_for(e, &a->o);
 	experiment_client_for(e, 0, &a->o);
 	/* --events alone: no time limit, as sysbench's --time=0. */
@@ -210,8 +213,8 @@ static int check_args(const struct cli_verb *v, struct sweep_args *a)
 			return -EINVAL;
 		}
 		if (context_check_engine(&a->spec, a->engine, &bad) < 0)
-			return log_error("%s: -p %s: %s's server has no such variable (it is %s's)", v->name, bad->def->name,
-					 a->engine, bad->def->engines), -EINVAL;
+			return log_error_errno(-EINVAL, "%s: -p %s: %s's server has no such variable (it is %s's)", v->name, bad->def->name,
+					 a->engine, bad->def->engines);
 	}
 	return 1;
 }

@@ -58,7 +58,17 @@ int place_capture(const struct sweep_args *a);
 /* The dataset of o, made or checked; logged as verb. */
 int cli_prepare_dataset(const char *verb, const struct oltp_options *o);
 
-/* Starts the managed server in a->spec, runs f with it, stops it.  Returns
- * f's result (0 or -errno, logged), -EINTR when a signal came, or -errno
- * (logged) if the server did not start. */
-int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(struct sweep_args *, struct context *));
+/* The servers of --experiment, else of the command line's settings, set
+ * up once before the first unit (managed_servers_setup()), after
+ * interrupt_catch(). */
+struct managed_servers;
+struct managed_unit;
+int cli_servers_setup(const char *verb, const struct sweep_args *a, struct managed_servers *ret);
+/* Unit u (verb, e, servers and its context given) started with a->o
+ * pointed at it, f run with it, and stopped, or left running with
+ * a->keep_this.  Returns f's result (0 or -errno, logged), -EINTR when a
+ * signal came, or -errno (logged) if it did not start. */
+int cli_unit_run(struct sweep_args *a, struct managed_unit *u, int (*f)(struct sweep_args *, struct managed_unit *));
+/* The managed server started in a->spec (cli_servers_setup() and
+ * cli_unit_run() for one unit). */
+int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(struct sweep_args *, struct managed_unit *));

@@ -83,7 +83,7 @@ int verb_calibrate(int argc, char **argv)
 
 	r = calibrate_parse_argv(argc, argv, &args);
 	if (r <= 0)
-		return r < 0 ? EXIT_USAGE : 0;
+		return verb_parse_exit_status(r);
 	r = calibrate_run(&args.a);
 	/* calibrate_run() refuses bad input with -EINVAL before it starts anything. */
 	return r == -EINVAL ? EXIT_USAGE : verb_exit_status(r);

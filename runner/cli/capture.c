@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "cli/args.h"
-#include "managed/managed.h"
+#include "managed/placement.h"
 #include "slices/attr/capture.h"
 #include "slices/attr/mirror.h"
 #include "slices/attr/snapshot.h"
@@ -24,14 +24,12 @@ static int main_pid_of(sd_bus *bus, const char *unit, pid_t *ret)
 	int r;
 
 	if (!bus)
-		return log_error("place: --unit %s needs a running systemd (run it under slicebench sandbox)", unit),
-		       -EINVAL;
+		return log_error_errno(-EINVAL, "place: --unit %s needs a running systemd (run it under slicebench sandbox)", unit);
 	r = bus_unit_get_u32(bus, unit, "org.freedesktop.systemd1.Service", "MainPID", &pid, &error);
 	if (r < 0)
-		return log_error("place: --unit %s: %s", unit, sd_bus_error_is_set(&error) ? error.message : strerror(-r)),
-		       -EINVAL;
+		return log_error_errno(-EINVAL, "place: --unit %s: %s", unit, sd_bus_error_is_set(&error) ? error.message : strerror(-r));
 	if (pid == 0)
-		return log_error("place: --unit %s has no main process (is it running?)", unit), -EINVAL;
+		return log_error_errno(-EINVAL, "place: --unit %s has no main process (is it running?)", unit);
 	*ret = (pid_t)pid;
 	return 0;
 }
@@ -74,7 +72,7 @@ static int capture(sd_bus *bus, pid_t pid, struct placement *p)
 	int r = placement_snapshot(pid, 0, cgroup_mode_detect(), p);
 
 	if (r == -ESRCH)
-		return log_error("place: there is no process %d", (int)pid), -EINVAL;
+		return log_error_errno(-EINVAL, "place: there is no process %d", (int)pid);
 	if (r < 0)
 		return log_error_errno(r, "place: cannot read the placement of PID %d: %m", (int)pid);
 	if (bus && (r = managed_unit_facts(bus, pid, p)) < 0 && r != -ENOMEM)
@@ -88,7 +86,7 @@ static int capture(sd_bus *bus, pid_t pid, struct placement *p)
 	if (r >= 0)
 		r = server_facts_of(pid, placement_get(p, CAPTURE_PREFIX "exe"), placement_get(p, CAPTURE_PREFIX "socket"), p);
 	if (r == -ENOENT || r == -ESRCH)
-		return log_error("place: PID %d ended while it was read", (int)pid), -EINVAL;
+		return log_error_errno(-EINVAL, "place: PID %d ended while it was read", (int)pid);
 	return r < 0 ? log_error_errno(r, "place: PID %d: %m", (int)pid) : 0;
 }
 

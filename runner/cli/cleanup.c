@@ -36,8 +36,8 @@ static int cleanup(const struct cleanup_args *a)
 	managed_config_default(&cfg);
 	r = state_lock(cfg.state_dir, &holder);
 	if (r == -EBUSY)
-		return log_error("cleanup: slicebench PID %d is running on %s; its servers and units are not stale",
-				 holder, cfg.state_dir), r;
+		return log_error_errno(r, "cleanup: slicebench PID %d is running on %s; its servers and units are not stale",
+				 holder, cfg.state_dir);
 	if (r < 0)
 		return log_error_errno(r, "cleanup: cannot lock %s/lock: %m", cfg.state_dir);
 	r = state_cleanup(cfg.state_dir);
@@ -61,6 +61,6 @@ int verb_cleanup(int argc, char **argv)
 	int r = cli_parse_options_only(&cli_cleanup, argc, argv, &a);
 
 	if (r <= 0)
-		return r < 0 ? EXIT_USAGE : 0;
+		return verb_parse_exit_status(r);
 	return verb_exit_status(cleanup(&a));
 }

@@ -19,7 +19,10 @@ static int load_placement(const char *path, struct placement *ret)
 	int r;
 
 	if (!j)
-		return log_error("diff: %s", why ? why : strerror(errno)), errno == ENOMEM ? -ENOMEM : -EINVAL;
+	{
+		r = errno == ENOMEM ? -ENOMEM : -EINVAL;
+		return log_error_errno(r, "diff: %s", why ? why : strerror(errno));
+	}
 	r = placement_from_json(j, ret);
 	json_decref(j);
 	if (r < 0)
@@ -31,7 +34,7 @@ static int load_placement(const char *path, struct placement *ret)
 static int placement_path(const char *dir, const char *context, char **ret)
 {
 	if (!name_is_valid(context))
-		return log_error("diff: bad context name '%s'", context), -EINVAL;
+		return log_error_errno(-EINVAL, "diff: bad context name '%s'", context);
 	return results_first_placement_path(dir, context, ret);
 }
 
@@ -139,11 +142,11 @@ int verb_diff(int argc, char **argv)
 
 	r = cli_parse(&cli_diff, argc, argv, NULL, &first);
 	if (r <= 0)
-		return r < 0 ? EXIT_USAGE : 0;
+		return verb_parse_exit_status(r);
 	n = argc - first;
 	r = load_both(argv + first, n, &a, &b);
 	if (r < 0)
-		return r == -ENOMEM ? 1 : EXIT_USAGE;
+		return r == -ENOMEM ? verb_exit_status(r) : EXIT_USAGE;
 	/* The labels: the files, or the contexts. */
 	return verb_exit_status(print_diff(&a, &b, argv[argc - 2], argv[argc - 1]));
 }

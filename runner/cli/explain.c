@@ -116,7 +116,7 @@ int verb_explain(int argc, char **argv)
 
 	r = explain_parse_argv(argc, argv, &args);
 	if (r <= 0)
-		return r < 0 ? EXIT_USAGE : 0;
+		return verb_parse_exit_status(r);
 	r = explain_run(&args.a);
 	/* explain_run() refuses bad input with -EINVAL before it starts anything. */
 	return r == -EINVAL ? EXIT_USAGE : verb_exit_status(r);

@@ -117,6 +117,6 @@ int verb_hog(int argc, char **argv)
 
 	r = cli_parse_options_only(&cli_hog, argc, argv, &a);
 	if (r <= 0)
-		return r < 0 ? EXIT_USAGE : 0;
+		return verb_parse_exit_status(r);
 	return verb_exit_status(hog(&a));
 }

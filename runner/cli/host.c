@@ -45,6 +45,6 @@ int verb_host(int argc, char **argv)
 
 	r = cli_parse_options_only(&cli_host, argc, argv, &json);
 	if (r <= 0)
-		return r < 0 ? EXIT_USAGE : 0;
+		return verb_parse_exit_status(r);
 	return verb_exit_status(print_facts(json));
 }

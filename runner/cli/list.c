@@ -44,7 +44,7 @@ static int list_experiments(void)
 			break; /* the first directory with experiments wins */
 	}
 	if (!any)
-		return log_error("list: no experiments found (set SLICEBENCH_EXPERIMENTS)"), -ENOENT;
+		return log_error_errno(-ENOENT, "list: no experiments found (set SLICEBENCH_EXPERIMENTS)");
 	return 0;
 }
 
@@ -53,6 +53,6 @@ int verb_list(int argc, char **argv)
 	int r = cli_parse_options_only(&cli_list, argc, argv, NULL);
 
 	if (r <= 0)
-		return r < 0 ? EXIT_USAGE : 0;
+		return verb_parse_exit_status(r);
 	return verb_exit_status(list_experiments());
 }

@@ -75,7 +75,7 @@ static void print_setting_help(const struct key_def *k, FILE *f)
 	char list[256] = "";
 
 	if (k->type == TYPE_KIND)
-		snprintf(list, sizeof(list), "%s", context_kind_list(false));
+		(void)text_copy(list, sizeof(list), context_kind_list(false));
 	else if (k->words && k->type != TYPE_BOOL)
 		word_list(k->words, list, sizeof(list));
 	fprintf(f, "%s%s%s%s%s%s\n", k->option_help, *list ? ": " : "", list, k->def ? " (" : "", strempty(k->def),
@@ -84,8 +84,11 @@ static void print_setting_help(const struct key_def *k, FILE *f)
 
 void cli_help(const struct cli_verb *v, FILE *f)
 {
-	for (size_t i = 0; v->usage && v->usage[i]; i++)
-		fprintf(f, "%s slicebench %s %s\n", i ? "      " : "usage:", v->name, v->usage[i]);
+	char form[256];
+	const char *u;
+
+	for (size_t i = 0; (u = v->usage_form ? v->usage_form(i, form, sizeof(form)) : v->usage ? v->usage[i] : NULL); i++)
+		fprintf(f, "%s slicebench %s %s\n", i ? "      " : "usage:", v->name, u);
 	fprintf(f, "\n%s\n\n", v->about);
 	for (size_t i = 0; i <= n_options(v); i++) {
 		const struct cli_option *o = option_at(v, i);

@@ -113,6 +113,9 @@ typedef int (*cli_parse_t)(const struct cli_verb *v, const struct cli_option *o,
 struct cli_verb {
 	const char *name;
 	const char *const *usage; /* the forms after "slicebench NAME ", NULL-terminated */
+	/* Or the forms made from the verb's tables: form i into buf, NULL
+	 * past the last. */
+	const char *(*usage_form)(size_t i, char *buf, size_t len);
 	const char *about;	  /* what it does, for --help */
 	const struct cli_option *const *options; /* NULL-terminated; --help is every verb's */
 	cli_parse_t parse;			 /* the CLI_CUSTOM options; NULL: none */

@@ -7,7 +7,7 @@
 #include "cli/args.h"
 #include "experiment/experiment.h"
 #include "common/interrupt.h"
-#include "managed/managed.h"
+#include "managed/unit.h"
 #include "slices/attr/snapshot.h"
 #include "common/text.h"
 #include "common/util.h"
@@ -33,89 +33,32 @@ static int print_settings(const struct placement *p)
 	return 0;
 }
 
-/* The index of the place's context in its experiment, -1 without one. */
-static int context_in(const struct experiment *e, const char *name)
-{
-	for (size_t i = 0; e && i < e->n_contexts; i++)
-		if (streq(e->contexts[i].name, name))
-			return (int)i;
-	return -1;
-}
-
-/* The context's proxy started in front of the server in c, its placement
- * added to p (proxy.*), and stopped: the chain's three processes in one
- * placement, as run records it. */
-static int place_proxy(const struct experiment *e, size_t i, const struct context *c, struct placement *p)
-{
-	_cleanup_free_ char *msg = NULL;
-	struct context_spec spec;
-	struct server proxy = {};
-	struct context pc;
-	int r;
-
-	r = managed_proxy_setup(e, i, c->server, &proxy);
-	if (r < 0)
-		return log_error_errno(r, "place: cannot set up [proxy %s]: %m", e->proxies[i].name);
-	managed_proxy_context(e, i, &proxy, c->mode, &spec, &pc);
-	r = managed_proxy_start(&pc, c->server, &msg);
-	if (r < 0) {
-		log_error_errno(r, "place: [proxy %s] did not start as %s: %m%s%s", e->proxies[i].name,
-				context_kind_to_string(spec.kind), msg ? "; " : "", strempty(msg));
-		server_done(&proxy);
-		return r;
-	}
-	r = managed_proxy_placement(&pc, c->server, p);
-	if (r < 0)
-		log_error_errno(r, "place: cannot read the placement of [proxy %s]: %m", e->proxies[i].name);
-	(void)managed_stop(&pc);
-	server_done(&proxy);
-	return r;
-}
-
-static int print_placement(struct sweep_args *a, struct context *c)
+static int print_placement(struct sweep_args *a, struct managed_unit *u)
 {
 	_cleanup_(placement_done) struct placement p = {};
-	int ctx = context_in(a->loaded, a->spec.name);
-	unsigned bad = 0;
+	const struct context_spec *spec = &u->spec;
 	int r;
 
-	r = placement_snapshot(c->pid, getpid(), c->mode, &p);
+	r = managed_unit_placement(u, &a->o, &p);
 	if (r < 0)
-		return log_error_errno(r, "place: cannot read the placement of PID %d: %m", (int)c->pid);
-	r = server_facts(c->server, &p);
-	if (r < 0)
-		log_warning_errno(r, "place: cannot read the server's variables: %m");
-	r = managed_systemd_facts(c, &p);
-	if (r < 0)
-		log_warning_errno(r, "place: cannot ask systemd which unit holds PID %d: %m", (int)c->pid);
-	r = placement_verify(&p, &a->spec, c->mode, &bad);
-	if (r < 0)
-		return log_error_errno(r, "place: %m");
-	if (bad)
-		managed_warn_not_in_force("place", &p);
-	if (ctx >= 0 && experiment_proxy_of(a->loaded, (size_t)ctx) >= 0 &&
-	    (r = place_proxy(a->loaded, (size_t)experiment_proxy_of(a->loaded, (size_t)ctx), c, &p)) < 0)
-		return r;
-	if (ctx >= 0)
-		experiment_client_for(a->loaded, (size_t)ctx, &a->o);
-	if (managed_client_placement(&a->o, &p) < 0 || managed_replay_compare(a->spec.name, c, &p) < 0)
-		return log_error_errno(-ENOMEM, "place: %m");
+		return log_error_errno(r, "place: cannot read the placement of %s (PID %d): %m", u->names.name,
+				       (int)u->c.pid);
 	if (a->json) {
 		json_t *j = placement_to_json(&p);
 
 		if (!j)
 			return log_error_errno(-ENOMEM, "place: %m");
 		if (a->all)
-			return json_object_set_new(a->all, a->spec.name, j) < 0 ? log_error_errno(-ENOMEM, "place: %m") : 0;
+			return json_object_set_new(a->all, spec->name, j) < 0 ? log_error_errno(-ENOMEM, "place: %m") : 0;
 		json_dumpf(j, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(j);
 		return 0;
 	}
 	if (a->n_places > 1)
-		printf("== %s (%s)\n", a->spec.name, context_kind_to_string(a->spec.kind));
+		printf("== %s (%s)\n", spec->name, context_kind_to_string(spec->kind));
 	if (placement_get(&p, "chain"))
-		printf("processes: server PID %d, proxy PID %s, client PID %d (slicebench)\n", (int)c->pid,
+		printf("processes: server PID %d, proxy PID %s, client PID %d (slicebench)\n", (int)u->c.pid,
 		       placement_get(&p, "proxy.pid"), (int)getpid());
 	for (size_t i = 0; i < p.n; i++)
 		if (!placement_key_is_setting(p.attrs[i].key))
@@ -123,64 +66,67 @@ static int print_placement(struct sweep_args *a, struct context *c)
 	return print_settings(&p);
 }
 
-/* The spec of place's i-th named context: a kind with the -p properties,
- * or a context of --experiment.  Validated before anything starts. */
-static int place_spec(struct sweep_args *a, const struct experiment *e, size_t i, struct context_spec *ret)
+/* Place's i-th named context: a context of --experiment (its index into
+ * *ret_ctx), or a kind with the -p properties (its spec into *ret, *ret_ctx
+ * -1).  Validated before anything starts. */
+static int place_spec(struct sweep_args *a, const struct experiment *e, size_t i, struct context_spec *ret,
+		      int *ret_ctx)
 {
 	const char *name = a->places[i], *why = NULL;
 	const struct prop_value *bad = NULL;
 	enum cgroup_mode mode = cgroup_mode_detect();
 	enum context_kind k;
 
+	*ret_ctx = -1;
 	if (e) {
 		for (size_t c = 0; c < e->n_contexts; c++)
-			if (streq(e->contexts[c].name, name) && e->context_slice[c] >= 0)
-				return log_error("place: [context %s] sits in [slice %s], and place makes no slices; run "
-						 "records the placement of every unit", name, e->slices[e->context_slice[c]].name),
-				       -EINVAL;
-			else if (streq(e->contexts[c].name, name))
-				return experiment_spec_for(e, c, 0, ret);
-		return log_error("place: %s has no context '%s'", e->path, name), -EINVAL;
+			if (streq(e->contexts[c].name, name)) {
+				*ret_ctx = (int)c;
+				return 0;
+			}
+		return log_error_errno(-EINVAL, "place: %s has no context '%s'", e->path, name);
 	}
 	k = context_kind_from_string(name);
 	if (k == CONTEXT_KIND_INVALID)
-		return log_error("place: '%s' is not a kind of context (%s); contexts of a file need --experiment", name,
-				 context_kind_list(false)), -EINVAL;
+		return log_error_errno(-EINVAL, "place: '%s' is not a kind of context (%s); contexts of a file need --experiment", name,
+				 context_kind_list(false));
 	*ret = a->spec;
 	ret->kind = k;
 	snprintf(ret->name, sizeof(ret->name), "place-%s", name);
 	if (context_validate(ret, mode, &bad, &why) < 0)
-		return log_error("place: %s: %s%s: %s (cgroup mode %s)", name, bad ? "-p " : "", bad ? bad->def->name : "",
-				 why, cgroup_mode_to_string(mode)), -EINVAL;
+		return log_error_errno(-EINVAL, "place: %s: %s%s: %s (cgroup mode %s)", name, bad ? "-p " : "", bad ? bad->def->name : "",
+				 why, cgroup_mode_to_string(mode));
 	return 0;
 }
 
-/* The specs of the contexts place starts: --context's, or each one named
- * (a kind, or a context of --experiment).  Before anything starts; a bad
- * one is -EINVAL, logged. */
-static int place_specs(struct sweep_args *a, struct experiment *e, struct context_spec *specs, size_t *ret_n)
+/* The contexts place starts: --context's, or each one named (a kind's
+ * spec, or a context of --experiment: its index in ctxs, else -1).
+ * Before anything starts; a bad one is -EINVAL, logged. */
+static int place_specs(struct sweep_args *a, struct experiment *e, struct context_spec *specs, int *ctxs,
+		       size_t *ret_n)
 {
 	_cleanup_free_ char *path = NULL, *msg = NULL;
 	int r;
 
 	*ret_n = 0;
 	if (a->in_context) {
-		specs[(*ret_n)++] = a->spec;
+		specs[0] = a->spec;
+		ctxs[(*ret_n)++] = -1;
 		return 0;
 	}
 	if (a->n_places > EXP_CONTEXTS_MAX)
 		return cli_usage_error(&cli_place, "at most %d contexts at once", EXP_CONTEXTS_MAX);
 	if (a->experiment) {
 		if (experiment_find(a->experiment, &path) < 0)
-			return log_error("place: no experiment '%s'", a->experiment), -EINVAL;
+			return log_error_errno(-EINVAL, "place: no experiment '%s'", a->experiment);
 		r = experiment_load(path, cgroup_mode_detect(), e, &msg);
 		if (r < 0)
-			return log_error("%s", msg ? msg : strerror(-r)), -EINVAL;
+			return log_error_errno(-EINVAL, "%s", msg ? msg : strerror(-r));
 		experiment_log_mirrors(e);
 		a->loaded = e; /* its [server] settings apply */
 	}
 	for (size_t i = 0; i < a->n_places; i++) {
-		r = place_spec(a, a->experiment ? e : NULL, i, &specs[i]);
+		r = place_spec(a, a->experiment ? e : NULL, i, &specs[i], &ctxs[i]);
 		if (r < 0)
 			return r;
 		(*ret_n)++;
@@ -188,22 +134,28 @@ static int place_specs(struct sweep_args *a, struct experiment *e, struct contex
 	return 0;
 }
 
-/* Each spec in turn: the first failure is the result; a signal ends it. */
-static int place_all(struct sweep_args *a, const struct context_spec *specs, size_t n)
+/* Each context in turn, all on the servers set up once: the first
+ * failure is the result; a signal ends it. */
+static int place_all(struct sweep_args *a, const struct context_spec *specs, const int *ctxs, size_t n)
 {
-	int r = 0;
+	struct managed_servers servers = {};
+	int r;
 
 	if (a->json && n > 1 && !(a->all = json_object()))
 		return log_error_errno(-ENOMEM, "place: %m");
-	for (size_t i = 0; i < n && !interrupt_signal; i++) {
+	r = cli_servers_setup("place", a, &servers);
+	for (size_t i = 0; r >= 0 && i < n && !interrupt_signal; i++) {
+		struct managed_unit u = { .verb = "place", .e = a->loaded ? a->loaded : &a->e, .servers = &servers,
+					  .ctx = ctxs[i] >= 0 ? (size_t)ctxs[i] : 0,
+					  .given = ctxs[i] >= 0 ? NULL : &specs[i] };
 		int one;
 
-		a->spec = specs[i];
 		a->keep_this = a->keep && i == n - 1;
-		one = with_managed_server("place", a, print_placement);
+		one = cli_unit_run(a, &u, print_placement);
 		if (r == 0)
 			r = one;
 	}
+	managed_servers_done(&servers);
 	if (a->all) {
 		json_dumpf(a->all, stdout, JSON_INDENT(2));
 		putchar('\n');
@@ -215,27 +167,24 @@ static int place_all(struct sweep_args *a, const struct context_spec *specs, siz
 
 int verb_place(int argc, char **argv)
 {
-	struct context_spec specs[EXP_CONTEXTS_MAX], own;
+	struct context_spec specs[EXP_CONTEXTS_MAX];
+	int ctxs[EXP_CONTEXTS_MAX];
 	struct sweep_args a = {};
 	struct experiment e = {};
 	size_t n = 0;
 	int r, status;
 
 	r = sweep_parse_argv(&cli_place, argc, argv, &a);
-	own = a.spec; /* its -p properties, which the specs borrow */
 	if (r == 0)
 		status = 0;
 	else if (r > 0 && (a.pid || a.unit))
-		status = (r = place_capture(&a)) == -EINVAL ? EXIT_USAGE : verb_exit_status(r);
-	else if (r < 0 || place_specs(&a, &e, specs, &n) < 0)
+		status = verb_input_exit_status(place_capture(&a));
+	else if (r < 0 || place_specs(&a, &e, specs, ctxs, &n) < 0)
 		status = EXIT_USAGE;
 	else
-		status = verb_exit_status(place_all(&a, specs, n));
-	for (size_t i = 0; a.experiment && i < n; i++)
-		experiment_spec_done(&e, &specs[i]);
+		status = verb_exit_status(place_all(&a, specs, ctxs, n));
 	a.loaded = NULL;
 	experiment_done(&e);
-	a.spec = own;
 	sweep_args_done(&a);
 	return status;
 }

@@ -10,7 +10,7 @@ int verb_prepare(int argc, char **argv)
 
 	r = sweep_parse_argv(&cli_prepare, argc, argv, &a);
 	if (r <= 0)
-		status = r < 0 ? EXIT_USAGE : 0;
+		status = verb_parse_exit_status(r);
 	else
 		status = verb_exit_status(cli_prepare_dataset("prepare", &a.o));
 	sweep_args_done(&a);

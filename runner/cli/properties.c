@@ -63,7 +63,7 @@ int verb_properties(int argc, char **argv)
 
 	r = cli_parse_options_only(&cli_properties, argc, argv, &json);
 	if (r <= 0)
-		return r < 0 ? EXIT_USAGE : 0;
+		return verb_parse_exit_status(r);
 	if (json) {
 		json_t *attrs = json_array(), *kinds = json_array();
 

@@ -21,12 +21,12 @@ struct report_args {
 #define R(f) .offset = offsetof(struct report_args, f)
 static const struct cli_option opt_compare_format = { .name = "format", .arg = "FORMAT", .type = CLI_WORD,
 						      R(ro.format), .words = report_page_format_words,
-						      .help = "text (default), markdown, csv, json, or html: one page that "
-							      "opens from disk" };
+						      .help = "text by default; each document's formats are in the table below "
+							      "(html: one page that opens from disk)" };
 static const struct cli_option opt_page_format = { .name = "format", .arg = "FORMAT", .type = CLI_WORD, R(ro.format),
 						   .words = report_page_format_words,
-						   .help = "text (default), markdown, csv, json, svg, png, or html: one page "
-							   "that opens from disk, of a results or an explain directory" };
+						   .help = "text by default; each document's formats are in the table below "
+							   "(html: one page that opens from disk)" };
 static const struct cli_option opt_latency = { .name = "latency", .type = CLI_FLAG, R(ro.latency),
 					       .help = "add the median p95 latency per cell" };
 static const struct cli_option opt_telemetry = { .name = "telemetry", .type = CLI_FLAG, R(ro.telemetry),
@@ -66,10 +66,41 @@ static void print_documents(FILE *f)
 	}
 }
 
+/* A form of the usage, each document's formats from its row: "DIR
+ * [--format text|markdown|...] OPTIONS". */
+static const char *usage_form(const struct document *d, const char *operands, const char *options, char *buf,
+			      size_t len)
+{
+	char formats[128];
+
+	if (snprintf_whole(buf, len, "%s [--format %s] %s", operands,
+			   document_formats(d, "|", "|", formats, sizeof(formats)), options) < 0)
+		return operands; /* cut: the usage's operands alone */
+	return buf;
+}
+
+static const char *report_usage(size_t i, char *buf, size_t len)
+{
+	if (i == 0)
+		return usage_form(&document_run, "DIR", "[--latency] [--telemetry] [--confidence 95] [-o FILE]", buf, len);
+	if (i == 1)
+		return usage_form(&document_explain, "EXPLAIN-DIR", "[--confidence 95] [--width 20] [-o FILE]", buf, len);
+	return NULL;
+}
+
+static const char *compare_usage(size_t i, char *buf, size_t len)
+{
+	if (i == 0)
+		return usage_form(&document_compare, "DIR DIR...", "[--confidence 95] [-o FILE]", buf, len);
+	if (i == 1)
+		return usage_form(&document_explain_compare, "EXPLAIN-DIR EXPLAIN-DIR...", "[--confidence 95] [-o FILE]",
+				  buf, len);
+	return NULL;
+}
+
 const struct cli_verb cli_report = {
 	.name = "report",
-	.usage = (const char *const[]){ "DIR [--format FORMAT] [--latency] [--telemetry] [--confidence 95] [-o FILE]",
-					"EXPLAIN-DIR [--format text|json|html] [--confidence 95] [--width 20] [-o FILE]", NULL },
+	.usage_form = report_usage,
 	.about = "The per-context TPS table of a results directory: the median of the repeats, min..max, the\n"
 		 "ratio to the baseline from one model of log TPS, context + round, with its interval and p,\n"
 		 "Holm-adjusted across the table, n.s. where the interval contains 1 (with the smallest gap the\n"
@@ -84,8 +115,7 @@ const struct cli_verb cli_report = {
 
 const struct cli_verb cli_compare = {
 	.name = "compare",
-	.usage = (const char *const[]){ "DIR DIR... [--format FORMAT] [--confidence 95] [-o FILE]",
-					"EXPLAIN-DIR EXPLAIN-DIR... [--format text|json] [--confidence 95] [-o FILE]", NULL },
+	.usage_form = compare_usage,
 	.about = "The same experiment from several hosts, a column per host (named after its directory): the\n"
 		 "ratios to each host's baseline; whether the hosts differ, each host's ratio and its ratio over\n"
 		 "the first host's from one model of log TPS, host x context + round within host, Holm-adjusted\n"
@@ -112,13 +142,6 @@ static int load(const char *verb, const char *dir, json_t **ret)
 	else if (r < 0)
 		log_error_errno(r, "%s: %s is not a results directory of slicebench run: %m", verb, dir);
 	return r;
-}
-
-/* A directory that is none of run's, or a file in it that is not as run
- * writes it, is bad input. */
-static int load_exit_status(int r)
-{
-	return r == -EBADMSG || r == -ENOENT || r == -ENOTDIR ? EXIT_USAGE : verb_exit_status(r);
 }
 
 /* -o FILE, before anything is read: a new file or a regular one, replaced
@@ -171,7 +194,7 @@ static int render_document(const char *verb, const struct document *d, const str
 	if (fclose(mem) != 0 && r >= 0)
 		r = -ENOMEM;
 	if (r < 0 && why)
-		return log_error("%s: %s", verb, why), r;
+		return log_error_errno(r, "%s: %s", verb, why);
 	if (r < 0)
 		return log_error_errno(r, "%s: %s%m%s", verb, strempty(what),
 				       what ? "" : " (the directories must hold the same experiment)");
@@ -199,8 +222,8 @@ static int report(char *dir, const struct report_args *a)
 		return log_error_errno(-ENOMEM, "report: %m");
 	if (is_explain_dir(dir)) {
 		if (!document_explain.format[a->ro.format])
-			return log_error("report: %s is an explain directory, which reports as %s", dir,
-					 document_formats(&document_explain, formats, sizeof(formats))), -ENOTDIR;
+			return log_error_errno(-ENOTDIR, "report: %s is an explain directory, which reports as %s", dir,
+					 document_formats(&document_explain, ", ", " or ", formats, sizeof(formats)));
 		return render_document("report", &document_explain, &in, what, a->output);
 	}
 	r = load("report", dir, &doc);
@@ -219,7 +242,7 @@ int verb_report(int argc, char **argv)
 
 	r = cli_parse(&cli_report, argc, argv, &a, &first);
 	if (r <= 0)
-		return r < 0 ? EXIT_USAGE : 0;
+		return verb_parse_exit_status(r);
 	if (argc - first != 1)
 		return cli_usage_error(&cli_report, "give one results directory"), EXIT_USAGE;
 	a.ro.source = argv[first];
@@ -227,7 +250,7 @@ int verb_report(int argc, char **argv)
 		return cli_usage_error(&cli_report, "--format png writes binary; give -o FILE"), EXIT_USAGE;
 	if (output_check(&cli_report, a.output) < 0)
 		return EXIT_USAGE;
-	return load_exit_status(report(argv[first], &a));
+	return verb_input_exit_status(report(argv[first], &a));
 }
 
 /* A column is named after its results directory's last component (the
@@ -269,16 +292,16 @@ static int compare_check(char *const *dirs, json_t *const *docs, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (!json_is_object(json_object_get(docs[i], "host")))
-			return log_error("compare: %s has no host facts (host.json): a comparison across hosts needs them",
-					 dirs[i]), -EBADMSG;
+			return log_error_errno(-EBADMSG, "compare: %s has no host facts (host.json): a comparison across hosts needs them",
+					 dirs[i]);
 		if (i == 0)
 			continue;
 		if (!streq(experiment_key(docs[i], "name"), experiment_key(docs[0], "name")) ||
 		    !streq(experiment_key(docs[i], "baseline"), experiment_key(docs[0], "baseline")))
-			return log_error("compare: %s holds experiment %s (baseline %s) but %s holds %s (baseline %s): "
+			return log_error_errno(-EBADMSG, "compare: %s holds experiment %s (baseline %s) but %s holds %s (baseline %s): "
 					 "compare takes results of the same experiment",
 					 dirs[i], experiment_key(docs[i], "name"), experiment_key(docs[i], "baseline"), dirs[0],
-					 experiment_key(docs[0], "name"), experiment_key(docs[0], "baseline")), -EBADMSG;
+					 experiment_key(docs[0], "name"), experiment_key(docs[0], "baseline"));
 	}
 	return 0;
 }
@@ -298,12 +321,12 @@ static int compare(char **dirs, size_t n, const struct report_args *a)
 		nx += is_explain_dir(dirs[i]);
 	for (size_t i = 1; nx && nx < n && i < n; i++)
 		if (is_explain_dir(dirs[i]) != is_explain_dir(dirs[0]))
-			return log_error("compare: %s is %san explain directory and %s is %s: compare takes one kind",
+			return log_error_errno(-EBADMSG, "compare: %s is %san explain directory and %s is %s: compare takes one kind",
 					 dirs[0], is_explain_dir(dirs[0]) ? "" : "not ", dirs[i],
-					 is_explain_dir(dirs[i]) ? "one" : "not"), -EBADMSG;
+					 is_explain_dir(dirs[i]) ? "one" : "not");
 	if (nx && !document_explain_compare.format[a->ro.format])
-		return log_error("compare: explain directories compare as %s",
-				 document_formats(&document_explain_compare, formats, sizeof(formats))), -ENOTDIR;
+		return log_error_errno(-ENOTDIR, "compare: explain directories compare as %s",
+				 document_formats(&document_explain_compare, ", ", " or ", formats, sizeof(formats)));
 	if (nx) {
 		compare_labels(dirs, n, labels);
 		in.docs = NULL;
@@ -352,7 +375,7 @@ int verb_compare(int argc, char **argv)
 
 	r = cli_parse(&cli_compare, argc, argv, &a, &first);
 	if (r <= 0)
-		return r < 0 ? EXIT_USAGE : 0;
+		return verb_parse_exit_status(r);
 	if (argc - first == 1)
 		return cli_usage_error(&cli_compare, "%s alone: compare needs the results of the same experiment from 2 to %d "
 				       "hosts", argv[first], COMPARE_HOSTS_MAX), EXIT_USAGE;
@@ -361,8 +384,8 @@ int verb_compare(int argc, char **argv)
 	if (!document_compare.format[a.ro.format])
 		return cli_usage_error(&cli_compare, "--format %s is for report; compare prints %s",
 				       report_format_to_string(a.ro.format),
-				       document_formats(&document_compare, formats, sizeof(formats))), EXIT_USAGE;
+				       document_formats(&document_compare, ", ", " or ", formats, sizeof(formats))), EXIT_USAGE;
 	if (output_check(&cli_compare, a.output) < 0 || same_twice(argv + first, (size_t)(argc - first)) < 0)
 		return EXIT_USAGE;
-	return load_exit_status(compare(argv + first, (size_t)(argc - first), &a));
+	return verb_input_exit_status(compare(argv + first, (size_t)(argc - first), &a));
 }

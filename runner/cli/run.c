@@ -13,6 +13,8 @@
 #include "run/run.h"
 #include "experiment/experiment.h"
 #include "managed/managed.h"
+#include "managed/neighbour.h"
+#include "managed/unit.h"
 #include "common/interrupt.h"
 #include "store/results.h"
 #include "common/util.h"
@@ -182,11 +184,11 @@ static int load_experiment(struct run_args *a, struct experiment *e, char **ret_
 	if (!a->experiment)
 		r = experiment_from_results(a->resume, false, e, &msg);
 	else if (experiment_find(a->experiment, ret_path) < 0)
-		return log_error("run: no experiment '%s' (slicebench list shows them)", a->experiment), -EINVAL;
+		return log_error_errno(-EINVAL, "run: no experiment '%s' (slicebench list shows them)", a->experiment);
 	else
 		r = experiment_load(*ret_path, cgroup_mode_detect(), e, &msg);
 	if (r < 0)
-		return log_error("%s%s", a->experiment ? "" : "run: --resume: ", msg ? msg : strerror(-r)), -EINVAL;
+		return log_error_errno(-EINVAL, "%s%s", a->experiment ? "" : "run: --resume: ", msg ? msg : strerror(-r));
 	return 0;
 }
 
@@ -194,10 +196,10 @@ static int load_experiment(struct run_args *a, struct experiment *e, char **ret_
 static void plan_print_unit(const struct experiment *e, size_t c, size_t v, unsigned r)
 {
 	const struct context_spec *s = &e->contexts[c];
-	char unit[96];
+	struct managed_unit_names names = {};
 
-	(void)results_unit_name(s->name, v, r, unit, sizeof(unit)); /* fits: names are short */
-	printf("  %-28s %-7s", unit, context_kind_to_string(s->kind));
+	(void)managed_unit_names(e, c, v, r, false, &names); /* fits: names are short */
+	printf("  %-28s %-7s", names.name, context_kind_to_string(s->kind));
 	for (size_t j = 0; j < s->n_props; j++)
 		if (!experiment_varies_contexts(e) || s->props[j].def != e->vary)
 			printf(" %s=%s", s->props[j].def->name, s->props[j].text);
@@ -334,12 +336,13 @@ static void power_print(const struct run_plan *p, double level)
 		t++;
 	if (t == e->n_threads)
 		(void)calibration_sigma_for_plan(cfg.state_dir, e->threads[t = 0], &sigma, source, sizeof(source));
-	mde = stats_design_mde(sigma, cells, repeat, e->n_threads, family, level, &df);
+	mde = stats_design_mde(sigma, INFINITY, repeat, e->n_threads, STATS_PLAN_START_SHARE, family, level, &df);
 	printf("at a spread of %.1f%% between starts at %ld thread%s (%s), %u repeat%s of %zu columns (%.1f degrees of "
-	       "freedom) tell a gap of %.2fx from noise with %.0f%% power (noncentral t, at the level of the first Holm "
-	       "step of the %zu ratios of the report's table)\n",
+	       "freedom, which count starts, if a start's steps share %.0f%% of its noise) tell a gap of %.2fx from noise "
+	       "with %.0f%% power (noncentral t, at the level of the first Holm step of the %zu ratios of the report's "
+	       "table)\n",
 	       100 * sigma, e->threads[t], e->threads[t] == 1 ? "" : "s", source, repeat, repeat == 1 ? "" : "s", cells,
-	       df, mde, 100 * STATS_POWER, family);
+	       df, 100 * STATS_PLAN_START_SHARE, mde, 100 * STATS_POWER, family);
 }
 
 /* repeat = decide: the design at the spread between starts this host's
@@ -401,10 +404,9 @@ static int budget_plan(const struct run_plan *p, uint64_t budget_ns, bool print)
 	format_seconds(budget_s, b, sizeof(b));
 	format_seconds(pilot_s, pilot, sizeof(pilot));
 	if (pilot_s > budget_s)
-		return log_error("run: the first %u rounds take about %s at the plan's times, over --budget %s: give a "
-				 "longer budget, or fewer contexts (--only)",
-				 least, pilot, b),
-		       -EINVAL;
+		return log_error_errno(-EINVAL, "run: the first %u rounds take about %s at the plan's times, over --budget %s: give a "
+				       "longer budget, or fewer contexts (--only)",
+				       least, pilot, b);
 	if (print)
 		printf("--budget %s: the first %u rounds take about %s, and at the plan's times %u of the at most %u "
 		       "rounds fit in it; the run measures its own pace and begins no round that would end past the budget\n",
@@ -518,10 +520,9 @@ static int take_repeat_options(const struct run_args *a, struct experiment *e)
 {
 	if ((a->until && !e->repeat_auto) || (a->margin && !e->repeat_decide) ||
 	    (a->budget_ns && !e->repeat_auto && !e->repeat_decide))
-		return log_error("run: --%s is for repeat = %s, and %s repeats %u times",
+		return log_error_errno(-EINVAL, "run: --%s is for repeat = %s, and %s repeats %u times",
 				 a->until ? "until" : a->margin ? "margin" : "budget",
-				 a->until ? "auto" : a->margin ? "decide" : "auto or decide", e->path, e->repeat),
-		       -EINVAL;
+				 a->until ? "auto" : a->margin ? "decide" : "auto or decide", e->path, e->repeat);
 	if (a->until)
 		e->until = a->until;
 	if (a->margin)
@@ -562,7 +563,7 @@ int verb_run(int argc, char **argv)
 
 	r = run_parse_argv(argc, argv, &a);
 	if (r <= 0)
-		return r < 0 ? EXIT_USAGE : 0;
+		return verb_parse_exit_status(r);
 	if (load_experiment(&a, &e, &path, &only) < 0)
 		return EXIT_USAGE;
 	experiment_log_mirrors(&e);

@@ -114,7 +114,8 @@ static int bind_one(const char *slots, const char *checkout, const char *dir, un
 
 	fd = out_dir_open(dir, &why);
 	if (fd < 0)
-		return log_error_errno(fd, "sandbox: --out %s is not bound: %s", dir, why ? why : "%m");
+		return why ? log_error_errno(fd, "sandbox: --out %s is not bound: %s", dir, why)
+			   : log_error_errno(fd, "sandbox: --out %s is not bound: %m", dir);
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
 	len = readlink(self, real, sizeof(real) - 1);
 	if (len < 0)

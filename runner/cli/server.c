@@ -1,5 +1,6 @@
-/* The managed server around the work of sweep and place: set up, started
- * in the context of the command line, stopped (or kept) afterwards. */
+/* The managed server around the work of sweep and place: set up, a unit
+ * started in a context of the command line or of --experiment, stopped
+ * (or kept) afterwards. */
 #include <stdio.h>
 
 #include "slices/sys/cgmode.h"
@@ -7,55 +8,66 @@
 #include "common/interrupt.h"
 #include "experiment/experiment.h"
 #include "experiment/parse.h"
-#include "managed/managed.h"
+#include "managed/unit.h"
 #include "common/util.h"
 
-int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(struct sweep_args *, struct context *))
+/* Whatever of the unit did not start, said: the server's failure or its
+ * proxy's. */
+static void unit_start_failed(const struct managed_unit *u, int r, const char *msg)
 {
-	_cleanup_free_ char *msg = NULL, *cpu_dir = NULL, *usage_dir = NULL;
-	struct server_config cfg = {};
-	struct server s = {};
-	struct context c = {};
+	if (u->proxy_failed)
+		log_error("%s: %s: [proxy %s] did not start as %s: %s", u->verb, u->names.name,
+			  u->e->proxies[u->proxy_index].name, context_kind_to_string(u->proxy_spec.kind), strempty(msg));
+	else
+		log_error_errno(r, "%s: %s: the server did not start as %s: %m%s%s", u->verb, u->names.name,
+				context_kind_to_string(u->spec.kind), msg ? "; " : "", strempty(msg));
+}
+
+int cli_unit_run(struct sweep_args *a, struct managed_unit *u, int (*f)(struct sweep_args *, struct managed_unit *))
+{
+	_cleanup_free_ char *msg = NULL;
 	int r, result;
 
-	/* Before the first child: a signal from here on ends the verb cleanly. */
-	interrupt_catch();
-	if (a->loaded)
-		experiment_server_config(a->loaded, &cfg);
-	else
-		cfg.engine = a->engine;
-	managed_config_default(&cfg);
-	r = managed_setup(verb, &cfg, &s);
+	r = managed_unit_init(u);
 	if (r < 0)
-		return r;
-	c = (struct context){ .ops = context_ops_for(a->spec.kind), .spec = &a->spec, .server = &s,
-			      .mode = cgroup_mode_detect() };
-	r = managed_start(&c, &msg);
+		return log_error_errno(r, "%s: %s: %m", u->verb, u->given ? u->given->name : u->e->contexts[u->ctx].name);
+	r = managed_unit_start(u, &a->o, &msg);
 	if (r < 0) {
-		log_error_errno(r, "%s: the server did not start as %s: %m%s%s", verb, context_kind_to_string(a->spec.kind),
-				msg ? "; " : "", strempty(msg));
-		server_done(&s);
+		unit_start_failed(u, r, msg);
+		managed_unit_stop(u);
 		return r;
 	}
-	a->o.socket = s.socket;
-	a->o.server_pid = c.pid;
-	if (cgroup_cpu_dir(c.pid, c.mode, &cpu_dir) >= 0)
-		a->o.server_cpu_cgroup = cpu_dir;
-	if (cgroup_own_usage_dir(c.pid, c.mode, &usage_dir) >= 0)
-		a->o.server_usage_cgroup = usage_dir;
-	result = interrupt_signal ? -EINTR : f(a, &c);
+	result = interrupt_signal ? -EINTR : f(a, u);
 	if (a->keep_this && !interrupt_signal) {
-		/* Its record stays under STATE/live/, so that cleanup stops it. */
-		fprintf(stderr, "%s: left %s running (PID %d); slicebench cleanup stops it\n", verb, a->spec.name,
-			(int)c.pid);
-		server_done(&s);
+		fprintf(stderr, "%s: left %s running (PID %d); slicebench cleanup stops it\n", u->verb, u->names.name,
+			(int)u->c.pid);
+		managed_unit_leave(u);
 		return result;
 	}
-	r = managed_stop(&c);
+	r = managed_unit_stop(u);
 	if (r < 0)
-		log_warning_errno(r, "%s: stopping the server: %m", verb);
-	server_done(&s);
+		log_warning_errno(r, "%s: %s: stopping the server: %m", u->verb, u->names.name);
 	return interrupt_signal ? -EINTR : result;
+}
+
+int cli_servers_setup(const char *verb, const struct sweep_args *a, struct managed_servers *ret)
+{
+	/* Before the first child: a signal from here on ends the verb cleanly. */
+	interrupt_catch();
+	return managed_servers_setup(verb, a->loaded ? a->loaded : &a->e, -1, ret);
+}
+
+int with_managed_server(const char *verb, struct sweep_args *a, int (*f)(struct sweep_args *, struct managed_unit *))
+{
+	struct managed_servers s = {};
+	struct managed_unit u = { .verb = verb, .e = &a->e, .servers = &s, .given = &a->spec };
+	int r;
+
+	r = cli_servers_setup(verb, a, &s);
+	if (r >= 0)
+		r = cli_unit_run(a, &u, f);
+	managed_servers_done(&s);
+	return r;
 }
 
 void sweep_args_done(struct sweep_args *a)

@@ -95,7 +95,7 @@ static int sweep_steps(struct sweep_args *a)
 	return failed ? -EIO : 0;
 }
 
-static int sweep_in_context(struct sweep_args *a, struct context *c _unused_)
+static int sweep_in_context(struct sweep_args *a, struct managed_unit *u _unused_)
 {
 	return sweep_steps(a);
 }
@@ -107,7 +107,7 @@ int verb_sweep(int argc, char **argv)
 
 	r = sweep_parse_argv(&cli_sweep, argc, argv, &a);
 	if (r <= 0)
-		status = r < 0 ? EXIT_USAGE : 0;
+		status = verb_parse_exit_status(r);
 	else
 		status = verb_exit_status(a.in_context ? with_managed_server("sweep", &a, sweep_in_context) : sweep_steps(&a));
 	sweep_args_done(&a);

@@ -51,10 +51,24 @@ const struct cli_verb *cli_verb_at(size_t i)
 	return verbs[i].name ? verbs[i].cli : NULL;
 }
 
+/* The one map of a verb's errno to its exit class. */
 int verb_exit_status(int r)
 {
 	/* A signal ends a verb with 128+signal, whatever failed on the way out. */
 	if (interrupt_signal)
 		return 128 + interrupt_signal;
 	return r == 0 ? 0 : 1;
+}
+
+int verb_input_exit_status(int r)
+{
+	/* Bad input, whatever read it: nothing was started or written. */
+	if (!interrupt_signal && (r == -EINVAL || r == -EBADMSG || r == -ENOENT || r == -ENOTDIR))
+		return EXIT_USAGE;
+	return verb_exit_status(r);
+}
+
+int verb_parse_exit_status(int r)
+{
+	return r < 0 ? EXIT_USAGE : 0;
 }

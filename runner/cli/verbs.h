@@ -57,6 +57,14 @@ extern const struct verb verbs[];
  * the run engine's count of failed steps): 0, 1, or 128+signal when a
  * signal came. */
 int verb_exit_status(int r);
+/* The same for r of reading what the command line names (an experiment,
+ * a results or explain directory, a snapshot): what was wrong with it is
+ * bad input, EXIT_USAGE: refused (-EINVAL), not as slicebench writes it
+ * (-EBADMSG), not there (-ENOENT), not a directory (-ENOTDIR). */
+int verb_input_exit_status(int r);
+/* A parse_argv()'s result that ends the verb: <0 a usage error
+ * (EXIT_USAGE), 0 --help printed (0). */
+int verb_parse_exit_status(int r);
 
 extern const struct cli_verb cli_host, cli_properties, cli_diff, cli_list, cli_run, cli_explain, cli_calibrate, cli_report,
 	cli_compare, cli_cleanup, cli_sandbox, cli_hog;

@@ -3,23 +3,9 @@
  * engine installed, a neighbour's command in PATH) and the cgroup mode (a
  * property that cannot take effect there is refused).  Each message names
  * the line of the key that is wrong. */
-#include "experiment/parse.h"
-#include "common/trust.h"
-
-int check_code_file(struct parser *p, const char *binary, unsigned line, const char *key)
-{
-	_cleanup_free_ char *found = NULL, *why = NULL;
-	int r;
-
-	if (!executable_in_path(binary, &found))
-		return fail_at(p, line, key, "%s is not an executable here", binary);
-	r = trust_code_file(found, &why);
-	if (r == -ENOMEM)
-		return r;
-	return r < 0 ? fail_at(p, line, key, "%s: refused, since what it names runs as the server (%s)", binary,
-			       why ? why : strerror(-r))
-		     : 0;
-}
+#include "experiment/binary.h"
+#include "experiment/check.h"
+#include "experiment/proxy.h"
 
 /* On the command line, an engine not given is the given workload's: the
  * first engine of its protocol (--workload select-only alone has always
@@ -186,7 +172,7 @@ static int complete_slices(struct parser *p)
 		/* Its line is its child's: that is what brought it in. */
 		slice_line[e->n_slices] = slice_line[i];
 		e->slices[e->n_slices] = (struct slice_spec){ .parent = -1 };
-		snprintf(e->slices[e->n_slices].name, SLICE_NAME_MAX, "%s", parent);
+		(void)text_copy(e->slices[e->n_slices].name, SLICE_NAME_MAX, parent);
 		e->n_slices++;
 	}
 	for (unsigned depth = 0; n < e->n_slices; depth++)
@@ -486,7 +472,7 @@ int check_settings(struct parser *p)
 	    check_neighbours(p) < 0 || check_proxies(p) < 0)
 		return -EINVAL;
 	if (!*e->baseline)
-		snprintf(e->baseline, sizeof(e->baseline), "%s", e->contexts[0].name);
+		(void)text_copy(e->baseline, sizeof(e->baseline), e->contexts[0].name);
 	for (size_t i = 0; i < e->n_contexts; i++)
 		if (streq(e->contexts[i].name, e->baseline))
 			return 0;

@@ -137,6 +137,8 @@ void experiment_workload_for(const struct experiment *e, struct oltp_options *o)
 	o->rand.type = e->rand_type;
 	o->driver = e->driver;
 	o->wakeups = e->wakeups;
+	o->profile_hz = e->profile ? e->profile_hz : 0;
+	o->profile_off_cpu = e->profile && e->profile_off_cpu;
 }
 
 void experiment_client_for(const struct experiment *e, size_t i, struct oltp_options *o)
@@ -182,7 +184,7 @@ int experiment_add_proxy(struct experiment *to, const struct experiment *from, s
 	if (to->n_proxies == EXP_PROXIES_MAX)
 		return -E2BIG;
 	i = to->n_proxies++;
-	snprintf(to->proxies[i].name, sizeof(to->proxies[i].name), "%s", name ? name : from->proxies[k].name);
+	(void)text_copy(to->proxies[i].name, sizeof(to->proxies[i].name), name ? name : from->proxies[k].name);
 	r = context_spec_copy(spec, &to->proxies[i]);
 	if (r >= 0 && (!(to->proxy_engine[i] = strdup(from->proxy_engine[k])) ||
 		       (binary && !(to->proxy_binary[i] = strdup(binary)))))

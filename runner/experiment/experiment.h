@@ -81,6 +81,9 @@ struct experiment {
 	bool client_scope; /* the load generator in a transient scope of its own */
 	unsigned client_threads; /* pgbench's workloads: threads driving the clients (pgbench -j) */
 	bool wakeups; /* sample where the server's wake-ups land (oltp/wakeups.h), at a cost */
+	bool profile; /* sample the server's stacks in each step (profile/) */
+	unsigned profile_hz;
+	bool profile_off_cpu; /* and the stack of each of its switches, at a cost */
 	/* [context NAME] */
 	struct context_spec contexts[EXP_CONTEXTS_MAX];
 	char *client_cpus[EXP_CONTEXTS_MAX]; /* client-cpus = LIST: this context's client; NULL: [client]'s */

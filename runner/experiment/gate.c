@@ -9,7 +9,9 @@
  * anything starts. */
 #include <pwd.h>
 
-#include "experiment/parse.h"
+#include "experiment/binary.h"
+#include "experiment/gate.h"
+#include "experiment/where.h"
 #include "slices/attr/gate.h"
 #include "common/input.h"
 #include "common/trust.h"
@@ -111,7 +113,7 @@ int allow_groups_key(struct parser *p, const struct key_def *k, size_t i)
 
 	if (!groups)
 		return 0;
-	if (split_words(groups, &words) < 0)
+	if (strv_split_words(groups, &words) < 0)
 		return -ENOMEM;
 	for (char **g = words; *g; g++) {
 		const char *why = gate_group_refusal(*g);
@@ -133,7 +135,7 @@ int allow_input_key(struct parser *p, const struct key_def *k, size_t i)
 
 	if (!*(char **)key_field(p, k, i))
 		return 0;
-	r = replay_path(p, i, &path);
+	r = where_path(p, p->from[i], &path);
 	if (r < 0)
 		return r;
 	j = input_load_json(path, EXP_FILE_MAX, &why);
@@ -186,7 +188,7 @@ static int gate_props(struct parser *p, const struct prop_value *v, size_t n, co
 				 streq(w->section, "context") ? "context_specs" : streq(w->section, "proxy") ? "proxies" : "slices",
 				 w->i, v[j].def->name);
 		else
-			snprintf(key, sizeof(key), "%s", v[j].def->name);
+			(void)text_copy(key, sizeof(key), v[j].def->name);
 		return fail_at(p, w->lines ? w->lines[j] : line_of(p, KEY_VARY_PROPERTY), key, "refused in [%s%s%s]%s%s: %s (%s=: %s)",
 			       w->section, w->name ? " " : "", strempty(w->name), w->from && w->from[j] ? ", from " : "",
 			       w->from ? strempty(w->from[j]) : "", why ? why : strerror(-r), v[j].def->name,
@@ -225,7 +227,7 @@ int experiment_gate_policy(const struct experiment *e, bool trust_code, struct g
 {
 	char **groups = NULL;
 
-	if (e->server_groups && split_words(e->server_groups, &groups) < 0)
+	if (e->server_groups && strv_split_words(e->server_groups, &groups) < 0)
 		return -ENOMEM;
 	*ret = (struct gate_policy){ .user = e->server_user, .groups = groups, .trust_code = trust_code };
 	return 0;

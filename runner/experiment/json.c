@@ -1,6 +1,9 @@
 /* An experiment as JSON: experiment.json of a results directory, which
  * records what ran, and the experiment read back from it (explain RESULTS,
  * run --resume), each setting through the key table's own parser. */
+#include "experiment/gate.h"
+#include "experiment/settings.h"
+#include "experiment/check.h"
 #include "experiment/parse.h"
 #include "common/input.h"
 
@@ -174,11 +177,11 @@ static int proxy_from_json(struct parser *p, const json_t *j, char **ret_msg)
 		{ KEY_PROXY_KIND, "kind" },	{ KEY_PROXY_SESSION, "session" },
 	};
 
-	if (e->n_proxies == EXP_PROXIES_MAX || !name_is_valid(name))
+	if (e->n_proxies == EXP_PROXIES_MAX || !name_is_valid(name) ||
+	    text_copy(e->proxies[e->n_proxies].name, sizeof(e->proxies[0].name), name) < 0)
 		return xasprintf(ret_msg, "experiment.json: a proxy without a valid name"), -EINVAL;
 	p->instance = e->n_proxies++;
 	p->header_line[SECTION_PROXY][p->instance] = 1;
-	snprintf(e->proxies[p->instance].name, sizeof(e->proxies[0].name), "%s", name);
 	for (size_t k = 0; k < ELEMENTSOF(keys); k++) {
 		const char *v = json_string_value(json_object_get(j, keys[k].field));
 
@@ -197,9 +200,9 @@ static int slice_from_json(const json_t *j, struct experiment *e, char **ret_msg
 	struct slice_spec *sl = &e->slices[e->n_slices];
 	const char *name = json_string_value(json_object_get(j, "name"));
 
-	if (e->n_slices == EXP_SLICES_MAX || !name || !slice_name_is_valid(name, NULL))
+	if (e->n_slices == EXP_SLICES_MAX || !name || !slice_name_is_valid(name, NULL) ||
+	    text_copy(sl->name, sizeof(sl->name), name) < 0)
 		return xasprintf(ret_msg, "experiment.json: a slice without a valid name"), -EINVAL;
-	snprintf(sl->name, sizeof(sl->name), "%s", name);
 	e->n_slices++;
 	return props_from_json(j, PROP_LIST(sl, SLICE_PROPS_MAX, "slice"), name, ret_msg);
 }
@@ -240,8 +243,8 @@ int experiment_from_results(const char *dir, bool trust_code, struct experiment 
 	}
 	ret->path = strdup(path);
 	p.path = ret->path;
-	snprintf(ret->name, sizeof(ret->name), "%s", strempty(json_string_value(json_object_get(j, "name"))));
-	if (!json_is_object(j) || !name_is_valid(ret->name))
+	if (text_copy(ret->name, sizeof(ret->name), strempty(json_string_value(json_object_get(j, "name")))) < 0 ||
+	    !json_is_object(j) || !name_is_valid(ret->name))
 		r = fail_at(&p, 1, "name", "not the experiment of a slicebench run");
 	if (r >= 0)
 		r = settings_from_json(&p, j);
@@ -260,8 +263,9 @@ int experiment_from_results(const char *dir, bool trust_code, struct experiment 
 			p.key_line[i][KEY_CONTEXT_KIND] = 1;
 			p.header_line[SECTION_CONTEXT][i] = 1;
 			if (json_is_string(json_object_get(v, "proxy"))) {
-				snprintf(p.ctx_proxy[i], sizeof(p.ctx_proxy[i]), "%s", json_string_value(json_object_get(v, "proxy")));
 				p.key_line[i][KEY_CONTEXT_PROXY] = 1;
+				if (text_copy(p.ctx_proxy[i], sizeof(p.ctx_proxy[i]), json_string_value(json_object_get(v, "proxy"))) < 0)
+					r = fail_at(&p, 1, "proxy", "not the name of a [proxy] section");
 			}
 		}
 	json_decref(j);

@@ -8,7 +8,7 @@
 #include "slices/attr/capture.h"
 #include "slices/attr/mirror.h"
 #include "slices/attr/snapshot.h"
-#include "experiment/parse.h"
+#include "experiment/mirror.h"
 
 /* The context's setting of that row, NULL if none. */
 static const struct prop_value *find_prop(const struct context_spec *c, const char *name)

@@ -1,6 +1,6 @@
 /* The experiment file parser: inih reads the INI, a line-counting reader
  * gives every key its line and registers sections (empty ones too), and
- * each key goes through its row of the key table (keys.c) into
+ * each key goes through its row of the key table (key_table.c) into
  * struct experiment.  It reads the file and nothing else: what the file
  * names on this host (an engine, a command, an installed unit) is for the
  * checks and the mirror after it. */
@@ -8,54 +8,14 @@
 #include <ini.h>
 #include <sys/stat.h>
 
+#include "experiment/gate.h"
+#include "experiment/check.h"
+#include "experiment/key_table.h"
+#include "experiment/mirror.h"
 #include "experiment/parse.h"
+#include "experiment/replay.h"
 #include "common/text.h"
 #include "common/topology.h"
-
-/* The command line's option given as line, or key when none was. */
-static const char *option_at_line(const struct parser *p, unsigned line, const char *key)
-{
-	for (size_t i = 0; line && i < _KEY_MAX; i++)
-		if (p->key_line[0][i] == line && key_table[i].option)
-			return key_table[i].option;
-	return strempty(key);
-}
-
-int fail_at(struct parser *p, unsigned line, const char *key, const char *fmt, ...)
-{
-	_cleanup_free_ char *why = NULL;
-	va_list ap;
-
-	if (p->msg)
-		return -EINVAL;
-	va_start(ap, fmt);
-	if (vasprintf(&why, fmt, ap) < 0)
-		why = NULL;
-	va_end(ap);
-	if (p->options) /* the command line: the option at that line, else the key */
-		xasprintf(&p->msg, "--%s: %s", option_at_line(p, line, key), why ? why : "bad input");
-	else if (p->from_json) /* experiment.json has no lines worth naming */
-		xasprintf(&p->msg, "%s: %s%s%s", p->path, strempty(key), key ? ": " : "", why ? why : "bad input");
-	else
-		xasprintf(&p->msg, "%s:%u: %s%s%s", p->path, line, strempty(key), key ? ": " : "", why ? why : "bad input");
-	return -EINVAL;
-}
-
-static char *instance_name(struct experiment *e, const struct section_def *s, size_t i)
-{
-	return (char *)e + s->names + i * s->stride;
-}
-
-const char *section_where(const struct parser *p, char *buf, size_t len)
-{
-	const struct section_def *s = &section_table[p->section];
-
-	if (s->named)
-		snprintf(buf, len, "[%s %s]", s->name, instance_name(p->e, s, p->instance));
-	else
-		snprintf(buf, len, "[%s]", s->name);
-	return buf;
-}
 
 /* The defaults of section s's keys, or (SECTION_NONE) of every section of
  * its own; a named section's are set as each of its sections opens. */
@@ -81,7 +41,7 @@ static int open_instance(struct parser *p, enum section s, const char *header)
 	if (sscanf(header + strlen(d->name) + 1, "%127s%1s", name, extra) != 1 || !d->valid(name, &why))
 		return fail_at(p, p->line, NULL, "[%s]: %s", header, why ? why : d->rule);
 	for (size_t i = 0; i < *n; i++)
-		if (streq(instance_name(p->e, d, i), name))
+		if (streq(section_instance_name(p->e, d, i), name))
 			return fail_at(p, p->line, NULL, "[%s %s] is defined twice (first on line %u)", d->name, name,
 				       p->header_line[s][i]);
 	if (*n == d->max)
@@ -89,7 +49,7 @@ static int open_instance(struct parser *p, enum section s, const char *header)
 	p->header_line[s][*n] = p->line;
 	p->instance = (*n)++;
 	/* The section's rule keeps a valid name within its names' length. */
-	memcpy(instance_name(p->e, d, p->instance), name, strlen(name) + 1);
+	memcpy(section_instance_name(p->e, d, p->instance), name, strlen(name) + 1);
 	return set_defaults(p, s);
 }
 
@@ -212,26 +172,6 @@ static int parse_cpu_value(const char *value, long *cpus, size_t *ret_n, char *w
 	return r;
 }
 
-int split_words(const char *value, char ***ret)
-{
-	_cleanup_free_ char *copy = strdup(value);
-	char *save = NULL, **argv;
-	size_t n = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	argv = calloc(strlen(value) / 2 + 2, sizeof(char *));
-	if (!argv)
-		return -ENOMEM;
-	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
-		if (!(argv[n++] = strdup(w))) {
-			strv_free(argv);
-			return -ENOMEM;
-		}
-	*ret = argv;
-	return 0;
-}
-
 static int set_text(char **field, const char *value)
 {
 	free(*field);
@@ -279,7 +219,7 @@ static int set_flags(struct parser *p, const struct key_def *k, const char *valu
 
 static int set_command(struct parser *p, const struct key_def *k, const char *value, char ***field)
 {
-	if (split_words(value, field) < 0)
+	if (strv_split_words(value, field) < 0)
 		return -ENOMEM;
 	if (!(*field)[0])
 		return fail_at(p, p->line, k->name, "an empty command");
@@ -364,9 +304,8 @@ static int set_number(struct parser *p, const struct key_def *k, const char *val
  * at its end. */
 static int set_name(struct parser *p, const struct key_def *k, const char *value, char *field)
 {
-	if (!name_is_valid(value))
+	if (!name_is_valid(value) || text_copy(field, sizeof(p->ctx_proxy[0]), value) < 0)
 		return fail_at(p, p->line, k->name, "bad value '%s' (a section's name)", value);
-	snprintf(field, sizeof(p->ctx_proxy[0]), "%s", value);
 	return 0;
 }
 
@@ -416,14 +355,14 @@ int set_key(struct parser *p, const struct key_def *k, const char *value)
 	case TYPE_FLAGS:
 		return set_flags(p, k, value, field);
 	case TYPE_BASELINE:
-		if (!name_is_valid(value))
+		if (!name_is_valid(value) || text_copy(field, sizeof(e->baseline), value) < 0)
 			return fail_at(p, p->line, k->name, "bad value '%s' (a context name)", value);
-		snprintf(field, sizeof(e->baseline), "%s", value);
 		return 0;
 	case TYPE_NAME:
 		return set_name(p, k, value, field);
 	case TYPE_SLICE:
-		snprintf(field, SLICE_NAME_MAX, "%s", value);
+		if (text_copy(field, SLICE_NAME_MAX, value) < 0)
+			return fail_at(p, p->line, k->name, "bad value '%s' (longer than any slice's name)", value);
 		return 0; /* whether it is defined is known at the end of the file */
 	case TYPE_COMMAND:
 		return set_command(p, k, value, field);

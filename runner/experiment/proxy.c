@@ -2,7 +2,8 @@
  * engine installed and of the server's protocol, the proxy's context
  * taking its settings, and no User=, since the proxy runs as the
  * server's user (its socket directory is that user's). */
-#include "experiment/parse.h"
+#include "experiment/binary.h"
+#include "experiment/proxy.h"
 #include "slices/server/proxy.h"
 
 /* "haproxy or proxysql": the engines that carry protocol. */

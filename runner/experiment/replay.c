@@ -8,7 +8,11 @@
  * directory: a variable that chooses code (LD_PRELOAD, PATH) is taken only
  * when it names files root alone could have put there, and the note says
  * so; anything else is refused, FILE:LINE: from, before anything starts. */
-#include "experiment/parse.h"
+#include <fcntl.h>
+#include <pwd.h>
+#include <sys/stat.h>
+
+#include "experiment/replay.h"
 #include "slices/attr/capture.h"
 #include "slices/attr/gate.h"
 #include "slices/attr/snapshot.h"
@@ -25,15 +29,6 @@ static bool row_is_account(const struct prop_def *d)
 	return streq(d->name, "User") || streq(d->name, "Group");
 }
 
-int replay_path(const struct parser *p, size_t i, char **ret)
-{
-	const char *path = p->from[i], *slash = strrchr(p->path, '/');
-
-	if (path[0] == '/' || !slash)
-		return (*ret = strdup(path)) ? 0 : -ENOMEM;
-	return xasprintf(ret, "%.*s/%s", (int)(slash - p->path), p->path, path);
-}
-
 /* Context i's snapshot, read as every input is (common/input.c): a
  * regular file, no symbolic link, at most EXP_FILE_MAX bytes, an object
  * of strings.  *ret_why says what was wrong. */
@@ -43,7 +38,7 @@ static int load_snapshot(const struct parser *p, size_t i, struct placement *ret
 	json_t *j;
 	int r;
 
-	r = replay_path(p, i, &full);
+	r = where_path(p, p->from[i], &full);
 	if (r < 0)
 		return r;
 	j = input_load_json(full, EXP_FILE_MAX, ret_why);

@@ -4,6 +4,7 @@
  * and read back from it, each by its row's type, so that a new key is its
  * row and nothing more here. */
 #include "experiment/parse.h"
+#include "experiment/settings.h"
 
 int experiment_copy_settings(const struct experiment *from, struct experiment *to)
 {
@@ -65,16 +66,6 @@ int experiment_copy_settings(const struct experiment *from, struct experiment *t
 		}
 	}
 	return 0;
-}
-
-const char *setting_json_name(const struct key_def *k, char *buf, size_t len)
-{
-	/* One of the key table's names, all far shorter than buf. */
-	snprintf(buf, len, "%s%s", k->name, k->type == TYPE_DURATION ? "_s" : "");
-	for (char *c = buf; *c; c++)
-		if (*c == '-')
-			*c = '_';
-	return buf;
 }
 
 /* An array of n longs. */

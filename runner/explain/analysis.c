@@ -24,9 +24,10 @@ enum {
 	GROUP_B,
 };
 
-/* The stages' starts as observations, each stage's rounds blocks of their
- * own, A (mask a) and B their own variance groups, the first unit of a
- * round its position term; *ret (to free()) holds *ret_n, *ret_blocks the
+/* The stages' starts as observations, each a start of its own (a mix runs
+ * one thread count), each stage's rounds blocks of their own, A (mask a)
+ * and B their own variance groups, the first and the last unit of a round
+ * their place terms; *ret (to free()) holds *ret_n, *ret_blocks the
  * blocks. */
 static int observations(const struct stage *const *st, size_t n_st, unsigned a, struct cells *cells,
 			struct block_obs **ret, size_t *ret_n, size_t *ret_blocks)
@@ -49,11 +50,16 @@ static int observations(const struct stage *const *st, size_t n_st, unsigned a, 
 			const struct stage_mix *m = &st[s]->mix[i];
 			long c = design_index(&cells->d, m->mask);
 
-			for (size_t r = 0; c >= 0 && !m->too_many_failed && r < m->n; r++)
-				obs[n++] = (struct block_obs){ .cell = (size_t)c, .block = offset + m->round[r] - 1,
-							       .y = log(m->tps[r]),
-							       .group = m->mask == a ? GROUP_A : m->mask == 0 ? GROUP_B : GROUP_MIXES,
-							       .first = m->slot[r] == 1 };
+			for (size_t r = 0; c >= 0 && !m->too_many_failed && r < m->n; r++) {
+				bool placed = m->slot[r] >= 1 && m->slot[r] <= st[s]->n_mix;
+
+				obs[n] = (struct block_obs){ .cell = (size_t)c, .block = offset + m->round[r] - 1,
+							     .y = log(m->tps[r]),
+							     .group = m->mask == a ? GROUP_A : m->mask == 0 ? GROUP_B : GROUP_MIXES,
+							     .start = n, .order = placed, .slot = placed ? m->slot[r] : 0,
+							     .slots = placed ? (unsigned)st[s]->n_mix : 0 };
+				n++;
+			}
 		}
 	*ret = obs;
 	*ret_n = n;

@@ -61,6 +61,8 @@ struct stage {
 	struct stage_mix mix[DESIGN_MIXES_MAX];
 	size_t n_mix;
 	unsigned n_rounds;
+	/* The server's profile, A against B (explain/profile.h); "": not profiled. */
+	char profile[2048];
 };
 
 struct analysis_inputs {

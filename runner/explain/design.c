@@ -94,7 +94,7 @@ void design_mix_name(unsigned mask, size_t n_factors, bool closure_is_a, char *b
 	char bits[FACTORS_MAX + 1] = {};
 
 	if (mask == 0 || design_is_a(mask, closure, closure_is_a)) {
-		snprintf(buf, len, "%s", mask ? "a" : "b");
+		(void)text_copy(buf, len, mask ? "a" : "b");
 		return;
 	}
 	if (mask == closure) {

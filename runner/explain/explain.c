@@ -96,7 +96,7 @@ static int context_index(const struct experiment *e, const char *name, size_t *r
 			*ret = i;
 			return 0;
 		}
-	return log_error("explain: %s has no context '%s'", e->path, name), -ENOENT;
+	return log_error_errno(-ENOENT, "explain: %s has no context '%s'", e->path, name);
 }
 
 /* One unit: a server start and warm-up, then the step.  Before any stage
@@ -202,10 +202,9 @@ static int read_placements(struct explainer *x, bool placed)
 	if (r >= 0)
 		r = factors_load_placement(from, placed ? x->args.b : "b", &x->pb, &path_b);
 	if (r == -ENOENT && failed > 0)
-		return log_error("explain: %s's server did not start, so it has no placement (%s): nothing to explain; "
+		return log_error_errno(-EIO, "explain: %s's server did not start, so it has no placement (%s): nothing to explain; "
 				 "slicebench report %s/placed says why", path_b ? x->args.b : x->args.a,
-				 strempty(path_b ? path_b : path), x->dir),
-		       -EIO;
+				 strempty(path_b ? path_b : path), x->dir);
 	if (r < 0)
 		return log_error("explain: cannot read the placement %s: %s", strempty(path_b ? path_b : path),
 				 strerror(-r)),
@@ -226,9 +225,8 @@ static int fit_budget(struct explainer *x, size_t n_mixes, double before_s, doub
 		x->args.repeat--;
 	}
 	if (*ret_s * 1e9 > (double)x->args.budget_ns)
-		return log_error("explain: %zu mixes x %u repeats need about %.0f min, over --budget %.0f min", n_mixes,
-				 x->args.repeat, *ret_s / 60 + 0.5, (double)x->args.budget_ns / 60e9),
-		       -EINVAL;
+		return log_error_errno(-EINVAL, "explain: %zu mixes x %u repeats need about %.0f min, over --budget %.0f min", n_mixes,
+				 x->args.repeat, *ret_s / 60 + 0.5, (double)x->args.budget_ns / 60e9);
 	return 0;
 }
 
@@ -244,7 +242,7 @@ static void print_power(const struct explainer *x, size_t n_mixes)
 
 	managed_config_default(&cfg);
 	(void)calibration_sigma_for_plan(cfg.state_dir, x->args.threads, &sigma, source, sizeof(source));
-	mde = stats_design_mde(sigma, n_mixes, x->args.repeat, 1, 1, x->args.confidence, &df);
+	mde = stats_design_mde_mixes(sigma, n_mixes, x->args.repeat, x->args.confidence, &df);
 	printf("at a spread of %.1f%% between starts (%s), %u rounds of %zu mixes (%.0f degrees of freedom) tell a gap "
 	       "of %.2fx from noise with %.0f%% power\n",
 	       100 * sigma, source, x->args.repeat, n_mixes, df, mde, 100 * STATS_POWER);
@@ -313,21 +311,21 @@ static void record_make(struct explainer *x)
 
 	*r = (struct explain_record){ .threads = x->args.threads, .level = x->args.confidence, .width = x->args.width,
 				      .n_factors = x->fs.n, .closure_is_a = x->fs.closure_is_a };
-	snprintf(r->experiment, sizeof(r->experiment), "%s", x->e.name);
-	snprintf(r->a, sizeof(r->a), "%s", x->args.a);
-	snprintf(r->b, sizeof(r->b), "%s", x->args.b);
-	snprintf(r->hybrids, sizeof(r->hybrids), "%s", context_kind_to_string(x->fs.kind));
-	snprintf(r->unmovable, sizeof(r->unmovable), "%s", x->fs.unmovable);
-	snprintf(r->allocator_a, sizeof(r->allocator_a), "%s", x->fs.allocator_a);
-	snprintf(r->allocator_b, sizeof(r->allocator_b), "%s", x->fs.allocator_b);
-	snprintf(r->command, sizeof(r->command), "%s", strempty(x->command));
+	(void)text_copy(r->experiment, sizeof(r->experiment), x->e.name);
+	(void)text_copy(r->a, sizeof(r->a), x->args.a);
+	(void)text_copy(r->b, sizeof(r->b), x->args.b);
+	(void)text_copy(r->hybrids, sizeof(r->hybrids), context_kind_to_string(x->fs.kind));
+	(void)text_copy(r->unmovable, sizeof(r->unmovable), x->fs.unmovable);
+	(void)text_copy(r->allocator_a, sizeof(r->allocator_a), x->fs.allocator_a);
+	(void)text_copy(r->allocator_b, sizeof(r->allocator_b), x->fs.allocator_b);
+	(void)text_copy(r->command, sizeof(r->command), strempty(x->command));
 	for (size_t k = 0; k < x->fs.n; k++) {
-		snprintf(r->labels[k], sizeof(r->labels[k]), "%s", x->fs.f[k].label);
-		snprintf(r->details[k], sizeof(r->details[k]), "%s", x->fs.f[k].detail);
+		(void)text_copy(r->labels[k], sizeof(r->labels[k]), x->fs.f[k].label);
+		(void)text_copy(r->details[k], sizeof(r->details[k]), x->fs.f[k].detail);
 		r->proxy[k] = x->fs.f[k].proxy;
 	}
 	if (has_proxy_factor(&x->fs))
-		snprintf(r->proxy_hybrids, sizeof(r->proxy_hybrids), "%s", context_kind_to_string(x->fs.proxy_kind));
+		(void)text_copy(r->proxy_hybrids, sizeof(r->proxy_hybrids), context_kind_to_string(x->fs.proxy_kind));
 }
 
 /* A stage recorded, then run. */
@@ -362,7 +360,7 @@ static int holdout(struct explainer *x)
 
 	r = explain_plan_holdout(x->dir, x->args.width, &set, &rounds, &width, &why);
 	if (r < 0)
-		return log_error("explain: %s", why ? why : strerror(-r)), -EIO;
+		return log_error_errno(-EIO, "explain: %s", why ? why : strerror(-r));
 	if (!set)
 		return 0;
 	if (rounds == 0) {
@@ -390,6 +388,7 @@ static int holdout(struct explainer *x)
 static int measure(struct explainer *x)
 {
 	_cleanup_free_ char *why = NULL;
+	const struct report_options text = { .format = REPORT_TEXT };
 	unsigned factors = all_factors(x);
 	struct design d;
 	int r;
@@ -401,7 +400,7 @@ static int measure(struct explainer *x)
 		if (r >= 0)
 			r = explain_plan_strongest(x->dir, &factors, &why);
 		if (r < 0)
-			return why ? log_error("explain: %s", why), -EIO : r;
+			return why ? log_error_errno(-EIO, "explain: %s", why) : r;
 		design_full(factors, a_mask(x), &d);
 		printf("\nscreen: every mix of the %d strongest factors, %zu mixes\n", __builtin_popcount(factors), d.n);
 	}
@@ -414,8 +413,9 @@ static int measure(struct explainer *x)
 	       "slicebench report %s/%s\nto explain it again: %s\n", x->dir, x->dir, explain_stage_dir(STAGE_SCREEN),
 	       x->command);
 	/* The failed steps are counted there, mix by mix, by the run's rule. */
-	r = explain_report(x->dir, false, 0, 0, stdout, &why);
-	return r < 0 ? log_error("explain: %s", why ? why : strerror(-r)), -EIO : 0;
+	r = document_render(&document_explain, &(struct document_input){ .dirs = &x->dir, .n = 1, .o = &text }, stdout,
+			    &why);
+	return r < 0 ? log_error_errno(-EIO, "explain: %s", why ? why : strerror(-r)) : 0;
 }
 
 /* The experiment and the pair: from a file, or from a results directory
@@ -428,16 +428,16 @@ static int load(struct explainer *x, bool placed)
 	if (placed)
 		r = experiment_from_results(x->args.experiment, x->args.trust_code, &x->e, &msg);
 	else if (experiment_find(x->args.experiment, &path) < 0)
-		return log_error("explain: no experiment or results directory '%s'", x->args.experiment), -EINVAL;
+		return log_error_errno(-EINVAL, "explain: no experiment or results directory '%s'", x->args.experiment);
 	else
 		r = experiment_load(path, cgroup_mode_detect(), &x->e, &msg);
 	if (r < 0)
-		return log_error("explain: %s", msg ? msg : strerror(-r)), -EINVAL;
+		return log_error_errno(-EINVAL, "explain: %s", msg ? msg : strerror(-r));
 	/* As a file's threads are checked: slicebench needs one connection
 	 * beside the clients, and a dry run plans nothing that cannot run. */
 	if (x->args.threads >= (long)x->e.max_connections)
-		return log_error("explain: --threads %ld need max-connections above %ld, and [server] max-connections is %u",
-				 x->args.threads, x->args.threads, x->e.max_connections), -EINVAL;
+		return log_error_errno(-EINVAL, "explain: --threads %ld need max-connections above %ld, and [server] max-connections is %u",
+				 x->args.threads, x->args.threads, x->e.max_connections);
 	if (context_index(&x->e, x->args.a, &x->ia) < 0 || context_index(&x->e, x->args.b, &x->ib) < 0)
 		return -EINVAL;
 	return placed ? read_placements(x, true) : 0;
@@ -450,21 +450,19 @@ static int find_factors(struct explainer *x, bool known)
 	int r = factors_find(&pair, &x->fs);
 
 	if (r == -E2BIG)
-		return log_error("explain: %s and %s differ in more than %d attributes", x->args.a, x->args.b, FACTORS_MAX),
-		       -EINVAL;
+		return log_error_errno(-EINVAL, "explain: %s and %s differ in more than %d attributes", x->args.a, x->args.b, FACTORS_MAX);
 	if (r < 0)
 		return log_error_errno(r, "explain: %m");
 	if (x->fs.n == 0 && (known || !x->fs.kinds_differ))
-		return log_error("explain: %s and %s differ in no setting that can be moved%s%s", x->args.a, x->args.b,
-				 *x->fs.unmovable ? ": " : "", x->fs.unmovable),
-		       -EINVAL;
+		return log_error_errno(-EINVAL, "explain: %s and %s differ in no setting that can be moved%s%s", x->args.a, x->args.b,
+				 *x->fs.unmovable ? ": " : "", x->fs.unmovable);
 	return 0;
 }
 
 /* The plan before anything starts: factors, design, budget, what it can
  * see.  The least a file's contexts need: a start of each, then B, A and
  * the closure. */
-static int plan(struct explainer *x, bool placed)
+static int plan_stages(struct explainer *x, bool placed)
 {
 	double place_s = placed ? 0 : place_seconds(x), estimate_s;
 	struct design d;
@@ -583,7 +581,7 @@ int explain_run(const struct explain_args *a)
 	if (r >= 0 && !x->args.what_if && run_check_reaches_host("explain", x->args.out ? x->args.out : "results/") < 0)
 		r = -EINVAL;
 	if (r >= 0)
-		r = plan(x, placed);
+		r = plan_stages(x, placed);
 	if (r >= 0 && x->args.out && (r = results_dir_check(x->args.out)) < 0) {
 		log_error("explain: --out %s: refused: %s", x->args.out,
 			  r == -ENOTEMPTY ? "a directory that holds other files than slicebench's results (give a new or an "

@@ -28,28 +28,17 @@ struct explain_args {
  * failure while measuring. */
 int explain_run(const struct explain_args *a);
 
-/* The explanation of explain directory dir, as explain printed it (or as
- * JSON), at level and against the width asked of the named share's
- * interval (0: those it was made with).  -ENOENT: dir has no
- * explain.json; -EBADMSG with *ret_why: not as explain writes it; -EIO: a
- * write to out failed. */
-int explain_report(const char *dir, bool json, double level, double width, FILE *out, char **ret_why);
-/* The same as one HTML page (report/render/html.h): the gap, its shares as a
- * waterfall from B to A (withheld without a significant gap), the failed
- * starts, the mixes and their TPS.  Errors as explain_report(). */
-int explain_report_html(const char *dir, double level, double width, FILE *out, char **ret_why);
-
-/* Explain directories of the same experiment and pair from n hosts
- * (explain/hosts.c): each factor's effect per host, as a ratio and a share,
- * and each other host's over the first's, Holm-adjusted; which differ, in
- * sentences, with the host facts that differ.  labels[d] names dirs[d].
- * -EBADMSG with *ret_why: a directory not as explain writes it, without
- * host facts, or of another pair; -EIO: a write to out failed. */
-int explain_compare(char *const *dirs, const char *const *labels, size_t n, bool json, double level, FILE *out,
-		    char **ret_why);
-
-/* The rows of the table of document x format (report/report.h): an
- * explain directory, and explain directories of one pair from several
- * hosts. */
+/* The rows of the table of document x format (report/report.h), one
+ * renderer per cell: an explain directory (explain/reanalyse.c: the
+ * explanation as explain printed it, as JSON, as one HTML page: the gap,
+ * its shares as a waterfall from B to A, the failed starts, the mixes and
+ * their TPS), and explain directories of the same experiment and pair from
+ * several hosts (explain/hosts.c: each factor's effect per host, as a
+ * ratio and a share, and each other host's over the first's,
+ * Holm-adjusted; which differ, in sentences, with the host facts that
+ * differ).  A cell's errors: -ENOENT, a directory without explain.json;
+ * -EBADMSG with *ret_why, one not as explain writes it (without host
+ * facts, or of another pair); -EIO, a write to out failed.  Rendered
+ * through document_render() (report/report.h). */
 struct document;
 extern const struct document document_explain, document_explain_compare;

@@ -482,8 +482,8 @@ int factors_find(const struct factor_pair *p, struct factor_set *ret)
 	keep_takeable(ret, &server, &proxy, mode);
 	if (p->pa && p->pb && !streq_ptr(placement_get(p->pa, "allocator"), placement_get(p->pb, "allocator")) &&
 	    moved_by(ret, ret->n, &server, "allocator")) {
-		snprintf(ret->allocator_a, sizeof(ret->allocator_a), "%s", placement_get(p->pa, "allocator") ?: "unknown");
-		snprintf(ret->allocator_b, sizeof(ret->allocator_b), "%s", placement_get(p->pb, "allocator") ?: "unknown");
+		(void)text_copy(ret->allocator_a, sizeof(ret->allocator_a), placement_get(p->pa, "allocator") ?: "unknown");
+		(void)text_copy(ret->allocator_b, sizeof(ret->allocator_b), placement_get(p->pb, "allocator") ?: "unknown");
 	}
 	/* The closure is A when A is of the hybrids' kind and goes through a
 	 * proxy as theirs do: none, or one of B's engine and their kind. */
@@ -588,7 +588,7 @@ int factors_add_mix(const struct factor_pair *p, const struct factor_set *fs, un
 	i = x->n_contexts++;
 	s = &x->contexts[i];
 	x->context_slice[i] = -1;
-	snprintf(s->name, sizeof(s->name), "%s", name);
+	(void)text_copy(s->name, sizeof(s->name), name);
 	if (is_a || mask == 0)
 		r = context_spec_copy(is_a ? server.a : server.b, s);
 	else {

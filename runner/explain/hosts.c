@@ -395,44 +395,59 @@ static void print_builds(char *const *dirs, const char *const *labels, size_t n,
 	fputc('\n', out);
 }
 
-int explain_compare(char *const *dirs, const char *const *labels, size_t n, bool json, double level, FILE *out,
-		    char **ret_why)
+/* A cell of explain-compare's row: the hosts' explanations, judged, with
+ * their sentences, in one format. */
+typedef int hosts_render_fn(const struct document_input *in, const struct explain_hosts *h, char *const *sentences,
+			    size_t n_sentences, FILE *out);
+
+/* Which build measured each, then the table and the sentences. */
+static int render_hosts_text(const struct document_input *in, const struct explain_hosts *h, char *const *sentences,
+			     size_t n_sentences, FILE *out)
 {
-	struct explain_hosts h = { .labels = labels };
+	print_builds(in->dirs, in->labels, in->n, out);
+	hosts_text(h, sentences, n_sentences, out);
+	return 0;
+}
+
+static int render_hosts_json(const struct document_input *in _unused_, const struct explain_hosts *h,
+			     char *const *sentences, size_t n_sentences, FILE *out)
+{
+	return hosts_json(h, sentences, n_sentences, out);
+}
+
+/* In's explain directories of the same experiment and pair from 2 to
+ * COMPARE_HOSTS_MAX hosts, read once, judged, rendered by render. */
+static int hosts_document(const struct document_input *in, hosts_render_fn *render, FILE *out, char **ret_why)
+{
+	struct explain_hosts h = { .labels = in->labels };
 	char **sentences = NULL;
 	size_t n_sentences = 0;
 	int r;
 
-	if (n < 2 || n > COMPARE_HOSTS_MAX)
+	if (!in->o || !out || in->n < 2 || in->n > COMPARE_HOSTS_MAX)
 		return -EINVAL;
-	r = hosts_load(dirs, n, level, &h, ret_why);
+	r = hosts_load(in->dirs, in->n, in->o->confidence, &h, ret_why);
 	if (r >= 0) {
 		h.level = h.rd[0]->in.level;
 		hosts_judge(&h);
 		r = hosts_sentences(&h, &sentences, &n_sentences);
 	}
-	if (r >= 0 && json)
-		r = hosts_json(&h, sentences, n_sentences, out);
-	else if (r >= 0) {
-		print_builds(dirs, labels, n, out);
-		hosts_text(&h, sentences, n_sentences, out);
-	}
+	if (r >= 0)
+		r = render(in, &h, sentences, n_sentences, out);
 	for (size_t i = 0; i < n_sentences; i++)
 		free(sentences[i]);
 	free(sentences);
 	explain_hosts_done(&h);
-	return r >= 0 && ferror(out) ? -EIO : r;
+	return r >= 0 && (fflush(out) != 0 || ferror(out)) ? -EIO : r;
 }
 
-static int explain_compare_text(const struct document_input *in, FILE *out, char **ret_why)
-{
-	return explain_compare(in->dirs, in->labels, in->n, false, in->o->confidence, out, ret_why);
-}
-
-static int explain_compare_json(const struct document_input *in, FILE *out, char **ret_why)
-{
-	return explain_compare(in->dirs, in->labels, in->n, true, in->o->confidence, out, ret_why);
-}
+#define HOSTS_CELL(fmt)                                                                            \
+	static int explain_compare_##fmt(const struct document_input *in, FILE *out, char **ret_why) \
+	{                                                                                            \
+		return hosts_document(in, render_hosts_##fmt, out, ret_why);                         \
+	}
+HOSTS_CELL(text)
+HOSTS_CELL(json)
 
 const struct document document_explain_compare = {
 	.name = "explain-compare",

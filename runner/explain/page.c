@@ -32,7 +32,7 @@ static void wf_add(struct waterfall *w, const char *label, const char *cls, cons
 {
 	struct wf_bar *b = &w->bar[w->n++];
 
-	snprintf(b->label, sizeof(b->label), "%s", label);
+	(void)text_copy(b->label, sizeof(b->label), label);
 	b->cls = cls;
 	b->colour = colour ? colour : share < 0 ? "#d62728" : "#2ca02c";
 	b->share = share;

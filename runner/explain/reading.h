@@ -19,10 +19,6 @@ struct reading {
  * directory not as explain writes it. */
 int reading_load(const char *dir, double level, double width, struct reading *rd, char **ret_why);
 
-/* The builds explain.json says measured dir (store/provenance.h): a new
- * reference, an empty array for a record that names none. */
-json_t *explain_builds(const char *dir);
-
 /* After a fraction: the strongest factors to share out, as a mask. */
 int explain_plan_strongest(const char *dir, unsigned *ret, char **ret_why);
 /* After the screen: the set to name (0: none) and the hold-out rounds

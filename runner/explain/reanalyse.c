@@ -65,40 +65,29 @@ static int reading_explain(const char *dir, double level, double width, struct r
 	return r;
 }
 
-json_t *explain_builds(const char *dir)
-{
-	_cleanup_free_ char *path = NULL;
-	json_t *rec = xasprintf(&path, "%s/" EXPLAIN_RECORD, dir) < 0 ? NULL : json_load_file(path, 0, NULL);
-	json_t *builds = json_incref(json_object_get(rec, "slicebench"));
+/* A cell of explain's row: the explanation of dir, read into rd, in one
+ * format. */
+typedef int explanation_render_fn(const struct reading *rd, const char *dir, FILE *out);
 
-	json_decref(rec);
-	if (!provenance_builds_valid(builds)) {
-		json_decref(builds);
-		builds = json_array();
-	}
-	return builds;
+/* The sentences explain printed, under the builds that measured dir. */
+static int render_explanation_text(const struct reading *rd, const char *dir, FILE *out)
+{
+	char built[PROVENANCE_TEXT_MAX];
+	json_t *builds = explain_builds(dir);
+
+	fprintf(out, "%s\n\n", provenance_text(builds, built, sizeof(built)));
+	json_decref(builds);
+	sentences_print(&rd->rec, &rd->in, &rd->x, out);
+	return 0;
 }
 
-int explain_report(const char *dir, bool json, double level, double width, FILE *out, char **ret_why)
+/* The explanation as one JSON document, with the builds that measured it
+ * and the one that reports it. */
+static int render_explanation_json(const struct reading *rd, const char *dir, FILE *out)
 {
-	_cleanup_free_ struct reading *rd = calloc(1, sizeof(*rd));
-	char built[PROVENANCE_TEXT_MAX];
-	json_t *j, *builds;
+	json_t *j = sentences_json(&rd->rec, &rd->in, &rd->x), *builds = explain_builds(dir);
 	int r;
 
-	if (!rd)
-		return -ENOMEM;
-	r = reading_explain(dir, level, width, rd, ret_why);
-	if (r < 0)
-		return r;
-	builds = explain_builds(dir);
-	if (!json) {
-		fprintf(out, "%s\n\n", provenance_text(builds, built, sizeof(built)));
-		json_decref(builds);
-		sentences_print(&rd->rec, &rd->in, &rd->x, out);
-		return ferror(out) ? -EIO : 0;
-	}
-	j = sentences_json(&rd->rec, &rd->in, &rd->x);
 	if (j && json_object_set_new(j, "slicebench", json_pack("{s:O, s:o}", "measured_by", builds, "reported_by",
 								 provenance_this_build())) < 0)
 		json_decref(j), j = NULL;
@@ -111,34 +100,40 @@ int explain_report(const char *dir, bool json, double level, double width, FILE 
 	return r;
 }
 
-int explain_report_html(const char *dir, double level, double width, FILE *out, char **ret_why)
+/* The explanation as one HTML page (explain/page.h). */
+static int render_explanation_html(const struct reading *rd, const char *dir, FILE *out)
+{
+	return page_explanation(&rd->rec, &rd->in, &rd->x, dir, out);
+}
+
+/* The explanation of in's one directory, as explain printed it, read once
+ * and rendered by render; -EIO if out cannot be written. */
+static int explain_document(const struct document_input *in, explanation_render_fn *render, FILE *out, char **ret_why)
 {
 	_cleanup_free_ struct reading *rd = calloc(1, sizeof(*rd));
 	int r;
 
 	if (!rd)
 		return -ENOMEM;
-	r = reading_explain(dir, level, width, rd, ret_why);
+	if (!in->o || !out || in->n != 1)
+		return -EINVAL;
+	r = reading_explain(in->dirs[0], in->o->confidence, in->width, rd, ret_why);
+	if (r >= 0)
+		r = render(rd, in->dirs[0], out);
 	if (r < 0)
 		return r;
-	r = page_explanation(&rd->rec, &rd->in, &rd->x, dir, out);
-	return r < 0 ? r : ferror(out) ? -EIO : 0;
+	return fflush(out) != 0 || ferror(out) ? -EIO : 0;
 }
 
-static int explain_text(const struct document_input *in, FILE *out, char **ret_why)
-{
-	return explain_report(in->dirs[0], false, in->o->confidence, in->width, out, ret_why);
-}
-
-static int explain_json(const struct document_input *in, FILE *out, char **ret_why)
-{
-	return explain_report(in->dirs[0], true, in->o->confidence, in->width, out, ret_why);
-}
-
-static int explain_html(const struct document_input *in, FILE *out, char **ret_why)
-{
-	return explain_report_html(in->dirs[0], in->o->confidence, in->width, out, ret_why);
-}
+/* A cell of the row: the document in one format, through its renderer. */
+#define EXPLAIN_CELL(fmt)                                                                        \
+	static int explain_##fmt(const struct document_input *in, FILE *out, char **ret_why)     \
+	{                                                                                        \
+		return explain_document(in, render_explanation_##fmt, out, ret_why);             \
+	}
+EXPLAIN_CELL(text)
+EXPLAIN_CELL(json)
+EXPLAIN_CELL(html)
 
 const struct document document_explain = {
 	.name = "explain",

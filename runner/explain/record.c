@@ -5,6 +5,7 @@
 #include <jansson.h>
 
 #include "explain/record.h"
+#include "explain/profile.h"
 #include "report/report.h"
 #include "store/provenance.h"
 #include "store/results.h"
@@ -324,6 +325,25 @@ int explain_stage_load(const char *dir, enum explain_stage s, const struct expla
 	}
 	if (e >= 0)
 		stage_medians(ret, json_object_get(doc, "steps"), r);
+	if (e >= 0)
+		e = explain_profile_paragraph(json_object_get(doc, "steps"),
+					      &(struct explain_sides){ .a = r->a, .b = r->b, .closure_is_a = r->closure_is_a,
+								       .level = r->level },
+					      ret->profile, sizeof(ret->profile));
 	json_decref(doc);
 	return e;
+}
+
+json_t *explain_builds(const char *dir)
+{
+	_cleanup_free_ char *path = NULL;
+	json_t *rec = xasprintf(&path, "%s/" EXPLAIN_RECORD, dir) < 0 ? NULL : json_load_file(path, 0, NULL);
+	json_t *builds = json_incref(json_object_get(rec, "slicebench"));
+
+	json_decref(rec);
+	if (!provenance_builds_valid(builds)) {
+		json_decref(builds);
+		builds = json_array();
+	}
+	return builds;
 }

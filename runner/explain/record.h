@@ -65,3 +65,7 @@ int explain_record_read(const char *dir, struct explain_record *ret, char **ret_
  * the record does not know, or a results directory not as run writes it. */
 int explain_stage_load(const char *dir, enum explain_stage s, const struct explain_record *r, struct stage *ret,
 		       char **ret_why);
+
+/* The builds explain.json says measured dir (store/provenance.h): a new
+ * reference, an empty array for a record that names none. */
+json_t *explain_builds(const char *dir);

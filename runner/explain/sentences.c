@@ -30,7 +30,7 @@ const char *sentences_interval(const struct stats_share *s, char *buf, size_t le
 	if (s->bounded)
 		snprintf(buf, len, "%.0f%s%.0f%%", pct(s->lo), pct(s->lo) < 0 || pct(s->hi) < 0 ? " to " : "-", pct(s->hi));
 	else
-		snprintf(buf, len, "%s", isnan(s->lo) ? "no interval" : "unbounded");
+		(void)text_copy(buf, len, isnan(s->lo) ? "no interval" : "unbounded");
 	return buf;
 }
 
@@ -444,6 +444,8 @@ void sentences_print(const struct explain_record *rec, const struct analysis_inp
 		print_factors(rec, in, x, out);
 		print_pairs(rec, x, out);
 		print_evidence(rec, x, out);
+		if (in->screen && in->screen->profile[0])
+			fputs(in->screen->profile, out);
 	}
 	if (!print_gap(rec, x, out))
 		return;

@@ -22,12 +22,12 @@ int calibration_identify(struct calibration *c)
 	if (gethostname(host, sizeof(host)) < 0)
 		host[0] = 0;
 	host[sizeof(host) - 1] = 0;
-	snprintf(c->hostname, sizeof(c->hostname), "%s", host);
-	snprintf(c->kernel, sizeof(c->kernel), "%s", uname(&u) == 0 ? u.release : "");
+	(void)text_copy(c->hostname, sizeof(c->hostname), host);
+	(void)text_copy(c->kernel, sizeof(c->kernel), uname(&u) == 0 ? u.release : "");
 	r = cpuinfo_read(&vendor, &model);
 	if (r < 0)
 		return r;
-	snprintf(c->cpu_model, sizeof(c->cpu_model), "%s", strempty(model));
+	(void)text_copy(c->cpu_model, sizeof(c->cpu_model), strempty(model));
 	return 0;
 }
 
@@ -142,7 +142,7 @@ int calibration_of_this_host(const char *state_dir, struct calibration *ret, cha
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {
-		snprintf(why, len, "%s", r == -EBADMSG ? "its record is unreadable" : "none stored");
+		(void)text_copy(why, len, r == -EBADMSG ? "its record is unreadable" : "none stored");
 		return 0;
 	}
 	r = calibration_identify(&here);

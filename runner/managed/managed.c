@@ -1,15 +1,14 @@
+/* The managed server: where its state lives, the dedicated user it runs
+ * as, the set-up before the first start, and a start in a context that is
+ * only done when the server answers (and is recorded for cleanup before
+ * it is waited for). */
 #include <pwd.h>
 #include <sys/stat.h>
 #include <stdio.h>
 
 #include "slices/sys/bus.h"
-#include "slices/attr/capture.h"
 #include "slices/server/proxy.h"
-#include "oltp/oltp.h"
-#include "common/topology.h"
-#include "experiment/experiment.h"
 #include "managed/managed.h"
-#include "slices/attr/snapshot.h"
 #include "managed/state.h"
 #include "common/spawn.h"
 #include "common/text.h"
@@ -92,8 +91,8 @@ int managed_ensure_user(const char *name)
 	return r == 0 && getpwnam(name) ? 0 : -EPERM;
 }
 
-/* The state directory holds the datadir. */
-static char *server_state_dir(const struct server *s)
+/* The state directory holds the datadir (its parent). */
+char *managed_state_dir(const struct server *s)
 {
 	char *slash = strrchr(s->datadir, '/');
 
@@ -102,7 +101,7 @@ static char *server_state_dir(const struct server *s)
 
 static char *state_dir_of(const struct context *c)
 {
-	return server_state_dir(c->server);
+	return managed_state_dir(c->server);
 }
 
 /* The systemd kinds need a manager; say so before anything starts. */
@@ -166,86 +165,6 @@ int managed_start(struct context *c, char **ret_msg)
 	return r;
 }
 
-int managed_slices_start(struct slice_tree *t, const struct server *s, char **ret_msg)
-{
-	_cleanup_free_ char *state_dir = server_state_dir(s);
-	int r;
-
-	if (!state_dir)
-		return -ENOMEM;
-	r = slice_tree_start(t);
-	/* Recorded before anything runs in them, for cleanup after a SIGKILL. */
-	if (r >= 0 && (r = state_record_slices(state_dir, t)) < 0)
-		slice_tree_stop(t);
-	if (r < 0 && ret_msg && t->failure) {
-		*ret_msg = t->failure;
-		t->failure = NULL;
-	}
-	return r;
-}
-
-void managed_slices_stop(struct slice_tree *t, const struct server *s)
-{
-	_cleanup_free_ char *state_dir = server_state_dir(s);
-
-	slice_tree_stop(t);
-	free(t->failure);
-	t->failure = NULL;
-	if (state_dir)
-		state_forget_slices(state_dir);
-}
-
-int managed_neighbour_start(struct neighbour *n, const struct server *s, char **ret_msg)
-{
-	_cleanup_free_ char *state_dir = server_state_dir(s);
-	int r;
-
-	if (!state_dir)
-		return -ENOMEM;
-	r = neighbour_start(n);
-	/* Recorded while the step runs, and before a server comes up, for
-	 * cleanup after a SIGKILL. */
-	if (r >= 0 && (r = state_record_neighbour(state_dir, n)) < 0)
-		neighbour_stop(n);
-	if (r >= 0 && (r = neighbour_wait_ready(n)) < 0)
-		state_forget_neighbour(state_dir, n);
-	if (r < 0 && ret_msg && n->failure) {
-		*ret_msg = n->failure;
-		n->failure = NULL;
-	}
-	return r;
-}
-
-int managed_neighbour_server_setup(const char *verb, const struct server_config *run_cfg, const char *name,
-				   struct server *ret)
-{
-	_cleanup_free_ char *state_dir = NULL;
-	struct server_config cfg = { .engine = server_engine_mariadb.name, .run_dir = run_cfg->run_dir,
-				     .user = run_cfg->user, .buffer_pool = NEIGHBOUR_OLTP_BUFFER_POOL,
-				     .out_fd = run_cfg->out_fd };
-	int r;
-
-	if (xasprintf(&state_dir, "%s/slicebench-neighbour-%s", run_cfg->state_dir, name) < 0)
-		return log_error_errno(-ENOMEM, "%s: neighbour %s: %m", verb, name);
-	cfg.state_dir = state_dir;
-	r = server_setup(&cfg, ret);
-	if (r < 0)
-		return log_error_errno(r, "%s: cannot set up neighbour %s's server in %s: %m%s", verb, name, state_dir,
-				       r == -EEXIST ? " (a datadir there that slicebench did not make; refusing to touch it)"
-				       : r == -EINTR ? " (interrupted; the half-made datadir is removed)"
-						     : "");
-	return 0;
-}
-
-void managed_neighbour_stop(struct neighbour *n, const struct server *s)
-{
-	_cleanup_free_ char *state_dir = server_state_dir(s);
-
-	neighbour_stop(n);
-	if (state_dir)
-		state_forget_neighbour(state_dir, n);
-}
-
 int managed_stop(struct context *c)
 {
 	_cleanup_free_ char *state_dir = state_dir_of(c);
@@ -271,8 +190,8 @@ int managed_setup(const char *verb, const struct server_config *cfg, struct serv
 
 	r = state_lock(cfg->state_dir, &holder);
 	if (r == -EBUSY)
-		return log_error("%s: another slicebench (PID %d) is using %s; one run per state directory at a time",
-				 verb, holder, cfg->state_dir), r;
+		return log_error_errno(r, "%s: another slicebench (PID %d) is using %s; one run per state directory at a time",
+				 verb, holder, cfg->state_dir);
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot lock %s/lock: %m%s", verb, cfg->state_dir,
 				       r == -EPERM || r == -ELOOP ? TRUST_HINT : "");
@@ -290,9 +209,9 @@ int managed_setup(const char *verb, const struct server_config *cfg, struct serv
 		return log_error_errno(r, "%s: cannot create the server's user %s: %m", verb, cfg->user);
 	pw = getpwnam(cfg->user);
 	if (pw && pw->pw_uid == 0)
-		return log_error("%s: the server's user %s is root: refused, since a server running as root leaves "
+		return log_error_errno(-EPERM, "%s: the server's user %s is root: refused, since a server running as root leaves "
 				 "files in the datadir that the unprivileged server of every later run cannot open",
-				 verb, cfg->user), -EPERM;
+				 verb, cfg->user);
 	r = server_setup(cfg, ret);
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot set up the server in %s: %m%s", verb, cfg->state_dir,
@@ -306,136 +225,3 @@ int managed_setup(const char *verb, const struct server_config *cfg, struct serv
 	return 0;
 }
 
-void managed_warn_not_in_force(const char *what, const struct placement *p)
-{
-	for (size_t i = 0; i < p->n; i++)
-		if (strncmp(p->attrs[i].key, "in_force.", 9) == 0 && strncmp(p->attrs[i].value, "no", 2) == 0)
-			log_warning("%s: %s= is not in force: %s", what, p->attrs[i].key + 9, p->attrs[i].value + 4);
-}
-
-int managed_replay_compare(const char *what, const struct context *c, struct placement *p)
-{
-	size_t same, total;
-	int r;
-
-	if (!c->spec->replays)
-		return 0;
-	r = capture_compare(c->spec->replays, p, &same, &total);
-	if (r >= 0)
-		log_info("%s: reproduced %zu of %zu attributes of the capture; differs: %s", what, same, total,
-			 placement_get(p, "replay.differs"));
-	return r;
-}
-
-int managed_unit_facts(sd_bus *bus, pid_t pid, struct placement *p)
-{
-	_cleanup_free_ char *unit = NULL, *slice = NULL;
-	size_t n;
-	int r;
-
-	r = bus_get_unit_by_pid(bus, pid, &unit, NULL);
-	if (r < 0)
-		return r;
-	/* Slice= lives on the unit type's own interface. */
-	n = strlen(unit);
-	r = bus_unit_get_string(bus, unit,
-				n > 6 && streq(unit + n - 6, ".scope") ? "org.freedesktop.systemd1.Scope"
-								       : "org.freedesktop.systemd1.Service",
-				"Slice", &slice, NULL);
-	if (r >= 0)
-		r = placement_set(p, "unit", unit);
-	if (r >= 0)
-		r = placement_set(p, "slice", slice);
-	return r;
-}
-
-int managed_systemd_facts(const struct context *c, struct placement *p)
-{
-	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
-	struct passwd *pw;
-	int r;
-
-	switch (c->ops->manager) {
-	case MANAGER_SYSTEM:
-		r = bus_open_system(&bus);
-		break;
-	case MANAGER_USER:
-		pw = getpwnam(c->server->user);
-		r = pw ? bus_open_user_manager(pw->pw_uid, &bus) : -ESRCH;
-		break;
-	default:
-		return 0;
-	}
-	return r < 0 ? r : managed_unit_facts(bus, c->pid, p);
-}
-
-int managed_proxy_setup(const struct experiment *e, size_t i, const struct server *backend, struct server *ret)
-{
-	return proxy_setup(proxy_engine_named(e->proxy_engine[i]), e->proxy_binary[i], e->proxies[i].name, (unsigned)i,
-			   backend, e->max_connections, ret);
-}
-
-void managed_proxy_context(const struct experiment *e, size_t i, const struct server *proxy, enum cgroup_mode mode,
-			   struct context_spec *spec, struct context *ret)
-{
-	*spec = e->proxies[i];
-	snprintf(spec->name, sizeof(spec->name), "proxy-%s", e->proxies[i].name);
-	*ret = (struct context){ .ops = context_ops_for(spec->kind), .spec = spec, .server = proxy, .mode = mode };
-}
-
-int managed_proxy_start(struct context *c, const struct server *backend, char **ret_msg)
-{
-	int r = proxy_account(c->server, backend);
-
-	if (r < 0) {
-		if (ret_msg)
-			xasprintf(ret_msg, "the proxy's account %s cannot be made on the server", backend->user);
-		return r;
-	}
-	return managed_start(c, ret_msg);
-}
-
-int managed_proxy_placement(const struct context *proxy, const struct server *backend, struct placement *p)
-{
-	_cleanup_(placement_done) struct placement q = {};
-	_cleanup_free_ char *chain = NULL;
-	const struct proxy_engine *pe = proxy_engine_of(proxy->server->engine);
-	unsigned bad = 0;
-	int r;
-
-	r = placement_snapshot(proxy->pid, getpid(), proxy->mode, &q);
-	if (r >= 0)
-		r = managed_systemd_facts(proxy, &q);
-	if (r >= 0)
-		r = placement_verify(&q, proxy->spec, proxy->mode, &bad);
-	if (r >= 0 && bad)
-		managed_warn_not_in_force("proxy", &q);
-	if (r >= 0)
-		r = placement_set(&q, "engine", pe ? pe->name : proxy->server->engine->name);
-	if (r >= 0)
-		r = placement_setf(&q, "pid", "%d", (int)proxy->pid);
-	for (size_t i = 0; r >= 0 && i < q.n; i++) {
-		_cleanup_free_ char *key = NULL;
-
-		r = xasprintf(&key, PLACEMENT_PROXY_PREFIX "%s", q.attrs[i].key);
-		if (r >= 0)
-			r = placement_set(p, key, q.attrs[i].value);
-	}
-	if (r >= 0 && pe)
-		r = proxy_chain(pe, backend, &chain);
-	if (r >= 0 && chain)
-		r = placement_set(p, "chain", chain);
-	return r;
-}
-
-int managed_client_placement(const struct oltp_options *o, struct placement *p)
-{
-	long cpus[OLTP_MAX_CPUS];
-	char list[256] = "all";
-
-	for (size_t k = 0; k < o->n_client_cpus; k++)
-		cpus[k] = o->client_cpus[k];
-	if (o->n_client_cpus && cpu_list_format(cpus, o->n_client_cpus, list, sizeof(list)) < 0)
-		return -ENOMEM;
-	return placement_set(p, "client.cpus", list);
-}

@@ -66,7 +66,7 @@ static _Noreturn void child_main(const struct oltp_options *base, unsigned threa
 	rec.duration_s = res.duration_s;
 	rec.measured_from_ns = res.measured_from_ns;
 	rec.n_intervals = (uint32_t)MIN(res.n_intervals, BACKGROUND_SECONDS_MAX);
-	snprintf(rec.reason, sizeof(rec.reason), "%s", res.reason);
+	(void)text_copy(rec.reason, sizeof(rec.reason), res.reason);
 	_exit(loop_write(fd, &rec, sizeof(rec)) < 0 ||
 			      loop_write(fd, res.intervals, rec.n_intervals * sizeof(double)) < 0
 		      ? 1
@@ -148,6 +148,6 @@ int oltp_background_stop(struct oltp_background *b, const struct step_result *be
 					  rec.measured_from_ns + (uint64_t)(rec.duration_s * 1e9), beside->measured_from_ns,
 					  beside->measured_from_ns + (uint64_t)(beside->duration_s * 1e9));
 	*ret = (struct step_result){ .tps = isnan(within) ? rec.tps : within, .failed = rec.failed };
-	snprintf(ret->reason, sizeof(ret->reason), "%s", rec.reason);
+	(void)text_copy(ret->reason, sizeof(ret->reason), rec.reason);
 	return 0;
 }

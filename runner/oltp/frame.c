@@ -427,6 +427,8 @@ int step_frame_run(struct step_frame *f, const struct oltp_options *o, unsigned 
 
 	if (r == 0)
 		report(f, clients, tel, ret);
+	/* the measured phase is over: the profile ends here, not at the join */
+	oltp_telemetry_profile(tel, ret);
 	end_workers(f, started);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
@@ -435,7 +437,7 @@ int step_frame_run(struct step_frame *f, const struct oltp_options *o, unsigned 
 	if (r >= 0 && f->reason[0]) {
 		ret->failed = true;
 		ret->rule = f->rule;
-		snprintf(ret->reason, sizeof(ret->reason), "%s", f->reason);
+		(void)text_copy(ret->reason, sizeof(ret->reason), f->reason);
 	}
 	if (r < 0)
 		step_result_done(ret);

@@ -83,6 +83,10 @@ int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret
 void oltp_telemetry_restart(struct oltp_telemetry *t);
 void oltp_telemetry_free(struct oltp_telemetry *t);
 int oltp_telemetry_sample(struct oltp_telemetry *t, double t_s, struct oltp_telemetry_sample *ret);
+/* The server's profile since the measured phase began (o->profile_hz)
+ * into ret->profile, the sampler stopped: its folded stacks, or why none
+ * were taken.  Nothing where none was asked for; NULL t: nothing. */
+void oltp_telemetry_profile(struct oltp_telemetry *t, struct step_result *ret);
 /* The client's threads are those of pid (sysbench) rather than ours. */
 void oltp_telemetry_set_client(struct oltp_telemetry *t, int pid);
 /* One more sample at t_s into ret->samples; an unreadable one is left out. */

@@ -118,7 +118,7 @@ static int client_connect(struct pg_client *c)
 
 	r = pg_connect(o, NULL, &c->conn, &msg);
 	if (r < 0) {
-		snprintf(w->error, sizeof(w->error), "%s", strempty(msg));
+		(void)text_copy(w->error, sizeof(w->error), strempty(msg));
 		return r;
 	}
 	for (unsigned i = 0; i < w->script->n; i++) {
@@ -168,7 +168,7 @@ static void note_error(struct pg_client *c, const PGresult *res)
 	c->failed_cmd = true;
 	snprintf(c->error, sizeof(c->error), "%.*s%s%s%s", (int)strcspn(m, "\n"), m, state ? " (" : "", strempty(state),
 		 state ? ")" : "");
-	snprintf(c->sqlstate, sizeof(c->sqlstate), "%s", strempty(state));
+	(void)text_copy(c->sqlstate, sizeof(c->sqlstate), strempty(state));
 }
 
 static int send_command(struct pg_client *c)

@@ -43,7 +43,7 @@ int pgbench_parse_report(const char *text, struct step_result *ret)
 {
 	double connect_ms = 0;
 
-	snprintf(ret->driver, sizeof(ret->driver), "%s", word_name(oltp_driver_words, OLTP_DRIVER_PGBENCH));
+	(void)text_copy(ret->driver, sizeof(ret->driver), word_name(oltp_driver_words, OLTP_DRIVER_PGBENCH));
 	if (!tool_report_count(text, "number of transactions actually processed:", &ret->transactions) ||
 	    !tool_report_number(text, "\ntps = ", &ret->tps))
 		return -EBADMSG;

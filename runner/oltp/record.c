@@ -65,7 +65,7 @@ void step_result_start(struct step_result *r, enum oltp_driver driver, unsigned 
 {
 	*r = (struct step_result){ .threads = threads, .lat_avg_ms = -1, .lat_p50_ms = -1, .lat_p95_ms = -1,
 				   .lat_p99_ms = -1, .lat_max_ms = -1 };
-	snprintf(r->driver, sizeof(r->driver), "%s", word_name(oltp_driver_words, driver));
+	(void)text_copy(r->driver, sizeof(r->driver), word_name(oltp_driver_words, driver));
 }
 
 void step_result_done(struct step_result *r)
@@ -76,83 +76,11 @@ void step_result_done(struct step_result *r)
 		oltp_telemetry_sample_done(&r->samples[i]);
 	free(r->samples);
 	free(r->intervals);
+	profile_free(r->profile.folded);
+	r->profile.folded = NULL;
 	r->samples = NULL;
 	r->intervals = NULL;
 	r->n_samples = r->n_intervals = 0;
-}
-
-#define SAMPLE_FIELD(f) offsetof(struct oltp_telemetry_sample, f)
-
-static const struct oltp_mechanism_def mechanism_table[] = {
-	{ .key = "server_runq_wait_us", .label = "server run-queue wait per transaction", .unit = "us",
-	  .scale = 1e3, .counter = SAMPLE_FIELD(server_runq_wait_ns), .per = OLTP_PER_TRANSACTION },
-	{ .key = "client_runq_wait_us", .label = "client run-queue wait per transaction", .unit = "us",
-	  .scale = 1e3, .counter = SAMPLE_FIELD(client_runq_wait_ns), .per = OLTP_PER_TRANSACTION },
-	{ .key = "server_migrations", .label = "server migrations per transaction", .unit = "", .scale = 1,
-	  .counter = SAMPLE_FIELD(server_migrations), .per = OLTP_PER_TRANSACTION },
-	{ .key = "client_migrations", .label = "client migrations per transaction", .unit = "", .scale = 1,
-	  .counter = SAMPLE_FIELD(client_migrations), .per = OLTP_PER_TRANSACTION },
-	{ .key = "server_nonvol_ctxt", .label = "server involuntary switches per transaction", .unit = "",
-	  .scale = 1, .counter = SAMPLE_FIELD(server_nonvol_ctxt), .per = OLTP_PER_TRANSACTION },
-	{ .key = "client_nonvol_ctxt", .label = "client involuntary switches per transaction", .unit = "",
-	  .scale = 1, .counter = SAMPLE_FIELD(client_nonvol_ctxt), .per = OLTP_PER_TRANSACTION },
-	{ .key = "server_vol_ctxt", .label = "server voluntary switches per transaction", .unit = "", .scale = 1,
-	  .counter = SAMPLE_FIELD(server_vol_ctxt), .per = OLTP_PER_TRANSACTION },
-	{ .key = "client_vol_ctxt", .label = "client voluntary switches per transaction", .unit = "", .scale = 1,
-	  .counter = SAMPLE_FIELD(client_vol_ctxt), .per = OLTP_PER_TRANSACTION },
-	{ .key = "server_ipc", .label = "server instructions per cycle", .unit = "", .scale = 1,
-	  .counter = SAMPLE_FIELD(server_instructions), .per = OLTP_PER_COUNTER, .of = SAMPLE_FIELD(server_cycles) },
-	{ .key = "server_llc_misses", .label = "server last-level cache misses per transaction", .unit = "", .scale = 1,
-	  .counter = SAMPLE_FIELD(server_llc_misses), .per = OLTP_PER_TRANSACTION },
-	{ .key = "server_wakeups_cross_l3_pct", .label = "server wake-ups landing in another L3 group than the waker's",
-	  .unit = "%", .scale = 0.01, .counter = SAMPLE_FIELD(server_wakeups_cross_l3), .per = OLTP_PER_COUNTER,
-	  .of = SAMPLE_FIELD(server_wakeups) },
-	{ .key = "server_on_client_cpu_pct", .label = "server run time on a client's CPU", .unit = "%",
-	  .scale = 0.01, .counter = SAMPLE_FIELD(server_run_on_client_cpu_ns), .per = OLTP_PER_COUNTER,
-	  .of = SAMPLE_FIELD(server_run_ns) },
-};
-_Static_assert(ELEMENTSOF(mechanism_table) <= OLTP_MECHANISM_MAX, "OLTP_MECHANISM_MAX too small");
-
-const struct oltp_mechanism_def *oltp_mechanism_table(size_t *ret_n)
-{
-	*ret_n = ELEMENTSOF(mechanism_table);
-	return mechanism_table;
-}
-
-static uint64_t sample_counter(const struct oltp_telemetry_sample *s, size_t offset)
-{
-	uint64_t v;
-
-	memcpy(&v, (const char *)s + offset, sizeof(v));
-	return v;
-}
-
-/* From the first and the last sample (the totals keep the counts of
- * threads that ended, so they only grow). */
-double oltp_mechanism_value(const struct oltp_mechanism_def *d, const struct step_result *r)
-{
-	const struct oltp_telemetry_sample *first, *last;
-	uint64_t a, b;
-
-	if (r->n_samples < 2)
-		return NAN;
-	first = &r->samples[0];
-	last = &r->samples[r->n_samples - 1];
-	a = sample_counter(first, d->counter);
-	b = sample_counter(last, d->counter);
-	/* A hardware counter without a PMU is unknown, not 0. */
-	if (b < a || last->t_s <= first->t_s || a == UINT64_MAX || b == UINT64_MAX)
-		return NAN;
-	if (d->per == OLTP_PER_COUNTER) {
-		uint64_t of_a = sample_counter(first, d->of), of_b = sample_counter(last, d->of);
-
-		return of_b > of_a ? (double)(b - a) / (double)(of_b - of_a) / d->scale : NAN;
-	}
-	/* The counter's rate over the TPS: the samples need not span the
-	 * measured phase exactly (a tool's start with its connecting). */
-	if (r->tps <= 0)
-		return NAN;
-	return (double)(b - a) / (last->t_s - first->t_s) / r->tps / d->scale;
 }
 
 /* CPU seconds per second of one counter between the first and the last
@@ -325,10 +253,41 @@ static int put_beside(json_t *o, const struct step_result *r)
 	return 0;
 }
 
+json_t *step_profile_to_json(const struct step_profile *p)
+{
+	if (p->why)
+		return json_pack("{s:s}", "why", p->why);
+	if (!p->folded)
+		return NULL;
+	return json_pack("{s:I, s:b, s:f, s:I, s:I, s:I, s:I, s:o}", "hz", (json_int_t)p->hz, "off_cpu_stacks",
+			 p->off_cpu_stacks, "seconds", p->seconds, "samples", (json_int_t)p->samples, "server_samples",
+			 (json_int_t)p->server_samples, "lost", (json_int_t)p->lost, "switches", (json_int_t)p->switches,
+			 "throttled_ms", oltp_json_real_unless_negative(p->throttled_ms));
+}
+
+/* The step's "mechanism" object: a figure per row of the mechanism table. */
+static int put_mechanism(json_t *o, const struct step_result *r)
+{
+	const struct oltp_mechanism_def *rows;
+	json_t *mechanism = json_object();
+	size_t n_rows;
+
+	if (json_object_set_new(o, "mechanism", mechanism) < 0)
+		return -ENOMEM;
+	rows = oltp_mechanism_table(&n_rows);
+	for (size_t i = 0; i < n_rows; i++) {
+		double v = oltp_mechanism_value(&rows[i], r->samples, r->n_samples, r->tps);
+
+		if (json_object_set_new(mechanism, rows[i].key, oltp_json_real_unless_nan(v)) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* The step's record: figures only, no formatting (the renderers do that). */
 int step_result_to_json(const struct step_result *r, json_t **ret)
 {
-	json_t *o, *intervals, *samples, *mechanism;
+	json_t *o, *intervals, *samples;
 
 	o = json_pack("{s:s, s:I, s:f, s:I, s:I, s:f, s:f, s:{s:o, s:o, s:o, s:o, s:o}, s:{s:I, s:I, s:I}, s:I, s:b}",
 		      "driver", r->driver, "threads", (json_int_t)r->threads, "duration_s", r->duration_s,
@@ -360,16 +319,10 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 	for (size_t i = 0; i < r->n_intervals; i++)
 		if (json_array_append_new(intervals, json_real(r->intervals[i])) < 0)
 			goto oom;
-	mechanism = json_object();
-	if (json_object_set_new(o, "mechanism", mechanism) < 0)
+	if (put_mechanism(o, r) < 0 || put_beside(o, r) < 0)
 		goto oom;
-	for (size_t i = 0; i < ELEMENTSOF(mechanism_table); i++) {
-		double v = oltp_mechanism_value(&mechanism_table[i], r);
-
-		if (json_object_set_new(mechanism, mechanism_table[i].key, oltp_json_real_unless_nan(v)) < 0)
-			goto oom;
-	}
-	if (put_beside(o, r) < 0)
+	if ((r->profile.folded || r->profile.why) &&
+	    json_object_set_new(o, "profile", step_profile_to_json(&r->profile)) < 0)
 		goto oom;
 	samples = json_array();
 	if (json_object_set_new(o, "telemetry", samples) < 0)

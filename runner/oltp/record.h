@@ -9,88 +9,10 @@
 
 #include <jansson.h>
 
+#include "oltp/mechanism.h"
 #include "oltp/options.h"
-
-/* Where the threads were at one instant, and the host's load (oltp/telemetry.c).
- * Counters marked cumulative are since the process or cgroup started; the
- * report takes deltas. */
-struct oltp_telemetry_sample {
-	double t_s;                   /* since the start of the measured phase */
-	double wall_s;                /* when it was taken, seconds since the epoch: an outside tool's same seconds */
-	/* host, /proc/stat delta since the previous sample as vmstat reads it
-	 * (common/load.h); busy CPUs: the CPUs' worth of user and sys; NAN unknown */
-	double cpu_user_pct, cpu_sys_pct, cpu_idle_pct, cpu_iowait_pct, host_busy_cpus;
-	unsigned n_cpus; /* /proc/stat's */
-	double load1;    /* NAN unknown */
-	/* /proc/stat's tasks runnable (the host's, the sampler among them) and
-	 * waiting on I/O, now; and the threads in R and in D state as `ps
-	 * -eLo stat` counts them (those this PID namespace sees) */
-	unsigned procs_running, procs_blocked;
-	unsigned tasks_running, tasks_uninterruptible;
-	double ctxt_per_s; /* NAN unknown */
-	double server_cpu_s;          /* utime+stime of the server (cgroup or /proc/PID/stat), cumulative; <0 unknown */
-	double client_cpu_s;          /* utime+stime of the client's process, cumulative; <0 unknown */
-	double proxy_cpu_s;           /* utime+stime of the proxy's process, cumulative; <0 unknown or none */
-	/* each neighbour's cgroup usage, cumulative (<0 unknown), named as the
-	 * options name them (the names are the options' own) */
-	size_t n_neighbours;
-	double neighbour_cpu_s[OLTP_NEIGHBOURS_MAX];
-	const char *const *neighbour_names;
-	int64_t nr_throttled, throttled_usec; /* cpu.stat of server_cpu_cgroup, cumulative; -1 unknown */
-	/* The last CPU (field 39 of /proc/PID/task/TID/stat) of every server and
-	 * client thread, counted per L3 cache group and per NUMA node. */
-	unsigned n_l3, n_nodes;
-	unsigned *server_per_l3, *client_per_l3;     /* [n_l3] */
-	unsigned *server_per_node, *client_per_node; /* [n_nodes] */
-	/* Cumulative, summed over every thread seen so far (one that ended with
-	 * its last counts); 0 if the kernel does not say. */
-	uint64_t server_migrations, client_migrations;
-	uint64_t server_nonvol_ctxt, client_nonvol_ctxt; /* cumulative nonvoluntary_ctxt_switches */
-	uint64_t server_vol_ctxt, client_vol_ctxt;       /* cumulative voluntary_ctxt_switches */
-	/* Time runnable but not running (schedstat's second field), summed
-	 * over threads, cumulative; and the server's run time since the first
-	 * sample, all of it and the part whose thread last ran on a CPU where a
-	 * client thread last ran (each interval credited to the CPU seen at its
-	 * end: an estimate, sharp for a pinned pair, rough for roaming threads). */
-	uint64_t server_runq_wait_ns, client_runq_wait_ns;
-	uint64_t server_run_ns, server_run_on_client_cpu_ns;
-	/* The server threads' hardware counters, cumulative (oltp/pmu.h);
-	 * OLTP_PMU_UNKNOWN without a PMU, and then pmu_why (static) says why. */
-	uint64_t server_instructions, server_cycles, server_llc_misses;
-	const char *pmu_why;
-	/* Where the server's wake-ups landed (oltp/wakeups.h), cumulative:
-	 * those seen, those in another L3 group than the waker's, the records
-	 * dropped; UINT64_MAX when not sampled, and then wakeups_why (static)
-	 * says why if they were asked for. */
-	uint64_t server_wakeups, server_wakeups_cross_l3, wakeups_lost;
-	const char *wakeups_why;
-};
-
-/* The evidence of mechanism a step carries beside its TPS (its
- * "mechanism" object): a row per figure, derived from the first and last
- * telemetry samples, so that a step's record, report and explain say the
- * same thing in the same words. */
-enum oltp_mechanism_per {
-	OLTP_PER_TRANSACTION, /* the counter's growth per second over the step's TPS */
-	OLTP_PER_COUNTER,     /* a share: the counter's growth over another's, in % */
-};
-
-struct oltp_mechanism_def {
-	const char *key;   /* in the step's "mechanism" object */
-	const char *label; /* "server run-queue wait per transaction" */
-	const char *unit;  /* "us", "%", or "" for a count */
-	double scale;      /* counter units per unit shown */
-	size_t counter;    /* offsetof(struct oltp_telemetry_sample, the cumulative counter) */
-	enum oltp_mechanism_per per;
-	size_t of;         /* OLTP_PER_COUNTER: offsetof the denominator */
-};
-
-#define OLTP_MECHANISM_MAX 12
-/* The rows; *ret_n of them. */
-const struct oltp_mechanism_def *oltp_mechanism_table(size_t *ret_n);
-/* The figure of row d over a step's samples; NAN without two samples, a
- * transaction or a denominator that grew. */
-double oltp_mechanism_value(const struct oltp_mechanism_def *d, const struct step_result *r);
+#include "oltp/sample.h"
+#include "profile/folded.h"
 
 /* The one rule of which starts count, which run, report and explain
  * apply alike (oltp/rule.c): a row per reason to leave one out, in the
@@ -132,6 +54,19 @@ enum oltp_rule oltp_step_rule(bool failed, enum oltp_rule failed_as, double tps,
 			      size_t n_seconds, unsigned *ret_from, unsigned *ret_len, double *ret_pace);
 /* The same over a step's record (report, explain). */
 enum oltp_rule oltp_step_rule_of_json(const json_t *step);
+
+/* The server's profile in the measured phase (profile/, doc/profile.md):
+ * its folded stacks (NULL: none taken) and what the sampler counted, or
+ * why it could not sample when one was asked for. */
+struct step_profile {
+	struct profile *folded;
+	unsigned hz;
+	bool off_cpu_stacks;
+	double seconds;
+	uint64_t samples, server_samples, lost, switches;
+	double throttled_ms; /* the server's cgroup's throttled time; <0 unknown */
+	const char *why;     /* static */
+};
 
 struct step_result {
 	char driver[16];
@@ -177,6 +112,7 @@ struct step_result {
 	/* The client threads were pinned to CPUs the server's context may not
 	 * use (client-cpus apart from its affinity): they do not count. */
 	bool client_apart;
+	struct step_profile profile;
 	bool failed;
 	enum oltp_rule rule; /* the rule that left it out (OLTP_RULE_KEPT: none); failed ones: why */
 	char reason[256];
@@ -197,7 +133,10 @@ static inline bool step_result_saturated(const struct step_result *r)
 
 /* An empty record of a step by driver at that size; the latencies "not reported". */
 void step_result_start(struct step_result *r, enum oltp_driver driver, unsigned threads);
-void step_result_done(struct step_result *r); /* frees the arrays; NULL ok */
+void step_result_done(struct step_result *r); /* frees the arrays and the profile; NULL ok */
+/* The step's "profile" object: what the sampler counted, or why not; NULL
+ * if none was asked for. */
+json_t *step_profile_to_json(const struct step_profile *p);
 int step_result_to_json(const struct step_result *r, json_t **ret);
 /* What else ran on the host during the step (common/load.h): the CPUs
  * busy (/proc/stat's, the host's even in a container), the part outside
@@ -215,11 +154,3 @@ int step_result_host(const struct step_result *r, struct step_host *ret);
  * a transaction in any case. */
 void step_result_judge(const struct oltp_options *o, struct step_result *r);
 
-/* A figure as JSON, null where the record says it is unknown: by NaN, or
- * (a time, a latency, a CPU rate) by a negative value (oltp/sample.c). */
-json_t *oltp_json_real_unless_nan(double v);
-json_t *oltp_json_real_unless_negative(double v);
-
-/* A sample's arrays freed, and a sample as JSON (oltp/sample.c). */
-void oltp_telemetry_sample_done(struct oltp_telemetry_sample *s);
-json_t *oltp_telemetry_sample_to_json(const struct oltp_telemetry_sample *s);

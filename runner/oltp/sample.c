@@ -2,7 +2,7 @@
  * freed (oltp/telemetry.c takes it). */
 #include <math.h>
 
-#include "oltp/record.h"
+#include "oltp/sample.h"
 #include "oltp/pmu.h"
 #include "common/util.h"
 

@@ -128,7 +128,7 @@ static int worker_connect(struct worker *w)
 
 	r = oltp_connect_flags(o, oltp_db(o), OLTP_CONNECT_WATCHED, &w->conn, &msg);
 	if (r < 0) {
-		snprintf(w->error, sizeof(w->error), "%s", strempty(msg));
+		(void)text_copy(w->error, sizeof(w->error), strempty(msg));
 		return r;
 	}
 	step_frame_watch(&w->frame->counters[w->id], mysql_get_socket(w->conn));

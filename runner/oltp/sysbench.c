@@ -76,7 +76,7 @@ int sysbench_parse_report(const char *text, struct step_result *ret)
 	uint64_t ignored = 0, reconnects = 0;
 	double rate, total_time;
 
-	snprintf(ret->driver, sizeof(ret->driver), "%s", word_name(oltp_driver_words, OLTP_DRIVER_SYSBENCH));
+	(void)text_copy(ret->driver, sizeof(ret->driver), word_name(oltp_driver_words, OLTP_DRIVER_SYSBENCH));
 	if (!find_count_rate(text, "transactions:", &ret->transactions, &ret->tps) ||
 	    !find_count_rate(text, "queries:", &ret->queries, &ret->qps))
 		return -EBADMSG;

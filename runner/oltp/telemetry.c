@@ -14,6 +14,7 @@
 #include "oltp/oltp.h"
 #include "oltp/pmu.h"
 #include "oltp/wakeups.h"
+#include "profile/sampler.h"
 #include "common/load.h"
 #include "common/util.h"
 
@@ -54,6 +55,10 @@ struct oltp_telemetry {
 	const char *pmu_why;
 	struct oltp_wakeups *wakeups; /* asked for and opened; else wakeups_why says why not, if asked */
 	const char *wakeups_why;
+	unsigned profile_hz; /* the profile asked for (0: none), its sampler, or why it could not start */
+	bool profile_off_cpu;
+	struct profile_sampler *sampler;
+	const char *profile_why;
 };
 
 /* The index of the group whose first CPU is `first`, added if new. */
@@ -179,14 +184,55 @@ int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret
 	open_pmu(t);
 	if (o->wakeups)
 		open_wakeups(t);
+	t->profile_hz = o->profile_hz;
+	t->profile_off_cpu = o->profile_off_cpu;
 	oltp_telemetry_restart(t);
 	*ret = t;
 	return 0;
 }
 
+/* The profile's sampler started afresh: what it saw of the warm-up is dropped. */
+static void start_profile(struct oltp_telemetry *t)
+{
+	profile_sampler_free(t->sampler);
+	t->sampler = NULL;
+	if (!t->profile_hz)
+		return;
+	if (t->server_pid <= 0)
+		t->profile_why = "no server to sample";
+	else if (profile_sampler_start(t->server_pid, t->cpu_cgroup, t->profile_hz, t->profile_off_cpu, &t->sampler,
+				       &t->profile_why) < 0 && !t->profile_why)
+		t->profile_why = "the profile's sampler could not be started";
+}
+
 void oltp_telemetry_restart(struct oltp_telemetry *t)
 {
 	t->prev_ns = host_cpu_times_read(&t->prev) < 0 ? 0 : now_ns();
+	start_profile(t);
+}
+
+void oltp_telemetry_profile(struct oltp_telemetry *t, struct step_result *ret)
+{
+	struct step_profile *p = &ret->profile;
+	struct profile_raw *raw = NULL;
+
+	if (!t || !t->profile_hz)
+		return;
+	*p = (struct step_profile){ .hz = t->profile_hz, .off_cpu_stacks = t->profile_off_cpu, .why = t->profile_why };
+	if (!t->sampler)
+		return;
+	if (profile_sampler_stop(t->sampler, &raw) < 0 || profile_fold(raw, &p->folded) < 0)
+		p->why = "out of memory while sampling the profile";
+	t->sampler = NULL;
+	if (raw) {
+		p->seconds = raw->seconds;
+		p->samples = raw->samples;
+		p->server_samples = raw->server_samples;
+		p->lost = raw->lost;
+		p->switches = raw->switches;
+		p->throttled_ms = raw->throttled_ns >= 0 ? (double)raw->throttled_ns / 1e6 : -1;
+	}
+	profile_raw_free(raw);
 }
 
 void oltp_telemetry_free(struct oltp_telemetry *t)
@@ -199,6 +245,7 @@ void oltp_telemetry_free(struct oltp_telemetry *t)
 		free(t->neighbour_cgroups[i]);
 	oltp_pmu_free(t->pmu);
 	oltp_wakeups_free(t->wakeups);
+	profile_sampler_free(t->sampler);
 	free(t->l3_of_cpu);
 	free(t->node_of_cpu);
 	free(t->client_cpus);

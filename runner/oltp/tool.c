@@ -130,6 +130,7 @@ int tool_run(const struct oltp_options *o, const struct tool_argv *a, uint64_t t
 	if (samples && oltp_telemetry_new(o, &tel) >= 0)
 		oltp_telemetry_set_client(tel, (int)pid);
 	r = read_all(pipefd[0], now_ns() + timeout_s * NSEC_PER_SEC, tel, samples, ret_out, &len);
+	oltp_telemetry_profile(tel, samples);
 	oltp_telemetry_free(tel);
 	close(pipefd[0]);
 	if (r < 0)

@@ -33,16 +33,6 @@ static void side_of(const double *v, size_t n, double level, struct profile_side
 	}
 }
 
-void profile_side_figure(const struct profile_shares *const *s, size_t n, enum profile_item_kind kind,
-			 const char *name, const char *library, double level, struct profile_side_figure *ret)
-{
-	double v[n ? n : 1];
-
-	for (size_t i = 0; i < n; i++)
-		v[i] = value_in(s[i], kind, name, library);
-	side_of(v, n, level, ret);
-}
-
 /* Welch's test of the two sides' means. */
 static void welch(const double *a, size_t n_a, const double *b, size_t n_b, double level, struct profile_diff_item *d)
 {
@@ -149,12 +139,12 @@ static const char *top_library(const struct profile_shares *const *s, size_t n, 
 int profile_diff(const struct profile_shares *const *a, size_t n_a, const struct profile_shares *const *b,
 		 size_t n_b, double level, struct profile_diff **ret)
 {
-	_cleanup_free_ struct profile_diff_item **tested = NULL;
+	_cleanup_free_ struct profile_diff_item **tested = NULL, **tested_off = NULL;
 	_cleanup_free_ double *va = calloc(n_a + 1, sizeof(double)), *vb = calloc(n_b + 1, sizeof(double));
 	struct profile_diff *d = calloc(1, sizeof(*d));
 	int r = d && va && vb ? collect(a, n_a, b, n_b, d) : -ENOMEM;
 
-	if (r >= 0 && !(tested = calloc(d->n + 1, sizeof(*tested))))
+	if (r >= 0 && (!(tested = calloc(d->n + 1, sizeof(*tested))) || !(tested_off = calloc(d->n + 1, sizeof(*tested)))))
 		r = -ENOMEM;
 	if (r < 0) {
 		profile_diff_free(d);
@@ -178,10 +168,13 @@ int profile_diff(const struct profile_shares *const *a, size_t n_a, const struct
 			continue;
 		}
 		welch(va, n_a, vb, n_b, level, it);
-		if (it->tested)
+		if (it->tested && profile_item_is_share(it->kind))
 			tested[d->family++] = it;
+		else if (it->tested)
+			tested_off[d->family_off++] = it;
 	}
 	stats_holm_each(d->family, level, p_of, set_p, tested);
+	stats_holm_each(d->family_off, level, p_of, set_p, tested_off);
 	qsort(d->items, d->n, sizeof(*d->items), cmp_diff);
 	*ret = d;
 	return 0;

@@ -2,7 +2,8 @@
  * profile/shares.h in each start of a side, its mean across the side's
  * starts with Student's interval (n - 1 degrees of freedom), and the
  * difference of the two means with Welch's interval and two-sided p,
- * Holm-adjusted across every figure tested.  A figure is tested when it is
+ * Holm-adjusted across the shares tested, and apart across the off-CPU
+ * reasons tested (two questions: what the CPU did, why it waited).  A figure is tested when it is
  * at least PROFILE_TEST_MIN_SHARE of the server's CPU (or, off-CPU,
  * PROFILE_TEST_MIN_MS a second) in one side's mean: a screen on size
  * alone, fixed before any difference is seen, so that the family is the
@@ -38,7 +39,8 @@ struct profile_diff_item {
 
 struct profile_diff {
 	double level;
-	size_t family; /* the figures tested */
+	size_t family;	   /* the shares tested */
+	size_t family_off; /* the off-CPU reasons tested */
 	size_t n;
 	struct profile_diff_item *items; /* the significant first, then by |diff| */
 };
@@ -47,6 +49,3 @@ struct profile_diff {
 int profile_diff(const struct profile_shares *const *a, size_t n_a, const struct profile_shares *const *b,
 		 size_t n_b, double level, struct profile_diff **ret);
 void profile_diff_free(struct profile_diff *d);
-/* A side's figure across its starts alone (what run shows beside each context). */
-void profile_side_figure(const struct profile_shares *const *s, size_t n, enum profile_item_kind kind,
-			 const char *name, const char *library, double level, struct profile_side_figure *ret);

@@ -402,12 +402,27 @@ static void handle_held(struct profile_sampler *s, uint64_t until)
 		else
 			on_switch(s, &s->cpus[r->cpu], h, k->bytes + r->off);
 	}
-	/* the rest moved to the front, bytes and all */
-	for (size_t i = done; i < k->n; i++) {
-		memmove(k->bytes + len, k->bytes + k->recs[i].off, k->recs[i].size);
-		k->recs[i - done] = k->recs[i];
-		k->recs[i - done].off = len;
-		len += k->recs[i].size;
+	/* the rest kept, bytes and all, in a buffer of their own: sorted by
+	 * time, their bytes are in another order, and moving them in place
+	 * would overwrite some */
+	if (done < k->n) {
+		uint8_t *rest = malloc(k->len);
+
+		if (!rest) {
+			note_error(s, -ENOMEM);
+			done = k->n;
+		}
+		for (size_t i = done; rest && i < k->n; i++) {
+			memcpy(rest + len, k->bytes + k->recs[i].off, k->recs[i].size);
+			k->recs[i - done] = k->recs[i];
+			k->recs[i - done].off = len;
+			len += k->recs[i].size;
+		}
+		if (rest) {
+			free(k->bytes);
+			k->bytes = rest;
+			k->cap = k->len;
+		}
 	}
 	k->n -= done;
 	k->len = len;

@@ -80,17 +80,26 @@ void profile_shares_free(struct profile_shares *s)
 	free(s);
 }
 
-/* weight more to the item (kind, name of len bytes, library), added if new. */
-static int add_item(struct profile_shares *s, enum profile_item_kind kind, const char *name, size_t len,
-		    const char *library, size_t library_len, double weight)
+/* A part of a string: a name within a frame. */
+struct span {
+	const char *s;
+	size_t len;
+};
+
+static bool span_is(struct span a, const char *b)
+{
+	return strlen(b) == a.len && strncmp(b, a.s, a.len) == 0;
+}
+
+/* weight more to the item (kind, name, library: .s NULL for none), added if new. */
+static int add_item(struct profile_shares *s, enum profile_item_kind kind, struct span name, struct span library,
+		    double weight)
 {
 	struct profile_item *n;
 
 	for (size_t i = s->n; i-- > 0;)
-		if (s->items[i].kind == kind && strlen(s->items[i].name) == len &&
-		    strncmp(s->items[i].name, name, len) == 0 &&
-		    (!library || (strlen(s->items[i].library) == library_len &&
-				  strncmp(s->items[i].library, library, library_len) == 0))) {
+		if (s->items[i].kind == kind && span_is(name, s->items[i].name) &&
+		    (!library.s || span_is(library, s->items[i].library))) {
 			s->items[i].value += weight;
 			return 0;
 		}
@@ -98,9 +107,9 @@ static int add_item(struct profile_shares *s, enum profile_item_kind kind, const
 	if (!n)
 		return -ENOMEM;
 	s->items = n;
-	n[s->n] = (struct profile_item){ .kind = kind, .name = strndup(name, len), .value = weight,
-					 .library = library ? strndup(library, library_len) : NULL };
-	if (!n[s->n].name || (library && !n[s->n].library)) {
+	n[s->n] = (struct profile_item){ .kind = kind, .name = strndup(name.s, name.len), .value = weight,
+					 .library = library.s ? strndup(library.s, library.len) : NULL };
+	if (!n[s->n].name || (library.s && !n[s->n].library)) {
 		free(n[s->n].name);
 		free(n[s->n].library);
 		return -ENOMEM;
@@ -121,16 +130,16 @@ static int add_on_cpu(struct profile_shares *s, const struct profile_line *l)
 	s->samples += w;
 	if (!tick)
 		return 0; /* a stack of no frame: counted in the whole only */
-	r = add_item(s, PROFILE_ITEM_FUNCTION, leaf, strlen(leaf), NULL, 0, w);
+	r = add_item(s, PROFILE_ITEM_FUNCTION, (struct span){ leaf, strlen(leaf) }, (struct span){}, w);
 	if (r >= 0)
-		r = add_item(s, PROFILE_ITEM_LIBRARY, leaf, dso_len, NULL, 0, w);
+		r = add_item(s, PROFILE_ITEM_LIBRARY, (struct span){ leaf, dso_len }, (struct span){}, w);
 	for (size_t g = 0; g < _PROFILE_GROUP_MAX && r >= 0; g++)
 		if (in_group(&profile_groups[g], leaf, dso_len, fn)) {
-			const char *name = profile_groups[g].name;
+			struct span name = { profile_groups[g].name, strlen(profile_groups[g].name) };
 
-			r = add_item(s, PROFILE_ITEM_GROUP, name, strlen(name), NULL, 0, w);
+			r = add_item(s, PROFILE_ITEM_GROUP, name, (struct span){}, w);
 			if (r >= 0)
-				r = add_item(s, PROFILE_ITEM_GROUP_LIBRARY, name, strlen(name), leaf, dso_len, w);
+				r = add_item(s, PROFILE_ITEM_GROUP_LIBRARY, name, (struct span){ leaf, dso_len }, w);
 		}
 	return r;
 }
@@ -150,7 +159,8 @@ int profile_shares_of(const struct profile *p, double seconds, struct profile_sh
 	int r = s && seconds > 0 ? 0 : s ? -EINVAL : -ENOMEM;
 
 	for (size_t k = 0; r >= 0 && k < _PROFILE_REASON_MAX; k++)
-		r = add_item(s, PROFILE_ITEM_OFF_CPU, profile_reasons[k].key, strlen(profile_reasons[k].key), NULL, 0, 0);
+		r = add_item(s, PROFILE_ITEM_OFF_CPU, (struct span){ profile_reasons[k].key, strlen(profile_reasons[k].key) },
+			     (struct span){}, 0);
 	for (size_t i = 0; r >= 0 && i < p->n; i++) {
 		size_t reason;
 

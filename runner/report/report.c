@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "report/judge/judge.h"
+#include "report/judge/profiles.h"
 #include "report/render/render.h"
 #include "report/report.h"
 #include "common/util.h"
@@ -31,7 +32,10 @@ static int run_document(const struct document_input *in, render_run_fn *render, 
 	if (r >= 0)
 		r = model_decide(&m, in->docs[0], NULL, NULL);
 	if (r >= 0)
+		r = judge_profiles_build(&m, in->docs[0]);
+	if (r >= 0)
 		r = render(&m, in->docs[0], in->o, out);
+	judge_profiles_free(&m);
 	model_done(&m);
 	return render_finish(r, out);
 }
@@ -103,7 +107,7 @@ const struct document document_compare = {
 	},
 };
 
-const char *document_formats(const struct document *d, char *buf, size_t len)
+const char *document_formats(const struct document *d, const char *sep, const char *last_sep, char *buf, size_t len)
 {
 	size_t n = 0, k = 0, at = 0;
 
@@ -113,10 +117,19 @@ const char *document_formats(const struct document *d, char *buf, size_t len)
 	for (int f = 0; f < _REPORT_FORMAT_MAX && at < len; f++)
 		if (d->format[f]) {
 			k++;
-			at += (size_t)snprintf(buf + at, len - at, "%s%s", k == 1 ? "" : k == n ? " or " : ", ",
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", k == 1 ? "" : k == n ? last_sep : sep,
 					       report_format_to_string((enum report_format)f));
 		}
 	return buf;
+}
+
+int document_render(const struct document *d, const struct document_input *in, FILE *out, char **ret_why)
+{
+	const struct report_options *o = in->o;
+
+	if (!o || (unsigned)o->format >= _REPORT_FORMAT_MAX || !d->format[o->format])
+		return -EINVAL;
+	return d->format[o->format](in, out, ret_why);
 }
 
 int report_render(const json_t *doc, const struct report_options *o, FILE *out)
@@ -124,9 +137,7 @@ int report_render(const json_t *doc, const struct report_options *o, FILE *out)
 	json_t *docs[] = { (json_t *)doc };
 	struct document_input in = { .docs = docs, .n = 1, .o = o };
 
-	if (!o || (unsigned)o->format >= _REPORT_FORMAT_MAX || !document_run.format[o->format])
-		return -EINVAL;
-	return document_run.format[o->format](&in, out, NULL);
+	return document_render(&document_run, &in, out, NULL);
 }
 
 int compare_render(json_t *const *docs, const char *const *labels, size_t n, const struct report_options *o,
@@ -164,8 +175,8 @@ int report_comparisons(const json_t *doc, double level, struct report_comparison
 		for (size_t row = 0; row < m.nrows && m.cols[k].base >= 0; row++) {
 			struct report_comparison *c = &list[n++];
 
-			snprintf(c->context, sizeof(c->context), "%s", strempty(m.cols[k].context));
-			snprintf(c->vary, sizeof(c->vary), "%s", strempty(m.cols[k].vary));
+			(void)text_copy(c->context, sizeof(c->context), strempty(m.cols[k].context));
+			(void)text_copy(c->vary, sizeof(c->vary), strempty(m.cols[k].vary));
 			c->threads = m.threads[row];
 			c->r = model_cell(&m, row, k)->vs_base;
 		}

@@ -50,8 +50,12 @@ struct document {
  * experiment from 2 to COMPARE_HOSTS_MAX hosts side by side. */
 extern const struct document document_run, document_compare;
 
-/* The formats d is in, as "text, json or html", into buf. */
-const char *document_formats(const struct document *d, char *buf, size_t len);
+/* in rendered by d's cell of in->o->format: -EINVAL if d has none, else
+ * the cell's result. */
+int document_render(const struct document *d, const struct document_input *in, FILE *out, char **ret_why);
+/* The formats d is in, into buf: "text, json or html" with sep ", " and
+ * last_sep " or ", "text|json|html" with "|" and "|". */
+const char *document_formats(const struct document *d, const char *sep, const char *last_sep, char *buf, size_t len);
 
 /* Renders doc to out (SVG as XML, PNG as binary, HTML as one page): the
  * run row's cell of o->format.  -EINVAL: doc is not a document of record,

@@ -16,6 +16,7 @@
 #include "host/facts.h"
 #include "common/interrupt.h"
 #include "managed/managed.h"
+#include "managed/unit.h"
 #include "slices/server/datadir.h"
 #include "store/results.h"
 #include "slices/attr/snapshot.h"
@@ -52,7 +53,7 @@ static int prepare_template_data(struct runner *rn)
 {
 	_cleanup_free_ char *msg = NULL;
 	struct context_spec spec = { .kind = CONTEXT_RAW };
-	struct context c = { .ops = context_ops_for(CONTEXT_RAW), .spec = &spec, .server = &rn->server,
+	struct context c = { .ops = context_ops_for(CONTEXT_RAW), .spec = &spec, .server = &rn->servers.server,
 			     .mode = cgroup_mode_detect() };
 	struct oltp_options o = rn->o;
 	char size[96];
@@ -61,15 +62,15 @@ static int prepare_template_data(struct runner *rn)
 	snprintf(spec.name, sizeof(spec.name), "prepare");
 	oltp_workload_def(o.workload)->data_size(&o, size, sizeof(size));
 	runner_progress(PROGRESS_UNIT, "preparing %s", size);
-	r = server_datadir_renew(&rn->server);
+	r = server_datadir_renew(&rn->servers.server);
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot make an empty datadir %s for the dataset: %m", rn->verb,
-				       rn->server.datadir);
+				       rn->servers.server.datadir);
 	r = managed_start(&c, &msg);
 	if (r < 0)
 		return log_error_errno(r, "%s: the server for the dataset did not start: %m%s%s", rn->verb,
 				       msg ? "; " : "", strempty(msg));
-	o.socket = rn->server.socket;
+	o.socket = rn->servers.server.socket;
 	r = oltp_prepare(&o, &msg);
 	if (r < 0)
 		log_error_errno(r, "%s: preparing the dataset: %s", rn->verb, msg ? msg : strerror(-r));
@@ -87,17 +88,17 @@ static int prepare_shared_dataset(struct runner *rn)
 
 	r = dataset_of(&rn->o, &dataset);
 	if (r >= 0)
-		r = datadir_template_key(&rn->server, dataset, &key, &name);
+		r = datadir_template_key(&rn->servers.server, dataset, &key, &name);
 	if (r >= 0)
-		r = datadir_template_find(&rn->server, key, name, &rn->template, &why);
+		r = datadir_template_find(&rn->servers.server, key, name, &rn->servers.template, &why);
 	if (r == -EPERM)
 		return log_error_errno(r, "%s: " DATADIR_TEMPLATES "/ beside %s is not a directory that slicebench made and "
-				       "root alone can write; refusing to use or touch it", rn->verb, rn->server.datadir);
+				       "root alone can write; refusing to use or touch it", rn->verb, rn->servers.server.datadir);
 	if (r < 0)
 		return log_error_errno(r, "%s: the dataset's template datadir: %m", rn->verb);
 	if (r > 0) {
 		runner_progress(PROGRESS_NOTE, "the dataset's template %s (%.1f MB) checked against its manifest",
-				rn->template->name, (double)rn->template->bytes / 1e6);
+				rn->servers.template->name, (double)rn->servers.template->bytes / 1e6);
 		return 0;
 	}
 	if (why)
@@ -105,7 +106,7 @@ static int prepare_shared_dataset(struct runner *rn)
 	r = prepare_template_data(rn);
 	if (r < 0)
 		return r;
-	r = datadir_template_save(&rn->server, key, name, &rn->template);
+	r = datadir_template_save(&rn->servers.server, key, name, &rn->servers.template);
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot keep the prepared datadir as the template %s: %m", rn->verb, name);
 	return 0;
@@ -117,7 +118,7 @@ int run_check_reaches_host(const char *verb, const char *dir)
 	int r = results_reaches_host(dir, &why);
 
 	if (r == -EXDEV)
-		return log_error("%s: %s", verb, why), r;
+		return log_error_errno(r, "%s: %s", verb, why);
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot tell whether %s reaches the host from the sandbox: %m", verb, dir);
 	return 0;
@@ -144,14 +145,14 @@ static int open_results(const char *verb, const char *out, bool resume, const st
 		return r;
 	r = results_open(dir, resume, ret);
 	if (r == -EBUSY)
-		return log_error("%s: another run holds %s", verb, dir), r;
+		return log_error_errno(r, "%s: another run holds %s", verb, dir);
 	if (r == -EEXIST)
-		return log_error("%s: %s already holds results (--resume %s to finish it)", verb, dir, dir), r;
+		return log_error_errno(r, "%s: %s already holds results (--resume %s to finish it)", verb, dir, dir);
 	if (r == -ENOENT && resume)
-		return log_error("%s: --resume %s: there is no such directory to resume", verb, dir), r;
+		return log_error_errno(r, "%s: --resume %s: there is no such directory to resume", verb, dir);
 	if (r == -ENOTEMPTY)
-		return log_error("%s: --out %s: refused: a directory that holds other files than a results directory of "
-				 "slicebench's (give a new or an empty one)", verb, dir), r;
+		return log_error_errno(r, "%s: --out %s: refused: a directory that holds other files than a results directory of "
+				 "slicebench's (give a new or an empty one)", verb, dir);
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot write results to %s: %m%s", verb, dir,
 				       r == -ELOOP ? " (a symbolic link, or under one that root did not make: give the directory itself)" : "");
@@ -192,16 +193,6 @@ static void log_end(int fd)
 		close(fd);
 }
 
-/* Where the servers slicebench forks write what they print: the log. */
-static void servers_output_to(struct runner *rn, int fd)
-{
-	rn->server.out_fd = fd;
-	for (size_t i = 0; i < EXP_NEIGHBOURS_MAX; i++)
-		rn->neighbour_servers[i].out_fd = fd;
-	for (size_t i = 0; i < EXP_PROXIES_MAX; i++)
-		rn->proxy_servers[i].out_fd = fd;
-}
-
 /* Files run reads back as it wrote them, and the same experiment, or
  * --resume would mix two designs in one table. */
 static int check_resumed(const char *verb, struct results *res, const json_t *exp)
@@ -212,7 +203,7 @@ static int check_resumed(const char *verb, struct results *res, const json_t *ex
 
 	r = results_load(results_dir(res), &doc, &why);
 	if (r == -EBADMSG)
-		return log_error("%s: --resume %s: %s (not as slicebench run writes it)", verb, results_dir(res), why), r;
+		return log_error_errno(r, "%s: --resume %s: %s (not as slicebench run writes it)", verb, results_dir(res), why);
 	if (r < 0)
 		return log_error_errno(r, "%s: --resume %s: %m", verb, results_dir(res));
 	if (xasprintf(&path, "%s/experiment.json", results_dir(res)) < 0) {
@@ -228,8 +219,7 @@ static int check_resumed(const char *verb, struct results *res, const json_t *ex
 	same = json_equal(old, exp);
 	json_decref(doc);
 	if (!same)
-		return log_error("%s: %s was run with another version of this experiment; start a new run", verb, path),
-		       -EINVAL;
+		return log_error_errno(-EINVAL, "%s: %s was run with another version of this experiment; start a new run", verb, path);
 	return 0;
 }
 
@@ -301,9 +291,8 @@ static int choose_seed(struct runner *rn, const struct run_options *o, bool resu
 		r = runner_resume_looks(rn, sched);
 		json_decref(sched);
 		if (r < 0)
-			return log_error("%s: --resume: %s/" RESULTS_SCHEDULE ": looks not as run writes them", rn->verb,
-					 results_dir(rn->res)),
-			       r;
+			return log_error_errno(r, "%s: --resume: %s/" RESULTS_SCHEDULE ": looks not as run writes them", rn->verb,
+					 results_dir(rn->res));
 		if (kept)
 			return 0;
 	}
@@ -321,21 +310,12 @@ static int choose_seed(struct runner *rn, const struct run_options *o, bool resu
 static int runner_setup(struct runner *rn, int log_fd)
 {
 	const struct experiment *e = rn->e;
-	struct server_config cfg = { .out_fd = log_fd };
 	_cleanup_free_ char *unit = NULL;
 	int r;
 
-	experiment_server_config(e, &cfg);
-	managed_config_default(&cfg);
-	r = managed_setup(rn->verb, &cfg, &rn->server);
-	for (size_t i = 0; r >= 0 && i < e->n_neighbours; i++)
-		if (e->neighbours[i].kind == NEIGHBOUR_OLTP)
-			r = managed_neighbour_server_setup(rn->verb, &cfg, e->neighbours[i].name, &rn->neighbour_servers[i]);
-	for (size_t i = 0; r >= 0 && i < e->n_proxies; i++) {
-		r = managed_proxy_setup(e, i, &rn->server, &rn->proxy_servers[i]);
-		if (r < 0)
-			log_error_errno(r, "%s: cannot set up [proxy %s]: %m", rn->verb, e->proxies[i].name);
-	}
+	r = managed_servers_setup(rn->verb, e, log_fd, &rn->servers);
+	if (r >= 0)
+		r = managed_servers_neighbours(rn->verb, e, log_fd, &rn->servers);
 	if (r < 0 || !e->client_scope)
 		return r;
 	r = xasprintf(&unit, "slicebench-client-%s-%d.scope", e->name, (int)getpid());
@@ -425,20 +405,15 @@ int run_experiment(const struct experiment *e, const struct run_plan *plan, cons
 	if (r >= 0)
 		r = runner_setup(&rn, log_fd);
 	if (r >= 0)
-		servers_output_to(&rn, log_fd);
+		managed_servers_output_to(&rn.servers, log_fd);
 	if (r >= 0) {
 		o->seed_used = rn.seed;
 		options_for(e, &rn.o, db, sizeof(db));
 		started = true;
 		r = runner_measure(&rn, o);
 	}
-	server_done(&rn.server);
-	datadir_template_free(rn.template);
+	managed_servers_done(&rn.servers);
 	free(rn.kept_command);
-	for (size_t i = 0; i < EXP_NEIGHBOURS_MAX; i++)
-		server_done(&rn.neighbour_servers[i]);
-	for (size_t i = 0; i < EXP_PROXIES_MAX; i++)
-		server_done(&rn.proxy_servers[i]);
 	log_end(log_fd);
 	/* Refused or failed at set-up: no results directory stays behind. */
 	if (started)

@@ -8,7 +8,7 @@
 /* Vary value v put in force on unit u's running server: the context's
  * setting (the spec's last, experiment_spec_for()'s) through its kind's
  * set op, or the slice's through the tree. */
-static int live_apply(struct runner *rn, struct unit_parts *u, size_t v, char **ret_why)
+static int live_apply(struct runner *rn, struct managed_unit *u, size_t v, char **ret_why)
 {
 	const struct experiment *e = rn->e;
 	struct context *c = &u->c;
@@ -38,7 +38,7 @@ static int live_apply(struct runner *rn, struct unit_parts *u, size_t v, char **
 
 /* Reads the setting back from the cgroup's files: 0 when in force, 1 with
  * why in *ret_why when not. */
-static int live_verify(struct runner *rn, struct context *c, struct slice_tree *tree, char **ret_why)
+static int live_verify(struct runner *rn, const struct context *c, struct slice_tree *tree, char **ret_why)
 {
 	_cleanup_(placement_done) struct placement p = {};
 	unsigned bad = 0;
@@ -62,7 +62,7 @@ static int live_verify(struct runner *rn, struct context *c, struct slice_tree *
 /* The change and its reading back; systemd realizes a unit's cgroup after
  * SetUnitProperties returns, so the reading is tried for a second before
  * the value is given up. */
-static int live_change(struct runner *rn, struct unit_parts *u, size_t v, char **ret_why)
+static int live_change(struct runner *rn, struct managed_unit *u, size_t v, char **ret_why)
 {
 	int r = live_apply(rn, u, v, ret_why);
 
@@ -77,32 +77,32 @@ static int live_change(struct runner *rn, struct unit_parts *u, size_t v, char *
 	return r < 0 ? r : -EIO;
 }
 
-/* Whether every vary value's unit of this repeat is recorded already. */
-static bool live_all_done(struct runner *rn, unsigned repeat)
+/* Whether every vary value's unit of this repeat is recorded already;
+ * u is left at the first value. */
+static bool live_all_done(struct runner *rn, struct managed_unit *u)
 {
-	char unit[96];
 	size_t n_done = 0;
 
 	for (size_t v = 0; v < rn->e->n_vary; v++)
-		if (results_unit_name(rn->context_name, v, repeat, unit, sizeof(unit)) >= 0 && runner_unit_done(rn, unit))
+		if (managed_unit_at_value(u, v) >= 0 && runner_unit_done(rn, u->names.name))
 			n_done++;
-	return n_done == rn->e->n_vary;
+	return managed_unit_at_value(u, 0) >= 0 && n_done == rn->e->n_vary;
 }
 
 /* The server did not start (r): every value's steps recorded as failed,
- * ref walked over the values. */
-static int live_start_failed(struct runner *rn, struct unit_ref *ref, int r, const struct unit_parts *u, const char *msg)
+ * u walked over the values. */
+static int live_start_failed(struct runner *rn, struct managed_unit *u, int r, const char *msg)
 {
 	const struct experiment *e = rn->e;
 	int result = 0;
 
 	if (!interrupt_signal)
-		log_error_errno(r, "%s: %s: the server did not start as %s: %m%s%s", rn->verb, ref->name,
+		log_error_errno(r, "%s: %s: the server did not start as %s: %m%s%s", rn->verb, u->names.name,
 				context_kind_to_string(u->spec.kind), msg ? "; " : "", strempty(msg));
-	for (ref->v = 0; !interrupt_signal && result >= 0 && ref->v < e->n_vary; ref->v++) {
-		result = results_unit_name(rn->context_name, ref->v, ref->repeat, ref->name, sizeof(ref->name));
+	for (size_t v = 0; !interrupt_signal && result >= 0 && v < e->n_vary; v++) {
+		result = managed_unit_at_value(u, v);
 		if (result >= 0)
-			result = runner_put_failed_steps(rn, ref, 0, OLTP_RULE_FAILED, "the server did not start");
+			result = runner_put_failed_steps(rn, u, 0, OLTP_RULE_FAILED, "the server did not start");
 		rn->steps_done += e->n_threads;
 	}
 	return result;
@@ -110,35 +110,33 @@ static int live_start_failed(struct runner *rn, struct unit_ref *ref, int r, con
 
 /* Each vary value not yet recorded put in force on the running server and
  * read back, then its steps; a value that is not in force fails its steps.
- * ref walked over the values. */
-static int live_walk(struct runner *rn, struct unit_ref *ref, struct unit_parts *u, const struct oltp_options *o)
+ * u walked over the values. */
+static int live_walk(struct runner *rn, struct managed_unit *u, const struct oltp_options *o)
 {
 	const struct experiment *e = rn->e;
-	const char *unit = ref->name;
+	const char *unit = u->names.name;
 	int result = 0;
 
-	for (ref->v = 0; result >= 0 && ref->v < e->n_vary; ref->v++) {
-		const char *value = e->vary_values[ref->v];
+	for (size_t v = 0; result >= 0 && v < e->n_vary; v++) {
+		const char *value = e->vary_values[v];
 		_cleanup_free_ char *why = NULL;
 
-		if (results_unit_name(rn->context_name, ref->v, ref->repeat, ref->name, sizeof(ref->name)) < 0 ||
-		    runner_unit_done(rn, unit)) {
+		if (managed_unit_at_value(u, v) < 0 || runner_unit_done(rn, unit)) {
 			rn->steps_done += e->n_threads;
 			continue;
 		}
-		if (ref->v > 0)
+		if (v > 0)
 			runner_progress(PROGRESS_STEP, "unit %s: %s=%s on the running server", unit, e->vary->name, value);
-		if (live_change(rn, u, ref->v, &why) < 0) {
+		if (live_change(rn, u, v, &why) < 0) {
 			log_error("%s: %s: %s=%s could not be put in force live: %s", rn->verb, unit, e->vary->name, value,
 				  why ? why : "it was not read back");
-			result = runner_put_failed_steps(rn, ref, 0, OLTP_RULE_FAILED,
-							 why ? why : "the setting is not in force");
+			result = runner_put_failed_steps(rn, u, 0, OLTP_RULE_FAILED, why ? why : "the setting is not in force");
 			rn->steps_done += e->n_threads;
 			continue;
 		}
-		if (runner_put_placement(rn, unit, &u->c, &u->tree) < 0)
+		if (runner_put_placement(rn, u, o) < 0)
 			log_warning("%s: %s: cannot record the placement", rn->verb, unit);
-		result = runner_unit_steps(rn, ref, &u->c, &u->tree, o);
+		result = runner_unit_steps(rn, u, o);
 		if (!process_alive(&u->c.pid))
 			break;
 	}
@@ -153,37 +151,28 @@ static int live_walk(struct runner *rn, struct unit_ref *ref, struct unit_parts 
 int runner_run_live_unit(struct runner *rn, size_t ctx, unsigned repeat)
 {
 	const struct experiment *e = rn->e;
-	_cleanup_free_ char *msg = NULL, *label = NULL;
-	struct unit_parts u = {};
+	_cleanup_free_ char *msg = NULL;
+	struct managed_unit u = { .ctx = ctx, .repeat = repeat, .live = true };
 	struct oltp_options o = rn->o;
-	struct unit_ref ref = { .ctx = ctx, .repeat = repeat };
-	const char *unit = ref.name;
 	int r, result;
 
-	/* Beside restart's units, the live ones are a column of their own. */
-	if (e->vary_modes & VARY_RESTART && xasprintf(&label, "%s-live", e->contexts[ctx].name) < 0)
-		return log_error_errno(-ENOMEM, "%s: %s: %m", rn->verb, e->contexts[ctx].name);
-	rn->context_name = label ? label : e->contexts[ctx].name;
-	experiment_client_for(e, ctx, &o);
-	if (live_all_done(rn, repeat)) {
+	r = runner_unit_init(rn, &u);
+	if (r < 0)
+		return log_error_errno(r, "%s: %s: %m", rn->verb, e->contexts[ctx].name);
+	if (live_all_done(rn, &u)) {
 		rn->steps_done += e->n_vary * e->n_threads;
-		rn->context_name = NULL;
 		return 0;
 	}
-	r = results_unit_name(rn->context_name, 0, repeat, ref.name, sizeof(ref.name));
-	if (r >= 0)
-		r = runner_unit_start(rn, &ref, ", live", &u, &o, &msg);
-	if (r < 0 && !u.c.ops) {
-		rn->context_name = NULL;
-		return log_error_errno(r, "%s: %s: %m", rn->verb, unit);
-	}
+	runner_unit_begins(rn);
+	r = managed_unit_start(&u, &o, &msg);
+	if (r < 0 && !u.c.ops)
+		return log_error_errno(r, "%s: %s: %m", rn->verb, u.names.name);
 	if (r < 0)
-		result = live_start_failed(rn, &ref, r, &u, msg);
+		result = live_start_failed(rn, &u, r, msg);
 	else
-		result = live_walk(rn, &ref, &u, &o);
-	if (runner_unit_end(rn, &u) < 0)
-		log_warning("%s: %s: stopping the server failed", rn->verb, unit);
-	rn->context_name = NULL;
+		result = live_walk(rn, &u, &o);
+	if (managed_unit_stop(&u) < 0)
+		log_warning("%s: %s: stopping the server failed", rn->verb, u.names.name);
 	if (interrupt_signal)
 		return -EINTR;
 	return result < 0 ? result : r < 0 && e->on_error == ON_ERROR_STOP ? -ECANCELED : result;

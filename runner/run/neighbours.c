@@ -3,6 +3,7 @@
  * or the kind's default place, started before the step's warm-up and
  * stopped after it. */
 #include "run/runner.h"
+#include "managed/neighbour.h"
 
 /* One step's neighbours: their processes in their places, and the oltp
  * neighbours' clients. */
@@ -42,7 +43,7 @@ static void step_neighbours_stop(struct runner *rn, struct step_neighbours *sn)
 {
 	step_clients_stop(sn, NULL);
 	for (size_t i = 0; i < sn->n; i++) {
-		managed_neighbour_stop(&sn->nb[i], &rn->server);
+		managed_neighbour_stop(&sn->nb[i], &rn->servers.server);
 		neighbour_done(&sn->nb[i]);
 	}
 	sn->n = 0;
@@ -73,10 +74,11 @@ static int neighbour_client_start(struct neighbour *n, struct oltp_background **
  * unit's tree or the kind's default place, made as the server's context
  * makes its own; their cpu cgroups go to the step's telemetry.  On failure
  * none is left and *ret_msg says why. */
-static int step_neighbours_start(struct runner *rn, const struct context *c, const struct slice_tree *t,
-				 struct step_neighbours *sn, struct oltp_options *o, char **ret_msg)
+static int step_neighbours_start(struct runner *rn, const struct managed_unit *u, struct step_neighbours *sn,
+				 struct oltp_options *o, char **ret_msg)
 {
 	const struct experiment *e = rn->e;
+	const struct context *c = &u->c;
 	int r = 0;
 
 	o->n_neighbours = 0;
@@ -86,9 +88,9 @@ static int step_neighbours_start(struct runner *rn, const struct context *c, con
 
 		*n = (struct neighbour){ .spec = &e->neighbours[i], .mode = c->mode,
 					 .by_systemd = c->ops->manager != MANAGER_NONE,
-					 .slice = slice >= 0 ? slice_tree_slot(t, (size_t)slice) : NULL,
-					 .server = &rn->neighbour_servers[i], .user = rn->server.user };
-		r = managed_neighbour_start(n, &rn->server, ret_msg);
+					 .slice = slice >= 0 ? slice_tree_slot(&u->tree, (size_t)slice) : NULL,
+					 .server = &rn->servers.neighbours[i], .user = rn->servers.server.user };
+		r = managed_neighbour_start(n, &rn->servers.server, ret_msg);
 		if (r < 0) {
 			neighbour_done(n);
 			break;
@@ -110,17 +112,17 @@ static int step_neighbours_start(struct runner *rn, const struct context *c, con
  * its warm-up and stop after it, and one that ended on its own during the
  * step fails the step.  o is the step's copy of the unit's options, which
  * must live as long as *s: its samples name the neighbours from it. */
-int runner_step(struct runner *rn, const struct context *c, const struct slice_tree *t,
-				struct oltp_options *o, unsigned threads, struct step_result *s)
+int runner_step(struct runner *rn, const struct managed_unit *u, struct oltp_options *o, unsigned threads,
+		struct step_result *s)
 {
 	struct step_neighbours sn = {};
 	_cleanup_free_ char *msg = NULL;
 	int r;
 
-	r = step_neighbours_start(rn, c, t, &sn, o, &msg);
+	r = step_neighbours_start(rn, u, &sn, o, &msg);
 	if (r < 0) {
 		*s = (struct step_result){ .threads = threads, .failed = true };
-		snprintf(s->reason, sizeof(s->reason), "%s", msg ? msg : strerror(-r));
+		(void)text_copy(s->reason, sizeof(s->reason), msg ? msg : strerror(-r));
 		return 0;
 	}
 	r = oltp_step(o, threads, s);
@@ -128,7 +130,7 @@ int runner_step(struct runner *rn, const struct context *c, const struct slice_t
 	for (size_t i = 0; r >= 0 && i < sn.n; i++)
 		if (neighbour_check(&sn.nb[i]) < 0 && !s->failed) {
 			s->failed = true;
-			snprintf(s->reason, sizeof(s->reason), "%s", strempty(sn.nb[i].failure));
+			(void)text_copy(s->reason, sizeof(s->reason), strempty(sn.nb[i].failure));
 		}
 	step_clients_stop(&sn, r >= 0 ? s : NULL);
 	step_neighbours_stop(rn, &sn);

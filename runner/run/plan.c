@@ -4,6 +4,7 @@
 #include <sys/statvfs.h>
 
 #include "run/runner.h"
+#include "managed/managed.h"
 
 /* What a row of the dataset takes on disk with its indexes: a sysbench
  * table of 1,000,000 rows is some 240 MB in InnoDB, pgbench's scale 1
@@ -99,9 +100,8 @@ int run_check_space(const char *verb, const struct run_plan *p)
 	(void)nftw(cfg.state_dir, add_held, 16, FTW_PHYS | FTW_MOUNT);
 	if (p->dataset_bytes <= free_bytes + held)
 		return 0;
-	return log_error("%s: the dataset of %" PRIu64 " rows takes about %.1f GB, and %s has %.1f GB free (and %.1f GB "
+	return log_error_errno(-ENOSPC, "%s: the dataset of %" PRIu64 " rows takes about %.1f GB, and %s has %.1f GB free (and %.1f GB "
 			 "of datasets made before): give fewer or smaller tables, or more room",
 			 verb, p->dataset_rows, (double)p->dataset_bytes / 1e9, dir, (double)free_bytes / 1e9,
-			 (double)held / 1e9),
-	       -ENOSPC;
+			 (double)held / 1e9);
 }

@@ -71,18 +71,15 @@ static size_t round_units(const struct runner *rn, unsigned round, struct round_
 	return n;
 }
 
-/* The name a unit's steps are recorded under, as results.h makes it. */
+/* The name a unit's steps are recorded under (managed_unit_names()); the
+ * live unit's first value stands for it. */
 static int round_unit_name(const struct runner *rn, const struct round_unit *u, unsigned round, char *buf, size_t len)
 {
-	const char *ctx = rn->e->contexts[u->ctx].name;
-	char live[64];
+	struct managed_unit_names names;
+	int r;
 
-	if (!u->live)
-		return results_unit_name(ctx, u->v, round, buf, len);
-	/* The live unit's first value stands for it; beside restart's units
-	 * it is a column of its own (run_live_unit()). */
-	snprintf(live, sizeof(live), "%s%s", ctx, rn->e->vary_modes & VARY_RESTART ? "-live" : "");
-	return results_unit_name(live, 0, round, buf, len);
+	r = managed_unit_names(rn->e, u->ctx, u->live ? 0 : u->v, round, u->live, &names);
+	return r < 0 ? r : snprintf_whole(buf, len, "%s", names.name);
 }
 
 /* A round's unit names in their order, as a JSON array. */
@@ -238,7 +235,7 @@ static int auto_rounds(struct runner *rn, struct run_options *o, unsigned *ret)
 
 	r = results_load(results_dir(rn->res), &doc, &why);
 	if (r < 0 && why)
-		return log_error("%s: cannot read back %s: %s", rn->verb, results_dir(rn->res), why), r;
+		return log_error_errno(r, "%s: cannot read back %s: %s", rn->verb, results_dir(rn->res), why);
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot read back %s: %m", rn->verb, results_dir(rn->res));
 	r = o->rounds_needed(o->userdata, doc, &want);
@@ -283,7 +280,7 @@ static int look(struct runner *rn, struct run_options *o, unsigned round, bool f
 		return 0; /* none here, or recorded already (--resume) */
 	r = results_load(results_dir(rn->res), &doc, &why);
 	if (r < 0)
-		return log_error("%s: cannot read back %s: %s", rn->verb, results_dir(rn->res), why ? why : strerror(-r)), r;
+		return log_error_errno(r, "%s: cannot read back %s: %s", rn->verb, results_dir(rn->res), why ? why : strerror(-r));
 	*l = (struct run_look){ .round = round, .final = final };
 	r = o->look(o->userdata, doc, round, final, l->open);
 	json_decref(doc);

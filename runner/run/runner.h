@@ -11,7 +11,7 @@
 
 #include "run/run.h"
 #include "experiment/experiment.h"
-#include "managed/managed.h"
+#include "managed/unit.h"
 #include "oltp/oltp.h"
 #include "store/results.h"
 #include "common/util.h"
@@ -32,59 +32,19 @@ struct runner {
 	const struct experiment *e;
 	const struct run_plan *plan;
 	struct results *res;
-	struct server server;
-	struct server neighbour_servers[EXP_NEIGHBOURS_MAX]; /* the oltp neighbours' own, by index */
-	struct server proxy_servers[EXP_PROXIES_MAX];	     /* [proxy NAME]'s, by index */
+	struct managed_servers servers;
 	struct oltp_options o;
 	size_t units_done, steps_done, steps_failed;
 	size_t steps_run;		/* of steps_done, those measured by this process (not found recorded) */
 	size_t n_units, n_steps;	/* the plan's, or repeat = auto's once its rounds are chosen */
 	uint64_t start_ns, work_start_ns; /* the run's start, and its first unit's in this process */
-	/* The unit running now: the name its steps are recorded under (a
-	 * context's, or NAME-live for the live steps of mode = restart live)
-	 * and its server's PID, which a live unit keeps across vary values. */
-	const char *context_name;
-	pid_t server_pid;
-	/* The running unit's proxy, NULL: none; its PID, 0 once it is gone. */
-	const struct context *proxy;
-	pid_t proxy_pid;
-	const struct oltp_options *unit_o; /* the running unit's client options */
 	/* repeat = decide: the looks so far (a resumed run's from its
 	 * schedule.json), and the plan behind them */
 	struct run_look looks[RUN_LOOKS_MAX];
 	size_t n_looks;
 	double planned_sigma;
 	const char *planned_from;
-	/* The dataset's template datadir, of which each unit's server takes a
-	 * pristine copy before it starts; the copies' time, added up. */
-	struct datadir_template *template;
-	double copy_s;
-};
-
-/* Which unit: its name in the results directory (results_unit_name()),
- * the context it runs, its vary value and its repeat. */
-struct unit_ref {
-	char name[96];
-	size_t ctx, v;
-	unsigned repeat;
-};
-
-/* What a unit's server runs in, made by runner_unit_start and undone by
- * runner_unit_end. */
-struct unit_parts {
-	struct context_spec spec;
-	struct context c;
-	struct slice_tree tree;
-	struct prop_value slice_vary;
-	char *cpu_dir;
-	char *usage_dir; /* the server's own cgroup counting its CPU time; NULL: none */
-	bool started; /* managed_start() succeeded: managed_stop() undoes it */
-	/* The proxy's context, named proxy-NAME (its unit and cgroup apart
-	 * from any context's), its settings borrowed from the experiment. */
-	struct context_spec proxy_spec;
-	struct context proxy;
-	bool proxy_started;
-	bool proxy_failed; /* the server started, and the proxy did not */
+	double copy_s; /* the units' pristine datadirs' copies (managed_servers.template), added up */
 };
 
 /* What a line of progress is: a note (a run's start and end, the budget's
@@ -106,36 +66,31 @@ double run_plan_step_s(const struct experiment *e);
  * times before it ran any; steps found recorded (--resume) take none. */
 void runner_eta(const struct runner *rn, char *buf, size_t len);
 
-/* Has every step of unit been recorded? */
+/* Has every step of the unit named unit been recorded? */
 bool runner_unit_done(const struct runner *rn, const char *unit);
 /* The unit's steps from thread index `from` on, recorded as failed by
  * `why` with reason, so that the report shows a gap and not a zero. */
-int runner_put_failed_steps(struct runner *rn, const struct unit_ref *ref, size_t from, enum oltp_rule why,
+int runner_put_failed_steps(struct runner *rn, const struct managed_unit *u, size_t from, enum oltp_rule why,
 			    const char *reason);
-/* The unit's placement, with its settings and its slices' as written,
- * resolved and read back. */
-int runner_put_placement(struct runner *rn, const char *unit, const struct context *c, const struct slice_tree *tree);
-/* The server of unit ref started in its context at its vary value (how:
- * what the progress line adds to its kind), inside the experiment's
- * slices, and o pointed at it.  u->c.ops is NULL when the spec could not
- * be made, and nothing was started. */
-int runner_unit_start(struct runner *rn, const struct unit_ref *ref, const char *how, struct unit_parts *u,
-		      struct oltp_options *o, char **ret_msg);
-/* Undoes runner_unit_start: the server stopped if it runs, the slices removed. */
-int runner_unit_end(struct runner *rn, struct unit_parts *u);
-/* The steps of a unit whose server runs (c), those not yet recorded.
+/* The unit's placement (managed_unit_placement()) recorded under its name. */
+int runner_put_placement(struct runner *rn, const struct managed_unit *u, const struct oltp_options *o);
+/* A unit of the run (its context, vary value, repeat and live given):
+ * made with the run's servers and progress lines, its names made. */
+int runner_unit_init(struct runner *rn, struct managed_unit *u);
+/* A unit's start is counted, for the progress lines and the ETA. */
+void runner_unit_begins(struct runner *rn);
+/* The steps of a unit whose server runs, those not yet recorded.
  * Returns <0 for what must end the run. */
-int runner_unit_steps(struct runner *rn, const struct unit_ref *ref, struct context *c, const struct slice_tree *tree,
-		      const struct oltp_options *o);
+int runner_unit_steps(struct runner *rn, struct managed_unit *u, const struct oltp_options *o);
 /* One unit: a fresh server in the context, its steps, the server stopped.
  * Returns <0 only for what must end the run. */
 int runner_run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat);
 
-/* One step with the experiment's neighbours beside it (neighbours.c).  o
- * is the step's own copy of the unit's options, which must live as long
- * as *s. */
-int runner_step(struct runner *rn, const struct context *c, const struct slice_tree *t, struct oltp_options *o,
-		unsigned threads, struct step_result *s);
+/* One step of unit u with the experiment's neighbours beside it
+ * (neighbours.c).  o is the step's own copy of the unit's options, which
+ * must live as long as *s. */
+int runner_step(struct runner *rn, const struct managed_unit *u, struct oltp_options *o, unsigned threads,
+		struct step_result *s);
 
 /* The units of one repeat of a context in mode = live (live.c). */
 int runner_run_live_unit(struct runner *rn, size_t ctx, unsigned repeat);

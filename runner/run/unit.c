@@ -9,7 +9,6 @@
 #include "common/interrupt.h"
 #include "slices/attr/snapshot.h"
 #include "slices/server/proxy.h"
-#include "slices/server/datadir.h"
 
 bool runner_unit_done(const struct runner *rn, const char *unit)
 {
@@ -24,15 +23,15 @@ bool runner_unit_done(const struct runner *rn, const char *unit)
 
 /* Step s of unit, begun at started_at, recorded; then the document of
  * record rebuilt. */
-static int put_step(struct runner *rn, const struct unit_ref *ref, double started_at, const struct step_result *s)
+static int put_step(struct runner *rn, const struct managed_unit *u, double started_at, const struct step_result *s)
 {
 	const struct experiment *e = rn->e;
 	const struct results_step_place place = {
-		.context = rn->context_name ? rn->context_name : e->contexts[ref->ctx].name,
-		.unit = ref->name,
-		.vary_value = e->n_vary ? e->vary_values[ref->v] : NULL,
-		.server_pid = rn->server_pid,
-		.repeat = ref->repeat,
+		.context = u->names.column,
+		.unit = u->names.name,
+		.vary_value = e->n_vary ? e->vary_values[u->v] : NULL,
+		.server_pid = u->server_pid,
+		.repeat = u->repeat,
 		.slot = rn->slot,
 		.started_at = started_at,
 	};
@@ -53,7 +52,7 @@ static int put_step(struct runner *rn, const struct unit_ref *ref, double starte
 
 /* A step that did not run: recorded as failed, so that the report shows a
  * gap and not a zero. */
-int runner_put_failed_steps(struct runner *rn, const struct unit_ref *ref, size_t from, enum oltp_rule why,
+int runner_put_failed_steps(struct runner *rn, const struct managed_unit *u, size_t from, enum oltp_rule why,
 			    const char *reason)
 {
 	int r = 0;
@@ -63,89 +62,37 @@ int runner_put_failed_steps(struct runner *rn, const struct unit_ref *ref, size_
 		char name[160];
 
 		/* A step recorded before (--resume) stays as it was. */
-		if (results_step_file(ref->name, rn->e->threads[t], name, sizeof(name)) >= 0 && results_have(rn->res, name))
+		if (results_step_file(u->names.name, rn->e->threads[t], name, sizeof(name)) >= 0 &&
+		    results_have(rn->res, name))
 			continue;
 
-		snprintf(s.driver, sizeof(s.driver), "%s", word_name(oltp_driver_words, rn->e->driver));
-		snprintf(s.reason, sizeof(s.reason), "%s", reason);
+		(void)text_copy(s.driver, sizeof(s.driver), word_name(oltp_driver_words, rn->e->driver));
+		(void)text_copy(s.reason, sizeof(s.reason), reason);
 		s.lat_avg_ms = s.lat_p50_ms = s.lat_p95_ms = s.lat_p99_ms = s.lat_max_ms = -1;
-		r = put_step(rn, ref, wall_clock_s(), &s);
+		r = put_step(rn, u, wall_clock_s(), &s);
 		rn->steps_failed++;
 	}
 	return r;
 }
 
-/* The unit's placement, with its settings and its slices' as written,
- * resolved and read back. */
-int runner_put_placement(struct runner *rn, const char *unit, const struct context *c, const struct slice_tree *tree)
+int runner_put_placement(struct runner *rn, const struct managed_unit *u, const struct oltp_options *o)
 {
 	_cleanup_(placement_done) struct placement p = {};
-	unsigned bad = 0;
 	char name[160];
 	json_t *j;
-	int r, e;
+	int r;
 
-	r = placement_snapshot(c->pid, getpid(), c->mode, &p);
-	if (r >= 0)
-		r = server_facts(c->server, &p);
-	if (r >= 0)
-		r = managed_systemd_facts(c, &p);
-	if (r >= 0)
-		r = placement_verify(&p, c->spec, c->mode, &bad);
-	/* The unit's own placement is kept even if its slices cannot be read. */
-	if (r >= 0 && (e = slice_tree_record(tree, &p)) < 0)
-		log_warning_errno(e, "%s: %s: cannot read its slices' settings back: %m", rn->verb, unit);
-	if (r >= 0 && rn->proxy)
-		r = managed_proxy_placement(rn->proxy, &rn->server, &p);
-	if (r >= 0 && rn->unit_o)
-		r = managed_client_placement(rn->unit_o, &p);
-	if (r >= 0)
-		r = managed_replay_compare(unit, c, &p);
+	r = managed_unit_placement(u, o, &p);
 	if (r < 0)
 		return r;
-	if (bad)
-		managed_warn_not_in_force(unit, &p);
 	j = placement_to_json(&p);
 	if (!j)
 		return -ENOMEM;
-	r = results_placement_file(unit, name, sizeof(name));
+	r = results_placement_file(u->names.name, name, sizeof(name));
 	if (r >= 0)
 		r = results_put(rn->res, name, j);
 	json_decref(j);
 	return r;
-}
-
-/* The experiment's slices for a context of that kind: slice units for the
- * systemd kinds, cgroups for raw; the [vary] value of vary index v goes to
- * its slice.  The context is given its slot in the tree. */
-static int unit_slices_start(struct runner *rn, struct context *c, const struct unit_ref *ref, struct slice_tree *t,
-			     struct prop_value *vary, char **ret_msg)
-{
-	const struct experiment *e = rn->e;
-	int r;
-
-	if (!e->n_slices)
-		return 0;
-	*t = (struct slice_tree){ .specs = e->slices, .n = e->n_slices, .mode = c->mode,
-				  .by_systemd = c->ops->manager != MANAGER_NONE };
-	if (e->n_vary && e->vary_slice >= 0) {
-		r = prop_parse(e->vary->name, e->vary_values[ref->v], vary);
-		if (r < 0)
-			return r;
-		t->vary = vary;
-		t->vary_in = (size_t)e->vary_slice;
-	}
-	r = managed_slices_start(t, &rn->server, ret_msg);
-	if (r >= 0 && e->context_slice[ref->ctx] >= 0)
-		c->slice = slice_tree_slot(t, (size_t)e->context_slice[ref->ctx]);
-	return r;
-}
-
-static void unit_slices_stop(struct runner *rn, struct slice_tree *t, struct prop_value *vary)
-{
-	if (t->specs)
-		managed_slices_stop(t, &rn->server);
-	prop_value_done(vary);
 }
 
 /* The CPUs of cpu_dir's quota (cgroup v2's cpu.max, v1's
@@ -204,11 +151,11 @@ static void step_cpus(struct step_result *s, pid_t pid, const struct oltp_option
 
 /* After a failed step: which of the unit's processes is no longer
  * running, in the words of the steps that cannot run; NULL: neither. */
-static const char *process_gone(struct runner *rn, struct context *c)
+static const char *process_gone(struct managed_unit *u)
 {
-	if (!process_alive(&c->pid))
+	if (!process_alive(&u->c.pid))
 		return "the server was no longer running";
-	if (rn->proxy && !process_alive(&rn->proxy_pid))
+	if (u->proxy_started && !process_alive(&u->proxy.pid))
 		return "the proxy was no longer running";
 	return NULL;
 }
@@ -216,16 +163,16 @@ static const char *process_gone(struct runner *rn, struct context *c)
 /* The rule (oltp.h) for a warm-up that failed with r and msg: the unit's
  * steps would run on a cold buffer pool, so they are recorded as left
  * out, said as such, and not run. */
-static int warmup_failed(struct runner *rn, const struct unit_ref *ref, int r, const char *msg)
+static int warmup_failed(struct runner *rn, const struct managed_unit *u, int r, const char *msg)
 {
 	_cleanup_free_ char *reason = NULL;
 	int result;
 
-	log_error("%s: %s: warming the buffer pool: %s; its steps are left out", rn->verb, ref->name,
+	log_error("%s: %s: warming the buffer pool: %s; its steps are left out", rn->verb, u->names.name,
 		  msg ? msg : strerror(-r));
 	if (xasprintf(&reason, "the warm-up failed: %s", msg ? msg : strerror(-r)) < 0)
-		return log_error_errno(-ENOMEM, "%s: %s: %m", rn->verb, ref->name);
-	result = runner_put_failed_steps(rn, ref, 0, OLTP_RULE_WARMUP, reason);
+		return log_error_errno(-ENOMEM, "%s: %s: %m", rn->verb, u->names.name);
+	result = runner_put_failed_steps(rn, u, 0, OLTP_RULE_WARMUP, reason);
 	rn->steps_done += rn->e->n_threads;
 	return result;
 }
@@ -257,10 +204,10 @@ static void step_said(struct runner *rn, const char *unit, const struct oltp_opt
 
 /* The steps of a unit whose server runs (c), those not yet recorded, after
  * the buffer pool's warm-up.  Returns <0 for what must end the run. */
-int runner_unit_steps(struct runner *rn, const struct unit_ref *ref, struct context *c, const struct slice_tree *tree,
-		      const struct oltp_options *o)
+int runner_unit_steps(struct runner *rn, struct managed_unit *u, const struct oltp_options *o)
 {
 	const struct experiment *e = rn->e;
+	const char *unit = u->names.name;
 	_cleanup_free_ char *msg = NULL;
 	char name[160], left[32];
 	const char *gone;
@@ -268,23 +215,23 @@ int runner_unit_steps(struct runner *rn, const struct unit_ref *ref, struct cont
 
 	r = oltp_prewarm(o, &msg);
 	if (r < 0 && !interrupt_signal)
-		return warmup_failed(rn, ref, r, msg);
+		return warmup_failed(rn, u, r, msg);
 	for (size_t t = 0; t < e->n_threads && result >= 0; t++) {
 		struct step_result s = {};
 		struct oltp_options step_o = *o;
 		double started_at;
 
-		if (results_step_file(ref->name, e->threads[t], name, sizeof(name)) >= 0 && results_have(rn->res, name)) {
+		if (results_step_file(unit, e->threads[t], name, sizeof(name)) >= 0 && results_have(rn->res, name)) {
 			rn->steps_done++;
 			continue;
 		}
 		runner_eta(rn, left, sizeof(left));
 		runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: %ld %s, ETA %s", rn->units_done, rn->plan->n_units,
-				ref->name, e->threads[t], oltp_size_unit(o->workload, e->threads[t]), left);
+				unit, e->threads[t], oltp_size_unit(o->workload, e->threads[t]), left);
 		started_at = wall_clock_s();
 		rn->steps_run++;
-		r = runner_step(rn, c, tree, &step_o, (unsigned)e->threads[t], &s);
-		step_cpus(&s, r < 0 ? 0 : c->pid, o);
+		r = runner_step(rn, u, &step_o, (unsigned)e->threads[t], &s);
+		step_cpus(&s, r < 0 ? 0 : u->c.pid, o);
 		if (r < 0) {
 			snprintf(s.reason, sizeof(s.reason), "the step could not be set up: %s", strerror(-r));
 			s.failed = true;
@@ -295,16 +242,16 @@ int runner_unit_steps(struct runner *rn, const struct unit_ref *ref, struct cont
 			step_result_done(&s);
 			return -EINTR;
 		}
-		step_said(rn, ref->name, o, e->threads[t], &s);
-		r = put_step(rn, ref, started_at, &s);
+		step_said(rn, unit, o, e->threads[t], &s);
+		r = put_step(rn, u, started_at, &s);
 		rn->steps_done++;
 		if (r < 0)
 			result = r; /* put_step() said which file */
 		else if (s.failed && e->on_error == ON_ERROR_STOP)
 			result = -ECANCELED;
-		else if (s.failed && (gone = process_gone(rn, c))) {
+		else if (s.failed && (gone = process_gone(u))) {
 			/* The server or the proxy is gone: the unit's other steps cannot run. */
-			result = runner_put_failed_steps(rn, ref, t + 1, OLTP_RULE_SERVER_GONE, gone);
+			result = runner_put_failed_steps(rn, u, t + 1, OLTP_RULE_SERVER_GONE, gone);
 			rn->steps_done += e->n_threads - t - 1;
 			step_result_done(&s);
 			break;
@@ -314,120 +261,47 @@ int runner_unit_steps(struct runner *rn, const struct unit_ref *ref, struct cont
 	return result;
 }
 
-/* The context's proxy for the unit whose server runs: started in its own
- * context, and the client's options pointed at it. */
-static int unit_proxy_start(struct runner *rn, size_t ctx, struct unit_parts *u, struct oltp_options *o,
-			    char **ret_msg)
+/* The progress line of a unit's start: the server's, then its proxy's. */
+static void unit_progress(void *userdata, const struct managed_unit *u, enum managed_stage stage)
 {
-	size_t i = (size_t)experiment_proxy_of(rn->e, ctx);
-	const struct proxy_engine *pe = proxy_engine_of(rn->proxy_servers[i].engine);
-	int r;
-
-	managed_proxy_context(rn->e, i, &rn->proxy_servers[i], u->c.mode, &u->proxy_spec, &u->proxy);
-	r = managed_proxy_start(&u->proxy, &rn->server, ret_msg);
-	if (r < 0)
-		return r;
-	u->proxy_started = true;
-	rn->proxy = &u->proxy;
-	o->socket = rn->proxy_servers[i].socket;
-	if (pe->client_as_server_user)
-		o->user = rn->server.user;
-	o->password = rn->proxy_servers[i].password;
-	o->proxy_pid = rn->proxy_pid = u->proxy.pid;
-	return 0;
-}
-
-/* The unit's server gets a pristine copy of the dataset's template. */
-static int unit_datadir_copy(struct runner *rn, const struct unit_ref *ref, char **ret_msg)
-{
-	struct datadir_copy copy;
-	int r;
-
-	if (!rn->template)
-		return 0;
-	r = datadir_template_copy(rn->template, &rn->server, &copy);
-	if (r < 0) {
-		if (ret_msg)
-			xasprintf(ret_msg, "copying the dataset's template %s: %s", rn->template->name, strerror(-r));
-		return r;
-	}
-	rn->copy_s += copy.seconds;
-	runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: a pristine datadir (%s of %.1f MB in %" PRIu64 " files) in %.2f s",
-			rn->units_done, rn->plan->n_units, ref->name, copy.how, (double)copy.bytes / 1e6, copy.files,
-			copy.seconds);
-	return 0;
-}
-
-/* A unit's server started in context c (spec filled from vary value v),
- * inside the experiment's slices, and the options pointed at it: the part
- * run_unit and run_live_unit share.  c->ops is NULL when the spec could not
- * be made, and nothing was started. */
-int runner_unit_start(struct runner *rn, const struct unit_ref *ref, const char *how, struct unit_parts *u,
-		      struct oltp_options *o, char **ret_msg)
-{
-	const struct experiment *e = rn->e;
+	struct runner *rn = userdata;
 	char left[32];
-	int r;
 
-	r = experiment_spec_for(e, ref->ctx, ref->v, &u->spec);
-	if (r < 0)
-		return r;
-	u->c = (struct context){ .ops = context_ops_for(u->spec.kind), .spec = &u->spec, .server = &rn->server,
-				 .mode = cgroup_mode_detect() };
+	if (stage == MANAGED_COPIED_DATADIR) {
+		rn->copy_s += u->copy.seconds;
+		runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: a pristine datadir (%s of %.1f MB in %" PRIu64 " files) in %.2f s",
+				rn->units_done, rn->plan->n_units, u->names.name, u->copy.how, (double)u->copy.bytes / 1e6,
+				u->copy.files, u->copy.seconds);
+		return;
+	}
+	if (stage == MANAGED_STARTING_PROXY) {
+		const struct context_spec *proxy = &rn->e->proxies[u->proxy_index];
+
+		runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: starting [proxy %s] (%s)", rn->units_done,
+				rn->plan->n_units, u->names.name, proxy->name, context_kind_to_string(proxy->kind));
+		return;
+	}
+	runner_eta(rn, left, sizeof(left));
+	runner_progress(PROGRESS_UNIT, "unit %zu/%zu %s (%s%s): starting the server, ETA %s", rn->units_done,
+			rn->plan->n_units, u->names.name, context_kind_to_string(u->spec.kind), u->live ? ", live" : "",
+			left);
+}
+
+int runner_unit_init(struct runner *rn, struct managed_unit *u)
+{
+	u->verb = rn->verb;
+	u->e = rn->e;
+	u->servers = &rn->servers;
+	u->progress = unit_progress;
+	u->userdata = rn;
+	return managed_unit_init(u);
+}
+
+void runner_unit_begins(struct runner *rn)
+{
 	rn->units_done++;
 	if (!rn->work_start_ns)
 		rn->work_start_ns = now_ns();
-	runner_eta(rn, left, sizeof(left));
-	runner_progress(PROGRESS_UNIT, "unit %zu/%zu %s (%s%s): starting the server, ETA %s", rn->units_done, rn->plan->n_units, ref->name,
-		 context_kind_to_string(u->spec.kind), how, left);
-	r = unit_datadir_copy(rn, ref, ret_msg);
-	if (r >= 0)
-		r = unit_slices_start(rn, &u->c, ref, &u->tree, &u->slice_vary, ret_msg);
-	if (r >= 0)
-		r = managed_start(&u->c, ret_msg);
-	if (r < 0)
-		return r;
-	u->started = true;
-	rn->unit_o = o;
-	o->socket = rn->server.socket;
-	o->server_pid = rn->server_pid = u->c.pid;
-	if (cgroup_cpu_dir(u->c.pid, u->c.mode, &u->cpu_dir) >= 0)
-		o->server_cpu_cgroup = u->cpu_dir;
-	if (cgroup_own_usage_dir(u->c.pid, u->c.mode, &u->usage_dir) >= 0)
-		o->server_usage_cgroup = u->usage_dir;
-	if (experiment_proxy_of(e, ref->ctx) >= 0) {
-		const struct context_spec *proxy = &e->proxies[experiment_proxy_of(e, ref->ctx)];
-
-		runner_progress(PROGRESS_STEP, "unit %zu/%zu %s: starting [proxy %s] (%s)", rn->units_done, rn->plan->n_units, ref->name,
-				proxy->name, context_kind_to_string(proxy->kind));
-		u->proxy_failed = unit_proxy_start(rn, ref->ctx, u, o, ret_msg) < 0;
-		return u->proxy_failed ? -EIO : 0;
-	}
-	return 0;
-}
-
-/* Undoes unit_start: the server stopped if it runs, the slices removed. */
-int runner_unit_end(struct runner *rn, struct unit_parts *u)
-{
-	int r = 0;
-
-	rn->server_pid = rn->proxy_pid = 0;
-	rn->proxy = NULL;
-	rn->unit_o = NULL;
-	/* The proxy first, so that the server never sees it lose its backend. */
-	if (u->proxy_started)
-		(void)managed_stop(&u->proxy);
-	u->proxy_started = false;
-	if (u->started)
-		r = managed_stop(&u->c);
-	u->started = false;
-	unit_slices_stop(rn, &u->tree, &u->slice_vary);
-	if (u->c.ops)
-		experiment_spec_done(rn->e, &u->spec);
-	free(u->cpu_dir);
-	free(u->usage_dir);
-	u->cpu_dir = u->usage_dir = NULL;
-	return r;
 }
 
 /* The line of a log's tail that says what went wrong (haproxy's ALERT,
@@ -450,59 +324,65 @@ static const char *alarm_line(char *text)
 	return last;
 }
 
+/* A unit whose server or proxy did not start (r, msg): its steps
+ * recorded as failed, what it made undone. */
+static int unit_start_failed(struct runner *rn, struct managed_unit *u, int r, char *msg)
+{
+	const struct experiment *e = rn->e;
+	_cleanup_free_ char *reason = NULL;
+	int result;
+
+	if (u->proxy_failed) {
+		log_error("%s: %s: the proxy did not start as %s: %s", rn->verb, u->names.name,
+			  context_kind_to_string(u->proxy_spec.kind), strempty(msg));
+		xasprintf(&reason, "the proxy did not start: %s", msg ? alarm_line(msg) : "it said nothing");
+	} else {
+		log_error_errno(r, "%s: %s: the server did not start as %s: %m%s%s", rn->verb, u->names.name,
+				context_kind_to_string(u->spec.kind), msg ? "; " : "", strempty(msg));
+		xasprintf(&reason, "the server did not start: %s", strerror(-r));
+	}
+	result = runner_put_failed_steps(rn, u, 0, OLTP_RULE_FAILED, reason ? reason : "the server did not start");
+	rn->steps_done += e->n_threads;
+	managed_unit_stop(u);
+	return result < 0 ? result : e->on_error == ON_ERROR_STOP ? -ECANCELED : 0;
+}
+
 /* One unit: a fresh server in the context, its steps, the server stopped.
  * Returns <0 only for what must end the run (a results write that failed,
- * on-error = stop, a signal).  Long because a start that fails or is cut
- * short has to be recorded and undone here, each its own way. */
+ * on-error = stop, a signal). */
 int runner_run_unit(struct runner *rn, size_t ctx, size_t v, unsigned repeat)
 {
 	const struct experiment *e = rn->e;
 	_cleanup_free_ char *msg = NULL;
-	struct unit_parts u = {};
+	struct managed_unit u = { .ctx = ctx, .v = v, .repeat = repeat };
 	struct oltp_options o = rn->o;
-	struct unit_ref ref = { .ctx = ctx, .v = v, .repeat = repeat };
-	const char *unit = ref.name;
-	int r, result = 0;
+	const char *unit = u.names.name;
+	int r, result;
 
-	r = results_unit_name(e->contexts[ctx].name, v, repeat, ref.name, sizeof(ref.name));
+	r = runner_unit_init(rn, &u);
 	if (r < 0)
 		return log_error_errno(r, "%s: %s: %m", rn->verb, e->contexts[ctx].name);
-	experiment_client_for(e, ctx, &o);
 	if (runner_unit_done(rn, unit)) {
 		rn->steps_done += e->n_threads;
 		return 0;
 	}
-	r = runner_unit_start(rn, &ref, "", &u, &o, &msg);
+	runner_unit_begins(rn);
+	r = managed_unit_start(&u, &o, &msg);
 	if (r < 0 && !u.c.ops)
 		return log_error_errno(r, "%s: %s: %m", rn->verb, unit);
 	if (r < 0 && interrupt_signal) {
 		/* A start cut short by a signal is not a failure of the unit: its
 		 * steps stay unrun, so that --resume runs them. */
-		runner_unit_end(rn, &u);
+		managed_unit_stop(&u);
 		return -EINTR;
 	}
-	if (r < 0) {
-		_cleanup_free_ char *reason = NULL;
-
-		if (u.proxy_failed) {
-			log_error("%s: %s: the proxy did not start as %s: %s", rn->verb, unit,
-				  context_kind_to_string(u.proxy_spec.kind), strempty(msg));
-			xasprintf(&reason, "the proxy did not start: %s", msg ? alarm_line(msg) : "it said nothing");
-		} else {
-			log_error_errno(r, "%s: %s: the server did not start as %s: %m%s%s", rn->verb, unit,
-					context_kind_to_string(u.spec.kind), msg ? "; " : "", strempty(msg));
-			xasprintf(&reason, "the server did not start: %s", strerror(-r));
-		}
-		result = runner_put_failed_steps(rn, &ref, 0, OLTP_RULE_FAILED, reason ? reason : "the server did not start");
-		rn->steps_done += e->n_threads;
-		runner_unit_end(rn, &u);
-		return result < 0 ? result : e->on_error == ON_ERROR_STOP ? -ECANCELED : 0;
-	}
-	r = runner_put_placement(rn, unit, &u.c, &u.tree);
+	if (r < 0)
+		return unit_start_failed(rn, &u, r, msg);
+	r = runner_put_placement(rn, &u, &o);
 	if (r < 0)
 		log_warning_errno(r, "%s: %s: cannot record the placement: %m", rn->verb, unit);
-	result = runner_unit_steps(rn, &ref, &u.c, &u.tree, &o);
-	r = runner_unit_end(rn, &u);
+	result = runner_unit_steps(rn, &u, &o);
+	r = managed_unit_stop(&u);
 	if (r < 0)
 		log_warning_errno(r, "%s: %s: stopping the server: %m", rn->verb, unit);
 	return result;

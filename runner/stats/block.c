@@ -1,28 +1,27 @@
-/* The randomized complete block model (stats/block.h): least squares on a
- * design of cell, block and position indicators, solved through the
- * Cholesky factor of X'X (a few dozen columns at most, well conditioned),
- * GSL's; the variance groups are stats/block_noise.c's. */
+/* The randomized complete block model with the start as its unit
+ * (stats/block.h): the design's columns (stats/block_design.h), the place
+ * terms where the orders identify them, the noise's components
+ * (stats/block_noise.h), and the contrasts. */
 #include <math.h>
 
-#include <gsl/gsl_linalg.h>
-#include <gsl/gsl_matrix.h>
-
 #include "stats/block.h"
+#include "stats/block_design.h"
 #include "stats/block_noise.h"
 #include "common/util.h"
+
+struct block_internal {
+	struct block_design d;
+	struct block_noise nz;
+	long *cell_col; /* [n_cells]: each cell's column; -1: none */
+};
 
 static void internal_free(struct block_internal *in)
 {
 	if (!in)
 		return;
+	block_design_done(&in->d);
+	block_noise_done(&in->nz);
 	free(in->cell_col);
-	free(in->cols);
-	free(in->pos_col);
-	free(in->group);
-	free(in->inv);
-	free(in->group_sigma2);
-	free(in->group_df);
-	free(in->group_var);
 	free(in);
 }
 
@@ -37,13 +36,16 @@ void block_fit_done(struct block_fit *f)
 
 /* Which cells and blocks hold observations, as column numbers: cells
  * first, then every block but the first used one of each connected part
- * of the design (its effect is the part's reference), then the position
- * terms; -1 for none.  A cell's part is the smallest index among the
- * cells and blocks joined to it through shared observations. */
+ * of the design (its effect is the part's reference), then the place
+ * terms of the sets asked; -1 for none.  A cell's part is the smallest
+ * index among the cells and blocks joined to it through shared
+ * observations. */
 struct columns {
-	long *cell, *block, pos[BLOCK_POSITIONS_MAX];
+	long *cell, *block;
 	size_t *part; /* [n_cells + n_blocks]: union-find parents, then each node's part */
-	size_t p, n_parts, n_pos_cols;
+	size_t p, n_parts, n_sets;
+	bool has_last[BLOCK_ORDER_SETS_MAX]; /* a round of the set has 3 units or more */
+	struct block_places places[BLOCK_ORDER_SETS_MAX];
 };
 
 static size_t part_find(size_t *up, size_t x)
@@ -73,17 +75,19 @@ static int columns_check(const struct block_obs *obs, size_t n, size_t n_cells, 
 		c->cell[i] = -1;
 	for (size_t i = 0; i < n_blocks; i++)
 		c->block[i] = -1;
-	for (size_t i = 0; i < BLOCK_POSITIONS_MAX; i++)
-		c->pos[i] = -1;
 	for (size_t i = 0; i < n; i++) {
-		if (obs[i].cell >= n_cells || obs[i].block >= n_blocks || obs[i].first > BLOCK_POSITIONS_MAX)
+		if (obs[i].cell >= n_cells || obs[i].block >= n_blocks || obs[i].order > BLOCK_ORDER_SETS_MAX ||
+		    (obs[i].order && (obs[i].slot < 1 || obs[i].slot > obs[i].slots)))
 			return -EINVAL;
 		if (!isfinite(obs[i].y))
 			return -EDOM;
 		c->cell[obs[i].cell] = 0;
 		c->block[obs[i].block] = 0;
-		if (obs[i].first)
-			c->pos[obs[i].first - 1] = 0;
+		if (obs[i].order && obs[i].slots >= 2) {
+			c->n_sets = MAX(c->n_sets, (size_t)obs[i].order);
+			c->places[obs[i].order - 1].model = BLOCK_PLACES_FITTED;
+			c->has_last[obs[i].order - 1] |= obs[i].slots >= 3;
+		}
 	}
 	return 0;
 }
@@ -116,234 +120,203 @@ static int columns_make(const struct block_obs *obs, size_t n, size_t n_cells, s
 		c->block[i] = first ? -2 : (long)c->p++;
 		c->n_parts += first;
 	}
-	for (size_t k = 0; k < BLOCK_POSITIONS_MAX; k++)
-		if (c->pos[k] == 0) {
-			c->pos[k] = (long)c->p++;
-			c->n_pos_cols++;
-		}
 	return 0;
 }
 
-/* The position columns left out: the orders made them inestimable. */
-static void columns_drop_positions(struct columns *c)
+static void columns_free(struct columns *c)
 {
-	for (size_t k = 0; k < BLOCK_POSITIONS_MAX; k++)
-		c->pos[k] = -1;
-	c->p -= c->n_pos_cols;
-	c->n_pos_cols = 0;
+	free(c->cell);
+	free(c->block);
+	free(c->part);
 }
 
-/* Each observation's columns. */
-static void rows_make(const struct block_obs *obs, size_t n, const struct columns *c, long (*cols)[3])
+/* The design's rows with the place terms of the sets whose model is
+ * BLOCK_PLACES_FITTED and `with` (a set's bit) numbered after p0. */
+static void rows_make(const struct block_obs *obs, size_t n, struct columns *c, size_t p0, unsigned with,
+		      struct block_design *d)
 {
+	d->p = p0;
+	for (size_t k = 0; k < c->n_sets; k++) {
+		bool on = c->places[k].model == BLOCK_PLACES_FITTED && (with >> k & 1);
+
+		c->places[k].col[BLOCK_FIRST] = on ? (long)d->p++ : -1;
+		c->places[k].col[BLOCK_LAST] = on && c->has_last[k] ? (long)d->p++ : -1;
+	}
 	for (size_t i = 0; i < n; i++) {
-		cols[i][0] = c->cell[obs[i].cell];
-		cols[i][1] = c->block[obs[i].block] >= 0 ? c->block[obs[i].block] : -1;
-		cols[i][2] = obs[i].first ? c->pos[obs[i].first - 1] : -1;
+		const struct block_places *pl = obs[i].order ? &c->places[obs[i].order - 1] : NULL;
+
+		d->cols[i][0] = c->cell[obs[i].cell];
+		d->cols[i][1] = c->block[obs[i].block] >= 0 ? c->block[obs[i].block] : -1;
+		d->cols[i][2] = pl && obs[i].slot == 1 ? pl->col[BLOCK_FIRST] : -1;
+		d->cols[i][3] = pl && obs[i].slot == obs[i].slots && obs[i].slots >= 3 ? pl->col[BLOCK_LAST] : -1;
 	}
 }
 
-/* Whether a Cholesky factor's pivots are all clear of rounding: an
- * aliased column (a position term that one cell carries in every round)
- * leaves a pivot of rounding's size rather than failing. */
-static bool cholesky_full_rank(const gsl_matrix *l)
+/* The place terms: each set tried alone with the cells and blocks, kept
+ * where the orders identify its terms and they leave
+ * STATS_POSITION_DF_MIN residual degrees of freedom between starts (a
+ * pilot of two contexts: t on 1 degree of freedom is 12.7, a cost no
+ * position effect is worth); then the kept ones together, or none. */
+static int places_choose(const struct block_obs *obs, size_t n, const double *y, struct columns *c,
+			 struct block_design *d)
 {
-	double most = 0;
-
-	for (size_t i = 0; i < l->size1; i++)
-		most = MAX(most, fabs(gsl_matrix_get(l, i, i)));
-	for (size_t i = 0; i < l->size1; i++)
-		if (fabs(gsl_matrix_get(l, i, i)) < 1e-6 * most)
-			return false;
-	return true;
-}
-
-/* The coefficients and (X'X)^-1 into beta and inv.  -EDOM: singular. */
-static int solve(const struct block_obs *obs, size_t n, long (*cols)[3], size_t p, double *beta, double *inv)
-{
-	gsl_matrix_view m = gsl_matrix_view_array(inv, p, p);
-	gsl_vector_view b = gsl_vector_view_array(beta, p);
-	gsl_vector *xty = gsl_vector_calloc(p);
-	gsl_error_handler_t *old;
-	int r = 0;
-
-	if (!xty)
-		return -ENOMEM;
-	gsl_matrix_set_zero(&m.matrix);
-	for (size_t i = 0; i < n; i++)
-		for (size_t a = 0; a < 3; a++) {
-			if (cols[i][a] < 0)
-				continue;
-			*gsl_vector_ptr(xty, (size_t)cols[i][a]) += obs[i].y;
-			for (size_t k = 0; k < 3; k++)
-				if (cols[i][k] >= 0)
-					*gsl_matrix_ptr(&m.matrix, (size_t)cols[i][a], (size_t)cols[i][k]) += 1;
-		}
-	/* A design that is not connected is singular: said by the return
-	 * value, not by GSL's abort. */
-	old = gsl_set_error_handler_off();
-	if (gsl_linalg_cholesky_decomp1(&m.matrix) != 0 || !cholesky_full_rank(&m.matrix) ||
-	    gsl_linalg_cholesky_solve(&m.matrix, xty, &b.vector) != 0 || gsl_linalg_cholesky_invert(&m.matrix) != 0)
-		r = -EDOM;
-	gsl_set_error_handler(old);
-	gsl_vector_free(xty);
-	return r;
-}
-
-double block_hat(const struct block_internal *in, size_t i, size_t j)
-{
-	double h = 0;
-
-	for (size_t a = 0; a < 3; a++)
-		for (size_t b = 0; b < 3; b++)
-			if (in->cols[i][a] >= 0 && in->cols[j][b] >= 0)
-				h += in->inv[(size_t)in->cols[i][a] * in->p + (size_t)in->cols[j][b]];
-	return h;
-}
-
-/* The design's columns, solved: positions left out where the orders make
- * them inestimable or where they would leave fewer than
- * STATS_POSITION_DF_MIN residual degrees of freedom (a pilot of two
- * contexts: t on 1 degree of freedom is 12.7, a cost no position effect
- * is worth).  *ret_beta (to free()) holds c->p coefficients. */
-static int fit_solve(const struct block_obs *obs, size_t n, struct columns *c, struct block_internal *in,
-		     double **ret_beta, bool *ret_dropped)
-{
+	_cleanup_free_ bool *in = calloc(n + 1, sizeof(bool));
+	size_t p0 = c->p;
+	unsigned kept = 0;
 	int r;
 
-	*ret_dropped = false;
-	if (c->n_pos_cols && (double)n - (double)c->p < STATS_POSITION_DF_MIN) {
-		columns_drop_positions(c);
-		*ret_dropped = true;
-	}
-	for (;;) {
-		free(*ret_beta);
-		free(in->inv);
-		*ret_beta = calloc(c->p + 1, sizeof(double));
-		in->inv = calloc(c->p * c->p + 1, sizeof(double));
-		if (!*ret_beta || !in->inv)
-			return -ENOMEM;
-		in->p = c->p;
-		rows_make(obs, n, c, in->cols);
-		r = c->p ? solve(obs, n, in->cols, c->p, *ret_beta, in->inv) : -EDOM;
-		if (r != -EDOM || c->n_pos_cols == 0)
+	if (!in)
+		return -ENOMEM;
+	for (size_t k = 0; k < c->n_sets; k++) {
+		if (c->places[k].model != BLOCK_PLACES_FITTED)
+			continue;
+		rows_make(obs, n, c, p0, 1u << k, d);
+		r = block_design_solve(d, y);
+		if (r == -ENOMEM)
 			return r;
-		columns_drop_positions(c);
-		*ret_dropped = true;
+		/* The set's own starts: another host's spare no degree of
+		 * freedom to this one's places. */
+		for (size_t i = 0; i < n; i++)
+			in[i] = obs[i].order == k + 1;
+		if (r < 0)
+			c->places[k].model = BLOCK_PLACES_CONFOUNDED;
+		else if (block_design_df_starts(d, in) < STATS_POSITION_DF_MIN)
+			c->places[k].model = BLOCK_PLACES_TOO_FEW;
+		else
+			kept |= 1u << k;
 	}
+	rows_make(obs, n, c, p0, kept, d);
+	r = block_design_solve(d, y);
+	if (r != -EDOM || kept == 0)
+		return r;
+	for (size_t k = 0; k < c->n_sets; k++)
+		if (kept >> k & 1)
+			c->places[k].model = BLOCK_PLACES_CONFOUNDED;
+	rows_make(obs, n, c, p0, 0, d);
+	return block_design_solve(d, y);
 }
 
 /* The cells' coefficients by cell index, each cell's part and count, the
- * position terms. */
-static int fit_store(const struct block_obs *obs, size_t n, const struct columns *c, const double *beta,
-		     size_t n_cells, struct block_fit *f)
+ * place terms. */
+static int fit_store(const struct block_obs *obs, size_t n, const struct columns *c, size_t n_cells,
+		     struct block_fit *f)
 {
+	const double *beta = f->in->d.beta;
+
 	f->coef = malloc((n_cells + 1) * sizeof(double));
 	f->part = calloc(n_cells + 1, sizeof(size_t));
 	f->n_in_cell = calloc(n_cells + 1, sizeof(size_t));
 	f->in->cell_col = malloc((n_cells + 1) * sizeof(long));
-	f->in->pos_col = malloc(BLOCK_POSITIONS_MAX * sizeof(long));
-	if (!f->coef || !f->part || !f->n_in_cell || !f->in->cell_col || !f->in->pos_col)
+	if (!f->coef || !f->part || !f->n_in_cell || !f->in->cell_col)
 		return -ENOMEM;
 	for (size_t i = 0; i < n_cells; i++) {
 		f->coef[i] = c->cell[i] < 0 ? NAN : beta[c->cell[i]];
 		f->part[i] = c->part[i];
 		f->in->cell_col[i] = c->cell[i];
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		f->n_in_cell[obs[i].cell]++;
-		f->n_positions = MAX(f->n_positions, (size_t)obs[i].first);
-	}
-	for (size_t k = 0; k < BLOCK_POSITIONS_MAX; k++) {
-		f->position[k] = c->pos[k] >= 0 ? beta[c->pos[k]] : NAN;
-		f->in->pos_col[k] = c->pos[k];
+	f->n_order_sets = c->n_sets;
+	for (size_t k = 0; k < c->n_sets; k++) {
+		f->places[k] = c->places[k];
+		for (size_t x = 0; x < _BLOCK_PLACE_MAX; x++)
+			f->places[k].coef[x] = c->places[k].col[x] >= 0 ? beta[c->places[k].col[x]] : NAN;
 	}
 	f->n_parts = c->n_parts;
 	return 0;
 }
 
-/* Each observation's group the part of its cell's, the parts numbered
- * in the order of their first cells; how many. */
-static size_t groups_by_part(const struct block_obs *obs, size_t n, struct block_fit *f)
+/* How the noise's groups are taken. */
+enum fit_mode {
+	FIT_GROUPS,	/* each group its own where the starts leave STATS_GROUP_DF_MIN a group */
+	FIT_POOLED,	/* each pool its own, else one */
+	FIT_GROUPS_ANY, /* each group its own wherever its components can be estimated */
+};
+
+/* The noise: the groups asked (unless pooled), else each pool its own,
+ * else one for all. */
+static int fit_noise(const struct block_obs *obs, size_t n, const double *e, enum fit_mode mode, struct block_fit *f)
 {
-	size_t parts = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		size_t root = f->part[obs[i].cell], k = 0;
-
-		for (size_t c = 0; c < root; c++)
-			k += f->part[c] == c && f->n_in_cell[c] > 0;
-		f->in->group[i] = k;
-		parts = MAX(parts, k + 1);
-	}
-	return parts;
-}
-
-/* The variance groups asked for (each observation's own, unless pooled),
- * else a group per part of the design, else one. */
-static int fit_noise(const struct block_obs *obs, size_t n, const double *e, bool pooled, struct block_fit *f)
-{
-	size_t asked = 0, parts;
+	_cleanup_free_ size_t *g = calloc(n + 1, sizeof(size_t));
+	size_t asked = 0, pools = 0;
 	int r = -EDOM;
 
-	for (size_t i = 0; i < n; i++)
+	if (!g)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
 		asked = MAX(asked, obs[i].group + 1);
-	f->groups_asked = asked;
-	if (!pooled) {
-		for (size_t i = 0; i < n; i++)
-			f->in->group[i] = obs[i].group;
-		r = block_noise_groups(f->in, e, asked, STATS_GROUP_DF_MIN);
+		pools = MAX(pools, obs[i].pool + 1);
 	}
-	if (r != -EDOM)
+	f->groups_asked = asked;
+	f->noise = BLOCK_NOISE_GROUPS;
+	if (mode != FIT_POOLED) {
+		for (size_t i = 0; i < n; i++)
+			g[i] = obs[i].group;
+		r = block_noise_fit(&f->in->nz, &f->in->d, g, asked, e, mode == FIT_GROUPS ? STATS_GROUP_DF_MIN : 0);
+	}
+	/* Each pool its own however few its starts (a host's noise is no
+	 * other's): its intervals are as wide as they are. */
+	if (r == -EDOM && pools > 1) {
+		f->noise = BLOCK_NOISE_POOLS;
+		for (size_t i = 0; i < n; i++)
+			g[i] = obs[i].pool;
+		r = block_noise_fit(&f->in->nz, &f->in->d, g, pools, e, 0);
+	}
+	if (r == -EDOM) {
+		f->noise = asked > 1 || pools > 1 ? BLOCK_NOISE_ONE : BLOCK_NOISE_GROUPS;
+		memset(g, 0, n * sizeof(size_t));
+		r = block_noise_fit(&f->in->nz, &f->in->d, g, 1, e, STATS_GROUP_DF_MIN);
+	}
+	if (r < 0)
 		return r;
-	f->pooled = true;
-	parts = groups_by_part(obs, n, f);
-	r = block_noise_groups(f->in, e, parts, STATS_GROUP_DF_MIN);
-	if (r != -EDOM || parts <= 1)
-		return r;
-	memset(f->in->group, 0, n * sizeof(size_t));
-	return block_noise_groups(f->in, e, 1, STATS_GROUP_DF_MIN);
+	f->in->nz.fewest_df = mode == FIT_GROUPS_ANY || f->noise == BLOCK_NOISE_POOLS;
+	f->n_groups = f->in->nz.n_groups;
+	return 0;
 }
 
-/* One piece: the steps of a fit, each a call, in the order they need. */
-static int fit_parts(const struct block_obs *obs, size_t n, size_t n_cells, size_t n_blocks, bool one_part, bool pooled,
-		     struct block_fit *ret)
+/* The design: its starts, its columns and its solution. */
+static int fit_design(const struct block_obs *obs, size_t n, const double *y, struct columns *c, struct block_design *d)
+{
+	_cleanup_free_ size_t *start = calloc(n + 1, sizeof(size_t));
+
+	if (!start || !(d->cols = calloc(n + 1, sizeof(*d->cols))))
+		return -ENOMEM;
+	d->n = n;
+	for (size_t i = 0; i < n; i++)
+		start[i] = obs[i].start;
+	return block_design_starts(d, start, n) ?: places_choose(obs, n, y, c, d);
+}
+
+static int fit_parts(const struct block_obs *obs, size_t n, size_t n_cells, size_t n_blocks, bool one_part,
+		     enum fit_mode mode, struct block_fit *ret)
 {
 	struct columns c = {};
-	struct block_fit f = { .n_cells = n_cells, .n_obs = n, .sigma2 = NAN };
-	_cleanup_free_ double *beta = NULL, *e = calloc(n + 1, sizeof(double));
-	int r = e && (f.in = calloc(1, sizeof(*f.in))) ? 0 : -ENOMEM;
+	struct block_fit f = { .n_cells = n_cells, .n_obs = n, .sigma2 = NAN, .start_share = NAN };
+	_cleanup_free_ double *y = calloc(n + 1, sizeof(double)), *e = calloc(n + 1, sizeof(double));
+	double start_var;
+	int r = y && e && (f.in = calloc(1, sizeof(*f.in))) ? 0 : -ENOMEM;
 
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		y[i] = obs[i].y;
 	if (r >= 0)
 		r = columns_make(obs, n, n_cells, n_blocks, &c);
 	if (r >= 0 && (c.p == 0 || (one_part && c.n_parts > 1)))
 		r = -EDOM;
-	if (r >= 0 && (!(f.in->cols = calloc(n + 1, sizeof(*f.in->cols))) ||
-		       !(f.in->group = calloc(n + 1, sizeof(size_t)))))
-		r = -ENOMEM;
 	if (r >= 0)
-		f.in->n = n;
+		r = fit_design(obs, n, y, &c, &f.in->d);
 	if (r >= 0)
-		r = fit_solve(obs, n, &c, f.in, &beta, &f.position_dropped);
-	if (r >= 0)
-		r = fit_store(obs, n, &c, beta, n_cells, &f);
-	for (size_t i = 0; r >= 0 && i < n; i++) {
-		double fit = 0;
-
-		for (size_t a = 0; a < 3; a++)
-			fit += f.in->cols[i][a] >= 0 ? beta[f.in->cols[i][a]] : 0;
-		e[i] = obs[i].y - fit;
+		r = fit_store(obs, n, &c, n_cells, &f);
+	f.df = (double)n - (double)f.in->d.p;
+	if (r >= 0 && f.df > 0) {
+		block_design_residuals(&f.in->d, y, e);
+		f.df_starts = block_design_df_starts(&f.in->d, NULL);
+		r = fit_noise(obs, n, e, mode, &f);
+		if (r >= 0) {
+			block_noise_totals(&f.in->nz, &f.in->d, &f.sigma2, &start_var);
+			f.start_share = f.sigma2 > 0 ? start_var / f.sigma2 : NAN;
+		}
 	}
-	f.df = (double)n - (double)c.p;
-	if (r >= 0) {
-		f.in->df = f.df;
-		r = fit_noise(obs, n, e, pooled, &f);
-		f.sigma2 = f.in->sigma2;
-		f.n_groups = f.in->n_groups;
-	}
-	free(c.cell);
-	free(c.block);
-	free(c.part);
+	columns_free(&c);
 	if (r < 0) {
 		block_fit_done(&f);
 		return r;
@@ -354,30 +327,40 @@ static int fit_parts(const struct block_obs *obs, size_t n, size_t n_cells, size
 
 int block_fit(const struct block_obs *obs, size_t n, size_t n_cells, size_t n_blocks, struct block_fit *ret)
 {
-	return fit_parts(obs, n, n_cells, n_blocks, true, false, ret);
+	return fit_parts(obs, n, n_cells, n_blocks, true, FIT_GROUPS, ret);
 }
 
 int block_fit_nested(const struct block_obs *obs, size_t n, size_t n_cells, size_t n_blocks, struct block_fit *ret)
 {
-	return fit_parts(obs, n, n_cells, n_blocks, false, false, ret);
+	return fit_parts(obs, n, n_cells, n_blocks, false, FIT_GROUPS, ret);
 }
 
 int block_fit_pooled(const struct block_obs *obs, size_t n, size_t n_cells, size_t n_blocks, struct block_fit *ret)
 {
-	return fit_parts(obs, n, n_cells, n_blocks, false, true, ret);
+	return fit_parts(obs, n, n_cells, n_blocks, false, FIT_POOLED, ret);
+}
+
+int block_fit_groups(const struct block_obs *obs, size_t n, size_t n_cells, size_t n_blocks, struct block_fit *ret)
+{
+	return fit_parts(obs, n, n_cells, n_blocks, false, FIT_GROUPS_ANY, ret);
 }
 
 int block_fit_take_variances(struct block_fit *dst, const struct block_fit *src)
 {
-	size_t g = src->n_groups;
+	struct block_noise *d = &dst->in->nz;
+	const struct block_noise *s = &src->in->nz;
+	size_t k = s->n_comp;
 
-	if (g != dst->n_groups || src->pooled != dst->pooled)
+	if (!dst->in || !src->in || k != d->n_comp || dst->noise != src->noise ||
+	    memcmp(d->comp_start, s->comp_start, k * sizeof(bool)) != 0)
 		return -EDOM;
-	memcpy(dst->in->group_sigma2, src->in->group_sigma2, g * sizeof(double));
-	memcpy(dst->in->group_df, src->in->group_df, g * sizeof(double));
-	memcpy(dst->in->group_var, src->in->group_var, g * g * sizeof(double));
-	dst->sigma2 = dst->in->sigma2 = src->sigma2;
-	dst->df = dst->in->df = src->df;
+	memcpy(d->theta, s->theta, k * sizeof(double));
+	memcpy(d->cov, s->cov, k * k * sizeof(double));
+	memcpy(d->comp_df, s->comp_df, k * sizeof(double));
+	dst->sigma2 = src->sigma2;
+	dst->start_share = src->start_share;
+	dst->df = src->df;
+	dst->df_starts = src->df_starts;
 	return 0;
 }
 
@@ -399,54 +382,13 @@ static bool contrast_in_parts(const struct block_fit *f, const double *w)
 	return true;
 }
 
-/* The observations' weights a = X (X'X)^-1 wp of a contrast wp of the
- * columns, into a[0..n). */
-static int observation_weights(const struct block_fit *f, const double *wp, double *a)
+/* A contrast of the cells: its estimate, and the observations' weights
+ * into a (n of them). */
+static int contrast_of(const struct block_fit *f, const double *w, double *ret_est, double *a)
 {
-	const struct block_internal *in = f->in;
-	_cleanup_free_ double *t = calloc(in->p + 1, sizeof(double));
-
-	if (!t)
-		return -ENOMEM;
-	for (size_t j = 0; j < in->p; j++)
-		for (size_t k = 0; k < in->p; k++)
-			t[j] += in->inv[j * in->p + k] * wp[k];
-	for (size_t i = 0; i < in->n; i++) {
-		a[i] = 0;
-		for (size_t k = 0; k < 3; k++)
-			a[i] += in->cols[i][k] >= 0 ? t[in->cols[i][k]] : 0;
-	}
-	return 0;
-}
-
-/* The variance of sum a_i e_i and its Satterthwaite degrees of freedom. */
-static void weights_variance(const struct block_fit *f, const double *a, double *ret_var, double *ret_df)
-{
-	size_t g = f->n_groups;
-	double c[g + 1], var = 0, vv = 0;
-
-	memset(c, 0, sizeof(c));
-	for (size_t i = 0; i < f->in->n; i++)
-		c[f->in->group[i]] += a[i] * a[i];
-	for (size_t h = 0; h < g; h++) {
-		var += c[h] * f->in->group_sigma2[h];
-		for (size_t k = 0; k < g; k++)
-			vv += c[h] * c[k] * f->in->group_var[h * g + k];
-	}
-	*ret_var = var;
-	/* At least 1: below it the t quantiles run off (and no design here
-	 * has less than one residual degree of freedom behind a group). */
-	*ret_df = vv > 0 ? MIN(f->df, MAX(1, 2 * var * var / vv)) : f->df;
-}
-
-/* A contrast of the cells: its estimate, the observations' weights into
- * a (n of them), its variance and degrees of freedom. */
-static int contrast_of(const struct block_fit *f, const double *w, double *ret_est, double *a, double *ret_var,
-		       double *ret_df)
-{
-	_cleanup_free_ double *wp = calloc(f->in->p + 1, sizeof(double));
+	const struct block_design *d = &f->in->d;
+	_cleanup_free_ double *wp = calloc(d->p + 1, sizeof(double));
 	double est = 0;
-	int r;
 
 	if (!wp)
 		return -ENOMEM;
@@ -460,18 +402,15 @@ static int contrast_of(const struct block_fit *f, const double *w, double *ret_e
 	}
 	if (!contrast_in_parts(f, w))
 		return -EDOM;
-	r = observation_weights(f, wp, a);
-	if (r < 0)
-		return r;
 	*ret_est = est;
-	weights_variance(f, a, ret_var, ret_df);
-	return 0;
+	return block_design_weights(d, wp, a);
 }
 
-/* A contrast's estimate, standard error and degrees of freedom; the
- * standard error NAN without residual degrees of freedom. */
-static int contrast_df(const struct block_fit *f, const double *w, double *ret_est, double *ret_se, double *ret_df,
-		       double *ret_sum_a2)
+/* A contrast's estimate, standard error and degrees of freedom (the
+ * standard error NAN without residual degrees of freedom), and the sum
+ * of its observations' squared weights. */
+static int contrast_t(const struct block_fit *f, const double *w, double *ret_est, double *ret_se, double *ret_df,
+		      double *ret_sum_a2)
 {
 	_cleanup_free_ double *a = calloc(f->n_obs + 1, sizeof(double));
 	double var;
@@ -479,33 +418,42 @@ static int contrast_df(const struct block_fit *f, const double *w, double *ret_e
 
 	if (!a)
 		return -ENOMEM;
-	r = contrast_of(f, w, ret_est, a, &var, ret_df);
+	r = contrast_of(f, w, ret_est, a);
 	if (r < 0)
 		return r;
-	*ret_se = f->df > 0 ? sqrt(var) : NAN;
+	*ret_se = *ret_df = NAN;
 	*ret_sum_a2 = 0;
 	for (size_t i = 0; i < f->n_obs; i++)
 		*ret_sum_a2 += a[i] * a[i];
+	if (!(f->df > 0))
+		return 0;
+	block_noise_variance(&f->in->nz, &f->in->d, a, &var, ret_df);
+	*ret_se = sqrt(MAX(var, 0));
 	return 0;
+}
+
+int block_contrast_t(const struct block_fit *f, const double *w, double *ret_est, double *ret_se, double *ret_df)
+{
+	double a2;
+
+	return contrast_t(f, w, ret_est, ret_se, ret_df, &a2);
 }
 
 int block_contrast(const struct block_fit *f, const double *w, double *ret_est, double *ret_se)
 {
-	double df, a2;
+	double df;
 
-	return contrast_df(f, w, ret_est, ret_se, &df, &a2);
+	return block_contrast_t(f, w, ret_est, ret_se, &df);
 }
 
 double block_covariance(const struct block_fit *f, const double *u, const double *w)
 {
 	_cleanup_free_ double *au = calloc(f->n_obs + 1, sizeof(double)), *aw = calloc(f->n_obs + 1, sizeof(double));
-	double est, var, df, q = 0;
+	double est;
 
-	if (!au || !aw || contrast_of(f, u, &est, au, &var, &df) < 0 || contrast_of(f, w, &est, aw, &var, &df) < 0)
+	if (!au || !aw || !(f->df > 0) || contrast_of(f, u, &est, au) < 0 || contrast_of(f, w, &est, aw) < 0)
 		return NAN;
-	for (size_t i = 0; i < f->n_obs; i++)
-		q += au[i] * aw[i] * f->in->group_sigma2[f->in->group[i]];
-	return q;
+	return block_noise_covariance(&f->in->nz, &f->in->d, au, aw);
 }
 
 double block_sigma(const struct block_fit *f)
@@ -519,13 +467,30 @@ static void ratio_none(double level, struct stats_ratio *ret)
 				     .se = NAN, .sigma = NAN, .family = 1, .p_raw = NAN, .level = level, .mde = NAN };
 }
 
+/* The mean squares of the contrast w's variance, for its mde. */
+static int contrast_mean_squares(const struct block_fit *f, const double *w, struct stats_ratio *ret)
+{
+	_cleanup_free_ double *a = calloc(f->n_obs + 1, sizeof(double));
+	double est;
+	int r;
+
+	if (!a)
+		return -ENOMEM;
+	r = contrast_of(f, w, &est, a);
+	if (r >= 0 && f->df > 0)
+		ret->n_ms = block_noise_mean_squares(&f->in->nz, &f->in->d, a, f->df_starts, ret->ms);
+	return r;
+}
+
 int block_ratio_of(const struct block_fit *f, const double *w, double level, struct stats_ratio *ret)
 {
 	double d, se, df, a2;
 	int r;
 
 	ratio_none(level, ret);
-	r = contrast_df(f, w, &d, &se, &df, &a2);
+	r = contrast_t(f, w, &d, &se, &df, &a2);
+	if (r >= 0)
+		r = contrast_mean_squares(f, w, ret);
 	if (r < 0)
 		return r == -ENOMEM ? r : 0; /* a cell without observations: no ratio */
 	stats_ratio_from_t(d, se, df, level, ret);
@@ -552,23 +517,29 @@ int block_ratio(const struct block_fit *f, size_t a, size_t b, double level, str
 	return r;
 }
 
-int block_position(const struct block_fit *f, unsigned k, double level, struct stats_ratio *ret)
+int block_place(const struct block_fit *f, unsigned k, enum block_place place, double level, struct stats_ratio *ret)
 {
-	_cleanup_free_ double *wp = calloc(f->in->p + 1, sizeof(double)), *a = calloc(f->n_obs + 1, sizeof(double));
+	const struct block_design *d;
+	_cleanup_free_ double *wp = NULL, *a = NULL;
 	double var, df;
+	long col;
 	int r;
 
 	ratio_none(level, ret);
+	if (k < 1 || k > f->n_order_sets || place >= _BLOCK_PLACE_MAX || (col = f->places[k - 1].col[place]) < 0 ||
+	    f->places[k - 1].model != BLOCK_PLACES_FITTED || !(f->df > 0))
+		return 0;
+	d = &f->in->d;
+	wp = calloc(d->p + 1, sizeof(double));
+	a = calloc(f->n_obs + 1, sizeof(double));
 	if (!wp || !a)
 		return -ENOMEM;
-	if (k < 1 || k > BLOCK_POSITIONS_MAX || f->in->pos_col[k - 1] < 0)
-		return 0;
-	wp[f->in->pos_col[k - 1]] = 1;
-	r = observation_weights(f, wp, a);
+	wp[col] = 1;
+	r = block_design_weights(d, wp, a);
 	if (r < 0)
 		return r;
-	weights_variance(f, a, &var, &df);
-	stats_ratio_from_t(f->position[k - 1], f->df > 0 ? sqrt(var) : NAN, df, level, ret);
+	block_noise_variance(&f->in->nz, d, a, &var, &df);
+	stats_ratio_from_t(f->places[k - 1].coef[place], sqrt(MAX(var, 0)), df, level, ret);
 	return 0;
 }
 
@@ -582,9 +553,9 @@ int block_share(const struct block_fit *f, const double *num, const double *den,
 	*ret = STATS_SHARE_NONE;
 	if (!comb)
 		return -ENOMEM;
-	r = contrast_df(f, num, &n, &se_n, &df, &a2);
+	r = contrast_t(f, num, &n, &se_n, &df, &a2);
 	if (r >= 0)
-		r = contrast_df(f, den, &d, &se_d, &df, &a2);
+		r = contrast_t(f, den, &d, &se_d, &df, &a2);
 	if (r < 0)
 		return r;
 	if (d == 0)
@@ -596,7 +567,7 @@ int block_share(const struct block_fit *f, const double *num, const double *den,
 	 * quantity Fieller's set is made from. */
 	for (size_t i = 0; i < f->n_cells; i++)
 		comb[i] = num[i] - ret->share * den[i];
-	r = contrast_df(f, comb, &e, &se, &ret->df, &a2);
+	r = contrast_t(f, comb, &e, &se, &ret->df, &a2);
 	if (r < 0)
 		return r;
 	stats_fieller(n, d, se_n * se_n, se_d * se_d, block_covariance(f, num, den),

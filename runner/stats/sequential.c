@@ -383,7 +383,7 @@ static int plan_boundaries(const struct seq_design *d, unsigned rounds, double *
 	if (r >= 0)
 		r = seq_boundaries(MIN(2 * alpha, 0.999), t, *k, true, ce);
 	for (size_t j = 0; r >= 0 && j < *k; j++) {
-		double df = stats_design_df(d->cells, at[j], d->rows);
+		double df = stats_design_df(at[j], d->rows, STATS_PLAN_START_SHARE);
 		double p = seq_nominal_p(c[j]), pe = seq_nominal_p(ce[j]) / 2;
 
 		outer[j] = df > 0 && p > 0 ? gsl_cdf_tdist_Qinv(p / 2, df) : INFINITY;
@@ -420,7 +420,7 @@ int seq_plan_operate(const struct seq_design *d, unsigned rounds, double theta, 
 	if (r >= 0)
 		r = seq_operate(t, k, outer, inner, theta / se, ret);
 	if (r >= 0 && isfinite(outer[k - 1])) {
-		double df = stats_design_df(d->cells, rounds, d->rows);
+		double df = stats_design_df(rounds, d->rows, STATS_PLAN_START_SHARE);
 
 		ret->p_outer = MIN(1, ret->p_outer * sigma_cost(fabs(theta) / se, df, outer[k - 1]));
 		ret->p_inner = MIN(1, ret->p_inner * sigma_cost(log1p(d->margin) / se, df, outer[k - 1]));

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
-#include <gsl/gsl_integration.h>
 #include <gsl/gsl_sf_gamma.h>
 
 #include "stats/stats.h"
@@ -114,7 +113,8 @@ void stats_ratio_from_t(double d, double se, double df, double level, struct sta
 	tq = stats_t_critical(level, df);
 	ret->lo = exp(d - tq * se);
 	ret->hi = exp(d + tq * se);
-	ret->mde = stats_mde(se, df, level, STATS_POWER);
+	ret->mde = ret->n_ms ? stats_mde_ms(se, ret->ms, ret->n_ms, true, level, STATS_POWER)
+			     : stats_mde_estimated(se, df, df, level, STATS_POWER);
 	ret->verdict = ret->lo > 1 || ret->hi < 1 ? STATS_SIGNIFICANT : STATS_NOT_SIGNIFICANT;
 }
 
@@ -128,96 +128,86 @@ unsigned stats_rounds_for_width(double sigma, double df, double level, double ha
 	return n > 1e6 ? 1000000u : (unsigned)n;
 }
 
-/* The nodes of the expectation over V ~ chi2(df) by generalized
- * Gauss-Laguerre (V = 2x, weight x^(df/2 - 1) e^-x), enough for the
- * smooth integrand of stats_power() to 1e-6. */
-#define POWER_NODES 48
-
-/* P(|T'| > c) for T' noncentral t on df with noncentrality lambda:
- * E over V of P(|Z + lambda| > c sqrt(V / df)). */
-static double power_at(const double *x, const double *w, double norm, double c, double df, double lambda)
+/* A comparison at one thread count of a fit of two columns (a split plot,
+ * each start a whole plot): (w^2 + s^2) per start from the mean squares
+ * between starts, E = w^2 + T s^2 on R - 1, and within them, E = w^2 on
+ * (R - 1)(T - 1), as (MS_between + (T - 1) MS_within) / T, each mean
+ * square's share of that and its degrees of freedom into ms; how many. */
+static size_t design_ms(unsigned rounds, size_t rows, double share, struct stats_ms *ms)
 {
-	double sum = 0;
+	double t = (double)MAX(rows, 1), c1 = share + (1 - share) / t, c2 = (1 - share) * (t - 1) / t;
 
-	for (size_t i = 0; i < POWER_NODES; i++) {
-		double s = c * sqrt(2 * x[i] / df);
+	ms[0] = (struct stats_ms){ .share = c1 / (c1 + c2), .df = (double)rounds - 1 };
+	ms[1] = (struct stats_ms){ .share = c2 / (c1 + c2), .df = ((double)rounds - 1) * (t - 1) };
+	return rows > 1 && share < 1 ? 2 : 1;
+}
 
-		sum += w[i] * (gsl_cdf_ugaussian_Q(s - lambda) + gsl_cdf_ugaussian_P(-s - lambda));
+double stats_design_df(unsigned rounds, size_t rows, double share)
+{
+	struct stats_ms ms[STATS_MS_MAX];
+	size_t n;
+	double num = 0, den = 0;
+
+	if (rounds < 2)
+		return 0;
+	n = design_ms(rounds, rows, share, ms);
+	for (size_t i = 0; i < n; i++) {
+		num += ms[i].share;
+		den += ms[i].share * ms[i].share / ms[i].df;
 	}
-	return sum / norm;
+	return num * num / den;
 }
 
-double stats_power(double lambda, double df, double level)
+/* The smallest gap of a design's mean squares at sigma, at the first Holm
+ * step of family; sigma estimated on sigma_df degrees of freedom widens it
+ * as it widens a data set's (stats_mde_estimated() against stats_mde() on
+ * df). */
+static double design_mde(double sigma, double sigma_df, const struct stats_ms *ms, size_t n, double df,
+			 unsigned rounds, size_t family, double level)
 {
-	gsl_integration_fixed_workspace *q;
-	double p;
+	double step = 1 - (1 - level) / (double)MAX(family, 1), se = sigma * sqrt(2.0 / rounds);
+	double mde = stats_mde_ms(se, ms, n, false, step, STATS_POWER);
 
-	if (!(df > 0) || isnan(lambda))
-		return NAN;
-	q = gsl_integration_fixed_alloc(gsl_integration_fixed_laguerre, POWER_NODES, 0, 1, df / 2 - 1, 0);
-	if (!q)
-		return NAN;
-	p = power_at(gsl_integration_fixed_nodes(q), gsl_integration_fixed_weights(q), gsl_sf_gamma(df / 2),
-		     stats_t_critical(level, df), df, fabs(lambda));
-	gsl_integration_fixed_free(q);
-	return p;
+	if (isfinite(sigma_df) && df > 0)
+		mde = exp(log(mde) * log(stats_mde_estimated(1, df, sigma_df, step, STATS_POWER)) /
+			  log(stats_mde(1, df, step, STATS_POWER)));
+	return mde;
 }
 
-double stats_mde(double se, double df, double level, double power)
+double stats_design_mde(double sigma, double sigma_df, unsigned rounds, size_t rows, double share, size_t family,
+			double level, double *ret_df)
 {
-	gsl_integration_fixed_workspace *q;
-	double lo = 0, hi = 64, c, norm;
-	const double *x, *w;
+	struct stats_ms ms[STATS_MS_MAX];
+	size_t n;
 
-	if (isnan(se) || !(df > 0))
+	*ret_df = stats_design_df(rounds, rows, share);
+	if (rounds < 2 || isnan(sigma))
 		return NAN;
-	q = gsl_integration_fixed_alloc(gsl_integration_fixed_laguerre, POWER_NODES, 0, 1, df / 2 - 1, 0);
-	if (!q)
-		return NAN;
-	x = gsl_integration_fixed_nodes(q);
-	w = gsl_integration_fixed_weights(q);
-	norm = gsl_sf_gamma(df / 2);
-	c = stats_t_critical(level, df);
-	/* The power rises with lambda: bisection to a thousandth of a se. */
-	while (hi - lo > 1e-3) {
-		double mid = (lo + hi) / 2;
+	n = design_ms(rounds, rows, share, ms);
+	return design_mde(sigma, sigma_df, ms, n, *ret_df, rounds, family, level);
+}
 
-		*(power_at(x, w, norm, c, df, mid) < power ? &lo : &hi) = mid;
+double stats_design_mde_mixes(double sigma, size_t mixes, unsigned rounds, double level, double *ret_df)
+{
+	double total = ((double)mixes - 1) * ((double)rounds - 1);
+	struct stats_ms ms[STATS_MS_MAX] = { { 1, total } };
+	size_t n = 1;
+
+	/* The places of a round, kept where they leave STATS_POSITION_DF_MIN. */
+	if (total - 2 >= STATS_POSITION_DF_MIN)
+		total -= 2;
+	ms[0].df = total;
+	/* A and B each their own sigma where the model gives them one (3
+	 * groups of STATS_GROUP_DF_MIN), each on about a mix's share of the
+	 * residual degrees of freedom; else one for all. */
+	if (total >= STATS_GROUP_DF_MIN * 3) {
+		ms[0] = ms[1] = (struct stats_ms){ .share = 0.5, .df = total / (double)mixes };
+		n = 2;
 	}
-	gsl_integration_fixed_free(q);
-	return exp((lo + hi) / 2 * se);
-}
-
-/* What the model's own degrees of freedom come to of a pair's share. */
-#define STATS_DESIGN_DF_SHARE 0.7
-
-double stats_design_df(size_t cells, unsigned rounds, size_t rows)
-{
-	double total = (double)rows * ((double)cells - 1) * ((double)rounds - 1);
-
-	/* The position term, kept where it leaves STATS_POSITION_DF_MIN. */
-	if (total - 1 >= STATS_POSITION_DF_MIN)
-		total -= 1;
-	/* Each column its own sigma where the model gives it one: two
-	 * columns' share of the residual degrees of freedom behind a pair, of
-	 * which the Satterthwaite degrees of freedom the model computes from
-	 * its estimated sigmas come to about STATS_DESIGN_DF_SHARE, less at
-	 * very few (their mean in t/106: 0.67, 0.70 and 0.73 of it at 2, 3
-	 * and 5 repeats of the quickstart, whose sigmas vary more than a
-	 * chi-square's on so many); else one sigma per thread count, or one
-	 * for all (stats/block.h's fallbacks). */
-	if (total >= STATS_GROUP_DF_MIN * (double)cells)
-		return STATS_DESIGN_DF_SHARE * (1 - 1 / total) * 2 * total / (double)cells;
-	if (rows > 1 && total >= STATS_GROUP_DF_MIN * (double)rows)
-		return total / (double)rows;
-	return total;
-}
-
-double stats_design_mde(double sigma, size_t cells, unsigned rounds, size_t rows, size_t family, double level,
-			double *ret_df)
-{
-	*ret_df = stats_design_df(cells, rounds, rows);
-	return stats_mde(sigma * sqrt(2.0 / rounds), *ret_df, 1 - (1 - level) / (double)MAX(family, 1), STATS_POWER);
+	*ret_df = n == 2 ? 2 * ms[0].df : total;
+	if (rounds < 2 || isnan(sigma) || !(total > 0))
+		return NAN;
+	return design_mde(sigma, INFINITY, ms, n, *ret_df, rounds, 1, level);
 }
 
 void stats_sigma_interval(double sigma, double df, double level, double *ret_lo, double *ret_hi)

@@ -33,6 +33,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "stats/power.h"
+
 /* The default level of --confidence, and its open range in percent. */
 #define STATS_CONFIDENCE_DEFAULT 0.95
 #define STATS_CONFIDENCE_MIN_PCT 50.0
@@ -66,12 +68,15 @@ struct stats_ratio {
 	size_t family;
 	double p_raw, level;
 	/* The smallest gap (a ratio >= 1, either way) that these repeats
-	 * detect with STATS_POWER at the interval's level; NAN: none. */
+	 * detect with STATS_POWER at the interval's level, se being an
+	 * estimate (stats_mde_ms()); NAN: none. */
 	double mde;
+	/* The mean squares se was estimated from, as its design gives them
+	 * (stats/block.h: between starts and within them), for the mde; n_ms
+	 * 0: one, on df. */
+	struct stats_ms ms[STATS_MS_MAX];
+	size_t n_ms;
 };
-
-/* The power "what could have been seen" is stated at. */
-#define STATS_POWER 0.80
 
 /* a against b at level (0.95).  -EINVAL: a level outside (0, 1); -EDOM: a
  * value that is not positive and finite (TPS has a logarithm). */
@@ -81,7 +86,8 @@ int stats_ratio(const double *a, size_t n_a, const double *b, size_t n_b, double
 double stats_t_critical(double level, double df);
 
 /* A log ratio d with standard error se on df degrees of freedom, made a
- * verdict at level (interval, p, mde; family 1).  se 0: STATS_NO_SPREAD;
+ * verdict at level (interval, p, and the mde of se estimated from
+ * ret->ms, or on df where ret->n_ms is 0; family 1).  se 0: STATS_NO_SPREAD;
  * df not above 0 or se NAN: STATS_TOO_FEW. */
 void stats_ratio_from_t(double d, double se, double df, double level, struct stats_ratio *ret);
 
@@ -96,32 +102,29 @@ void stats_ratio_from_t(double d, double se, double df, double level, struct sta
 /* The fewest residual degrees of freedom a fit keeps its position terms
  * with (stats/block.c says why): the block model's (stats/block.h), which the plans' smallest gap follows. */
 #define STATS_POSITION_DF_MIN 4.0
-/* The power of the two-sided t test at level on df degrees of freedom
- * when the true difference is lambda standard errors: P(|T'| > t(1 -
- * alpha/2, df)), T' noncentral t with noncentrality lambda (its
- * expectation over the chi-square of the estimated sigma, by Gauss-
- * Laguerre quadrature). */
-double stats_power(double lambda, double df, double level);
-
-/* The smallest |log ratio| that a test at level on df degrees of freedom
- * with standard error se detects with probability power, as a ratio:
- * exp(lambda se) with stats_power(lambda, df, level) = power.  The
- * central t's t(1 - alpha/2) + t(power) overstated the power at few
- * degrees of freedom (57-73% at 3, where it said 80). */
-double stats_mde(double se, double df, double level, double power);
-/* The degrees of freedom behind a comparison of two of `cells` columns
- * in `rounds` rounds at `rows` thread counts, as the block model gives
- * them (stats/block.h): the residual degrees of freedom less the position
- * term, two columns' share of them where each column has its own sigma,
- * else one thread count's, or all of them where one sigma serves all. */
-double stats_design_df(size_t cells, unsigned rounds, size_t rows);
+/* The share of a start's noise its steps have in common that a plan
+ * assumes (report says what it found, "start_share"). */
+#define STATS_PLAN_START_SHARE 0.5
+/* The degrees of freedom behind a comparison of two columns in `rounds`
+ * rounds at `rows` thread counts, as report's model gives them
+ * (stats/block.h, report/judge/verdicts.c: a fit of the two columns, its
+ * starts the unit), where a start's steps share `share` of its noise:
+ * R - 1 between starts, and what the (R - 1)(T - 1) within them add, by
+ * Satterthwaite at the mean squares' expectations. */
+double stats_design_df(unsigned rounds, size_t rows, double share);
 /* What such a design can tell of two columns apart at STATS_POWER with
- * sigma between starts, at the level of the first Holm step of a family
- * of `family` ratios (the level an n.s. verdict of that table is made
- * at): stats_mde() of the contrast (se sigma sqrt(2 / rounds)) on
- * stats_design_df(), which goes to *ret_df. */
-double stats_design_mde(double sigma, size_t cells, unsigned rounds, size_t rows, size_t family, double level,
-			double *ret_df);
+ * sigma between starts (itself estimated on sigma_df degrees of freedom,
+ * INFINITY: taken as known), at the level of the first Holm step of a
+ * family of `family` ratios (the level an n.s. verdict of that table is
+ * made at): stats_mde_ms() over the design's two mean squares, whose
+ * Satterthwaite degrees of freedom are random; stats_design_df() into
+ * *ret_df. */
+double stats_design_mde(double sigma, double sigma_df, unsigned rounds, size_t rows, double share, size_t family,
+			double level, double *ret_df);
+/* The same of explain's gap, A against B in `rounds` rounds of `mixes`
+ * mixes (one step a start), A and B each their own sigma where the model
+ * gives them one (stats_design_df() of that into *ret_df). */
+double stats_design_mde_mixes(double sigma, size_t mixes, unsigned rounds, double level, double *ret_df);
 
 /* The interval at level of a standard deviation sigma estimated on df
  * degrees of freedom (normal errors): sigma sqrt(df / chi2(1 - alpha/2, df))

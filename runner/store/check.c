@@ -7,8 +7,9 @@
 #include <stdio.h>
 
 #include "oltp/record.h"
+#include "store/check.h"
+#include "store/names.h"
 #include "store/provenance.h"
-#include "store/results.h"
 #include "common/text.h"
 #include "common/util.h"
 
@@ -67,6 +68,20 @@ static const struct rule build_rules[] = {
 	{},
 };
 
+/* What the profile's sampler counted (its stacks: profiles/, profile/folded.h). */
+static const struct rule profile_rules[] = {
+	{ "hz", SHAPE_INT, 1, 10000 },
+	{ "off_cpu_stacks", SHAPE_BOOL },
+	{ "seconds", SHAPE_NUM, 0, S_MAX },
+	{ "samples", SHAPE_INT, 0, COUNT_MAX },
+	{ "server_samples", SHAPE_INT, 0, COUNT_MAX },
+	{ "lost", SHAPE_INT, 0, COUNT_MAX },
+	{ "switches", SHAPE_INT, 0, COUNT_MAX },
+	{ "throttled_ms", SHAPE_NUM, 0, MS_MAX },
+	{ "why", SHAPE_STR },
+	{},
+};
+
 static const struct rule step_rules[] = {
 	{ "context", SHAPE_NAME, .required = true },
 	{ "threads", SHAPE_INT, 1, OLTP_STEP_THREADS_MAX, true },
@@ -91,6 +106,7 @@ static const struct rule step_rules[] = {
 	{ "intervals_tps", SHAPE_NUMS, 0, RATE_MAX },
 	{ "telemetry", SHAPE_OBJS, .sub = telemetry_rules },
 	{ "saturation", SHAPE_OBJ, .sub = saturation_rules },
+	{ "profile", SHAPE_OBJ, .sub = profile_rules },
 	{ "slicebench", SHAPE_OBJ, .sub = build_rules },
 	{},
 };

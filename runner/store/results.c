@@ -4,6 +4,8 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
+#include "store/check.h"
+#include "store/names.h"
 #include "store/provenance.h"
 #include "store/results.h"
 #include "common/input.h"
@@ -11,9 +13,6 @@
 #include "common/secret.h"
 #include "common/util.h"
 
-#define STEPS "steps"
-#define PLACEMENTS "placements"
-#define UNIT "%s-v%zu-r%u"
 
 struct results {
 	char *dir;
@@ -45,15 +44,17 @@ static int results_lock(const char *dir)
  * disk or a read-only mount shows now, not after an hour. */
 static int results_make_parts(const char *dir)
 {
-	_cleanup_free_ char *steps = NULL, *places = NULL, *probe = NULL;
+	_cleanup_free_ char *steps = NULL, *places = NULL, *profiles = NULL, *probe = NULL;
 	int e;
 
-	if (xasprintf(&steps, "%s/" STEPS, dir) < 0 || xasprintf(&places, "%s/" PLACEMENTS, dir) < 0 ||
-	    xasprintf(&probe, "%s/.probe", dir) < 0)
+	if (xasprintf(&steps, "%s/" RESULTS_STEPS, dir) < 0 || xasprintf(&places, "%s/" RESULTS_PLACEMENTS, dir) < 0 ||
+	    xasprintf(&profiles, "%s/" RESULTS_PROFILES, dir) < 0 || xasprintf(&probe, "%s/.probe", dir) < 0)
 		return -ENOMEM;
 	e = mkdir_new(steps, 0755);
 	if (e >= 0)
 		e = mkdir_new(places, 0755);
+	if (e >= 0)
+		e = mkdir_new(profiles, 0755);
 	if (e >= 0)
 		e = write_file_atomic(probe, "probe\n", 6);
 	if (e >= 0 && unlink(probe) < 0)
@@ -62,7 +63,7 @@ static int results_make_parts(const char *dir)
 }
 
 /* What only a results directory of slicebench's holds. */
-static const char *const results_marks[] = { "experiment.json", "results.json", STEPS, "explain.json", NULL };
+static const char *const results_marks[] = { "experiment.json", "results.json", RESULTS_STEPS, "explain.json", NULL };
 
 int results_dir_check(const char *dir)
 {
@@ -189,6 +190,17 @@ bool results_have(const struct results *r, const char *name)
 	return xasprintf(&path, "%s/%s", r->dir, name) >= 0 && access(path, F_OK) == 0;
 }
 
+static int put_profile(struct results *r, const char *unit, const struct step_result *s)
+{
+	_cleanup_free_ char *path = NULL;
+	char name[256];
+	int e = results_profile_file(unit, (long)s->threads, name, sizeof(name));
+
+	if (e < 0 || xasprintf(&path, "%s/%s", r->dir, name) < 0)
+		return e < 0 ? e : -ENOMEM;
+	return profile_write(s->profile.folded, path);
+}
+
 int results_put_step(struct results *r, const struct results_step_place *p, const struct step_result *s, char *name,
 		     size_t len)
 {
@@ -210,6 +222,9 @@ int results_put_step(struct results *r, const struct results_step_place *p, cons
 		: 0;
 	if (e >= 0)
 		e = results_step_file(p->unit, (long)s->threads, name, len);
+	/* The profile first: a step's record names no profile that is not there. */
+	if (e >= 0 && s->profile.folded)
+		e = put_profile(r, p->unit, s);
 	if (e >= 0)
 		e = results_put(r, name, j);
 	json_decref(j);
@@ -362,9 +377,9 @@ static int assemble(const char *dir, json_t **ret, char **ret_why)
 
 	r = load_optional(dir, "experiment.json", RESULTS_FILE_EXPERIMENT, &exp, ret_why);
 	if (r >= 0)
-		r = load_dir(dir, STEPS, false, exp, &steps, ret_why);
+		r = load_dir(dir, RESULTS_STEPS, false, exp, &steps, ret_why);
 	if (r >= 0)
-		r = load_dir(dir, PLACEMENTS, true, NULL, &places, ret_why);
+		r = load_dir(dir, RESULTS_PLACEMENTS, true, NULL, &places, ret_why);
 	if (r >= 0)
 		r = load_optional(dir, "host.json", RESULTS_FILE_HOST, &host, ret_why);
 	if (r >= 0)
@@ -459,6 +474,7 @@ int results_rebuild(struct results *r)
 int results_load(const char *dir, json_t **ret, char **ret_why)
 {
 	struct stat st;
+	int r;
 
 	*ret_why = NULL;
 	if (stat(dir, &st) < 0)
@@ -466,60 +482,11 @@ int results_load(const char *dir, json_t **ret, char **ret_why)
 	if (!S_ISDIR(st.st_mode))
 		return -ENOTDIR;
 	/* Built from the step files, so that an interrupted run reports too. */
-	return assemble(dir, ret, ret_why);
+	r = assemble(dir, ret, ret_why);
+	if (r >= 0 && (r = results_load_profiles(dir, *ret, ret_why)) < 0) {
+		json_decref(*ret);
+		*ret = NULL;
+	}
+	return r;
 }
 
-static int checked(int n, size_t len)
-{
-	return n < 0 ? -EINVAL : (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-int results_unit_name(const char *context, size_t v, unsigned repeat, char *buf, size_t len)
-{
-	return checked(snprintf(buf, len, UNIT, context, v + 1, repeat), len);
-}
-
-int results_step_file(const char *unit, long threads, char *buf, size_t len)
-{
-	return checked(snprintf(buf, len, STEPS "/%s-t%ld.json", unit, threads), len);
-}
-
-int results_placement_file(const char *unit, char *buf, size_t len)
-{
-	return checked(snprintf(buf, len, PLACEMENTS "/%s.json", unit), len);
-}
-
-int results_first_placement_path(const char *dir, const char *context, char **ret)
-{
-	char unit[128], file[160];
-	int r;
-
-	r = results_unit_name(context, 0, 1, unit, sizeof(unit));
-	if (r >= 0)
-		r = results_placement_file(unit, file, sizeof(file));
-	return r < 0 ? r : xasprintf(ret, "%s/%s", dir, file);
-}
-
-json_t *results_find_placement(const json_t *placements, const char *context)
-{
-	char want[128], prefix[128];
-	const char *key, *best = NULL;
-	json_t *v, *found = NULL;
-	size_t n;
-
-	if (results_unit_name(context, 0, 1, want, sizeof(want)) < 0)
-		return NULL;
-	v = json_object_get(placements, want);
-	if (json_is_object(v))
-		return v;
-	/* The same unit without its repeat's number: "raw-v1-r". */
-	n = strlen(want) - 1;
-	memcpy(prefix, want, n);
-	prefix[n] = 0;
-	json_object_foreach((json_t *)placements, key, v)
-		if (json_is_object(v) && strncmp(key, prefix, n) == 0 && (!best || strcmp(key, best) < 0)) {
-			best = key;
-			found = v;
-		}
-	return found;
-}

@@ -11,6 +11,8 @@
 #include <jansson.h>
 
 #include "oltp/record.h"
+#include "store/check.h"
+#include "store/names.h"
 
 #define RESULTS_FORMAT_VERSION 1
 
@@ -72,45 +74,13 @@ int results_rebuild(struct results *r);
  * its kind; ret_why then names the file and the JSON path. */
 int results_load(const char *dir, json_t **ret, char **ret_why);
 
-enum results_file {
-	RESULTS_FILE_STEP,
-	RESULTS_FILE_PLACEMENT,
-	RESULTS_FILE_EXPERIMENT,
-	RESULTS_FILE_HOST,
-	RESULTS_FILE_SCHEDULE,
-};
-
-/* 0 if j has the shape of its kind of file (types, and values within
- * bounds that no run reaches), else -EBADMSG and ret_why: the JSON path,
- * what it must be and what it holds. */
-int results_check(enum results_file kind, const json_t *j, char **ret_why);
+/* Each step's folded stacks (profiles/) into its record's "profile" as
+ * "stacks" (store/profiles.c), as results_load() does; -EBADMSG with
+ * *ret_why naming the file and line of one that is not folded stacks. */
+int results_load_profiles(const char *dir, json_t *doc, char **ret_why);
 
 /* Whether a step's TPS counts as a start's: the rule of oltp/record.h
  * keeps it (it did not fail, completed transactions: 0 TPS has no
  * logarithm, and did not stall).  The one rule of run's count of failed
  * steps, of report's and of explain's. */
 bool results_step_counted(const json_t *step);
-
-/* A step as its file is named and as experiment.json (exp, null when
- * missing) says the run was: file (steps/NAME.json) named for its unit and
- * thread count, its unit for its context and repeat, and with exp its
- * context one of the experiment's (or its NAME-live column), its threads
- * one of the experiment's, its repeat within its repeats: a copied or
- * linked step counted twice would be a start that never was.  -EBADMSG
- * and ret_why (naming file and the disagreement) if not. */
-int results_check_step(const json_t *exp, const json_t *step, const char *file, char **ret_why);
-
-/* The names in a results directory, made here and nowhere else.  A unit is
- * a context at vary value v (0-based, named from 1) and repeat (from 1):
- * "raw-v1-r2".  Its steps are "steps/UNIT-tTHREADS.json", its placement
- * "placements/UNIT.json", both relative to the directory.  -ENAMETOOLONG
- * if buf is too small. */
-int results_unit_name(const char *context, size_t v, unsigned repeat, char *buf, size_t len);
-int results_step_file(const char *unit, long threads, char *buf, size_t len);
-int results_placement_file(const char *unit, char *buf, size_t len);
-/* The placement of context that diff and explain compare, the first vary
- * value's first repeat, as a path under dir. */
-int results_first_placement_path(const char *dir, const char *context, char **ret);
-/* The same in a document of record's placements (keyed by unit): repeat 1
- * of the first vary value, else its lowest repeat, else NULL. */
-json_t *results_find_placement(const json_t *placements, const char *context);

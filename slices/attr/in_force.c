@@ -54,7 +54,7 @@ static int expect_u64(const struct attr_verify *vf, const char *key, uint64_t u,
 	char want[32];
 
 	if (unbounded && u == UINT64_MAX)
-		snprintf(want, sizeof(want), "%s", unbounded);
+		(void)text_copy(want, sizeof(want), unbounded);
 	else
 		snprintf(want, sizeof(want), "%" PRIu64, u);
 	return expect_key(vf, key, want, why, len);

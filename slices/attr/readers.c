@@ -61,7 +61,7 @@ int read_cpu_file(struct attr_reader *r, const struct prop_def *d)
 	if (r->mode == CGROUP_UNIFIED)
 		snprintf(file, sizeof(file), "%.*s", (int)(bar - d->src), d->src);
 	else
-		snprintf(file, sizeof(file), "%s", bar + 1);
+		(void)text_copy(file, sizeof(file), bar + 1);
 	if (cgroup_cpu_dir(r->pid, r->mode, &dir) < 0 || xasprintf(&path, "%s/%s", dir, file) < 0)
 		return 0;
 	return placement_set_file(r->p, file, path);
@@ -466,8 +466,8 @@ static int mount_of(const char *mountinfo, const char *path, char *ret_access, s
 			continue;
 		if (n >= best) { /* later mounts over the same point win */
 			best = n;
-			snprintf(ret_access, alen, "%s", strncmp(opts, "ro", 2) == 0 && (opts[2] == ',' || !opts[2]) ? "ro" : "rw");
-			snprintf(ret_type, tlen, "%s", type);
+			(void)text_copy(ret_access, alen, strncmp(opts, "ro", 2) == 0 && (opts[2] == ',' || !opts[2]) ? "ro" : "rw");
+			(void)text_copy(ret_type, tlen, type);
 		}
 	}
 	return best ? 0 : -ENOENT;

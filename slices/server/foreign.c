@@ -25,13 +25,14 @@ static const struct server_engine *engine_of(const char *exe)
 
 /* The socket as slicebench reaches it: through the process's own root
  * (/proc/PID/root), so that a server in a mount namespace of its own
- * (PrivateTmp=) is reached where it listens, if the path fits. */
+ * (PrivateTmp=) is reached where it listens, if the path fits, else as
+ * it is; -ENAMETOOLONG if neither fits. */
 static int reachable(pid_t pid, const char *socket, char *buf, size_t len)
 {
 	int n = snprintf(buf, len, "/proc/%d/root%s", (int)pid, socket);
 
 	if (n < 0 || (size_t)n >= MIN(len, (size_t)108))
-		snprintf(buf, len, "%s", socket);
+		return text_copy(buf, len, socket);
 	return 0;
 }
 
@@ -48,7 +49,8 @@ int server_facts_of(pid_t pid, const char *exe, const char *socket, struct place
 				      server_engine_postgresql.binary);
 	if (!socket)
 		return placement_setf(p, "server.read", "no: PID %d listens on no unix socket", (int)pid);
-	reachable(pid, socket, path, sizeof(path));
+	if (reachable(pid, socket, path, sizeof(path)) < 0)
+		return placement_setf(p, "server.read", "no: its socket's path %s is longer than a socket's", socket);
 	s = (struct server){ .engine = engine, .socket = path, .peer = pid };
 	r = server_facts(&s, p);
 	if (r == -ENOMEM)

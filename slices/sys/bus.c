@@ -56,7 +56,7 @@ static int on_job_removed(sd_bus_message *m, void *userdata, sd_bus_error *error
 	if (r < 0)
 		return 0;
 	if (w->job && streq(path, w->job)) {
-		snprintf(w->result, sizeof(w->result), "%s", result);
+		(void)text_copy(w->result, sizeof(w->result), result);
 		w->done = 1;
 	}
 	return 0;

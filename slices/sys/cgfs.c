@@ -42,7 +42,7 @@ static int roots(enum cgroup_mode mode, char ret[][PATH_MAX], const char **ret_c
 			dup |= streq(ret[k], real);
 		if (dup)
 			continue;
-		snprintf(ret[n], PATH_MAX, "%s", real);
+		(void)text_copy(ret[n], PATH_MAX, real);
 		ret_ctl[n++] = v1_controllers[i];
 	}
 	*ret_n = n;

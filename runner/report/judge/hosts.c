@@ -1,7 +1,9 @@
 /* The host x context interaction (report/model/comparison.h): one block
- * model over every thread count of every host, each host's rows, columns
- * and rounds offset by its place, so that no two hosts share a cell or a
- * block, each host's column its own variance group. */
+ * model over every thread count of every host, each host's rows, columns,
+ * rounds and starts offset by its place, so that no two hosts share a
+ * cell, a block or a start, each host's column its own variance group;
+ * where the starts cannot give each its own, each interaction from a fit
+ * of its four columns alone, each host its own noise. */
 #include <math.h>
 #include <stdio.h>
 
@@ -40,35 +42,88 @@ static long find_col(const struct model *m, const char *label)
 	return -1;
 }
 
-/* One model of every thread count of every host. */
-static int fit_hosts(const struct model *m, const struct layout *l, struct block_fit *ret)
+/* The observations of every thread count of every host, each host's
+ * starts numbered apart; take[d] (NULL: every column) the columns of
+ * host d a fit of its own takes, each host then one variance group. */
+static int hosts_observations(const struct model *m, const struct layout *l, const bool *const *take,
+			      struct block_obs **ret, size_t *ret_n)
 {
-	_cleanup_free_ struct block_obs *obs = NULL;
 	struct row_obs o = {};
-	size_t cap = 0;
+	size_t cap = 0, start0 = 0;
 
 	for (size_t d = 0; d < l->n; d++)
 		for (size_t row = 0; row < m[d].nrows; row++)
 			cap += model_row_size(&m[d], row);
-	obs = calloc(cap + 1, sizeof(*obs));
-	if (!obs)
+	o.obs = calloc(cap + 1, sizeof(*o.obs));
+	if (!o.obs)
 		return -ENOMEM;
-	o.obs = obs;
-	for (size_t d = 0; d < l->n; d++)
+	for (size_t d = 0; d < l->n; start0 += model_starts(&m[d]), d++)
 		for (size_t row = 0; row < m[d].nrows; row++) {
+			size_t from = o.n;
+
 			o.cell0 = layout_cell(l, d, row, 0);
 			o.block0 = (d * l->nrows + row) * l->nblocks;
 			o.group0 = d * l->ncols;
-			o.position = (unsigned)d + 1;
+			o.pool = d;
+			o.start0 = start0;
+			o.order = (unsigned)d + 1;
+			o.take = take ? take[d] : NULL;
 			model_row_append(&m[d], row, 0, &o);
+			for (size_t i = from; take && i < o.n; i++)
+				o.obs[i].group = d;
 		}
-	return o.n ? block_fit_nested(obs, o.n, l->n * l->nrows * l->ncols, l->n * l->nrows * l->nblocks, ret) : -EDOM;
+	*ret = o.obs;
+	*ret_n = o.n;
+	return 0;
+}
+
+/* One model of every thread count of every host, or (take) of the
+ * columns each host's take[d] takes, each host its own noise. */
+static int fit_hosts(const struct model *m, const struct layout *l, const bool *const *take, struct block_fit *ret)
+{
+	_cleanup_free_ struct block_obs *obs = NULL;
+	size_t n = 0, cells = l->n * l->nrows * l->ncols, blocks = l->n * l->nrows * l->nblocks;
+	int r = hosts_observations(m, l, take, &obs, &n);
+
+	if (r < 0)
+		return r;
+	if (n == 0)
+		return -EDOM;
+	return take ? block_fit_groups(obs, n, cells, blocks, ret) : block_fit_nested(obs, n, cells, blocks, ret);
 }
 
 static void ratio_none(struct stats_ratio *r, double level)
 {
 	*r = (struct stats_ratio){ .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .df = NAN, .verdict = STATS_TOO_FEW,
 				   .se = NAN, .sigma = NAN, .family = 1, .p_raw = NAN, .level = level, .mde = NAN };
+}
+
+/* The ratio of host d's ratio over the first host's, w's contrast, from
+ * fit where it gives each host's column its own noise, else from a fit of
+ * the four columns alone, each host its own noise. */
+static int judge_differ(const struct model *m, const struct layout *l, const struct block_fit *fit, size_t d,
+			size_t k0, size_t b0, size_t k, size_t b, const double *w, struct stats_ratio *ret)
+{
+	bool *take[COMPARE_HOSTS_MAX] = {};
+	struct block_fit own = {};
+	int r = 0;
+
+	if (fit->noise == BLOCK_NOISE_GROUPS)
+		return block_ratio_of(fit, w, l->level, ret);
+	for (size_t e = 0; e < l->n && r >= 0; e++)
+		if (!(take[e] = calloc(l->ncols + 1, sizeof(bool))))
+			r = -ENOMEM;
+	if (r >= 0) {
+		take[0][k0] = take[0][b0] = true;
+		take[d][k] = take[d][b] = true;
+		r = fit_hosts(m, l, (const bool *const *)take, &own);
+	}
+	if (r >= 0)
+		r = block_ratio_of(&own, w, l->level, ret);
+	block_fit_done(&own);
+	for (size_t e = 0; e < l->n; e++)
+		free(take[e]);
+	return r == -EDOM ? 0 : r;
 }
 
 /* Column k0 of the first host's row row0 against its baseline, on every
@@ -99,7 +154,7 @@ static int judge_column(const struct model *m, const struct layout *l, const str
 		w[layout_cell(l, d, (size_t)row, (size_t)b)] -= 1;
 		w[layout_cell(l, 0, row0, k0)] -= 1;
 		w[layout_cell(l, 0, row0, b0)] += 1;
-		r = block_ratio_of(fit, w, l->level, &hr->differ[d]);
+		r = judge_differ(m, l, fit, d, k0, b0, (size_t)k, (size_t)b, w, &hr->differ[d]);
 	}
 	return r;
 }
@@ -259,7 +314,7 @@ static int notes_make(const struct model *m, struct host_model *h)
 	for (size_t d = 0; d < h->n && r >= 0; d++)
 		for (size_t k = 0; k < m[d].ncols && r >= 0; k++) {
 			hosts_with(m, h->n, 0, m[d].cols[k].label, has);
-			snprintf(what, sizeof(what), "%s", m[d].cols[k].label);
+			(void)text_copy(what, sizeof(what), m[d].cols[k].label);
 			r = first_with(has, d) ? note_only(h, what, has) : 0;
 		}
 	return r < 0 ? r : note_repeats(m, h);
@@ -284,13 +339,13 @@ int host_model_build(const struct model *m, const char *const *labels, size_t n,
 	h.rows = calloc(m[0].nrows * m[0].ncols + 1, sizeof(*h.rows));
 	if (!h.rows)
 		return -ENOMEM;
-	r = fit_hosts(m, &l, &fit);
+	r = fit_hosts(m, &l, NULL, &fit);
 	if (r == -ENOMEM) {
 		host_model_done(&h);
 		return r;
 	}
 	fitted = r >= 0;
-	h.pooled = fitted && fit.pooled && fit.groups_asked > 1;
+	h.noise = fitted ? fit.noise : BLOCK_NOISE_GROUPS;
 	r = 0;
 	for (size_t row = 0; row < m[0].nrows && r >= 0; row++)
 		r = judge_threads(m, &l, fitted ? &fit : NULL, row, &h);

@@ -43,28 +43,34 @@ bool report_fails_too_often(size_t n_ok, size_t n_failed, double level, double *
 int noise_judge(struct model *m);
 
 /* Observations of the block model being gathered: obs[0..n), blocks the
- * blocks they use; report fits every row of one model together, compare
- * every host's rows (report/judge/hosts.c), each row's cells, blocks and
- * variance groups from its own offsets on: column k as cell cell0 + k in
- * variance group group0 + k (a column's noise, at every thread count),
- * round r as block block0 + r - 1, the first unit of a round under
- * position term position. */
+ * blocks they use; report fits every row of one model together (or of a
+ * pair of its columns), compare every host's rows (report/judge/hosts.c),
+ * each row's cells, blocks, variance groups and starts from its own
+ * offsets on: column k as cell cell0 + k in variance group group0 + k (a
+ * column's noise, at every thread count) within pool `pool`, round r as
+ * block block0 + r - 1, a start (the unit in place s of round r, whose
+ * steps are every thread count's) as start0 + model_start_of(), its place
+ * under place-term set `order`. */
 struct block_obs;
 struct row_obs {
 	struct block_obs *obs;
 	size_t n, blocks;
-	size_t cell0, block0, group0; /* where the next row's cells, blocks and variance groups begin */
-	unsigned position;	      /* the position term of the first unit of a round */
+	size_t cell0, block0, group0, pool, start0;
+	unsigned order;	 /* the place terms' set; 0: none */
+	const bool *take; /* [ncols]: the columns to take; NULL: every one */
 };
 
 /* The observations of the block model in a row: log TPS of every column
- * that takes part (its starts did not fail too often), up to round until
- * (0: all), appended to o as its offsets say; o->blocks grows to the
- * blocks used.  o->obs must have room for model_row_size() more. */
+ * that takes part (its starts did not fail too often) and that o->take
+ * takes, up to round until (0: all), appended to o as its offsets say;
+ * o->blocks grows to the blocks used.  o->obs must have room for
+ * model_row_size() more. */
 size_t model_row_size(const struct model *m, size_t row);
 void model_row_append(const struct model *m, size_t row, unsigned until, struct row_obs *o);
 /* The most rounds any cell has. */
 unsigned model_rounds(const struct model *m);
+/* The numbers model_row_append() gives m's starts: below this. */
+size_t model_starts(const struct model *m);
 
 /* compare's question, is a difference between hosts real? (report/judge/hosts.c)
  * For each thread count and context, each host's ratio to its own

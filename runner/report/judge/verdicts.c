@@ -1,14 +1,18 @@
 /* The report's verdicts (report/model/model.h): one fit of the block model
  * (stats/block.h) over every thread count and every column whose starts
  * did not fail too often, each thread count's rounds blocks of its own,
- * each column its own sigma between starts at every thread count (or,
- * where the starts cannot give each its own, one per thread count), and
- * a term for the first unit of every round; each column's ratio to its
- * baseline and to its context's first vary value is a contrast of that
- * fit.  Each table's ratios are one family, Holm-adjusted.  Beside each,
- * Welch's t on the two columns alone and the rank-based interval, each
- * family Holm-adjusted alike, which the renderers show as agreeing or
- * disagreeing with the model's verdict. */
+ * each start (a unit of a round, every thread count's steps) its share
+ * of the noise, each column its own noise where the starts give each its
+ * own, and the place terms where the orders identify them.  Each column's
+ * ratio to its baseline and to its context's first vary value is a
+ * contrast of that fit where it gave each column its own noise; else of a
+ * fit of the ratio's own two columns (their starts paired by round),
+ * which holds whichever of them is noisier, where a pooled noise would
+ * lend a quiet column's confidence to a noisy one.  Each table's ratios
+ * are one family, Holm-adjusted.  Beside each, Welch's t on the two
+ * columns alone and the rank-based interval, each family Holm-adjusted
+ * alike, which the renderers show as agreeing or disagreeing with the
+ * model's verdict. */
 #include <math.h>
 
 #include "report/judge/judge.h"
@@ -55,31 +59,57 @@ unsigned model_rounds(const struct model *m)
 	return most;
 }
 
+size_t model_starts(const struct model *m)
+{
+	return (size_t)model_rounds(m) * 2 * m->ncols;
+}
+
+/* A start's number: its round's, and its place in the round (the steps
+ * of one unit, every thread count's; a live unit's every vary value's),
+ * or where no place was recorded its column's. */
+static size_t start_of(const struct model *m, const struct cell *c, size_t i, size_t k)
+{
+	return (size_t)(c->round[i] - 1) * 2 * m->ncols + (c->slot[i] ? c->slot[i] - 1 : m->ncols + k);
+}
+
+/* The units of round r, as its steps' places say; 0: not recorded. */
+static unsigned round_units(const struct model *m, unsigned round)
+{
+	return round >= 1 && round <= m->n_round_slots ? m->round_slots[round - 1] : 0;
+}
+
 void model_row_append(const struct model *m, size_t row, unsigned until, struct row_obs *o)
 {
 	for (size_t k = 0; k < m->ncols; k++) {
 		const struct cell *c = model_cell(m, row, k);
 
-		for (size_t i = 0; cell_takes_part(c) && i < c->n; i++) {
+		for (size_t i = 0; cell_takes_part(c) && (!o->take || o->take[k]) && i < c->n; i++) {
+			unsigned units = round_units(m, c->round[i]);
+			bool placed = o->order && c->slot[i] && units >= c->slot[i];
+
 			if (until && c->round[i] > until)
 				continue;
 			o->obs[o->n++] = (struct block_obs){ .cell = o->cell0 + k, .block = o->block0 + c->round[i] - 1,
-							     .y = log(c->tps[i]), .group = o->group0 + k,
-							     .first = c->slot[i] == 1 ? o->position : 0 };
+							     .y = log(c->tps[i]), .group = o->group0 + k, .pool = o->pool,
+							     .start = o->start0 + start_of(m, c, i, k),
+							     .order = placed ? o->order : 0, .slot = placed ? c->slot[i] : 0,
+							     .slots = placed ? units : 0 };
 			o->blocks = MAX(o->blocks, o->block0 + c->round[i]);
 		}
 	}
 }
 
-/* Every row's observations up to round `until` (0: all), row r's columns
- * cells r * ncols.., its rounds blocks of its own, each column its own
- * variance group at every thread count, one position term.  *ret (to
- * free()) holds *ret_n of them. */
-static int table_observations(const struct model *m, unsigned until, struct block_obs **ret, size_t *ret_n)
+/* Every row's observations of the columns take takes (NULL: all) up to
+ * round `until` (0: all), row r's columns cells r * ncols.., its rounds
+ * blocks of its own, each column its own variance group at every thread
+ * count, one set of place terms.  *ret (to free()) holds *ret_n of
+ * them. */
+static int table_observations(const struct model *m, unsigned until, const bool *take, struct block_obs **ret,
+			      size_t *ret_n)
 {
 	size_t cap = 0;
 	unsigned rounds = model_rounds(m);
-	struct row_obs o = { .position = 1 };
+	struct row_obs o = { .order = 1, .take = take };
 
 	for (size_t row = 0; row < m->nrows; row++)
 		cap += model_row_size(m, row);
@@ -96,10 +126,46 @@ static int table_observations(const struct model *m, unsigned until, struct bloc
 	return 0;
 }
 
-/* Column k in the row against its baseline's column, or with first
- * against its context's at the first vary value: the model's ratio (from
- * fit, NULL when the table could not be fitted), Welch's and the rank
- * test, into the cell's verdicts of that pair. */
+/* The model of the columns take takes (NULL: all): every round's
+ * coefficients, and with repeat = auto the pilot's variances and degrees
+ * of freedom (Stein's rule: the number of rounds was chosen from that
+ * spread, and an interval from the later rounds' spread would cover less
+ * than it says).  A pair of columns is one variance group: a paired
+ * design's pooled spread is its contrast's, whichever is noisier. */
+static int fit_columns(const struct model *m, const bool *take, struct block_fit *ret)
+{
+	_cleanup_free_ struct block_obs *obs = NULL;
+	size_t n, cells = m->nrows * m->ncols, blocks = m->nrows * model_rounds(m);
+	struct block_fit pilot = {};
+	int r;
+
+	r = table_observations(m, m->pilot, take, &obs, &n);
+	for (size_t i = 0; take && r >= 0 && i < n; i++)
+		obs[i].group = 0;
+	if (r >= 0)
+		r = n ? block_fit_nested(obs, n, cells, blocks, m->pilot ? &pilot : ret) : -EDOM;
+	if (r < 0 || !m->pilot)
+		return r;
+	free(obs);
+	obs = NULL;
+	r = table_observations(m, 0, take, &obs, &n);
+	for (size_t i = 0; take && r >= 0 && i < n; i++)
+		obs[i].group = 0;
+	/* A pilot without each column's own noise fixes the pooled one. */
+	if (r >= 0)
+		r = (pilot.noise != BLOCK_NOISE_GROUPS ? block_fit_pooled : block_fit_nested)(obs, n, cells, blocks, ret);
+	if (r >= 0 && block_fit_take_variances(ret, &pilot) < 0) {
+		block_fit_done(ret);
+		r = -EDOM;
+	}
+	block_fit_done(&pilot);
+	return r;
+}
+
+/* Column k in the row against column `against`: the model's ratio (from
+ * fit, NULL when it could not be fitted), Welch's and the rank test, into
+ * the cell's verdicts of that pair (first: against its context's first
+ * vary value, else its baseline). */
 static int judge_pair(const struct model *m, const struct block_fit *fit, size_t row, size_t k, bool first)
 {
 	struct cell *c = model_cell(m, row, k);
@@ -130,65 +196,79 @@ static int judge_pair(const struct model *m, const struct block_fit *fit, size_t
 	return r;
 }
 
-/* The table's model: every round's coefficients, and with repeat = auto
- * the pilot's variances and degrees of freedom (Stein's rule: the number
- * of rounds was chosen from that spread, and an interval from the later
- * rounds' spread would cover less than it says). */
-static int fit_table(const struct model *m, struct block_fit *ret)
+/* Column k against its baseline (or its first vary value) at every
+ * thread count, from fit, or where fit is NULL from a fit of the two
+ * columns alone. */
+static int judge_column(struct model *m, const struct block_fit *fit, size_t k, bool first)
 {
-	_cleanup_free_ struct block_obs *obs = NULL;
-	size_t n, cells = m->nrows * m->ncols, blocks = m->nrows * model_rounds(m);
-	struct block_fit pilot = {};
-	int r;
+	long against = first ? m->cols[k].first : m->cols[k].base;
+	_cleanup_free_ bool *take = calloc(m->ncols + 1, sizeof(bool));
+	struct block_fit own = {};
+	bool fitted = fit != NULL;
+	int r = 0;
 
-	r = table_observations(m, m->pilot, &obs, &n);
-	if (r >= 0)
-		r = n ? block_fit_nested(obs, n, cells, blocks, m->pilot ? &pilot : ret) : -EDOM;
-	if (r < 0 || !m->pilot)
-		return r;
-	free(obs);
-	obs = NULL;
-	r = table_observations(m, 0, &obs, &n);
-	/* A pilot without each column's own sigma fixes one per thread count. */
-	if (r >= 0)
-		r = (pilot.pooled ? block_fit_pooled : block_fit_nested)(obs, n, cells, blocks, ret);
-	if (r >= 0 && block_fit_take_variances(ret, &pilot) < 0) {
-		block_fit_done(ret);
-		r = -EDOM;
+	if (!take)
+		return -ENOMEM;
+	if (!fit && against >= 0) {
+		take[k] = take[against] = true;
+		r = fit_columns(m, take, &own);
+		if (r == -ENOMEM)
+			return r;
+		fitted = r >= 0;
+		m->places_in_ratios &= !fitted || own.places[0].model == BLOCK_PLACES_FITTED;
 	}
-	block_fit_done(&pilot);
+	r = 0;
+	for (size_t row = 0; r >= 0 && row < m->nrows; row++)
+		r = judge_pair(m, fit ? fit : fitted ? &own : NULL, row, k, first);
+	block_fit_done(&own);
 	return r;
 }
 
-/* The model's noise and the position term, for the renderers. */
-static int judge_position(struct model *m, const struct block_fit *fit)
+/* The table's noise and its place terms, for the renderers. */
+static int judge_places(struct model *m, const struct block_fit *fit)
 {
-	m->pooled = fit->pooled && fit->groups_asked > 1;
-	m->noise_groups = fit->n_groups;
-	m->position_dropped = fit->position_dropped;
-	return block_position(fit, 1, m->level, &m->position);
+	int r = 0;
+
+	m->noise = fit->noise;
+	m->start_share = fit->start_share;
+	m->places = fit->n_order_sets ? fit->places[0].model : BLOCK_PLACES_NONE;
+	for (size_t x = 0; r >= 0 && x < _BLOCK_PLACE_MAX; x++)
+		r = block_place(fit, 1, (enum block_place)x, m->level, &m->place[x]);
+	/* The two places are one family: each said only where Holm shows it. */
+	if (r >= 0) {
+		struct stats_ratio *both[_BLOCK_PLACE_MAX] = { &m->place[BLOCK_FIRST], &m->place[BLOCK_LAST] };
+
+		stats_holm_ratios(both, _BLOCK_PLACE_MAX, m->level);
+	}
+	return r;
 }
 
+/* The table's fit, and each ratio from it where it gives each column its
+ * own noise, else from a fit of the ratio's own two columns. */
 static int judge_rows(struct model *m)
 {
 	struct block_fit fit = {};
-	bool fitted;
+	bool fitted, own;
 	int r;
 
-	m->position = (struct stats_ratio){ .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .p_raw = NAN };
+	for (size_t x = 0; x < _BLOCK_PLACE_MAX; x++)
+		m->place[x] = (struct stats_ratio){ .ratio = NAN, .lo = NAN, .hi = NAN, .p = NAN, .p_raw = NAN };
+	m->start_share = NAN;
 	for (size_t i = 0; i < m->nrows * m->ncols; i++)
 		judge_failures(m, &m->cells[i]);
-	r = fit_table(m, &fit);
+	r = fit_columns(m, NULL, &fit);
 	if (r == -ENOMEM)
 		return r;
 	fitted = r >= 0;
-	r = fitted ? judge_position(m, &fit) : 0;
-	for (size_t row = 0; r >= 0 && row < m->nrows; row++)
-		for (size_t k = 0; r >= 0 && k < m->ncols; k++) {
-			r = judge_pair(m, fitted ? &fit : NULL, row, k, false);
-			if (r >= 0)
-				r = judge_pair(m, fitted ? &fit : NULL, row, k, true);
-		}
+	r = fitted ? judge_places(m, &fit) : 0;
+	own = fitted && (fit.noise == BLOCK_NOISE_GROUPS || m->ncols <= 2);
+	m->pair_fits = fitted && !own;
+	m->places_in_ratios = fitted && m->places == BLOCK_PLACES_FITTED;
+	for (size_t k = 0; r >= 0 && k < m->ncols; k++) {
+		r = judge_column(m, own ? &fit : NULL, k, false);
+		if (r >= 0)
+			r = judge_column(m, own ? &fit : NULL, k, true);
+	}
 	block_fit_done(&fit);
 	return r == -ENOMEM ? r : 0;
 }

@@ -37,7 +37,10 @@ struct host_model {
 	char **not_compared; /* sentences: what one host has and another has not */
 	size_t n_not_compared;
 	bool any_significant;
-	bool pooled; /* the starts could not give each host's column its own sigma: one per host and thread count */
+	/* The noise the fit of every host ran on (stats/block.h): where it
+	 * is not each host's column its own, each ratio of ratios came from
+	 * a fit of its four columns alone, each host its own noise. */
+	enum block_noise_model noise;
 };
 
 void host_model_done(struct host_model *h);

@@ -29,6 +29,7 @@ void model_done(struct model *m)
 		free(m->cells[i].slot);
 	}
 	free(m->cells);
+	free(m->round_slots);
 	json_decref(m->failures);
 	json_decref(m->diffs);
 	json_decref(m->noisy);
@@ -149,16 +150,6 @@ static bool step_failed(const json_t *s)
 	return isnan(report_step_tps(s));
 }
 
-static bool step_in_cell(const struct model *m, const json_t *s, size_t row, size_t col)
-{
-	const json_t *t = json_object_get(s, "threads");
-	char buf[64];
-
-	return json_is_number(t) && (long long)json_number_value(t) == m->threads[row] &&
-	       streq_ptr(json_string_value(json_object_get(s, "context")), m->cols[col].context) &&
-	       streq_ptr(scalar_str(json_object_get(s, "vary_value"), buf, sizeof(buf)), m->cols[col].vary);
-}
-
 static int add_step_note(json_t *list, const json_t *s, const char *key, json_t *value)
 {
 	char buf[64];
@@ -191,7 +182,7 @@ static int cell_mechanism(struct model *m, const json_t *steps, size_t row, size
 		json_array_foreach(steps, i, s) {
 			const json_t *v = json_object_get(json_object_get(s, "mechanism"), rows[k].key);
 
-			if (step_in_cell(m, s, row, col) && !step_failed(s) && json_is_number(v))
+			if (model_step_in_cell(m, s, row, col) && !step_failed(s) && json_is_number(v))
 				x[n++] = json_number_value(v);
 		}
 		stats_median_interval(x, n, m->level, &c->mechanism[k], &c->mechanism_lo[k], &c->mechanism_hi[k],
@@ -317,7 +308,7 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 	json_array_foreach(steps, i, s) {
 		const json_t *p;
 
-		if (!step_in_cell(m, s, row, col))
+		if (!model_step_in_cell(m, s, row, col))
 			continue;
 		if (step_failed(s)) {
 			count_failed(c, s);
@@ -417,6 +408,7 @@ static int model_header(struct model *m, const json_t *doc, const json_t **ret_e
 	m->baseline = json_string_value(json_object_get(exp, "baseline"));
 	m->vary_property = json_string_value(json_object_get(json_object_get(exp, "vary"), "property"));
 	m->pilot = (unsigned)json_integer_value(json_object_get(json_object_get(doc, "schedule"), "pilot"));
+	m->order_fixed = streq_ptr(json_string_value(json_object_get(json_object_get(doc, "schedule"), "order")), "fixed");
 	model_read_looks(m, json_object_get(doc, "schedule"));
 	if (!json_is_string(json_object_get(exp, "workload")) ||
 	    word_lookup(oltp_workload_words, json_string_value(json_object_get(exp, "workload")), &workload) < 0)
@@ -560,6 +552,28 @@ static void count_start(struct model *m, const json_t *s, enum oltp_rule rule)
 	m->busy_cpus = MAX(m->busy_cpus, (unsigned)json_integer_value(json_object_get(host, "cpus")));
 }
 
+/* The highest place a step of its round carries, failed ones too: the
+ * round's units. */
+static int note_slot(struct model *m, const json_t *s)
+{
+	json_int_t round = json_integer_value(json_object_get(s, "repeat")),
+		   slot = json_integer_value(json_object_get(s, "slot"));
+	unsigned *p;
+
+	if (round < 1 || round > 100000 || slot < 1 || slot > 100000)
+		return 0;
+	if ((size_t)round > m->n_round_slots) {
+		p = realloc(m->round_slots, (size_t)round * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		memset(p + m->n_round_slots, 0, ((size_t)round - m->n_round_slots) * sizeof(*p));
+		m->round_slots = p;
+		m->n_round_slots = (size_t)round;
+	}
+	m->round_slots[round - 1] = MAX(m->round_slots[round - 1], (unsigned)slot);
+	return 0;
+}
+
 /* Every cell, its ratio, and the failed steps. */
 static int compute_cells(struct model *m, const json_t *steps)
 {
@@ -581,6 +595,8 @@ static int compute_cells(struct model *m, const json_t *steps)
 		enum oltp_rule rule = oltp_step_rule_of_json(s);
 
 		count_start(m, s, rule);
+		if (note_slot(m, s) < 0)
+			return -ENOMEM;
 		if (rule == OLTP_RULE_KEPT)
 			continue;
 		/* A record from before the rule: what left it out, in its words. */

@@ -16,10 +16,13 @@
 #include <jansson.h>
 
 #include "oltp/record.h"
+#include "stats/block.h"
 #include "stats/rank.h"
 #include "stats/sequential.h"
 #include "stats/spread.h"
 #include "stats/stats.h"
+
+struct model_profiles; /* report/judge/profiles.h */
 
 #define GAP "\u2014" /* em dash: a cell without a value, never 0 */
 
@@ -88,7 +91,10 @@ struct cell {
 	/* Against the baseline column, and against its context's column at
 	 * the first vary value: the model's verdict (.ratio NAN: none), and
 	 * the two cross-checks, Welch's t on the two columns alone and the
-	 * rank-based interval. */
+	 * rank-based interval.  A verdict's log(ratio), se and df (the
+	 * model's, its starts the unit: report/judge/verdicts.c) are what a
+	 * sequential look or an equivalence test is made from; its interval
+	 * and p are Holm's step's. */
 	struct stats_ratio vs_base, vs_first;
 	struct stats_ratio welch_base, welch_first;
 	struct stats_rank rank_base, rank_first;
@@ -199,16 +205,29 @@ struct model {
 	unsigned busy_cpus;
 	size_t family_noise; /* the noise verdicts the Holm adjustment is across */
 	enum oltp_workload workload; /* what a step's size counts: its threads, pgbench's clients */
-	/* The model's noise: each column its own sigma, or (pooled) one per
-	 * thread count where the starts could not give each its own; and
-	 * the position term, the first unit of a round against the rest
-	 * (.ratio NAN: none; position_dropped: the orders left it
-	 * inestimable). */
-	bool pooled;
-	size_t noise_groups;
-	struct stats_ratio position;
-	bool position_dropped;
+	/* The model's noise and place terms (report/judge/verdicts.c): the
+	 * noise the table's fit ran on (stats/block.h); whether each ratio
+	 * came from a fit of its own two columns (pair_fits), where the
+	 * table's could not give each column its own; the share of the noise
+	 * a start's steps shared (NAN: none shown); the place terms, the
+	 * first and the last unit of a round against the units between
+	 * (.ratio NAN: none), why there are none, and whether the ratios take
+	 * them out; whether the rounds ran in one fixed order. */
+	enum block_noise_model noise;
+	bool pair_fits;
+	double start_share;
+	struct stats_ratio place[_BLOCK_PLACE_MAX];
+	enum block_places_model places;
+	bool places_in_ratios, order_fixed;
+	/* Round r's units (round_slots[r - 1]): the highest place its steps
+	 * carry, failed ones too; n_round_slots rounds. */
+	unsigned *round_slots;
+	size_t n_round_slots;
 	struct model_sequential seq;
+	/* The steps' profiles and their differences (report/judge/profiles.h),
+	 * which the document that judges the model builds and frees; NULL:
+	 * none (no step profiled, or not asked). */
+	struct model_profiles *profiles;
 };
 
 /* "thread", "threads", "client" or "clients": n of what m's steps count. */
@@ -228,6 +247,9 @@ static inline struct cell *model_cell(const struct model *m, size_t row, size_t 
 {
 	return &m->cells[row * m->ncols + col];
 }
+
+/* Whether step s is one of the cell's (its threads, context, vary value; values.c). */
+bool model_step_in_cell(const struct model *m, const json_t *s, size_t row, size_t col);
 
 /* A step's TPS as the verdicts take it: NAN for a step that failed or
  * completed nothing, which counts as a failure (a floor in its place

@@ -15,7 +15,7 @@ const char *scalar_str(const json_t *v, char *buf, size_t len)
 	else if (json_is_real(v))
 		snprintf(buf, len, "%.10g", json_real_value(v));
 	else if (json_is_boolean(v))
-		snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
+		(void)text_copy(buf, len, json_is_true(v) ? "true" : "false");
 	else
 		return NULL;
 	return buf;
@@ -48,4 +48,14 @@ int cmp_ll(const void *a, const void *b)
 int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+bool model_step_in_cell(const struct model *m, const json_t *s, size_t row, size_t col)
+{
+	const json_t *t = json_object_get(s, "threads");
+	char buf[64];
+
+	return json_is_number(t) && (long long)json_number_value(t) == m->threads[row] &&
+	       streq_ptr(json_string_value(json_object_get(s, "context")), m->cols[col].context) &&
+	       streq_ptr(scalar_str(json_object_get(s, "vary_value"), buf, sizeof(buf)), m->cols[col].vary);
 }

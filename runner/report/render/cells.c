@@ -391,6 +391,40 @@ void noise_interval_caption(const struct model *m, char *buf, size_t len)
 		 100 * m->level);
 }
 
+/* The place terms the model ran with, or why none, for the method line. */
+static const char *places_text(const struct model *m)
+{
+	switch (m->places) {
+	case BLOCK_PLACES_FITTED:
+		return " + the first and the last place of a round (the rounds' balanced orders tell them from the "
+		       "columns)";
+	case BLOCK_PLACES_CONFOUNDED:
+		return m->order_fixed ? " (the rounds ran in one fixed order, so a unit's place cannot be told from its "
+					"column: no place term, and what drifts over a round is its later columns')"
+				      : " (no place term: these rounds' orders cannot tell a place from a column)";
+	case BLOCK_PLACES_TOO_FEW:
+		return m->order_fixed ? " (the rounds ran in one fixed order, so a unit's place cannot be told from its "
+					"column: no place term, and what drifts over a round is its later columns')"
+				      : " (no place term: too few starts to test one against)";
+	case BLOCK_PLACES_NONE:
+	default:
+		return m->order_fixed ? " (the rounds ran in one fixed order: no place term, and what drifts over a "
+					"round is its later columns')"
+				      : "";
+	}
+}
+
+/* Which noise the intervals rest on. */
+static const char *noise_text(const struct model *m)
+{
+	if (m->pair_fits)
+		return "each ratio from a fit of its own two columns, their starts paired by round, since the starts are "
+		       "too few to give every column its own noise (a noisier column widens only its own intervals)";
+	if (m->noise != BLOCK_NOISE_GROUPS)
+		return "one noise for the table (a noisier column's intervals are too narrow)";
+	return "each column its own noise";
+}
+
 const char *ratio_method_text(const struct model *m, const char *over, size_t family, char *buf, size_t len)
 {
 	if (family == 0)
@@ -398,18 +432,11 @@ const char *ratio_method_text(const struct model *m, const char *over, size_t fa
 				   "measure, so no interval and no verdict", over);
 	else
 		snprintf(buf, len,
-			 "to %s, from one model of log TPS, column + round + the first unit of a round (each round runs "
-			 "every column once, in a balanced order), by least squares; %s; %g%% intervals and p on "
-			 "Satterthwaite's degrees of freedom, Holm-adjusted across the %zu ratio%s of this table, each "
-			 "interval at its Holm step's level; n.s.: the interval contains 1",
-			 over,
-			 !m->pooled ? "each column its own sigma between starts, the same at every thread count"
-			 : m->noise_groups > 1
-				 ? "one sigma between starts per thread count (too few starts to give each column its own, "
-				   "so a noisier column's intervals are too narrow)"
-				 : "one sigma between starts for the whole table (too few starts to give each column its "
-				   "own, so a noisier column's intervals are too narrow)",
-			 100 * m->level, family, family == 1 ? "" : "s");
+			 "to %s, from one model of log TPS, column + round%s, each start's noise shared by its steps (one "
+			 "start runs every thread count), by least squares; %s; %g%% intervals and p on Satterthwaite's "
+			 "degrees of freedom, which count starts, Holm-adjusted across the %zu ratio%s of this table, "
+			 "each interval at its Holm step's level; n.s.: the interval contains 1",
+			 over, places_text(m), noise_text(m), 100 * m->level, family, family == 1 ? "" : "s");
 	return buf;
 }
 

@@ -18,10 +18,13 @@ int hosts_text(const struct host_model *h, const char *baseline, bool markdown, 
 	fprintf(out, "\n%shost x context: is the difference between hosts real?\n%s", h3, nl);
 	fprintf(out, "Each host's ratio to its own baseline (%s), as its own table above gives it (the same interval, at its "
 		     "Holm step's level in that host's table), and each other host's ratio over %s's, from one model of log "
-		     "TPS, host x context + round within host + each host's first unit of a round (%s), ",
+		     "TPS, host x context + round within host + each host's places in a round where its orders identify them (%s), ",
 		strempty(baseline), h->labels[0],
-		h->pooled ? "one sigma per host and thread count: too few starts to give each host's column its own"
-			  : "each host's column its own sigma");
+		h->noise == BLOCK_NOISE_GROUPS
+			? "each host's column its own noise, each start's shared by its steps"
+			: "each ratio of ratios from a fit of its own four columns, each host its own noise on the fewer "
+			  "degrees of freedom of the two hosts', since the starts are too few to give every host's column "
+			  "its own");
 	if (h->family)
 		fprintf(out, "Holm-adjusted across the %zu of this table, each interval at its Holm step's level (%g%% for "
 			     "the table as a whole)\n%s", h->family, 100 * h->level, nl);

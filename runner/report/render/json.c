@@ -265,23 +265,43 @@ static int put_starts(json_t *doc, const struct model *m)
 	return by ? r : -ENOMEM;
 }
 
-/* "noise_model": each column its own sigma, or one per thread count where
- * the starts could not give each its own; "position": the first unit of a
- * round against the rest, shown when its interval excludes 1. */
+static json_t *place_json(const struct stats_ratio *v)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:b}", "ratio", real_or_null(v->ratio), "ratio_lo",
+			 real_or_null(v->lo), "ratio_hi", real_or_null(v->hi), "p", real_or_null(v->p), "df",
+			 real_or_null(v->df), "shown", v->verdict == STATS_SIGNIFICANT && !isnan(v->ratio));
+}
+
+static const char *const places_model_names[] = {
+	[BLOCK_PLACES_NONE] = "none",
+	[BLOCK_PLACES_FITTED] = "fitted",
+	[BLOCK_PLACES_CONFOUNDED] = "confounded",
+	[BLOCK_PLACES_TOO_FEW] = "too_few",
+};
+
+/* "noise_model": the noise the intervals rest on (each column its own, or
+ * each ratio from its own two columns), and the share of it a start's
+ * steps shared; "places": the first and the last unit of a round against
+ * the units between, each shown where Holm across the two shows it, the
+ * model that ran ("none", "fitted", "confounded", "too_few") and whether
+ * the ratios take them out; "position", the first place's, as it was. */
 static int put_model_terms(json_t *doc, const struct model *m)
 {
-	json_t *pos = json_pack("{s:o, s:o, s:o, s:o, s:o, s:b, s:b}", "ratio", real_or_null(m->position.ratio),
-				"ratio_lo", real_or_null(m->position.lo), "ratio_hi", real_or_null(m->position.hi), "p",
-				real_or_null(m->position.p), "df", real_or_null(m->position.df), "shown",
-				m->position.verdict == STATS_SIGNIFICANT && !isnan(m->position.ratio), "left_out",
-				m->position_dropped);
-	int r = put(doc, "position", pos);
+	json_t *places = json_pack("{s:s, s:b, s:b, s:o, s:o}", "model", places_model_names[m->places], "in_ratios",
+				   m->places_in_ratios, "order_fixed", m->order_fixed, "first",
+				   place_json(&m->place[BLOCK_FIRST]), "last", place_json(&m->place[BLOCK_LAST]));
+	json_t *pos = place_json(&m->place[BLOCK_FIRST]);
+	int r = pos ? json_object_set_new(pos, "left_out", json_boolean(m->places != BLOCK_PLACES_FITTED)) : 0;
 
-	return r ?: put(doc, "noise_model", json_pack("{s:s, s:b, s:I}", "sigma",
-							      !m->pooled		? "each column its own"
-							      : m->noise_groups > 1 ? "one per thread count"
-										    : "one for the table",
-							      "pooled", m->pooled, "groups", (json_int_t)m->noise_groups));
+	r = r < 0 ? -ENOMEM : put(doc, "places", places);
+	r = r ?: put(doc, "position", pos);
+	return r ?: put(doc, "noise_model",
+			json_pack("{s:s, s:b, s:b, s:o}", "sigma",
+				  m->pair_fits			     ? "each ratio from its two columns"
+				  : m->noise == BLOCK_NOISE_GROUPS ? "each column its own"
+								   : "one for the table",
+				  "pooled", !m->pair_fits && m->noise != BLOCK_NOISE_GROUPS, "pair_fits", m->pair_fits,
+				  "start_share", real_or_null(m->start_share)));
 }
 
 static int build_json(const struct model *m, const struct report_options *o, json_t **ret)
@@ -292,7 +312,7 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 	doc = json_pack("{s:i, s:{s:O*, s:o*}, s:s, s:s?, s:s?, s:f, s:s, s:I, s:I, s:f, s:f, s:[], s:[], s:O, s:O, s:O, s:O}",
 			"format_version", REPORT_FORMAT_VERSION, "slicebench", "measured_by", m->builds, "reported_by",
 			provenance_this_build(), "experiment", m->name, "baseline", m->baseline,
-			"vary_property", m->vary_property, "confidence", m->level, "method", "block_model_log_tps_column_round_first_unit_column_sigma_satterthwaite_holm",
+			"vary_property", m->vary_property, "confidence", m->level, "method", "block_model_log_tps_column_round_places_start_effect_satterthwaite_holm",
 			"family", (json_int_t)m->family_base, "family_vs_first", (json_int_t)m->family_first, "power",
 			STATS_POWER, "noisy_cv", MODEL_NOISY_CV, "columns", "rows", "diffs", m->diffs, "failures",
 			m->failures, "noisy_steps", m->noisy, "saturated_steps", m->saturated);
@@ -317,6 +337,8 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 		r = put_model_terms(doc, m);
 	if (r == 0)
 		r = put_decisions(doc, m);
+	if (r == 0 && m->profiles)
+		r = put(doc, "profile", render_profile_json(m));
 	if (r < 0) {
 		json_decref(doc);
 		return r;

@@ -512,6 +512,7 @@ int render_html(const struct model *m, const json_t *doc, const struct report_op
 	}
 	r = r < 0 ? r : page_noise(out, m);
 	r = r < 0 ? r : page_metrics(out, m, o);
+	r = r < 0 ? r : page_profile(out, m);
 	if (r < 0)
 		return r;
 	page_failures(out, m);

@@ -180,3 +180,20 @@ int hosts_json(const struct host_model *h, json_t *doc);
 /* m's saturated steps in a sentence (label: the host's, NULL for one);
  * nothing when there are none. */
 void print_saturated(const struct model *m, const char *label, bool markdown, FILE *out);
+
+/* ---- render/profile.c, render/flame.c: the profile (report/judge/profiles.h) ---- */
+
+struct cell_profile;
+struct profile_diff;
+struct profile_diff_item;
+struct profile_side_figure;
+/* Text and Markdown: a short table per comparison, after the tables; nothing without profiles. */
+int render_profile_text(const struct model *m, bool markdown, FILE *out);
+/* Every figure of every comparison; NULL without profiles (or memory). */
+json_t *render_profile_json(const struct model *m);
+/* The pieces the page shares: the caption, a comparison's table and the allocator's sentence. */
+void profile_caption(const struct model *m, FILE *out);
+int profile_table(const struct model *m, size_t col, const struct cell_profile *cp, struct table *t);
+void profile_allocator_sentence(const struct model *m, size_t col, const struct cell_profile *cp, FILE *out);
+/* The page's section: each comparison's table and differential flame graph (SVG, no script). */
+int page_profile(FILE *out, const struct model *m);

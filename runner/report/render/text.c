@@ -39,15 +39,29 @@ static void print_method(const struct model *m, const char *over, size_t family,
 			stats_t_critical(m->level, 8), 100 * m->level);
 }
 
-/* The position term, where its interval excludes 1: what the first unit
- * of a round lost (or gained), which the model took out of every ratio. */
-static void print_position(const struct model *m, bool markdown, FILE *out)
+/* The place terms, each where Holm shows it: what the first or the last
+ * unit of a round lost or gained against the units between, and whether
+ * the ratios take it out. */
+static void print_places(const struct model *m, bool markdown, FILE *out)
 {
-	if (isnan(m->position.ratio) || m->position.verdict != STATS_SIGNIFICANT)
-		return;
-	fprintf(out, "%sthe first unit of a round ran %.2fx (%.2f-%.2f) of the rest (a cold start: page cache, the first "
-		     "start after prepare); the model takes it out of every ratio\n",
-		markdown ? "\n" : "", m->position.ratio, m->position.lo, m->position.hi);
+	static const char *const what[_BLOCK_PLACE_MAX] = { "first", "last" };
+
+	for (size_t x = 0; x < _BLOCK_PLACE_MAX; x++) {
+		const struct stats_ratio *v = &m->place[x];
+		bool slower = v->ratio < 1;
+
+		if (isnan(v->ratio) || v->verdict != STATS_SIGNIFICANT)
+			continue;
+		fprintf(out, "%sthe %s unit of a round ran %s: %.2fx (%.2f-%.2f) of the units %s (Holm across the 2 "
+			     "places)%s; %s\n",
+			markdown ? "\n" : "", what[x], slower ? "slower" : "faster", v->ratio, v->lo, v->hi,
+			isnan(m->place[1 - x].ratio) ? "after it" : "between",
+			x == BLOCK_FIRST && slower ? " (a cold start: page cache, the first start after prepare)"
+			: x == BLOCK_LAST && !slower ? " (a host warmed by the units before it)"
+						     : "",
+			m->places_in_ratios ? "the model takes it out of every ratio"
+					    : "each ratio's own fit leaves it in its spread, which it widens");
+	}
 }
 
 /* "1.24x (1.02-1.50) p=0.03" of a cross-check. */
@@ -326,7 +340,7 @@ static int render_tables(const struct model *m, const struct report_options *o, 
 		table_done(&t);
 		if (i == 0 && any_base_ratio(m) && !m->seq.on) {
 			print_method(m, m->baseline, m->family_base, true, markdown, out);
-			print_position(m, markdown, out);
+			print_places(m, markdown, out);
 			print_verdict_notes(m, false, markdown, out);
 		}
 		if (i == 0)
@@ -369,6 +383,8 @@ int render_text(const struct model *m, const json_t *doc, const struct report_op
 	r = render_tables(m, o, false, tw.mem);
 	if (r >= 0)
 		quote_calibration(doc, m, false, tw.mem);
+	if (r >= 0 && !o->answer)
+		r = render_profile_text(m, false, tw.mem);
 	return text_wrap_close(&tw, r);
 }
 
@@ -381,5 +397,7 @@ int render_markdown(const struct model *m, const json_t *doc, const struct repor
 
 	if (r >= 0)
 		quote_calibration(doc, m, true, out);
+	if (r >= 0)
+		r = render_profile_text(m, true, out);
 	return r;
 }

@@ -9,7 +9,10 @@
  * settings and the man page (experiment_key_doc()) all read these rows. */
 #include <stddef.h>
 
-#include "experiment/parse.h"
+#include "experiment/gate.h"
+#include "experiment/where.h"
+#include "experiment/key_table.h"
+#include "profile/sampler.h"
 #include "common/topology.h"
 #include "common/trust.h"
 #include "slices/server/proxy.h"
@@ -355,6 +358,26 @@ const struct key_def key_table[_KEY_MAX] = {
 			  .help = "yes: each step samples where the server's wake-ups land, the share in another L3 group "
 				  "than the waker's; every wake-up is a tracepoint sampled, which costs the server time "
 				  "(a pipe's ping-pong ran at half speed), so it is off unless asked" },
+	[KEY_PROFILE] = { .section = SECTION_CLIENT, .name = "profile", .power = POWER_NOTHING, .type = TYPE_BOOL, E(profile),
+			  .words = bool_words, .def = "no",
+			  .help = "yes: each step samples the server's stacks on its CPUs (perf_event_open's CPU clock, "
+				  "profile-hz a second of each CPU) and times its waits off them (run queue, throttled, "
+				  "blocked), kept folded in the results directory (profiles/); the report gives each "
+				  "function's and library's share of the server's CPU and the contexts' differences "
+				  "(doc/profile.md).  It costs the server little (bench/profile-overhead.sh), so it is off "
+				  "unless asked",
+			  .option = "profile", .option_help = "sample the server's stacks in each step (yes|no)" },
+	[KEY_PROFILE_HZ] = { .section = SECTION_CLIENT, .name = "profile-hz", .power = POWER_NOTHING, .type = TYPE_UINT,
+			     E(profile_hz), .min = 1, .max = PROFILE_HZ_MAX, .def = STRINGIFY(PROFILE_DEFAULT_HZ),
+			     .help = "with profile = yes: the server's stacks sampled so many times a second of each CPU",
+			     .option = "profile-hz", .option_help = "the profile's samples a second of each CPU" },
+	[KEY_PROFILE_OFF_CPU] = { .section = SECTION_CLIENT, .name = "profile-off-cpu", .power = POWER_NOTHING,
+				  .type = TYPE_BOOL, E(profile_off_cpu), .words = bool_words, .def = "no",
+				  .help = "with profile = yes: also the kernel and user stack of each of the server's "
+					  "switches off its CPU, so that a blocked wait is named (futex, I/O, socket, "
+					  "sleep); every switch of every task is unwound, which costs the server time",
+				  .option = "profile-off-cpu",
+				  .option_help = "with --profile: the stack of each of the server's switches (yes|no)" },
 
 	[KEY_CONTEXT_KIND] = { .section = SECTION_CONTEXT, .name = "kind", .power = POWER_NOTHING, .type = TYPE_KIND, CONTEXT(kind),
 			       .help = "required.  service: a transient Type=notify unit in system.slice.  user: the same "
