@@ -6,8 +6,8 @@
 
 #include "tap.h"
 #include "testserver.h"
-#include "managed/managed.h"
 #include "common/util.h"
+#include "managed/managed.h"
 
 static void stop_server(void *arg)
 {
@@ -24,15 +24,14 @@ void test_server_setup(const char *user, struct server *ret)
 
 	/* The server's own user has to reach the datadir under the scratch dir. */
 	chmod(scratch_dir(), 0755);
+	/* A fresh machine has no slicebench account: a run makes it first. */
+	r = managed_ensure_user(user ? user : SERVER_DEFAULT_USER);
+	if (r < 0)
+		bail_out("the account %s: %s", user ? user : SERVER_DEFAULT_USER, strerror(-r));
 	xasprintf(&state, "%s/state", scratch_dir());
 	xasprintf(&run, "%s/run", scratch_dir());
-	struct server_config cfg = { .state_dir = state, .run_dir = run, .user = user ? user : SERVER_DEFAULT_USER,
-				     .buffer_pool = "128M", .max_connections = 1100 };
-	/* A fresh machine has no server account until a run makes it: the
-	 * test makes it as slicebench does (useradd --system). */
-	r = managed_ensure_user(cfg.user);
-	if (r < 0)
-		bail_out("cannot create the server's account %s: %s", cfg.user, strerror(-r));
+	struct server_config cfg = { .state_dir = state, .run_dir = run, .user = user, .buffer_pool = "128M",
+				     .max_connections = 1100 };
 	r = server_setup(&cfg, ret);
 	if (r < 0)
 		bail_out("server setup in %s: %s", state, strerror(-r));
