@@ -115,21 +115,6 @@ struct hosts_case {
 	bool fallback; /* as table_case's */
 };
 
-/* Whether any host's own ratio in compare's JSON is called significant:
- * a false "significant" of compare's first table (the host x context
- * table prints the same intervals). */
-static bool any_host_ratio(const json_t *cmp)
-{
-	const json_t *row, *v;
-	size_t i, k;
-
-	json_array_foreach(json_object_get(json_object_get(cmp, "hosts"), "rows"), i, row)
-		json_array_foreach(json_object_get(row, "ratios"), k, v)
-			if (json_is_true(json_object_get(v, "significant")))
-				return true;
-	return false;
-}
-
 /* Two hosts with the same ratios (at different levels of TPS): any "the
  * hosts differ", and any per-host ratio called significant. */
 static void hosts_case(const struct hosts_case *c)
@@ -154,9 +139,9 @@ static void hosts_case(const struct hosts_case *c)
 			sim_write_rounds(paths[h], sim_quickstart, SIM_QUICKSTART_CONTEXTS, 1, c->rounds, &t, c->rounds);
 		}
 		cmp = sim_compare_json(p, 2);
-		differ.hits += sim_any_differ(cmp);
+		differ.hits += sim_any_host_significant(cmp, "differ");
 		differ.n++;
-		own.hits += any_host_ratio(cmp);
+		own.hits += sim_any_host_significant(cmp, "ratios");
 		own.n++;
 		json_decref(cmp);
 	}

@@ -386,13 +386,13 @@ json_t *sim_compare_json(const char *const *paths, size_t n)
 	return j;
 }
 
-bool sim_any_differ(const json_t *cmp)
+bool sim_any_host_significant(const json_t *cmp, const char *what)
 {
 	const json_t *row, *d;
 	size_t i, k;
 
 	json_array_foreach(json_object_get(json_object_get(cmp, "hosts"), "rows"), i, row)
-		json_array_foreach(json_object_get(row, "differ"), k, d)
+		json_array_foreach(json_object_get(row, what), k, d)
 			if (json_is_true(json_object_get(d, "significant")))
 				return true;
 	return false;

@@ -153,5 +153,7 @@ char *sim_report_text(const char *path, int format);
 /* compare's JSON of the run directories paths[0..n), labelled by their
  * last component (to json_decref()). */
 json_t *sim_compare_json(const char *const *paths, size_t n);
-/* Whether any row of compare's JSON says the hosts differ. */
-bool sim_any_differ(const json_t *cmp);
+/* Whether any row of compare's JSON calls one of what ("differ": a host's
+ * ratio over the first's, the hosts differ; "ratios": a host's own ratio,
+ * as compare's first table prints it) significant. */
+bool sim_any_host_significant(const json_t *cmp, const char *what);
