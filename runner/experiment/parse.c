@@ -413,7 +413,12 @@ static int handle_key(void *user, const char *section _unused_, const char *name
 int experiment_defaults(struct experiment *e)
 {
 	struct parser p = { .e = e, .path = "(the key table's defaults)" };
-	int r = set_defaults(&p, SECTION_NONE);
+	int r;
+
+	/* The engine's own first: what no key sets (the user, the tools'
+	 * paths, the timeouts, the distribution's parameters). */
+	oltp_options_default(&e->oltp);
+	r = set_defaults(&p, SECTION_NONE);
 
 	free(p.msg);
 	/* Not keys of the table: no Slice=, no proxy and no [vary] on a slice. */

@@ -6,8 +6,23 @@
 #include "experiment/parse.h"
 #include "experiment/settings.h"
 
+/* A copy of src (NULL: none) in place of *dst's string. */
+static int copy_string(const char *src, char **dst)
+{
+	char *s = src ? strdup(src) : NULL;
+
+	if (src && !s)
+		return -ENOMEM;
+	free(*dst);
+	*dst = s;
+	return 0;
+}
+
 int experiment_copy_settings(const struct experiment *from, struct experiment *to)
 {
+	/* The engine's options whole, with what no key sets (the user, the
+	 * tools, the timeouts): none of them is owned. */
+	to->oltp = from->oltp;
 	for (size_t i = 0; i < _KEY_MAX; i++) {
 		const struct key_def *k = &key_table[i];
 		const void *src = (const char *)from + k->offset;
@@ -17,15 +32,10 @@ int experiment_copy_settings(const struct experiment *from, struct experiment *t
 			continue;
 		switch (k->type) {
 		case TYPE_STRING:
-		case TYPE_SIZE: {
-			char *s = *(char *const *)src ? strdup(*(char *const *)src) : NULL;
-
-			if (*(char *const *)src && !s)
+		case TYPE_SIZE:
+			if (copy_string(*(char *const *)src, dst) < 0)
 				return -ENOMEM;
-			free(*(char **)dst);
-			*(char **)dst = s;
 			break;
-		}
 		case TYPE_UINT:
 		case TYPE_REPEAT: /* the count; whether it is auto is the run's, not a setting */
 			*(unsigned *)dst = *(const unsigned *)src;
