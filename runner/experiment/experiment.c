@@ -22,6 +22,7 @@ void experiment_done(struct experiment *e)
 		return;
 	free(e->path);
 	free(e->description);
+	free(e->workload_scripts);
 	free(e->binary);
 	free(e->engine);
 	free(e->buffer_pool);
@@ -127,6 +128,7 @@ int experiment_find(const char *name_or_path, char **ret_path)
 void experiment_workload_for(const struct experiment *e, struct oltp_options *o)
 {
 	o->workload = e->workload;
+	o->scripts = e->workload_scripts;
 	o->scale = e->scale;
 	o->client_threads = e->client_threads;
 	o->tables = e->tables;

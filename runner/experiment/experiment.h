@@ -65,6 +65,7 @@ struct experiment {
 	double margin;
 	unsigned look_every;
 	enum oltp_workload workload; /* not given: the engine's first */
+	char *workload_scripts;	     /* the user's scripts (oltp_options.scripts), or NULL */
 	unsigned scale;		     /* pgbench's workloads */
 	enum oltp_driver driver;
 	enum sbrand_type rand_type;

@@ -6,6 +6,19 @@
 #include "experiment/parse.h"
 #include "experiment/settings.h"
 
+/* The workload's scripts, beside its word. */
+static int copy_scripts(const struct experiment *from, struct experiment *to)
+{
+	char *s = from->workload_scripts ? strdup(from->workload_scripts) : NULL;
+
+	if (from->workload_scripts && !s)
+		return -ENOMEM;
+	free(to->workload_scripts);
+	to->workload_scripts = s;
+	return 0;
+}
+
+/* One piece: a case per type of the key table, as setting_json()'s. */
 int experiment_copy_settings(const struct experiment *from, struct experiment *to)
 {
 	for (size_t i = 0; i < _KEY_MAX; i++) {
@@ -36,6 +49,7 @@ int experiment_copy_settings(const struct experiment *from, struct experiment *t
 		case TYPE_DURATION:
 			*(uint64_t *)dst = *(const uint64_t *)src;
 			break;
+		case TYPE_WORKLOAD: /* its scripts: copy_scripts() */
 		case TYPE_WORD:
 			*(int *)dst = *(const int *)src;
 			break;
@@ -65,7 +79,7 @@ int experiment_copy_settings(const struct experiment *from, struct experiment *t
 			break;
 		}
 	}
-	return 0;
+	return copy_scripts(from, to);
 }
 
 /* An array of n longs. */
@@ -102,6 +116,10 @@ static json_t *setting_json(const struct experiment *e, const struct key_def *k)
 		return json_real((double)*(const uint64_t *)v / 1e9);
 	case TYPE_PERCENT:
 		return json_real(*(const double *)v);
+	case TYPE_WORKLOAD:
+		if (e->workload_scripts)
+			return json_string(e->workload_scripts);
+		/* fall through */
 	case TYPE_WORD:
 		return json_string(word_name(k->words, *(const int *)v));
 	case TYPE_BOOL:
