@@ -7,6 +7,7 @@
 #include "tap.h"
 #include "testserver.h"
 #include "common/util.h"
+#include "managed/managed.h"
 
 static void stop_server(void *arg)
 {
@@ -23,6 +24,10 @@ void test_server_setup(const char *user, struct server *ret)
 
 	/* The server's own user has to reach the datadir under the scratch dir. */
 	chmod(scratch_dir(), 0755);
+	/* A fresh machine has no slicebench account: a run makes it first. */
+	r = managed_ensure_user(user ? user : SERVER_DEFAULT_USER);
+	if (r < 0)
+		bail_out("the account %s: %s", user ? user : SERVER_DEFAULT_USER, strerror(-r));
 	xasprintf(&state, "%s/state", scratch_dir());
 	xasprintf(&run, "%s/run", scratch_dir());
 	struct server_config cfg = { .state_dir = state, .run_dir = run, .user = user, .buffer_pool = "128M",

@@ -44,6 +44,9 @@ static const struct cli_option opt_trust = { .name = EXPLAIN_TRUST_OPTION, .type
 						     "is not the host's (an LD_PRELOAD library, a PATH directory, an "
 						     "EnvironmentFile= that root alone could not have written); only for a "
 						     "directory you made yourself" };
+static const struct cli_option opt_resume = { .name = "resume", .arg = "DIR", .type = CLI_STRING, X(resume),
+					      .help = "finish the hold-out of explain directory DIR that a signal cut "
+						      "(its screen is whole), then print the explanation" };
 static const struct cli_option opt_to = { .name = "to", .arg = "CONTEXT-B", .type = CLI_STRING, X(b),
 					  .help = "with RESULTS: the context they are moved into" };
 #undef X
@@ -51,7 +54,8 @@ static const struct cli_option opt_to = { .name = "to", .arg = "CONTEXT-B", .typ
 const struct cli_verb cli_explain = {
 	.name = "explain",
 	.usage = (const char *const[]){ "EXPERIMENT CONTEXT-A CONTEXT-B [OPTIONS]",
-					"RESULTS --from CONTEXT-A --to CONTEXT-B [OPTIONS]", NULL },
+					"RESULTS --from CONTEXT-A --to CONTEXT-B [OPTIONS]", "--resume DIR [--trust-results-code]",
+					NULL },
 	.about = "The factors are the attributes in which A and B differ: the settings their sections write,\n"
 		 "and every attribute of their placements' diff that the attribute table can take into a\n"
 		 "context (the affinity or environment a shell's server inherits, a service's session, ...;\n"
@@ -66,6 +70,7 @@ const struct cli_verb cli_explain = {
 	.options = (const struct cli_option *const[]){ &opt_threads, &opt_repeat, &opt_duration, &opt_budget,
 						       CLI_CONFIDENCE_OPTION(struct explain_cli, a.confidence), &opt_width,
 						       &opt_out, &opt_dry_run, &opt_what_if, &opt_from, &opt_to, &opt_trust,
+						       &opt_resume,
 						       CLI_ORDER_OPTION(struct explain_cli, a.order),
 						       CLI_SEED_OPTION(struct explain_cli, seed),
 						       CLI_QUIET_OPTION(struct explain_cli, talk),
@@ -94,6 +99,10 @@ static int explain_parse_argv(int argc, char **argv, struct explain_cli *c)
 	a->seed = c->seed.value;
 	a->seed_given = c->seed.given;
 	n = argc - first;
+	if (a->resume)
+		return n || a->a || a->b || a->out ? cli_usage_error(&cli_explain, "--resume DIR takes no experiment, "
+								  "contexts or --out")
+						    : 1;
 	if (a->a || a->b) {
 		if (!a->a || !a->b || n != 1)
 			return cli_usage_error(&cli_explain, "give RESULTS --from A --to B");
@@ -117,7 +126,7 @@ int verb_explain(int argc, char **argv)
 	r = explain_parse_argv(argc, argv, &args);
 	if (r <= 0)
 		return verb_parse_exit_status(r);
-	r = explain_run(&args.a);
+	r = args.a.resume ? explain_resume(args.a.resume, args.a.trust_code) : explain_run(&args.a);
 	/* explain_run() refuses bad input with -EINVAL before it starts anything. */
 	return r == -EINVAL ? EXIT_USAGE : verb_exit_status(r);
 }

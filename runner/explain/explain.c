@@ -384,11 +384,36 @@ static int holdout(struct explainer *x)
 	return stage(x, STAGE_CONFIRM, &d, x->rec.stage[STAGE_SCREEN].factors, set, MIN(rounds, fits), rounds);
 }
 
+/* The explanation of explain directory dir on stdout, as report prints
+ * it (its failed steps counted there, mix by mix, by the run's rule).
+ * -EIO, logged. */
+static int print_explanation(const char *dir)
+{
+	_cleanup_free_ char *why = NULL;
+	const struct report_options text = { .format = REPORT_TEXT };
+	int r = document_render(&document_explain, &(struct document_input){ .dirs = (char *const[]){ (char *)dir }, .n = 1, .o = &text },
+				stdout, &why);
+
+	return r < 0 ? log_error_errno(-EIO, "explain: %s", why ? why : strerror(-r)) : 0;
+}
+
+/* A signal during the hold-out: the screen is whole, and is reported;
+ * explain.json says the hold-out was cut, so that report reads the screen
+ * and explain --resume DIR finishes it.  -EINTR. */
+static int holdout_cut(struct explainer *x)
+{
+	x->rec.stage[STAGE_CONFIRM].cut = true;
+	if (record_put(x) < 0)
+		return -EINTR;
+	printf("\nthe hold-out was cut by a signal; the screen is whole:\n");
+	(void)print_explanation(x->dir);
+	return -EINTR;
+}
+
 /* The stages in their order, then the explanation. */
 static int measure(struct explainer *x)
 {
 	_cleanup_free_ char *why = NULL;
-	const struct report_options text = { .format = REPORT_TEXT };
 	unsigned factors = all_factors(x);
 	struct design d;
 	int r;
@@ -407,15 +432,14 @@ static int measure(struct explainer *x)
 	r = stage(x, STAGE_SCREEN, &d, factors, 0, x->args.repeat, 0);
 	if (r >= 0)
 		r = holdout(x);
+	if (r == -EINTR && x->rec.stage[STAGE_CONFIRM].present)
+		return holdout_cut(x);
 	if (r < 0)
 		return r;
 	printf("\nthe explanation again, or as a page: slicebench report %s [--format html]; a stage's TPS and noise: "
 	       "slicebench report %s/%s\nto explain it again: %s\n", x->dir, x->dir, explain_stage_dir(STAGE_SCREEN),
 	       x->command);
-	/* The failed steps are counted there, mix by mix, by the run's rule. */
-	r = document_render(&document_explain, &(struct document_input){ .dirs = &x->dir, .n = 1, .o = &text }, stdout,
-			    &why);
-	return r < 0 ? log_error_errno(-EIO, "explain: %s", why ? why : strerror(-r)) : 0;
+	return print_explanation(x->dir);
 }
 
 /* The experiment and the pair: from a file, or from a results directory
@@ -557,6 +581,39 @@ static int make_command(struct explainer *x, const struct explain_args *a, bool 
 		words[n++] = *w;
 	words[n] = NULL;
 	return run_reproduce_line(words, &x->command);
+}
+
+int explain_resume(const char *dir, bool trust_code)
+{
+	_cleanup_free_ char *why = NULL, *stage_dir = NULL, *msg = NULL;
+	struct explain_record rec;
+	struct experiment e;
+	struct run_plan plan;
+	struct run_options o = { .verb = "explain" };
+	int r = explain_record_read(dir, &rec, &why);
+
+	if (r < 0)
+		return log_error("explain: --resume %s: %s", dir, why ? why : strerror(-r)), -EINVAL;
+	if (!rec.stage[STAGE_CONFIRM].present || !rec.stage[STAGE_CONFIRM].cut)
+		return log_error("explain: --resume %s: nothing to finish (its hold-out was not cut)", dir), -EINVAL;
+	if (xasprintf(&stage_dir, "%s/%s", dir, explain_stage_dir(STAGE_CONFIRM)) < 0)
+		return log_error_errno(-ENOMEM, "explain: %m");
+	/* The hold-out's own experiment, through the gate as every results
+	 * directory's, its missing steps run as run --resume runs them. */
+	r = experiment_from_results(stage_dir, trust_code, &e, &msg);
+	if (r < 0)
+		return log_error("explain: --resume %s: %s", dir, msg ? msg : strerror(-r)), -EINVAL;
+	r = run_plan_make(&e, NULL, &plan);
+	if (r >= 0)
+		r = run_experiment(&e, &plan, stage_dir, true, &o);
+	experiment_done(&e);
+	if (r < 0)
+		return o.refused ? -EINVAL : r == -EINTR ? r : -EIO;
+	rec.stage[STAGE_CONFIRM].cut = false;
+	r = explain_record_write(dir, &rec);
+	if (r < 0)
+		return log_error_errno(r, "explain: cannot write %s/" EXPLAIN_RECORD ": %m", dir);
+	return print_explanation(dir);
 }
 
 int explain_run(const struct explain_args *a)

@@ -9,6 +9,7 @@
 
 struct explain_args {
 	const char *experiment, *a, *b, *out;
+	const char *resume; /* an explain directory whose hold-out a signal cut */
 	long threads;
 	unsigned repeat; /* the screen's rounds */
 	uint64_t duration_ns, budget_ns;
@@ -27,6 +28,11 @@ struct explain_args {
  * started), -EINTR when a signal ended the measurement, -EIO for any other
  * failure while measuring. */
 int explain_run(const struct explain_args *a);
+/* explain --resume DIR: the hold-out a signal cut, its missing rounds run
+ * as run --resume runs them (its experiment.json through the gate,
+ * trust_code as --trust-results-code), then the explanation.  Errors as
+ * explain_run(). */
+int explain_resume(const char *dir, bool trust_code);
 
 /* The rows of the table of document x format (report/report.h), one
  * renderer per cell: an explain directory (explain/reanalyse.c: the

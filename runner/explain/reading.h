@@ -12,6 +12,7 @@ struct reading {
 	const char *labels[FACTORS_MAX];
 	struct analysis_inputs in;
 	struct explanation x;
+	bool cut; /* its hold-out was cut (and is left out) */
 };
 
 /* The record and its stages into *rd, and the analysis of them (at

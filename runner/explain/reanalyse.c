@@ -17,6 +17,10 @@ int reading_load(const char *dir, double level, double width, struct reading *rd
 {
 	int r = explain_record_read(dir, &rd->rec, ret_why);
 
+	/* A hold-out a signal cut holds a part of its rounds: the set is
+	 * named from the screen until explain --resume finishes it. */
+	if (r >= 0 && rd->rec.stage[STAGE_CONFIRM].cut)
+		rd->rec.stage[STAGE_CONFIRM].present = false, rd->cut = true;
 	for (size_t s = 0; r >= 0 && s < _STAGE_MAX; s++)
 		if (rd->rec.stage[s].present)
 			r = explain_stage_load(dir, (enum explain_stage)s, &rd->rec, &rd->stage[s], ret_why);
@@ -78,6 +82,9 @@ static int render_explanation_text(const struct reading *rd, const char *dir, FI
 	fprintf(out, "%s\n\n", provenance_text(builds, built, sizeof(built)));
 	json_decref(builds);
 	sentences_print(&rd->rec, &rd->in, &rd->x, out);
+	if (rd->cut)
+		fprintf(out, "\nthe hold-out was cut before its rounds were done: the set is named from the screen; "
+			"slicebench explain --resume %s measures the rest\n", dir);
 	return 0;
 }
 
@@ -88,6 +95,8 @@ static int render_explanation_json(const struct reading *rd, const char *dir, FI
 	json_t *j = sentences_json(&rd->rec, &rd->in, &rd->x), *builds = explain_builds(dir);
 	int r;
 
+	if (j && json_object_set_new(j, "holdout_cut", json_boolean(rd->cut)) < 0)
+		json_decref(j), j = NULL;
 	if (j && json_object_set_new(j, "slicebench", json_pack("{s:O, s:o}", "measured_by", builds, "reported_by",
 								 provenance_this_build())) < 0)
 		json_decref(j), j = NULL;

@@ -43,10 +43,10 @@ static json_t *stages_json(const struct explain_record *r)
 	for (size_t s = 0; a && s < _STAGE_MAX; s++) {
 		const struct stage_record *st = &r->stage[s];
 
-		if (st->present && json_array_append_new(a, json_pack("{s:s, s:s, s:I, s:I, s:I}", "name", stage_names[s],
+		if (st->present && json_array_append_new(a, json_pack("{s:s, s:s, s:I, s:I, s:I, s:b}", "name", stage_names[s],
 								      "dir", stage_names[s], "factors", (json_int_t)st->factors,
 								      "set", (json_int_t)st->set, "rounds_wanted",
-								      (json_int_t)st->rounds_wanted)) < 0) {
+								      (json_int_t)st->rounds_wanted, "cut", st->cut)) < 0) {
 			json_decref(a);
 			return NULL;
 		}
@@ -145,7 +145,8 @@ static int read_stages(const json_t *j, struct explain_record *r, char *bad, siz
 		if (wanted < 0 || wanted > 1000)
 			return refuse_at(bad, len, "$.stages[%zu].%s", i, "rounds_wanted");
 		r->stage[s] = (struct stage_record){ .present = true, .factors = (unsigned)f, .set = (unsigned)set,
-						     .rounds_wanted = (unsigned)wanted };
+						     .rounds_wanted = (unsigned)wanted,
+						     .cut = s == STAGE_CONFIRM && json_is_true(json_object_get(st, "cut")) };
 	}
 	return r->stage[STAGE_SCREEN].present || r->stage[STAGE_FRACTION].present
 		       ? 0

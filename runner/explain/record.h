@@ -25,6 +25,9 @@ struct stage_record {
 	unsigned factors;	/* the factors its mixes vary (a mask) */
 	unsigned set;		/* STAGE_CONFIRM: the set it measured */
 	unsigned rounds_wanted; /* STAGE_CONFIRM: for --width */
+	/* STAGE_CONFIRM: a signal ended it before its rounds were done; the
+	 * set is named from the screen until explain --resume DIR finishes it. */
+	bool cut;
 };
 
 struct explain_record {
