@@ -4,8 +4,6 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include "experiment/key_table.h"
-#include "experiment/parse.h"
 #include "experiment/script.h"
 #include "oltp/script.h"
 #include "common/trust.h"

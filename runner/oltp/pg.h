@@ -49,9 +49,6 @@ int pgbench_prepare(const struct oltp_options *o, char **ret_msg);
 int pgbench_prewarm(const struct oltp_options *o, char **ret_msg);
 int pgbench_run_step(const struct oltp_options *o, unsigned clients, struct step_result *ret);
 int pgbench_tool_step(const struct oltp_options *o, unsigned clients, struct step_result *ret);
-/* The pgbench that runs: Debian's own binary rather than the pg_wrapper in
- * PATH, which would pick the version of whatever cluster it finds. */
-const char *pgbench_program(const struct oltp_options *o);
 
 /* The statements of one transaction of the workload's script. */
 unsigned pgbench_statements(enum oltp_workload w);

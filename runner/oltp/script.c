@@ -10,7 +10,6 @@
 #include <sys/wait.h>
 
 #include "oltp/options.h"
-#include "oltp/pg.h"
 #include "oltp/script.h"
 #include "oltp/tool.h"
 #include "common/sha256.h"
@@ -88,7 +87,7 @@ static int tool_parses(const struct oltp_options *o, char **ret_out, bool *ret_o
 		r = oltp_script_args(o, &a);
 		tool_arg(&a, "help");
 	} else {
-		tool_arg(&a, "%s", pgbench_program(o));
+		tool_arg(&a, "%s", tool_pgbench(o));
 		tool_arg(&a, "--no-vacuum");
 		tool_arg(&a, "--host=/nonexistent");
 		tool_arg(&a, "--transactions=1");
