@@ -118,7 +118,7 @@ python3 -c 'import json,sys; json.dump({"capture.kind": "service", "user": sys.a
 	"$scratch/note.json" "$account"
 printf '[experiment]\nthreads = 1\n[server]\nuser = %s\n[context r]\nkind = raw\nfrom = note.json\n' "$account" >"$scratch/note.ini"
 "$SLICEBENCH" run "$scratch/note.ini" --dry-run >"$scratch/note.out" 2>&1; rc=$?
-[ $rc = 0 ] && grep -q "not reproduced: personality (no setting of the table sets it), systemd's variables of one start" "$scratch/note.out" &&
+[ $rc = 0 ] && grep -q "not reproduced: 1 unit setting (capture.setting.\*: a raw context has no unit), personality (no setting of the table sets it), systemd's variables of one start" "$scratch/note.out" &&
 	! grep -q 'not reproduced: nothing' "$scratch/note.out"
 ok $? "a replay's note names what it did not reproduce (exit $rc): $(grep -o 'not reproduced: [^;]*' "$scratch/note.out")" "$scratch/note.out"
 [ -z "$(pgrep -f "$scratch/mariadbd")" ]

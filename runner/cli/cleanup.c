@@ -40,7 +40,7 @@ static int cleanup(const struct cleanup_args *a)
 				 holder, cfg.state_dir);
 	if (r < 0)
 		return log_error_errno(r, "cleanup: cannot lock %s/lock: %m", cfg.state_dir);
-	r = state_cleanup(cfg.state_dir);
+	r = state_cleanup(cfg.state_dir, stdout);
 	if (r >= 0 && a->templates) {
 		int n = datadir_templates_cleanup(cfg.state_dir, true);
 

@@ -190,7 +190,7 @@ static int gate_props(struct parser *p, const struct prop_value *v, size_t n, co
 		else
 			(void)text_copy(key, sizeof(key), v[j].def->name);
 		return fail_at(p, w->lines ? w->lines[j] : line_of(p, KEY_VARY_PROPERTY), key, "refused in [%s%s%s]%s%s: %s (%s=: %s)",
-			       w->section, w->name ? " " : "", strempty(w->name), w->from && w->from[j] ? ", from " : "",
+			       w->section, w->name && *w->name ? " " : "", strempty(w->name), w->from && w->from[j] ? ", from " : "",
 			       w->from ? strempty(w->from[j]) : "", why ? why : strerror(-r), v[j].def->name,
 			       gate_power_text(v[j].def->power, power, sizeof(power)));
 	}

@@ -159,6 +159,22 @@ static int replay_unit_settings(struct replay *rp, const struct placement *snap,
 	return r;
 }
 
+/* A snapshot's unit settings where the context has no unit to give them
+ * (raw, login): said, not dropped in silence. */
+static int replay_unit_settings_unused(struct replay *rp, const struct placement *snap, const struct context_spec *c)
+{
+	unsigned n = 0;
+	char what[128];
+
+	for (size_t k = 0; k < snap->n; k++)
+		n += strncmp(snap->attrs[k].key, CAPTURE_PREFIX "setting.", strlen(CAPTURE_PREFIX "setting.")) == 0;
+	if (!n)
+		return 0;
+	snprintf(what, sizeof(what), "%u unit setting%s (capture.setting.*: a %s context has no unit)", n, n == 1 ? "" : "s",
+		 context_kind_to_string(c->kind));
+	return add_to(&rp->left, what, NULL);
+}
+
 /* Has the section, or an earlier take, set this row? */
 static bool spec_has(const struct context_spec *c, const struct prop_def *d)
 {
@@ -429,8 +445,9 @@ static int replay_into(struct parser *p, size_t i)
 		r = replay_kind(&rp, &snap, c);
 	if (r >= 0)
 		r = replay_environment(&rp, &snap);
-	if (r >= 0 && context_ops_for(c->kind)->mirror)
-		r = replay_unit_settings(&rp, &snap, c);
+	if (r >= 0)
+		r = context_ops_for(c->kind)->mirror ? replay_unit_settings(&rp, &snap, c)
+						     : replay_unit_settings_unused(&rp, &snap, c);
 	if (r >= 0)
 		r = replay_rows(&rp, c);
 	if (r >= 0)

@@ -195,7 +195,7 @@ int managed_setup(const char *verb, const struct server_config *cfg, struct serv
 	if (r < 0)
 		return log_error_errno(r, "%s: cannot lock %s/lock: %m%s", verb, cfg->state_dir,
 				       r == -EPERM || r == -ELOOP ? TRUST_HINT : "");
-	r = state_cleanup(cfg->state_dir);
+	r = state_cleanup(cfg->state_dir, stderr);
 	if (r > 0)
 		log_info("%s: removed what %d earlier run(s) left behind", verb, r);
 	/* What starts is recorded there, and cleanup trusts the records. */

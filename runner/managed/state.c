@@ -317,15 +317,15 @@ static bool ours(const char *name, const char *prefix)
 }
 
 /* what: "the server", "the neighbour" */
-static void kill_process(const char *what, pid_t pid, unsigned long long start)
+static void kill_process(const char *what, pid_t pid, unsigned long long start, FILE *said)
 {
 	if (pid <= 1 || !start || proc_start_time(pid) != start)
 		return; /* gone, or the PID now names another process */
 	if (kill(pid, SIGKILL) == 0)
-		printf("killed %s, PID %d\n", what, (int)pid);
+		fprintf(said, "killed %s, PID %d\n", what, (int)pid);
 }
 
-static void stop_unit(const char *unit, int uid, const char *invocation)
+static void stop_unit(const char *unit, int uid, const char *invocation, FILE *said)
 {
 	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
 	char now[33];
@@ -342,7 +342,7 @@ static void stop_unit(const char *unit, int uid, const char *invocation)
 	/* The name alone proves nothing: after the run was killed, the unit may
 	 * have gone and someone else's come back under the same name. */
 	if (!invocation || bus_unit_get_invocation_id(bus, unit, now, NULL) < 0 || !streq(now, invocation)) {
-		printf("left unit %s alone: it is not the one slicebench started (%s)\n", unit,
+		fprintf(said, "left unit %s alone: it is not the one slicebench started (%s)\n", unit,
 		       invocation ? "another invocation" : "the record names no invocation");
 		return;
 	}
@@ -355,13 +355,13 @@ static void stop_unit(const char *unit, int uid, const char *invocation)
 	}
 	bus_reset_failed_unit(bus, unit);
 	if (bus_unit_exists(bus, unit, NULL) == 0)
-		printf("stopped unit %s%s\n", unit, uid >= 0 ? " (user manager)" : "");
+		fprintf(said, "stopped unit %s%s\n", unit, uid >= 0 ? " (user manager)" : "");
 	else
 		log_error("cleanup: could not stop unit %s", unit);
 }
 
 /* rmdir of the raw context's cgroup in every hierarchy it was made in. */
-static void remove_cgroup(const char *name)
+static void remove_cgroup(const char *name, FILE *said)
 {
 	DIR *d;
 	struct dirent *e;
@@ -373,7 +373,7 @@ static void remove_cgroup(const char *name)
 	if (snprintf_whole(path, sizeof(path), "/sys/fs/cgroup/%s", name) < 0)
 		return;
 	if (rmdir(path) == 0)
-		printf("removed cgroup %s\n", path);
+		fprintf(said, "removed cgroup %s\n", path);
 	d = opendir("/sys/fs/cgroup");
 	while (d && (e = readdir(d))) {
 		if (e->d_name[0] == '.')
@@ -384,7 +384,7 @@ static void remove_cgroup(const char *name)
 		for (int i = 0; i < 50 && rmdir(path) < 0 && errno == EBUSY; i++)
 			usleep(20000);
 		if (access(path, F_OK) < 0)
-			printf("removed cgroup %s\n", path);
+			fprintf(said, "removed cgroup %s\n", path);
 		else
 			log_error_errno(-errno, "cleanup: could not remove cgroup %s: %m", path);
 	}
@@ -444,7 +444,7 @@ static void clear_engine_stale(const char *dir, const json_t *j)
  * socket, in a socket directory of slicebench's under the run directory,
  * and the state's lock keeps any other run of this state directory away.
  * (PostgreSQL's, with its lock, clear_engine_stale() removed first.) */
-static void remove_socket(const json_t *j)
+static void remove_socket(const json_t *j, FILE *said)
 {
 	const char *socket = json_string_value(json_object_get(j, "socket"));
 	struct stat st;
@@ -452,10 +452,10 @@ static void remove_socket(const json_t *j)
 	if (!socket || lstat(socket, &st) < 0 || !S_ISSOCK(st.st_mode))
 		return;
 	if (unlink(socket) == 0)
-		printf("removed the socket %s\n", socket);
+		fprintf(said, "removed the socket %s\n", socket);
 }
 
-static bool clean_one(const char *dir, const char *name)
+static bool clean_one(const char *dir, const char *name, FILE *said)
 {
 	_cleanup_free_ char *path = NULL;
 	const char *unit, *cgroup, *invocation;
@@ -468,36 +468,36 @@ static bool clean_one(const char *dir, const char *name)
 		return false;
 	r = record_load(path, &j);
 	if (r < 0) {
-		printf("ignored %s: %s\n", path,
+		fprintf(said, "ignored %s: %s\n", path,
 		       r == -EPERM ? "not a file that root alone wrote" : r == -EBADMSG ? "not a record" : strerror(-r));
 		return false;
 	}
 	unit = json_string_value(json_object_get(j, "unit"));
 	cgroup = json_string_value(json_object_get(j, "cgroup"));
 	invocation = json_string_value(json_object_get(j, "invocation"));
-	printf("stale: %s (%s, left by PID %d)\n", name, strempty(json_string_value(json_object_get(j, "kind"))),
+	fprintf(said, "stale: %s (%s, left by PID %d)\n", name, strempty(json_string_value(json_object_get(j, "kind"))),
 	       (int)json_integer_value(json_object_get(j, "owner_pid")));
 	/* The unit first: systemd then stops the server it holds. */
-	stop_unit(unit, (int)json_integer_value(json_object_get(j, "uid")), invocation);
+	stop_unit(unit, (int)json_integer_value(json_object_get(j, "uid")), invocation, said);
 	/* The user manager and linger its start brought. */
 	if (json_is_true(json_object_get(j, "linger")) && json_integer_value(json_object_get(j, "uid")) > 0 &&
 	    user_manager_release((uid_t)json_integer_value(json_object_get(j, "uid"))) >= 0)
-		printf("turned linger off for uid %d and stopped its manager\n",
+		fprintf(said, "turned linger off for uid %d and stopped its manager\n",
 		       (int)json_integer_value(json_object_get(j, "uid")));
 	kill_process("the server", (pid_t)json_integer_value(json_object_get(j, "server_pid")),
-		     (unsigned long long)json_integer_value(json_object_get(j, "server_start")));
+		     (unsigned long long)json_integer_value(json_object_get(j, "server_start")), said);
 	kill_process("the neighbour", (pid_t)json_integer_value(json_object_get(j, "pid")),
-		     (unsigned long long)json_integer_value(json_object_get(j, "pid_start")));
+		     (unsigned long long)json_integer_value(json_object_get(j, "pid_start")), said);
 	clear_engine_stale(dir, j);
-	remove_socket(j);
-	remove_cgroup(cgroup);
+	remove_socket(j, said);
+	remove_cgroup(cgroup, said);
 	gone = !cgroup || cgroup_gone(cgroup);
 	/* A slice tree: its units or cgroups, children first (the record lists
 	 * them so), after the records of what ran in it (sorted before it). */
 	json_array_foreach(json_object_get(j, "units"), i, v)
-		stop_unit(json_string_value(v), -1, json_string_value(json_array_get(json_object_get(j, "invocations"), i)));
+		stop_unit(json_string_value(v), -1, json_string_value(json_array_get(json_object_get(j, "invocations"), i)), said);
 	json_array_foreach(json_object_get(j, "cgroups"), i, v) {
-		remove_cgroup(json_string_value(v));
+		remove_cgroup(json_string_value(v), said);
 		gone &= !json_is_string(v) || cgroup_gone(json_string_value(v));
 	}
 	json_decref(j);
@@ -509,7 +509,7 @@ static bool clean_one(const char *dir, const char *name)
 
 /* An oltp neighbour's first setup cut short leaves its half-made datadir
  * in STATE/slicebench-neighbour-NAME (managed/managed.h). */
-static int remove_neighbours_half_made(const char *state_dir)
+static int remove_neighbours_half_made(const char *state_dir, FILE *said)
 {
 	struct dirent **names = NULL;
 	int n, cleared = 0;
@@ -521,7 +521,7 @@ static int remove_neighbours_half_made(const char *state_dir)
 		if (strncmp(names[i]->d_name, "slicebench-neighbour-", 21) == 0 && names[i]->d_type == DT_DIR &&
 		    xasprintf(&sub, "%s/%s", state_dir, names[i]->d_name) >= 0 &&
 		    server_remove_half_made(sub, &server_engine_mariadb) > 0) {
-			printf("removed the half-made datadir %s/%s.new\n", sub, server_engine_mariadb.datadir_name);
+			fprintf(said, "removed the half-made datadir %s/%s.new\n", sub, server_engine_mariadb.datadir_name);
 			cleared++;
 		}
 		free(names[i]);
@@ -530,7 +530,7 @@ static int remove_neighbours_half_made(const char *state_dir)
 	return cleared;
 }
 
-int state_cleanup(const char *state_dir)
+int state_cleanup(const char *state_dir, FILE *said)
 {
 	_cleanup_free_ char *dir = NULL;
 	struct dirent **names = NULL;
@@ -540,14 +540,14 @@ int state_cleanup(const char *state_dir)
 	/* A first setup cut short leaves its half-made datadir. */
 	for (size_t e = 0; server_engines[e]; e++)
 		if (server_remove_half_made(state_dir, server_engines[e]) > 0) {
-			printf("removed the half-made datadir %s/%s.new\n", state_dir, server_engines[e]->datadir_name);
+			fprintf(said, "removed the half-made datadir %s/%s.new\n", state_dir, server_engines[e]->datadir_name);
 			cleared++;
 		}
-	cleared += remove_neighbours_half_made(state_dir);
+	cleared += remove_neighbours_half_made(state_dir, said);
 	/* A template cut short while it was saved. */
 	n = datadir_templates_cleanup(state_dir, false);
 	if (n == -EPERM)
-		printf("ignored %s/" DATADIR_TEMPLATES ": not a directory that slicebench made and root alone can write\n",
+		fprintf(said, "ignored %s/" DATADIR_TEMPLATES ": not a directory that slicebench made and root alone can write\n",
 		       state_dir);
 	cleared += MAX(n, 0);
 	if (xasprintf(&dir, "%s/live", state_dir) < 0)
@@ -555,7 +555,7 @@ int state_cleanup(const char *state_dir)
 	if (lstat(dir, &st) < 0)
 		return cleared;
 	if (!S_ISDIR(st.st_mode) || !root_only(&st)) {
-		printf("ignored %s: not a directory that root alone can write\n", dir);
+		fprintf(said, "ignored %s: not a directory that root alone can write\n", dir);
 		return cleared;
 	}
 	n = scandir(dir, &names, NULL, alphasort);
@@ -563,7 +563,7 @@ int state_cleanup(const char *state_dir)
 		size_t len = strlen(names[i]->d_name);
 
 		if (names[i]->d_name[0] != '.' && len > 5 && streq(names[i]->d_name + len - 5, ".json") &&
-		    clean_one(dir, names[i]->d_name))
+		    clean_one(dir, names[i]->d_name, said))
 			cleared++;
 		free(names[i]);
 	}

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "slices/kinds/context.h"
 #include "slices/around/neighbour.h"
@@ -30,9 +31,10 @@ int state_record_neighbour(const char *state_dir, const struct neighbour *n);
 void state_forget_neighbour(const char *state_dir, const struct neighbour *n);
 
 /* Removes what the records under STATE/live/ name and is still there; the
- * lock must be held.  Prints one line per thing removed; returns how many
- * records it cleared. */
-int state_cleanup(const char *state_dir);
+ * lock must be held.  Says one line per thing removed to said (stdout for
+ * the cleanup verb; stderr for the cleanup at a verb's start, whose stdout
+ * is its own, place --json's); returns how many records it cleared. */
+int state_cleanup(const char *state_dir, FILE *said);
 /* STATE/live, made if missing (0700): -EPERM unless it is a directory that
  * root alone can write, since cleanup acts on the records in it.  *ret
  * (if not NULL): its path. */
