@@ -16,6 +16,8 @@ command -v jq >/dev/null || sandbox_skip_all "needs jq"
 # A directory root alone can change (the scripts are code root runs).
 scratch=$(mktemp -d /tmp/slicebench-t212.XXXXXX) || exit 1
 chmod 755 "$scratch"
+# its own state: no other run's lock to wait for
+export SLICEBENCH_STATE_DIR=$scratch/state SLICEBENCH_RUN_DIR=$scratch/run
 trap '"$SLICEBENCH" cleanup >/dev/null 2>&1; [ "$failed" = 0 ] && rm -rf "$scratch" || echo "# kept: $scratch"' EXIT
 echo "1..14"
 

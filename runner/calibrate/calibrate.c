@@ -59,7 +59,7 @@ static int check_args(struct calibrator *c)
 	if (!c->args.threads)
 		c->args.threads = e->threads[0];
 	if (!c->args.duration_ns)
-		c->args.duration_ns = e->duration_ns;
+		c->args.duration_ns = e->oltp.duration_ns;
 	if (!c->args.confidence)
 		c->args.confidence = STATS_CONFIDENCE_DEFAULT;
 	if ((unsigned long)c->args.threads >= e->max_connections)
@@ -106,7 +106,7 @@ static int make_aa(struct calibrator *c)
 	xasprintf(&aa->description, "calibrate %s: %s against itself", c->file.name, c->args.context);
 	aa->threads[0] = c->args.threads;
 	aa->n_threads = 1;
-	aa->duration_ns = c->args.duration_ns;
+	aa->oltp.duration_ns = c->args.duration_ns;
 	aa->repeat = c->args.pairs;
 	aa->vary_slice = -1;
 	(void)text_copy(aa->baseline, sizeof(aa->baseline), c->args.context);
@@ -129,7 +129,7 @@ static void print_plan(const struct calibrator *c)
 	       "steps of %.0fs + %.0fs warm-up; about %.0f min\n",
 	       c->file.name, c->args.context, c->twin, context_kind_to_string(c->file.contexts[c->ic].kind),
 	       c->args.threads, c->args.threads == 1 ? "" : "s", c->args.pairs, (double)c->args.duration_ns / 1e9,
-	       (double)c->aa.warmup_ns / 1e9, plan.estimate_s / 60 + 0.5);
+	       (double)c->aa.oltp.warmup_ns / 1e9, plan.estimate_s / 60 + 0.5);
 	printf("the A/A tests: %u groups of %u rounds (%s's repeat), in each the report's verdict of %s against %s at "
 	       "%g%%%s\n",
 	       c->args.pairs / c->group_rounds, c->group_rounds, c->file.name, c->twin, c->args.context,

@@ -26,20 +26,20 @@ enum {
 /* sweep's name for the duration before it was one name everywhere. */
 static const struct cli_option opt_time = { .name = "time", .alias_of = SETTING(KEY_DURATION) };
 /* The server and the dataset: prepare's, sweep's */
-static const struct cli_option opt_socket = { .name = "socket", .arg = "PATH", .type = CLI_STRING, A(o.socket),
+static const struct cli_option opt_socket = { .name = "socket", .arg = "PATH", .type = CLI_STRING, A(e.oltp.socket),
 					      .help = "the server's socket (root over the socket, no password); "
 						      "PostgreSQL: its directory or DIR/.s.PGSQL.PORT" };
-static const struct cli_option opt_user = { .name = "user", .arg = "NAME", .type = CLI_STRING, A(o.user),
+static const struct cli_option opt_user = { .name = "user", .arg = "NAME", .type = CLI_STRING, A(e.oltp.user),
 					    .help = "MySQL user (root)" };
 static const struct cli_option opt_db = { .name = "db", .arg = "NAME", .key = ARG_DB,
 					  .help = "database (sbtest; pgbench's workloads: pgbench)" };
 static const struct cli_option opt_prepare_threads = { .name = "prepare-threads", .arg = "N", .type = CLI_UINT,
-						       A(o.prepare_threads), .min = 1, .max = 256,
+						       A(e.oltp.prepare_threads), .min = 1, .max = 256,
 						       .help = "sbtest tables loaded in parallel (at most 16)" };
-static const struct cli_option opt_seed = { .name = "seed", .arg = "N", .type = CLI_U64, A(o.seed),
+static const struct cli_option opt_seed = { .name = "seed", .arg = "N", .type = CLI_U64, A(e.oltp.seed),
 					    .help = "PRNG seed (from the clock)" };
 /* The workload and the client: sweep's */
-static const struct cli_option opt_events = { .name = "events", .arg = "N", .type = CLI_U64, A(o.events), .min = 1,
+static const struct cli_option opt_events = { .name = "events", .arg = "N", .type = CLI_U64, A(e.oltp.events), .min = 1,
 					      .help = "stop each step after N transactions" };
 static const struct cli_option opt_no_prewarm = { .name = "no-prewarm", .key = ARG_NO_PREWARM,
 						  .help = "skip the buffer pool warm-up before the first step" };
@@ -51,9 +51,9 @@ static const struct cli_option opt_server_pid = { .name = "server-pid", .arg = "
 						  .min = 1, .max = INT32_MAX,
 						  .help = "the server's PID, for telemetry and to notice its death" };
 static const struct cli_option opt_server_cgroup = { .name = "server-cgroup", .arg = "DIR", .type = CLI_STRING,
-						     A(o.server_cpu_cgroup),
+						     A(e.oltp.server_cpu_cgroup),
 						     .help = "the server's cpu cgroup directory, for cpu.stat" };
-static const struct cli_option opt_progress = { .name = "progress", .type = CLI_FLAG, A(o.progress),
+static const struct cli_option opt_progress = { .name = "progress", .type = CLI_FLAG, A(e.oltp.progress),
 						.help = "one line per second on stderr" };
 static const struct cli_option opt_json = { .name = "json", .type = CLI_FLAG, A(json),
 					    .help = "the record as JSON on stdout" };
@@ -90,7 +90,7 @@ static int parse_figures(const struct cli_verb *v, const struct cli_option *opt,
 static int parse_custom(const struct cli_verb *v, const struct cli_option *opt, const char *value, void *userdata)
 {
 	struct sweep_args *a = userdata;
-	struct oltp_options *o = &a->o;
+	struct oltp_options *o = &a->e.oltp;
 
 	switch (opt->key) {
 	case ARG_DB:
@@ -179,7 +179,7 @@ static int take_settings(const struct cli_verb *v, struct sweep_args *a, bool ma
 	p->server_given = !managed || a->experiment;
 	if (experiment_check_options(p) < 0 || experiment_gate(p, false) < 0)
 		return log_error_errno(-EINVAL, "%s: %s", v->name, p->msg ? p->msg : "out of memory");
-	experiment_workload_for(e, &a->o);
+	a->o = e->oltp;
 	experiment_client_for(e, 0, &a->o);
 	/* --events alone: no time limit, as sysbench's --time=0. */
 	if (a->o.events && !line_of(p, KEY_DURATION))
@@ -223,16 +223,15 @@ int sweep_parse_argv(const struct cli_verb *v, int argc, char **argv, struct swe
 {
 	int r, first;
 
-	oltp_options_default(&a->o);
-	a->o.prewarm = true;
 	r = experiment_options_start(&a->e, &a->settings);
 	if (r < 0)
 		return log_error_errno(r, "%s: %m", v->name);
+	a->e.oltp.prewarm = true;
 	r = cli_parse(v, argc, argv, a, &first);
 	if (r <= 0)
 		return r;
 	if (a->server_pid)
-		a->o.server_pid = (int)a->server_pid;
+		a->e.oltp.server_pid = (int)a->server_pid;
 	/* A capture starts no server: none is looked for. */
 	if (take_settings(v, a, (v == &cli_place && !a->pid && !a->unit) || line_of(a->settings, KEY_CONTEXT_KIND)) < 0)
 		return -EINVAL;

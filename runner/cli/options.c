@@ -68,7 +68,7 @@ static const struct cli_option *find_option(const struct cli_verb *v, const char
 	return NULL;
 }
 
-/* A setting's help: its row's, the words it takes (the kinds from their
+/* A setting's help: its row's (the option's own, else the key's), the words it takes (the kinds from their
  * table), its default. */
 static void print_setting_help(const struct key_def *k, FILE *f)
 {
@@ -78,7 +78,7 @@ static void print_setting_help(const struct key_def *k, FILE *f)
 		(void)text_copy(list, sizeof(list), context_kind_list(false));
 	else if (k->words && k->type != TYPE_BOOL)
 		word_list(k->words, list, sizeof(list));
-	fprintf(f, "%s%s%s%s%s%s\n", k->option_help, *list ? ": " : "", list, k->def ? " (" : "", strempty(k->def),
+	fprintf(f, "%s%s%s%s%s%s\n", k->option_help ? k->option_help : k->help, *list ? ": " : "", list, k->def ? " (" : "", strempty(k->def),
 		k->def ? ")" : "");
 }
 

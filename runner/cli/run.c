@@ -273,8 +273,8 @@ static void plan_print(const struct run_plan *p)
 	printf("experiment %s (%s): %s\n", e->name, e->path, strempty(e->description));
 	printf("%s%zu server starts x %zu thread counts = %zu steps of %.0fs + %.0fs warm-up; "
 	       "about %.0f min\n",
-	       e->repeat_auto ? "at most " : "", p->n_units, e->n_threads, p->n_steps, (double)e->duration_ns / 1e9,
-	       (double)e->warmup_ns / 1e9, p->estimate_s / 60 + 0.5);
+	       e->repeat_auto ? "at most " : "", p->n_units, e->n_threads, p->n_steps, (double)e->oltp.duration_ns / 1e9,
+	       (double)e->oltp.warmup_ns / 1e9, p->estimate_s / 60 + 0.5);
 	printf("the dataset: %" PRIu64 " rows, about %.*f %s; preparing them takes up to %.0f min of that where they are "
 	       "not made yet\n", p->dataset_rows, p->dataset_bytes >= 1000000000 ? 1 : 0,
 	       (double)p->dataset_bytes / (p->dataset_bytes >= 1000000000 ? 1e9 : 1e6),

@@ -13,7 +13,7 @@
 static int engine_of_workload(struct parser *p)
 {
 	struct experiment *e = p->e;
-	const char *protocol = oltp_workload_def(e->workload)->protocol;
+	const char *protocol = oltp_workload_def(e->oltp.workload)->protocol;
 
 	if (!p->options || line_of(p, KEY_ENGINE) || line_of(p, KEY_FLAVOR) || !line_of(p, KEY_WORKLOAD))
 		return 0;
@@ -62,15 +62,15 @@ static int check_server(struct parser *p)
 	if (!line_of(p, KEY_WORKLOAD))
 		for (int i = _OLTP_WORKLOAD_MAX - 1; i >= 0; i--)
 			if (streq(oltp_workload_def(i)->protocol, engine->protocol))
-				e->workload = (enum oltp_workload)i;
-	w = oltp_workload_def(e->workload);
+				e->oltp.workload = (enum oltp_workload)i;
+	w = oltp_workload_def(e->oltp.workload);
 	if (!streq(w->protocol, engine->protocol))
 		return fail_at(p, line_of(p, KEY_WORKLOAD), "workload", "%s does not run on %s, which runs %s",
-			       oltp_workload_name(e->workload), engine->name, oltp_workload_list(engine->protocol));
+			       oltp_workload_name(e->oltp.workload), engine->name, oltp_workload_list(engine->protocol));
 	/* The user's script runs by its tool, unless the file said otherwise. */
 	if (w->user_script && !line_of(p, KEY_DRIVER))
-		e->driver = w->tool;
-	r = oltp_driver_check(e->workload, e->driver, &why);
+		e->oltp.driver = w->tool;
+	r = oltp_driver_check(e->oltp.workload, e->oltp.driver, &why);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -78,7 +78,7 @@ static int check_server(struct parser *p)
 	if (line_of(p, KEY_CLIENT_THREADS) && !streq(w->protocol, "postgresql"))
 		return fail_at(p, line_of(p, KEY_CLIENT_THREADS), "threads",
 			       "%s runs one client thread per connection; [client] threads is for pgbench's workloads",
-			       oltp_workload_name(e->workload));
+			       oltp_workload_name(e->oltp.workload));
 	for (size_t i = 0; i < e->n_threads; i++)
 		most = MAX(most, e->threads[i]);
 	/* slicebench itself needs one connection beside the clients. */

@@ -125,24 +125,6 @@ int experiment_find(const char *name_or_path, char **ret_path)
 	}
 	return -ENOENT;
 }
-void experiment_workload_for(const struct experiment *e, struct oltp_options *o)
-{
-	o->workload = e->workload;
-	o->scripts = e->workload_scripts;
-	o->scale = e->scale;
-	o->client_threads = e->client_threads;
-	o->tables = e->tables;
-	o->table_size = e->table_size;
-	o->range_size = e->range_size;
-	o->duration_ns = e->duration_ns;
-	o->warmup_ns = e->warmup_ns;
-	o->rand.type = e->rand_type;
-	o->driver = e->driver;
-	o->wakeups = e->wakeups;
-	o->profile_hz = e->profile ? e->profile_hz : 0;
-	o->profile_off_cpu = e->profile && e->profile_off_cpu;
-}
-
 void experiment_client_for(const struct experiment *e, size_t i, struct oltp_options *o)
 {
 	long cpus[OLTP_MAX_CPUS];

@@ -47,8 +47,16 @@ struct experiment {
 	/* [experiment] */
 	long threads[EXP_THREADS_MAX];
 	size_t n_threads;
-	uint64_t warmup_ns, duration_ns;
-	unsigned repeat, tables, table_size, range_size;
+	/* The workload's settings (warmup, duration, workload, tables,
+	 * table-size, range-size, scale, driver, rand-type, [client]'s
+	 * threads, wakeups and profile): the key table's rows point into the
+	 * engine's own options, from oltp_options_default() up, which a run
+	 * takes whole (its database's name its own). */
+	struct oltp_options oltp;
+	/* The user's scripts (workload = FILE.lua ...), owned here; oltp.scripts
+	 * points at them. */
+	char *workload_scripts;
+	unsigned repeat;
 	/* repeat = auto: repeat is repeat-max, the most; the run stops adding
 	 * interleaved repeats once every ratio is known to within +-until
 	 * (a fraction, 0.05) at its confidence level */
@@ -64,11 +72,6 @@ struct experiment {
 	bool repeat_decide;
 	double margin;
 	unsigned look_every;
-	enum oltp_workload workload; /* not given: the engine's first */
-	char *workload_scripts;	     /* the user's scripts (oltp_options.scripts), or NULL */
-	unsigned scale;		     /* pgbench's workloads */
-	enum oltp_driver driver;
-	enum sbrand_type rand_type;
 	char baseline[48];
 	enum on_error on_error;
 	/* [server]: set, to the defaults if not in the file */
@@ -80,11 +83,6 @@ struct experiment {
 	long client_cpus_list[OLTP_MAX_CPUS];
 	size_t n_client_cpus;
 	bool client_scope; /* the load generator in a transient scope of its own */
-	unsigned client_threads; /* pgbench's workloads: threads driving the clients (pgbench -j) */
-	bool wakeups; /* sample where the server's wake-ups land (oltp/wakeups.h), at a cost */
-	bool profile; /* sample the server's stacks in each step (profile/) */
-	unsigned profile_hz;
-	bool profile_off_cpu; /* and the stack of each of its switches, at a cost */
 	/* [context NAME] */
 	struct context_spec contexts[EXP_CONTEXTS_MAX];
 	char *client_cpus[EXP_CONTEXTS_MAX]; /* client-cpus = LIST: this context's client; NULL: [client]'s */
@@ -158,10 +156,6 @@ static inline int experiment_proxy_of(const struct experiment *e, size_t i)
 	return e->context_proxy[i] >= 0 && (size_t)e->context_proxy[i] < e->n_proxies ? e->context_proxy[i] : -1;
 }
 
-/* The workload and the dataset of e's settings into o: the workload, its
- * scale, tables and rows, the step's time, the driver, ... (not the
- * database's name, which is the run's). */
-void experiment_workload_for(const struct experiment *e, struct oltp_options *o);
 /* The client placement of context i: its client-cpus, or [client]'s. */
 void experiment_client_for(const struct experiment *e, size_t i, struct oltp_options *o);
 

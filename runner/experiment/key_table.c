@@ -200,12 +200,12 @@ static int add_vary_property(struct parser *p, const char *name, const char *val
  * before their keys resume. */
 static bool workload_recorded(const struct experiment *e)
 {
-	return e->workload != OLTP_WORKLOAD_READ_ONLY;
+	return e->oltp.workload != OLTP_WORKLOAD_READ_ONLY;
 }
 
 static bool scale_recorded(const struct experiment *e)
 {
-	return streq(oltp_workload_def(e->workload)->protocol, "postgresql");
+	return streq(oltp_workload_def(e->oltp.workload)->protocol, "postgresql");
 }
 
 static bool repeat_auto_recorded(const struct experiment *e)
@@ -225,7 +225,7 @@ static bool repeat_decide_recorded(const struct experiment *e)
 
 static bool range_size_recorded(const struct experiment *e)
 {
-	return e->range_size != 100;
+	return e->oltp.range_size != 100;
 }
 
 static bool groups_recorded(const struct experiment *e)
@@ -235,7 +235,7 @@ static bool groups_recorded(const struct experiment *e)
 
 static bool client_threads_recorded(const struct experiment *e)
 {
-	return e->client_threads > 0;
+	return e->oltp.client_threads > 0;
 }
 
 /* Where a value goes: a field of struct experiment, one of each context's
@@ -254,12 +254,11 @@ const struct key_def key_table[_KEY_MAX] = {
 			  .max = EXP_THREAD_COUNT_MAX, .def = OLTP_DEFAULT_THREADS,
 			  .help = "thread counts, as 1 2 4 or 1,2,4 or 1-8", .option = "threads",
 			  .option_help = "thread counts (pgbench's workloads: clients), as 1,2,4 or 1-4" },
-	[KEY_WARMUP] = { .section = SECTION_EXPERIMENT, .name = "warmup", .power = POWER_NOTHING, .type = TYPE_DURATION, E(warmup_ns), .def = "0",
-			 .help = "uncounted time before each step", .option = "warmup",
-			 .option_help = "uncounted time before each step" },
-	[KEY_DURATION] = { .section = SECTION_EXPERIMENT, .name = "duration", .power = POWER_NOTHING, .type = TYPE_DURATION, E(duration_ns),
+	[KEY_WARMUP] = { .section = SECTION_EXPERIMENT, .name = "warmup", .power = POWER_NOTHING, .type = TYPE_DURATION, E(oltp.warmup_ns), .def = "0",
+			 .help = "uncounted time before each step", .option = "warmup" },
+	[KEY_DURATION] = { .section = SECTION_EXPERIMENT, .name = "duration", .power = POWER_NOTHING, .type = TYPE_DURATION, E(oltp.duration_ns),
 			   .min = 1, .def = STRINGIFY(OLTP_DEFAULT_DURATION_S) "s", .help = "measured time per step",
-			   .option = "duration", .option_help = "measured time per step" },
+			   .option = "duration" },
 	[KEY_REPEAT] = { .section = SECTION_EXPERIMENT, .name = "repeat", .power = POWER_NOTHING, .type = TYPE_REPEAT, E(repeat), .min = 1,
 			 .max = 100, .def = "1",
 			 .help = "server starts per context; or auto: interleaved repeats are added until every ratio is "
@@ -282,7 +281,7 @@ const struct key_def key_table[_KEY_MAX] = {
 			     .min = 1, .max = 100, .def = "1", .recorded = repeat_decide_recorded,
 			     .help = "with repeat = decide: the rounds between looks (the first after round 2 at least)" },
 	[KEY_WORKLOAD] = { .section = SECTION_EXPERIMENT, .name = "workload", .power = POWER_CODE, .allow = allow_script_key,
-			   .type = TYPE_WORKLOAD, E(workload),
+			   .type = TYPE_WORKLOAD, E(oltp.workload),
 			   .words = oltp_workload_words, .recorded = workload_recorded,
 			   .help = "the workload, one of the engine's protocol: sysbench's for the mysql engines, pgbench's "
 				   "for postgresql; the engine's first by default; or the user's own: a sysbench script "
@@ -290,25 +289,23 @@ const struct key_def key_table[_KEY_MAX] = {
 			   .option = "workload",
 			   .option_help = "the workload (its engine's first by default; pgbench's imply --engine postgresql), "
 					  "or the user's own: FILE.lua (sysbench's) or FILE.sql[@WEIGHT] ... (pgbench's, blank-separated)" },
-	[KEY_SCALE] = { .section = SECTION_EXPERIMENT, .name = "scale", .power = POWER_NOTHING, .type = TYPE_UINT, E(scale), .min = 1,
+	[KEY_SCALE] = { .section = SECTION_EXPERIMENT, .name = "scale", .power = POWER_NOTHING, .type = TYPE_UINT, E(oltp.scale), .min = 1,
 			.max = 20000, .def = "1", .recorded = scale_recorded,
-			.help = "pgbench's scale factor, 100000 accounts each", .option = "scale",
-			.option_help = "pgbench's scale factor, 100000 accounts each" },
-	[KEY_TABLES] = { .section = SECTION_EXPERIMENT, .name = "tables", .power = POWER_NOTHING, .type = TYPE_UINT, E(tables), .min = 1,
-			 .max = 1024, .def = STRINGIFY(OLTP_DEFAULT_TABLES), .help = "tables sbtest1..N", .option = "tables",
-			 .option_help = "tables sbtest1..N" },
-	[KEY_TABLE_SIZE] = { .section = SECTION_EXPERIMENT, .name = "table-size", .power = POWER_NOTHING, .type = TYPE_UINT, E(table_size),
+			.help = "pgbench's scale factor, 100000 accounts each", .option = "scale" },
+	[KEY_TABLES] = { .section = SECTION_EXPERIMENT, .name = "tables", .power = POWER_NOTHING, .type = TYPE_UINT, E(oltp.tables), .min = 1,
+			 .max = 1024, .def = STRINGIFY(OLTP_DEFAULT_TABLES), .help = "tables sbtest1..N", .option = "tables" },
+	[KEY_TABLE_SIZE] = { .section = SECTION_EXPERIMENT, .name = "table-size", .power = POWER_NOTHING, .type = TYPE_UINT, E(oltp.table_size),
 			     .min = 1, .max = 1000000000, .def = STRINGIFY(OLTP_DEFAULT_TABLE_SIZE),
-			     .help = "rows per table", .option = "table-size", .option_help = "rows per table" },
-	[KEY_RANGE_SIZE] = { .section = SECTION_EXPERIMENT, .name = "range-size", .power = POWER_NOTHING, .type = TYPE_UINT, E(range_size),
+			     .help = "rows per table", .option = "table-size" },
+	[KEY_RANGE_SIZE] = { .section = SECTION_EXPERIMENT, .name = "range-size", .power = POWER_NOTHING, .type = TYPE_UINT, E(oltp.range_size),
 			     .min = 1, .max = 1000000, .def = "100", .recorded = range_size_recorded,
 			     .help = "rows per range query of oltp_read_only (sysbench's --range-size)",
 			     .option = "range-size", .option_help = "rows per range query" },
-	[KEY_DRIVER] = { .section = SECTION_EXPERIMENT, .name = "driver", .power = POWER_NOTHING, .type = TYPE_WORD, E(driver),
+	[KEY_DRIVER] = { .section = SECTION_EXPERIMENT, .name = "driver", .power = POWER_NOTHING, .type = TYPE_WORD, E(oltp.driver),
 			 .words = oltp_driver_words, .def = "slicebench",
 			 .help = "the OLTP driver: slicebench's own, or the workload's real tool (sysbench, pgbench)",
 			 .option = "driver", .option_help = "slicebench's own driver, or the workload's own tool" },
-	[KEY_RAND_TYPE] = { .section = SECTION_EXPERIMENT, .name = "rand-type", .power = POWER_NOTHING, .type = TYPE_WORD, E(rand_type),
+	[KEY_RAND_TYPE] = { .section = SECTION_EXPERIMENT, .name = "rand-type", .power = POWER_NOTHING, .type = TYPE_WORD, E(oltp.rand.type),
 			    .words = sbrand_type_words, .def = "special", .help = "sysbench's distribution of the row ids",
 			    .option = "rand-type", .option_help = "the distribution of the row ids" },
 	[KEY_BASELINE] = { .section = SECTION_EXPERIMENT, .name = "baseline", .power = POWER_NOTHING, .type = TYPE_BASELINE, E(baseline),
@@ -349,20 +346,20 @@ const struct key_def key_table[_KEY_MAX] = {
 			      .option = "client-cpus", .option_help = "CPUs for the client threads, such as 0-3, or llc:N, node:N, core:N" },
 	[KEY_PIN] = { .section = SECTION_CLIENT, .name = "pin", .power = POWER_NOTHING, .type = TYPE_WORD, E(pin), .words = oltp_pin_words,
 		      .def = "all", .help = "every client thread on the whole list, or thread i on CPU i mod n",
-		      .option = "pin", .option_help = "every client thread on the whole list, or thread i on CPU i mod n" },
+		      .option = "pin" },
 	[KEY_SCOPE] = { .section = SECTION_CLIENT, .name = "scope", .power = POWER_NOTHING, .type = TYPE_BOOL, E(client_scope),
 			.words = bool_words, .def = "no", .help = "yes: the client runs in a transient scope of its own" },
-	[KEY_CLIENT_THREADS] = { .section = SECTION_CLIENT, .name = "threads", .power = POWER_NOTHING, .type = TYPE_UINT, E(client_threads),
+	[KEY_CLIENT_THREADS] = { .section = SECTION_CLIENT, .name = "threads", .power = POWER_NOTHING, .type = TYPE_UINT, E(oltp.client_threads),
 				 .min = 1, .max = 1024, .recorded = client_threads_recorded,
 				 .help = "pgbench's workloads: the threads that drive the clients, as pgbench -j (1)",
 				 .option = "client-threads",
 				 .option_help = "pgbench's workloads: threads driving the clients, as pgbench -j (1)" },
-	[KEY_WAKEUPS] = { .section = SECTION_CLIENT, .name = "wakeups", .power = POWER_NOTHING, .type = TYPE_BOOL, E(wakeups), .words = bool_words,
+	[KEY_WAKEUPS] = { .section = SECTION_CLIENT, .name = "wakeups", .power = POWER_NOTHING, .type = TYPE_BOOL, E(oltp.wakeups), .words = bool_words,
 			  .def = "no",
 			  .help = "yes: each step samples where the server's wake-ups land, the share in another L3 group "
 				  "than the waker's; every wake-up is a tracepoint sampled, which costs the server time "
 				  "(a pipe's ping-pong ran at half speed), so it is off unless asked" },
-	[KEY_PROFILE] = { .section = SECTION_CLIENT, .name = "profile", .power = POWER_NOTHING, .type = TYPE_BOOL, E(profile),
+	[KEY_PROFILE] = { .section = SECTION_CLIENT, .name = "profile", .power = POWER_NOTHING, .type = TYPE_BOOL, E(oltp.profile),
 			  .words = bool_words, .def = "no",
 			  .help = "yes: each step samples the server's stacks on its CPUs (perf_event_open's CPU clock, "
 				  "profile-hz a second of each CPU) and times its waits off them (run queue, throttled, "
@@ -372,11 +369,11 @@ const struct key_def key_table[_KEY_MAX] = {
 				  "unless asked",
 			  .option = "profile", .option_help = "sample the server's stacks in each step (yes|no)" },
 	[KEY_PROFILE_HZ] = { .section = SECTION_CLIENT, .name = "profile-hz", .power = POWER_NOTHING, .type = TYPE_UINT,
-			     E(profile_hz), .min = 1, .max = PROFILE_HZ_MAX, .def = STRINGIFY(PROFILE_DEFAULT_HZ),
+			     E(oltp.profile_hz), .min = 1, .max = PROFILE_HZ_MAX, .def = STRINGIFY(PROFILE_DEFAULT_HZ),
 			     .help = "with profile = yes: the server's stacks sampled so many times a second of each CPU",
 			     .option = "profile-hz", .option_help = "the profile's samples a second of each CPU" },
 	[KEY_PROFILE_OFF_CPU] = { .section = SECTION_CLIENT, .name = "profile-off-cpu", .power = POWER_NOTHING,
-				  .type = TYPE_BOOL, E(profile_off_cpu), .words = bool_words, .def = "no",
+				  .type = TYPE_BOOL, E(oltp.profile_off_cpu), .words = bool_words, .def = "no",
 				  .help = "with profile = yes: also the kernel and user stack of each of the server's "
 					  "switches off its CPU, so that a blocked wait is named (futex, I/O, socket, "
 					  "sleep); every switch of every task is unwound, which costs the server time",

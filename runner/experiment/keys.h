@@ -124,8 +124,8 @@ struct key_def {
 	bool (*recorded)(const struct experiment *e);
 	/* The same setting on the command line of sweep, prepare and place
 	 * (cli/args.c): --option (and -short_option), parsed and checked by
-	 * this row as in a file; what --help says of it.  NULL: a file's
-	 * only.  A property row's takes NAME=VALUE. */
+	 * this row as in a file; what --help says of it (NULL: .help).
+	 * option NULL: a file's only.  A property row's takes NAME=VALUE. */
 	const char *option;
 	char short_option;
 	const char *option_help;

@@ -240,6 +240,7 @@ static int set_word(struct parser *p, const struct key_def *k, const char *value
 	if (k->type == TYPE_WORKLOAD) {
 		free(p->e->workload_scripts);
 		p->e->workload_scripts = NULL;
+		p->e->oltp.scripts = NULL;
 	}
 	if (k->type == TYPE_KIND) {
 		w = context_kind_from_string(value);
@@ -431,7 +432,12 @@ static int handle_key(void *user, const char *section _unused_, const char *name
 int experiment_defaults(struct experiment *e)
 {
 	struct parser p = { .e = e, .path = "(the key table's defaults)" };
-	int r = set_defaults(&p, SECTION_NONE);
+	int r;
+
+	/* The engine's own first: what no key sets (the user, the tools'
+	 * paths, the timeouts, the distribution's parameters). */
+	oltp_options_default(&e->oltp);
+	r = set_defaults(&p, SECTION_NONE);
 
 	free(p.msg);
 	/* Not keys of the table: no Slice=, no proxy and no [vary] on a slice. */

@@ -37,7 +37,7 @@ static int check_proxy_engine(struct parser *p, size_t i)
 			       pe->name, pe->protocol, server->name, server->protocol,
 			       engines_of(server->protocol, list, sizeof(list)));
 	/* sysbench would take the password on its command line. */
-	if (pe->password && e->driver == OLTP_DRIVER_SYSBENCH)
+	if (pe->password && e->oltp.driver == OLTP_DRIVER_SYSBENCH)
 		return fail_at(p, line_of(p, KEY_DRIVER) ?: line[KEY_PROXY_ENGINE], line_of(p, KEY_DRIVER) ? "driver" : "engine",
 			       "%s's users log in with a password, which sysbench would take on its command line: "
 			       "through %s, use slicebench's own driver", pe->name, pe->name);

@@ -56,8 +56,9 @@ int set_workload_scripts(struct parser *p, const struct key_def *k, const char *
 		return fail_at(p, p->line, k->name, "a weight is pgbench's; sysbench runs one script");
 	free(e->workload_scripts);
 	e->workload_scripts = joined;
+	e->oltp.scripts = joined;
 	joined = NULL;
-	e->workload = w;
+	e->oltp.workload = w;
 	return 0;
 }
 
@@ -98,15 +99,15 @@ int allow_script_key(struct parser *p, const struct key_def *k, size_t i)
 	int r;
 
 	if (!p->e->workload_scripts)
-		return oltp_workload_def(p->e->workload)->user_script
+		return oltp_workload_def(p->e->oltp.workload)->user_script
 			       ? fail_at(p, line, k->name, "%s names no script: give the script's file",
-					 oltp_workload_name(p->e->workload))
+					 oltp_workload_name(p->e->oltp.workload))
 			       : 0;
 	r = p->trust_code ? 0 : trust_scripts(p, k, line);
 	if (r < 0 || p->from_json)
 		return r;
 	oltp_options_default(&o);
-	o.workload = p->e->workload;
+	o.workload = p->e->oltp.workload;
 	o.scripts = p->e->workload_scripts;
 	r = oltp_script_check(&o, &why);
 	if (r == -ENOMEM)

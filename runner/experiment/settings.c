@@ -6,21 +6,24 @@
 #include "experiment/parse.h"
 #include "experiment/settings.h"
 
-/* The workload's scripts, beside its word. */
-static int copy_scripts(const struct experiment *from, struct experiment *to)
+/* A copy of src (NULL: none) in place of *dst's string. */
+static int copy_string(const char *src, char **dst)
 {
-	char *s = from->workload_scripts ? strdup(from->workload_scripts) : NULL;
+	char *s = src ? strdup(src) : NULL;
 
-	if (from->workload_scripts && !s)
+	if (src && !s)
 		return -ENOMEM;
-	free(to->workload_scripts);
-	to->workload_scripts = s;
+	free(*dst);
+	*dst = s;
 	return 0;
 }
 
 /* One piece: a case per type of the key table, as setting_json()'s. */
 int experiment_copy_settings(const struct experiment *from, struct experiment *to)
 {
+	/* The engine's options whole, with what no key sets (the user, the
+	 * tools, the timeouts): none of them is owned. */
+	to->oltp = from->oltp;
 	for (size_t i = 0; i < _KEY_MAX; i++) {
 		const struct key_def *k = &key_table[i];
 		const void *src = (const char *)from + k->offset;
@@ -30,15 +33,10 @@ int experiment_copy_settings(const struct experiment *from, struct experiment *t
 			continue;
 		switch (k->type) {
 		case TYPE_STRING:
-		case TYPE_SIZE: {
-			char *s = *(char *const *)src ? strdup(*(char *const *)src) : NULL;
-
-			if (*(char *const *)src && !s)
+		case TYPE_SIZE:
+			if (copy_string(*(char *const *)src, dst) < 0)
 				return -ENOMEM;
-			free(*(char **)dst);
-			*(char **)dst = s;
 			break;
-		}
 		case TYPE_UINT:
 		case TYPE_REPEAT: /* the count; whether it is auto is the run's, not a setting */
 			*(unsigned *)dst = *(const unsigned *)src;
@@ -49,7 +47,7 @@ int experiment_copy_settings(const struct experiment *from, struct experiment *t
 		case TYPE_DURATION:
 			*(uint64_t *)dst = *(const uint64_t *)src;
 			break;
-		case TYPE_WORKLOAD: /* its scripts: copy_scripts() */
+		case TYPE_WORKLOAD: /* its scripts: after the loop */
 		case TYPE_WORD:
 			*(int *)dst = *(const int *)src;
 			break;
@@ -79,7 +77,11 @@ int experiment_copy_settings(const struct experiment *from, struct experiment *t
 			break;
 		}
 	}
-	return copy_scripts(from, to);
+	/* the scripts are each experiment's own; its engine's options point at them */
+	if (copy_string(from->workload_scripts, &to->workload_scripts) < 0)
+		return -ENOMEM;
+	to->oltp.scripts = to->workload_scripts;
+	return 0;
 }
 
 /* An array of n longs. */

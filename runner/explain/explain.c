@@ -106,7 +106,7 @@ static double unit_seconds(const struct explainer *x)
 {
 	if (x->measured_unit_s > 0)
 		return x->measured_unit_s;
-	return 6 + (double)((x->e.warmup_ns ? x->e.warmup_ns : NSEC_PER_SEC) + x->args.duration_ns) / 1e9;
+	return 6 + (double)((x->e.oltp.warmup_ns ? x->e.oltp.warmup_ns : NSEC_PER_SEC) + x->args.duration_ns) / 1e9;
 }
 
 /* The starts that read a file's contexts' placements: A and B once each,
@@ -131,8 +131,8 @@ static int stage_experiment(const struct explainer *x, const struct design *d, u
 	xasprintf(&ret->description, "explain %s: %s against %s", x->e.name, x->args.a, x->args.b);
 	ret->threads[0] = x->args.threads;
 	ret->n_threads = 1;
-	ret->warmup_ns = x->e.warmup_ns ? x->e.warmup_ns : NSEC_PER_SEC;
-	ret->duration_ns = placed ? NSEC_PER_SEC : x->args.duration_ns;
+	ret->oltp.warmup_ns = x->e.oltp.warmup_ns ? x->e.oltp.warmup_ns : NSEC_PER_SEC;
+	ret->oltp.duration_ns = placed ? NSEC_PER_SEC : x->args.duration_ns;
 	ret->repeat = repeat;
 	snprintf(ret->baseline, sizeof(ret->baseline), "b");
 	for (size_t i = 0; i < d->n && r >= 0; i++) {

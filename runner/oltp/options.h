@@ -92,7 +92,8 @@ struct oltp_options {
 	int proxy_pid;                 /* the proxy between client and server, for telemetry; 0: none */
 	const char *server_cpu_cgroup; /* directory holding cpu.stat, or NULL */
 	bool wakeups;                  /* sample where the server's wake-ups land (oltp/wakeups.h), at a cost */
-	unsigned profile_hz;           /* the server's stacks sampled so often (profile/sampler.h); 0: not */
+	bool profile;                  /* sample the server's stacks (profile/sampler.h), at profile_hz */
+	unsigned profile_hz;
 	bool profile_off_cpu;          /* and the stack of each of its switches (the reasons it waited), at a cost */
 	const char *server_usage_cgroup; /* the server's own cgroup counting its CPU time (v2's cpu.stat, v1's
 					    cpuacct.usage); NULL: its processes' times, with their reaped children's */

@@ -184,8 +184,8 @@ int oltp_telemetry_new(const struct oltp_options *o, struct oltp_telemetry **ret
 	open_pmu(t);
 	if (o->wakeups)
 		open_wakeups(t);
-	t->profile_hz = o->profile_hz;
-	t->profile_off_cpu = o->profile_off_cpu;
+	t->profile_hz = o->profile ? o->profile_hz : 0;
+	t->profile_off_cpu = o->profile && o->profile_off_cpu;
 	oltp_telemetry_restart(t);
 	*ret = t;
 	return 0;

@@ -28,15 +28,14 @@
 
 static void options_for(const struct experiment *e, struct oltp_options *o, char *db, size_t db_len)
 {
-	oltp_options_default(o);
+	*o = e->oltp;
 	/* One database per dataset shape, so that experiments of different
 	 * sizes reuse their own data on the one managed server. */
-	if (streq(oltp_workload_def(e->workload)->protocol, "postgresql"))
-		snprintf(db, db_len, "pgbench_s%u", e->scale);
+	if (streq(oltp_workload_def(e->oltp.workload)->protocol, "postgresql"))
+		snprintf(db, db_len, "pgbench_s%u", e->oltp.scale);
 	else
-		snprintf(db, db_len, "sbtest_%ux%u", e->tables, e->table_size);
+		snprintf(db, db_len, "sbtest_%ux%u", e->oltp.tables, e->oltp.table_size);
 	o->db = db;
-	experiment_workload_for(e, o);
 }
 
 /* The template's dataset: the database (one per shape) and what its rows

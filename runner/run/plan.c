@@ -24,7 +24,7 @@ double run_plan_unit_s(const struct experiment *e _unused_)
 
 double run_plan_step_s(const struct experiment *e)
 {
-	return (double)(e->warmup_ns + e->duration_ns) / 1e9 + 1;
+	return (double)(e->oltp.warmup_ns + e->oltp.duration_ns) / 1e9 + 1;
 }
 
 int run_plan_make(const struct experiment *e, const char *only, struct run_plan *ret)
@@ -61,8 +61,8 @@ int run_plan_make(const struct experiment *e, const char *only, struct run_plan 
 		       ((runner_vary_modes(e) & VARY_RESTART ? experiment_n_values(e) : 0) + (runner_vary_modes(e) & VARY_LIVE ? 1 : 0));
 	ret->n_steps = e->repeat * n_ctx * experiment_n_values(e) * e->n_threads *
 		       (!!(runner_vary_modes(e) & VARY_RESTART) + !!(runner_vary_modes(e) & VARY_LIVE));
-	pg = streq(oltp_workload_def(e->workload)->protocol, "postgresql");
-	ret->dataset_rows = pg ? (uint64_t)e->scale * 100000 : (uint64_t)e->tables * e->table_size;
+	pg = streq(oltp_workload_def(e->oltp.workload)->protocol, "postgresql");
+	ret->dataset_rows = pg ? (uint64_t)e->oltp.scale * 100000 : (uint64_t)e->oltp.tables * e->oltp.table_size;
 	ret->dataset_bytes = ret->dataset_rows * (pg ? PGBENCH_ROW_BYTES : SBTEST_ROW_BYTES);
 	ret->prepare_s = (double)ret->dataset_rows / PREPARE_ROWS_PER_S;
 	ret->estimate_s = ret->prepare_s + (double)ret->n_units * run_plan_unit_s(e) +

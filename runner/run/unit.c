@@ -66,7 +66,7 @@ int runner_put_failed_steps(struct runner *rn, const struct managed_unit *u, siz
 		    results_have(rn->res, name))
 			continue;
 
-		(void)text_copy(s.driver, sizeof(s.driver), word_name(oltp_driver_words, rn->e->driver));
+		(void)text_copy(s.driver, sizeof(s.driver), word_name(oltp_driver_words, rn->e->oltp.driver));
 		(void)text_copy(s.reason, sizeof(s.reason), reason);
 		s.lat_avg_ms = s.lat_p50_ms = s.lat_p95_ms = s.lat_p99_ms = s.lat_max_ms = -1;
 		r = put_step(rn, u, wall_clock_s(), &s);
