@@ -218,6 +218,14 @@ static void check_workloads(void)
 
 		ok(word_lookup(oltp_workload_words, name, &back) == 0 && back == (int)w, "workload %s: parsing its name gives its row",
 		   name);
+		if (d->user_script) {
+			/* the user's script: its tool alone, named by the file, not in the lists */
+			ok(d->protocol && d->db && d->unit && d->unit_one && d->data_size && d->prepare && d->prewarm &&
+				   d->run_tool && !d->run_native && oltp_driver_check(w, d->tool, &why) == 0 &&
+				   oltp_driver_check(w, OLTP_DRIVER_NATIVE, &why) < 0 && !strstr(all, name),
+			   "%s: its dataset, its tool's driver alone, not among the workloads listed", name);
+			continue;
+		}
 		ok(d->protocol && d->db && d->unit && d->unit_one && d->data_size && strstr(all, name),
 		   "%s: protocol, database, unit and one of it, data size, in the list (%s)",
 		   name, all);

@@ -67,6 +67,9 @@ static int check_server(struct parser *p)
 	if (!streq(w->protocol, engine->protocol))
 		return fail_at(p, line_of(p, KEY_WORKLOAD), "workload", "%s does not run on %s, which runs %s",
 			       oltp_workload_name(e->oltp.workload), engine->name, oltp_workload_list(engine->protocol));
+	/* The user's script runs by its tool, unless the file said otherwise. */
+	if (w->user_script && !line_of(p, KEY_DRIVER))
+		e->oltp.driver = w->tool;
 	r = oltp_driver_check(e->oltp.workload, e->oltp.driver, &why);
 	if (r == -ENOMEM)
 		return r;

@@ -22,6 +22,7 @@ void experiment_done(struct experiment *e)
 		return;
 	free(e->path);
 	free(e->description);
+	free(e->workload_scripts);
 	free(e->binary);
 	free(e->engine);
 	free(e->buffer_pool);

@@ -53,6 +53,9 @@ struct experiment {
 	 * engine's own options, from oltp_options_default() up, which a run
 	 * takes whole (its database's name its own). */
 	struct oltp_options oltp;
+	/* The user's scripts (workload = FILE.lua ...), owned here; oltp.scripts
+	 * points at them. */
+	char *workload_scripts;
 	unsigned repeat;
 	/* repeat = auto: repeat is repeat-max, the most; the run stops adding
 	 * interleaved repeats once every ratio is known to within +-until

@@ -5,6 +5,7 @@
 #include "experiment/settings.h"
 #include "experiment/check.h"
 #include "experiment/parse.h"
+#include "oltp/script.h"
 #include "common/input.h"
 
 static json_t *props_to_json(const struct prop_value *v, size_t n)
@@ -102,6 +103,15 @@ static json_t *vary_to_json(const struct experiment *e)
 								     : NULL);
 }
 
+/* The user's scripts, what ran exactly: each one's content and SHA-256
+ * (a script no longer there, of a run read back, is null). */
+static int scripts_to_json(const struct experiment *e, json_t *j)
+{
+	if (!e->workload_scripts)
+		return 0;
+	return json_object_set_new(j, "scripts", oltp_scripts_json(e->workload_scripts) ?: json_null());
+}
+
 /* The file's own keys, its contexts and [vary] by hand; every setting by
  * the key table (experiment/settings.c). */
 json_t *experiment_to_json(const struct experiment *e)
@@ -115,7 +125,7 @@ json_t *experiment_to_json(const struct experiment *e)
 	j = json_pack("{s:s, s:s, s:s?, s:s, s:o, s:o, s:o}", "name", e->name, "path", e->path, "description",
 		      e->description, "baseline", e->baseline, "contexts", names, "context_specs", specs, "vary",
 		      vary_to_json(e));
-	if (j && (settings_to_json(e, j) < 0 || sections_to_json(e, j) < 0)) {
+	if (j && (settings_to_json(e, j) < 0 || sections_to_json(e, j) < 0 || scripts_to_json(e, j) < 0)) {
 		json_decref(j);
 		j = NULL;
 	}

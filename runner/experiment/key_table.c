@@ -12,6 +12,7 @@
 #include "experiment/gate.h"
 #include "experiment/where.h"
 #include "experiment/key_table.h"
+#include "experiment/script.h"
 #include "profile/sampler.h"
 #include "common/topology.h"
 #include "common/trust.h"
@@ -279,12 +280,15 @@ const struct key_def key_table[_KEY_MAX] = {
 	[KEY_LOOK_EVERY] = { .section = SECTION_EXPERIMENT, .name = "look-every", .power = POWER_NOTHING, .type = TYPE_UINT, E(look_every),
 			     .min = 1, .max = 100, .def = "1", .recorded = repeat_decide_recorded,
 			     .help = "with repeat = decide: the rounds between looks (the first after round 2 at least)" },
-	[KEY_WORKLOAD] = { .section = SECTION_EXPERIMENT, .name = "workload", .power = POWER_NOTHING, .type = TYPE_WORD, E(oltp.workload),
+	[KEY_WORKLOAD] = { .section = SECTION_EXPERIMENT, .name = "workload", .power = POWER_CODE, .allow = allow_script_key,
+			   .type = TYPE_WORKLOAD, E(oltp.workload),
 			   .words = oltp_workload_words, .recorded = workload_recorded,
 			   .help = "the workload, one of the engine's protocol: sysbench's for the mysql engines, pgbench's "
-				   "for postgresql; the engine's first by default",
+				   "for postgresql; the engine's first by default; or the user's own: a sysbench script "
+				   "(FILE.lua) or pgbench scripts (FILE.sql[@WEIGHT] ...), each root's alone, run by its tool",
 			   .option = "workload",
-			   .option_help = "the workload (its engine's first by default; pgbench's imply --engine postgresql)" },
+			   .option_help = "the workload (its engine's first by default; pgbench's imply --engine postgresql), "
+					  "or the user's own: FILE.lua (sysbench's) or FILE.sql[@WEIGHT] ... (pgbench's, blank-separated)" },
 	[KEY_SCALE] = { .section = SECTION_EXPERIMENT, .name = "scale", .power = POWER_NOTHING, .type = TYPE_UINT, E(oltp.scale), .min = 1,
 			.max = 20000, .def = "1", .recorded = scale_recorded,
 			.help = "pgbench's scale factor, 100000 accounts each", .option = "scale" },
@@ -546,6 +550,9 @@ static const char *key_syntax(const struct key_def *k, char *buf, size_t len)
 	switch (k->type) {
 	case TYPE_WORD:
 		return word_join(k->words, "|", "|", buf, len);
+	case TYPE_WORKLOAD:
+		snprintf(buf, len, "%s|FILE.lua|FILE.sql[@WEIGHT]...", word_join(k->words, "|", "|", each, sizeof(each)));
+		return buf;
 	case TYPE_STRING:
 		return k->words ? word_join(k->words, "|", "|", buf, len) : type_syntax[k->type];
 	case TYPE_FLAGS:

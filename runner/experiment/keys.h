@@ -52,6 +52,7 @@ enum key_type {
 	TYPE_CPUS,	/* into [client]'s list */
 	TYPE_CPUS_TEXT, /* kept as text, a topological one as the CPUs it names here */
 	TYPE_WORD,	/* an enum, one of words */
+	TYPE_WORKLOAD,	/* a workload's word, or the user's scripts (experiment/script.h) */
 	TYPE_FLAGS,	/* one of two words or both, into a bitmask */
 	TYPE_KIND,	/* a kind of context */
 	TYPE_BASELINE,

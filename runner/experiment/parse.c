@@ -14,6 +14,8 @@
 #include "experiment/mirror.h"
 #include "experiment/parse.h"
 #include "experiment/replay.h"
+#include "experiment/script.h"
+#include "oltp/script.h"
 #include "common/text.h"
 #include "common/topology.h"
 
@@ -229,9 +231,17 @@ static int set_command(struct parser *p, const struct key_def *k, const char *va
 /* One word of the row's words (an enum, yes or no), or a kind of context. */
 static int set_word(struct parser *p, const struct key_def *k, const char *value, void *field)
 {
-	char list[128];
+	char list[256];
 	int w;
 
+	/* workload = FILE.lua: the user's scripts; a word: none */
+	if (k->type == TYPE_WORKLOAD && oltp_script_workload(value, &(enum oltp_workload){ 0 }) == 0)
+		return set_workload_scripts(p, k, value);
+	if (k->type == TYPE_WORKLOAD) {
+		free(p->e->workload_scripts);
+		p->e->workload_scripts = NULL;
+		p->e->oltp.scripts = NULL;
+	}
 	if (k->type == TYPE_KIND) {
 		w = context_kind_from_string(value);
 		if (w == CONTEXT_KIND_INVALID)
@@ -309,24 +319,32 @@ static int set_name(struct parser *p, const struct key_def *k, const char *value
 	return 0;
 }
 
+/* Any text but none, or one of the row's words. */
+static int set_string(struct parser *p, const struct key_def *k, const char *value, void *field)
+{
+	char list[256];
+	int w;
+
+	if (!*value)
+		return fail_at(p, p->line, k->name, "an empty value");
+	if (k->words && word_lookup(k->words, value, &w) < 0)
+		return fail_at(p, p->line, k->name, "bad value '%s' (%s)", value, word_list(k->words, list, sizeof(list)));
+	return set_text(field, value);
+}
+
 /* The key table's switch over the types: a case each, or the helper of a
  * kind of them. */
 int set_key(struct parser *p, const struct key_def *k, const char *value)
 {
 	struct experiment *e = p->e;
 	void *field = (k->in_parser ? (char *)p : (char *)e) + k->offset + p->instance * k->stride;
-	char list[128], why[160];
-	int w;
+	char why[160];
 
 	if (k->check && k->check(p, k, value) < 0)
 		return -EINVAL;
 	switch (k->type) {
 	case TYPE_STRING:
-		if (!*value)
-			return fail_at(p, p->line, k->name, "an empty value");
-		if (k->words && word_lookup(k->words, value, &w) < 0)
-			return fail_at(p, p->line, k->name, "bad value '%s' (%s)", value, word_list(k->words, list, sizeof(list)));
-		return set_text(field, value);
+		return set_string(p, k, value, field);
 	case TYPE_UNIT:
 	case TYPE_FILE:
 		return set_text(field, value);
@@ -348,6 +366,7 @@ int set_key(struct parser *p, const struct key_def *k, const char *value)
 		return 0;
 	case TYPE_CPUS_TEXT:
 		return set_cpus_text(p, k, value, field);
+	case TYPE_WORKLOAD:
 	case TYPE_WORD:
 	case TYPE_BOOL:
 	case TYPE_KIND:

@@ -18,6 +18,7 @@ static int copy_string(const char *src, char **dst)
 	return 0;
 }
 
+/* One piece: a case per type of the key table, as setting_json()'s. */
 int experiment_copy_settings(const struct experiment *from, struct experiment *to)
 {
 	/* The engine's options whole, with what no key sets (the user, the
@@ -46,6 +47,7 @@ int experiment_copy_settings(const struct experiment *from, struct experiment *t
 		case TYPE_DURATION:
 			*(uint64_t *)dst = *(const uint64_t *)src;
 			break;
+		case TYPE_WORKLOAD: /* its scripts: after the loop */
 		case TYPE_WORD:
 			*(int *)dst = *(const int *)src;
 			break;
@@ -75,6 +77,10 @@ int experiment_copy_settings(const struct experiment *from, struct experiment *t
 			break;
 		}
 	}
+	/* the scripts are each experiment's own; its engine's options point at them */
+	if (copy_string(from->workload_scripts, &to->workload_scripts) < 0)
+		return -ENOMEM;
+	to->oltp.scripts = to->workload_scripts;
 	return 0;
 }
 
@@ -112,6 +118,10 @@ static json_t *setting_json(const struct experiment *e, const struct key_def *k)
 		return json_real((double)*(const uint64_t *)v / 1e9);
 	case TYPE_PERCENT:
 		return json_real(*(const double *)v);
+	case TYPE_WORKLOAD:
+		if (e->workload_scripts)
+			return json_string(e->workload_scripts);
+		/* fall through */
 	case TYPE_WORD:
 		return json_string(word_name(k->words, *(const int *)v));
 	case TYPE_BOOL:

@@ -85,7 +85,7 @@ static bool copy_string(const json_t *j, const char *key, char *buf, size_t len)
 {
 	const char *s = json_string_value(json_object_get(j, key));
 
-	return s && strlen(s) < len && snprintf(buf, len, "%s", s) >= 0;
+	return s && text_copy(buf, len, s) == 0;
 }
 
 /* The JSON path of what is wrong, into bad (the caller's message names it). */

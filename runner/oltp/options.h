@@ -43,6 +43,8 @@ enum oltp_workload {
 	OLTP_WORKLOAD_WRITE_ONLY,   /* sysbench's oltp_write_only */
 	OLTP_WORKLOAD_UPDATE_INDEX, /* sysbench's oltp_update_index */
 	OLTP_WORKLOAD_INSERT,       /* sysbench's oltp_insert */
+	OLTP_WORKLOAD_LUA_SCRIPT,   /* the user's sysbench script (oltp_options.scripts) */
+	OLTP_WORKLOAD_PGBENCH_SCRIPT, /* the user's pgbench scripts, each FILE[@WEIGHT] */
 	_OLTP_WORKLOAD_MAX,
 };
 
@@ -64,6 +66,9 @@ extern const struct word oltp_pin_words[];
 
 struct oltp_options {
 	enum oltp_workload workload; /* oltp_read_only */
+	/* The user's scripts (OLTP_WORKLOAD_*_SCRIPT): absolute paths,
+	 * blank-separated, a pgbench script's with its @WEIGHT. */
+	const char *scripts;
 	const char *socket; /* required; PostgreSQL: the socket's directory, or its .s.PGSQL.PORT */
 	const char *user;   /* "root" */
 	const char *password; /* NULL: none (the socket's peer); a proxy's that has one (ProxySQL) */
@@ -140,6 +145,7 @@ struct oltp_workload_def {
 	 * DELETE and INSERT pairs of one id, and oltp_insert's INSERT of a new
 	 * row (a text query, as the script sends it). */
 	const char *script;
+	bool user_script; /* the user's file (oltp_options.scripts): the tool's driver only */
 	bool transaction;
 	unsigned point_selects;
 	bool ranges;

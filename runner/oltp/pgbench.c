@@ -14,19 +14,9 @@
 
 #include "oltp/histogram.h"
 #include "oltp/pg.h"
+#include "oltp/script.h"
 #include "oltp/tool.h"
 #include "common/util.h"
-
-/* Debian's own binary rather than the pg_wrapper in PATH, which would pick
- * the version of whatever cluster it finds. */
-#define PGBENCH_DEBIAN "/usr/lib/postgresql/15/bin/pgbench"
-
-static const char *pgbench_path(const struct oltp_options *o)
-{
-	if (streq(o->pgbench_path, "pgbench") && access(PGBENCH_DEBIAN, X_OK) == 0)
-		return PGBENCH_DEBIAN;
-	return o->pgbench_path;
-}
 
 /* A -P 1 line after the connections were made (userdata: when that was,
  * in s): pgbench's -T counts from before it connects, its rates from
@@ -277,14 +267,17 @@ static int run_pgbench(const struct oltp_options *o, const char *log_dir, struct
 	r = pg_socket_split(o->socket, &host, &port);
 	if (r < 0)
 		return r;
-	tool_arg(&a, "%s", pgbench_path(o));
+	tool_arg(&a, "%s", tool_pgbench(o));
 	/* slicebench's prepare did what pgbench's pre-run vacuum would. */
 	tool_arg(&a, "--no-vacuum");
 	tool_arg(&a, "--host=%s", host);
 	tool_arg(&a, "--port=%s", port);
 	tool_arg(&a, "--username=%s", o->user);
 	tool_arg(&a, "--protocol=prepared");
-	tool_arg(&a, "--builtin=%s", oltp_workload_name(o->workload));
+	if (oltp_workload_def(o->workload)->user_script)
+		(void)oltp_script_args(o, &a);
+	else
+		tool_arg(&a, "--builtin=%s", oltp_workload_name(o->workload));
 	tool_arg(&a, "--client=%u", clients);
 	tool_arg(&a, "--jobs=%u", MAX(1u, MIN(o->client_threads ? o->client_threads : 1, clients)));
 	if (events)
@@ -346,7 +339,7 @@ static int run_and_parse(const struct oltp_options *o, unsigned clients, uint64_
 	*ret_connect_s = 0;
 	r = run_pgbench(o, logs, &run);
 	out = run.out;
-	r = tool_failed(pgbench_path(o), r, run.status, out, "pgbench: error:", ret);
+	r = tool_failed(tool_pgbench(o), r, run.status, out, "pgbench: error:", ret);
 	if (r != 0)
 		return r;
 	r = pgbench_parse_report(out, ret);

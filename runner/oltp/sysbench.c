@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include "oltp/oltp.h"
+#include "oltp/script.h"
 #include "oltp/tool.h"
 #include "common/util.h"
 
@@ -99,16 +100,30 @@ int sysbench_parse_report(const char *text, struct step_result *ret)
 static int run_sysbench(const struct oltp_options *o, struct tool_step *run)
 {
 	_cleanup_(tool_argv_done) struct tool_argv a = {};
+	_cleanup_free_ char *help = NULL;
+	bool user = oltp_workload_def(o->workload)->user_script;
+	int r;
 
 	tool_arg(&a, "%s", o->sysbench_path);
-	tool_arg(&a, "%s", oltp_workload_def(o->workload)->script);
+	if (user)
+		(void)oltp_script_args(o, &a);
+	else
+		tool_arg(&a, "%s", oltp_workload_def(o->workload)->script);
+	/* sysbench refuses an option its script does not declare: the user's
+	 * gets the dataset's where it declares them (oltp_common's do). */
+	r = user ? oltp_script_help(o, &help) : 0;
+	if (r < 0)
+		return r;
 	tool_arg(&a, "--db-driver=mysql");
 	tool_arg(&a, "--mysql-socket=%s", o->socket);
 	tool_arg(&a, "--mysql-user=%s", o->user);
 	tool_arg(&a, "--mysql-db=%s", oltp_db(o));
-	tool_arg(&a, "--tables=%u", o->tables);
-	tool_arg(&a, "--table-size=%u", o->table_size);
-	tool_arg(&a, "--range-size=%u", o->range_size);
+	if (!user || strstr(help, "  --tables="))
+		tool_arg(&a, "--tables=%u", o->tables);
+	if (!user || strstr(help, "  --table_size="))
+		tool_arg(&a, "--table-size=%u", o->table_size);
+	if (!user || strstr(help, "  --range_size="))
+		tool_arg(&a, "--range-size=%u", o->range_size);
 	tool_arg(&a, "--rand-type=%s", sbrand_type_to_string(o->rand.type));
 	tool_arg(&a, "--rand-spec-iter=%u", o->rand.spec_iter);
 	tool_arg(&a, "--rand-spec-pct=%u", o->rand.spec_pct);

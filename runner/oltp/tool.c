@@ -82,6 +82,15 @@ static int read_all(int fd, uint64_t deadline_ns, struct oltp_telemetry *tel, st
 	return 0;
 }
 
+#define PGBENCH_DEBIAN "/usr/lib/postgresql/15/bin/pgbench"
+
+const char *tool_pgbench(const struct oltp_options *o)
+{
+	if (streq(o->pgbench_path, "pgbench") && access(PGBENCH_DEBIAN, X_OK) == 0)
+		return PGBENCH_DEBIAN;
+	return o->pgbench_path;
+}
+
 struct child {
 	const struct oltp_options *o;
 	int out;

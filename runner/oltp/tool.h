@@ -19,6 +19,10 @@ struct tool_argv {
 	bool oom; /* an entry could not be made (or there were too many) */
 };
 
+/* The pgbench that runs: Debian's own binary rather than the pg_wrapper in
+ * PATH, which would pick the version of whatever cluster it finds. */
+const char *tool_pgbench(const struct oltp_options *o);
+
 /* Appends one formatted argument. */
 void tool_arg(struct tool_argv *a, const char *fmt, ...) _printf_(2, 3);
 void tool_argv_done(struct tool_argv *a);

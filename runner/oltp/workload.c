@@ -19,18 +19,20 @@ static void sbtest_data_size(const struct oltp_options *o, char *buf, size_t len
 }
 
 /* pgbench's built-in scripts differ only in their statements (oltp/pg_step.c). */
-#define PGBENCH_WORKLOAD_ROW                                                     \
+#define PGBENCH_DATASET                                                     \
 	.protocol = "postgresql", .db = "pgbench", .unit = "clients", .unit_one = "client", \
 	.data_size = pgbench_data_size, \
 	.tool = OLTP_DRIVER_PGBENCH, .prepare = pgbench_prepare, .prewarm = pgbench_prewarm, \
-	.run_native = pgbench_run_step, .run_tool = pgbench_tool_step
+	.run_tool = pgbench_tool_step
+#define PGBENCH_WORKLOAD_ROW PGBENCH_DATASET, .run_native = pgbench_run_step
 
 /* sysbench's OLTP scripts differ only in what an event runs (oltp/step.c). */
-#define SYSBENCH_WORKLOAD                                                        \
+#define SYSBENCH_DATASET                                                        \
 	.protocol = "mysql", .db = "sbtest", .unit = "threads", .unit_one = "thread", .tool = OLTP_DRIVER_SYSBENCH, \
 	.data_size = sbtest_data_size, \
-	.prepare = sbtest_prepare, .prewarm = sbtest_prewarm, .run_native = oltp_run_step, \
+	.prepare = sbtest_prepare, .prewarm = sbtest_prewarm, \
 	.run_tool = sysbench_run_step
+#define SYSBENCH_WORKLOAD SYSBENCH_DATASET, .run_native = oltp_run_step
 
 static const struct oltp_workload_def workloads[_OLTP_WORKLOAD_MAX] = {
 	/* --point-selects=10 and one of each range, in a transaction */
@@ -52,6 +54,10 @@ static const struct oltp_workload_def workloads[_OLTP_WORKLOAD_MAX] = {
 	/* one INSERT of a new row an event (id 0: the AUTO_INCREMENT's), autocommitted */
 	[OLTP_WORKLOAD_INSERT] = { SYSBENCH_WORKLOAD, .script = "oltp_insert", .insert = true },
 	[OLTP_WORKLOAD_TPCB_LIKE] = { PGBENCH_WORKLOAD_ROW },
+	/* the user's own: sysbench's dataset, the script run by sysbench */
+	[OLTP_WORKLOAD_LUA_SCRIPT] = { SYSBENCH_DATASET, .user_script = true },
+	/* the user's own: pgbench's dataset, the scripts run by pgbench -f */
+	[OLTP_WORKLOAD_PGBENCH_SCRIPT] = { PGBENCH_DATASET, .user_script = true },
 };
 
 const struct word oltp_workload_words[] = {
@@ -63,6 +69,8 @@ const struct word oltp_workload_words[] = {
 	{ "oltp_write_only", OLTP_WORKLOAD_WRITE_ONLY },
 	{ "oltp_update_index", OLTP_WORKLOAD_UPDATE_INDEX },
 	{ "oltp_insert", OLTP_WORKLOAD_INSERT },
+	{ "lua-script", OLTP_WORKLOAD_LUA_SCRIPT },
+	{ "pgbench-script", OLTP_WORKLOAD_PGBENCH_SCRIPT },
 	{},
 };
 
@@ -94,9 +102,9 @@ const char *oltp_workload_list(const char *protocol)
 	if (*buf)
 		return buf;
 	for (size_t w = 0; w < ELEMENTSOF(workloads); w++)
-		n += !protocol || streq(workloads[w].protocol, protocol);
+		n += (!protocol || streq(workloads[w].protocol, protocol)) && !workloads[w].user_script;
 	for (size_t w = 0; w < ELEMENTSOF(workloads) && off < sizeof(lists[0]); w++) {
-		if (protocol && !streq(workloads[w].protocol, protocol))
+		if ((protocol && !streq(workloads[w].protocol, protocol)) || workloads[w].user_script)
 			continue;
 		i++;
 		off += (size_t)snprintf(buf + off, sizeof(lists[0]) - off, "%s%s", i == 1 ? "" : i == n ? " or " : ", ",
@@ -110,8 +118,13 @@ int oltp_driver_check(enum oltp_workload w, enum oltp_driver d, char **ret_why)
 	const struct oltp_workload_def *def = oltp_workload_def(w);
 
 	*ret_why = NULL;
-	if (d == OLTP_DRIVER_NATIVE || d == def->tool)
+	if (d == def->tool || (d == OLTP_DRIVER_NATIVE && def->run_native))
 		return 0;
+	if (!def->run_native) {
+		if (xasprintf(ret_why, "the user's script runs with the %s driver", word_name(oltp_driver_words, def->tool)) < 0)
+			return -ENOMEM;
+		return -EINVAL;
+	}
 	if (xasprintf(ret_why, "%s runs with the slicebench or the %s driver", oltp_workload_name(w),
 		      word_name(oltp_driver_words, def->tool)) < 0)
 		return -ENOMEM;

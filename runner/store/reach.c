@@ -95,7 +95,7 @@ static int nearest_existing(const char *dir, char *buf, size_t len)
 		}
 		*slash = 0;
 	}
-	return realpath(buf, cwd) ? (snprintf(buf, len, "%s", cwd), 0) : -errno;
+	return realpath(buf, cwd) ? text_copy(buf, len, cwd) : -errno;
 }
 
 int results_reaches_host(const char *dir, char **ret_why)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "report/model/model.h"
+#include "oltp/script.h"
 #include "stats/figure.h"
 #include "stats/stats.h"
 #include "store/results.h"
@@ -410,8 +411,10 @@ static int model_header(struct model *m, const json_t *doc, const json_t **ret_e
 	m->pilot = (unsigned)json_integer_value(json_object_get(json_object_get(doc, "schedule"), "pilot"));
 	m->order_fixed = streq_ptr(json_string_value(json_object_get(json_object_get(doc, "schedule"), "order")), "fixed");
 	model_read_looks(m, json_object_get(doc, "schedule"));
+	/* the user's scripts are recorded by their paths */
 	if (!json_is_string(json_object_get(exp, "workload")) ||
-	    word_lookup(oltp_workload_words, json_string_value(json_object_get(exp, "workload")), &workload) < 0)
+	    (word_lookup(oltp_workload_words, json_string_value(json_object_get(exp, "workload")), &workload) < 0 &&
+	     oltp_script_workload(json_string_value(json_object_get(exp, "workload")), (enum oltp_workload *)&workload) < 0))
 		workload = OLTP_WORKLOAD_READ_ONLY;
 	m->workload = (enum oltp_workload)workload;
 	m->failures = json_array();

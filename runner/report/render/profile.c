@@ -4,6 +4,7 @@
  * render/flame.c's. */
 #include <math.h>
 
+#include "common/util.h"
 #include "report/judge/profiles.h"
 #include "report/render/render.h"
 
@@ -23,7 +24,7 @@ static void figure_label(const struct profile_diff_item *it, char *buf, size_t l
 		snprintf(buf, len, "off-CPU: %s", it->name);
 		break;
 	default:
-		snprintf(buf, len, "%s", it->name);
+		(void)text_copy(buf, len, it->name); /* a label, cut to its column */
 	}
 }
 
