@@ -22,7 +22,7 @@ static const struct cli_option opt_pairs = { .name = "pairs", .arg = "N", .type 
 static const struct cli_option opt_duration = { .name = "duration", .arg = "D", .type = CLI_DURATION, X(duration_ns),
 						.min = 1, .help = "measured time per step (the file's)" };
 static const struct cli_option opt_threads = { .name = "threads", .arg = "N", .type = CLI_LONG, X(threads), .min = 1,
-					       .max = 100000, .help = "the thread count (the file's first)" };
+					       .max = EXP_THREAD_COUNT_MAX, .help = "the thread count (the file's first)" };
 static const struct cli_option opt_out = { .name = "out", .arg = "DIR", .type = CLI_STRING, X(out),
 					   .help = "the results directory (results/calibrate-NAME-CONTEXT-YYYYmmdd-HHMMSS)" };
 static const struct cli_option opt_dry_run = { .name = "dry-run", .type = CLI_FLAG, X(dry_run),

@@ -19,7 +19,7 @@ struct explain_cli {
 
 #define X(f) .offset = offsetof(struct explain_cli, a.f)
 static const struct cli_option opt_threads = { .name = "threads", .arg = "N", .type = CLI_LONG, X(threads), .min = 1,
-					       .max = 100000, .help = "the thread count of the measurement (1)" };
+					       .max = EXP_THREAD_COUNT_MAX, .help = "the thread count of the measurement (1)" };
 static const struct cli_option opt_repeat = { .name = "repeat", .arg = "R", .type = CLI_UINT, X(repeat), .min = 2,
 					      .max = 50, .help = "the screen's rounds, a start of every mix each (3; fewer, down to 2, "
 								 "to fit --budget)" };
