@@ -151,12 +151,12 @@ int sysbench_run_step(const struct oltp_options *o, unsigned threads, struct ste
 	step_result_start(ret, OLTP_DRIVER_SYSBENCH, threads);
 	/* sysbench 1.0.20 has no --warmup-time: the warm-up is a run of its own
 	 * whose report is dropped; one that failed is the step's failure. */
-	if (o->warmup_ns) {
+	if (o->warmup_ns)
 		r = run_sysbench(o, &warm);
+	/* a failed warm-up's output is the step's reason (a script's FATAL line) */
+	if (r >= 0 && WIFEXITED(warm.status) && WEXITSTATUS(warm.status) == 0) {
 		free(warm.out);
 		warm.out = NULL;
-	}
-	if (r >= 0 && WIFEXITED(warm.status) && WEXITSTATUS(warm.status) == 0) {
 		r = run_sysbench(o, &run);
 		last = &run;
 	}
