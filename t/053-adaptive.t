@@ -32,7 +32,7 @@ grep -q '^  newsession vs inherit at 1 thread: [0-9.]*x +-[0-9.]*% after 3 and 3
 ok $? "within the target, and the report at the level asked for" "$scratch/out"
 
 "$SLICEBENCH" run "$exp" --out "$scratch/budget" --until 0.01% --budget 1s >"$scratch/out" 2>"$scratch/err"; rc=$?
-[ $rc = 2 ] && [ ! -e "$scratch/budget" ] && grep -q "the pilot's 3 rounds take about 54s at the plan's times, over --budget 1s" "$scratch/err"
+[ $rc = 2 ] && [ ! -e "$scratch/budget" ] && grep -q "the first 3 rounds take about 54s at the plan's times, over --budget 1s" "$scratch/err"
 ok $? "--budget 1s, under the pilot's plan: exit 2, nothing started (exit $rc)" "$scratch/err"
 start=$(date +%s)
 "$SLICEBENCH" run "$exp" --out "$scratch/budget" --until 0.01% --budget 70s >"$scratch/out" 2>"$scratch/err"; rc=$?
