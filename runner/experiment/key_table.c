@@ -410,7 +410,9 @@ const struct key_def key_table[_KEY_MAX] = {
 				       "a service's unit settings).  A variable that chooses code (LD_PRELOAD, PATH) is taken "
 				       "only if it names files root alone could have put there, and said; the server is "
 				       "always [server]'s binary.  After each start the placement is compared with the "
-				       "snapshot (replay.reproduced, replay.differs)" },
+				       "snapshot (replay.reproduced, replay.differs).  Where one context replays, the "
+				       "file's others (but a unit's mirror) start the same server with its variables, "
+				       "each that their section does not set" },
 	[KEY_CONTEXT_CLIENT_CPUS] = { .section = SECTION_CONTEXT, .name = "client-cpus", .power = POWER_NOTHING, .type = TYPE_CPUS_TEXT,
 				      EACH(client_cpus),
 				      .help = "the CPUs of this context's client threads, instead of [client] cpus.  Like "

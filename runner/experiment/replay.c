@@ -479,13 +479,56 @@ static int replay_into(struct parser *p, size_t i)
 	return r;
 }
 
+/* The replayed server's variables (context i's server rows) into context
+ * j, each that j's section does not set: a shell start of the same server
+ * reads the same configuration, so the gap between them is the start's,
+ * not [server]'s option file against the unit's (a 1 GiB pool against
+ * 128 MiB).  The replay's note says what j took. */
+static int share_server_variables(struct parser *p, size_t i, size_t j)
+{
+	struct context_spec *from = &p->e->contexts[i], *c = &p->e->contexts[j];
+	_cleanup_free_ char *took = NULL;
+	char *note;
+	int r = 0;
+
+	for (size_t k = 0; r >= 0 && k < from->n_props && c->n_props < CONTEXT_PROPS_MAX; k++) {
+		const struct prop_value *v = &from->props[k];
+
+		if (v->def->class != PROP_SERVER || spec_has(c, v->def))
+			continue;
+		r = prop_parse(v->def->name, v->given ? v->given : v->text, &c->props[c->n_props]);
+		if (r < 0)
+			return r;
+		p->prop_line[j][c->n_props] = p->key_line[i][KEY_CONTEXT_FROM];
+		p->prop_source[j][c->n_props++] = p->from[i];
+		r = add_to(&took, v->def->name, NULL);
+	}
+	if (r < 0 || !took)
+		return r;
+	if (xasprintf(&note, "%s; [context %s] starts the same server, and takes its variables (unless its section "
+		      "sets them): %s", p->e->mirror_notes[i], c->name, took) < 0)
+		return -ENOMEM;
+	free(p->e->mirror_notes[i]);
+	p->e->mirror_notes[i] = note;
+	return 0;
+}
+
 int replay_snapshots(struct parser *p)
 {
-	for (size_t i = 0; i < p->e->n_contexts; i++) {
-		int r = p->from[i] ? replay_into(p, i) : 0;
+	size_t n = 0, replayed = 0;
+	int r = 0;
 
-		if (r < 0)
-			return r == -ENOMEM ? r : -EINVAL;
-	}
-	return 0;
+	for (size_t i = 0; r >= 0 && i < p->e->n_contexts; i++)
+		if (p->from[i]) {
+			r = replay_into(p, i);
+			replayed = i;
+			n++;
+		}
+	/* One replayed server: the file's other contexts start it too.
+	 * With several, whose variables a shell start would read is the
+	 * file's to say. */
+	for (size_t j = 0; r >= 0 && n == 1 && j < p->e->n_contexts; j++)
+		if (j != replayed && !p->unit[j])
+			r = share_server_variables(p, replayed, j);
+	return r < 0 && r != -ENOMEM ? -EINVAL : r;
 }
