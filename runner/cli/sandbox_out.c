@@ -63,8 +63,9 @@ static const char *dir_refusal(int fd, bool last)
 }
 
 /* The results directory path, opened as described above: its O_PATH
- * descriptor, or -errno with why. */
-static int out_dir_open(const char *path, const char **ret_why)
+ * descriptor (*ret_made: its last directory made here), or -errno with
+ * why. */
+static int out_dir_open(const char *path, const char **ret_why, bool *ret_made)
 {
 	_cleanup_free_ char *cwd = path[0] == '/' ? NULL : get_current_dir_name(), *abs = NULL;
 	_cleanup_close_ int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -83,8 +84,12 @@ static int out_dir_open(const char *path, const char **ret_why)
 		if (streq(c, ".") || streq(c, ".."))
 			return *ret_why = "holds . or ..", -EINVAL;
 		child = openat(fd, c, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (child < 0 && errno == ENOENT && (mkdirat(fd, c, 0755) == 0 || errno == EEXIST))
-			child = openat(fd, c, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		*ret_made = false;
+		if (child < 0 && errno == ENOENT) {
+			*ret_made = mkdirat(fd, c, 0755) == 0;
+			if (*ret_made || errno == EEXIST)
+				child = openat(fd, c, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		}
 		if (child < 0)
 			return *ret_why = errno == ELOOP || errno == ENOTDIR ? "a symbolic link or not a directory on the way"
 									       : strerror(errno), -errno;
@@ -110,9 +115,10 @@ static int bind_one(const char *slots, const char *checkout, const char *dir, un
 	_cleanup_close_ int fd = -EBADF;
 	const char *why = NULL;
 	char real[4096], self[64];
+	bool made = false;
 	ssize_t len;
 
-	fd = out_dir_open(dir, &why);
+	fd = out_dir_open(dir, &why, &made);
 	if (fd < 0)
 		return why ? log_error_errno(fd, "sandbox: --out %s is not bound: %s", dir, why)
 			   : log_error_errno(fd, "sandbox: --out %s is not bound: %m", dir);
@@ -121,8 +127,12 @@ static int bind_one(const char *slots, const char *checkout, const char *dir, un
 	if (len < 0)
 		return log_error_errno(-errno, "sandbox: --out %s: %m", dir);
 	real[len] = 0;
+	/* The checkout is bound already: the verb makes its --out there itself,
+	 * and a verb that refuses its input leaves none behind.  Every
+	 * directory on the way is root's and no one else's to rename, so the
+	 * path still names the one made. */
 	if (*checkout && strncmp(real, checkout, strlen(checkout)) == 0 && real[strlen(checkout)] == '/')
-		return 0;
+		return made && rmdir(real) < 0 ? log_error_errno(-errno, "sandbox: --out %s: %m", dir) : 0;
 	for (;; (*n)++) {
 		free(slot);
 		if (xasprintf(&slot, "%s/%u", slots, *n) < 0)
