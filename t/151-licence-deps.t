@@ -56,7 +56,7 @@ while read -r lib; do
 	libc | libm | libpthread) continue ;; # the C library's own exception
 	libsystemd) name=libsystemd ;; libcgroup) name=libcgroup ;; libmariadb) name='MariaDB Connector/C' ;;
 	libpq) name=libpq ;; libinih) name=inih ;; libjansson) name=jansson ;; libcairo) name=cairo ;;
-	libgsl | libgslcblas) name='GNU Scientific Library' ;; libseccomp) name=libseccomp ;; libpam) name=libpam ;;
+	libgsl | libgslcblas) name='GNU Scientific Library' ;; libseccomp) name=libseccomp ;; libpam) name=libpam ;; libz) name=zlib ;;
 	*) name="an unweighed library: $lib" ;;
 	esac
 	tr -s ' \n' ' ' <"$top/debian/copyright" | grep -qF "$name" || missing="$missing $lib"
