@@ -111,7 +111,7 @@ static int out_dir_open(const char *path, const char **ret_why, bool *ret_made)
  * it: "N DIR" on stdout.  -errno, logged. */
 static int bind_one(const char *slots, const char *checkout, const char *dir, unsigned *n)
 {
-	_cleanup_free_ char *slot = NULL, *at = NULL;
+	_cleanup_free_ char *slot = NULL;
 	_cleanup_close_ int fd = -EBADF;
 	const char *why = NULL;
 	char real[4096], self[64];
