@@ -78,9 +78,14 @@ $(B)/t/%.t: $(B)/t/%.o $(TEST_HELPER_OBJS) $(B)/libslicebench.a
 # Tests find the binary and helpers through SLICEBENCH and SLICEBENCH_TOP,
 # the package through SLICEBENCH_DEB.  The tests that measure run one at a
 # time; then the long ones that assert no figure (the guest, the fleet, the
-# fuzzer, the package), longest first, two at a time: each is its own VM,
-# containers or build tree, and together they take a third of the time.
-UNMEASURED_TESTS := t/072-v2-contexts.t t/102-fleet.t t/090-fuzz.t t/070-vm-sandbox.t t/101-deb.t
+# fuzzer, the package), longest first, then the statistics' simulations and
+# explain's sentences on directories of known truth (seeded data sets, no
+# server) and the page in Chromium, two at a time: each is its own VM,
+# containers, build tree or process, and run one after the other they took
+# a third of the time.
+UNMEASURED_TESTS := t/072-v2-contexts.t t/102-fleet.t t/090-fuzz.t t/070-vm-sandbox.t t/101-deb.t \
+	$(filter %-simulation.t,$(TEST_CPROGS)) $(addprefix $(B)/t/,110-explain-set-sentences.t \
+	111-explain-holdout-sentences.t 113-explain-not-shown.t) t/067-html-report.t
 PROVE = SLICEBENCH=$(CURDIR)/$(B)/slicebench SLICEBENCH_TOP=$(CURDIR) SLICEBENCH_DEB=$(abspath $(DEB)) \
 	prove -v -f --timer $(PROVE_FLAGS)
 check: all deb
@@ -102,7 +107,7 @@ ASAN_UNIT_TESTS := $(addprefix build-asan/t/,012-topology.t 035-tables.t 041-his
 	t/096-results-hostile.t t/097-bad-input.t t/067-html-report.t
 asan-unit: asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=suppressions=$(CURDIR)/t/lsan.supp \
-		SLICEBENCH=$(CURDIR)/build-asan/slicebench SLICEBENCH_TOP=$(CURDIR) prove -f $(ASAN_UNIT_TESTS)
+		SLICEBENCH=$(CURDIR)/build-asan/slicebench SLICEBENCH_TOP=$(CURDIR) prove -j2 -f $(ASAN_UNIT_TESTS)
 
 asan-check: asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=suppressions=$(CURDIR)/t/lsan.supp \

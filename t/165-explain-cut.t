@@ -4,7 +4,7 @@
 # records the cut, report DIR reads the screen again and says so, and
 # explain --resume DIR runs the hold-out's missing rounds as run --resume
 # does and prints the whole explanation.  Raw contexts: no systemd needed;
-# a budget of 4 minutes keeps the hold-out to a few rounds.
+# a budget of 2 minutes keeps the hold-out to a few rounds.
 # Prerequisites: ROOT, MYSQLD.
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=$(cd "${SLICEBENCH_TOP:-.}" && pwd)
@@ -13,7 +13,7 @@ server_scratch
 trap 'servers | xargs -r kill -9; "$SLICEBENCH" cleanup >/dev/null 2>&1; [ -n "${SLICEBENCH_TEST_KEEP:-}" ] || rm -rf "$scratch"' EXIT
 echo "1..7"
 dir=$scratch/cut
-"$SLICEBENCH" explain "$top/t/fixtures/explain/cut.ini" limited free --threads 2 --repeat 2 --duration 1s --width 3 --budget 4m \
+"$SLICEBENCH" explain "$top/t/fixtures/explain/cut.ini" limited free --threads 2 --repeat 2 --duration 1s --width 3 --budget 2m \
 	--out "$dir" >"$scratch/out" 2>"$scratch/err" &
 pid=$!
 for i in $(seq 1 1500); do grep -q '^hold-out: ' "$scratch/out" && break; kill -0 $pid 2>/dev/null || break; sleep 0.2; done

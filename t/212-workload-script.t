@@ -94,7 +94,14 @@ steps_by() {
 "$SLICEBENCH" run "$scratch/lua.ini" --out "$scratch/lua" >"$scratch/lua.out" 2>&1
 ok $? "the Lua script's experiment runs (sysbench, two contexts)" "$scratch/lua.out"
 steps_by lua sysbench
-"$SLICEBENCH" report "$scratch/lua" 2>"$scratch/lua.err" | grep -q "one vs both at 2 threads: "
+# verdict DIR: report's JSON of DIR has one's ratio to both, its interval
+# and a verdict (significant or not: 2 starts a side decide either way)
+verdict() {
+	"$SLICEBENCH" report "$scratch/$1" --format json 2>"$scratch/$1.err" |
+		jq -e '.baseline == "both" and (.rows[0].cells[1] | .ratio > 0 and .ratio_lo > 0 and .ratio_hi >= .ratio and
+			(.verdict | type) == "string")' >/dev/null
+}
+verdict lua
 ok $? "its report gives the verdict of one against both" "$scratch/lua.err"
 jq -e --arg f "$scratch/mine.lua" --arg h "$(sha256sum <"$scratch/mine.lua" | cut -c1-64)" \
 	'.driver == "sysbench" and .workload == $f and (.scripts | length) == 1 and .scripts[0].sha256 == $h' \
@@ -105,7 +112,7 @@ ok $? "experiment.json names the script, its SHA-256 (sha256sum's) and its conte
 "$SLICEBENCH" run "$scratch/pg.ini" --out "$scratch/pg" >"$scratch/pg.out" 2>&1
 ok $? "the pgbench scripts' experiment runs (pgbench -f, weights 9 and 1)" "$scratch/pg.out"
 steps_by pg pgbench
-"$SLICEBENCH" report "$scratch/pg" 2>"$scratch/pg.err" | grep -q "one vs both at 2 clients: "
+verdict pg && "$SLICEBENCH" report "$scratch/pg" 2>>"$scratch/pg.err" | grep -q "^clients "
 ok $? "its report gives the verdict of one against both, in clients" "$scratch/pg.err"
 jq -e --arg r "$(sha256sum <"$scratch/read.sql" | cut -c1-64)" --arg w "$(sha256sum <"$scratch/write.sql" | cut -c1-64)" \
 	'.driver == "pgbench" and ([.scripts[] | .weight] == [9, 1]) and .scripts[0].sha256 == $r and .scripts[1].sha256 == $w' \
