@@ -77,15 +77,18 @@ $(B)/t/%.t: $(B)/t/%.o $(TEST_HELPER_OBJS) $(B)/libslicebench.a
 
 # Tests find the binary and helpers through SLICEBENCH and SLICEBENCH_TOP,
 # the package through SLICEBENCH_DEB.  The tests that measure run one at a
-# time; then the long ones that assert no figure (the guest, the fleet, the
-# fuzzer, the package), longest first, then the statistics' simulations and
-# explain's sentences on directories of known truth (seeded data sets, no
-# server) and the page in Chromium, two at a time: each is its own VM,
-# containers, build tree or process, and run one after the other they took
-# a third of the time.
-UNMEASURED_TESTS := t/072-v2-contexts.t t/102-fleet.t t/090-fuzz.t t/070-vm-sandbox.t t/101-deb.t \
-	$(filter %-simulation.t,$(TEST_CPROGS)) $(addprefix $(B)/t/,110-explain-set-sentences.t \
-	111-explain-holdout-sentences.t 113-explain-not-shown.t) t/067-html-report.t
+# time; then those that assert no figure, two at a time, longest first (the
+# seconds a quiet CI run gave each): the guest, the fleet, the fuzzer, the
+# ASan build, the package, the statistics' simulations and explain's
+# sentences on directories of known truth (seeded, no server), the page in
+# Chromium.  Each is its own VM, containers, build tree or process; run one
+# after the other they took a quarter of the time.
+UNMEASURED_TESTS := t/072-v2-contexts.t $(B)/t/190-decide-simulation.t t/102-fleet.t \
+	$(B)/t/103-position-simulation.t t/090-fuzz.t t/089-asan-unit.t $(B)/t/104-unequal-noise-simulation.t \
+	t/070-vm-sandbox.t $(B)/t/106-power-simulation.t $(B)/t/107-calibrate-simulation.t \
+	$(B)/t/069-noise-simulation.t $(B)/t/105-claims-simulation.t $(B)/t/065-stats-simulation.t \
+	$(B)/t/111-explain-holdout-sentences.t t/067-html-report.t t/101-deb.t $(B)/t/068-compare-simulation.t \
+	$(B)/t/108-explain-noise-simulation.t $(B)/t/113-explain-not-shown.t $(B)/t/110-explain-set-sentences.t
 PROVE = SLICEBENCH=$(CURDIR)/$(B)/slicebench SLICEBENCH_TOP=$(CURDIR) SLICEBENCH_DEB=$(abspath $(DEB)) \
 	prove -v -f --timer $(PROVE_FLAGS)
 check: all deb
