@@ -10,7 +10,7 @@
 top=${SLICEBENCH_TOP:-.}
 exp=$top/t/fixtures/run/auto.ini
 needs BINARY ROOT MYSQLD
-echo "1..11"
+echo "1..12"
 server_scratch
 trap 'servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
 steps() { ls "$1/steps" 2>/dev/null | wc -l; }
@@ -50,4 +50,15 @@ ok $? "--until where repeat is a number: exit 2 (got $rc)" "$scratch/err"
 "$SLICEBENCH" run "$exp" --dry-run >"$scratch/out" 2>"$scratch/err"
 grep -q '^repeat = auto: 3 to 4 repeats, until every ratio is within +-5% (a pilot of 3 rounds, then as many as its spread asks for)$' "$scratch/out"
 ok $? "--dry-run states the range of repeats and the default target" "$scratch/out"
+
+# repeat = decide with no repeat-max: the plan's most rounds are what
+# experiment.json records as repeat_max, so that the run's own steps pass
+# the results directory's check (it wrote 0, and the first step failed:
+# "$.repeat 1 is past experiment.json's 0 repeats").
+sed -e 's/^repeat = auto$/repeat = decide/' -e '/^repeat-max/d' "$exp" >"$scratch/decide.ini"
+"$SLICEBENCH" run "$scratch/decide.ini" --out "$scratch/decide" --budget 40s >"$scratch/out" 2>"$scratch/err"; rc=$?
+most=$(json_get "$scratch/decide/experiment.json" repeat_max)
+[ $rc = 0 ] && [ "$(steps "$scratch/decide")" -ge 2 ] && [ "$most" -ge 3 ] 2>/dev/null &&
+	grep -q "^decisions after [0-9]* rounds\? of at most $most " "$scratch/out"
+ok $? "repeat = decide without repeat-max runs, and records its plan's most ($most) as repeat_max (exit $rc)" "$scratch/err"
 exit $failed

@@ -368,6 +368,9 @@ static void plan_decide(struct experiment *e, const struct run_plan *p, double l
 	o->planned_from = measured ? "calibrate" : "assumed";
 	if (!e->repeat)
 		e->repeat = MIN(seq_plan_rounds(&d), 100);
+	/* experiment.json records the most as repeat-max, whether the file
+	 * gave it or the plan did: a step past it is no step of this run. */
+	e->repeat_max = e->repeat;
 	if (!print || cells < 2 || seq_plan_operate(&d, e->repeat, log1p(e->margin), &at_gap, &r_gap) < 0 ||
 	    seq_plan_operate(&d, e->repeat, 0, &at_one, &r_one) < 0 ||
 	    seq_plan_operate(&d, e->repeat, log1p(2 * e->margin), &at_twice, &r_twice) < 0)
