@@ -17,6 +17,7 @@ static double t_critical(double level, double df)
 /* The expectation over V ~ chi2(df) by generalized Gauss-Laguerre (V =
  * 2x, weight x^(df/2 - 1) e^-x): its nodes, weights and norm. */
 struct chi2_rule {
+	gsl_integration_fixed_workspace *q;
 	const double *x, *w;
 	size_t n;
 	double norm, df;
@@ -33,52 +34,22 @@ struct chi2_rule {
 #define MDE_OUTER_NODES 16
 #define MDE_OUTER_NODES_FEW_DF 32
 
-/* A rule's nodes (GSL solves an eigenproblem for them) cost more than the
- * expectation itself, and a report, a sequential look or a simulation asks
- * for the same few (kind, nodes, df) again and again: the last RULES_KEPT
- * are kept for the thread's life (t/190 spent a third of its time making
- * rules).  A rule stays valid while its caller holds no more than
- * RULES_KEPT - 1 others, made after it; stats_mde_estimated() holds two. */
-#define RULES_KEPT 8
-struct kept_rule {
-	const gsl_integration_fixed_type *type;
-	size_t n;
-	double alpha;
-	gsl_integration_fixed_workspace *q;
-};
-static _Thread_local struct kept_rule rules_kept[RULES_KEPT];
-static _Thread_local unsigned rules_next;
-
-static gsl_integration_fixed_workspace *rule_kept(const gsl_integration_fixed_type *type, size_t n, double alpha)
+static int chi2_rule_init(struct chi2_rule *r, double df, size_t n)
 {
-	struct kept_rule *k;
-
-	for (size_t i = 0; i < RULES_KEPT; i++)
-		if (rules_kept[i].q && rules_kept[i].type == type && rules_kept[i].n == n && rules_kept[i].alpha == alpha)
-			return rules_kept[i].q;
-	k = &rules_kept[rules_next++ % RULES_KEPT];
-	if (k->q)
-		gsl_integration_fixed_free(k->q);
-	*k = (struct kept_rule){ .type = type, .n = n, .alpha = alpha,
-				 .q = gsl_integration_fixed_alloc(type, n, 0, 1, alpha, 0) };
-	return k->q;
-}
-
-/* rule: GSL's Laguerre (alpha = df / 2 - 1) or Hermite (alpha = df - 1). */
-static int chi2_rule_of(struct chi2_rule *r, const gsl_integration_fixed_type *rule, double alpha, double df, size_t n)
-{
-	gsl_integration_fixed_workspace *q = rule_kept(rule, n, alpha);
-
-	if (!q)
+	*r = (struct chi2_rule){ .n = n, .df = df, .norm = gsl_sf_gamma(df / 2) };
+	r->q = gsl_integration_fixed_alloc(gsl_integration_fixed_laguerre, n, 0, 1, df / 2 - 1, 0);
+	if (!r->q)
 		return -ENOMEM;
-	*r = (struct chi2_rule){ .n = n, .df = df, .norm = gsl_sf_gamma(df / 2), .x = gsl_integration_fixed_nodes(q),
-				 .w = gsl_integration_fixed_weights(q) };
+	r->x = gsl_integration_fixed_nodes(r->q);
+	r->w = gsl_integration_fixed_weights(r->q);
 	return 0;
 }
 
-static int chi2_rule_init(struct chi2_rule *r, double df, size_t n)
+static void chi2_rule_done(struct chi2_rule *r)
 {
-	return chi2_rule_of(r, gsl_integration_fixed_laguerre, df / 2 - 1, df, n);
+	if (r->q)
+		gsl_integration_fixed_free(r->q);
+	*r = (struct chi2_rule){};
 }
 
 /* P(|T'| > c) for T' noncentral t on in->df with noncentrality lambda:
@@ -103,6 +74,7 @@ double stats_power(double lambda, double df, double level)
 	if (!(df > 0) || isnan(lambda) || chi2_rule_init(&in, df, POWER_NODES) < 0)
 		return NAN;
 	p = power_at(&in, t_critical(level, df), fabs(lambda));
+	chi2_rule_done(&in);
 	return p;
 }
 
@@ -112,7 +84,13 @@ double stats_power(double lambda, double df, double level)
  * generalized rule (weight |u|^(df - 1) e^-u^2), its nodes symmetric. */
 static int chi2_root_rule_init(struct chi2_rule *r, double df, size_t n)
 {
-	return chi2_rule_of(r, gsl_integration_fixed_hermite, df - 1, df, n);
+	*r = (struct chi2_rule){ .n = n, .df = df, .norm = gsl_sf_gamma(df / 2) };
+	r->q = gsl_integration_fixed_alloc(gsl_integration_fixed_hermite, n, 0, 1, df - 1, 0);
+	if (!r->q)
+		return -ENOMEM;
+	r->x = gsl_integration_fixed_nodes(r->q);
+	r->w = gsl_integration_fixed_weights(r->q);
+	return 0;
 }
 
 /* The power at lambda standard errors averaged over a printed standard
@@ -179,6 +157,8 @@ static int lambdas(double df, double se_df, double level, double power, double *
 		*ret_known = lambda_for_power(NULL, &in, c, power);
 		*ret_estimated = isfinite(se_df) ? lambda_for_power(&out, &in, c, power) : *ret_known;
 	}
+	chi2_rule_done(&in);
+	chi2_rule_done(&out);
 	return r;
 }
 
@@ -216,6 +196,7 @@ static int ms_nodes(const struct stats_ms *ms, double *u, double *w, size_t *ret
 			u[k] = r.x[i];
 			w[k++] = 2 * r.w[i] / r.norm;
 		}
+	chi2_rule_done(&r);
 	*ret_n = k;
 	return 0;
 }
