@@ -290,7 +290,11 @@ static int look(struct runner *rn, struct run_options *o, unsigned round, bool f
 		open += l->open[c] = l->open[c] && rn->plan->selected[c];
 	rn->n_looks++;
 	*ret_done = open == 0;
-	return 0;
+	/* Recorded now, not with the next round's order: the look that
+	 * decides the last ratio has no next round, and report re-derives
+	 * its decisions from the looks schedule.json holds. */
+	struct round_unit u[EXP_VARY_MAX * EXP_CONTEXTS_MAX + EXP_CONTEXTS_MAX];
+	return schedule_put(rn, round, u, round_units(rn, round, u));
 }
 
 /* The units still to run, for the progress's ETA: those open now, in
