@@ -11,7 +11,8 @@
 # little more than a fixed design of equal power needs).  A start is a
 # placement the run recorded (every unit starts its own server).  Prints
 # a row per case and design, then decide/fixed as ratios of starts and
-# minutes; the answers are each report's first lines.
+# minutes; the answer is the ratio and its verdict in each report's
+# first table row.
 #
 #   bench/decide-starts.sh [--time SECONDS] [--threads N] [--margin PCT] [--cases quota,aa] [--keep DIR]
 # (--keep: the results directories and logs copied to DIR, a new one)
@@ -54,7 +55,9 @@ measure() { # CASE DESIGN DIR COMMAND...
 	t0=$(date +%s)
 	"$@" >"$work/$case-$design.log" 2>&1 || echo "$0: $case $design: exit $? (its output: $work/$case-$design.log)" >&2
 	t1=$(date +%s)
-	answer=$("$sb" report "$dir" 2>/dev/null | grep -m1 -E 'different|the same|undecided|n\.s\.|significant|explains|no gap' | cut -c1-110 || true)
+	# the ratio and its answer, from the table's first row (the legend
+	# above it names every answer, so a word search takes the legend)
+	answer=$("$sb" report "$dir" 2>/dev/null | grep -m1 -E '^[0-9]+ ' | sed 's/.* n=[0-9]* *//' || true)
 	rows+=("$(printf '%-8s %-7s %7s %8.1f  %s' "$case" "$design" "$(starts "$dir")" "$(echo "($t1 - $t0) / 60" | bc -l)" "$answer")")
 	echo "$case $design $(starts "$dir") $((t1 - t0))" >>"$work/figures"
 }
