@@ -40,11 +40,26 @@ int apply_affinity(const struct prop_value *v, const struct prop_value *all _unu
 	return sched_setaffinity(0, sizeof(set), &set) < 0 ? -errno : 0;
 }
 
+/* As systemd takes a unit's Limit*= (systemd.exec(5)'s "closest"): a hard
+ * limit this process may not raise (no CAP_SYS_RESOURCE, as in a
+ * container) is kept, and both limits are cut down to it, so that a raw or
+ * scope context starts where a service with the same setting does, and its
+ * placement says, as the service's does, that the value is not in force.
+ * An unlimited hard limit refused is another refusal, and fails. */
 int apply_rlimit(const struct prop_value *v, const struct prop_value *all _unused_, size_t n _unused_)
 {
 	struct rlimit rl = { .rlim_cur = v->u == UINT64_MAX ? RLIM_INFINITY : v->u,
-			     .rlim_max = v->u == UINT64_MAX ? RLIM_INFINITY : v->u };
+			     .rlim_max = v->u == UINT64_MAX ? RLIM_INFINITY : v->u },
+		      now;
 
+	if (setrlimit(v->def->rlimit, &rl) == 0)
+		return 0;
+	if (errno != EPERM || getrlimit(v->def->rlimit, &now) < 0)
+		return -errno;
+	if (now.rlim_max == RLIM_INFINITY)
+		return -EPERM;
+	rl.rlim_cur = MIN(rl.rlim_cur, now.rlim_max);
+	rl.rlim_max = MIN(rl.rlim_max, now.rlim_max);
 	return setrlimit(v->def->rlimit, &rl) < 0 ? -errno : 0;
 }
 

@@ -262,10 +262,20 @@ static int gated_setup(void *userdata)
 	/* In the table's order, which puts what needs privileges first and the
 	 * seccomp filter last. */
 	for (size_t t = 0; t < n_table; t++)
-		for (size_t i = 0; i < g->n_props; i++)
-			if (g->props[i].def == &table[t] && table[t].class == PROP_EXEC &&
-			    prop_apply_exec(&g->props[i], g->props, g->n_props) < 0)
+		for (size_t i = 0; i < g->n_props; i++) {
+			int r;
+
+			if (g->props[i].def != &table[t] || table[t].class != PROP_EXEC)
+				continue;
+			r = prop_apply_exec(&g->props[i], g->props, g->n_props);
+			if (r < 0) {
+				/* The server never runs, so its log says nothing: this
+				 * line in the run's log is the only why. */
+				dprintf(STDERR_FILENO, "slicebench: the server's child could not apply %s=%s: %s\n",
+					table[t].name, strempty(g->props[i].text), strerror(-r));
 				return 124;
+			}
+		}
 	return 0;
 }
 
