@@ -23,6 +23,7 @@
 #include "explain/record.h"
 #include "oltp/oltp.h"
 #include "report/report.h"
+#include "stats/stats.h"
 #include "store/results.h"
 #include "sim.h"
 #include "tap.h"
@@ -179,6 +180,56 @@ static void check_none(const char *what, unsigned rounds_b, double sigma_b)
 		json_decref(cmp);
 	}
 	sim_row(what, &false_differ, "<=", 0.05);
+}
+
+/* compare's "no difference between the hosts shown ... these rounds could
+ * have detected Mx either way at 80% power", tested as t/106 tests
+ * report's (issue 43, item 5): each A/A pair's printed gap is the truth of
+ * a fresh pair (the second host's service ratio moved by it), which should
+ * be found 75-85% of the time.  A gap printed too small, from a spread
+ * that came out low, counts against it as a user would find.  At 2 rounds
+ * it is not yet: 67.7% (63.8-71.3%) in 597 pairs (SLICEBENCH_SIM_SCALE=3),
+ * each host's own noise there resting on 1 degree of freedom; that rate is
+ * printed, not asserted, until it holds. */
+static void check_printed_gap(unsigned rounds, bool asserted)
+{
+	struct host_truth a = { .name = "epyc-1", .level = 1000, .ratio = { 1, 1.24, 1 }, .n_contexts = 3,
+				.rounds = rounds, .sigma = 0.05 },
+			  b = a;
+	_cleanup_free_ double *gaps = calloc(200 * scale + 1, sizeof(double));
+	struct rate found = {};
+	char what[300];
+	size_t n = 0;
+
+	if (!gaps)
+		bail_out("calloc");
+	b.name = "xeon-2";
+	b.level = 600;
+	for (size_t i = 0; i < 200 * scale; i++) {
+		json_t *cmp = pair_json(&a, &b);
+		const json_t *d = differ(cmp, "service"), *mde = json_object_get(d, "mde");
+		double g = json_is_number(mde) && !json_is_true(json_object_get(d, "significant")) ? json_number_value(mde)
+												 : NAN;
+		struct host_truth moved = b;
+
+		json_decref(cmp);
+		if (isnan(g))
+			continue;
+		gaps[n++] = g;
+		moved.ratio[1] = 1.24 * MIN(g, 1e4);
+		cmp = pair_json(&a, &moved);
+		found.hits += json_is_true(json_object_get(differ(cmp, "service"), "significant"));
+		found.n++;
+		json_decref(cmp);
+	}
+	snprintf(what, sizeof(what), "compare, the same ratios on both hosts, sigma 5%%, %u rounds each: a fresh pair "
+		 "whose hosts differ by the gap compare printed (median %.3fx) found", rounds, stats_median(gaps, n));
+	if (!asserted) {
+		diag("not asserted (issue 43, item 5): %s: %zu of %zu", what, found.hits, found.n);
+		return;
+	}
+	sim_row(what, &found, ">=", 0.75);
+	sim_row(what, &found, "<=", 0.85);
 }
 
 static bool has(const char *s, const char *what)
@@ -481,6 +532,8 @@ int main(void)
 	check_none("compare, the same ratios on both hosts (1.24x, 1.00x) at 1000 and 600 TPS, sigma 5%, 5 rounds each: "
 		   "any \"the hosts differ\"", 5, 0.05);
 	check_none("the same, 5 rounds against 3 and sigma 5% against 8%: any \"the hosts differ\"", 3, 0.08);
+	check_printed_gap(2, false);
+	check_printed_gap(5, true);
 	check_overlap();
 	check_bad_input();
 	check_saturation();
