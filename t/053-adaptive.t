@@ -10,7 +10,7 @@
 top=${SLICEBENCH_TOP:-.}
 exp=$top/t/fixtures/run/auto.ini
 needs BINARY ROOT MYSQLD
-echo "1..13"
+echo "1..14"
 server_scratch
 trap 'servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
 steps() { ls "$1/steps" 2>/dev/null | wc -l; }
@@ -70,4 +70,12 @@ last=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["looks"][
 "$SLICEBENCH" report "$scratch/decide" >"$scratch/report" 2>&1
 [ "$last" = "$rounds" ] && grep -q "^decisions after $rounds rounds\? of at most $most " "$scratch/report"
 ok $? "schedule.json holds the look after the last of the $rounds rounds (its last: $last), and report decides there" "$scratch/report"
+# The page leads with the same answers, and its verdicts are the looks'.
+"$SLICEBENCH" report "$scratch/decide" --format html >"$scratch/page.html" 2>&1
+first=$(grep -o 'id="decisions-h"\|id="experiment"\|id="verdicts-h"' "$scratch/page.html" | head -n 1)
+words=$(grep -c 'class="v l">\(different\|the same\|undecided\)<' "$scratch/page.html")
+[ "$first" = 'id="decisions-h"' ] && grep -q ">decisions after $rounds rounds\? of at most $most " "$scratch/page.html" &&
+	[ "$words" -ge 1 ] && ! grep -q 'class="v l">\(significant\|n\.s\.\)<' "$scratch/page.html" &&
+	! grep -qE '&lt;/?(p|pre|td|tr|li|h[1-4])( |&gt;)' "$scratch/page.html" # no markup escaped as text (the starts' paragraph was)
+ok $? "the page's first section is the decisions ($first), its verdicts the looks' answers ($words)" "$scratch/page.html"
 exit $failed

@@ -149,6 +149,12 @@ static struct verdict_look verdict_look(const struct model *m, size_t k, const s
 		return (struct verdict_look){ "fail", "no ratio: too many failed" };
 	if (isnan(c->vs_base.ratio))
 		return (struct verdict_look){ "none", c->n ? "no ratio" : "no TPS" };
+	/* repeat = decide: the look's answer, not the whole run's test. */
+	if (m->seq.on && c->decided_here)
+		return (struct verdict_look){ c->decision.answer == SEQ_DIFFERENT ? "sig" : "ns",
+					      c->decision.answer == SEQ_DIFFERENT ? "different"
+					      : c->decision.answer == SEQ_SAME	  ? "the same"
+										  : "undecided" };
 	if (c->vs_base.verdict == STATS_SIGNIFICANT)
 		return (struct verdict_look){ "sig", "significant" };
 	return (struct verdict_look){ "ns", c->vs_base.verdict == STATS_NOT_SIGNIFICANT ? "n.s." : "no interval" };
@@ -186,6 +192,20 @@ static void verdict_td(FILE *out, int i, const char *s)
 	fputs("</td>", out);
 }
 
+/* A decided ratio's cells: its look's estimate and repeated confidence
+ * interval (the run's fixed-design interval would be narrower than the
+ * looks allow), no p (a boundary, not a test of the whole run). */
+static void verdict_decided(FILE *out, const struct seq_hypothesis *h)
+{
+	char a[64];
+
+	verdict_td(out, VH_RATIO, num(exp(h->d), "%.3f", a, sizeof(a)));
+	if (!isnan(h->lo) && !isinf(h->hi))
+		snprintf(a, sizeof(a), "%.3f-%.3f", exp(h->lo), exp(h->hi));
+	verdict_td(out, VH_INTERVAL, isnan(h->lo) || isinf(h->hi) ? GAP : a);
+	verdict_td(out, VH_P, GAP);
+}
+
 static void verdict_row(FILE *out, const struct model *m, size_t row, size_t k)
 {
 	const struct cell *c = model_cell(m, row, k);
@@ -203,15 +223,23 @@ static void verdict_row(FILE *out, const struct model *m, size_t row, size_t k)
 	verdict_td(out, VH_RANGE, c->n > 0 ? a : GAP);
 	snprintf(a, sizeof(a), "%zu", c->n);
 	verdict_td(out, VH_N, a);
-	verdict_td(out, VH_RATIO, num(v->ratio, "%.3f", a, sizeof(a)));
-	if (!isnan(v->lo))
-		snprintf(a, sizeof(a), "%.3f-%.3f", v->lo, v->hi);
-	verdict_td(out, VH_INTERVAL, isnan(v->lo) ? GAP : a);
-	verdict_td(out, VH_P, num(v->p, "%.3g", a, sizeof(a)));
-	verdict_td(out, VH_VERDICT, look.word);
-	snprintf(a, sizeof(a), "%zu of %zu", c->n_failed, c->n + c->n_failed);
-	verdict_td(out, VH_FAILED, a);
-	verdict_td(out, VH_MDE, num(v->mde, "%.2fx", a, sizeof(a)));
+	if (m->seq.on && c->decided_here) {
+		verdict_decided(out, &c->decision);
+		verdict_td(out, VH_VERDICT, look.word);
+		snprintf(a, sizeof(a), "%zu of %zu", c->n_failed, c->n + c->n_failed);
+		verdict_td(out, VH_FAILED, a);
+		verdict_td(out, VH_MDE, GAP);
+	} else {
+		verdict_td(out, VH_RATIO, num(v->ratio, "%.3f", a, sizeof(a)));
+		if (!isnan(v->lo))
+			snprintf(a, sizeof(a), "%.3f-%.3f", v->lo, v->hi);
+		verdict_td(out, VH_INTERVAL, isnan(v->lo) ? GAP : a);
+		verdict_td(out, VH_P, num(v->p, "%.3g", a, sizeof(a)));
+		verdict_td(out, VH_VERDICT, look.word);
+		snprintf(a, sizeof(a), "%zu of %zu", c->n_failed, c->n + c->n_failed);
+		verdict_td(out, VH_FAILED, a);
+		verdict_td(out, VH_MDE, num(v->mde, "%.2fx", a, sizeof(a)));
+	}
 	if (m->any_vs_first)
 		verdict_td(out, VH_VS_FIRST,
 			   isnan(c->vs_first.ratio) ? GAP : report_format_ratio(&c->vs_first, text, sizeof(text)));
@@ -244,6 +272,9 @@ static void page_verdicts(FILE *out, const struct model *m)
 			    ratio_method_text(m, m->baseline, m->family_base, method, sizeof(method)), 100 * STATS_POWER);
 	if (m->pilot)
 		html_printf(out, " repeat = auto: the sigma and degrees of freedom are the pilot's %u rounds'.", m->pilot);
+	if (m->seq.on)
+		fputs(" repeat = decide: a ratio's verdict is its answer at the look that decided it (or the last), its "
+		      "interval that look's repeated confidence interval (Decisions, above), with no p or smallest gap.", out);
 	fputs("</p>\n", out);
 }
 
@@ -368,9 +399,12 @@ static void page_failures(FILE *out, const struct model *m)
 
 	fputs("<h2 id=\"failures-h\">Failed steps</h2>\n", out);
 	report_starts_sentence(m, sentence, sizeof(sentence));
-	html_printf(out, "<p id=\"starts\">%s; ", sentence);
+	/* html_printf escapes the whole text: the markup goes around it. */
+	fputs("<p id=\"starts\">", out);
+	html_printf(out, "%s; ", sentence);
 	report_busy_sentence(m, sentence, sizeof(sentence));
-	html_printf(out, "%s.</p>\n", sentence);
+	html_printf(out, "%s.", sentence);
+	fputs("</p>\n", out);
 	if (json_array_size(m->failures) == 0) {
 		fputs("<p id=\"failures\">None.</p>\n", out);
 		return;
@@ -471,6 +505,30 @@ static void page_reproduce(FILE *out, const struct model *m, const json_t *doc, 
 	      "the host, its neighbours and the server's version are what a new run cannot take from here.</p>\n", out);
 }
 
+/* repeat = decide: its answers first, as the text report's (different,
+ * the same within the margin, undecided and what would decide it), in the
+ * same sentences. */
+static int page_decisions(FILE *out, const struct model *m)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!m->seq.on)
+		return 0;
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -ENOMEM;
+	print_decisions(m, false, f);
+	print_decisions_plan(m, false, f);
+	if (fclose(f) != 0)
+		return -ENOMEM;
+	fputs("<h2 id=\"decisions-h\">Decisions</h2>\n<pre id=\"decisions\">", out);
+	html_text(out, text);
+	fputs("</pre>\n", out);
+	return 0;
+}
+
 /* The title, what was run where, and the contents. */
 static void page_header(FILE *out, const struct model *m, const struct report_options *o)
 {
@@ -488,7 +546,10 @@ static void page_header(FILE *out, const struct model *m, const struct report_op
 		    m->nrows, m->nrows == 1 ? "" : "s", 100 * m->level);
 	fputs("</p>\n<p class=\"note\" id=\"provenance\">", out);
 	html_printf(out, "%s.", provenance_text(m->builds, built, sizeof(built)));
-	fputs("</p>\n<p><a href=\"#experiment\">experiment</a> · <a href=\"#host\">host</a> · <a href=\"#tps-h\">TPS</a> · "
+	fputs("</p>\n<p>", out);
+	if (m->seq.on)
+		fputs("<a href=\"#decisions-h\">decisions</a> · ", out);
+	fputs("<a href=\"#experiment\">experiment</a> · <a href=\"#host\">host</a> · <a href=\"#tps-h\">TPS</a> · "
 	      "<a href=\"#verdicts-h\">verdicts</a> · <a href=\"#steps-h\">per second</a> · <a href=\"#noise-h\">noise</a> · "
 	      "<a href=\"#failures-h\">failures</a> · <a href=\"#placements-h\">placement</a> · "
 	      "<a href=\"#reproduce-h\">reproduce</a></p>\n", out);
@@ -503,7 +564,8 @@ int render_html(const struct model *m, const json_t *doc, const struct report_op
 		return -ENOMEM;
 	html_begin(out, title);
 	page_header(out, m, o);
-	r = page_experiment(out, doc);
+	r = page_decisions(out, m);
+	r = r < 0 ? r : page_experiment(out, doc);
 	r = r < 0 ? r : page_host(out, doc);
 	if (r >= 0) {
 		page_tps(out, m);
