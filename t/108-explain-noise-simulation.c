@@ -17,6 +17,7 @@
 
 #include "common/util.h"
 #include "explain/design.h"
+#include "stats/stats.h"
 #include "sim.h"
 #include "tap.h"
 
@@ -69,6 +70,65 @@ static void run_case(const struct noise_case *c)
 	sim_row(what, &share, ">=", 0.93);
 }
 
+/* explain's "a gap under X cannot be told from noise (80% power)" at the
+ * data set in hand (issue 43, item 5): each A/A screen's printed gap is
+ * the truth of a fresh screen (the same three factors sharing it), which
+ * should find it at least 75% of the time.  It printed the gap of the
+ * mean squares' degrees of freedom where the interval beside it had 1 to
+ * 3 (A's and B's own noise), and data at it was found in 46%; now the
+ * test's own, it errs large (88%), which is printed, not asserted. */
+static double screen_gap(struct mixes *m, struct truth *t, unsigned rounds, bool mde)
+{
+	struct explain_record rec;
+	const char *path = sim_fresh(dir, "gap");
+	_cleanup_free_ char *text = NULL;
+	const json_t *g;
+	double v;
+	json_t *x;
+
+	sim_explain_screen(path, m, rounds, t, &rec);
+	text = sim_explanation(path, SIM_JSON);
+	if (!(x = json_loads(text, 0, NULL)))
+		bail_out("the explanation's JSON does not parse");
+	g = json_object_get(x, "gap");
+	if (mde)
+		v = json_is_number(json_object_get(g, "mde")) && !json_is_true(json_object_get(g, "significant"))
+			    ? json_number_value(json_object_get(g, "mde"))
+			    : NAN;
+	else
+		v = json_is_true(json_object_get(g, "significant"));
+	json_decref(x);
+	return v;
+}
+
+static void printed_gap_case(double sigma, unsigned rounds, size_t sets)
+{
+	struct mixes m = { .n = 3, .effect = { 0.50, 0.35, 0.15 } };
+	struct truth t = { .sigma = sigma };
+	_cleanup_free_ double *gaps = calloc(sets * scale + 1, sizeof(double));
+	struct rate found = {};
+	char what[300];
+	size_t n = 0;
+
+	if (!gaps)
+		bail_out("calloc");
+	for (size_t i = 0; i < sets * scale; i++) {
+		double g;
+
+		m.gap = 0;
+		g = screen_gap(&m, &t, rounds, true);
+		if (isnan(g))
+			continue;
+		gaps[n++] = g;
+		m.gap = log(MIN(g, 1e4));
+		found.hits += screen_gap(&m, &t, rounds, false) == 1;
+		found.n++;
+	}
+	snprintf(what, sizeof(what), "explain, no gap, 3 factors, sigma %.0f%%, %u rounds: a fresh screen whose gap is "
+		 "the one explain printed (median %.3fx) found", 100 * sigma, rounds, stats_median(gaps, n));
+	sim_row(what, &found, ">=", 0.75);
+}
+
 int main(void)
 {
 	static const struct noise_case cases[] = {
@@ -79,6 +139,7 @@ int main(void)
 	scale = sim_start(dir, sizeof(dir), 108);
 	for (size_t i = 0; i < ELEMENTSOF(cases); i++)
 		run_case(&cases[i]);
+	printed_gap_case(0.05, 3, 200);
 	(void)remove_tree(dir);
 	done_testing();
 }
