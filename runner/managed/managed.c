@@ -156,7 +156,9 @@ int managed_start(struct context *c, char **ret_msg)
 			*ret_msg = c->failure;
 			c->failure = NULL;
 		}
-		c->ops->stop(c);
+		/* No stop signal and grace: a server that never answered holds
+		 * nothing to flush, and mariadbd starting up ignores SIGTERM, so
+		 * that a ^C there waited the whole 60 s grace.  cleanup kills. */
 		c->ops->cleanup(c);
 		state_forget(state_dir, c);
 	}
