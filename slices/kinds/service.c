@@ -12,6 +12,7 @@ struct service_priv {
 	sd_bus *bus;
 	char *unit;
 	const char *slice;
+	bool stopped; /* service_stop() saw the unit go */
 };
 
 static int append_service(sd_bus_message *m, void *userdata)
@@ -122,7 +123,9 @@ int service_stop(struct context *c)
 	if (r < 0 && r != -ENOENT)
 		return r;
 	c->pid = 0;
-	return bus_wait_unit_gone(p->bus, p->unit, 10 * USEC_PER_SEC);
+	r = bus_wait_unit_gone(p->bus, p->unit, 10 * USEC_PER_SEC);
+	p->stopped = r >= 0;
+	return r;
 }
 
 int service_set(struct context *c, const struct prop_value *v)
@@ -138,7 +141,10 @@ void service_cleanup(struct context *c)
 
 	if (!p)
 		return;
-	if (p->bus && p->unit && c->pid > 0) {
+	/* Not stopped: a start that failed, whose unit may still hold the
+	 * server without a main PID known yet; killed, not stopped with
+	 * its grace (managed_start()). */
+	if (p->bus && p->unit && (c->pid > 0 || !p->stopped)) {
 		bus_kill_unit(p->bus, p->unit, SIGKILL, NULL);
 		bus_stop_unit(p->bus, p->unit, 30 * USEC_PER_SEC, NULL);
 	}
