@@ -212,6 +212,7 @@ static void verdict_row(FILE *out, const struct model *m, size_t row, size_t k)
 	const struct stats_ratio *v = &c->vs_base;
 	char a[64], text[REPORT_RATIO_MAX];
 	struct verdict_look look = verdict_look(m, k, c);
+	bool decided = m->seq.on && c->decided_here;
 
 	fprintf(out, "<tr class=\"verdict %s\">", look.cls);
 	snprintf(a, sizeof(a), "%lld", m->threads[row]);
@@ -223,23 +224,19 @@ static void verdict_row(FILE *out, const struct model *m, size_t row, size_t k)
 	verdict_td(out, VH_RANGE, c->n > 0 ? a : GAP);
 	snprintf(a, sizeof(a), "%zu", c->n);
 	verdict_td(out, VH_N, a);
-	if (m->seq.on && c->decided_here) {
+	if (decided)
 		verdict_decided(out, &c->decision);
-		verdict_td(out, VH_VERDICT, look.word);
-		snprintf(a, sizeof(a), "%zu of %zu", c->n_failed, c->n + c->n_failed);
-		verdict_td(out, VH_FAILED, a);
-		verdict_td(out, VH_MDE, GAP);
-	} else {
+	else {
 		verdict_td(out, VH_RATIO, num(v->ratio, "%.3f", a, sizeof(a)));
 		if (!isnan(v->lo))
 			snprintf(a, sizeof(a), "%.3f-%.3f", v->lo, v->hi);
 		verdict_td(out, VH_INTERVAL, isnan(v->lo) ? GAP : a);
 		verdict_td(out, VH_P, num(v->p, "%.3g", a, sizeof(a)));
-		verdict_td(out, VH_VERDICT, look.word);
-		snprintf(a, sizeof(a), "%zu of %zu", c->n_failed, c->n + c->n_failed);
-		verdict_td(out, VH_FAILED, a);
-		verdict_td(out, VH_MDE, num(v->mde, "%.2fx", a, sizeof(a)));
 	}
+	verdict_td(out, VH_VERDICT, look.word);
+	snprintf(a, sizeof(a), "%zu of %zu", c->n_failed, c->n + c->n_failed);
+	verdict_td(out, VH_FAILED, a);
+	verdict_td(out, VH_MDE, decided ? GAP : num(v->mde, "%.2fx", a, sizeof(a)));
 	if (m->any_vs_first)
 		verdict_td(out, VH_VS_FIRST,
 			   isnan(c->vs_first.ratio) ? GAP : report_format_ratio(&c->vs_first, text, sizeof(text)));
