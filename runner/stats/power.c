@@ -34,15 +34,21 @@ struct chi2_rule {
 #define MDE_OUTER_NODES 16
 #define MDE_OUTER_NODES_FEW_DF 32
 
-static int chi2_rule_init(struct chi2_rule *r, double df, size_t n)
+/* rule: GSL's Laguerre (alpha = df / 2 - 1) or Hermite (alpha = df - 1). */
+static int chi2_rule_of(struct chi2_rule *r, const gsl_integration_fixed_type *rule, double alpha, double df, size_t n)
 {
 	*r = (struct chi2_rule){ .n = n, .df = df, .norm = gsl_sf_gamma(df / 2) };
-	r->q = gsl_integration_fixed_alloc(gsl_integration_fixed_laguerre, n, 0, 1, df / 2 - 1, 0);
+	r->q = gsl_integration_fixed_alloc(rule, n, 0, 1, alpha, 0);
 	if (!r->q)
 		return -ENOMEM;
 	r->x = gsl_integration_fixed_nodes(r->q);
 	r->w = gsl_integration_fixed_weights(r->q);
 	return 0;
+}
+
+static int chi2_rule_init(struct chi2_rule *r, double df, size_t n)
+{
+	return chi2_rule_of(r, gsl_integration_fixed_laguerre, df / 2 - 1, df, n);
 }
 
 static void chi2_rule_done(struct chi2_rule *r)
@@ -84,13 +90,7 @@ double stats_power(double lambda, double df, double level)
  * generalized rule (weight |u|^(df - 1) e^-u^2), its nodes symmetric. */
 static int chi2_root_rule_init(struct chi2_rule *r, double df, size_t n)
 {
-	*r = (struct chi2_rule){ .n = n, .df = df, .norm = gsl_sf_gamma(df / 2) };
-	r->q = gsl_integration_fixed_alloc(gsl_integration_fixed_hermite, n, 0, 1, df - 1, 0);
-	if (!r->q)
-		return -ENOMEM;
-	r->x = gsl_integration_fixed_nodes(r->q);
-	r->w = gsl_integration_fixed_weights(r->q);
-	return 0;
+	return chi2_rule_of(r, gsl_integration_fixed_hermite, df - 1, df, n);
 }
 
 /* The power at lambda standard errors averaged over a printed standard
