@@ -110,29 +110,37 @@ static double printed_gap(const struct truth *base, unsigned rounds)
 	return v;
 }
 
+/* A case of printed_case(), for sim_printed_gap_rate(). */
+struct printed {
+	const struct truth *t;
+	unsigned rounds;
+};
+
+static double printed_of(void *ctx)
+{
+	const struct printed *p = ctx;
+
+	return printed_gap(p->t, p->rounds);
+}
+
+static int detected_at(void *ctx, double gap)
+{
+	const struct printed *p = ctx;
+
+	return detected(p->t, gap, p->rounds);
+}
+
 /* Each data set's printed gap the truth of a fresh one: the rate it is
  * detected at, and the printed gaps' median. */
 static void printed_case(const char *what, const struct truth *t, unsigned rounds, size_t sets)
 {
-	_cleanup_free_ double *gaps = calloc(sets * scale + 1, sizeof(double));
-	struct rate found = {};
+	struct printed p = { t, rounds };
+	struct rate found;
 	char line[400];
-	size_t n = 0;
+	double median = sim_printed_gap_rate(sets * scale, printed_of, detected_at, &p, &found);
 
-	if (!gaps)
-		bail_out("calloc");
-	for (size_t i = 0; i < sets * scale; i++) {
-		double g = printed_gap(t, rounds);
-
-		if (isnan(g))
-			continue;
-		gaps[n++] = g;
-		/* A gap of thousands (a pair on one degree of freedom) is
-		 * written as 10^4, which the results' TPS bound holds. */
-		count(&found, detected(t, MIN(g, 1e4), rounds));
-	}
 	snprintf(line, sizeof(line), "%s, %u repeats: data at the gap report printed (median %.3fx) detected at 1 thread",
-		 what, rounds, stats_median(gaps, n));
+		 what, rounds, median);
 	power_rows(line, &found);
 }
 

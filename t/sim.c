@@ -10,6 +10,7 @@
 #include "explain/explain.h"
 #include "report/report.h"
 #include "run/order.h"
+#include "stats/stats.h"
 #include "store/results.h"
 #include "sim.h"
 #include "tap.h"
@@ -258,6 +259,31 @@ const char *sim_fresh(const char *dir, const char *name)
 	(void)remove_tree(path);
 	sim_steps_run = 0;
 	return path;
+}
+
+double sim_printed_gap_rate(size_t sets, double (*printed)(void *ctx), int (*found)(void *ctx, double gap), void *ctx,
+			    struct rate *ret)
+{
+	_cleanup_free_ double *gaps = calloc(sets + 1, sizeof(double));
+	size_t n = 0;
+
+	if (!gaps)
+		bail_out("calloc");
+	*ret = (struct rate){};
+	for (size_t i = 0; i < sets; i++) {
+		double g = printed(ctx);
+		int f;
+
+		if (isnan(g))
+			continue;
+		gaps[n++] = g;
+		/* A gap of thousands (a pair on one degree of freedom) is
+		 * written as 10^4, which the results' TPS bound holds. */
+		f = found(ctx, MIN(g, 1e4));
+		ret->hits += f == 1;
+		ret->n += f >= 0;
+	}
+	return stats_median(gaps, n);
 }
 
 bool sim_covers(const json_t *v, const char *lo, const char *hi, double truth)

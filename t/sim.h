@@ -91,6 +91,16 @@ struct rate {
  * assertion ("<=" or ">=" the bound; "" none) judged by the 99% one. */
 void sim_row(const char *what, const struct rate *r, const char *op, double bound);
 
+/* "A gap under X cannot be told from noise (80% power)" tested as a
+ * method, over sets data sets: printed(ctx) draws a fresh A/A data set
+ * and returns the gap its output printed (NAN where it printed none, a
+ * set that takes no part), found(ctx, gap) a fresh data set whose truth
+ * is that gap and returns 1 where it is found, 0 where it is missed, -1
+ * where it has no ratio (no part).  Counts into *ret; returns the
+ * printed gaps' median. */
+double sim_printed_gap_rate(size_t sets, double (*printed)(void *ctx), int (*found)(void *ctx, double gap), void *ctx,
+			    struct rate *ret);
+
 /* report's JSON of the run directory at path, parsed (to json_decref()). */
 json_t *sim_report_json(const char *path);
 /* A fixture's JSON text parsed; bails out if it does not parse. */
