@@ -10,10 +10,28 @@
 
 #define SWEEP_JSON_FORMAT 1
 
-static void print_text_header(const char *unit)
+/* An open loop's latencies count from each intended start: beside them
+ * the mean lag behind it and the arrivals still waiting at the end. */
+static void print_text_header(const char *unit, unsigned rate, bool limit)
 {
-	printf("%-10s %7s %10s %11s %8s %8s %8s %8s %8s %7s %6s %9s\n", "driver", unit, "tps", "qps", "avg_ms",
+	if (rate)
+		printf("open loop: %u transactions a second arriving; latencies from their intended starts\n", rate);
+	printf("%-10s %7s %10s %11s %8s %8s %8s %8s %8s %7s %6s %9s", "driver", unit, "tps", "qps", "avg_ms",
 	       "p50_ms", "p95_ms", "p99_ms", "max_ms", "errors", "recon", "connect_s");
+	if (rate)
+		printf(" %8s %8s", "lag_ms", "waiting");
+	if (limit)
+		printf(" %8s %8s", "late", "skipped");
+	putchar('\n');
+}
+
+/* A figure a driver may not report: "-" for that. */
+static void print_column(double v, int width, int decimals)
+{
+	if (v < 0)
+		printf(" %*s", width, "-");
+	else
+		printf(" %*.*f", width, decimals, v);
 }
 
 static void print_text_step(const struct step_result *r)
@@ -26,10 +44,14 @@ static void print_text_step(const struct step_result *r)
 	       r->tps, r->qps, r->lat_avg_ms, r->lat_p50_ms, r->lat_p95_ms, r->lat_p99_ms, r->lat_max_ms,
 	       r->errors[OLTP_ERR_IGNORABLE] + r->errors[OLTP_ERR_RECONNECT] + r->errors[OLTP_ERR_FATAL], r->reconnects);
 	/* Connecting is not in the tps: it is shown apart, as pgbench does. */
-	if (r->connect_s > 0)
-		printf(" %9.2f\n", r->connect_s);
-	else
-		printf(" %9s\n", "-");
+	print_column(r->connect_s > 0 ? r->connect_s : -1, 9, 2);
+	if (r->open_loop.rate) {
+		print_column(r->open_loop.lag_avg_ms, 8, 2);
+		print_column(r->open_loop.backlog_at_end == UINT64_MAX ? -1 : (double)r->open_loop.backlog_at_end, 8, 0);
+	}
+	if (r->open_loop.latency_limit_ms > 0)
+		printf(" %8" PRIu64 " %8" PRIu64, r->open_loop.late, r->open_loop.skipped);
+	putchar('\n');
 	fflush(stdout);
 }
 
@@ -65,7 +87,7 @@ static int sweep_steps(struct sweep_args *a)
 			return log_error_errno(-ENOMEM, "sweep: %m");
 		steps = json_object_get(doc, "steps");
 	} else
-		print_text_header(oltp_workload_def(a->o.workload)->unit);
+		print_text_header(oltp_workload_def(a->o.workload)->unit, a->o.rate, a->o.latency_limit_ns > 0);
 
 	for (size_t i = 0; i < a->n_threads && !failed; i++) {
 		struct step_result res = {};

@@ -390,11 +390,28 @@ static int check_client(struct parser *p)
 	return 0;
 }
 
+/* latency-limit counts an open loop's late transactions and skips those
+ * already late, as pgbench --latency-limit: nothing without rate, and
+ * sysbench has no such option. */
+static int check_rate(struct parser *p)
+{
+	const struct experiment *e = p->e;
+	unsigned line = line_of(p, KEY_LATENCY_LIMIT);
+
+	if (line && !e->oltp.rate)
+		return fail_at(p, line, "latency-limit", "only with rate (an open loop)");
+	if (line && !e->oltp.latency_limit_ns)
+		return fail_at(p, line, "latency-limit", "a limit above 0 (leave it out for none)");
+	if (line && e->oltp.driver == OLTP_DRIVER_SYSBENCH)
+		return fail_at(p, line, "latency-limit", "sysbench has no latency limit: driver slicebench or pgbench");
+	return 0;
+}
+
 int experiment_check_options(struct parser *p)
 {
 	if (engine_of_workload(p) < 0)
 		return -ENOMEM;
-	return check_server(p) < 0 || check_client(p) < 0 ? -EINVAL : 0;
+	return check_server(p) < 0 || check_client(p) < 0 || check_rate(p) < 0 ? -EINVAL : 0;
 }
 
 int check_file(struct parser *p)

@@ -228,6 +228,16 @@ static bool range_size_recorded(const struct experiment *e)
 	return e->oltp.range_size != 100;
 }
 
+static bool rate_recorded(const struct experiment *e)
+{
+	return e->oltp.rate > 0;
+}
+
+static bool latency_limit_recorded(const struct experiment *e)
+{
+	return e->oltp.latency_limit_ns > 0;
+}
+
 static bool groups_recorded(const struct experiment *e)
 {
 	return e->server_groups;
@@ -301,6 +311,18 @@ const struct key_def key_table[_KEY_MAX] = {
 			     .min = 1, .max = 1000000, .def = "100", .recorded = range_size_recorded,
 			     .help = "rows per range query of oltp_read_only (sysbench's --range-size)",
 			     .option = "range-size", .option_help = "rows per range query" },
+	[KEY_RATE] = { .section = SECTION_EXPERIMENT, .name = "rate", .power = POWER_NOTHING, .type = TYPE_UINT, E(oltp.rate),
+		       .min = 1, .max = OLTP_RATE_MAX, .recorded = rate_recorded,
+		       .help = "an open loop: transactions arrive at this many a second in all (a Poisson stream, as "
+			       "sysbench's and pgbench's --rate), each latency counted from its intended start; not "
+			       "given: a closed loop",
+		       .option = "rate", .option_help = "transactions a second in all, arriving whatever the server's "
+							"pace (an open loop; latencies from each one's intended start)" },
+	[KEY_LATENCY_LIMIT] = { .section = SECTION_EXPERIMENT, .name = "latency-limit", .power = POWER_NOTHING, .type = TYPE_DURATION,
+				E(oltp.latency_limit_ns), .recorded = latency_limit_recorded,
+				.help = "with rate: a transaction slower than this counts late, and one already later than "
+					"this when its turn comes is skipped (pgbench's --latency-limit)",
+				.option = "latency-limit", .option_help = "with --rate: late above this; skipped if already late" },
 	[KEY_DRIVER] = { .section = SECTION_EXPERIMENT, .name = "driver", .power = POWER_NOTHING, .type = TYPE_WORD, E(oltp.driver),
 			 .words = oltp_driver_words, .def = "slicebench",
 			 .help = "the OLTP driver: slicebench's own, or the workload's real tool (sysbench, pgbench)",

@@ -457,6 +457,12 @@ static int load(struct explainer *x, bool placed)
 		r = experiment_load(path, cgroup_mode_detect(), &x->e, &msg);
 	if (r < 0)
 		return log_error_errno(-EINVAL, "explain: %s", msg ? msg : strerror(-r));
+	/* explain accounts for a gap in TPS: an open loop the server keeps up
+	 * with has none, and its latencies are run's and report's table. */
+	if (x->e.oltp.rate)
+		return log_error_errno(-EINVAL, "explain: %s: rate: an open loop (%u a second) is compared by its latencies "
+				       "in slicebench run's report; explain accounts for a gap in TPS: take rate out",
+				       x->e.path, x->e.oltp.rate);
 	/* As a file's threads are checked: slicebench needs one connection
 	 * beside the clients, and a dry run plans nothing that cannot run. */
 	if (x->args.threads >= (long)x->e.max_connections)

@@ -70,9 +70,12 @@ static int count_second(struct step_frame *f, struct step_counters *c, uint64_t 
 	return 0;
 }
 
-int step_frame_count(struct step_frame *f, struct step_counters *c, uint64_t t0, uint64_t t1, uint64_t queries)
+int step_frame_count(struct step_frame *f, struct step_counters *c, uint64_t t0, uint64_t started, uint64_t t1,
+		     uint64_t queries)
 {
-	if (t0 < f->measure_ns)
+	/* In the measured phase by its actual start: an overloaded open loop's
+	 * backlog from the warm-up is served, and waited for, in it. */
+	if (started < f->measure_ns)
 		return 0;
 	if (t1 > f->end_ns) {
 		/* In flight when the step ended (a stalled server answers late):
@@ -93,6 +96,12 @@ int step_frame_count(struct step_frame *f, struct step_counters *c, uint64_t t0,
 	}
 	if (!(f->o->figures_off & OLTP_FIGURE_LATENCY))
 		histogram_add(&c->latency, t1 - t0);
+	if (f->o->rate) {
+		c->late += f->o->latency_limit_ns && t1 - t0 > f->o->latency_limit_ns;
+		histogram_add(&c->service, t1 - started);
+		c->lag_sum_ns += started - t0;
+		c->lag_max_ns = MAX(c->lag_max_ns, started - t0);
+	}
 	c->last_counted_ns = t1;
 	c->queries += queries;
 	atomic_store_explicit(&c->transactions, atomic_load_explicit(&c->transactions, memory_order_relaxed) + 1,
@@ -102,6 +111,72 @@ int step_frame_count(struct step_frame *f, struct step_counters *c, uint64_t t0,
 		return -1;
 	}
 	return 1;
+}
+
+/* The time to the stream's next arrival: exponential, of mean 1/rate. */
+static uint64_t arrival_gap(struct step_arrivals *a)
+{
+	return (uint64_t)(-log1p(-sbrand_double(&a->rand)) * a->mean_gap_ns);
+}
+
+uint64_t step_frame_take_arrival(struct step_frame *f)
+{
+	struct step_arrivals *a = &f->arrivals;
+	uint64_t t;
+
+	pthread_mutex_lock(&a->lock);
+	t = a->next_ns;
+	if (t < f->end_ns)
+		a->next_ns += MAX(arrival_gap(a), 1u);
+	pthread_mutex_unlock(&a->lock);
+	return t < f->end_ns ? t : 0;
+}
+
+bool step_frame_skip(struct step_frame *f, struct step_counters *c, uint64_t t, uint64_t now)
+{
+	if (!f->o->latency_limit_ns || now - MIN(now, t) <= f->o->latency_limit_ns)
+		return false;
+	c->skipped += t >= f->measure_ns && t < f->end_ns;
+	return true;
+}
+
+uint64_t step_frame_arrival(struct step_frame *f, struct step_counters *c)
+{
+	for (uint64_t t; (t = step_frame_take_arrival(f));) {
+		uint64_t now;
+
+		/* woken every 100 ms to notice a stop */
+		while (!step_frame_stopped(f) && (now = now_ns()) < t) {
+			uint64_t wake = MIN(t, now + 100 * NSEC_PER_MSEC);
+			struct timespec ts = { .tv_sec = wake / NSEC_PER_SEC, .tv_nsec = wake % NSEC_PER_SEC };
+
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		}
+		if (step_frame_stopped(f))
+			return 0;
+		now = now_ns();
+		if (now >= f->end_ns) {
+			c->backlog_at_end++;
+			return 0;
+		}
+		if (!step_frame_skip(f, c, t, now))
+			return t;
+	}
+	return 0;
+}
+
+/* The arrivals due before the step's end that no worker took: the stream
+ * drawn on past the last one taken, after the join. */
+static uint64_t arrivals_untaken(struct step_frame *f)
+{
+	struct step_arrivals *a = &f->arrivals;
+	uint64_t n = 0;
+
+	if (f->end_ns == UINT64_MAX)
+		return 0;
+	for (uint64_t t = a->next_ns; t < f->end_ns; t += MAX(arrival_gap(a), 1u))
+		n++;
+	return n;
 }
 
 static uint64_t sum_transactions(const struct step_frame *f)
@@ -228,6 +303,33 @@ static void wait_ready(struct step_frame *f, unsigned started, unsigned clients,
 			(double)(now_ns() - start_ns) / NSEC_PER_SEC);
 }
 
+/* An open loop's service time, lag and backlog from the workers' counters. */
+static int collect_open_loop(struct step_frame *f, struct step_result *ret)
+{
+	_cleanup_free_ struct histogram *service = malloc(sizeof(*service));
+	struct step_open_loop *l = &ret->open_loop;
+	uint64_t lag_sum = 0, lag_max = 0, backlog = 0;
+
+	if (!service)
+		return -ENOMEM;
+	l->latency_limit_ms = (double)f->o->latency_limit_ns / 1e6;
+	histogram_init(service);
+	for (unsigned i = 0; i < f->n_threads; i++) {
+		const struct step_counters *c = &f->counters[i];
+
+		histogram_merge(service, &c->service);
+		lag_sum += c->lag_sum_ns;
+		lag_max = MAX(lag_max, c->lag_max_ns);
+		backlog += c->backlog_at_end;
+		l->late += c->late;
+		l->skipped += c->skipped;
+	}
+	l->rate = f->o->rate;
+	l->backlog_at_end = backlog + arrivals_untaken(f);
+	step_open_loop_service(l, service, lag_sum, lag_max);
+	return 0;
+}
+
 static int collect(struct step_frame *f, struct step_result *ret)
 {
 	_cleanup_free_ struct histogram *all = malloc(sizeof(*all));
@@ -286,7 +388,7 @@ static int collect(struct step_frame *f, struct step_result *ret)
 		ret->lat_p99_ms = (double)histogram_percentile(all, 99) / 1e6;
 		ret->lat_max_ms = (double)histogram_max(all) / 1e6;
 	}
-	return 0;
+	return f->o->rate ? collect_open_loop(f, ret) : 0;
 }
 
 static void counters_free(struct step_frame *f)
@@ -311,7 +413,8 @@ static int counters_new(struct step_frame *f, unsigned n_threads)
 		return -ENOMEM;
 	f->counters = p;
 	for (unsigned i = 0; i < n_threads; i++) {
-		f->counters[i].latency.min = UINT64_MAX; /* histogram_init()'s, without its memset */
+		/* histogram_init()'s, without its memset */
+		f->counters[i].latency.min = f->counters[i].service.min = UINT64_MAX;
 		atomic_init(&f->counters[i].socket, -1);
 	}
 	return 0;
@@ -388,6 +491,9 @@ static void open_gate(struct step_frame *f, unsigned started, unsigned clients, 
 	ret->connect_s = (double)(gate_ns - start_ns) / NSEC_PER_SEC;
 	f->measure_ns = gate_ns + o->warmup_ns;
 	f->end_ns = o->duration_ns ? f->measure_ns + o->duration_ns : UINT64_MAX;
+	/* the stream of arrivals starts with the warm-up */
+	if (o->rate)
+		f->arrivals.next_ns = gate_ns + arrival_gap(&f->arrivals);
 	if (stop)
 		atomic_store(&f->stop, true);
 	f->go = true;
@@ -406,7 +512,10 @@ int step_frame_run(struct step_frame *f, const struct oltp_options *o, unsigned 
 	int r;
 
 	*f = (struct step_frame){ .o = o, .n_threads = n_threads, .lock = PTHREAD_MUTEX_INITIALIZER,
-				  .cond = PTHREAD_COND_INITIALIZER };
+				  .cond = PTHREAD_COND_INITIALIZER,
+				  .arrivals = { .lock = PTHREAD_MUTEX_INITIALIZER, .mean_gap_ns = o->rate ? 1e9 / o->rate : 0 } };
+	/* the stream's own seed, apart from the workers' row ids */
+	sbrand_init(&f->arrivals.rand, &o->rand, (o->seed ? o->seed : now_ns()) ^ 0x6f70656e6c6f6f70ull);
 	step_result_start(ret, OLTP_DRIVER_NATIVE, clients);
 	r = threads && starts ? counters_new(f, n_threads) : -ENOMEM;
 	if (r < 0)

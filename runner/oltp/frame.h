@@ -14,6 +14,7 @@
 
 #include "oltp/histogram.h"
 #include "oltp/oltp.h"
+#include "oltp/sbrand.h"
 #include "common/util.h"
 
 struct step_counters {
@@ -24,11 +25,29 @@ struct step_counters {
 	size_t n_seconds;
 	uint64_t last_counted_ns;
 	struct histogram latency;
+	/* An open loop's: each counted transaction's time from its actual
+	 * start (its latency counts from its intended one), the lag between
+	 * the two, and the arrivals it took that the step's end found not
+	 * yet started */
+	struct histogram service;
+	uint64_t lag_sum_ns, lag_max_ns, backlog_at_end;
+	uint64_t late, skipped; /* with a latency limit */
 	/* The socket of the worker's connection (-1: none), which the step's
 	 * end shuts down if the worker is still waiting on it then. */
 	atomic_int socket;
 	/* also read by the reporter while the step runs */
 	_Alignas(64) atomic_uint_fast64_t transactions;
+};
+
+/* An open loop's arrivals (o->rate): one Poisson stream from the gate on,
+ * taken in order by whichever worker is free, as a queue in front of the
+ * connections would hand them out (sysbench's --rate generator, without
+ * its thread). */
+struct step_arrivals {
+	pthread_mutex_t lock;
+	struct sbrand rand;
+	uint64_t next_ns; /* the first arrival no worker has taken */
+	double mean_gap_ns;
 };
 
 struct step_frame {
@@ -47,6 +66,7 @@ struct step_frame {
 	bool go;
 	char reason[256];
 	enum oltp_rule rule; /* the first failure's class */
+	struct step_arrivals arrivals; /* o->rate > 0 only */
 };
 
 /* Records the first failure with its class (later ones are dropped) and
@@ -79,12 +99,27 @@ static inline bool step_frame_stopped(struct step_frame *f)
 	return atomic_load_explicit(&f->stop, memory_order_relaxed);
 }
 
-/* One transaction that started at t0 and finished at t1 with `queries`
- * statements.  Returns 1 if it was counted, 0 if it fell outside the
- * measured phase (one that was in flight at its end counts in the latency
- * only), -1 if the step is over (the event count is reached, or
- * out of memory: the step has failed). */
-int step_frame_count(struct step_frame *f, struct step_counters *c, uint64_t t0, uint64_t t1, uint64_t queries);
+/* One transaction that was to start at t0 (an open loop's arrival; in a
+ * closed loop when it did), started at `started` and finished at t1 with
+ * `queries` statements.  Returns 1 if it was counted, 0 if it started
+ * outside the measured phase (one that was in flight at its end counts in
+ * the latency only), -1 if the step is over (the event count is reached,
+ * or out of memory: the step has failed). */
+int step_frame_count(struct step_frame *f, struct step_counters *c, uint64_t t0, uint64_t started, uint64_t t1,
+		     uint64_t queries);
+
+/* In a worker of an open-loop step: the next arrival, taken and waited
+ * for; its intended start, or 0 once the step is over (stopped, or the
+ * arrival is due after the measured phase, or the phase ended while it
+ * waited in the queue: counted in c's backlog). */
+uint64_t step_frame_arrival(struct step_frame *f, struct step_counters *c);
+/* In an event loop driving several clients: the next arrival taken, not
+ * waited for (0 once it is due after the measured phase). */
+uint64_t step_frame_take_arrival(struct step_frame *f);
+/* Whether an arrival intended at t, its turn come at now, is skipped:
+ * later than the latency limit already (counted in c's skipped when it
+ * was due in the measured phase). */
+bool step_frame_skip(struct step_frame *f, struct step_counters *c, uint64_t t, uint64_t now);
 
 /* The CPUs of o's client placement for worker `id`: 0, or -errno. */
 int step_frame_pin(const struct oltp_options *o, unsigned id);

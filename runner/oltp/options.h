@@ -20,6 +20,9 @@
  * and the results store's. */
 #define OLTP_STEP_THREADS_MAX 100000
 #define OLTP_NEIGHBOURS_MAX 4
+/* The highest open-loop rate, transactions a second: the experiment
+ * file's limit and the results store's. */
+#define OLTP_RATE_MAX 10000000
 
 enum oltp_pin {
 	OLTP_PIN_INHERIT,     /* leave the client threads where the scheduler puts them */
@@ -82,6 +85,16 @@ struct oltp_options {
 	uint64_t duration_ns;     /* measured time; 10 s */
 	uint64_t warmup_ns;       /* not counted; 0 */
 	uint64_t events;          /* stop after this many transactions (0: time only) */
+	/* An open loop: transactions arrive at this many a second (a Poisson
+	 * stream, as sysbench's and pgbench's --rate make it) whatever the
+	 * server's pace, and a latency counts from each one's intended start;
+	 * 0: a closed loop, each connection's next transaction sent when its
+	 * last one is answered. */
+	unsigned rate;
+	/* With rate: a transaction whose latency is above this counts late,
+	 * and one already later than this when its turn comes is skipped (as
+	 * pgbench --latency-limit); 0: none. */
+	uint64_t latency_limit_ns;
 	struct sbrand_params rand;
 	uint64_t seed;            /* 0: from the clock */
 	enum oltp_driver driver;

@@ -68,7 +68,10 @@ struct pg_client {
 	unsigned cmd;	  /* the command in flight */
 	bool rolling_back; /* a ROLLBACK after an error inside the transaction */
 	bool writing;	  /* waiting for the socket to take the rest of a command */
-	uint64_t t0, queries;
+	/* The transaction's intended start (in a closed loop its start),
+	 * its actual start, and its statements so far */
+	uint64_t t0, started, queries;
+	bool parked; /* an open loop's: waiting for its arrival at t0 */
 	char vars[_VAR_MAX][12];
 	char error[160];  /* the first error of the command in flight */
 	char sqlstate[6]; /* and its SQLSTATE ("" for none) */
@@ -195,11 +198,24 @@ static int start_transaction(struct pg_client *c)
 	snprintf(c->vars[VAR_BID], sizeof(c->vars[0]), "%" PRIu32, sbrand_uniform(&w->rand, 1, NBRANCHES * scale));
 	snprintf(c->vars[VAR_TID], sizeof(c->vars[0]), "%" PRIu32, sbrand_uniform(&w->rand, 1, NTELLERS * scale));
 	snprintf(c->vars[VAR_DELTA], sizeof(c->vars[0]), "%d", (int)sbrand_uniform(&w->rand, 0, 10000) - 5000);
-	c->t0 = now_ns();
+	c->started = now_ns();
+	if (!w->frame->o->rate)
+		c->t0 = c->started;
 	c->cmd = 0;
 	c->queries = 0;
 	c->rolling_back = false;
 	return send_command(c);
+}
+
+/* The client's next transaction: at once in a closed loop; in an open
+ * one parked until its arrival (none once the arrivals are over). */
+static int next_transaction(struct pg_client *c)
+{
+	if (!c->w->frame->o->rate)
+		return start_transaction(c);
+	c->t0 = step_frame_take_arrival(c->w->frame);
+	c->parked = c->t0 != 0;
+	return 0;
 }
 
 /* A client whose connection broke: reconnected as pgbench's clients are
@@ -212,7 +228,7 @@ static bool client_reconnect(struct pg_client *c, struct step_counters *cnt)
 		client_close(c);
 		if (client_connect(c) == 0) {
 			cnt->reconnects++;
-			return start_transaction(c) == 0;
+			return next_transaction(c) == 0;
 		}
 		client_close(c);
 		nanosleep(&(struct timespec){ .tv_nsec = 200 * 1000 * 1000 }, NULL);
@@ -271,12 +287,12 @@ static void command_done(struct pg_client *c, struct step_counters *cnt)
 			return;
 		}
 		t1 = now_ns();
-		if (step_frame_count(f, cnt, c->t0, t1, c->queries) < 0)
+		if (step_frame_count(f, cnt, c->t0, c->started, t1, c->queries) < 0)
 			return;
 	}
 	if (step_frame_stopped(f) || now_ns() >= f->end_ns)
 		return;
-	if (start_transaction(c) < 0)
+	if (next_transaction(c) < 0)
 		command_failed(c, cnt);
 }
 
@@ -307,6 +323,50 @@ static void client_readable(struct pg_client *c, struct step_counters *cnt)
 	}
 }
 
+/* An open loop's parked clients whose arrival is due are sent; the time
+ * of the next arrival still parked (UINT64_MAX: none). */
+static uint64_t send_due(struct pg_worker *w, struct step_counters *cnt, uint64_t now)
+{
+	uint64_t next = UINT64_MAX;
+
+	for (unsigned i = 0; i < w->n_clients && !step_frame_stopped(w->frame); i++) {
+		struct pg_client *c = &w->clients[i];
+
+		/* an arrival already later than the latency limit: the next one */
+		while (c->parked && c->t0 <= now && step_frame_skip(w->frame, cnt, c->t0, now))
+			next_transaction(c);
+		if (!c->parked)
+			continue;
+		if (c->t0 > now) {
+			next = MIN(next, c->t0);
+			continue;
+		}
+		c->parked = false;
+		if (start_transaction(c) < 0)
+			command_failed(c, cnt);
+	}
+	return next;
+}
+
+/* What epoll said of the worker's clients: the rest of a command
+ * written, results read. */
+static void handle_events(struct pg_worker *w, struct step_counters *cnt, const struct epoll_event *events, int n)
+{
+	for (int i = 0; i < n && !step_frame_stopped(w->frame); i++) {
+		struct pg_client *c = events[i].data.ptr;
+
+		if (!c->conn)
+			continue;
+		if ((events[i].events & EPOLLOUT) && flush(c) < 0) {
+			note_error(c, NULL);
+			command_failed(c, cnt);
+			continue;
+		}
+		if (events[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP))
+			client_readable(c, cnt);
+	}
+}
+
 static void *worker_main(void *arg)
 {
 	struct pg_worker *w = arg;
@@ -330,37 +390,38 @@ static void *worker_main(void *arg)
 	step_frame_ready(f);
 
 	for (unsigned i = 0; !failed && i < w->n_clients && !step_frame_stopped(f); i++)
-		if (start_transaction(&w->clients[i]) < 0)
+		if (next_transaction(&w->clients[i]) < 0)
 			command_failed(&w->clients[i], cnt);
 	while (!failed && !step_frame_stopped(f)) {
-		uint64_t now = now_ns();
-		int n, timeout_ms;
+		uint64_t now = now_ns(), wake = f->end_ns, timeout;
+		int n;
 
 		if (now >= f->end_ns)
 			break;
-		/* Wake at least every 100 ms to notice a stop or the deadline. */
-		timeout_ms = (int)MIN((uint64_t)100, (f->end_ns - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC);
-		n = epoll_wait(w->epfd, events, ELEMENTSOF(events), MAX(timeout_ms, 1));
+		if (f->o->rate)
+			wake = MIN(wake, send_due(w, cnt, now));
+		/* Wake at least every 100 ms to notice a stop or the deadline,
+		 * and at an open loop's next arrival: to the nanosecond, not
+		 * to epoll_wait's millisecond, which would add half of one to
+		 * every arrival's lag. */
+		now = now_ns(); /* once: MIN() evaluates its arguments twice */
+		timeout = wake > now ? MIN(100 * NSEC_PER_MSEC, wake - now) : 0;
+		n = epoll_pwait2(w->epfd, events, ELEMENTSOF(events),
+				 &(struct timespec){ .tv_sec = timeout / NSEC_PER_SEC, .tv_nsec = timeout % NSEC_PER_SEC },
+				 NULL);
 		if (n < 0 && errno != EINTR) {
-			step_fail(f, "thread %u: epoll_wait: %s", w->id, strerror(errno));
+			step_fail(f, "thread %u: epoll_pwait2: %s", w->id, strerror(errno));
 			break;
 		}
-		for (int i = 0; i < n && !step_frame_stopped(f); i++) {
-			struct pg_client *c = events[i].data.ptr;
-
-			if (!c->conn)
-				continue;
-			if ((events[i].events & EPOLLOUT) && flush(c) < 0) {
-				note_error(c, NULL);
-				command_failed(c, cnt);
-				continue;
-			}
-			if (events[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP))
-				client_readable(c, cnt);
-		}
+		handle_events(w, cnt, events, n);
 	}
-	for (unsigned i = 0; i < w->n_clients; i++)
+	for (unsigned i = 0; i < w->n_clients; i++) {
+		const struct pg_client *c = &w->clients[i];
+
+		/* an arrival still parked at the step's end */
+		cnt->backlog_at_end += c->parked && c->t0 < f->end_ns;
 		client_close(&w->clients[i]);
+	}
 	return NULL;
 }
 

@@ -51,7 +51,9 @@ int pgbench_parse_report(const char *text, struct step_result *ret)
 /* A transaction from pgbench's log, in microseconds of the epoch. */
 struct logged_txn {
 	unsigned client;
-	uint64_t start_us, end_us;
+	uint64_t start_us, end_us; /* with --rate its start is the scheduled one */
+	uint64_t lag_us;	   /* with --rate: from its scheduled start to its actual one */
+	bool skipped;		   /* with --latency-limit: never sent, already late (start_us == end_us: when) */
 };
 
 struct txn_log {
@@ -68,20 +70,27 @@ static void txn_log_done(struct txn_log *log)
 }
 
 /* One transaction log line: "client_id transaction_no time script_no
- * time_epoch time_us", time being the latency in microseconds ("failed"
- * and the like for a transaction that failed) and time_epoch time_us when
- * it ended. */
+ * time_epoch time_us [schedule_lag]", time being the latency in
+ * microseconds ("failed" and the like for a transaction that failed; with
+ * --rate from its scheduled start, which it was schedule_lag behind) and
+ * time_epoch time_us when it ended; with --latency-limit "skipped" for
+ * time, and when it was. */
 static int add_log_file(const char *path, struct txn_log *log)
 {
 	_cleanup_fclose_ FILE *f = fopen(path, "re");
 	char line[256];
 
 	while (f && fgets(line, sizeof(line), f)) {
-		unsigned long long us, sec, usec;
+		unsigned long long us, sec, usec, lag = 0;
 		unsigned client;
 
-		if (sscanf(line, "%u %*d %llu %*d %llu %llu", &client, &us, &sec, &usec) != 4 ||
-		    sec * USEC_PER_SEC + usec < us || client >= log->n_clients)
+		bool skipped = sscanf(line, "%u %*d skipped %*d %llu %llu", &client, &sec, &usec) == 3;
+
+		if (skipped)
+			us = 0;
+		else if (sscanf(line, "%u %*d %llu %*d %llu %llu %llu", &client, &us, &sec, &usec, &lag) < 4)
+			continue;
+		if (sec * USEC_PER_SEC + usec < us || client >= log->n_clients || lag > us)
 			continue;
 		if (log->n == log->cap) {
 			size_t cap = MAX(log->cap * 2, (size_t)4096);
@@ -93,7 +102,8 @@ static int add_log_file(const char *path, struct txn_log *log)
 			log->cap = cap;
 		}
 		log->v[log->n] = (struct logged_txn){ .client = client, .end_us = sec * USEC_PER_SEC + usec,
-						      .start_us = sec * USEC_PER_SEC + usec - us };
+						      .start_us = sec * USEC_PER_SEC + usec - us, .lag_us = lag,
+						      .skipped = skipped };
 		log->last_end_us = MAX(log->last_end_us, log->v[log->n].end_us);
 		log->n++;
 	}
@@ -132,12 +142,42 @@ static int clients_ready_us(const struct txn_log *log, uint64_t *ret)
 	for (size_t i = 0; i < log->n; i++) {
 		uint64_t *f = &first[log->v[i].client];
 
+		if (log->v[i].skipped)
+			continue;
 		*f = *f ? MIN(*f, log->v[i].end_us) : log->v[i].end_us;
 	}
 	/* A client that completed none is not ready when the run ends. */
 	for (unsigned c = 0; c < log->n_clients; c++)
 		ready = MAX(ready, first[c] ? first[c] : log->last_end_us);
 	*ret = ready;
+	return 0;
+}
+
+/* An open loop's service time and lag over the transactions of [from,
+ * to), and with a latency limit those above it and those skipped. */
+static int measure_lag(const struct txn_log *log, uint64_t from, uint64_t to, struct step_result *ret)
+{
+	_cleanup_free_ struct histogram *service = malloc(sizeof(*service));
+	struct step_open_loop *l = &ret->open_loop;
+	uint64_t lag_sum = 0, lag_max = 0;
+
+	if (!service)
+		return -ENOMEM;
+	histogram_init(service);
+	for (size_t i = 0; i < log->n; i++) {
+		const struct logged_txn *t = &log->v[i];
+
+		if (t->start_us < from || t->end_us > to)
+			continue;
+		l->skipped += t->skipped;
+		if (t->skipped)
+			continue;
+		l->late += l->latency_limit_ms > 0 && (double)(t->end_us - t->start_us) > l->latency_limit_ms * 1e3;
+		histogram_add(service, (t->end_us - t->start_us - t->lag_us) * NSEC_PER_USEC);
+		lag_sum += t->lag_us;
+		lag_max = MAX(lag_max, t->lag_us);
+	}
+	step_open_loop_service(l, service, lag_sum * NSEC_PER_USEC, lag_max * NSEC_PER_USEC);
 	return 0;
 }
 
@@ -181,7 +221,7 @@ static int measure_log(const struct txn_log *log, struct pgbench_window *w, stru
 	for (size_t i = 0; i < log->n; i++) {
 		const struct logged_txn *t = &log->v[i];
 
-		if (t->start_us < from || t->end_us > to)
+		if (t->skipped || t->start_us < from || t->end_us > to)
 			continue;
 		histogram_add(h, (t->end_us - t->start_us) * NSEC_PER_USEC);
 		if (duration_us) {
@@ -199,6 +239,8 @@ static int measure_log(const struct txn_log *log, struct pgbench_window *w, stru
 	}
 	if (h->count == 0)
 		return 0;
+	if (ret->open_loop.rate && (r = measure_lag(log, from, to, ret)) < 0)
+		return r;
 	ret->lat_p50_ms = (double)histogram_percentile(h, 50) / 1e6;
 	ret->lat_p95_ms = (double)histogram_percentile(h, 95) / 1e6;
 	ret->lat_p99_ms = (double)histogram_percentile(h, 99) / 1e6;
@@ -284,6 +326,10 @@ static int run_pgbench(const struct oltp_options *o, const char *log_dir, struct
 		tool_arg(&a, "--transactions=%" PRIu64, (events + clients - 1) / clients);
 	else
 		tool_arg(&a, "--time=%" PRIu64, time_s);
+	if (o->rate)
+		tool_arg(&a, "--rate=%u", o->rate);
+	if (o->latency_limit_ns)
+		tool_arg(&a, "--latency-limit=%.3f", (double)o->latency_limit_ns / 1e6);
 	tool_arg(&a, "--progress=1");
 	tool_arg(&a, "--log");
 	tool_arg(&a, "--log-prefix=%s/txn", log_dir);
@@ -357,6 +403,13 @@ static int run_and_parse(const struct oltp_options *o, unsigned clients, uint64_
 	return r;
 }
 
+/* The open loop pgbench runs: its rate and latency limit. */
+static void open_loop_of(const struct oltp_options *o, struct step_result *ret)
+{
+	ret->open_loop.rate = o->rate;
+	ret->open_loop.latency_limit_ms = (double)o->latency_limit_ns / 1e6;
+}
+
 int pgbench_tool_step(const struct oltp_options *o, unsigned clients, struct step_result *ret)
 {
 	uint64_t time_s = (o->duration_ns + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
@@ -369,6 +422,7 @@ int pgbench_tool_step(const struct oltp_options *o, unsigned clients, struct ste
 	int r;
 
 	step_result_start(ret, OLTP_DRIVER_PGBENCH, clients);
+	open_loop_of(o, ret);
 	/* An event-count step is pgbench -t: its warm-up, a run of its own
 	 * (one that fails, fails again in the step, which says why). */
 	if (o->events && o->warmup_ns)
@@ -394,6 +448,7 @@ int pgbench_tool_step(const struct oltp_options *o, unsigned clients, struct ste
 		logs = NULL;
 		step_result_done(ret);
 		step_result_start(ret, OLTP_DRIVER_PGBENCH, clients);
+		open_loop_of(o, ret);
 	}
 	if (r < 0)
 		return r;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "oltp/histogram.h"
 #include "oltp/record.h"
 #include "common/load.h"
 #include "common/util.h"
@@ -64,7 +65,9 @@ enum oltp_err_class oltp_classify_error(unsigned mysql_errno)
 void step_result_start(struct step_result *r, enum oltp_driver driver, unsigned threads)
 {
 	*r = (struct step_result){ .threads = threads, .lat_avg_ms = -1, .lat_p50_ms = -1, .lat_p95_ms = -1,
-				   .lat_p99_ms = -1, .lat_max_ms = -1 };
+				   .lat_p99_ms = -1, .lat_max_ms = -1,
+				   .open_loop = { .service_p50_ms = -1, .service_p95_ms = -1, .service_p99_ms = -1,
+						  .lag_avg_ms = -1, .lag_max_ms = -1, .backlog_at_end = UINT64_MAX } };
 	(void)text_copy(r->driver, sizeof(r->driver), word_name(oltp_driver_words, driver));
 }
 
@@ -284,6 +287,40 @@ static int put_mechanism(json_t *o, const struct step_result *r)
 	return 0;
 }
 
+void step_open_loop_service(struct step_open_loop *l, const struct histogram *service, uint64_t lag_sum_ns,
+			    uint64_t lag_max_ns)
+{
+	if (service->count == 0)
+		return;
+	l->service_p50_ms = (double)histogram_percentile(service, 50) / 1e6;
+	l->service_p95_ms = (double)histogram_percentile(service, 95) / 1e6;
+	l->service_p99_ms = (double)histogram_percentile(service, 99) / 1e6;
+	l->lag_avg_ms = (double)lag_sum_ns / (double)service->count / 1e6;
+	l->lag_max_ms = (double)lag_max_ns / 1e6;
+}
+
+/* An open-loop step's "open_loop": its rate, where its latencies count
+ * from, and what its driver said of the service time, the lag and the
+ * backlog; nothing for a closed loop. */
+static int put_open_loop(json_t *o, const struct step_open_loop *l)
+{
+	if (!l->rate)
+		return 0;
+	return json_object_set_new(
+		o, "open_loop",
+		json_pack("{s:I, s:s, s:{s:o, s:o, s:o}, s:{s:o, s:o}, s:o, s:o, s:o, s:o}", "rate", (json_int_t)l->rate,
+			  "latency_from", l->latency_from_start ? "start" : "intended", "service_ms", "p50",
+			  oltp_json_real_unless_negative(l->service_p50_ms), "p95",
+			  oltp_json_real_unless_negative(l->service_p95_ms), "p99",
+			  oltp_json_real_unless_negative(l->service_p99_ms), "lag_ms", "avg",
+			  oltp_json_real_unless_negative(l->lag_avg_ms), "max", oltp_json_real_unless_negative(l->lag_max_ms),
+			  "backlog_at_end",
+			  l->backlog_at_end == UINT64_MAX ? json_null() : json_integer((json_int_t)l->backlog_at_end),
+			  "latency_limit_ms", l->latency_limit_ms > 0 ? json_real(l->latency_limit_ms) : json_null(), "late",
+			  l->latency_limit_ms > 0 ? json_integer((json_int_t)l->late) : json_null(), "skipped",
+			  l->latency_limit_ms > 0 ? json_integer((json_int_t)l->skipped) : json_null()));
+}
+
 /* The step's record: figures only, no formatting (the renderers do that). */
 int step_result_to_json(const struct step_result *r, json_t **ret)
 {
@@ -311,7 +348,7 @@ int step_result_to_json(const struct step_result *r, json_t **ret)
 	if (json_object_set_new(o, "connect_s", r->connect_s > 0 ? json_real(r->connect_s) : json_null()) < 0 ||
 	    json_object_set_new(o, "stalled_s", json_integer(r->stalled_s)) < 0 ||
 	    json_object_set_new(o, "in_flight_at_end", json_integer((json_int_t)r->in_flight_at_end)) < 0 ||
-	    put_saturation(o, r) < 0)
+	    put_saturation(o, r) < 0 || put_open_loop(o, &r->open_loop) < 0)
 		goto oom;
 	intervals = json_array();
 	if (json_object_set_new(o, "intervals_tps", intervals) < 0)

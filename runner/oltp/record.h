@@ -68,6 +68,35 @@ struct step_profile {
 	const char *why;     /* static */
 };
 
+/* An open-loop step's (oltp_options.rate): the rate asked for; whether
+ * the step's latencies count from each transaction's intended start (the
+ * open loop's own figure: the native drivers' and pgbench's) or from its
+ * actual start (sysbench --rate's, which leaves out the wait in its
+ * queue); the service time from the actual start and the lag between
+ * the two, where the driver says them; and the arrivals due by the
+ * step's end that had not started then (an overloaded step's backlog,
+ * the warm-up's too).  A negative figure,
+ * or UINT64_MAX, is not reported. */
+struct step_open_loop {
+	unsigned rate; /* 0: a closed loop, nothing else here */
+	bool latency_from_start;
+	double service_p50_ms, service_p95_ms, service_p99_ms;
+	double lag_avg_ms, lag_max_ms;
+	uint64_t backlog_at_end;
+	/* With a latency limit (0: none): the measured phase's transactions
+	 * above it, and its arrivals skipped, already later than it when their
+	 * turn came */
+	double latency_limit_ms;
+	uint64_t late, skipped;
+};
+
+struct histogram;
+/* l's service-time percentiles from the histogram of the transactions
+ * counted, and its mean and largest lag from their sum and maximum (ns);
+ * nothing where none was counted. */
+void step_open_loop_service(struct step_open_loop *l, const struct histogram *service, uint64_t lag_sum_ns,
+			    uint64_t lag_max_ns);
+
 struct step_result {
 	char driver[16];
 	unsigned threads;
@@ -113,6 +142,7 @@ struct step_result {
 	 * use (client-cpus apart from its affinity): they do not count. */
 	bool client_apart;
 	struct step_profile profile;
+	struct step_open_loop open_loop;
 	bool failed;
 	enum oltp_rule rule; /* the rule that left it out (OLTP_RULE_KEPT: none); failed ones: why */
 	char reason[256];

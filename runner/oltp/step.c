@@ -333,12 +333,16 @@ static void *worker_main(void *arg)
 		step_frame_connected(f);
 	step_frame_ready(f);
 
-	/* One clock read a transaction: its end is the next one's start. */
-	for (uint64_t t0 = now_ns(), t1; !failed && !step_frame_stopped(f); t0 = t1) {
+	/* In a closed loop one clock read a transaction: its end is the next
+	 * one's start.  In an open loop a transaction is due at its arrival. */
+	for (uint64_t t0 = now_ns(), t1, started; !failed && !step_frame_stopped(f); t0 = t1) {
 		uint64_t queries;
 		unsigned err = 0;
 
-		if (t0 >= f->end_ns)
+		if (f->o->rate && !(t0 = step_frame_arrival(f, c)))
+			break;
+		started = f->o->rate ? now_ns() : t0;
+		if (started >= f->end_ns)
 			break;
 		r = run_transaction(w, &err, &queries);
 		t1 = now_ns();
@@ -348,7 +352,7 @@ static void *worker_main(void *arg)
 			t1 = now_ns(); /* a reconnection took its time */
 			continue;
 		}
-		if (step_frame_count(f, c, t0, t1, queries) < 0)
+		if (step_frame_count(f, c, t0, started, t1, queries) < 0)
 			break;
 	}
 	worker_close(w);

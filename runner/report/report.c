@@ -29,6 +29,11 @@ static int run_document(const struct document_input *in, render_run_fn *render, 
 	r = model_build(in->docs[0], report_level(in->o), &m);
 	if (r >= 0)
 		r = model_judge(&m);
+	/* an open loop's latencies, judged as its TPS are */
+	if (r >= 0)
+		r = model_build_latency(&m, in->docs[0]);
+	for (size_t i = 0; r >= 0 && i < MODEL_LATENCIES && m.open_loop.latency[i]; i++)
+		r = model_judge(m.open_loop.latency[i]);
 	if (r >= 0)
 		r = model_decide(&m, in->docs[0], NULL, NULL);
 	if (r >= 0)

@@ -82,6 +82,19 @@ static const struct rule profile_rules[] = {
 	{},
 };
 
+/* An open-loop step's arrivals and what its driver said of them. */
+static const struct rule open_loop_rules[] = {
+	{ "rate", SHAPE_INT, 1, OLTP_RATE_MAX, true },
+	{ "latency_from", SHAPE_STR },
+	{ "service_ms", SHAPE_NUM_MEMBERS, 0, MS_MAX },
+	{ "lag_ms", SHAPE_NUM_MEMBERS, 0, MS_MAX },
+	{ "backlog_at_end", SHAPE_INT, 0, COUNT_MAX },
+	{ "latency_limit_ms", SHAPE_NUM, 0, MS_MAX },
+	{ "late", SHAPE_INT, 0, COUNT_MAX },
+	{ "skipped", SHAPE_INT, 0, COUNT_MAX },
+	{},
+};
+
 static const struct rule step_rules[] = {
 	{ "context", SHAPE_NAME, .required = true },
 	{ "threads", SHAPE_INT, 1, OLTP_STEP_THREADS_MAX, true },
@@ -107,6 +120,7 @@ static const struct rule step_rules[] = {
 	{ "telemetry", SHAPE_OBJS, .sub = telemetry_rules },
 	{ "saturation", SHAPE_OBJ, .sub = saturation_rules },
 	{ "profile", SHAPE_OBJ, .sub = profile_rules },
+	{ "open_loop", SHAPE_OBJ, .sub = open_loop_rules },
 	{ "slicebench", SHAPE_OBJ, .sub = build_rules },
 	{},
 };

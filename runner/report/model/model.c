@@ -35,6 +35,14 @@ void model_done(struct model *m)
 	json_decref(m->diffs);
 	json_decref(m->noisy);
 	json_decref(m->saturated);
+	json_decref(m->open_loop.outran);
+	for (size_t i = 0; i <= MODEL_LATENCIES; i++) {
+		struct model *o = i < MODEL_LATENCIES ? m->open_loop.latency[i] : m->open_loop.late;
+
+		if (o)
+			model_done(o);
+		free(o);
+	}
 	*m = (struct model){};
 }
 
@@ -146,20 +154,25 @@ static double step_summary(const json_t *step, const struct telemetry_summary_de
 
 /* Failed, or ran and completed nothing: a step at 0 TPS has no logarithm,
  * and a floor put in its place would be a made-up number in a mean. */
-static bool step_failed(const json_t *s)
+/* A step's repeat of the model's measure: NAN for one that failed (or
+ * has no latency). */
+const char *const model_latency_keys[MODEL_LATENCIES] = { "p50", "p95", "p99" };
+
+static double step_value(const struct model *m, const json_t *s)
 {
-	return isnan(report_step_tps(s));
+	const json_t *p;
+
+	if (m->measure == MODEL_TPS)
+		return report_step_tps(s);
+	if (m->measure == MODEL_LATE_SHARE)
+		return isnan(report_step_tps(s)) ? NAN : model_step_late_share(s);
+	p = json_object_get(json_object_get(s, "latency_ms"), model_latency_keys[m->measure - MODEL_LATENCY_P50]);
+	return !isnan(report_step_tps(s)) && json_is_number(p) && json_number_value(p) > 0 ? json_number_value(p) : NAN;
 }
 
-static int add_step_note(json_t *list, const json_t *s, const char *key, json_t *value)
+static bool step_failed(const struct model *m, const json_t *s)
 {
-	char buf[64];
-	json_t *f;
-
-	f = json_pack("{s:s?, s:s?, s:O?, s:O?, s:o}", "context", json_string_value(json_object_get(s, "context")),
-		      "vary_value", scalar_str(json_object_get(s, "vary_value"), buf, sizeof(buf)), "threads",
-		      json_object_get(s, "threads"), "repeat", json_object_get(s, "repeat"), key, value);
-	return f && json_array_append_new(list, f) == 0 ? 0 : -ENOMEM;
+	return isnan(step_value(m, s));
 }
 
 double report_step_tps(const json_t *s)
@@ -183,7 +196,7 @@ static int cell_mechanism(struct model *m, const json_t *steps, size_t row, size
 		json_array_foreach(steps, i, s) {
 			const json_t *v = json_object_get(json_object_get(s, "mechanism"), rows[k].key);
 
-			if (model_step_in_cell(m, s, row, col) && !step_failed(s) && json_is_number(v))
+			if (model_step_in_cell(m, s, row, col) && !step_failed(m, s) && json_is_number(v))
 				x[n++] = json_number_value(v);
 		}
 		stats_median_interval(x, n, m->level, &c->mechanism[k], &c->mechanism_lo[k], &c->mechanism_hi[k],
@@ -222,7 +235,7 @@ static int step_noise(struct model *m, struct cell *c, const json_t *s, double *
 	if (cv <= MODEL_NOISY_CV)
 		return 0;
 	c->n_noisy++;
-	if (add_step_note(m->noisy, s, "cv", json_real(cv)) < 0)
+	if (model_step_note(m->noisy, s, "cv", json_real(cv)) < 0)
 		return -ENOMEM;
 	/* A second without a completed transaction, too short for a stall
 	 * (oltp.h), is said with the noise. */
@@ -241,7 +254,7 @@ static int step_saturation(struct model *m, struct cell *c, const json_t *s)
 	if (!json_is_true(json_object_get(sat, "saturated")))
 		return 0;
 	c->n_saturated++;
-	return add_step_note(m->saturated, s, "saturation", json_incref(sat));
+	return model_step_note(m->saturated, s, "saturation", json_incref(sat));
 }
 
 /* A cell's series, gathered from its steps (ns of the document's, the
@@ -311,13 +324,13 @@ static int compute_cell(struct model *m, const json_t *steps, size_t row, size_t
 
 		if (!model_step_in_cell(m, s, row, col))
 			continue;
-		if (step_failed(s)) {
+		if (step_failed(m, s)) {
 			count_failed(c, s);
 			continue;
 		}
 		rounds[c->n] = (unsigned)MAX(1, json_integer_value(json_object_get(s, "repeat")));
 		rounds[ns + c->n] = (unsigned)MAX(0, json_integer_value(json_object_get(s, "slot")));
-		tps[c->n++] = report_step_tps(s);
+		tps[c->n++] = step_value(m, s);
 		p = json_object_get(json_object_get(s, "latency_ms"), "p95");
 		if (json_is_number(p))
 			p95[series.np++] = json_number_value(p);
@@ -598,14 +611,14 @@ static int compute_cells(struct model *m, const json_t *steps)
 		enum oltp_rule rule = oltp_step_rule_of_json(s);
 
 		count_start(m, s, rule);
-		if (note_slot(m, s) < 0)
+		if (note_slot(m, s) < 0 || model_note_open_loop(m, s) < 0)
 			return -ENOMEM;
 		if (rule == OLTP_RULE_KEPT)
 			continue;
 		/* A record from before the rule: what left it out, in its words. */
 		if (!why || !json_is_true(json_object_get(s, "failed")))
 			why = oltp_rules[rule].label;
-		if (add_step_note(m->failures, s, "reason", json_string(why)) < 0 ||
+		if (model_step_note(m->failures, s, "reason", json_string(why)) < 0 ||
 		    json_object_set_new(json_array_get(m->failures, json_array_size(m->failures) - 1), "failure_class",
 					json_string(oltp_rules[rule].key)) < 0)
 			return -ENOMEM;
@@ -632,10 +645,10 @@ static int model_fill(struct model *m, const json_t *doc, struct strv *ctxs)
 	return r < 0 ? r : model_placement_diffs(m, json_object_get(doc, "placements"), ctxs->v, ctxs->n);
 }
 
-int model_build(const json_t *doc, double level, struct model *ret)
+static int build_measure(const json_t *doc, double level, enum model_measure measure, struct model *ret)
 {
 	struct strv ctxs = {};
-	struct model m = { .level = level };
+	struct model m = { .level = level, .measure = measure };
 	int r;
 
 	if (!(level > 0 && level < 1))
@@ -648,4 +661,34 @@ int model_build(const json_t *doc, double level, struct model *ret)
 	}
 	*ret = m;
 	return 0;
+}
+
+int model_build(const json_t *doc, double level, struct model *ret)
+{
+	return build_measure(doc, level, MODEL_TPS, ret);
+}
+
+/* The model of doc's measure into *ret (to free and model_done()). */
+static int build_other(const json_t *doc, double level, enum model_measure measure, struct model **ret)
+{
+	struct model *o = calloc(1, sizeof(*o));
+	int r = o ? build_measure(doc, level, measure, o) : -ENOMEM;
+
+	if (r < 0) {
+		free(o);
+		return r;
+	}
+	*ret = o;
+	return 0;
+}
+
+int model_build_latency(struct model *m, const json_t *doc)
+{
+	int r = 0;
+
+	for (size_t i = 0; m->open_loop.rate && r >= 0 && i < MODEL_LATENCIES; i++)
+		r = build_other(doc, m->level, MODEL_LATENCY_P50 + i, &m->open_loop.latency[i]);
+	if (r >= 0 && m->open_loop.rate && m->open_loop.latency_limit_ms > 0)
+		r = build_other(doc, m->level, MODEL_LATE_SHARE, &m->open_loop.late);
+	return r;
 }

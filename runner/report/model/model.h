@@ -175,7 +175,39 @@ struct model_sequential {
 	double spread_seen;
 };
 
+/* What a cell's repeats are: each start's TPS, or (an open loop's other
+ * models) each start's p50, p95 or p99 latency from the intended starts,
+ * in ms, or the share of its arrivals late against the latency limit
+ * (the skipped ones with them). */
+enum model_measure {
+	MODEL_TPS,
+	MODEL_LATENCY_P50,
+	MODEL_LATENCY_P95,
+	MODEL_LATENCY_P99,
+	MODEL_LATE_SHARE,
+};
+#define MODEL_LATENCIES 3 /* p50, p95, p99 */
+/* "p50", "p95", "p99": a latency measure's key in a step's latency_ms. */
+extern const char *const model_latency_keys[MODEL_LATENCIES];
+
+/* An open-loop run's (the steps' "open_loop"): the rate its steps ran at,
+ * whether a driver timed its latencies from the actual starts (sysbench
+ * --rate), the steps whose arrivals outran the server, and the models of
+ * its p50, p95 and p99 latencies, each judged as the TPS one is (built by
+ * the document that judges the model; NULL: not built). */
+struct model_open_loop {
+	unsigned rate; /* 0: a closed loop */
+	bool from_start;
+	json_t *outran; /* [{context, vary_value, threads, repeat, backlog_at_end, transactions}] */
+	struct model *latency[MODEL_LATENCIES];
+	/* With a latency limit (0: none): each cell's share of late
+	 * arrivals, not judged (a share that is often 0 has no log) */
+	double latency_limit_ms;
+	struct model *late;
+};
+
 struct model {
+	enum model_measure measure;
 	const char *name, *baseline, *vary_property;
 	const json_t *builds; /* the builds that measured it, results.json's "slicebench" (store/provenance.h) */
 	struct column *cols;
@@ -228,6 +260,7 @@ struct model {
 	 * which the document that judges the model builds and frees; NULL:
 	 * none (no step profiled, or not asked). */
 	struct model_profiles *profiles;
+	struct model_open_loop open_loop;
 };
 
 /* "thread", "threads", "client" or "clients": n of what m's steps count. */
@@ -241,6 +274,11 @@ static inline const char *model_unit(const struct model *m, long long n)
  * level is outside (0, 1); -EPROTONOSUPPORT: an unknown format_version;
  * -ENOMEM. */
 int model_build(const json_t *doc, double level, struct model *ret);
+/* The same of an open loop's p50, p95 and p99 latencies (m->open_loop.rate
+ * > 0) into m->open_loop.latency, not yet judged, and with a latency limit
+ * of its late shares into m->open_loop.late; 0 with nothing built for a
+ * closed loop. */
+int model_build_latency(struct model *m, const json_t *doc);
 void model_done(struct model *m);
 
 static inline struct cell *model_cell(const struct model *m, size_t row, size_t col)
@@ -248,6 +286,15 @@ static inline struct cell *model_cell(const struct model *m, size_t row, size_t 
 	return &m->cells[row * m->ncols + col];
 }
 
+/* A note of step s into list: its context, vary value, threads and
+ * repeat, and key: value (taken).  0 or -ENOMEM. */
+int model_step_note(json_t *list, const json_t *s, const char *key, json_t *value);
+/* Step s's open loop into m->open_loop (open_loop.c): its rate, where its
+ * latencies count from, and the step among the outrun ones.  0 or -ENOMEM. */
+int model_note_open_loop(struct model *m, const json_t *s);
+/* Step s's late transactions and skipped arrivals, of all its arrivals
+ * (open_loop.c); NAN: not recorded (no latency limit). */
+double model_step_late_share(const json_t *s);
 /* Whether step s is one of the cell's (its threads, context, vary value; values.c). */
 bool model_step_in_cell(const struct model *m, const json_t *s, size_t row, size_t col);
 

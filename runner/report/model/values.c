@@ -1,5 +1,6 @@
 /* The report's small helpers for host and placement values (report/model/model.h):
- * a scalar as text, a value as an owned string, and qsort's comparisons. */
+ * a scalar as text, a value as an owned string, qsort's comparisons, and
+ * a step named in a note. */
 #include <stdio.h>
 #include <string.h>
 
@@ -58,4 +59,15 @@ bool model_step_in_cell(const struct model *m, const json_t *s, size_t row, size
 	return json_is_number(t) && (long long)json_number_value(t) == m->threads[row] &&
 	       streq_ptr(json_string_value(json_object_get(s, "context")), m->cols[col].context) &&
 	       streq_ptr(scalar_str(json_object_get(s, "vary_value"), buf, sizeof(buf)), m->cols[col].vary);
+}
+
+int model_step_note(json_t *list, const json_t *s, const char *key, json_t *value)
+{
+	char buf[64];
+	json_t *f;
+
+	f = json_pack("{s:s?, s:s?, s:O?, s:O?, s:o}", "context", json_string_value(json_object_get(s, "context")),
+		      "vary_value", scalar_str(json_object_get(s, "vary_value"), buf, sizeof(buf)), "threads",
+		      json_object_get(s, "threads"), "repeat", json_object_get(s, "repeat"), key, value);
+	return f && json_array_append_new(list, f) == 0 ? 0 : -ENOMEM;
 }

@@ -9,14 +9,30 @@
 #include "report/render/cells.h"
 #include "common/util.h"
 
-static void add_tps(struct table *t, const struct cell *c)
+/* A repeat's figure: TPS to a tenth; a latency in ms, often below one,
+ * to three figures and at least to the millisecond. */
+static const char *repeat_text(const struct model *m, double v, char *buf, size_t len)
 {
+	if (m->measure == MODEL_LATE_SHARE)
+		snprintf(buf, len, "%.1f%%", 100 * v);
+	else if (m->measure == MODEL_TPS || v >= 100)
+		snprintf(buf, len, "%.*f", m->measure == MODEL_TPS ? 1 : 0, v);
+	else
+		snprintf(buf, len, "%.*f", v >= 10 ? 1 : v >= 1 ? 2 : 3, v);
+	return buf;
+}
+
+static void add_repeats(struct table *t, const struct model *m, const struct cell *c)
+{
+	char med[32], lo[32], hi[32];
+
 	if (c->n == 0)
 		table_add(t, "%s", c->n_failed ? "failed" : GAP);
 	else if (c->n == 1)
-		table_add(t, "%.1f n=1", c->median);
+		table_add(t, "%s n=1", repeat_text(m, c->median, med, sizeof(med)));
 	else
-		table_add(t, "%.1f (%.1f..%.1f) n=%zu", c->median, c->min, c->max, c->n);
+		table_add(t, "%s (%s..%s) n=%zu", repeat_text(m, c->median, med, sizeof(med)),
+			  repeat_text(m, c->min, lo, sizeof(lo)), repeat_text(m, c->max, hi, sizeof(hi)), c->n);
 }
 
 /* A bound of an interval: two decimals, or two digits below 0.1x and three
@@ -177,7 +193,7 @@ static void add_cell(struct table *t, const struct model *m, enum metric what, s
 
 	switch (what) {
 	case METRIC_TPS:
-		add_tps(t, c);
+		add_repeats(t, m, c);
 		if (ratio && m->cols[k].base < 0)
 			table_add(t, "%s", m->cols[k].is_baseline ? "baseline" : GAP);
 		else if (ratio && c->too_many_failed)
@@ -207,6 +223,9 @@ static void add_cell(struct table *t, const struct model *m, enum metric what, s
 		break;
 	case METRIC_NOISE_CI:
 		add_noise_interval(t, c);
+		break;
+	case METRIC_REPEATS:
+		add_repeats(t, m, c);
 		break;
 	default:
 		add_mechanism(t, c, what - METRIC_MECHANISM, m->level);
@@ -278,17 +297,34 @@ int report_table(const struct model *m, enum metric what, size_t width, struct t
 	return 0;
 }
 
+/* The caption of the table of m's measure with its ratios: TPS, or an
+ * open loop's latency percentile. */
+static void repeats_caption(const struct model *m, char *buf, size_t len)
+{
+	if (m->measure != MODEL_TPS)
+		snprintf(buf, len,
+			 "%s latency (ms) %s, median of the repeats (min..max) n=repeats; ratio to %s (above 1x: "
+			 "slower) with its interval (at its Holm step's level, %g%% for this table) and p, from the "
+			 "TPS table's model on log %s",
+			 model_latency_keys[m->measure - MODEL_LATENCY_P50],
+			 m->open_loop.from_start ? "from each transaction's actual start (sysbench --rate's)"
+						 : "from each transaction's intended start",
+			 m->baseline ? m->baseline : "the baseline", 100 * m->level,
+			 model_latency_keys[m->measure - MODEL_LATENCY_P50]);
+	else if (m->baseline)
+		snprintf(buf, len,
+			 "TPS, median of the repeats (min..max) n=repeats; ratio to %s with its interval (at its Holm "
+			 "step's level, %g%% for the table) and p",
+			 m->baseline, 100 * m->level);
+	else
+		snprintf(buf, len, "TPS, median of the repeats (min..max) n=repeats");
+}
+
 const char *report_table_caption(const struct model *m, enum metric what, char *buf, size_t len)
 {
 	switch (what) {
 	case METRIC_TPS:
-		if (m->baseline)
-			snprintf(buf, len,
-				 "TPS, median of the repeats (min..max) n=repeats; ratio to %s with its interval (at its Holm "
-				 "step's level, %g%% for the table) and p",
-				 m->baseline, 100 * m->level);
-		else
-			snprintf(buf, len, "TPS, median of the repeats (min..max) n=repeats");
+		repeats_caption(m, buf, len);
 		break;
 	case METRIC_NOISE:
 		snprintf(buf, len, "noise: CV of the per-second TPS within a start (median of the repeats) | "
@@ -296,6 +332,11 @@ const char *report_table_caption(const struct model *m, enum metric what, char *
 		break;
 	case METRIC_NOISE_CI:
 		noise_interval_caption(m, buf, len);
+		break;
+	case METRIC_REPEATS:
+		snprintf(buf, len, "late: the share of the arrivals above the latency limit of %g ms (those skipped, already "
+				   "late at their turn, with them), median of the repeats (min..max) n=repeats; no ratio (a "
+				   "share that is often 0 has no log)", m->open_loop.latency_limit_ms);
 		break;
 	case METRIC_P95:
 		snprintf(buf, len, "p95 latency (ms), median of the repeats");

@@ -304,6 +304,60 @@ static int put_model_terms(json_t *doc, const struct model *m)
 				  "start_share", real_or_null(m->start_share)));
 }
 
+static int put_array(json_t *a, json_t *v)
+{
+	return v && json_array_append_new(a, v) == 0 ? 0 : -ENOMEM;
+}
+
+/* A latency measure's rows: each cell's repeats and its ratio to the
+ * baseline, the measure's ratios one Holm family (the late shares' have
+ * none). */
+static json_t *latency_json(const struct model *lat)
+{
+	json_t *rows = json_array(), *o = json_pack("{s:I, s:o}", "family", (json_int_t)lat->family_base, "rows", rows);
+	int r = o ? 0 : -ENOMEM;
+
+	for (size_t i = 0; r == 0 && i < lat->nrows; i++) {
+		json_t *cells = json_array();
+
+		r = put_array(rows, json_pack("{s:I, s:o}", "threads", (json_int_t)lat->threads[i], "cells", cells));
+		for (size_t k = 0; r == 0 && k < lat->ncols; k++) {
+			const struct cell *c = model_cell(lat, i, k);
+			json_t *cell = json_pack("{s:o, s:o, s:o, s:I}", "median", real_or_null(c->median), "min",
+						 real_or_null(c->min), "max", real_or_null(c->max), "n", (json_int_t)c->n);
+
+			r = cell ? 0 : -ENOMEM;
+			if (r == 0 && lat->measure != MODEL_LATE_SHARE)
+				r = json_put_verdict(cell, &c->vs_base);
+			r = r ?: put_array(cells, cell);
+		}
+	}
+	if (r < 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* "open_loop": the rate, where the latencies count from, each latency
+ * measure's rows ("p50", "p95", "p99", in ms), the steps whose arrivals
+ * outran the server, and with a latency limit the late shares' rows. */
+static int put_open_loop(json_t *doc, const struct model *m)
+{
+	json_t *latency = json_object();
+	int r = latency ? 0 : -ENOMEM;
+
+	for (size_t i = 0; r == 0 && i < MODEL_LATENCIES; i++)
+		r = put(latency, model_latency_keys[i], latency_json(m->open_loop.latency[i]));
+	return r ?: put(doc, "open_loop",
+			json_pack("{s:I, s:s, s:s, s:o, s:o, s:o, s:o}", "rate", (json_int_t)m->open_loop.rate,
+				  "latency_from", m->open_loop.from_start ? "start" : "intended", "unit", "ms", "latency",
+				  latency, "outran",
+				  m->open_loop.outran ? json_incref(m->open_loop.outran) : json_array(), "latency_limit_ms",
+				  m->open_loop.late ? json_real(m->open_loop.latency_limit_ms) : json_null(), "late",
+				  m->open_loop.late ? latency_json(m->open_loop.late) : json_null()));
+}
+
 static int build_json(const struct model *m, const struct report_options *o, json_t **ret)
 {
 	json_t *doc, *cols;
@@ -339,6 +393,8 @@ static int build_json(const struct model *m, const struct report_options *o, jso
 		r = put_decisions(doc, m);
 	if (r == 0 && m->profiles)
 		r = put(doc, "profile", render_profile_json(m));
+	if (r == 0 && m->open_loop.latency[0])
+		r = put_open_loop(doc, m);
 	if (r < 0) {
 		json_decref(doc);
 		return r;

@@ -502,28 +502,41 @@ static void page_reproduce(FILE *out, const struct model *m, const json_t *doc, 
 	      "the host, its neighbours and the server's version are what a new run cannot take from here.</p>\n", out);
 }
 
-/* repeat = decide: its answers first, as the text report's (different,
- * the same within the margin, undecided and what would decide it), in the
- * same sentences. */
-static int page_decisions(FILE *out, const struct model *m)
+/* Sentences of the text report, written by write, as <pre id="id"> under
+ * a heading of that id with "-h". */
+static int page_sentences(FILE *out, const struct model *m, const char *id, const char *heading,
+			  int (*write)(const struct model *m, FILE *f))
 {
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
-	FILE *f;
+	FILE *f = open_memstream(&text, &len);
+	int r = f ? write(m, f) : -ENOMEM;
 
-	if (!m->seq.on)
-		return 0;
-	f = open_memstream(&text, &len);
-	if (!f)
-		return -ENOMEM;
-	print_decisions(m, false, f);
-	print_decisions_plan(m, false, f);
-	if (fclose(f) != 0)
-		return -ENOMEM;
-	fputs("<h2 id=\"decisions-h\">Decisions</h2>\n<pre id=\"decisions\">", out);
+	if (f && fclose(f) != 0 && r >= 0)
+		r = -ENOMEM;
+	if (r < 0)
+		return r;
+	fprintf(out, "<h2 id=\"%s-h\">%s</h2>\n<pre id=\"%s\">", id, heading, id);
 	html_text(out, text);
 	fputs("</pre>\n", out);
 	return 0;
+}
+
+/* repeat = decide: its answers first, as the text report's (different,
+ * the same within the margin, undecided and what would decide it), in the
+ * same sentences. */
+static int decisions_text(const struct model *m, FILE *f)
+{
+	print_decisions(m, false, f);
+	print_decisions_plan(m, false, f);
+	return 0;
+}
+
+/* An open loop: the rate, the latencies' tables, the steps that outran
+ * the server, as the text report says them. */
+static int open_loop_text(const struct model *m, FILE *f)
+{
+	return render_open_loop_text(m, false, f);
 }
 
 /* The title, what was run where, and the contents. */
@@ -547,7 +560,10 @@ static void page_header(FILE *out, const struct model *m, const struct report_op
 	if (m->seq.on)
 		fputs("<a href=\"#decisions-h\">decisions</a> · ", out);
 	fputs("<a href=\"#experiment\">experiment</a> · <a href=\"#host\">host</a> · <a href=\"#tps-h\">TPS</a> · "
-	      "<a href=\"#verdicts-h\">verdicts</a> · <a href=\"#steps-h\">per second</a> · <a href=\"#noise-h\">noise</a> · "
+	      "<a href=\"#verdicts-h\">verdicts</a> · ", out);
+	if (m->open_loop.latency[0])
+		fputs("<a href=\"#latency-h\">latency</a> · ", out);
+	fputs("<a href=\"#steps-h\">per second</a> · <a href=\"#noise-h\">noise</a> · "
 	      "<a href=\"#failures-h\">failures</a> · <a href=\"#placements-h\">placement</a> · "
 	      "<a href=\"#reproduce-h\">reproduce</a></p>\n", out);
 }
@@ -561,13 +577,14 @@ int render_html(const struct model *m, const json_t *doc, const struct report_op
 		return -ENOMEM;
 	html_begin(out, title);
 	page_header(out, m, o);
-	r = page_decisions(out, m);
+	r = m->seq.on ? page_sentences(out, m, "decisions", "Decisions", decisions_text) : 0;
 	r = r < 0 ? r : page_experiment(out, doc);
 	r = r < 0 ? r : page_host(out, doc);
 	if (r >= 0) {
 		page_tps(out, m);
 		page_verdicts(out, m);
-		r = page_steps(out, m, doc);
+		r = m->open_loop.latency[0] ? page_sentences(out, m, "latency", "Latency at a fixed rate", open_loop_text) : 0;
+		r = r < 0 ? r : page_steps(out, m, doc);
 	}
 	r = r < 0 ? r : page_noise(out, m);
 	r = r < 0 ? r : page_metrics(out, m, o);

@@ -61,6 +61,7 @@ enum metric {
 	METRIC_CPU,
 	METRIC_NOISE,
 	METRIC_NOISE_CI, /* the two CVs with their intervals (render/cells.c) */
+	METRIC_REPEATS,	 /* the model's measure (an open loop's late shares) without a ratio */
 	METRIC_MECHANISM,
 };
 /* The table of metric what: a row per thread count and a column per
@@ -180,6 +181,12 @@ int hosts_json(const struct host_model *h, json_t *doc);
 /* m's saturated steps in a sentence (label: the host's, NULL for one);
  * nothing when there are none. */
 void print_saturated(const struct model *m, const char *label, bool markdown, FILE *out);
+
+/* ---- render/open_loop.c ---- */
+
+/* An open-loop run's rate, its p50, p95 and p99 latencies' tables and the
+ * steps whose arrivals outran the server; nothing for a closed loop. */
+int render_open_loop_text(const struct model *m, bool markdown, FILE *out);
 
 /* ---- render/profile.c, render/flame.c: the profile (report/judge/profiles.h) ---- */
 

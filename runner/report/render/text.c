@@ -348,6 +348,8 @@ static int render_tables(const struct model *m, const struct report_options *o, 
 		fputc('\n', out);
 		if (i == 0 && m->any_vs_first && (r = print_vary_ratios(m, markdown, out)) < 0)
 			return r;
+		if (i == 0 && (r = render_open_loop_text(m, markdown, out)) < 0)
+			return r;
 		if (o->answer) {
 			print_decisions_plan(m, markdown, out);
 			return 0;
