@@ -7,9 +7,9 @@
 # from its queue, so its latencies stand beside the native service time
 # (from the actual start); pgbench, as slicebench, from the scheduled
 # start.  Prints, per rate, the medians over the rounds: TPS against the
-# rate, and each latency percentile's ratio native/tool, with the native
-# lag behind schedule and what the tool leaves out (the native p99 from
-# the intended start over its service time).
+# rate, and each latency percentile's ratio native/tool (the two p99s in
+# ms), with the lags behind schedule and what sysbench leaves out (the
+# native p99 from the intended start over its service time).
 #
 #   bench/open-loop-vs-tools.sh [--time SECONDS] [--rates "500 2000"] [--threads N] [--rounds N]
 set -euo pipefail
@@ -42,7 +42,8 @@ step_at() {
 # FILE KEY: the median of KEY over FILE's lines
 med() { jq -r ".$2 // empty" "$1" | median; }
 
-printf '%-10s %6s %8s %8s %10s %10s %10s %10s %12s\n' pair rate tps_nat tps_tool p50_ratio p99_ratio lag_nat lag_tool p99_int/svc
+printf '%-10s %6s %8s %8s %10s %10s %9s %9s %10s %10s %12s\n' pair rate tps_nat tps_tool p50_ratio p99_ratio p99_nat \
+	p99_tool lag_nat lag_tool p99_int/svc
 for rate in $rates; do
 	for pair in sysbench pgbench; do
 		: >"$work/native" && : >"$work/tool"
@@ -64,9 +65,11 @@ for rate in $rates; do
 		done
 		# sysbench's latencies are from the actual start: the native service time's beside them
 		if [ "$pair" = sysbench ]; then n50=s50 n99=s99; else n50=p50 n99=p99; fi
-		printf '%-10s %6s %8.1f %8.1f %10s %10s %10.3f %10s %12s\n' "$pair" "$rate" "$(med "$work/native" tps)" \
-			"$(med "$work/tool" tps)" "$(ratio "$(med "$work/native" $n50)" "$(med "$work/tool" p50)")" \
-			"$(ratio "$(med "$work/native" $n99)" "$(med "$work/tool" p99)")" "$(med "$work/native" lag)" \
+		printf '%-10s %6s %8.1f %8.1f %10s %10s %9.3f %9.3f %10.3f %10s %12s\n' "$pair" "$rate" \
+			"$(med "$work/native" tps)" "$(med "$work/tool" tps)" \
+			"$(ratio "$(med "$work/native" $n50)" "$(med "$work/tool" p50)")" \
+			"$(ratio "$(med "$work/native" $n99)" "$(med "$work/tool" p99)")" "$(med "$work/native" $n99)" \
+			"$(med "$work/tool" p99)" "$(med "$work/native" lag)" \
 			"$( [ "$pair" = pgbench ] && printf '%.3f' "$(med "$work/tool" lag)" || echo n/a)" \
 			"$(ratio "$(med "$work/native" p99)" "$(med "$work/native" s99)")"
 		if grep -q true <(jq -r .failed "$work/native" "$work/tool"); then

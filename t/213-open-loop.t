@@ -30,7 +30,7 @@ echo "1..16"
 sweep() {
 	local name=$1
 	shift
-	"$SLICEBENCH" sweep --context raw --duration 4s --warmup 1s --json "$@" >"$scratch/$name.json" \
+	"$SLICEBENCH" sweep --context raw --duration "${duration:-3s}" --warmup 1s --json "$@" >"$scratch/$name.json" \
 		2>"$scratch/$name.err"
 }
 # step NAME FILTER: its step passes FILTER (an empty record does not)
@@ -55,14 +55,14 @@ awk -v a="$native_p50" -v b="$sysbench_p50" 'BEGIN { exit !(a > 0 && b > 0 && a 
 ok $? "the native service time's median ($native_p50 ms) within 3x of sysbench --rate's latency median ($sysbench_p50 ms)"
 
 # 1 thread cannot do 50000 a second: the arrivals wait, and the wait is the latency
-sweep overload --threads 1 --rate 50000 --tables 1 --table-size 10000
+duration=2s sweep overload --threads 1 --rate 50000 --tables 1 --table-size 10000
 step overload '.failed == false and .tps < 25000 and .open_loop.backlog_at_end > 10000 and
 	.open_loop.lag_ms.avg > 100 and .latency_ms.p50 > 10 * .open_loop.service_ms.p50 and
 	.open_loop.lag_ms.max >= .open_loop.lag_ms.avg'
 ok $? "at 50000/s on one thread: arrivals left waiting, a lag above 100 ms, latency 10x the service time" "$scratch/overload.json"
 
 # a 5 ms limit at 50000/s: nearly every arrival is already late at its turn, and skipped
-sweep limited --threads 1 --rate 50000 --latency-limit 5ms --tables 1 --table-size 10000
+duration=2s sweep limited --threads 1 --rate 50000 --latency-limit 5ms --tables 1 --table-size 10000
 step limited '.failed == false and .open_loop.latency_limit_ms == 5 and .open_loop.skipped > 10000 and
 	.open_loop.late >= 0 and .open_loop.late <= .transactions and .latency_ms.p50 < 50'
 ok $? "with --latency-limit 5ms at 50000/s: arrivals already late are skipped and counted, and those run are not charged a backlog" "$scratch/limited.json"
@@ -75,8 +75,8 @@ step pg-native '.failed == false and (.tps > 425 and .tps < 575) and .open_loop.
 	.open_loop.latency_from == "intended" and .open_loop.lag_ms.avg >= 0 and .open_loop.service_ms.p50 > 0'
 ok $? "select-only at 500/s, native and pgbench --rate: both keep the rate, latencies from the scheduled start, pgbench's lag read from its log" \
 	"$scratch/pg-native.json" "$scratch/pgbench.json"
-sweep pg-limited --engine postgresql --workload select-only --threads 1 --rate 50000 --latency-limit 5ms
-sweep pgbench-limited --engine postgresql --workload select-only --threads 1 --rate 50000 --latency-limit 5ms --driver pgbench
+duration=2s sweep pg-limited --engine postgresql --workload select-only --threads 1 --rate 50000 --latency-limit 5ms
+duration=2s sweep pgbench-limited --engine postgresql --workload select-only --threads 1 --rate 50000 --latency-limit 5ms --driver pgbench
 step pg-limited '.failed == false and .open_loop.skipped > 10000' &&
 	step pgbench-limited '.failed == false and .open_loop.latency_limit_ms == 5 and .open_loop.skipped > 10000'
 ok $? "select-only at 50000/s with a 5 ms limit: native and pgbench --latency-limit both skip and count (pgbench's from its log)" \
@@ -91,7 +91,7 @@ cat >"$scratch/ol.ini" <<'EOF2'
 description = t213: an open loop at 800/s against a server under a 30% CPU quota
 threads = 2
 warmup = 1s
-duration = 4s
+duration = 3s
 repeat = 3
 rate = 800
 latency-limit = 50ms
