@@ -7,7 +7,7 @@
 # content); a script the tool cannot parse, a bad weight, a missing file,
 # a script someone other than root can change, and a weight on a Lua
 # script are refused with exit 2, the file, the line and the key, before
-# anything starts.
+# anything starts; so is resuming a run whose script has changed since.
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 needs BINARY ROOT MYSQLD
 command -v sysbench >/dev/null || sandbox_skip_all "needs sysbench"
@@ -19,7 +19,7 @@ chmod 755 "$scratch"
 # its own state: no other run's lock to wait for
 export SLICEBENCH_STATE_DIR=$scratch/state SLICEBENCH_RUN_DIR=$scratch/run
 trap '"$SLICEBENCH" cleanup >/dev/null 2>&1; [ "$failed" = 0 ] && rm -rf "$scratch" || echo "# kept: $scratch"' EXIT
-echo "1..14"
+echo "1..15"
 
 cat >"$scratch/mine.lua" <<'EOF2'
 -- the user's own: oltp_common's dataset, a point select and a short range
@@ -108,6 +108,14 @@ jq -e --arg f "$scratch/mine.lua" --arg h "$(sha256sum <"$scratch/mine.lua" | cu
 	"$scratch/lua/experiment.json" >/dev/null &&
 	jq -r '.scripts[0].base64' "$scratch/lua/experiment.json" | base64 -d | cmp -s - "$scratch/mine.lua"
 ok $? "experiment.json names the script, its SHA-256 (sha256sum's) and its content, byte for byte"
+cp "$scratch/mine.lua" "$scratch/mine.lua.was"
+echo '-- changed after the run' >>"$scratch/mine.lua"
+"$SLICEBENCH" run --resume "$scratch/lua" >"$scratch/resume.out" 2>&1
+rc=$?
+mv "$scratch/mine.lua.was" "$scratch/mine.lua"
+[ "$rc" = 2 ] && grep -qF "workload: $scratch/mine.lua has changed since the run (SHA-256 " "$scratch/resume.out" &&
+	[ "$(ls "$scratch/lua/steps" | wc -l)" = 4 ]
+ok $? "a script changed since the run: run --resume exits 2 ($rc), naming it and its two hashes, and runs nothing" "$scratch/resume.out"
 
 "$SLICEBENCH" run "$scratch/pg.ini" --out "$scratch/pg" >"$scratch/pg.out" 2>&1
 ok $? "the pgbench scripts' experiment runs (pgbench -f, weights 9 and 1)" "$scratch/pg.out"

@@ -7,12 +7,14 @@
 # ours); a server that cannot keep up leaves arrivals waiting, and their
 # lag shows in the latency; latency-limit skips the arrivals already late
 # at their turn and counts them, natively and in pgbench --latency-limit's
-# log; a full experiment against a context under a CPU quota gives the
-# p50, p95 and p99 latencies a table of ratios each, the slower one shown,
-# names the steps whose arrivals outran the server and gives each cell's
-# late share; a rate out of bounds, a latency limit without a
-# rate or with sysbench, or a results directory whose open_loop is
-# malformed, is refused with exit 2 and the file, line and key.
+# log; constant arrivals (the native driver's) are even to the second; a
+# full experiment against a context under a CPU quota gives the p50, p95
+# and p99 latencies a table of ratios each, the slower one shown, names
+# the steps whose arrivals outran the server and gives each cell's late
+# share; a rate out of bounds, a latency limit without a rate or with
+# sysbench, constant arrivals through a tool, or a results directory
+# whose open_loop is malformed, is refused with exit 2 and the file, line
+# and key.
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 needs BINARY ROOT MYSQLD
 command -v sysbench >/dev/null || sandbox_skip_all "needs sysbench"
@@ -24,7 +26,7 @@ chmod 755 "$scratch"
 # its own state: no other run's lock to wait for
 export SLICEBENCH_STATE_DIR=$scratch/state SLICEBENCH_RUN_DIR=$scratch/run
 trap '"$SLICEBENCH" cleanup >/dev/null 2>&1; [ "$failed" = 0 ] && rm -rf "$scratch" || echo "# kept: $scratch"' EXIT
-echo "1..16"
+echo "1..18"
 
 # sweep NAME ARGS...: one step's record in $scratch/NAME.json
 sweep() {
@@ -42,6 +44,12 @@ step native '.failed == false and (.tps > 425 and .tps < 575) and .open_loop.rat
 	.latency_ms.p99 >= .open_loop.service_ms.p99 and .open_loop.lag_ms.avg >= 0 and
 	.open_loop.backlog_at_end <= 5 + 0.01 * .transactions'
 ok $? "native at 500/s, 4 threads: TPS within 15% of the rate, latency from the intended start at or above the service time, no backlog" "$scratch/native.json"
+
+# one every 2 ms: each second completes 500, give or take the one in flight
+sweep constant --threads 4 --rate 500 --arrivals constant --tables 1 --table-size 10000
+step constant '.failed == false and .open_loop.arrivals == "constant" and (.tps > 490 and .tps < 510) and
+	([.intervals_tps[] | select(. < 490 or . > 510)] | length == 0)'
+ok $? "--arrivals constant at 500/s: every second's completions within 2% of 500" "$scratch/constant.json"
 
 sweep sysbench --threads 4 --rate 500 --tables 1 --table-size 10000 --driver sysbench
 step sysbench '.failed == false and .driver == "sysbench" and (.tps > 425 and .tps < 575) and
@@ -147,6 +155,15 @@ sed -e 's/^rate = 800/&\ndriver = sysbench/' "$scratch/ol.ini" >"$scratch/bad.in
 rc=$?
 [ "$rc" = 2 ] && grep -q "bad.ini:9: latency-limit: sysbench has no latency limit" "$scratch/bad.out" && [ ! -e "$scratch/bad-out" ]
 ok $? "latency-limit with driver = sysbench: exit 2 ($rc), bad.ini:9 and the key" "$scratch/bad.out"
+
+sed -e 's/^rate = 800/&\ndriver = pgbench\narrivals = constant/' -e '/^latency-limit/d' \
+	-e 's/^\[server\]/&\nengine = postgresql/' -e 's/^tables = 1/scale = 1/' -e '/^table-size/d' \
+	"$scratch/ol.ini" >"$scratch/bad.ini"
+"$SLICEBENCH" run "$scratch/bad.ini" --out "$scratch/bad-out" >"$scratch/bad.out" 2>&1
+rc=$?
+[ "$rc" = 2 ] && grep -q "bad.ini:9: arrivals: pgbench's --rate makes a Poisson stream only" "$scratch/bad.out" &&
+	[ ! -e "$scratch/bad-out" ]
+ok $? "arrivals = constant with driver = pgbench: exit 2 ($rc), bad.ini:9 and the key" "$scratch/bad.out"
 
 cp -r "$scratch/ol" "$scratch/mangled"
 f=$(ls "$scratch/mangled"/steps/*.json | head -1)

@@ -133,6 +133,7 @@ const struct cli_verb cli_sweep = {
 	.options = (const struct cli_option *const[]){ SERVER_OPTIONS, SETTING(KEY_THREADS), SETTING(KEY_DURATION), &opt_time,
 						       SETTING(KEY_WARMUP), &opt_events, SETTING(KEY_RAND_TYPE), SETTING(KEY_RANGE_SIZE),
 						       SETTING(KEY_RATE), SETTING(KEY_LATENCY_LIMIT),
+						       SETTING(KEY_ARRIVALS),
 						       SETTING(KEY_DRIVER), SETTING(KEY_CLIENT_THREADS),
 						       SETTING(KEY_CLIENT_CPUS), SETTING(KEY_PIN), SETTING(KEY_PROFILE),
 						       SETTING(KEY_PROFILE_HZ), SETTING(KEY_PROFILE_OFF_CPU), &opt_no_prewarm,

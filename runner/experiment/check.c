@@ -392,7 +392,8 @@ static int check_client(struct parser *p)
 
 /* latency-limit counts an open loop's late transactions and skips those
  * already late, as pgbench --latency-limit: nothing without rate, and
- * sysbench has no such option. */
+ * sysbench has no such option; constant arrivals are the native
+ * driver's alone. */
 static int check_rate(struct parser *p)
 {
 	const struct experiment *e = p->e;
@@ -404,6 +405,12 @@ static int check_rate(struct parser *p)
 		return fail_at(p, line, "latency-limit", "a limit above 0 (leave it out for none)");
 	if (line && e->oltp.driver == OLTP_DRIVER_SYSBENCH)
 		return fail_at(p, line, "latency-limit", "sysbench has no latency limit: driver slicebench or pgbench");
+	line = line_of(p, KEY_ARRIVALS);
+	if (line && !e->oltp.rate)
+		return fail_at(p, line, "arrivals", "only with rate (an open loop)");
+	if (e->oltp.arrivals == OLTP_ARRIVALS_CONSTANT && e->oltp.driver != OLTP_DRIVER_NATIVE)
+		return fail_at(p, line, "arrivals", "%s's --rate makes a Poisson stream only: constant is slicebench's driver",
+			       word_name(oltp_driver_words, e->oltp.driver));
 	return 0;
 }
 

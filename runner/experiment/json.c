@@ -231,6 +231,18 @@ static int identity_from_json(struct parser *p, const json_t *j)
 	return 0;
 }
 
+/* The user's scripts as the run recorded them, unchanged since: a
+ * resumed run or an explain of the directory runs the same workload. */
+static int scripts_unchanged(struct parser *p, const json_t *j)
+{
+	_cleanup_free_ char *why = NULL;
+	int r = oltp_scripts_unchanged(json_object_get(j, "scripts"), &why);
+
+	if (r == -ENOMEM)
+		return r;
+	return r < 0 ? fail_at(p, 1, "workload", "%s", why) : 0;
+}
+
 int experiment_from_results(const char *dir, bool trust_code, struct experiment *ret, char **ret_msg)
 {
 	_cleanup_free_ char *path = NULL;
@@ -278,10 +290,11 @@ int experiment_from_results(const char *dir, bool trust_code, struct experiment 
 					r = fail_at(&p, 1, "proxy", "not the name of a [proxy] section");
 			}
 		}
+	/* The checks of a whole file, as when the experiment was first read;
+	 * the scripts read again only once the gate took their paths. */
+	if (r >= 0 && !p.msg && check_file(&p) >= 0 && check_settings(&p) >= 0 && experiment_gate(&p, trust_code) >= 0)
+		r = scripts_unchanged(&p, j);
 	json_decref(j);
-	/* The checks of a whole file, as when the experiment was first read. */
-	if (r >= 0 && !p.msg && check_file(&p) >= 0 && check_settings(&p) >= 0)
-		(void)experiment_gate(&p, trust_code);
 	if (p.msg && !*ret_msg)
 		*ret_msg = p.msg;
 	else

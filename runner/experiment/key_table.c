@@ -238,6 +238,11 @@ static bool latency_limit_recorded(const struct experiment *e)
 	return e->oltp.latency_limit_ns > 0;
 }
 
+static bool arrivals_recorded(const struct experiment *e)
+{
+	return e->oltp.arrivals != OLTP_ARRIVALS_POISSON;
+}
+
 static bool groups_recorded(const struct experiment *e)
 {
 	return e->server_groups;
@@ -323,6 +328,11 @@ const struct key_def key_table[_KEY_MAX] = {
 				.help = "with rate: a transaction slower than this counts late, and one already later than "
 					"this when its turn comes is skipped (pgbench's --latency-limit)",
 				.option = "latency-limit", .option_help = "with --rate: late above this; skipped if already late" },
+	[KEY_ARRIVALS] = { .section = SECTION_EXPERIMENT, .name = "arrivals", .power = POWER_NOTHING, .type = TYPE_WORD,
+			   E(oltp.arrivals), .words = oltp_arrivals_words, .def = "poisson", .recorded = arrivals_recorded,
+			   .help = "with rate: a Poisson stream (sysbench's and pgbench's), or one every 1/rate exactly "
+				   "(slicebench's driver)",
+			   .option = "arrivals", .option_help = "with --rate: poisson or constant" },
 	[KEY_DRIVER] = { .section = SECTION_EXPERIMENT, .name = "driver", .power = POWER_NOTHING, .type = TYPE_WORD, E(oltp.driver),
 			 .words = oltp_driver_words, .def = "slicebench",
 			 .help = "the OLTP driver: slicebench's own, or the workload's real tool (sysbench, pgbench)",

@@ -113,10 +113,11 @@ int step_frame_count(struct step_frame *f, struct step_counters *c, uint64_t t0,
 	return 1;
 }
 
-/* The time to the stream's next arrival: exponential, of mean 1/rate. */
+/* The time to the stream's next arrival: exponential of mean 1/rate, or
+ * 1/rate itself. */
 static uint64_t arrival_gap(struct step_arrivals *a)
 {
-	return (uint64_t)(-log1p(-sbrand_double(&a->rand)) * a->mean_gap_ns);
+	return (uint64_t)((a->constant ? 1 : -log1p(-sbrand_double(&a->rand))) * a->mean_gap_ns);
 }
 
 uint64_t step_frame_take_arrival(struct step_frame *f)
@@ -325,6 +326,7 @@ static int collect_open_loop(struct step_frame *f, struct step_result *ret)
 		l->skipped += c->skipped;
 	}
 	l->rate = f->o->rate;
+	l->constant = f->arrivals.constant;
 	l->backlog_at_end = backlog + arrivals_untaken(f);
 	step_open_loop_service(l, service, lag_sum, lag_max);
 	return 0;
@@ -513,7 +515,8 @@ int step_frame_run(struct step_frame *f, const struct oltp_options *o, unsigned 
 
 	*f = (struct step_frame){ .o = o, .n_threads = n_threads, .lock = PTHREAD_MUTEX_INITIALIZER,
 				  .cond = PTHREAD_COND_INITIALIZER,
-				  .arrivals = { .lock = PTHREAD_MUTEX_INITIALIZER, .mean_gap_ns = o->rate ? 1e9 / o->rate : 0 } };
+				  .arrivals = { .lock = PTHREAD_MUTEX_INITIALIZER, .mean_gap_ns = o->rate ? 1e9 / o->rate : 0,
+						.constant = o->arrivals == OLTP_ARRIVALS_CONSTANT } };
 	/* the stream's own seed, apart from the workers' row ids */
 	sbrand_init(&f->arrivals.rand, &o->rand, (o->seed ? o->seed : now_ns()) ^ 0x6f70656e6c6f6f70ull);
 	step_result_start(ret, OLTP_DRIVER_NATIVE, clients);

@@ -48,6 +48,7 @@ struct step_arrivals {
 	struct sbrand rand;
 	uint64_t next_ns; /* the first arrival no worker has taken */
 	double mean_gap_ns;
+	bool constant; /* every mean_gap_ns, not exponential gaps */
 };
 
 struct step_frame {

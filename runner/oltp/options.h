@@ -30,6 +30,12 @@ enum oltp_pin {
 	OLTP_PIN_ALL,         /* every worker allowed on the whole list */
 };
 
+/* How an open loop's arrivals are spaced. */
+enum oltp_arrivals {
+	OLTP_ARRIVALS_POISSON,	/* exponential gaps, as sysbench's and pgbench's --rate */
+	OLTP_ARRIVALS_CONSTANT, /* every 1/rate exactly: no burst of the stream's own */
+};
+
 enum oltp_driver {
 	OLTP_DRIVER_NATIVE,   /* "slicebench" */
 	OLTP_DRIVER_SYSBENCH, /* the real sysbench 1.0.20 */
@@ -66,6 +72,8 @@ extern const struct word oltp_figure_words[];
  * the pinning modes a user names (all, round-robin). */
 extern const struct word oltp_driver_words[];
 extern const struct word oltp_pin_words[];
+/* poisson, constant */
+extern const struct word oltp_arrivals_words[];
 
 struct oltp_options {
 	enum oltp_workload workload; /* oltp_read_only */
@@ -95,6 +103,7 @@ struct oltp_options {
 	 * and one already later than this when its turn comes is skipped (as
 	 * pgbench --latency-limit); 0: none. */
 	uint64_t latency_limit_ns;
+	enum oltp_arrivals arrivals;
 	struct sbrand_params rand;
 	uint64_t seed;            /* 0: from the clock */
 	enum oltp_driver driver;

@@ -20,6 +20,12 @@ const struct word oltp_driver_words[] = {
 	{},
 };
 
+const struct word oltp_arrivals_words[] = {
+	{ "poisson", OLTP_ARRIVALS_POISSON },
+	{ "constant", OLTP_ARRIVALS_CONSTANT },
+	{},
+};
+
 const struct word oltp_pin_words[] = {
 	{ "all", OLTP_PIN_ALL },
 	{ "round-robin", OLTP_PIN_ROUND_ROBIN },
@@ -308,8 +314,8 @@ static int put_open_loop(json_t *o, const struct step_open_loop *l)
 		return 0;
 	return json_object_set_new(
 		o, "open_loop",
-		json_pack("{s:I, s:s, s:{s:o, s:o, s:o}, s:{s:o, s:o}, s:o, s:o, s:o, s:o}", "rate", (json_int_t)l->rate,
-			  "latency_from", l->latency_from_start ? "start" : "intended", "service_ms", "p50",
+		json_pack("{s:I, s:s, s:s, s:{s:o, s:o, s:o}, s:{s:o, s:o}, s:o, s:o, s:o, s:o}", "rate",
+			  (json_int_t)l->rate, "arrivals", l->constant ? "constant" : "poisson", "latency_from", l->latency_from_start ? "start" : "intended", "service_ms", "p50",
 			  oltp_json_real_unless_negative(l->service_p50_ms), "p95",
 			  oltp_json_real_unless_negative(l->service_p95_ms), "p99",
 			  oltp_json_real_unless_negative(l->service_p99_ms), "lag_ms", "avg",

@@ -79,6 +79,7 @@ struct step_profile {
  * or UINT64_MAX, is not reported. */
 struct step_open_loop {
 	unsigned rate; /* 0: a closed loop, nothing else here */
+	bool constant; /* arrivals every 1/rate, not a Poisson stream */
 	bool latency_from_start;
 	double service_p50_ms, service_p95_ms, service_p99_ms;
 	double lag_avg_ms, lag_max_ms;

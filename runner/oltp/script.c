@@ -215,3 +215,34 @@ json_t *oltp_scripts_json(const char *scripts)
 	}
 	return a;
 }
+
+int oltp_scripts_unchanged(const json_t *recorded, char **ret_why)
+{
+	const json_t *v;
+	size_t i;
+
+	*ret_why = NULL;
+	json_array_foreach(recorded, i, v) {
+		const char *file = json_string_value(json_object_get(v, "file")),
+			   *was = json_string_value(json_object_get(v, "sha256"));
+		_cleanup_free_ char *content = NULL;
+		char now[SHA256_HEX_LEN + 1];
+		size_t bytes = 0;
+		int r;
+
+		if (!file || !was)
+			continue;
+		r = read_script(file, &content, &bytes);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			return xasprintf(ret_why, "%s: cannot read it again: %s", file, strerror(-r)) < 0 ? -ENOMEM : -ESTALE;
+		sha256_hex(content, bytes, now);
+		if (!streq(now, was))
+			return xasprintf(ret_why, "%s has changed since the run (SHA-256 %.12s... recorded, %.12s... now): "
+					 "its steps and the new ones would be two workloads", file, was, now) < 0
+				       ? -ENOMEM
+				       : -ESTALE;
+	}
+	return 0;
+}

@@ -32,3 +32,7 @@ int oltp_script_check(const struct oltp_options *o, char **ret_why);
  * content), one per script of scripts; NULL if one cannot be read (or no
  * memory). */
 json_t *oltp_scripts_json(const char *scripts);
+/* Whether the scripts recorded so (a results directory's) are the files
+ * as they are now, by their SHA-256: 0; -ESTALE with *ret_why (to free)
+ * naming the first that changed or cannot be read; -ENOMEM. */
+int oltp_scripts_unchanged(const json_t *recorded, char **ret_why);

@@ -85,6 +85,7 @@ static const struct rule profile_rules[] = {
 /* An open-loop step's arrivals and what its driver said of them. */
 static const struct rule open_loop_rules[] = {
 	{ "rate", SHAPE_INT, 1, OLTP_RATE_MAX, true },
+	{ "arrivals", SHAPE_STR },
 	{ "latency_from", SHAPE_STR },
 	{ "service_ms", SHAPE_NUM_MEMBERS, 0, MS_MAX },
 	{ "lag_ms", SHAPE_NUM_MEMBERS, 0, MS_MAX },

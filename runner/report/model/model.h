@@ -197,6 +197,7 @@ extern const char *const model_latency_keys[MODEL_LATENCIES];
  * the document that judges the model; NULL: not built). */
 struct model_open_loop {
 	unsigned rate; /* 0: a closed loop */
+	bool constant; /* arrivals every 1/rate, not a Poisson stream */
 	bool from_start;
 	json_t *outran; /* [{context, vary_value, threads, repeat, backlog_at_end, transactions}] */
 	struct model *latency[MODEL_LATENCIES];

@@ -20,6 +20,7 @@ int model_note_open_loop(struct model *m, const json_t *s)
 	if (!json_is_object(l))
 		return 0;
 	m->open_loop.rate = MAX(m->open_loop.rate, (unsigned)json_integer_value(json_object_get(l, "rate")));
+	m->open_loop.constant |= streq_ptr(json_string_value(json_object_get(l, "arrivals")), "constant");
 	m->open_loop.from_start |= streq_ptr(json_string_value(json_object_get(l, "latency_from")), "start");
 	m->open_loop.latency_limit_ms = MAX(m->open_loop.latency_limit_ms,
 					    json_number_value(json_object_get(l, "latency_limit_ms")));

@@ -10,7 +10,7 @@
 #include "common/util.h"
 
 /* A repeat's figure: TPS to a tenth; a latency in ms, often below one,
- * to three figures and at least to the millisecond. */
+ * to three figures (whole ms from 100 up); a late share in percent. */
 static const char *repeat_text(const struct model *m, double v, char *buf, size_t len)
 {
 	if (m->measure == MODEL_LATE_SHARE)

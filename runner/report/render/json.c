@@ -350,9 +350,9 @@ static int put_open_loop(json_t *doc, const struct model *m)
 	for (size_t i = 0; r == 0 && i < MODEL_LATENCIES; i++)
 		r = put(latency, model_latency_keys[i], latency_json(m->open_loop.latency[i]));
 	return r ?: put(doc, "open_loop",
-			json_pack("{s:I, s:s, s:s, s:o, s:o, s:o, s:o}", "rate", (json_int_t)m->open_loop.rate,
-				  "latency_from", m->open_loop.from_start ? "start" : "intended", "unit", "ms", "latency",
-				  latency, "outran",
+			json_pack("{s:I, s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "rate", (json_int_t)m->open_loop.rate,
+				  "arrivals", m->open_loop.constant ? "constant" : "poisson", "latency_from",
+				  m->open_loop.from_start ? "start" : "intended", "unit", "ms", "latency", latency, "outran",
 				  m->open_loop.outran ? json_incref(m->open_loop.outran) : json_array(), "latency_limit_ms",
 				  m->open_loop.late ? json_real(m->open_loop.latency_limit_ms) : json_null(), "late",
 				  m->open_loop.late ? latency_json(m->open_loop.late) : json_null()));

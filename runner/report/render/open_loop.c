@@ -64,10 +64,10 @@ int render_open_loop_text(const struct model *m, bool markdown, FILE *out)
 
 	if (!m->open_loop.latency[0])
 		return 0;
-	fprintf(out, "%sopen loop: transactions arrived at %u a second in all (a Poisson stream) whatever the "
-		     "server's pace, so that the TPS above is what the server completed of them, and the latencies "
-		     "are what the arrivals met; each percentile's ratios are a family of their own:\n",
-		markdown ? "\n" : "", m->open_loop.rate);
+	fprintf(out, "%sopen loop: transactions arrived at %u a second in all (%s) whatever the server's pace, so "
+		     "that the TPS above is what the server completed of them, and the latencies are what the arrivals "
+		     "met; each percentile's ratios are a family of their own:\n",
+		markdown ? "\n" : "", m->open_loop.rate, m->open_loop.constant ? "one every 1/rate" : "a Poisson stream");
 	for (size_t i = 0; r >= 0 && i < MODEL_LATENCIES; i++)
 		r = print_measure_table(m->open_loop.latency[i], METRIC_TPS, markdown, out);
 	if (r >= 0 && m->open_loop.late)
