@@ -243,6 +243,28 @@ static int scripts_unchanged(struct parser *p, const json_t *j)
 	return r < 0 ? fail_at(p, 1, "workload", "%s", why) : 0;
 }
 
+/* The contexts, each with the lines the file's checks look for. */
+static int contexts_from_json(struct parser *p, const json_t *j, char **ret_msg)
+{
+	const json_t *v;
+	size_t i;
+	int r = 0;
+
+	p->instance = 0;
+	json_array_foreach(json_object_get(j, "context_specs"), i, v)
+		if (r >= 0 && (r = context_from_json(v, p->e, ret_msg)) >= 0) {
+			p->key_line[i][KEY_CONTEXT_KIND] = 1;
+			p->header_line[SECTION_CONTEXT][i] = 1;
+			if (json_is_string(json_object_get(v, "proxy"))) {
+				p->key_line[i][KEY_CONTEXT_PROXY] = 1;
+				if (text_copy(p->ctx_proxy[i], sizeof(p->ctx_proxy[i]),
+					      json_string_value(json_object_get(v, "proxy"))) < 0)
+					r = fail_at(p, 1, "proxy", "not the name of a [proxy] section");
+			}
+		}
+	return r;
+}
+
 int experiment_from_results(const char *dir, bool trust_code, struct experiment *ret, char **ret_msg)
 {
 	_cleanup_free_ char *path = NULL;
@@ -279,17 +301,8 @@ int experiment_from_results(const char *dir, bool trust_code, struct experiment 
 	json_array_foreach(json_object_get(j, "proxies"), i, v)
 		if (r >= 0)
 			r = proxy_from_json(&p, v, ret_msg);
-	p.instance = 0;
-	json_array_foreach(json_object_get(j, "context_specs"), i, v)
-		if (r >= 0 && (r = context_from_json(v, ret, ret_msg)) >= 0) {
-			p.key_line[i][KEY_CONTEXT_KIND] = 1;
-			p.header_line[SECTION_CONTEXT][i] = 1;
-			if (json_is_string(json_object_get(v, "proxy"))) {
-				p.key_line[i][KEY_CONTEXT_PROXY] = 1;
-				if (text_copy(p.ctx_proxy[i], sizeof(p.ctx_proxy[i]), json_string_value(json_object_get(v, "proxy"))) < 0)
-					r = fail_at(&p, 1, "proxy", "not the name of a [proxy] section");
-			}
-		}
+	if (r >= 0)
+		r = contexts_from_json(&p, j, ret_msg);
 	/* The checks of a whole file, as when the experiment was first read;
 	 * the scripts read again only once the gate took their paths. */
 	if (r >= 0 && !p.msg && check_file(&p) >= 0 && check_settings(&p) >= 0 && experiment_gate(&p, trust_code) >= 0)
