@@ -153,31 +153,51 @@ static int clients_ready_us(const struct txn_log *log, uint64_t *ret)
 	return 0;
 }
 
-/* An open loop's service time and lag over the transactions of [from,
- * to), and with a latency limit those above it and those skipped. */
-static int measure_lag(const struct txn_log *log, uint64_t from, uint64_t to, struct step_result *ret)
+/* An open loop's figures over the measured window, gathered in
+ * measure_log()'s one pass: its service time and lag, and with a latency
+ * limit the transactions above it and those skipped. */
+struct lag_pass {
+	struct histogram *service; /* NULL: a closed loop */
+	uint64_t sum_us, max_us;
+};
+
+static void lag_add(struct lag_pass *p, struct step_open_loop *l, const struct logged_txn *t)
 {
-	_cleanup_free_ struct histogram *service = malloc(sizeof(*service));
-	struct step_open_loop *l = &ret->open_loop;
-	uint64_t lag_sum = 0, lag_max = 0;
+	l->skipped += t->skipped;
+	if (t->skipped)
+		return;
+	l->late += l->latency_limit_ms > 0 && (double)(t->end_us - t->start_us) > l->latency_limit_ms * 1e3;
+	histogram_add(p->service, (t->end_us - t->start_us - t->lag_us) * NSEC_PER_USEC);
+	p->sum_us += t->lag_us;
+	p->max_us = MAX(p->max_us, t->lag_us);
+}
 
-	if (!service)
-		return -ENOMEM;
-	histogram_init(service);
-	for (size_t i = 0; i < log->n; i++) {
-		const struct logged_txn *t = &log->v[i];
+/* The measured window [*from, *to) of duration_us once every client is
+ * ready, with ret's per-second intervals made for it; 1: the log ends
+ * before it (w->short_s says by how much). */
+static int open_window(const struct txn_log *log, struct pgbench_window *w, struct step_result *ret, uint64_t *from,
+		       uint64_t *to)
+{
+	size_t n_seconds = (w->duration_us + USEC_PER_SEC - 1) / USEC_PER_SEC;
+	double *iv;
+	int r = clients_ready_us(log, from);
 
-		if (t->start_us < from || t->end_us > to)
-			continue;
-		l->skipped += t->skipped;
-		if (t->skipped)
-			continue;
-		l->late += l->latency_limit_ms > 0 && (double)(t->end_us - t->start_us) > l->latency_limit_ms * 1e3;
-		histogram_add(service, (t->end_us - t->start_us - t->lag_us) * NSEC_PER_USEC);
-		lag_sum += t->lag_us;
-		lag_max = MAX(lag_max, t->lag_us);
+	if (r < 0)
+		return r;
+	*from += w->warmup_us;
+	*to = *from + w->duration_us;
+	w->from_us = *from;
+	if (log->n == 0 || *to > log->last_end_us) {
+		w->short_s = log->n ? (double)(*to - log->last_end_us) / USEC_PER_SEC : 0;
+		return 1;
 	}
-	step_open_loop_service(l, service, lag_sum * NSEC_PER_USEC, lag_max * NSEC_PER_USEC);
+	iv = calloc(n_seconds, sizeof(*iv));
+	if (!iv)
+		return -ENOMEM;
+	free(ret->intervals);
+	ret->intervals = iv;
+	ret->n_intervals = n_seconds;
+	ret->transactions = 0;
 	return 0;
 }
 
@@ -188,44 +208,31 @@ static int measure_lag(const struct txn_log *log, uint64_t from, uint64_t to, st
  * and one interval per second (see pg.h). */
 static int measure_log(const struct txn_log *log, struct pgbench_window *w, struct step_result *ret)
 {
-	uint64_t warmup_us = w->warmup_us, duration_us = w->duration_us;
+	uint64_t duration_us = w->duration_us, from = 0, to = UINT64_MAX;
 	_cleanup_free_ struct histogram *h = malloc(sizeof(*h));
-	size_t n_seconds = (duration_us + USEC_PER_SEC - 1) / USEC_PER_SEC;
-	uint64_t from = 0, to = UINT64_MAX;
+	_cleanup_free_ struct histogram *service = ret->open_loop.rate ? malloc(sizeof(*service)) : NULL;
+	struct lag_pass lag = { .service = service };
 	int r;
 
-	if (!h)
+	if (!h || (ret->open_loop.rate && !service))
 		return -ENOMEM;
 	histogram_init(h);
-	if (duration_us) {
-		double *iv;
-
-		r = clients_ready_us(log, &from);
-		if (r < 0)
-			return r;
-		from += warmup_us;
-		to = from + duration_us;
-		w->from_us = from;
-		if (log->n == 0 || to > log->last_end_us) {
-			w->short_s = log->n ? (double)(to - log->last_end_us) / USEC_PER_SEC : 0;
-			return 1;
-		}
-		iv = calloc(n_seconds, sizeof(*iv));
-		if (!iv)
-			return -ENOMEM;
-		free(ret->intervals);
-		ret->intervals = iv;
-		ret->n_intervals = n_seconds;
-		ret->transactions = 0;
-	}
+	if (service)
+		histogram_init(service);
+	if (duration_us && (r = open_window(log, w, ret, &from, &to)) != 0)
+		return r;
 	for (size_t i = 0; i < log->n; i++) {
 		const struct logged_txn *t = &log->v[i];
 
-		if (t->skipped || t->start_us < from || t->end_us > to)
+		if (t->start_us < from || t->end_us > to)
+			continue;
+		if (service)
+			lag_add(&lag, &ret->open_loop, t);
+		if (t->skipped)
 			continue;
 		histogram_add(h, (t->end_us - t->start_us) * NSEC_PER_USEC);
 		if (duration_us) {
-			ret->intervals[MIN((t->end_us - from) / USEC_PER_SEC, n_seconds - 1)]++;
+			ret->intervals[MIN((t->end_us - from) / USEC_PER_SEC, ret->n_intervals - 1)]++;
 			ret->transactions++;
 		}
 	}
@@ -234,13 +241,13 @@ static int measure_log(const struct txn_log *log, struct pgbench_window *w, stru
 		ret->tps = (double)ret->transactions / ret->duration_s;
 		/* A last second shorter than one counts at its rate. */
 		if (duration_us % USEC_PER_SEC)
-			ret->intervals[n_seconds - 1] /= (double)(duration_us % USEC_PER_SEC) / USEC_PER_SEC;
+			ret->intervals[ret->n_intervals - 1] /= (double)(duration_us % USEC_PER_SEC) / USEC_PER_SEC;
 		ret->lat_avg_ms = h->count ? histogram_mean(h) / 1e6 : -1;
 	}
 	if (h->count == 0)
 		return 0;
-	if (ret->open_loop.rate && (r = measure_lag(log, from, to, ret)) < 0)
-		return r;
+	if (service)
+		step_open_loop_service(&ret->open_loop, service, lag.sum_us * NSEC_PER_USEC, lag.max_us * NSEC_PER_USEC);
 	ret->lat_p50_ms = (double)histogram_percentile(h, 50) / 1e6;
 	ret->lat_p95_ms = (double)histogram_percentile(h, 95) / 1e6;
 	ret->lat_p99_ms = (double)histogram_percentile(h, 99) / 1e6;

@@ -7,10 +7,10 @@
 #include "report/model/model.h"
 #include "common/util.h"
 
-/* An open-loop step's rate and driver, and whether its arrivals outran
- * the server: more than 1% of them still waited at the step's end (a
- * Poisson stream leaves a few at any pace), whose latencies are in no
- * figure. */
+/* An open-loop step's rate and driver, and (the TPS model's, which the
+ * report renders) whether its arrivals outran the server: more than 1% of
+ * them still waited at the step's end (a Poisson stream leaves a few at
+ * any pace), whose latencies are in no figure. */
 int model_note_open_loop(struct model *m, const json_t *s)
 {
 	const json_t *l = json_object_get(s, "open_loop");
@@ -24,7 +24,7 @@ int model_note_open_loop(struct model *m, const json_t *s)
 	m->open_loop.from_start |= streq_ptr(json_string_value(json_object_get(l, "latency_from")), "start");
 	m->open_loop.latency_limit_ms = MAX(m->open_loop.latency_limit_ms,
 					    json_number_value(json_object_get(l, "latency_limit_ms")));
-	if (!(backlog > 0.01 * (backlog + done)))
+	if (m->measure != MODEL_TPS || !(backlog > 0.01 * (backlog + done)))
 		return 0;
 	if (!m->open_loop.outran && !(m->open_loop.outran = json_array()))
 		return -ENOMEM;
