@@ -18,7 +18,7 @@ command -v mariadbd >/dev/null || sandbox_skip_all "needs MYSQLD"
 [ "$(nproc)" -ge 2 ] || skip_all "taskset -c 1 needs a second CPU"
 scratch=$(mktemp -d -p "$top" .t062.XXXXXX) || exit 1 # inside the checkout, which the sandbox binds
 sandbox_test t062
-echo "1..8"
+echo "1..9"
 
 "${in_systemd[@]}" taskset -c 1 "$SLICEBENCH" run "$exp" --out "$scratch/res" >"$scratch/out" 2>"$scratch/err"
 ok $? "the run under taskset -c 1 exits 0" "$scratch/err"
@@ -62,6 +62,16 @@ assert len(steps) == 15 and all(s["tps"] > 0 and len(s["intervals_tps"]) >= 2 fo
 print("ok")
 PY
 ok $? "results.json keeps every repeat's TPS and its per-second intervals" "$scratch/raw"
+# A fixed design's answers lead: the run's own report and JSON, the
+# service's the table's verdict.
+answer=$(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+k = [c["label"] for c in d["columns"]].index("service")
+print(d["decisions"]["design"], d["rows"][0]["cells"][k]["decision"]["answer"])' "$scratch/95.json" 2>&1)
+[ "$answer" = "fixed different" ] &&
+	grep -m1 '^answers after\|^gap: TPS' "$scratch/out" |
+	grep -q '^answers after 5 rounds (a fixed design, judged once at its end): [1-9][0-9]* different'
+ok $? "the report leads with its answers, the service different ($answer)" "$scratch/out"
 # The run ends with its answer; the noise is the whole report's.
 "$SLICEBENCH" report "$scratch/res" >"$scratch/whole" 2>&1
 grep -q '^noise: CV of the per-second TPS within a start' "$scratch/whole" && grep -q '^1 .*% | .*%' "$scratch/whole"

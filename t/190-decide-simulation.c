@@ -3,7 +3,9 @@
  * by the engine's own callback (report_look()), the contexts decided left
  * out of the rounds after, and the decisions read back by report
  * (t/seqsim.h).  Each rate with its simulation interval; the noise of a
- * start shared by its thread counts (half its variance).
+ * start shared by its thread counts (half its variance).  A fixed design
+ * (repeat = N) is answered once, at its end: its errors each way, and the
+ * rounds its "undecided" names, run.
  *
  *   SLICEBENCH_SIM_SCALE=3 build/t/190-decide-simulation.t   (doc/statistics.md's counts) */
 #include <math.h>
@@ -52,35 +54,52 @@ static void boundaries(void)
 	cmp_ok(fabs(c[4] - 2.0635), "<", 2e-3, "the last of five equal looks at 0.05 is 2.06 (Lan-DeMets O'Brien-Fleming)");
 }
 
-/* The quickstart's shape: a baseline and 3 contexts at 1, 2 and 4 threads,
- * every context at ratio to the baseline, sigma 5%: how often a table has
- * a ratio called different (answer 'd') or the same ('s'), and whether
- * report's decisions leave open what the run's looks did. */
-static void quickstart(size_t sets, double ratio, char answer, struct rate *any, struct rate *all, struct rate *as_run,
-		       double *starts)
-{
-	unsigned rounds = planned(0.05, 9, 4, 3);
-	struct seqsim_truth t = { .n = 4, .sigma = 0.05, .start_share = SHARE, .threads = 3 };
-	struct seqsim_design d = { .margin = MARGIN, .level = 0.95, .max_rounds = rounds, .every = 1 };
+/* What the tables of one case came to: how many have a ratio answered
+ * the case's answer (any) and all of them so (all); each ratio so (each);
+ * report's decisions leaving open what the run's looks did (as_run);
+ * every "different" the table's significant verdict (agree); the mean
+ * starts; the median rounds an undecided ratio names (NAN: none). */
+struct tally {
+	struct rate any, all, each, as_run, agree;
+	double starts, to_decide;
+};
 
+/* The quickstart's shape, a baseline and 3 contexts at 1, 2 and 4
+ * threads, every context at ratio to the baseline, sigma 5%, run as d
+ * says: its tables' answers tallied against `answer` ('d'ifferent,
+ * 's'ame). */
+static void quickstart(size_t sets, const struct seqsim_design *d, double ratio, char answer, struct tally *ret)
+{
+	struct seqsim_truth t = { .n = 4, .sigma = 0.05, .start_share = SHARE, .threads = 3 };
+	double named[sets + 1];
+	size_t n_named = 0;
+
+	*ret = (struct tally){};
 	for (size_t c = 1; c < t.n; c++)
 		t.log_ratio[c] = log(ratio);
-	*starts = 0;
 	for (size_t i = 0; i < sets; i++) {
 		struct seqsim_result r;
-		bool some = false, every = true;
+		bool some = false, every = true, agree;
 
-		seqsim_run(&t, &d, false, &r);
+		seqsim_run(&t, d, false, &r);
+		agree = r.n == 9;
 		for (size_t k = 0; k < r.n; k++) {
 			some |= r.answer[k] == answer;
 			every &= r.answer[k] == answer;
+			ret->each.hits += r.answer[k] == answer;
+			agree &= (r.answer[k] == 'd') == r.significant[k];
 		}
-		any->hits += some;
-		all->hits += every;
-		as_run->hits += r.as_run;
-		any->n++, all->n++, as_run->n++;
-		*starts += (double)r.starts / (double)sets;
+		ret->each.n += r.n;
+		ret->any.hits += some;
+		ret->all.hits += every;
+		ret->as_run.hits += r.as_run;
+		ret->agree.hits += agree;
+		ret->any.n++, ret->all.n++, ret->as_run.n++, ret->agree.n++;
+		ret->starts += (double)r.starts / (double)sets;
+		if (r.rounds_to_decide)
+			named[n_named++] = r.rounds_to_decide;
 	}
+	ret->to_decide = n_named ? stats_median(named, n_named) : NAN;
 }
 
 /* The fewest rounds of a fixed design (one analysis at the end) of one
@@ -130,30 +149,72 @@ static void one_ratio(size_t sets, double sigma, double ratio)
 	     starts, 2 * f, 100 * starts / (2 * f));
 }
 
+/* The planner's rounds for a fixed design (one look, at its end). */
+static unsigned planned_fixed(double sigma, size_t family, size_t cells, size_t rows)
+{
+	struct seq_design d = { .sigma = sigma, .margin = MARGIN, .level = 0.95, .power = STATS_POWER, .family = family,
+				.cells = cells, .rows = rows, .every = SEQ_ROUNDS_MAX + 1, .max = SEQ_ROUNDS_MAX };
+
+	return seq_plan_rounds(&d);
+}
+
+/* A fixed design's answers: its errors each way, and the rounds its
+ * "undecided" names, run. */
+static void fixed_designs(size_t k)
+{
+	unsigned plan = planned_fixed(0.05, 9, 4, 3);
+	struct seqsim_design d = { .margin = MARGIN, .level = 0.95, .max_rounds = 2, .fixed = true };
+	struct rate agree = {};
+	struct tally t;
+	char what[200];
+
+	quickstart(100 * k, &d, 1.0, 'd', &t);
+	sim_row("repeat = 2, A/A, quickstart shape, sigma 5%: a table with a ratio answered different", &t.any, "<=", 0.05);
+	diag("repeat = 2, A/A: undecided ratios name %.0f rounds (median) to decide a 10%% gap; the planner's for the "
+	     "true sigma %u", t.to_decide, plan);
+	agree = t.agree;
+	d.max_rounds = plan;
+	quickstart(100 * k, &d, 1.15, 's', &t);
+	snprintf(what, sizeof(what), "repeat = %u, every context truly 1.15x: a table with a ratio answered the same "
+		 "within +-10%%", plan);
+	sim_row(what, &t.any, "<=", 0.05);
+	agree.hits += t.agree.hits, agree.n += t.agree.n;
+	quickstart(100 * k, &d, 1.0, 's', &t);
+	snprintf(what, sizeof(what), "repeat = %u (the rounds an undecided answer names at sigma 5%%), A/A: a ratio "
+		 "answered the same within +-10%%", plan);
+	sim_row(what, &t.each, ">=", 0.80);
+	agree.hits += t.agree.hits, agree.n += t.agree.n;
+	quickstart(100 * k, &d, 1.10, 'd', &t);
+	snprintf(what, sizeof(what), "repeat = %u, every context truly 1.10x (the margin): a ratio answered different", plan);
+	sim_row(what, &t.each, ">=", 0.80);
+	agree.hits += t.agree.hits, agree.n += t.agree.n;
+	sim_row("the four fixed cases: \"different\" is the table's significant verdict, ratio for ratio", &agree, ">=", 1.0);
+}
+
 int main(void)
 {
 	char dir[256];
 	size_t k = sim_start(dir, sizeof(dir), 190);
-	struct rate any = {}, all = {}, as_run = {}, same_any = {}, same_all = {}, as_run2 = {};
-	double starts, starts2;
+	unsigned rounds = planned(0.05, 9, 4, 3);
+	struct seqsim_design d = { .margin = MARGIN, .level = 0.95, .max_rounds = rounds, .every = 1 };
+	struct tally t;
 	char what[200];
 
 	boundaries();
-	quickstart(100 * k, 1.0, 'd', &any, &all, &as_run, &starts);
+	quickstart(100 * k, &d, 1.0, 'd', &t);
 	snprintf(what, sizeof(what), "A/A, quickstart shape, sigma 5%%, the planner's %u rounds: a table with a ratio "
-		 "called different", planned(0.05, 9, 4, 3));
-	sim_row(what, &any, "<=", 0.05);
-	sim_row("the same: report's decisions leave open what the run's looks did", &as_run, ">=", 1.0);
-	quickstart(100 * k, 1.0, 's', &same_any, &same_all, &as_run2, &starts2);
-	sim_row("the same: every ratio of the table the same within +-10% (not asserted)", &same_all, "", 0);
-	printf("# | the same: mean starts %.1f against the fixed design's %u | | |\n", starts2, 4 * planned(0.05, 9, 4, 3));
-	memset(&any, 0, sizeof(any));
-	memset(&all, 0, sizeof(all));
-	quickstart(100 * k, 1.15, 's', &any, &all, &as_run, &starts);
+		 "called different", rounds);
+	sim_row(what, &t.any, "<=", 0.05);
+	sim_row("the same: report's decisions leave open what the run's looks did", &t.as_run, ">=", 1.0);
+	quickstart(100 * k, &d, 1.0, 's', &t);
+	sim_row("the same: every ratio of the table the same within +-10% (not asserted)", &t.all, "", 0);
+	printf("# | the same: mean starts %.1f against the fixed design's %u | | |\n", t.starts, 4 * rounds);
+	quickstart(100 * k, &d, 1.15, 's', &t);
 	sim_row("every context truly 1.15x (1.5 times the margin): a table with a ratio called the same within +-10%",
-		&any, "<=", 0.05);
+		&t.any, "<=", 0.05);
 	for (size_t s = 0; s < 3; s++)
 		for (size_t g = 0; g < 2; g++)
 			one_ratio(60 * k, (double[]){ 0.03, 0.05, 0.10 }[s], (double[]){ 1.10, 1.20 }[g]);
+	fixed_designs(k);
 	return done_testing();
 }

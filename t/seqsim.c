@@ -49,7 +49,8 @@ static size_t write_round(json_t *doc, const struct seqsim_truth *t, uint64_t se
 
 static json_t *new_doc(const struct seqsim_truth *t, const struct seqsim_design *d, uint64_t seed)
 {
-	json_t *exp = json_pack("{s:s, s:[], s:[], s:s}", "name", "sim", "threads", "contexts", "baseline", names[0]);
+	json_t *exp = json_pack("{s:s, s:[], s:[], s:s, s:f}", "name", "sim", "threads", "contexts", "baseline", names[0],
+				"margin", d->margin);
 	json_t *sched = json_pack("{s:s, s:I, s:[]}", "order", "random", "seed", (json_int_t)(seed >> 12), "rounds");
 
 	for (unsigned k = 0; k < MAX(t->threads, 1u); k++)
@@ -85,7 +86,8 @@ static bool look(json_t *doc, const struct seqsim_truth *t, const struct seqsim_
 	return any;
 }
 
-/* The decisions (or, fixed, the verdicts) of the report's JSON into ret. */
+/* The decisions of the report's JSON (a fixed design's: its one look at
+ * the end) into ret, and the table's verdicts beside them. */
 static void read_back(json_t *doc, const struct seqsim_design *d, struct seqsim_result *ret)
 {
 	struct report_options o = { .format = REPORT_JSON, .confidence = d->level };
@@ -100,21 +102,22 @@ static void read_back(json_t *doc, const struct seqsim_design *d, struct seqsim_
 	fclose(f);
 	rep = sim_json(text);
 	free(text);
-	ret->as_run = d->fixed || json_is_true(json_object_get(json_object_get(rep, "decisions"), "as_run"));
+	ret->as_run = json_is_true(json_object_get(json_object_get(rep, "decisions"), "as_run"));
+	ret->rounds_to_decide = 0;
 	json_array_foreach(json_object_get(rep, "rows"), i, row)
 		json_array_foreach(json_object_get(row, "cells"), k, cell) {
-			const json_t *v = d->fixed ? cell : json_object_get(cell, "decision");
+			const json_t *v = json_object_get(cell, "decision");
 			const char *a = json_string_value(json_object_get(v, "answer"));
 
 			if (k == 0 || ret->n == SEQSIM_RATIOS_MAX)
 				continue;
-			if (d->fixed)
-				a = streq_ptr(json_string_value(json_object_get(cell, "verdict")), "significant") ? "different"
-															      : "open";
 			ret->answer[ret->n] = a ? a[0] : 'o';
+			ret->significant[ret->n] = streq_ptr(json_string_value(json_object_get(cell, "verdict")), "significant");
 			ret->ratio[ret->n] = json_number_value(json_object_get(v, "ratio"));
 			ret->lo[ret->n] = json_number_value(json_object_get(v, "ratio_lo"));
 			ret->hi[ret->n++] = json_number_value(json_object_get(v, "ratio_hi"));
+			ret->rounds_to_decide = MAX(ret->rounds_to_decide,
+						    (unsigned)json_integer_value(json_object_get(v, "rounds_to_decide")));
 		}
 	json_decref(rep);
 }

@@ -26,17 +26,19 @@ struct seqsim_truth {
 struct seqsim_design {
 	double margin, level;
 	unsigned max_rounds, every;
-	bool fixed; /* no looks: every context every round, as repeat = N */
+	bool fixed; /* no looks: every context every round, as repeat = N, answered at the end */
 };
 
 /* What a run came to: its rounds and starts, and each ratio (thread count
  * by thread count, the contexts in order within each) decided 'd'ifferent,
- * 's'ame or 'o'pen, with its ratio and interval; what the report said of
- * the decisions' agreement with the run's looks. */
+ * 's'ame or 'o'pen, with its ratio and interval, and whether the table
+ * called it significant; the most rounds an open one would need; what
+ * the report said of the decisions' agreement with the run's looks. */
 struct seqsim_result {
-	unsigned rounds;
+	unsigned rounds, rounds_to_decide;
 	size_t starts, n;
 	char answer[SEQSIM_RATIOS_MAX];
+	bool significant[SEQSIM_RATIOS_MAX];
 	double ratio[SEQSIM_RATIOS_MAX], lo[SEQSIM_RATIOS_MAX], hi[SEQSIM_RATIOS_MAX];
 	bool as_run;
 	json_t *doc; /* the document of record (to json_decref()), when kept */

@@ -24,7 +24,7 @@ struct run_args {
 	const char *experiment, *out, *resume, *only;
 	bool dry_run;
 	double confidence, until; /* 0: the defaults (95%, the file's until) */
-	double margin;		  /* repeat = decide; 0: the file's (10%) */
+	double margin;		  /* "the same" within it; 0: the file's (10%) */
 	uint64_t budget_ns;
 	int order; /* enum run_order */
 	struct cli_seed seed;
@@ -46,8 +46,8 @@ static const struct cli_option opt_dry_run = { .name = "dry-run", .type = CLI_FL
 static const struct cli_option opt_until = { .name = "until", .arg = "PCT%", .key = OPT_UNTIL,
 					     .help = "repeat = auto: the target, each ratio within +-PCT% (the file's until, 5%)" };
 static const struct cli_option opt_margin = { .name = "margin", .arg = "PCT%", .key = OPT_MARGIN,
-					      .help = "repeat = decide: a ratio within +-PCT% is the same, and the plan decides a gap "
-						      "this large (the file's margin, 10%)" };
+					      .help = "a ratio within +-PCT% is the same (at the end, or at repeat = decide's looks, "
+						      "whose plan decides a gap this large; the file's margin, 10%)" };
 static const struct cli_option opt_budget = { .name = "budget", .arg = "TIME", .type = CLI_DURATION, A(budget_ns),
 					      .min = 1, .help = "repeat = auto or decide: a bound: a pilot (auto) or two rounds "
 							      "(decide) longer at the plan's times is refused, and no round begins "
@@ -80,7 +80,9 @@ const struct cli_verb cli_run = {
 		 "decide, a look after each round from the second: each ratio is decided \"different\" or \"the\n"
 		 "same within +-margin\" at an O'Brien-Fleming boundary held over every look and Holm's family,\n"
 		 "a context runs on only while one of its ratios is open, and the run stops when all are\n"
-		 "decided, at repeat-max (the plan's for a gap of margin) or at --budget.",
+		 "decided, at repeat-max (the plan's for a gap of margin) or at --budget.  Any design ends in\n"
+		 "answers: each ratio different, the same within +-margin (two one-sided tests) or undecided,\n"
+		 "with the rounds that would decide it.",
 	.options = (const struct cli_option *const[]){ &opt_out, &opt_resume, &opt_only, &opt_dry_run,
 						       CLI_CONFIDENCE_OPTION(struct run_args, confidence), &opt_until,
 						       &opt_margin, &opt_budget, CLI_ORDER_OPTION(struct run_args, order),
@@ -521,11 +523,9 @@ static void print_report(void *userdata, const json_t *doc, const char *dir)
  * then into e.  -EINVAL (logged) for one the file's repeat does not take. */
 static int take_repeat_options(const struct run_args *a, struct experiment *e)
 {
-	if ((a->until && !e->repeat_auto) || (a->margin && !e->repeat_decide) ||
-	    (a->budget_ns && !e->repeat_auto && !e->repeat_decide))
+	if ((a->until && !e->repeat_auto) || (a->budget_ns && !e->repeat_auto && !e->repeat_decide))
 		return log_error_errno(-EINVAL, "run: --%s is for repeat = %s, and %s repeats %u times",
-				 a->until ? "until" : a->margin ? "margin" : "budget",
-				 a->until ? "auto" : a->margin ? "decide" : "auto or decide", e->path, e->repeat);
+				 a->until ? "until" : "budget", a->until ? "auto" : "auto or decide", e->path, e->repeat);
 	if (a->until)
 		e->until = a->until;
 	if (a->margin)

@@ -90,14 +90,13 @@ static int check_server(struct parser *p)
 }
 
 /* repeat = auto needs its maximum; repeat-max and until mean nothing
- * without it, margin and look-every nothing without decide, whose
- * maximum the run plans when the file gives none. */
+ * without it, look-every nothing without decide, whose maximum the run
+ * plans when the file gives none.  margin is every design's: a fixed
+ * one's answers are judged once, at its end. */
 static int check_repeat(struct parser *p)
 {
 	struct experiment *e = p->e;
 
-	if (!e->repeat_decide && line_of(p, KEY_MARGIN))
-		return fail_at(p, line_of(p, KEY_MARGIN), "margin", "only with repeat = decide");
 	if (!e->repeat_decide && line_of(p, KEY_LOOK_EVERY))
 		return fail_at(p, line_of(p, KEY_LOOK_EVERY), "look-every", "only with repeat = decide");
 	if (e->repeat_decide) {

@@ -289,9 +289,9 @@ const struct key_def key_table[_KEY_MAX] = {
 			.help = "with repeat = auto: the target, each ratio's interval within +-this of it (run --until "
 				"overrides)" },
 	[KEY_MARGIN] = { .section = SECTION_EXPERIMENT, .name = "margin", .power = POWER_NOTHING, .type = TYPE_PERCENT, E(margin), .def = "10%",
-			 .recorded = repeat_decide_recorded,
-			 .help = "with repeat = decide: a ratio within +-this is \"the same\", and the plan is sized to "
-				 "decide a gap this large (run --margin overrides)" },
+			 .help = "a ratio within +-this is \"the same\" (two one-sided tests in the table's Holm family, "
+				 "at the run's end or, with repeat = decide, at a look); decide's plan is sized to decide "
+				 "a gap this large (run --margin overrides)" },
 	[KEY_LOOK_EVERY] = { .section = SECTION_EXPERIMENT, .name = "look-every", .power = POWER_NOTHING, .type = TYPE_UINT, E(look_every),
 			     .min = 1, .max = 100, .def = "1", .recorded = repeat_decide_recorded,
 			     .help = "with repeat = decide: the rounds between looks (the first after round 2 at least)" },

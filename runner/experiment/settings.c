@@ -205,7 +205,7 @@ static bool recorded_with(size_t i, const char *repeat)
 		return streq_ptr(repeat, "auto");
 	if (i == KEY_REPEAT_MAX)
 		return streq_ptr(repeat, "auto") || streq_ptr(repeat, "decide");
-	if (i == KEY_MARGIN || i == KEY_LOOK_EVERY)
+	if (i == KEY_LOOK_EVERY)
 		return streq_ptr(repeat, "decide");
 	return true;
 }
@@ -225,7 +225,7 @@ int settings_from_json(struct parser *p, const json_t *j)
 		if (!v || json_is_null(v) || (k->type == TYPE_CPUS && json_array_size(v) == 0))
 			continue;
 		/* repeat_max, until: only with repeat = auto, which puts them
-		 * there; repeat_max, margin and look_every with decide. */
+		 * there; repeat_max and look_every with decide. */
 		if (!recorded_with(i, json_string_value(json_object_get(j, "repeat"))))
 			continue;
 		p->key_line[0][i] = 1; /* given; fail_at() names no line in experiment.json */

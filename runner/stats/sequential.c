@@ -341,7 +341,7 @@ int seq_family_look(struct seq_family *f, double t, bool final, const struct seq
 		*h = (struct seq_hypothesis){ .answer = SEQ_OPEN, .look = f->looks - 1, .d = est[i].d, .se = est[i].se,
 					      .df = est[i].df, .estimated = true, .lo = NAN, .hi = NAN, .level = NAN };
 	}
-	while (decide_pass(f, final))
+	while (f->n && decide_pass(f, final))
 		;
 	return 0;
 }

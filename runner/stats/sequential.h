@@ -39,6 +39,8 @@
 
 /* The most looks a design takes (a look after each of repeat's 100 rounds). */
 #define SEQ_LOOKS_MAX 128
+/* The most rounds the planner sizes a design for: beyond, it says none. */
+#define SEQ_ROUNDS_MAX 1000
 
 /* The alpha an O'Brien-Fleming-type spending function has spent by
  * information fraction t (two-sided; t >= 1: all of it). */

@@ -4,7 +4,8 @@
  * ratio's estimate, standard error and degrees of freedom there judged by
  * the group-sequential families of stats/sequential.h.  A ratio keeps the
  * decision of the look that made it; the rounds after it are its
- * context's, which ran on only while another of its ratios was open. */
+ * context's, which ran on only while another of its ratios was open.  A
+ * run without looks gets one, after its last round. */
 #include <math.h>
 
 #include "report/judge/judge.h"
@@ -68,19 +69,26 @@ static const struct cell *same_cell(const struct model *m, const struct model *m
 }
 
 /* Each ratio of the family at a look of `round` rounds: the model of the
- * rounds up to it, each cell's estimate (NAN where it has none: too few
- * starts, or too many failed) and its spread between starts. */
+ * rounds up to it (a fixed design's one look: m itself, judged already),
+ * each cell's estimate (NAN where it has none: too few starts, or too
+ * many failed) and its spread between starts. */
 static int look_estimates(struct model *m, const json_t *doc, unsigned round, const size_t *idx, size_t n,
 			  struct seq_estimate *est, bool *takes_part)
 {
 	struct model mj = {};
-	json_t *d = doc_until(doc, round);
-	int r = d ? model_build(d, m->level, &mj) : -ENOMEM;
+	const struct model *at = m;
+	json_t *d = NULL;
+	int r = 0;
 
-	if (r >= 0)
-		r = model_judge_ratios(&mj);
+	if (!m->seq.fixed) {
+		d = doc_until(doc, round);
+		r = d ? model_build(d, m->level, &mj) : -ENOMEM;
+		if (r >= 0)
+			r = model_judge_ratios(&mj);
+		at = &mj;
+	}
 	for (size_t i = 0; r >= 0 && i < n; i++) {
-		const struct cell *c = same_cell(m, &mj, idx[i]);
+		const struct cell *c = same_cell(m, at, idx[i]);
 		const struct stats_ratio *v = c ? &c->vs_base : NULL;
 		bool ok = v && !isnan(v->ratio) && v->se > 0 && v->df > 0 &&
 			  (v->verdict == STATS_SIGNIFICANT || v->verdict == STATS_NOT_SIGNIFICANT);
@@ -135,7 +143,8 @@ static void rounds_to_decide(struct model *m, const struct seq_family *f, const 
 		struct cell *c = &m->cells[idx[i]];
 		struct seq_design d = { .sigma = c->spread, .margin = m->seq.margin, .level = m->level,
 					.power = STATS_POWER, .family = f->n, .cells = m->ncols, .rows = m->nrows,
-					.every = m->seq.look_every, .max = 1000 };
+					.every = m->seq.fixed ? SEQ_ROUNDS_MAX + 1 : m->seq.look_every,
+					.max = SEQ_ROUNDS_MAX };
 
 		if (!isnan(c->spread))
 			spreads[n++] = c->spread;
@@ -169,14 +178,36 @@ static int decide_looks(struct model *m, const json_t *doc, const struct model_l
 	return r;
 }
 
+/* A design without looks (repeat = N or auto), answered as one look after
+ * its last round: all of alpha is spent there, so "different" is the
+ * table's own Holm test and "the same" two one-sided tests beside it. */
+static void look_at_the_end(struct model *m, const json_t *doc)
+{
+	json_int_t last = 0;
+	const json_t *s;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "steps"), i, s)
+		last = MAX(last, json_integer_value(json_object_get(s, "repeat")));
+	if (last < 1 || last > SEQ_ROUNDS_MAX)
+		return;
+	m->seq.fixed = true;
+	m->seq.max_rounds = (unsigned)last;
+	m->seq.looks[0] = (struct model_look){ .round = (unsigned)last, .final = true };
+	m->seq.n_looks = 1;
+}
+
 int model_decide(struct model *m, const json_t *doc, const struct model_look *extra, bool *ret_open)
 {
 	_cleanup_free_ size_t *idx = NULL;
 	_cleanup_free_ bool *open = NULL;
 	struct seq_family f = {};
+	size_t n;
 	int r;
 
-	if (!m->seq.on || (!m->seq.n_looks && !extra))
+	if (!m->seq.on && !extra)
+		look_at_the_end(m, doc);
+	if (!model_has_decisions(m) || (!m->seq.n_looks && !extra))
 		return 0;
 	idx = calloc(m->nrows * m->ncols + 1, sizeof(*idx));
 	open = calloc(m->ncols + 1, sizeof(*open));
@@ -184,7 +215,14 @@ int model_decide(struct model *m, const json_t *doc, const struct model_look *ex
 		return -ENOMEM;
 	for (size_t i = 0; i < m->nrows * m->ncols; i++)
 		m->cells[i].spread = NAN;
-	r = seq_family_init(&f, family_cells(m, idx), m->level, m->seq.margin);
+	n = family_cells(m, idx);
+	/* a fixed design with no ratio to a baseline (a [vary] of one
+	 * context): no answers to lead with */
+	if (!n && m->seq.fixed) {
+		m->seq.fixed = false;
+		return 0;
+	}
+	r = seq_family_init(&f, n, m->level, m->seq.margin);
 	if (r >= 0)
 		r = decide_looks(m, doc, extra, &f, idx, ret_open ? ret_open : open);
 	for (size_t i = 0; r >= 0 && i < f.n; i++) {

@@ -24,7 +24,9 @@ int model_judge_ratios(struct model *m);
  * the run recorded (m->seq), made again from doc's steps into each
  * cell's decision, and of one look more after them (extra; NULL: none,
  * as a report has it); into ret_open (NULL, or one per column) the
- * columns the last look leaves running.  A judged model (model_judge()). */
+ * columns the last look leaves running.  A run without looks (repeat = N
+ * or auto) and no extra: one look after its last round (m->seq.fixed).
+ * A judged model (model_judge()). */
 int model_decide(struct model *m, const json_t *doc, const struct model_look *extra, bool *ret_open);
 
 /* The rule for a cell's failed starts (model_judge() judges a run's

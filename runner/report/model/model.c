@@ -373,13 +373,15 @@ static int strv_add_unique(struct strv *l, const char *s)
 }
 
 /* repeat = decide: the design and the looks of schedule.json, as
- * store/check.c let them through. */
-static void model_read_looks(struct model *m, const json_t *sched)
+ * store/check.c let them through; any design: the margin of "the same"
+ * (experiment.json's from a build that records it for every design). */
+static void model_read_looks(struct model *m, const json_t *sched, const json_t *exp)
 {
 	const json_t *d = json_object_get(sched, "sequential"), *look;
+	double margin = json_number_value(json_object_get(exp, "margin"));
 	size_t i;
 
-	m->seq = (struct model_sequential){ .on = json_is_object(d) };
+	m->seq = (struct model_sequential){ .on = json_is_object(d), .margin = margin > 0 && margin < 1 ? margin : MODEL_MARGIN };
 	if (!m->seq.on)
 		return;
 	m->seq.margin = json_number_value(json_object_get(d, "margin"));
@@ -423,7 +425,7 @@ static int model_header(struct model *m, const json_t *doc, const json_t **ret_e
 	m->vary_property = json_string_value(json_object_get(json_object_get(exp, "vary"), "property"));
 	m->pilot = (unsigned)json_integer_value(json_object_get(json_object_get(doc, "schedule"), "pilot"));
 	m->order_fixed = streq_ptr(json_string_value(json_object_get(json_object_get(doc, "schedule"), "order")), "fixed");
-	model_read_looks(m, json_object_get(doc, "schedule"));
+	model_read_looks(m, json_object_get(doc, "schedule"), exp);
 	/* the user's scripts are recorded by their paths */
 	if (!json_is_string(json_object_get(exp, "workload")) ||
 	    (word_lookup(oltp_workload_words, json_string_value(json_object_get(exp, "workload")), &workload) < 0 &&

@@ -30,6 +30,9 @@ struct model_profiles; /* report/judge/profiles.h */
  * flagged as noisy within its start.  On a quiet machine here a step at
  * 1 thread stays near 4%; under a neighbour's compile it reaches 20-70%. */
 #define MODEL_NOISY_CV 0.10
+/* "The same" within it, for results that record no margin: the margin
+ * key's default (experiment/key_table.c). */
+#define MODEL_MARGIN 0.10
 
 /* What a step's per-second telemetry comes to, one number per row, each
  * row reducing one key of the samples over the step's seconds; a cell holds
@@ -158,10 +161,12 @@ struct model_look {
 };
 
 /* repeat = decide: the design the run recorded and the looks it took;
- * the decisions are made again from the steps by the judge. */
+ * the decisions are made again from the steps by the judge.  A design
+ * without looks (repeat = N or auto) is answered all the same, as one
+ * look at its end (fixed). */
 struct model_sequential {
-	bool on;
-	double margin; /* a fraction */
+	bool on, fixed;
+	double margin; /* a fraction: schedule.json's, else experiment.json's, else MODEL_MARGIN */
 	unsigned max_rounds, look_every;
 	double planned_sigma; /* ln TPS between starts the plan assumed; 0: none recorded */
 	const char *planned_from;
@@ -263,6 +268,13 @@ struct model {
 	struct model_profiles *profiles;
 	struct model_open_loop open_loop;
 };
+
+/* Whether the report has answers to lead with: different, the same or
+ * undecided (report/judge/decide.c). */
+static inline bool model_has_decisions(const struct model *m)
+{
+	return m->seq.on || m->seq.fixed;
+}
 
 /* "thread", "threads", "client" or "clients": n of what m's steps count. */
 static inline const char *model_unit(const struct model *m, long long n)

@@ -198,7 +198,7 @@ static void add_cell(struct table *t, const struct model *m, enum metric what, s
 			table_add(t, "%s", m->cols[k].is_baseline ? "baseline" : GAP);
 		else if (ratio && c->too_many_failed)
 			table_add(t, "no ratio: %zu of %zu failed", c->n_failed, c->n + c->n_failed);
-		else if (ratio && c->decided_here)
+		else if (ratio && c->decided_here && m->seq.on)
 			add_decision(t, c);
 		else if (ratio)
 			add_ratio(t, &c->vs_base);

@@ -1,8 +1,9 @@
-/* The decisions of a run with looks (repeat = decide), as the first thing
- * a report says: a line for each ratio that differs, one for those that
- * are the same, then what it would take to decide the rest; and, at the
- * end, the plan's spread against the one met.  Text and Markdown; the page
- * and JSON take the same sentences from here. */
+/* The decisions of a run, as the first thing a report says: a line for
+ * each ratio that differs, one for those that are the same, then what it
+ * would take to decide the rest; and, at the end of a run with looks
+ * (repeat = decide), the plan's spread against the one met.  A design
+ * without looks has one, at its end.  Text and Markdown; the page and
+ * JSON take the same sentences from here. */
 #include <math.h>
 #include <stdio.h>
 
@@ -69,7 +70,7 @@ static void print_different(const struct model *m, const char *lead, FILE *out)
 				m->threads[row], model_unit(m, m->threads[row]), decision_ratio(&c->decision, r, sizeof(r)));
 			if (c->decision.within)
 				fprintf(out, ", a gap within +-%g%% all the same", 100 * m->seq.margin);
-			fprintf(out, " (after round %u)\n", c->decided_round);
+			fprintf(out, m->seq.fixed ? "\n" : " (after round %u)\n", c->decided_round);
 		}
 }
 
@@ -146,9 +147,13 @@ static void print_open(const struct model *m, const char *lead, FILE *out)
 			spread = MAX(spread, c->spread);
 		}
 		fputc(')', out);
-		if (most > 1000)
-			fprintf(out, ": at this spread (%.1f%%) no run of up to 1000 rounds would decide a %g%% gap",
-				100 * spread, 100 * m->seq.margin);
+		if (most > SEQ_ROUNDS_MAX)
+			fprintf(out, ": at this spread (%.1f%%) no run of up to %u rounds would decide a %g%% gap",
+				100 * spread, SEQ_ROUNDS_MAX, 100 * m->seq.margin);
+		else if (most && m->seq.fixed)
+			fprintf(out, ": at this spread (%.1f%%), repeat = %u would decide a %g%% gap, %u rounds more than "
+				     "this run's %u (repeat = decide stops each ratio once it is decided)",
+				100 * spread, most, 100 * m->seq.margin, most > done ? most - done : 0, done);
 		else if (most)
 			fprintf(out, ": at this spread (%.1f%%), %u rounds would decide a %g%% gap, %u more than this run's %u",
 				100 * spread, most, 100 * m->seq.margin, most > done ? most - done : 0, done);
@@ -156,28 +161,51 @@ static void print_open(const struct model *m, const char *lead, FILE *out)
 	}
 }
 
+/* The first line: how many ratios each answer has, after how much. */
+static void print_decisions_head(const struct model *m, bool markdown, FILE *out)
+{
+	unsigned rounds = m->seq.n_looks ? m->seq.looks[m->seq.n_looks - 1].round : 0;
+
+	fprintf(out, "%s", markdown ? "### " : "");
+	if (m->seq.fixed)
+		fprintf(out, "answers after %u round%s (a fixed design, judged once at its end)", rounds,
+			rounds == 1 ? "" : "s");
+	else
+		fprintf(out, "decisions after %u round%s of at most %u (%zu look%s)", rounds, rounds == 1 ? "" : "s",
+			m->seq.max_rounds, m->seq.n_looks, m->seq.n_looks == 1 ? "" : "s");
+	fprintf(out, ": %zu different, %zu the same within +-%g%%, %zu undecided\n%s", m->seq.n_different, m->seq.n_same,
+		100 * m->seq.margin, m->seq.n_open, markdown ? "\n" : "");
+}
+
+/* How the answers were reached, one sentence. */
+static void print_decisions_method(const struct model *m, bool markdown, FILE *out)
+{
+	size_t n = m->seq.n_different + m->seq.n_same + m->seq.n_open;
+
+	fprintf(out, "%seach ratio against %s from the model of ", markdown ? "\n" : "", strempty(m->baseline));
+	if (m->seq.fixed)
+		fprintf(out, "every round, Holm's step-down across the %zu ratios", n);
+	else
+		fprintf(out, "the rounds up to its look, judged at an O'Brien-Fleming boundary (Lan-DeMets) held over "
+			     "every look and Holm's step-down across the %zu ratios", n);
+	fprintf(out, ", %g%% for the table: \"different\" when its interval excludes 1, \"the same\" when two one-sided "
+		     "tests put it within +-%g%% (the margin: margin = in the file, run --margin; %g%% unless given)%s\n",
+		100 * m->level, 100 * m->seq.margin, 100 * MODEL_MARGIN,
+		m->seq.fixed ? "; \"undecided\": neither, with the rounds a fixed design at its spread would need"
+			     : "; each interval is the repeated confidence interval of its look");
+}
+
 void print_decisions(const struct model *m, bool markdown, FILE *out)
 {
 	const char *lead = markdown ? "- " : "  ";
-	unsigned rounds = m->seq.n_looks ? m->seq.looks[m->seq.n_looks - 1].round : 0;
 
-	if (!m->seq.on)
+	if (!model_has_decisions(m))
 		return;
-	fprintf(out, "%sdecisions after %u round%s of at most %u (%zu look%s): %zu different, %zu the same within "
-		     "+-%g%%, %zu undecided\n%s",
-		markdown ? "### " : "", rounds, rounds == 1 ? "" : "s", m->seq.max_rounds, m->seq.n_looks,
-		m->seq.n_looks == 1 ? "" : "s", m->seq.n_different, m->seq.n_same, 100 * m->seq.margin, m->seq.n_open,
-		markdown ? "\n" : "");
+	print_decisions_head(m, markdown, out);
 	print_different(m, lead, out);
 	print_same(m, lead, out);
 	print_open(m, lead, out);
-	fprintf(out, "%seach ratio against %s from the model of the rounds up to its look, judged at an O'Brien-Fleming "
-		     "boundary (Lan-DeMets) held over every look and Holm's step-down across the %zu ratios, %g%% for "
-		     "the table: \"different\" when its interval excludes 1, \"the same\" when two one-sided tests put it "
-		     "within +-%g%% (the margin: margin = in the file, run --margin); each interval is the repeated "
-		     "confidence interval of its look\n",
-		markdown ? "\n" : "", strempty(m->baseline), m->seq.n_different + m->seq.n_same + m->seq.n_open,
-		100 * m->level, 100 * m->seq.margin);
+	print_decisions_method(m, markdown, out);
 	if (!m->seq.as_run)
 		fprintf(out, "%sthese decisions, made again from the steps, leave open other contexts than the run's own "
 			     "looks did (schedule.json): a results directory of another build, or edited\n",
@@ -189,7 +217,7 @@ void print_decisions_plan(const struct model *m, bool markdown, FILE *out)
 {
 	struct seq_design d = { .sigma = m->seq.spread_seen, .margin = m->seq.margin, .level = m->level,
 				.power = STATS_POWER, .family = MAX(m->seq.n_different + m->seq.n_same + m->seq.n_open, 1),
-				.cells = m->ncols, .rows = m->nrows, .every = m->seq.look_every, .max = 1000 };
+				.cells = m->ncols, .rows = m->nrows, .every = m->seq.look_every, .max = SEQ_ROUNDS_MAX };
 	unsigned need;
 
 	if (!m->seq.on || !(m->seq.planned_sigma > 0) || isnan(m->seq.spread_seen) ||
@@ -199,8 +227,8 @@ void print_decisions_plan(const struct model *m, bool markdown, FILE *out)
 	fprintf(out, "%sthe plan assumed a spread of %.1f%% between starts (%s) and met %.1f%%, %.1f times it: ",
 		markdown ? "\n" : "", 100 * m->seq.planned_sigma, strempty(m->seq.planned_from), 100 * m->seq.spread_seen,
 		m->seq.spread_seen / m->seq.planned_sigma);
-	if (need > 1000)
-		fprintf(out, "no run of up to 1000 rounds would decide a %g%% gap at it; a quieter host would\n",
+	if (need > SEQ_ROUNDS_MAX)
+		fprintf(out, "no run of up to %u rounds would decide a %g%% gap at it; a quieter host would\n", SEQ_ROUNDS_MAX,
 			100 * m->seq.margin);
 	else
 		fprintf(out, "a quiet host, or %u rounds at this spread, would decide a %g%% gap\n", need, 100 * m->seq.margin);

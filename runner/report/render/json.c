@@ -164,12 +164,13 @@ static int put_decision(json_t *cell, const struct cell *c)
 			     (int)c->rounds_to_decide));
 }
 
-/* "decisions": repeat = decide's design and what its looks decided. */
+/* "decisions": the design (repeat = decide's, or a fixed one's look at
+ * its end) and what its looks decided. */
 static int put_decisions(json_t *doc, const struct model *m)
 {
 	json_t *looks;
 
-	if (!m->seq.on)
+	if (!model_has_decisions(m))
 		return 0;
 	looks = json_array();
 	for (size_t j = 0; looks && j < m->seq.n_looks; j++)
@@ -177,13 +178,14 @@ static int put_decisions(json_t *doc, const struct model *m)
 							   m->seq.looks[j].final)) < 0)
 			return json_decref(looks), -ENOMEM;
 	return put(doc, "decisions",
-		   json_pack("{s:f, s:i, s:i, s:o, s:o, s:I, s:I, s:I, s:b, s:o, s:s}", "margin", m->seq.margin,
+		   json_pack("{s:s, s:f, s:i, s:i, s:o, s:o, s:I, s:I, s:I, s:b, s:o, s:s}", "design",
+			     m->seq.fixed ? "fixed" : "sequential", "margin", m->seq.margin,
 			     "max_rounds", (int)m->seq.max_rounds, "look_every", (int)m->seq.look_every, "looks", looks,
 			     "planned_sigma", m->seq.planned_sigma > 0 ? json_real(m->seq.planned_sigma) : json_null(),
 			     "different", (json_int_t)m->seq.n_different, "same", (json_int_t)m->seq.n_same, "open",
 			     (json_int_t)m->seq.n_open, "as_run", m->seq.as_run, "spread_seen",
 			     real_or_null(m->seq.spread_seen), "method",
-			     "lan_demets_obrien_fleming_group_sequential_holm_tost"));
+			     m->seq.fixed ? "holm_tost" : "lan_demets_obrien_fleming_group_sequential_holm_tost"));
 }
 
 /* One cell's members: its TPS, failures, verdicts and spread, and what

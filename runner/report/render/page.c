@@ -557,7 +557,7 @@ static void page_header(FILE *out, const struct model *m, const struct report_op
 	fputs("</p>\n<p class=\"note\" id=\"provenance\">", out);
 	html_printf(out, "%s.", provenance_text(m->builds, built, sizeof(built)));
 	fputs("</p>\n<p>", out);
-	if (m->seq.on)
+	if (model_has_decisions(m))
 		fputs("<a href=\"#decisions-h\">decisions</a> · ", out);
 	fputs("<a href=\"#experiment\">experiment</a> · <a href=\"#host\">host</a> · <a href=\"#tps-h\">TPS</a> · "
 	      "<a href=\"#verdicts-h\">verdicts</a> · ", out);
@@ -577,7 +577,7 @@ int render_html(const struct model *m, const json_t *doc, const struct report_op
 		return -ENOMEM;
 	html_begin(out, title);
 	page_header(out, m, o);
-	r = m->seq.on ? page_sentences(out, m, "decisions", "Decisions", decisions_text) : 0;
+	r = model_has_decisions(m) ? page_sentences(out, m, "decisions", "Decisions", decisions_text) : 0;
 	r = r < 0 ? r : page_experiment(out, doc);
 	r = r < 0 ? r : page_host(out, doc);
 	if (r >= 0) {

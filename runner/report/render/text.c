@@ -133,6 +133,8 @@ static void print_verdict_notes(const struct model *m, bool first, bool markdown
 					v->family > 1 ? ", the level of its Holm step" : "");
 			else
 				fprintf(out, ": %s", ns ? "no verdict: no interval (too few repeats, or no spread between them)" : "significant");
+			if (ns && !first && c->decided_here)
+				fprintf(out, "; answer: %s", c->decision.answer == SEQ_SAME ? "the same" : "undecided");
 			print_disagreements(v, first ? &c->welch_first : &c->welch_base, first ? &c->rank_first : &c->rank_base,
 					    m->level, out);
 			fputs("\n", out);
