@@ -17,7 +17,6 @@ static double t_critical(double level, double df)
 /* The expectation over V ~ chi2(df) by generalized Gauss-Laguerre (V =
  * 2x, weight x^(df/2 - 1) e^-x): its nodes, weights and norm. */
 struct chi2_rule {
-	gsl_integration_fixed_workspace *q;
 	const double *x, *w;
 	size_t n;
 	double norm, df;
@@ -34,31 +33,55 @@ struct chi2_rule {
 #define MDE_OUTER_NODES 16
 #define MDE_OUTER_NODES_FEW_DF 32
 
-/* rule: GSL's Laguerre (alpha = df / 2 - 1) or Hermite (alpha = df - 1). */
+/* The rules made last, kept per thread and lent out: a plan asks for the
+ * same few degrees of freedom thousands of times, and making a rule (its
+ * nodes' eigenproblem) was 16% of t/190's CPU. */
+#define RULE_CACHE 16
+struct cached_rule {
+	const gsl_integration_fixed_type *type;
+	size_t n;
+	double df;
+	gsl_integration_fixed_workspace *q;
+};
+static __thread struct cached_rule rule_cache[RULE_CACHE];
+static __thread unsigned rule_cache_next;
+
+/* The workspace of rule with n nodes for df, made once per thread. */
+static gsl_integration_fixed_workspace *cached_workspace(const gsl_integration_fixed_type *rule, double alpha,
+							 double df, size_t n)
+{
+	struct cached_rule *c;
+
+	for (unsigned i = 0; i < RULE_CACHE; i++)
+		if (rule_cache[i].q && rule_cache[i].type == rule && rule_cache[i].n == n && rule_cache[i].df == df)
+			return rule_cache[i].q;
+	c = &rule_cache[rule_cache_next++ % RULE_CACHE];
+	if (c->q)
+		gsl_integration_fixed_free(c->q);
+	*c = (struct cached_rule){ .type = rule, .n = n, .df = df, .q = gsl_integration_fixed_alloc(rule, n, 0, 1, alpha, 0) };
+	return c->q;
+}
+
+/* rule: GSL's Laguerre (alpha = df / 2 - 1) or Hermite (alpha = df - 1);
+ * its nodes and weights lent from the thread's cache. */
 static int chi2_rule_of(struct chi2_rule *r, const gsl_integration_fixed_type *rule, double alpha, double df, size_t n)
 {
+	gsl_integration_fixed_workspace *q;
+
 	/* Gamma(df / 2) overflows past 343 (GSL aborts): no rule there. */
 	if (df > 340)
 		return -ERANGE;
-	*r = (struct chi2_rule){ .n = n, .df = df, .norm = gsl_sf_gamma(df / 2) };
-	r->q = gsl_integration_fixed_alloc(rule, n, 0, 1, alpha, 0);
-	if (!r->q)
+	q = cached_workspace(rule, alpha, df, n);
+	if (!q)
 		return -ENOMEM;
-	r->x = gsl_integration_fixed_nodes(r->q);
-	r->w = gsl_integration_fixed_weights(r->q);
+	*r = (struct chi2_rule){ .n = n, .df = df, .norm = gsl_sf_gamma(df / 2), .x = gsl_integration_fixed_nodes(q),
+				 .w = gsl_integration_fixed_weights(q) };
 	return 0;
 }
 
 static int chi2_rule_init(struct chi2_rule *r, double df, size_t n)
 {
 	return chi2_rule_of(r, gsl_integration_fixed_laguerre, df / 2 - 1, df, n);
-}
-
-static void chi2_rule_done(struct chi2_rule *r)
-{
-	if (r->q)
-		gsl_integration_fixed_free(r->q);
-	*r = (struct chi2_rule){};
 }
 
 /* P(|T'| > c) for T' noncentral t on in->df with noncentrality lambda:
@@ -84,7 +107,6 @@ static double power_at(const struct chi2_rule *in, double c, double lambda)
 double stats_power(double lambda, double df, double level)
 {
 	struct chi2_rule in;
-	double p;
 
 	if (!(df > 0) || isnan(lambda))
 		return NAN;
@@ -95,9 +117,7 @@ double stats_power(double lambda, double df, double level)
 	}
 	if (chi2_rule_init(&in, df, POWER_NODES) < 0)
 		return NAN;
-	p = power_at(&in, t_critical(level, df), fabs(lambda));
-	chi2_rule_done(&in);
-	return p;
+	return power_at(&in, t_critical(level, df), fabs(lambda));
 }
 
 /* The expectation over a printed standard error's chi-square on df, by
@@ -173,8 +193,6 @@ static int lambdas(double df, double se_df, double level, double power, double *
 		*ret_known = lambda_for_power(NULL, &in, c, power);
 		*ret_estimated = isfinite(se_df) ? lambda_for_power(&out, &in, c, power) : *ret_known;
 	}
-	chi2_rule_done(&in);
-	chi2_rule_done(&out);
 	return r;
 }
 
@@ -212,7 +230,6 @@ static int ms_nodes(const struct stats_ms *ms, double *u, double *w, size_t *ret
 			u[k] = r.x[i];
 			w[k++] = 2 * r.w[i] / r.norm;
 		}
-	chi2_rule_done(&r);
 	*ret_n = k;
 	return 0;
 }
