@@ -4,13 +4,14 @@
 # (+-99% at 51%) stops after the first three rounds; a --budget the pilot
 # does not fit in is refused before anything starts, and one it fits in is
 # a bound: no round begins that would overrun it; --until is refused where repeat is a number,
-# and a target that is not a percentage is refused naming the option.
+# and a target that is not a percentage is refused naming the option; a
+# fixed design's dry run says what its answers can find.
 # Prerequisites: ROOT, MYSQLD.
 . "${SLICEBENCH_TOP:-.}/t/lib.sh"
 top=${SLICEBENCH_TOP:-.}
 exp=$top/t/fixtures/run/auto.ini
 needs BINARY ROOT MYSQLD
-echo "1..14"
+echo "1..15"
 server_scratch
 trap 'servers | xargs -r kill -9; rm -rf "$scratch"' EXIT
 steps() { ls "$1/steps" 2>/dev/null | wc -l; }
@@ -47,6 +48,11 @@ ok $? "--until 2 is not a percentage: exit 2 naming the option (got $rc)" "$scra
 "$SLICEBENCH" run "$top/t/fixtures/run/two-raw.ini" --until 5% --dry-run >"$scratch/out" 2>"$scratch/err"; rc=$?
 [ $rc = 2 ] && grep -q -- '--until is for repeat = auto' "$scratch/err"
 ok $? "--until where repeat is a number: exit 2 (got $rc)" "$scratch/err"
+# A fixed design ends in answers too, said before it runs; --margin is
+# its as well.
+"$SLICEBENCH" run "$top/t/fixtures/run/two-raw.ini" --margin 20% --dry-run >"$scratch/out" 2>"$scratch/err"
+grep -q '2 rounds of 2 columns answer a gap of 1.20x "different" with [0-9]*% power, a ratio of 1 "the same within +-20%" with [0-9]*%.* at the run.s end$' "$scratch/out"
+ok $? "a fixed design's --dry-run says what its answers can find, at --margin 20%" "$scratch/out"
 "$SLICEBENCH" run "$exp" --dry-run >"$scratch/out" 2>"$scratch/err"
 grep -q '^repeat = auto: 3 to 4 repeats, until every ratio is within +-5% (a pilot of 3 rounds, then as many as its spread asks for)$' "$scratch/out"
 ok $? "--dry-run states the range of repeats and the default target" "$scratch/out"

@@ -347,11 +347,12 @@ static void power_print(const struct run_plan *p, double level)
 	       df, 100 * STATS_PLAN_START_SHARE, mde, 100 * STATS_POWER, family);
 }
 
-/* repeat = decide: the design at the spread between starts this host's
- * calibration gives (else the 5% assumed): repeat-max, unless the file
- * gives it, the fewest rounds that decide a gap of margin "different" and
- * a ratio of 1 "the same" with 80% each (stats/sequential.h), within the
- * key's 100; what it does at those and at twice the gap. */
+/* The design's answers at the spread between starts this host's
+ * calibration gives (else the 5% assumed): with repeat = decide,
+ * repeat-max, unless the file gives it, the fewest rounds that decide a
+ * gap of margin "different" and a ratio of 1 "the same" with 80% each
+ * (stats/sequential.h), within the key's 100; what it does at those and
+ * at twice the gap (a fixed design: one look, at its end; auto: none). */
 static void plan_decide(struct experiment *e, const struct run_plan *p, double level, struct run_options *o,
 			bool print)
 {
@@ -359,7 +360,8 @@ static void plan_decide(struct experiment *e, const struct run_plan *p, double l
 	static char source[320];
 	size_t family, cells = plan_columns(p, &family);
 	struct seq_design d = { .margin = e->margin, .level = level, .power = STATS_POWER, .family = family,
-				.cells = cells, .rows = e->n_threads, .every = e->look_every, .max = 100 };
+				.cells = cells, .rows = e->n_threads,
+				.every = e->repeat_decide ? e->look_every : UINT_MAX, .max = 100 };
 	struct seq_operating at_gap, at_one, at_twice;
 	double r_gap, r_one, r_twice;
 	bool measured;
@@ -373,10 +375,19 @@ static void plan_decide(struct experiment *e, const struct run_plan *p, double l
 	/* experiment.json records the most as repeat-max, whether the file
 	 * gave it or the plan did: a step past it is no step of this run. */
 	e->repeat_max = e->repeat;
-	if (!print || cells < 2 || seq_plan_operate(&d, e->repeat, log1p(e->margin), &at_gap, &r_gap) < 0 ||
+	/* repeat = auto's rounds are the pilot's spread's: none to plan here */
+	if (!print || cells < 2 || e->repeat_auto || seq_plan_operate(&d, e->repeat, log1p(e->margin), &at_gap, &r_gap) < 0 ||
 	    seq_plan_operate(&d, e->repeat, 0, &at_one, &r_one) < 0 ||
 	    seq_plan_operate(&d, e->repeat, log1p(2 * e->margin), &at_twice, &r_twice) < 0)
 		return;
+	if (!e->repeat_decide) {
+		printf("at a spread of %.1f%% between starts (%s), %u rounds of %zu columns answer a gap of %.2fx "
+		       "\"different\" with %.0f%% power, a ratio of 1 \"the same within +-%g%%\" with %.0f%%, and a gap of "
+		       "%.2fx \"different\" with %.0f%%; at the first Holm step of the %zu ratios, at the run's end\n",
+		       100 * d.sigma, source, e->repeat, cells, 1 + e->margin, 100 * at_gap.p_outer, 100 * e->margin,
+		       100 * at_one.p_inner, 1 + 2 * e->margin, 100 * at_twice.p_outer, family);
+		return;
+	}
 	printf("at a spread of %.1f%% between starts (%s), %u rounds of %zu columns decide a gap of %.2fx \"different\" "
 	       "with %.0f%% power (%.1f rounds on average), a ratio of 1 \"the same within +-%g%%\" with %.0f%% (%.1f), "
 	       "and a gap of %.2fx with %.0f%% in %.1f rounds; at the first Holm step of the %zu ratios, over every look\n",
