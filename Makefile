@@ -81,14 +81,18 @@ $(B)/t/%.t: $(B)/t/%.o $(TEST_HELPER_OBJS) $(B)/libslicebench.a
 # seconds a quiet CI run gave each): the guest, the fleet, the fuzzer, the
 # ASan build, the package, the statistics' simulations and explain's
 # sentences on directories of known truth (seeded, no server), the page in
-# Chromium.  Each is its own VM, containers, build tree or process: two at
-# a time they took 689 s of a 2,903 s CI run, about 1,200 s of CPU.
+# Chromium; last the short ones that start no server (layout, settings'
+# gate, hostile input, command line, README, manuals).  Each is its own VM,
+# containers, build tree or process: two at a time they took 689 s of a
+# 2,903 s CI run, about 1,200 s of CPU.
 UNMEASURED_TESTS := t/072-v2-contexts.t $(B)/t/190-decide-simulation.t t/102-fleet.t \
 	$(B)/t/103-position-simulation.t t/090-fuzz.t t/089-asan-unit.t $(B)/t/104-unequal-noise-simulation.t \
 	t/070-vm-sandbox.t $(B)/t/106-power-simulation.t $(B)/t/107-calibrate-simulation.t \
 	$(B)/t/069-noise-simulation.t $(B)/t/105-claims-simulation.t $(B)/t/065-stats-simulation.t \
 	$(B)/t/111-explain-holdout-sentences.t t/067-html-report.t t/101-deb.t $(B)/t/068-compare-simulation.t \
-	$(B)/t/108-explain-noise-simulation.t $(B)/t/113-explain-not-shown.t $(B)/t/110-explain-set-sentences.t
+	$(B)/t/108-explain-noise-simulation.t $(B)/t/113-explain-not-shown.t $(B)/t/110-explain-set-sentences.t \
+	t/166-gate-variations.t t/005-layout.t t/096-results-hostile.t t/014-cli-conventions.t t/154-page-widths.t \
+	t/151-licence-deps.t t/097-bad-input.t t/150-readme.t t/100-man.t t/047-cli.t t/163-completion.t
 PROVE = SLICEBENCH=$(CURDIR)/$(B)/slicebench SLICEBENCH_TOP=$(CURDIR) SLICEBENCH_DEB=$(abspath $(DEB)) \
 	prove -v -f --timer $(PROVE_FLAGS)
 check: all deb

@@ -70,7 +70,9 @@ static void print_different(const struct model *m, const char *lead, FILE *out)
 				m->threads[row], model_unit(m, m->threads[row]), decision_ratio(&c->decision, r, sizeof(r)));
 			if (c->decision.within)
 				fprintf(out, ", a gap within +-%g%% all the same", 100 * m->seq.margin);
-			fprintf(out, m->seq.fixed ? "\n" : " (after round %u)\n", c->decided_round);
+			if (!m->seq.fixed)
+				fprintf(out, " (after round %u)", c->decided_round);
+			fputc('\n', out);
 		}
 }
 
