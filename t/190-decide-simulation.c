@@ -158,6 +158,24 @@ static unsigned planned_fixed(double sigma, size_t family, size_t cells, size_t 
 	return seq_plan_rounds(&d);
 }
 
+/* Past repeat's most rounds an undecided answer names the gap those
+ * rounds would decide: the smallest margin the planner gives them. */
+static void decidable_margin(void)
+{
+	struct seq_design d = { .sigma = 0.364, .margin = MARGIN, .level = 0.95, .power = STATS_POWER, .family = 9,
+				.cells = 4, .rows = 3, .every = SEQ_ROUNDS_MAX + 1, .max = SEQ_ROUNDS_MAX };
+	double m = seq_plan_margin(&d);
+	unsigned at, below;
+
+	d.margin = m;
+	at = seq_plan_rounds(&d);
+	d.margin = m - 0.01;
+	below = seq_plan_rounds(&d);
+	cmp_ok(at, "<=", SEQ_ROUNDS_MAX, "at a spread of 36.4%% (the kept quickstart's) %u rounds decide a %.1f%% gap "
+	       "(in %u rounds)", SEQ_ROUNDS_MAX, 100 * m, at);
+	cmp_ok(below, ">", SEQ_ROUNDS_MAX, "and not a point less (%u rounds)", below);
+}
+
 /* A fixed design's answers: its errors each way, and the rounds its
  * "undecided" names, run. */
 static void fixed_designs(size_t k)
@@ -216,5 +234,6 @@ int main(void)
 		for (size_t g = 0; g < 2; g++)
 			one_ratio(60 * k, (double[]){ 0.03, 0.05, 0.10 }[s], (double[]){ 1.10, 1.20 }[g]);
 	fixed_designs(k);
+	decidable_margin();
 	return done_testing();
 }

@@ -361,7 +361,7 @@ static void plan_decide(struct experiment *e, const struct run_plan *p, double l
 	size_t family, cells = plan_columns(p, &family);
 	struct seq_design d = { .margin = e->margin, .level = level, .power = STATS_POWER, .family = family,
 				.cells = cells, .rows = e->n_threads,
-				.every = e->repeat_decide ? e->look_every : UINT_MAX, .max = 100 };
+				.every = e->repeat_decide ? e->look_every : UINT_MAX, .max = SEQ_ROUNDS_MAX };
 	struct seq_operating at_gap, at_one, at_twice;
 	double r_gap, r_one, r_twice;
 	bool measured;
@@ -371,7 +371,7 @@ static void plan_decide(struct experiment *e, const struct run_plan *p, double l
 	o->planned_sigma = d.sigma;
 	o->planned_from = measured ? "calibrate" : "assumed";
 	if (!e->repeat)
-		e->repeat = MIN(seq_plan_rounds(&d), 100);
+		e->repeat = MIN(seq_plan_rounds(&d), SEQ_ROUNDS_MAX);
 	/* experiment.json records the most as repeat-max, whether the file
 	 * gave it or the plan did: a step past it is no step of this run. */
 	e->repeat_max = e->repeat;

@@ -465,3 +465,22 @@ unsigned seq_plan_rounds(const struct seq_design *d)
 	}
 	return hi;
 }
+
+double seq_plan_margin(const struct seq_design *d)
+{
+	struct seq_design at = *d;
+	double lo = d->margin, hi = 9;
+
+	at.margin = hi;
+	if (seq_plan_rounds(&at) > d->max)
+		return NAN;
+	/* Bisection: the rounds fall as the margin grows. */
+	while (hi - lo > 0.005) {
+		at.margin = (lo + hi) / 2;
+		if (seq_plan_rounds(&at) > d->max)
+			lo = at.margin;
+		else
+			hi = at.margin;
+	}
+	return hi;
+}

@@ -39,8 +39,9 @@
 
 /* The most looks a design takes (a look after each of repeat's 100 rounds). */
 #define SEQ_LOOKS_MAX 128
-/* The most rounds the planner sizes a design for: beyond, it says none. */
-#define SEQ_ROUNDS_MAX 1000
+/* The most rounds a run takes, repeat's and repeat-max's most
+ * (experiment/key_table.c): the planner sizes no design beyond. */
+#define SEQ_ROUNDS_MAX 100
 
 /* The alpha an O'Brien-Fleming-type spending function has spent by
  * information fraction t (two-sided; t >= 1: all of it). */
@@ -130,6 +131,10 @@ struct seq_design {
 	unsigned every, max;
 };
 unsigned seq_plan_rounds(const struct seq_design *d);
+/* The smallest margin (a fraction, to half a point) such a design of at
+ * most d->max rounds decides with power, where d->margin needs more;
+ * NAN: none up to a tenfold ratio. */
+double seq_plan_margin(const struct seq_design *d);
 /* The chances and the expected rounds of such a design of R rounds at a
  * true log ratio theta: "different" (p_outer), "the same" (p_inner), and
  * the mean rounds it runs. */

@@ -148,8 +148,13 @@ static void rounds_to_decide(struct model *m, const struct seq_family *f, const 
 
 		if (!isnan(c->spread))
 			spreads[n++] = c->spread;
+		c->decidable_margin = NAN;
 		if (f->h[i].answer == SEQ_OPEN && c->spread > 0)
 			c->rounds_to_decide = seq_plan_rounds(&d);
+		/* a fixed design's at once; a sequential one's looks each
+		 * round cost a second or two a ratio (left unsaid) */
+		if (c->rounds_to_decide > SEQ_ROUNDS_MAX && m->seq.fixed)
+			c->decidable_margin = seq_plan_margin(&d);
 	}
 	m->seq.spread_seen = n ? stats_median(spreads, n) : NAN;
 }

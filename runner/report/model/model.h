@@ -117,13 +117,16 @@ struct cell {
 	 * (Brown-Forsythe, Holm-adjusted across the table; .ratio NAN: none). */
 	struct stats_interval cv_starts, cv_within;
 	struct stats_spread_ratio noise_base;
-	/* repeat = decide (report/judge/decide.c): this ratio's decision
+	/* The answers (report/judge/decide.c): this ratio's decision
 	 * against the baseline, the round of the look that made it (0:
 	 * open), and for an open one the rounds a run would need at its
-	 * spread to decide a gap of the margin (0: none to say). */
+	 * spread to decide a gap of the margin (0: none to say; past
+	 * SEQ_ROUNDS_MAX: no run can) and then, for a fixed design, the
+	 * smallest gap the most rounds would decide (a fraction; NAN: none). */
 	struct seq_hypothesis decision;
 	bool decided_here; /* a ratio of the decisions' family */
 	unsigned decided_round, rounds_to_decide;
+	double decidable_margin;
 	double spread; /* its spread between starts (ln TPS) at its look; NAN: none */
 };
 

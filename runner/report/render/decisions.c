@@ -122,8 +122,29 @@ static void print_same(const struct model *m, const char *lead, FILE *out)
 	fputc('\n', out);
 }
 
-/* Those still open, a line per column: their ratios, and the rounds a
- * run at their spread would need to decide a gap of the margin. */
+/* What would decide a column's open ratios: the rounds a run at their
+ * widest spread would need for a gap of the margin (most, of this run's
+ * done), or past repeat's most the gap its most rounds would decide. */
+static void print_what_decides(const struct model *m, unsigned most, double spread, double decidable, unsigned done,
+			       FILE *out)
+{
+	if (most > SEQ_ROUNDS_MAX) {
+		fprintf(out, ": at this spread (%.1f%%) no run of up to %u rounds (repeat's most) would decide a %g%% gap",
+			100 * spread, SEQ_ROUNDS_MAX, 100 * m->seq.margin);
+		if (!isnan(decidable))
+			fprintf(out, "; %u rounds would decide a %.0f%% gap (margin = %.0f%%), a quieter host a smaller one",
+				SEQ_ROUNDS_MAX, ceil(100 * decidable), ceil(100 * decidable));
+	} else if (most && m->seq.fixed)
+		fprintf(out, ": at this spread (%.1f%%), repeat = %u would decide a %g%% gap, %u rounds more than this "
+			     "run's %u (repeat = decide stops each ratio once it is decided)",
+			100 * spread, most, 100 * m->seq.margin, most > done ? most - done : 0, done);
+	else if (most)
+		fprintf(out, ": at this spread (%.1f%%), %u rounds would decide a %g%% gap, %u more than this run's %u",
+			100 * spread, most, 100 * m->seq.margin, most > done ? most - done : 0, done);
+}
+
+/* Those still open, a line per column: their ratios, and what would
+ * decide them. */
 static void print_open(const struct model *m, const char *lead, FILE *out)
 {
 	char list[160], r[64];
@@ -133,7 +154,7 @@ static void print_open(const struct model *m, const char *lead, FILE *out)
 
 	for (size_t k = 0; k < m->ncols; k++) {
 		unsigned most = 0;
-		double spread = 0;
+		double spread = 0, decidable = 0;
 		size_t seen = 0;
 
 		if (!column_has(m, k, SEQ_OPEN, &all))
@@ -147,18 +168,12 @@ static void print_open(const struct model *m, const char *lead, FILE *out)
 			fprintf(out, "%s%s", seen++ ? ", " : "", decision_ratio(&c->decision, r, sizeof(r)));
 			most = MAX(most, c->rounds_to_decide);
 			spread = MAX(spread, c->spread);
+			if (c->rounds_to_decide > SEQ_ROUNDS_MAX)
+				decidable = isnan(c->decidable_margin) || isnan(decidable) ? NAN
+											   : MAX(decidable, c->decidable_margin);
 		}
 		fputc(')', out);
-		if (most > SEQ_ROUNDS_MAX)
-			fprintf(out, ": at this spread (%.1f%%) no run of up to %u rounds would decide a %g%% gap",
-				100 * spread, SEQ_ROUNDS_MAX, 100 * m->seq.margin);
-		else if (most && m->seq.fixed)
-			fprintf(out, ": at this spread (%.1f%%), repeat = %u would decide a %g%% gap, %u rounds more than "
-				     "this run's %u (repeat = decide stops each ratio once it is decided)",
-				100 * spread, most, 100 * m->seq.margin, most > done ? most - done : 0, done);
-		else if (most)
-			fprintf(out, ": at this spread (%.1f%%), %u rounds would decide a %g%% gap, %u more than this run's %u",
-				100 * spread, most, 100 * m->seq.margin, most > done ? most - done : 0, done);
+		print_what_decides(m, most, spread, decidable, done, out);
 		fputc('\n', out);
 	}
 }

@@ -157,11 +157,11 @@ static int put_decision(json_t *cell, const struct cell *c)
 	if (!c->decided_here)
 		return 0;
 	return put(cell, "decision",
-		   json_pack("{s:s, s:o, s:o, s:o, s:o, s:b, s:i, s:o, s:i}", "answer", word[h->answer], "ratio",
+		   json_pack("{s:s, s:o, s:o, s:o, s:o, s:b, s:i, s:o, s:i, s:o}", "answer", word[h->answer], "ratio",
 			     real_or_null(exp(h->d)), "ratio_lo", real_or_null(exp(h->lo)), "ratio_hi",
 			     real_or_null(exp(h->hi)), "level", real_or_null(h->level), "within_margin", h->within,
 			     "round", (int)c->decided_round, "spread", real_or_null(c->spread), "rounds_to_decide",
-			     (int)c->rounds_to_decide));
+			     (int)c->rounds_to_decide, "decidable_margin", real_or_null(c->decidable_margin)));
 }
 
 /* "decisions": the design (repeat = decide's, or a fixed one's look at
