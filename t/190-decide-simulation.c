@@ -235,5 +235,6 @@ int main(void)
 			one_ratio(60 * k, (double[]){ 0.03, 0.05, 0.10 }[s], (double[]){ 1.10, 1.20 }[g]);
 	fixed_designs(k);
 	decidable_margin();
+	(void)remove_tree(dir); /* sim_start()'s, which these runs in memory leave empty */
 	return done_testing();
 }
