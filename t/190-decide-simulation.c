@@ -153,7 +153,7 @@ static void one_ratio(size_t sets, double sigma, double ratio)
 static unsigned planned_fixed(double sigma, size_t family, size_t cells, size_t rows)
 {
 	struct seq_design d = { .sigma = sigma, .margin = MARGIN, .level = 0.95, .power = STATS_POWER, .family = family,
-				.cells = cells, .rows = rows, .every = SEQ_ROUNDS_MAX + 1, .max = SEQ_ROUNDS_MAX };
+				.cells = cells, .rows = rows, .every = SEQ_EVERY_END, .max = SEQ_ROUNDS_MAX };
 
 	return seq_plan_rounds(&d);
 }
@@ -163,7 +163,7 @@ static unsigned planned_fixed(double sigma, size_t family, size_t cells, size_t 
 static void decidable_margin(void)
 {
 	struct seq_design d = { .sigma = 0.364, .margin = MARGIN, .level = 0.95, .power = STATS_POWER, .family = 9,
-				.cells = 4, .rows = 3, .every = SEQ_ROUNDS_MAX + 1, .max = SEQ_ROUNDS_MAX };
+				.cells = 4, .rows = 3, .every = SEQ_EVERY_END, .max = SEQ_ROUNDS_MAX };
 	double m = seq_plan_margin(&d);
 	unsigned at, below;
 

@@ -361,7 +361,7 @@ static void plan_decide(struct experiment *e, const struct run_plan *p, double l
 	size_t family, cells = plan_columns(p, &family);
 	struct seq_design d = { .margin = e->margin, .level = level, .power = STATS_POWER, .family = family,
 				.cells = cells, .rows = e->n_threads,
-				.every = e->repeat_decide ? e->look_every : UINT_MAX, .max = SEQ_ROUNDS_MAX };
+				.every = e->repeat_decide ? e->look_every : SEQ_EVERY_END, .max = SEQ_ROUNDS_MAX };
 	struct seq_operating at_gap, at_one, at_twice;
 	double r_gap, r_one, r_twice;
 	bool measured;

@@ -34,6 +34,7 @@
  * Pure: numbers in, numbers out; errors are -errno. */
 #pragma once
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -42,6 +43,9 @@
 /* The most rounds a run takes, repeat's and repeat-max's most
  * (experiment/key_table.c): the planner sizes no design beyond. */
 #define SEQ_ROUNDS_MAX 100
+/* A design's `every` (struct seq_design) when it looks once, after its
+ * last round: a fixed design's (repeat = N). */
+#define SEQ_EVERY_END UINT_MAX
 
 /* The alpha an O'Brien-Fleming-type spending function has spent by
  * information fraction t (two-sided; t >= 1: all of it). */

@@ -143,7 +143,7 @@ static void rounds_to_decide(struct model *m, const struct seq_family *f, const 
 		struct cell *c = &m->cells[idx[i]];
 		struct seq_design d = { .sigma = c->spread, .margin = m->seq.margin, .level = m->level,
 					.power = STATS_POWER, .family = f->n, .cells = m->ncols, .rows = m->nrows,
-					.every = m->seq.fixed ? SEQ_ROUNDS_MAX + 1 : m->seq.look_every,
+					.every = m->seq.fixed ? SEQ_EVERY_END : m->seq.look_every,
 					.max = SEQ_ROUNDS_MAX };
 
 		if (!isnan(c->spread))
